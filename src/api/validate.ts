@@ -1,0 +1,199 @@
+// Checks a value against a shape from shapes.ts and says what is wrong in plain
+// words ("must be 2 to 200 characters"). The sandbox answers these as 400
+// INVALID_INPUT issues; kagent shows them for flags before sending anything.
+import type { ApiIssue } from '../errors.js';
+
+type Schema = Record<string, any>;
+
+export function validate(schema: Schema, value: unknown, path = ''): ApiIssue[] {
+  const issues: ApiIssue[] = [];
+  check(schema, value, path, issues);
+  return issues;
+}
+
+function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
+  const at = (message: string) => issues.push({ path: path || '(body)', message });
+  if (schema.anyOf) return checkUnion(schema, value, path, issues);
+  if (schema.const !== undefined) {
+    if (value !== schema.const) at(`must be ${JSON.stringify(schema.const)}`);
+    return;
+  }
+  switch (schema.type) {
+    case 'null':
+      if (value !== null) at('must be null');
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') at('must be true or false');
+      return;
+    case 'integer':
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) {
+        at(`must be ${describeNumber(schema)}`);
+      } else if ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)) {
+        at(`must be ${describeNumber(schema)}`);
+      }
+      return;
+    }
+    case 'string': {
+      if (typeof value !== 'string') return void at(schema.enum ? `must be one of: ${schema.enum.join(', ')}` : 'must be a string');
+      if (schema.enum && !schema.enum.includes(value)) return void at(`must be one of: ${schema.enum.join(', ')}`);
+      const length = charLength(value);
+      if ((schema.minLength !== undefined && length < schema.minLength) || (schema.maxLength !== undefined && length > schema.maxLength)) {
+        return void at(`must be ${describeLength(schema)} (got ${length})`);
+      }
+      if (schema.pattern && !new RegExp(schema.pattern).test(value)) return void at(`must match ${patternName(schema.pattern)}`);
+      if (schema.format === 'uri' && !isUri(value)) return void at('must be an absolute URL (https://...)');
+      if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) at('must be an ISO 8601 date-time');
+      return;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return void at('must be a list');
+      if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems)) {
+        at(`must have ${describeItems(schema)} (got ${value.length})`);
+      }
+      if (schema.items) value.forEach((item, i) => check(schema.items, item, join(path, String(i)), issues));
+      return;
+    }
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return void at('must be an object');
+      const record = value as Record<string, unknown>;
+      const properties: Record<string, Schema> = schema.properties ?? {};
+      for (const name of schema.required ?? []) {
+        if (record[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
+      }
+      for (const [name, sub] of Object.entries(properties)) {
+        if (record[name] !== undefined) check(sub, record[name], join(path, name), issues);
+      }
+      if (schema.minProperties && Object.keys(properties).filter((k) => record[k] !== undefined).length < schema.minProperties) {
+        at(`must set at least one of: ${Object.keys(properties).join(', ')}`);
+      }
+      return;
+    }
+    default:
+      return; // unknown / any
+  }
+}
+
+/** Unions of objects told apart by a constant field (`op`, `type`) pick their branch by it. */
+function checkUnion(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
+  const branches: Schema[] = schema.anyOf;
+  const tag = discriminator(branches);
+  if (tag && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const given = (value as Record<string, unknown>)[tag];
+    const branch = branches.find((b) => b.properties[tag].const === given);
+    if (!branch) {
+      issues.push({ path: join(path, tag), message: `must be one of: ${branches.map((b) => b.properties[tag].const).join(', ')}` });
+      return;
+    }
+    return check(branch, value, path, issues);
+  }
+  for (const branch of branches) if (validate(branch, value, path).length === 0) return;
+  // Nullable(X): report X's complaint, which is the useful one.
+  const nonNull = branches.filter((b) => b.type !== 'null');
+  if (nonNull.length === 1 && nonNull[0]) {
+    check(nonNull[0], value, path, issues);
+    return;
+  }
+  issues.push({ path: path || '(body)', message: 'has the wrong shape' });
+}
+
+function discriminator(branches: Schema[]): string | undefined {
+  const first = branches[0];
+  if (!first || first.type !== 'object') return undefined;
+  for (const name of Object.keys(first.properties ?? {})) {
+    if (branches.every((b) => b.type === 'object' && b.properties?.[name]?.const !== undefined)) return name;
+  }
+  return undefined;
+}
+
+/** Query strings arrive as text: turn numbers and booleans into what the shape expects. */
+export function coerceQuery(schema: Schema, query: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const properties: Record<string, Schema> = schema.properties ?? {};
+  for (const [name, raw] of Object.entries(query)) {
+    if (raw === undefined || !(name in properties)) continue;
+    const sub = baseSchema(properties[name] as Schema);
+    if ((sub.type === 'integer' || sub.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim())) out[name] = Number(raw);
+    else if (sub.type === 'boolean' && (raw === 'true' || raw === 'false')) out[name] = raw === 'true';
+    else out[name] = raw;
+  }
+  return out;
+}
+
+/** Fills in declared defaults (page sizes, chunk sizes) for values left out. */
+export function withDefaults<T extends Record<string, unknown>>(schema: Schema, value: T): T {
+  const out: Record<string, unknown> = { ...value };
+  for (const [name, sub] of Object.entries<Schema>(schema.properties ?? {})) {
+    const base = baseSchema(sub);
+    if (out[name] === undefined && base.default !== undefined) out[name] = base.default;
+  }
+  return out as T;
+}
+
+function baseSchema(schema: Schema): Schema {
+  if (schema.anyOf) return schema.anyOf.find((b: Schema) => b.type !== 'null') ?? schema;
+  return schema;
+}
+
+/** A bound in words, for help texts and messages: "2 to 200 characters". */
+export function describeBound(schema: Schema): string {
+  const base = baseSchema(schema);
+  if (base.type === 'string') return base.enum ? `one of: ${base.enum.join(', ')}` : describeLength(base);
+  if (base.type === 'integer' || base.type === 'number') return describeNumber(base);
+  if (base.type === 'array') return describeItems(base);
+  return '';
+}
+
+function describeLength(schema: Schema): string {
+  const { minLength: min, maxLength: max } = schema;
+  if (min !== undefined && max !== undefined) return `${min} to ${max} characters`;
+  if (max !== undefined) return `at most ${max} characters`;
+  if (min !== undefined) return `at least ${min} character${min === 1 ? '' : 's'}`;
+  return 'text';
+}
+
+function describeNumber(schema: Schema): string {
+  const kind = schema.type === 'integer' ? 'an integer' : 'a number';
+  const { minimum: min, maximum: max } = schema;
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+  if (min !== undefined) return `${kind} of at least ${min}`;
+  if (max !== undefined) return `${kind} of at most ${max}`;
+  return kind;
+}
+
+function describeItems(schema: Schema): string {
+  const { minItems: min, maxItems: max } = schema;
+  if (min !== undefined && max !== undefined) return `${min} to ${max} items`;
+  if (max !== undefined) return `at most ${max} items`;
+  if (min !== undefined) return `at least ${min} item${min === 1 ? '' : 's'}`;
+  return 'a list';
+}
+
+function patternName(pattern: string): string {
+  return pattern === '^\\d{4}-\\d{2}-\\d{2}$' ? 'YYYY-MM-DD' : pattern;
+}
+
+function join(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+/** Length in characters as people count them (code points), not UTF-16 units. */
+export function charLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) i++;
+    n++;
+  }
+  return n;
+}
+
+function isUri(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

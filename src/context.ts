@@ -1,0 +1,85 @@
+// What a command handler is given. Nothing global: tests build a Context with
+// fake streams and a sandbox URL and call handlers in-process.
+import type { Readable, Writable } from 'node:stream';
+import type { ApiClient } from './api/client.js';
+
+export interface GlobalFlags {
+  json: boolean;
+  jq?: string;
+  profile?: string;
+  baseUrl?: string;
+  lang?: 'zh' | 'en';
+  color: boolean;
+  input: boolean;
+  yes: boolean;
+  quiet: boolean;
+  debug: boolean;
+  /** Seconds; bounds waits (polling) and, per request, the time to an answer. */
+  timeout?: number;
+  insecure: boolean;
+}
+
+export interface IO {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stdout / stderr after NO_COLOR, FORCE_COLOR and --no-color. */
+  color: boolean;
+  colorStderr: boolean;
+  /** Prompts allowed: stdin and stdout are terminals, no --no-input, KAGENT_NO_PROMPT or CI. */
+  canPrompt: boolean;
+  /** Terminal width for tables (80 when unknown). */
+  columns: number;
+  env: NodeJS.ProcessEnv;
+}
+
+export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
+
+export interface ResolvedConfig {
+  profile: string;
+  profileSource: ValueSource;
+  baseUrl: string | undefined;
+  baseUrlSource: ValueSource;
+  apiKey: string | undefined;
+  apiKeySource: ValueSource;
+  lang: 'zh' | 'en' | undefined;
+  langSource: ValueSource;
+  space: string | undefined;
+  /** Requests per minute this process (and its siblings) stays under. */
+  rateLimit: number;
+  configPath: string;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Prompter {
+  text(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  password(message: string): Promise<string>;
+  confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
+  select<T extends string>(message: string, choices: Array<{ value: T; name: string; description?: string }>): Promise<T>;
+}
+
+export interface Editor {
+  /** Opens $VISUAL / $EDITOR on the text and returns what was saved. */
+  edit(text: string, options?: { extension?: string }): Promise<string>;
+}
+
+export interface Context {
+  io: IO;
+  flags: GlobalFlags;
+  config: ResolvedConfig;
+  /** Built on first use: commands that never call the API never load the HTTP stack. */
+  api(): Promise<ApiClient>;
+  clock: Clock;
+  prompter: Prompter;
+  editor: Editor;
+  /** Aborted on Ctrl-C: long waits stop and say how to resume. */
+  signal: AbortSignal;
+  version: string;
+}

@@ -1,0 +1,116 @@
+// Errors and exit codes: one place maps every failure to the documented exit code.
+
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  CONFLICT: 5,
+  QUOTA: 6,
+  UNAVAILABLE: 7,
+  TIMEOUT: 8,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const exitCodeTable: Array<[number, string]> = [
+  [0, 'success'],
+  [1, 'an error not listed below'],
+  [2, 'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...)'],
+  [3, 'not authenticated (no API key configured, or the service answered 401)'],
+  [4, 'not found (404)'],
+  [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...)'],
+  [6, 'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)'],
+  [7, 'rate-limited or unavailable after retries (429, 5xx), or a network failure'],
+  [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
+  [130, 'interrupted (Ctrl-C)'],
+];
+
+export interface CliErrorOptions {
+  exitCode?: number;
+  code?: string;
+  hint?: string;
+  cause?: unknown;
+}
+
+/** An error meant for the user: one line of message, a stable code, an exit code, maybe a hint. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  readonly code: string;
+  hint: string | undefined;
+
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CliError';
+    this.exitCode = options.exitCode ?? ExitCode.ERROR;
+    this.code = options.code ?? 'ERROR';
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags or arguments, or a missing input that could not be prompted for. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.USAGE, code: 'USAGE', hint });
+    this.name = 'UsageError';
+  }
+}
+
+export interface ApiIssue {
+  path: string;
+  message: string;
+}
+
+/** Every error answer of the service, whichever of its two formats it came in. */
+export class ApiError extends CliError {
+  readonly status: number;
+  readonly issues: ApiIssue[];
+  /** The parsed error body, kept for `--json` and for bodies that carry more (REVISION_CONFLICT's `latest`). */
+  readonly body: unknown;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: { status: number; code: string; message: string; issues?: ApiIssue[]; body?: unknown; retryAfterMs?: number; hint?: string }) {
+    super(init.message, { exitCode: exitCodeForStatus(init.status, init.code), code: init.code, hint: init.hint });
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.issues = init.issues ?? [];
+    this.body = init.body;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** Network failures, exhausted retries, timeouts before any answer. */
+export class NetworkError extends CliError {
+  constructor(message: string, cause?: unknown, hint?: string) {
+    super(message, { exitCode: ExitCode.UNAVAILABLE, code: 'NETWORK_ERROR', cause, hint });
+    this.name = 'NetworkError';
+  }
+}
+
+/** Thrown when a wait bounded by --timeout runs out while the work still goes on. */
+export class StillRunningError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.TIMEOUT, code: 'STILL_RUNNING', hint });
+    this.name = 'StillRunningError';
+  }
+}
+
+/** Ctrl-C: stop what we are doing; the hint says how to pick it up again. */
+export class InterruptedError extends CliError {
+  constructor(message = 'interrupted', hint?: string) {
+    super(message, { exitCode: ExitCode.INTERRUPTED, code: 'INTERRUPTED', hint });
+    this.name = 'InterruptedError';
+  }
+}
+
+export function exitCodeForStatus(status: number, code?: string): number {
+  if (status === 401) return ExitCode.AUTH;
+  if (status === 404) return ExitCode.NOT_FOUND;
+  if (status === 409) return ExitCode.CONFLICT;
+  if (status === 402 || status === 413) return ExitCode.QUOTA;
+  if (status === 403) return code === 'FORBIDDEN' || code === 'NOT_OWNER' ? ExitCode.ERROR : ExitCode.QUOTA;
+  if (status === 429 || status === 502 || status === 503 || status === 504) return ExitCode.UNAVAILABLE;
+  if (status === 400 || status === 415 || status === 422) return ExitCode.USAGE;
+  return ExitCode.ERROR;
+}
