@@ -1,0 +1,150 @@
+// Sandbox-only admin routes under /_sandbox/ (never part of the API): create
+// accounts and keys, set credits, verification and plan limits, move the clock,
+// make the next requests fail, read request counts. No key needed: the sandbox
+// only listens on loopback. With a bearer key, `/_sandbox/account` acts on that key's account.
+import type { IncomingHttpHeaders } from 'node:http';
+import { FAULT_KINDS, type FaultKind } from './faults.js';
+import type { ServerDeps } from './server.js';
+import { HttpFail, type Account, type Reply } from './types.js';
+import { monthKey, publicView } from './world.js';
+
+type Body = Record<string, any> | undefined;
+
+export const adminRoutes = [
+  'GET  /_sandbox/                       this list',
+  'POST /_sandbox/accounts               {email?, name?, emailVerified?, lang?, credits?, limits?} → {account, apiKey}',
+  'GET  /_sandbox/accounts/{id}          the account as stored',
+  'PATCH /_sandbox/accounts/{id}         {credits?, emailVerified?, limits?, watchesThisMonth?, storageUsed?, trial?, plan?}',
+  'POST /_sandbox/accounts/{id}/keys     → {apiKey}: another key for the same account',
+  '     /_sandbox/account[...]           the same, for the account of the bearer key',
+  'GET  /_sandbox/clock                  {now, iso, speed}',
+  'POST /_sandbox/clock/advance          {ms} or {seconds} or {minutes} or {hours} or {days}: runs the background work that comes due',
+  'POST /_sandbox/clock/speed            {speed}',
+  `POST /_sandbox/faults                 {kind: ${FAULT_KINDS.join('|')}, count?, ms?, method?, path?}: the next count requests fail`,
+  'DELETE /_sandbox/faults               clear queued faults',
+  'POST /_sandbox/rate-limit             {perMinute}: 0 turns it off',
+  'GET  /_sandbox/stats                  {requests, executions, statuses} per operation id',
+  'DELETE /_sandbox/stats                reset the counts',
+  'GET  /_sandbox/events                 background work still scheduled',
+];
+
+export async function handleAdmin(deps: ServerDeps, method: string, url: URL, body: Body, headers: IncomingHttpHeaders): Promise<Reply> {
+  const { world } = deps;
+  const parts = url.pathname.split('/').filter(Boolean).slice(1); // drop "_sandbox"
+  const route = `${method} ${parts.join('/')}`;
+  world.runDue();
+
+  if (route === 'GET ' || route === 'GET help') return ok({ routes: adminRoutes });
+
+  if (parts[0] === 'accounts' || parts[0] === 'account') {
+    if (route === 'POST accounts') {
+      const { account, apiKey } = world.createAccount({
+        email: body?.email,
+        name: body?.name,
+        emailVerified: body?.emailVerified,
+        lang: body?.lang,
+        credits: body?.credits,
+        limits: body?.limits,
+        apiKey: body?.apiKey,
+      });
+      return { status: 201, body: { account: accountView(account), apiKey } };
+    }
+    const [account, rest] = resolveAccount(deps, parts, headers);
+    if (method === 'GET' && rest.length === 0) return ok(accountView(account));
+    if (method === 'PATCH' && rest.length === 0) {
+      patchAccount(account, body ?? {}, world.now());
+      world.changed();
+      return ok(accountView(account));
+    }
+    if (method === 'POST' && rest[0] === 'keys') return { status: 201, body: { apiKey: world.addKey(account.id) } };
+  }
+
+  switch (route) {
+    case 'GET clock':
+      return ok(clockView(deps));
+    case 'POST clock/advance': {
+      const ms = durationMs(body);
+      world.advance(ms);
+      return ok(clockView(deps));
+    }
+    case 'POST clock/speed': {
+      const speed = Number(body?.speed);
+      if (!(speed > 0)) throw new HttpFail(400, 'INVALID_INPUT', 'speed must be a positive number');
+      world.clock.setSpeed(speed);
+      return ok(clockView(deps));
+    }
+    case 'POST faults': {
+      const kind = String(body?.kind) as FaultKind;
+      if (!FAULT_KINDS.includes(kind)) throw new HttpFail(400, 'INVALID_INPUT', `kind must be one of ${FAULT_KINDS.join(', ')}`);
+      deps.faults.inject({ kind, count: body?.count, ms: body?.ms, method: body?.method, path: body?.path });
+      return ok({ queued: true });
+    }
+    case 'DELETE faults':
+      deps.faults.clear();
+      return { status: 204 };
+    case 'POST rate-limit': {
+      const perMinute = Number(body?.perMinute);
+      if (!(perMinute >= 0)) throw new HttpFail(400, 'INVALID_INPUT', 'perMinute must be 0 or more');
+      deps.limiter.perMinute = perMinute;
+      deps.limiter.reset();
+      return ok({ perMinute });
+    }
+    case 'GET stats':
+      return ok(deps.stats);
+    case 'DELETE stats':
+      for (const table of [deps.stats.requests, deps.stats.executions, deps.stats.statuses]) for (const k of Object.keys(table)) delete table[k];
+      return { status: 204 };
+    case 'GET events':
+      return ok({ events: world.state.events });
+  }
+  throw new HttpFail(404, 'NOT_FOUND', `No admin route ${method} ${url.pathname}; GET /_sandbox/ lists them`);
+}
+
+function resolveAccount(deps: ServerDeps, parts: string[], headers: IncomingHttpHeaders): [Account, string[]] {
+  if (parts[0] === 'account') {
+    const key = /^Bearer\s+(\S+)/i.exec(headers.authorization ?? '')?.[1];
+    const account = deps.world.accountForKey(key);
+    if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', '/_sandbox/account needs the bearer key of an account');
+    return [account, parts.slice(1)];
+  }
+  const account = deps.world.state.accounts[parts[1] ?? ''];
+  if (!account) throw new HttpFail(404, 'ACCOUNT_NOT_FOUND', `No account ${parts[1]}`);
+  return [account, parts.slice(2)];
+}
+
+function patchAccount(account: Account, body: Record<string, any>, now: number): void {
+  if (body.credits !== undefined) {
+    if (typeof body.credits === 'number') {
+      account.credits = [{ pool: 'monthly', remaining: body.credits, total: body.credits, resetsAt: account.credits[0]?.resetsAt ?? null }];
+    } else if (Array.isArray(body.credits)) {
+      account.credits = body.credits;
+    }
+  }
+  if (typeof body.emailVerified === 'boolean') account.emailVerified = body.emailVerified;
+  if (body.limits && typeof body.limits === 'object') account.limits = { ...account.limits, ...body.limits };
+  if (typeof body.storageUsed === 'number') account.storageUsed = body.storageUsed;
+  if (typeof body.watchesThisMonth === 'number') account.watchesByMonth = { [monthKey(now)]: body.watchesThisMonth };
+  if (body.trial !== undefined) account.trial = body.trial;
+  if (body.plan && typeof body.plan === 'object') account.plan = body.plan;
+  if (body.lang === 'zh' || body.lang === 'en') account.lang = body.lang;
+}
+
+function accountView(account: Account) {
+  return publicView(account);
+}
+
+function clockView(deps: ServerDeps) {
+  const now = deps.world.now();
+  return { now, iso: deps.world.iso(now), speed: deps.world.clock.multiplier, pendingEvents: deps.world.state.events.length };
+}
+
+function durationMs(body: Body): number {
+  const b = body ?? {};
+  const ms = Number(b.ms ?? 0) + Number(b.seconds ?? 0) * 1000 + Number(b.minutes ?? 0) * 60_000 + Number(b.hours ?? 0) * 3_600_000 + Number(b.days ?? 0) * 86_400_000;
+  if (!Number.isFinite(ms) || ms < 0) throw new HttpFail(400, 'INVALID_INPUT', 'give a non-negative ms, seconds, minutes, hours or days');
+  return ms;
+}
+
+function ok(body: unknown): Reply {
+  return { status: 200, body };
+}

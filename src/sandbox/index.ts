@@ -1,0 +1,96 @@
+// startSandbox(): the local double of the whole API on 127.0.0.1. Used by
+// `kagent sandbox`, by the demo, and by the tests (in-process, port 0).
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Faults } from './faults.js';
+import { sweep } from './idempotency.js';
+import { RateLimiter } from './ratelimit.js';
+import { jobs, routes } from './routes/index.js';
+import { seedWorld } from './seed.js';
+import { createHandler, type SandboxStats } from './server.js';
+import type { SandboxOptions } from './types.js';
+import { World } from './world.js';
+
+export type { SandboxOptions } from './types.js';
+
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT/api/v1` */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  port: number;
+  /** Key of the default account. */
+  apiKey: string;
+  accountId: string;
+  world: World;
+  stats: SandboxStats;
+  limiter: RateLimiter;
+  faults: Faults;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const seed = options.seed ?? 1;
+  const ownBlobDir = !options.blobDir && !options.stateFile;
+  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), 'kagent-sandbox-')));
+  const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
+  world.registerJobs(jobs);
+
+  // The default account: reused from a persisted state, or made (with its seeded content) on first start.
+  let accountId = Object.values(world.state.keys)[0];
+  let apiKey = Object.keys(world.state.keys)[0];
+  if (options.apiKey && world.state.keys[options.apiKey]) {
+    apiKey = options.apiKey;
+    accountId = world.state.keys[options.apiKey];
+  }
+  if (!apiKey || !accountId) {
+    const created = world.createAccount({ apiKey: options.apiKey, email: 'you@sandbox.test', name: 'Sandbox User' });
+    apiKey = created.apiKey;
+    accountId = created.account.id;
+    seedWorld(world, created.account);
+  }
+
+  const stats: SandboxStats = { requests: {}, executions: {}, statuses: {} };
+  const limiter = new RateLimiter(options.rateLimit ?? 60);
+  const faults = new Faults(options.faults, world.rng('faults'));
+  const log = options.quiet ? undefined : options.log;
+  const server = createServer({ keepAliveTimeout: 5000 }, createHandler({ world, routes, limiter, faults, errorFormat: options.errorFormat ?? 'envelope', log, stats }));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  // With real time passing, background work comes due on its own.
+  const ticker = options.autoAdvance === false ? undefined : setInterval(() => world.runDue(), 250);
+  ticker?.unref();
+  const sweeper = setInterval(() => sweep(world), 60_000);
+  sweeper.unref();
+
+  return {
+    baseUrl: `${origin}/api/v1`,
+    origin,
+    port,
+    apiKey,
+    accountId,
+    world,
+    stats,
+    limiter,
+    faults,
+    server,
+    async close() {
+      if (ticker) clearInterval(ticker);
+      clearInterval(sweeper);
+      world.persistNow();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (ownBlobDir) rmSync(blobDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// Requests per minute per key, over a sliding window of real time (the sandbox
+// clock's speed does not make the service more lenient).
+
+export class RateLimiter {
+  private readonly windows = new Map<string, number[]>();
+
+  constructor(
+    public perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records the request and returns 0, or returns the milliseconds until one is allowed. */
+  take(key: string): number {
+    if (this.perMinute <= 0) return 0;
+    const now = this.now();
+    const times = this.windows.get(key) ?? [];
+    while (times.length > 0 && (times[0] ?? 0) <= now - 60_000) times.shift();
+    if (times.length >= this.perMinute) return (times[0] ?? now) + 60_000 - now;
+    times.push(now);
+    this.windows.set(key, times);
+    return 0;
+  }
+
+  reset(): void {
+    this.windows.clear();
+  }
+}

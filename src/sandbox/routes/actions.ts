@@ -1,0 +1,5 @@
+// Routes and background jobs for the actions part of the API.
+import type { Jobs, Routes } from '../types.js';
+
+export const routes: Routes = {};
+export const jobs: Jobs = {};

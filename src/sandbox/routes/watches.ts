@@ -1,0 +1,5 @@
+// Routes and background jobs for the watches part of the API.
+import type { Jobs, Routes } from '../types.js';
+
+export const routes: Routes = {};
+export const jobs: Jobs = {};

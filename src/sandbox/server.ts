@@ -1,0 +1,258 @@
+// The HTTP pipeline every API request goes through, in the order the contract
+// implies: route → background work due → auth → rate limit → injected fault →
+// input validation → idempotency → handler → answer (JSON envelope or problem).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { operations, type OperationId } from '../api/operations.js';
+import { spec } from '../api/spec.js';
+import { coerceQuery, validate } from '../api/validate.js';
+import { handleAdmin } from './admin.js';
+import type { Faults, Fault } from './faults.js';
+import { begin, checkKey, finish, fingerprint } from './idempotency.js';
+import { openapiDocument } from './openapi.js';
+import type { RateLimiter } from './ratelimit.js';
+import { HttpFail, type Reply, type Routes } from './types.js';
+import type { World } from './world.js';
+
+export interface ServerDeps {
+  world: World;
+  routes: Routes;
+  limiter: RateLimiter;
+  faults: Faults;
+  errorFormat: 'envelope' | 'problem';
+  log?: (line: string) => void;
+  stats: SandboxStats;
+}
+
+export interface SandboxStats {
+  /** Requests per operation id, answered or not. */
+  requests: Record<string, number>;
+  /** Handler runs per operation id: for create-style calls, how many times work was actually done. */
+  executions: Record<string, number>;
+  /** Answers per status code. */
+  statuses: Record<string, number>;
+}
+
+const JSON_BODY_MAX = 8 * 1024 * 1024;
+const PREFIX = '/api/v1';
+
+interface Route {
+  op: OperationId;
+  method: string;
+  pattern: RegExp;
+  names: string[];
+}
+
+const routeTable: Route[] = Object.entries(operations).map(([op, info]) => {
+  const names: string[] = [];
+  const source = info.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { op: op as OperationId, method: info.method, pattern: new RegExp(`^${source}/?$`), names };
+});
+// Literal paths win over parameters (`/watches/search` before `/watches/{slug}`).
+routeTable.sort((a, b) => a.names.length - b.names.length);
+
+function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
+  let pathMatched = false;
+  for (const route of routeTable) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.method !== method) continue;
+    const params: Record<string, string> = {};
+    route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1] ?? '')));
+    return { route, params };
+  }
+  return pathMatched ? 'wrong-method' : undefined;
+}
+
+export function createHandler(deps: ServerDeps) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    handle(deps, req, res)
+      .catch((error: unknown) => {
+        if (!res.headersSent) send(deps, res, errorReply(deps, error));
+      })
+      .finally(() => {
+        deps.stats.statuses[res.statusCode] = (deps.stats.statuses[res.statusCode] ?? 0) + 1;
+        deps.log?.(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+      });
+  };
+}
+
+async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { world } = deps;
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const method = req.method ?? 'GET';
+
+  if (url.pathname.startsWith('/_sandbox/')) {
+    const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
+    return send(deps, res, await handleAdmin(deps, method, url, body, req.headers));
+  }
+  if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
+    return send(deps, res, { status: 200, body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`) });
+  }
+  if (!url.pathname.startsWith(`${PREFIX}/`)) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${url.pathname} (the API lives under ${PREFIX})`);
+
+  const found = match(method, url.pathname.slice(PREFIX.length));
+  if (found === 'wrong-method') throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`);
+  if (!found) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${method} ${url.pathname}`);
+  const { route, params } = found;
+  const info = operations[route.op] as { idempotent?: boolean; binary?: boolean; success: number };
+  deps.stats.requests[route.op] = (deps.stats.requests[route.op] ?? 0) + 1;
+
+  world.runDue();
+
+  // Only the bearer key counts; cookies are never looked at.
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const account = world.accountForKey(key);
+  if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
+
+  const waitMs = deps.limiter.take(key ?? '');
+  if (waitMs > 0) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpFail(429, 'RATE_LIMITED', `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`, {}, { 'retry-after': String(seconds) });
+  }
+
+  const fault = deps.faults.pick(method, url.pathname);
+  if (fault && failsBeforeWork(fault)) return injectFailure(deps, req, res, fault);
+
+  const operation = spec[route.op];
+  const rawQuery = Object.fromEntries(url.searchParams.entries());
+  const query = operation.query ? coerceQuery(operation.query, rawQuery) : {};
+  let body: unknown;
+  if (!info.binary && method !== 'GET' && method !== 'DELETE') body = await readJson(req);
+  const issues = [
+    ...(operation.query ? validate(operation.query, query) : []),
+    ...(operation.body ? validate(operation.body, body ?? {}) : []),
+  ];
+  if (issues.length > 0) throw new HttpFail(400, 'INVALID_INPUT', `Invalid input: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+
+  const idempotencyKey = headerValue(req.headers['idempotency-key']);
+  let slot: string | undefined;
+  if (info.idempotent && idempotencyKey !== undefined) {
+    checkKey(idempotencyKey);
+    const print = info.binary
+      ? fingerprint([route.op, rawQuery, req.headers['x-file-name'], req.headers['content-length']])
+      : fingerprint([route.op, params, rawQuery, body ?? null]);
+    const outcome = begin(world, `${account.id} ${route.op} ${idempotencyKey}`, print);
+    if ('replay' in outcome) {
+      if (info.binary) req.resume();
+      return send(deps, res, outcome.replay);
+    }
+    slot = outcome.reserved;
+  }
+
+  let reply: Reply | undefined;
+  try {
+    if (fault?.kind === 'slow') await delay(fault.ms ?? 2000);
+    const handler = deps.routes[route.op];
+    if (!handler) throw new HttpFail(501, 'NOT_IMPLEMENTED', `${route.op} is not implemented by this sandbox`);
+    deps.stats.executions[route.op] = (deps.stats.executions[route.op] ?? 0) + 1;
+    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world });
+    reply = { status: reply.status ?? info.success, body: reply.body, headers: reply.headers };
+  } catch (error) {
+    if (slot) finish(world, slot, undefined);
+    throw error;
+  }
+  if (slot) finish(world, slot, reply);
+  world.changed();
+
+  if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
+  send(deps, res, reply);
+}
+
+function failsBeforeWork(fault: Fault): boolean {
+  return fault.kind !== 'slow' && fault.kind !== 'truncate' && fault.kind !== 'reset-after';
+}
+
+function injectFailure(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, fault: Fault, reply?: Reply): void {
+  req.resume();
+  switch (fault.kind) {
+    case 'reset':
+    case 'reset-after':
+      req.socket.destroy();
+      return;
+    case 'truncate': {
+      // The work was done; only the answer is cut short.
+      const text = JSON.stringify(reply?.body ?? { truncated: true });
+      res.writeHead(reply?.status ?? 200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+      setImmediate(() => req.socket.destroy());
+      return;
+    }
+    case '429':
+      return send(deps, res, errorReply(deps, new HttpFail(429, 'RATE_LIMITED', 'Injected rate limit', {}, { 'retry-after': '1' })));
+    default: {
+      const status = Number(fault.kind);
+      const code = status === 503 ? 'SERVICE_UNAVAILABLE' : status === 502 ? 'BAD_GATEWAY' : status === 504 ? 'GATEWAY_TIMEOUT' : 'INTERNAL';
+      return send(deps, res, errorReply(deps, new HttpFail(status, code, `Injected ${status}`)));
+    }
+  }
+}
+
+export function errorReply(deps: Pick<ServerDeps, 'errorFormat'>, error: unknown): Reply {
+  const fail = error instanceof HttpFail ? error : new HttpFail(500, 'INTERNAL', `Internal sandbox error: ${(error as Error)?.message ?? String(error)}`);
+  if (!(error instanceof HttpFail)) console.error(error);
+  const { issues, ...extra } = fail.extra as { issues?: unknown };
+  if (deps.errorFormat === 'problem') {
+    return {
+      status: fail.status,
+      headers: { ...fail.headers, 'content-type': 'application/problem+json' },
+      body: { type: 'about:blank', title: fail.code, status: fail.status, detail: fail.message, code: fail.code, ...(issues ? { issues } : {}), ...extra },
+    };
+  }
+  return {
+    status: fail.status,
+    headers: fail.headers,
+    body: { error: { code: fail.code, message: fail.message, ...(issues ? { issues } : {}) }, ...extra },
+  };
+}
+
+function send(_deps: ServerDeps, res: ServerResponse, reply: Reply): void {
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = { ...reply.headers };
+  if (status === 204 || reply.body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(text));
+  res.writeHead(status, headers);
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > JSON_BODY_MAX) throw new HttpFail(413, 'PAYLOAD_TOO_LARGE', `JSON bodies are limited to ${JSON_BODY_MAX} bytes`);
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpFail(400, 'INVALID_INPUT', 'The request body is not valid JSON', { issues: [{ path: '(body)', message: 'must be valid JSON' }] });
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
