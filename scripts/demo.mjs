@@ -1,0 +1,63 @@
+// `npm run demo`: a short, real tour of kagent against the embedded sandbox.
+// It starts the sandbox in this process (clock at 60× so a watch's set-up,
+// about a minute of service time, takes a second), points kagent at it through
+// the environment and a throwaway config dir, and runs the built binary for
+// each step so what you see is exactly what a user sees.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { startSandbox } = await import(join(root, 'dist/sandbox.js'));
+
+const work = mkdtempSync(join(tmpdir(), 'kagent-demo-'));
+const sandbox = await startSandbox({ port: 0, speed: 60, quiet: true, rateLimit: 600 });
+const env = {
+  ...process.env,
+  KAGENT_CONFIG_DIR: join(work, 'config'),
+  KAGENT_CACHE_DIR: join(work, 'cache'),
+  KAGENT_BASE_URL: sandbox.baseUrl,
+  KAGENT_API_KEY: sandbox.apiKey,
+};
+const notes = join(work, 'meeting-notes.md');
+writeFileSync(notes, '# Weekly sync\n\n- Ship the upload command\n- Review the brief format\n');
+
+const steps = [
+  ['Who am I? Plan, credits and limits', ['me']],
+  ['Spaces hold watches, library items, docs and conversations', ['space', 'create', 'Research', '--icon', '🔬', '--description', 'Papers and notes']],
+  [null, ['space', 'list']],
+  ['Find public watches to follow', ['watch', 'search', 'open source']],
+  ['Create a watch: kagent follows its set-up task, then shows the first brief', ['watch', 'create', 'Open-source AI model releases and benchmarks', '--space', 'Research', '--cadence', 'daily']],
+  [null, ['watch', 'list']],
+  ['Save a link and upload a file into the library', ['lib', 'save', 'https://example.com/articles/vector-search', '--note', 'read later']],
+  [null, ['lib', 'upload', notes, '--space', 'Research']],
+  ['Run the same upload again: nothing is sent twice', ['lib', 'upload', notes, '--space', 'Research']],
+  [null, ['lib', 'list']],
+  ['Background tasks', ['task', 'list', '--limit', '5']],
+  ['Scripts get JSON, filtered with real jq', ['me', '--jq', '.credits.total']],
+];
+
+let failed = 0;
+try {
+  console.log(`kagent demo — sandbox at ${sandbox.baseUrl} (clock ×60)\n`);
+  for (const [title, args] of steps) {
+    if (title) console.log(`\n# ${title}`);
+    console.log(`$ kagent ${args.map(quote).join(' ')}`);
+    const result = spawnSync(process.execPath, [join(root, 'bin/kagent.js'), ...args], { env, stdio: 'inherit' });
+    if (result.status !== 0) {
+      failed++;
+      console.log(`(exit ${result.status})`);
+    }
+  }
+} finally {
+  await sandbox.close();
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(failed === 0 ? '\nThat was kagent. Try it yourself: `npx kagent sandbox` in one terminal, `npx kagent -p sandbox me` in another.' : `\n${failed} step(s) failed.`);
+process.exitCode = failed === 0 ? 0 : 1;
+
+function quote(arg) {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
