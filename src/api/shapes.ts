@@ -345,7 +345,11 @@ export const FileSaved = Type.Object(
 export type FileSaved = Static<typeof FileSaved>;
 
 export const UpdateLibraryItemRequest = Type.Object(
-  { note: Type.Optional(Nullable(Type.String({ maxLength: limits.uploadNoteMax }))), spaceId: Type.Optional(SpaceRef) },
+  {
+    note: Type.Optional(Nullable(Type.String({ maxLength: limits.uploadNoteMax }))),
+    spaceId: Type.Optional(SpaceRef),
+    space: Type.Optional(Str(1, 80, { description: 'the same as spaceId (the contract names this field "space")' })),
+  },
   { minProperties: 1, ...assumed('note and/or space') },
 );
 export type UpdateLibraryItemRequest = Static<typeof UpdateLibraryItemRequest>;

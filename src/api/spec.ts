@@ -67,9 +67,20 @@ export const spec: Record<OperationId, OperationSpec> = {
   setEntrySaved: { tag: 'watches', summary: 'Save a brief entry to the library or remove it', body: S.EntrySavedRequest, errors: [[404, 'ENTRY_NOT_FOUND']] },
 
   listLibrary: { tag: 'library', summary: 'List or search the library, newest first', query: S.Queries.listLibrary, response: S.PageOf(S.LibraryItem) },
-  saveLink: { tag: 'library', summary: 'Save a web page', body: S.SaveLinkRequest, response: S.LinkSaved, errors: idem },
+  saveLink: {
+    tag: 'library',
+    summary: 'Save a web page',
+    body: S.SaveLinkRequest,
+    response: S.LinkSaved,
+    errors: [[402, 'CREDITS_EXHAUSTED'], [404, 'SPACE_NOT_FOUND'], ...idem],
+  },
   getLibraryItem: { tag: 'library', summary: 'A library item', response: S.LibraryItem, errors: [[404, 'ITEM_NOT_FOUND']] },
-  updateLibraryItem: { tag: 'library', summary: 'Change the note or space of an item', body: S.UpdateLibraryItemRequest, errors: [[404, 'ITEM_NOT_FOUND']] },
+  updateLibraryItem: {
+    tag: 'library',
+    summary: 'Change the note or space of an item',
+    body: S.UpdateLibraryItemRequest,
+    errors: [[404, 'ITEM_NOT_FOUND'], [404, 'SPACE_NOT_FOUND']],
+  },
   deleteLibraryItem: { tag: 'library', summary: 'Delete a library item', errors: [[404, 'ITEM_NOT_FOUND']] },
   readLibraryText: {
     tag: 'library',
@@ -83,11 +94,11 @@ export const spec: Record<OperationId, OperationSpec> = {
     summary: 'Upload a file (raw body, X-File-Name header)',
     query: S.Queries.uploadFile,
     response: S.FileSaved,
-    errors: [[400, 'EMPTY_FILE'], [413, 'FILE_TOO_LARGE'], [413, 'STORAGE_FULL'], [415, 'UNSUPPORTED_TYPE'], ...idem],
+    errors: [[400, 'EMPTY_FILE'], [402, 'CREDITS_EXHAUSTED'], [404, 'SPACE_NOT_FOUND'], [413, 'FILE_TOO_LARGE'], [413, 'STORAGE_FULL'], [415, 'UNSUPPORTED_TYPE'], ...idem],
   },
 
   listDocs: { tag: 'docs', summary: 'List docs, most recently updated first', query: S.Queries.listDocs, response: S.PageOf(S.DocSummary) },
-  createDoc: { tag: 'docs', summary: 'Create a doc', body: S.CreateDocRequest, response: S.DocCreated, errors: idem },
+  createDoc: { tag: 'docs', summary: 'Create a doc', body: S.CreateDocRequest, response: S.DocCreated, errors: [[404, 'SPACE_NOT_FOUND'], ...idem] },
   searchDocs: { tag: 'docs', summary: 'Search docs by keywords and meaning', query: S.Queries.searchDocs, response: S.ItemsOf(S.DocHit) },
   getDoc: { tag: 'docs', summary: 'A doc', response: S.Doc, errors: [[404, 'DOC_NOT_FOUND']] },
   updateDoc: {

@@ -9,9 +9,14 @@
 //   await t.close();
 //
 // Paths are relative to /api/v1 unless they start with /_sandbox/ or /api/.
-import { Readable } from 'node:stream';
+//
+// Every API answer is checked against the OpenAPI document the sandbox serves
+// (status listed for the operation, body valid against its schema); a mismatch
+// fails the call. Pass `validate: false` for answers that are broken on purpose.
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { OpenApiChecker } from './openapi.js';
 
 export interface CallOptions {
   /** JSON body (serialised), or raw bytes / a stream for uploads. */
@@ -22,6 +27,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** API key to use; `null` sends no Authorization header. Defaults to the sandbox's default account. */
   key?: string | null;
+  /** Check the answer against the served OpenAPI document (default true). */
+  validate?: boolean;
 }
 
 export interface CallResult<T = any> {
@@ -77,7 +84,18 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
         parsed = undefined;
       }
     }
+    if (opts.validate !== false && url.pathname.startsWith('/api/v1/') && !url.pathname.endsWith('/openapi.json')) {
+      await conform(method, url.pathname.slice('/api/v1'.length), res.statusCode, flat['content-type'], parsed, text);
+    }
     return { status: res.statusCode, headers: flat, body: parsed as T, text };
+  }
+
+  async function conform(method: string, path: string, status: number, contentType: string | undefined, body: unknown, text: string): Promise<void> {
+    // Injected 5xx faults and RFC 9457 problem bodies are outside the operations' documented answers.
+    if (status >= 500 || contentType?.includes('application/problem+json')) return;
+    checker ??= await loadChecker(sandbox.origin);
+    const problems = checker.check(method.toUpperCase(), path, status, contentType, body, text);
+    if (problems.length > 0) throw new Error(`answer does not conform to the served OpenAPI document: ${method} ${path} → ${status}\n  ${problems.join('\n  ')}\n  body: ${text.slice(0, 500)}`);
   }
 
   async function admin(method: string, path: string, body?: unknown): Promise<any> {
@@ -110,6 +128,14 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       await sandbox.close();
     },
   };
+}
+
+/** One checker per test process: every sandbox serves the same document. */
+let checker: OpenApiChecker | undefined;
+
+async function loadChecker(origin: string): Promise<OpenApiChecker> {
+  const res = await request(`${origin}/api/v1/openapi.json`);
+  return new OpenApiChecker((await res.body.json()) as Record<string, any>);
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {

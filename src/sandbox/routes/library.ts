@@ -1,5 +1,304 @@
-// Routes and background jobs for the library part of the API.
-import type { Jobs, Routes } from '../types.js';
+// Library: saved web pages, saved brief entries, uploaded files and saved media.
+// Every item is read, summarised and given key points when it arrives; when no
+// space is given, the agent picks one. Uploaded files keep their extracted text
+// on disk (blob dir), served in chunks by readLibraryText.
+import { rm, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LibraryItem, Locale, SaveLinkRequest, Space, UpdateLibraryItemRequest } from '../../api/shapes.js';
+import { charLength } from '../../api/validate.js';
+import { extractText } from '../extract.js';
+import { decideType } from '../filetypes.js';
+import { isMediaUrl, pickSpace, readWebPage, summarise, tokens } from '../reading.js';
+import { HttpFail, type Account, type Jobs, type LibraryRecord, type Routes } from '../types.js';
+import { receiveFile } from '../uploads.js';
+import { notFound, page, publicView, type World } from '../world.js';
 
-export const routes: Routes = {};
+/** Credits a summary costs (assumed; the contract shows no prices). */
+export const LINK_SUMMARY_CREDITS = 1;
+export const FILE_SUMMARY_CREDITS = 2;
+
+const FILE_NAME_MAX = 255;
+
+export const routes: Routes = {
+  listLibrary: ({ world, account, query }) => {
+    let items = newestFirst(account.library);
+    if (query.space) items = items.filter((item) => item.spaceId !== null && matchesSpace(account, item.spaceId, query.space));
+    if (query.kind) items = items.filter((item) => item.kind === query.kind);
+    if (query.q) {
+      // A search answers the best matches at once: no paging.
+      const found = search(items, query.q, world.blobDir).slice(0, query.limit ?? 50);
+      return { body: { items: found.map(view), nextCursor: null } };
+    }
+    const listKey = `library:${account.id}:${query.space ?? ''}:${query.kind ?? ''}`;
+    const result = page(items, query, listKey, 50);
+    return { body: { items: result.items.map(view), nextCursor: result.nextCursor } };
+  },
+
+  saveLink: ({ world, account, body }) => {
+    const input = body as SaveLinkRequest;
+    if (!/^https?:$/i.test(new URL(input.url).protocol)) {
+      throw new HttpFail(400, 'INVALID_INPUT', 'Only http and https links can be saved', { issues: [{ path: 'url', message: 'must be an http or https URL' }] });
+    }
+    // Video and podcast links are transcribed through POST /media; nothing is saved here.
+    if (isMediaUrl(input.url)) return { status: 201, body: { media: true, item: null } };
+    const chosen = input.spaceId ? world.space(account, input.spaceId) : undefined;
+    const lang: Locale = input.lang ?? account.lang;
+    world.spend(account, LINK_SUMMARY_CREDITS, 'the summary of this link');
+
+    const read = readWebPage(input.url, lang, world.rng(`link:${lang}:${input.url}`));
+    const space = chosen ?? pickSpace(account.spaces, `${read.title} ${read.text} ${input.note ?? ''}`) ?? world.defaultSpace(account);
+    const now = world.iso();
+    const item: LibraryRecord = {
+      id: world.id('li'),
+      kind: 'link',
+      title: read.title,
+      url: input.url,
+      note: input.note ?? null,
+      spaceId: space.id,
+      status: 'ready',
+      summary: read.summary,
+      keyPoints: read.keyPoints,
+      fileName: null,
+      mime: 'text/html',
+      size: null,
+      sha256: null,
+      entryId: null,
+      mediaId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    account.library.push(item);
+    return { status: 201, body: { media: false, item: view(item) } };
+  },
+
+  getLibraryItem: ({ account, params }) => ({ body: view(findItem(account, params.id)) }),
+
+  updateLibraryItem: ({ world, account, params, body }) => {
+    const item = findItem(account, params.id);
+    const input = body as UpdateLibraryItemRequest & { space?: string };
+    const spaceRef = input.spaceId ?? input.space;
+    if (spaceRef !== undefined) item.spaceId = world.space(account, spaceRef).id;
+    if (input.note !== undefined) item.note = input.note;
+    item.updatedAt = world.iso();
+    return { status: 204 };
+  },
+
+  deleteLibraryItem: async ({ world, account, params }) => {
+    const item = findItem(account, params.id);
+    account.library = account.library.filter((i) => i !== item);
+    if (item.kind === 'file' && item.size) account.storageUsed = Math.max(0, account.storageUsed - item.size);
+    if (item.kind === 'entry' && item.entryId && account.entryState[item.entryId]) account.entryState[item.entryId]!.saved = false;
+    await removeFiles(world, item);
+    return { status: 204 };
+  },
+
+  readLibraryText: ({ world, account, params, query }) => {
+    const item = findItem(account, params.id);
+    if (item.kind !== 'file' || !item._textFile || !item._textLength) {
+      throw new HttpFail(400, 'NO_TEXT', item.kind === 'file' ? 'No text could be extracted from this file' : 'Only uploaded files have stored text');
+    }
+    const offset: number = query.offset ?? 0;
+    const limit: number = query.limit ?? 8000;
+    const text = storedText(join(world.blobDir, item._textFile));
+    const chunk = sliceChars(text, offset, limit);
+    const total = item._textLength;
+    const end = Math.min(total, offset + limit);
+    return { body: { id: item.id, offset, limit, total, text: chunk, nextOffset: end < total ? end : null } };
+  },
+
+  uploadFile: async ({ world, account, raw, headers, query }) => {
+    const fileName = fileNameFrom(headers['x-file-name']);
+    const length = Number(headers['content-length'] ?? 0);
+    if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', 'The upload has no body: send the file with a Content-Length');
+    // Decided from the declared length, before a byte is read.
+    if (length > account.limits.fileBytes) {
+      throw new HttpFail(413, 'FILE_TOO_LARGE', `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`, {}, { connection: 'close' });
+    }
+    const chosen: Space | undefined = query.space ? world.space(account, query.space) : undefined;
+    const lang: Locale = query.lang ?? account.lang;
+    const note: string | null = query.note ?? null;
+    // Over quota the bytes are still hashed: the same file already stored is not a new one.
+    const overStorage = account.storageUsed + length > account.limits.storageBytes;
+
+    const received = await receiveFile(raw, join(world.blobDir, 'files'), length, { store: !overStorage });
+    let kept = false;
+    try {
+      const existing = account.library.find((i) => i.kind === 'file' && i.sha256 === received.sha256);
+      if (existing) return { status: 201, body: { item: view(existing), duplicate: true } };
+      if (overStorage || !received.path) {
+        throw new HttpFail(413, 'STORAGE_FULL', `Storage is full: ${account.storageUsed} of ${account.limits.storageBytes} bytes used, the file needs ${length}`);
+      }
+      const type = await decideType(received.path, received.head, fileName, received.text !== undefined);
+      if (!type) throw new HttpFail(415, 'UNSUPPORTED_TYPE', `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`);
+      world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
+
+      const id = world.id('li');
+      const text = (await extractText(received, type, fileName, lang)).trim();
+      const title = titleOf(fileName);
+      const reading = summarise(text, title, lang);
+      const space = chosen ?? pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ?? world.defaultSpace(account);
+
+      const blob = join('files', `${id}.bin`);
+      await rename(received.path, join(world.blobDir, blob));
+      kept = true;
+      let textFile: string | undefined;
+      if (text.length > 0) {
+        textFile = join('files', `${id}.txt`);
+        await writeFile(join(world.blobDir, textFile), text);
+      }
+      const now = world.iso();
+      const item: LibraryRecord = {
+        id,
+        kind: 'file',
+        title,
+        url: null,
+        note,
+        spaceId: space.id,
+        status: 'ready',
+        summary: reading.summary,
+        keyPoints: reading.keyPoints,
+        fileName,
+        mime: type.mime,
+        size: received.size,
+        sha256: received.sha256,
+        entryId: null,
+        mediaId: null,
+        createdAt: now,
+        updatedAt: now,
+        _blob: blob,
+        _textFile: textFile,
+        _textLength: charLength(text),
+      };
+      account.library.push(item);
+      account.storageUsed += received.size;
+      return { status: 201, body: { item: view(item), duplicate: false } };
+    } finally {
+      if (!kept && received.path) await rm(received.path, { force: true });
+    }
+  },
+};
+
 export const jobs: Jobs = {};
+
+// ------------------------------------------------------------ helpers
+
+function view(item: LibraryRecord): LibraryItem {
+  return publicView(item);
+}
+
+function findItem(account: Account, id: string | undefined): LibraryRecord {
+  const item = account.library.find((i) => i.id === id);
+  if (!item) throw notFound('ITEM_NOT_FOUND', `Library item ${id}`);
+  return item;
+}
+
+/** Newest first; items saved in the same millisecond keep their order of arrival, latest first. */
+function newestFirst(items: LibraryRecord[]): LibraryRecord[] {
+  return [...items].reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+}
+
+/** The `space` filter takes an id (or, leniently, a space's exact name); an unknown space matches nothing. */
+function matchesSpace(account: Account, spaceId: string, ref: string): boolean {
+  if (spaceId === ref) return true;
+  return account.spaces.some((s) => s.id === spaceId && s.name === ref);
+}
+
+/** Keyword search over title, note, summary, key points, link and file name, and an upload's text. */
+function search(items: LibraryRecord[], q: string, blobDir: string): LibraryRecord[] {
+  const wanted = [...new Set(tokens(q, 2))];
+  const needle = q.trim().toLowerCase();
+  const scored: Array<{ item: LibraryRecord; score: number }> = [];
+  for (const item of items) {
+    const fields = [item.title, item.note ?? '', item.summary ?? '', item.keyPoints.join(' '), item.url ?? '', item.fileName ?? ''].join('\n');
+    const text = item._textFile ? storedTextOrEmpty(join(blobDir, item._textFile)) : '';
+    const haystack = `${fields}\n${text}`;
+    const words = new Set(tokens(haystack, 2));
+    let score = wanted.filter((w) => words.has(w)).length;
+    if (needle.length > 0 && haystack.toLowerCase().includes(needle)) score += 2;
+    if (score > 0) scored.push({ item, score });
+  }
+  // Best match first; equal scores newest first (items arrive newest first and the sort is stable).
+  return scored.sort((a, b) => b.score - a.score).map((s) => s.item);
+}
+
+function fileNameFrom(header: string | string[] | undefined): string {
+  const raw = Array.isArray(header) ? header[0] : header;
+  let name = raw;
+  try {
+    if (raw !== undefined) name = decodeURIComponent(raw);
+  } catch {
+    throw new HttpFail(400, 'INVALID_INPUT', 'X-File-Name is not validly URL-encoded', { issues: [{ path: 'X-File-Name', message: 'must be a URL-encoded file name' }] });
+  }
+  // Only the last path segment counts: a name is not a place to write to.
+  name = name?.split(/[/\\]/).pop()?.trim();
+  if (!name) throw new HttpFail(400, 'INVALID_INPUT', 'Missing X-File-Name header (the URL-encoded file name)', { issues: [{ path: 'X-File-Name', message: 'is required' }] });
+  if (charLength(name) > FILE_NAME_MAX) {
+    throw new HttpFail(400, 'INVALID_INPUT', `X-File-Name is over ${FILE_NAME_MAX} characters`, { issues: [{ path: 'X-File-Name', message: `must be at most ${FILE_NAME_MAX} characters` }] });
+  }
+  return name;
+}
+
+function titleOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 ? fileName.slice(0, dot) : fileName;
+}
+
+async function removeFiles(world: World, item: LibraryRecord): Promise<void> {
+  for (const file of [item._blob, item._textFile]) {
+    if (!file) continue;
+    const path = join(world.blobDir, file);
+    textCache.delete(path);
+    await rm(path, { force: true });
+  }
+}
+
+// ------------------------------------------------------------ stored text
+
+/** Recently read texts, so that reading a file chunk by chunk does not reread it from disk each time. */
+const textCache = new Map<string, string>();
+const TEXT_CACHE_CHARS = 16_000_000;
+
+function storedText(path: string): string {
+  const cached = textCache.get(path);
+  if (cached !== undefined) {
+    textCache.delete(path);
+    textCache.set(path, cached); // most recently used last
+    return cached;
+  }
+  const text = readFileSync(path, 'utf8');
+  textCache.set(path, text);
+  let size = 0;
+  for (const value of textCache.values()) size += value.length;
+  for (const key of textCache.keys()) {
+    if (size <= TEXT_CACHE_CHARS || key === path) break;
+    size -= textCache.get(key)?.length ?? 0;
+    textCache.delete(key);
+  }
+  return text;
+}
+
+function storedTextOrEmpty(path: string): string {
+  try {
+    return storedText(path);
+  } catch {
+    return '';
+  }
+}
+
+/** `limit` characters (code points) from character `offset`. */
+function sliceChars(text: string, offset: number, limit: number): string {
+  const start = unitIndex(text, offset, 0);
+  const end = unitIndex(text, limit, start);
+  return text.slice(start, end);
+}
+
+/** The UTF-16 index `count` code points after `from` (a UTF-16 index). */
+function unitIndex(text: string, count: number, from: number): number {
+  let i = from;
+  for (let n = 0; n < count && i < text.length; n++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+  }
+  return i;
+}
