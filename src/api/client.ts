@@ -1,7 +1,12 @@
 // The typed API: one call per operationId, built on the HTTP core.
 // (Interface first; the implementation lives below the types.)
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { OperationId } from './operations.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { createHttpCore, type HttpCoreOptions } from '../http/core.js';
+import { paginate as paginatePages } from '../http/paginate.js';
+import { joinPath, resolveRawPath } from '../http/url.js';
+import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
 import type * as S from './shapes.js';
 
 /** What each operation answers with (void for 204s). */
@@ -92,3 +97,103 @@ export type PagedOperation = {
   [K in OperationId]: Responses[K] extends { items: unknown[]; nextCursor: string | null } ? K : never;
 }[OperationId];
 export type PageItem<K extends PagedOperation> = Responses[K] extends { items: Array<infer T> } ? T : never;
+
+// ---------------------------------------------------------------- implementation
+
+export type ApiClientOptions = HttpCoreOptions;
+
+/** The contract's bound on Idempotency-Key. */
+const IDEMPOTENCY_KEY_MAX = 200;
+
+/**
+ * Builds the client. Cheap and synchronous: nothing is loaded or connected until the
+ * first call. Throws a CliError (exit 2) for a malformed base URL, or for plain http://
+ * to a host other than loopback without `insecure`.
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const core = createHttpCore(options);
+
+  async function callFull<K extends OperationId>(op: K, args: CallArgs = {}): Promise<CallResult<Responses[K]>> {
+    const info: OperationInfo = operations[op];
+    if (!core.hasKey && !info.public) {
+      throw new CliError('no API key configured', {
+        exitCode: ExitCode.AUTH,
+        code: 'NOT_AUTHENTICATED',
+        hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
+      });
+    }
+    const response = await core.send({
+      method: info.method,
+      url: joinPath(core.baseUrl, fillPath(info.path, args.params)),
+      query: args.query,
+      headers: args.headers,
+      json: info.binary ? undefined : args.body,
+      body: info.binary && (typeof args.body === 'string' || Buffer.isBuffer(args.body)) ? args.body : undefined,
+      stream: args.stream,
+      contentLength: args.contentLength,
+      idempotencyKey: info.idempotent ? idempotencyKeyFor(args) : args.idempotencyKey,
+      signal: args.signal,
+      read: 'json',
+    });
+    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed };
+  }
+
+  return {
+    baseUrl: core.baseUrl.href,
+
+    async call(op, args) {
+      return (await callFull(op, args)).body;
+    },
+
+    callFull,
+
+    async raw(method, path, args = {}) {
+      return core.send({
+        method,
+        url: resolveRawPath(core.baseUrl, path),
+        query: args.query,
+        headers: args.headers,
+        json: args.body,
+        stream: args.stream,
+        contentLength: args.contentLength,
+        idempotencyKey: args.idempotencyKey,
+        signal: args.signal,
+        read: 'auto',
+      });
+    },
+
+    paginate<K extends PagedOperation>(op: K, args: CallArgs = {}, options: { limit?: number; all?: boolean } = {}): AsyncIterable<PageItem<K>> {
+      return (async function* () {
+        const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
+        yield* paginatePages<PageItem<K>>(
+          async (cursor, pageSize) => {
+            const query = { ...args.query, ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+            const page = (await callFull(op, { ...args, query })).body as unknown as { items: Array<PageItem<K>>; nextCursor: string | null };
+            return page;
+          },
+          { limit: options.limit, all: options.all, maxPageSize },
+        );
+      })();
+    },
+  };
+}
+
+/** A fresh random key per call (the same on every retry of it), or the one given. */
+function idempotencyKeyFor(args: CallArgs): string {
+  const key = args.idempotencyKey ?? randomUUID();
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new UsageError(`--idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
+  }
+  return key;
+}
+
+/**
+ * The largest `limit` an operation accepts, from the single source of shapes. Loaded only
+ * when paging with --limit/--all, so plain reads never pay for the schema module.
+ */
+async function maxPageSizeOf(op: OperationId): Promise<number | undefined> {
+  const { Queries } = await import('./shapes.js');
+  const query = (Queries as Record<string, { properties?: Record<string, { maximum?: unknown }> }>)[op];
+  const maximum = query?.properties?.limit?.maximum;
+  return typeof maximum === 'number' ? maximum : undefined;
+}

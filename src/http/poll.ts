@@ -1,0 +1,84 @@
+// Following background work (tasks, chat turns, media): ask again and again,
+// quickly while things change, more slowly while they do not. Every fetch goes
+// through the paced client, so polling stays inside the rate budget.
+import type { Clock } from '../context.js';
+import { CliError, InterruptedError, StillRunningError } from '../errors.js';
+import { systemClock } from './clock.js';
+
+export interface PollOptions<T> {
+  fetch: (signal: AbortSignal | undefined) => Promise<T>;
+  isDone: (value: T) => boolean;
+  /** Same fingerprint = nothing changed. Defaults to the JSON of the value. */
+  fingerprint?: (value: T) => string;
+  /** Called with the first value and with every value that differs from the one before. */
+  onUpdate?: (value: T) => void;
+  /** Give up waiting (StillRunningError, exit 8) after this long; the work goes on. */
+  timeoutMs?: number;
+  /** Ctrl-C: stop following (InterruptedError, exit 130); the work goes on. */
+  signal?: AbortSignal;
+  clock?: Clock;
+  minMs?: number;
+  maxMs?: number;
+  /** Interval growth while nothing changes. */
+  factor?: number;
+  /** How to pick the work up again, e.g. `kagent task watch t_123`. */
+  resumeHint?: string;
+}
+
+export async function poll<T>(options: PollOptions<T>): Promise<T> {
+  const { isDone, onUpdate, timeoutMs, signal, resumeHint } = options;
+  const clock = options.clock ?? systemClock;
+  const fingerprint = options.fingerprint ?? ((value: T) => JSON.stringify(value));
+  const minMs = options.minMs ?? 1_000;
+  const maxMs = Math.max(minMs, options.maxMs ?? 10_000);
+  const factor = options.factor ?? 1.5;
+  const deadline = timeoutMs === undefined ? Infinity : clock.now() + timeoutMs;
+
+  let interval = minMs;
+  let last: string | undefined;
+  for (;;) {
+    if (signal?.aborted) throw stopped(signal, resumeHint);
+    let value: T;
+    try {
+      value = await options.fetch(signal);
+    } catch (error) {
+      if (signal?.aborted) throw stopped(signal, resumeHint);
+      throw error;
+    }
+
+    const print = fingerprint(value);
+    if (print !== last) {
+      last = print;
+      interval = minMs; // something moved: look again soon
+      onUpdate?.(value);
+    } else {
+      interval = Math.min(maxMs, Math.round(interval * factor));
+    }
+    if (isDone(value)) return value;
+
+    const left = deadline - clock.now();
+    if (left <= 0) {
+      throw new StillRunningError(`still running after ${formatDuration(timeoutMs ?? 0)}; the work goes on`, resumeHint);
+    }
+    try {
+      // Wake at the deadline for one last look rather than oversleeping it.
+      await clock.sleep(Math.min(interval, left), signal);
+    } catch (error) {
+      if (signal?.aborted) throw stopped(signal, resumeHint);
+      throw error;
+    }
+  }
+}
+
+function stopped(signal: AbortSignal, resumeHint: string | undefined): CliError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof CliError && !(reason instanceof InterruptedError)) return reason;
+  return new InterruptedError('stopped following; the work goes on', resumeHint);
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+}

@@ -1,0 +1,131 @@
+// A token bucket shared by every kagent process using the same base URL and key
+// (parallel CI jobs on one runner, `xargs -P`): its state lives in a small file in
+// the cache directory, read and written under a lock file. Same arithmetic as the
+// in-process bucket (pacer.ts); one short critical section per request.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../context.js';
+import { abortableSleep } from './clock.js';
+import { bucketShape, pauseState, reserve, type BucketShape, type BucketState, type Pacer } from './pacer.js';
+
+/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kagent');
+}
+
+export interface SharedPacerOptions {
+  dir: string;
+  baseUrl: string;
+  apiKey: string;
+  ratePerMinute: number;
+  /** Must be a wall clock shared by all processes (Date.now), or a test's fake one. */
+  clock: Clock;
+}
+
+/** A held lock older than this belongs to a process that died inside the critical section. */
+const STALE_LOCK_MS = 2_000;
+const LOCK_RETRY_MS = 2;
+
+export class SharedFilePacer implements Pacer {
+  readonly file: string;
+  private readonly lock: string;
+  private readonly shape: BucketShape;
+  private readonly clock: Clock;
+
+  constructor(options: SharedPacerOptions) {
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    // The key itself never touches the disk: the file is named by a hash of base URL and key.
+    const id = createHash('sha256').update(`${options.baseUrl}\n${options.apiKey}\n${options.ratePerMinute}`).digest('hex').slice(0, 24);
+    this.file = join(options.dir, `pace-${id}.json`);
+    this.lock = `${this.file}.lock`;
+    this.shape = bucketShape(options.ratePerMinute);
+    this.clock = options.clock;
+  }
+
+  async take(signal?: AbortSignal): Promise<number> {
+    const start = this.clock.now();
+    const waitMs = await this.update((state, now) => reserve(state, now, this.shape));
+    if (waitMs > 0) await this.clock.sleep(waitMs, signal);
+    // Another process may have seen a 429 while we slept.
+    for (;;) {
+      const pausedUntil = this.read()?.pausedUntil ?? 0;
+      const now = this.clock.now();
+      if (pausedUntil <= now) break;
+      await this.clock.sleep(pausedUntil - now, signal);
+    }
+    return this.clock.now() - start;
+  }
+
+  pause(untilMs: number): void {
+    // Synchronous by interface; the lock is normally free within a few attempts.
+    void this.update((state, now) => ({ state: pauseState(state, untilMs, now, this.shape), waitMs: 0 }));
+  }
+
+  /** Read-modify-write of the state under the lock. */
+  private async update(change: (state: BucketState | undefined, now: number) => { state: BucketState; waitMs: number }): Promise<number> {
+    await this.acquire();
+    try {
+      const { state, waitMs } = change(this.read(), this.clock.now());
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+      renameSync(tmp, this.file);
+      return waitMs;
+    } finally {
+      this.release();
+    }
+  }
+
+  private read(): BucketState | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return undefined; // no file yet: a full bucket
+    }
+    try {
+      const state = JSON.parse(text) as Partial<BucketState>;
+      if (typeof state.tokens === 'number' && typeof state.at === 'number') return { tokens: state.tokens, at: state.at, pausedUntil: state.pausedUntil ?? 0 };
+    } catch {
+      // fall through
+    }
+    // Unreadable state: assume the budget is spent rather than grant a fresh burst.
+    return { tokens: 0, at: this.clock.now(), pausedUntil: 0 };
+  }
+
+  private async acquire(): Promise<void> {
+    for (;;) {
+      try {
+        closeSync(openSync(this.lock, 'wx', 0o600));
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      this.breakStaleLock();
+      // Lock contention is between processes on real time, whatever the pacing clock is.
+      await abortableSleep(LOCK_RETRY_MS);
+    }
+  }
+
+  private breakStaleLock(): void {
+    try {
+      if (Date.now() - statSync(this.lock).mtimeMs > STALE_LOCK_MS) unlinkSync(this.lock);
+    } catch {
+      // gone already
+    }
+  }
+
+  private release(): void {
+    try {
+      unlinkSync(this.lock);
+    } catch {
+      // removed as stale by another process; nothing to do
+    }
+  }
+}
+
+export function createSharedPacer(options: SharedPacerOptions): Pacer {
+  return new SharedFilePacer(options);
+}

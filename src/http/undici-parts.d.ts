@@ -1,0 +1,14 @@
+// Types for the two undici modules kagent loads directly instead of the package
+// root (see transport.ts for why): the Agent class and the `request` API, which
+// runs against whatever dispatcher it is called on.
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}
+
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  export default request;
+}
