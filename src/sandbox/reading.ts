@@ -187,8 +187,9 @@ export function tokens(text: string, minLength = 3): string[] {
 
 /** A very small stemmer so that "reports", "reporting" and "reported" meet. */
 export function stem(word: string): string {
-  for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
+  if (word.length > 5 && /(ss|x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
+  for (const suffix of ['ing', 'ed', 's']) {
+    if (word.length > suffix.length + 3 && word.endsWith(suffix) && !word.endsWith('ss')) return word.slice(0, -suffix.length);
   }
   return word;
 }

@@ -63,6 +63,8 @@ export async function receiveFile(req: IncomingMessage, dir: string, expected: n
   } catch (error) {
     await handle?.close();
     if (path) await rm(path, { force: true });
+    // A client that goes away mid-body is not a sandbox error.
+    if (!(error instanceof HttpFail) && req.destroyed) throw new HttpFail(400, 'INVALID_INPUT', `The upload was cut short after ${size} of ${expected} bytes`);
     throw error;
   }
   await handle?.close();

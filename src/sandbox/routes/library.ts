@@ -134,7 +134,7 @@ export const routes: Routes = {
       world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
 
       const id = world.id('li');
-      const text = (await extractText(received, type, fileName, lang)).trim();
+      const text = await extractText(received, type, fileName, lang);
       const title = titleOf(fileName);
       const reading = summarise(text, title, lang);
       const space = chosen ?? pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ?? world.defaultSpace(account);
@@ -143,7 +143,7 @@ export const routes: Routes = {
       await rename(received.path, join(world.blobDir, blob));
       kept = true;
       let textFile: string | undefined;
-      if (text.length > 0) {
+      if (text.trim().length > 0) {
         textFile = join('files', `${id}.txt`);
         await writeFile(join(world.blobDir, textFile), text);
       }
@@ -168,7 +168,7 @@ export const routes: Routes = {
         updatedAt: now,
         _blob: blob,
         _textFile: textFile,
-        _textLength: charLength(text),
+        _textLength: textFile ? charLength(text) : 0,
       };
       account.library.push(item);
       account.storageUsed += received.size;
