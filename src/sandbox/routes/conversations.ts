@@ -1,5 +1,139 @@
-// Routes and background jobs for the conversations part of the API.
-import type { Jobs, Routes } from '../types.js';
+// Conversations: sending a message starts a turn and returns 202 at once with the
+// id the agent's reply will have; `running` is true until the reply is written
+// (3 s of sandbox time plus 1 s per extra tool the turn uses). A turn costs
+// 1 credit plus 0.5 per extra tool, charged when the message is sent (402
+// CREDITS_EXHAUSTED when not enough is left; nothing is created then). The reply
+// itself is composed by agent.ts from the message and the account's own content.
+import type * as S from '../../api/shapes.js';
+import { composeReply, planTurn, refreshParts, turnLang } from '../agent.js';
+import { HttpFail, type Account, type Jobs, type Routes, type ScheduledEvent } from '../types.js';
+import { notFound, page, type World } from '../world.js';
 
-export const routes: Routes = {};
-export const jobs: Jobs = {};
+export function findConversation(account: Account, id: string): S.Conversation | undefined {
+  return account.conversations.find((c) => c.id === id);
+}
+
+function textOf(parts: S.ChatPart[]): string {
+  const text = parts.find((p): p is Extract<S.ChatPart, { type: 'text' }> => p.type === 'text')?.text ?? '';
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 140 ? `${line.slice(0, 139)}…` : line;
+}
+
+export function appendMessage(world: World, account: Account, conversation: S.Conversation, message: S.ChatMessage): void {
+  (account.messages[conversation.id] ??= []).push(message);
+  conversation.messageCount = account.messages[conversation.id]?.length ?? 0;
+  conversation.updatedAt = world.now();
+  const preview = textOf(message.parts);
+  if (preview) conversation.preview = preview;
+}
+
+export function appendAssistantMessage(world: World, account: Account, conversation: S.Conversation, parts: S.ChatPart[], id = world.id('msg')): S.ChatMessage {
+  const message: S.ChatMessage = { id, conversationId: conversation.id, role: 'assistant', parts, createdAt: world.now() };
+  appendMessage(world, account, conversation, message);
+  return message;
+}
+
+/** Clears `running` unless other work (a turn, an approved action) is still due for the conversation. */
+export function endRunning(world: World, _account: Account, conversation: S.Conversation): void {
+  const busy = world.state.events.some((e) => (e.kind === 'chat.reply' || e.kind === 'action.execute') && e.data.conversationId === conversation.id);
+  if (!busy) conversation.running = false;
+}
+
+export function conversationView(c: S.Conversation): S.Conversation {
+  return { ...c };
+}
+
+function replyJob(world: World, event: ScheduledEvent): void {
+  const account = world.state.accounts[event.accountId ?? ''];
+  const data = event.data as { conversationId: string; messageId: string; text: string; lang: S.Locale; credits: number };
+  const conversation = account ? findConversation(account, data.conversationId) : undefined;
+  if (!account || !conversation) return;
+  const parts = composeReply(world, account, conversation, data.text, data.lang);
+  const message: S.ChatMessage = { id: data.messageId, conversationId: conversation.id, role: 'assistant', parts, credits: data.credits, createdAt: world.now() };
+  appendMessage(world, account, conversation, message);
+  endRunning(world, account, conversation);
+}
+
+export const routes: Routes = {
+  listConversations: ({ account, query }) => {
+    let items = account.conversations.map((c, i) => ({ c, i }));
+    if (query.space !== undefined) {
+      const named = account.spaces.find((s) => s.name === query.space);
+      items = items.filter(({ c }) => c.spaceId === query.space || (named !== undefined && c.spaceId === named.id));
+    }
+    items.sort((a, b) => b.c.updatedAt - a.c.updatedAt || b.i - a.i);
+    const result = page(
+      items.map((x) => x.c),
+      query,
+      `conversations:${account.id}:${query.space ?? ''}`,
+      30,
+    );
+    return { body: { items: result.items.map(conversationView), nextCursor: result.nextCursor } };
+  },
+
+  getConversationMessages: ({ world, account, params, query }) => {
+    const conversation = findConversation(account, params.id ?? '');
+    if (!conversation) throw notFound('CONVERSATION_NOT_FOUND', `Conversation ${params.id}`);
+    const limit: number = query.limit ?? 60;
+    const all = account.messages[conversation.id] ?? [];
+    const messages = all.slice(Math.max(0, all.length - limit)).map((m) => ({ ...m, parts: refreshParts(world, account, m.parts) }));
+    const body: S.Messages = { conversation: conversationView(conversation), messages };
+    return { body };
+  },
+
+  sendMessage: ({ world, account, body }) => {
+    const input = body as S.SendMessageRequest;
+    let conversation: S.Conversation | undefined;
+    if (input.conversationId !== undefined) {
+      conversation = findConversation(account, input.conversationId);
+      if (!conversation) throw notFound('CONVERSATION_NOT_FOUND', `Conversation ${input.conversationId}`);
+      if (conversation.running) throw new HttpFail(409, 'CONVERSATION_BUSY', 'The agent is still answering in this conversation; wait until `running` is false');
+    }
+    const spaceId = conversation ? conversation.spaceId : input.spaceId ? world.space(account, input.spaceId).id : world.defaultSpace(account).id;
+    const lang = turnLang(account, input.text, input.lang);
+    const plan = planTurn(input.text);
+    world.spend(account, plan.credits, 'this message');
+
+    const now = world.now();
+    if (!conversation) {
+      const firstLine = input.text.trim().split('\n')[0] ?? '';
+      conversation = {
+        id: world.id('cv'),
+        title: firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine || (lang === 'zh' ? '新对话' : 'New conversation'),
+        spaceId,
+        channel: 'api',
+        preview: '',
+        messageCount: 0,
+        updatedAt: now,
+        running: false,
+      };
+      account.conversations.push(conversation);
+      account.messages[conversation.id] = [];
+    }
+    const userMessage: S.ChatMessage = {
+      id: world.id('msg'),
+      conversationId: conversation.id,
+      role: 'user',
+      parts: [{ type: 'text', text: input.text }],
+      ...(input.context ? { context: input.context } : {}),
+      createdAt: now,
+    };
+    appendMessage(world, account, conversation, userMessage);
+    const replyId = world.id('msg');
+    conversation.running = true;
+    world.schedule(now + plan.durationMs, 'chat.reply', account.id, { conversationId: conversation.id, messageId: replyId, text: input.text, lang, credits: plan.credits });
+    const started: S.TurnStarted = { conversationId: conversation.id, messageId: replyId, userMessageId: userMessage.id };
+    return { status: 202, body: started };
+  },
+
+  deleteConversation: ({ world, account, params }) => {
+    const conversation = findConversation(account, params.id ?? '');
+    if (!conversation) throw notFound('CONVERSATION_NOT_FOUND', `Conversation ${params.id}`);
+    world.cancelEvents((e) => e.kind === 'chat.reply' && e.data.conversationId === conversation.id);
+    account.conversations = account.conversations.filter((c) => c.id !== conversation.id);
+    delete account.messages[conversation.id];
+    return { status: 204 };
+  },
+};
+
+export const jobs: Jobs = { 'chat.reply': replyJob };
