@@ -8,8 +8,17 @@ import type { World } from './world.js';
 
 export type IdempotencyOutcome = { replay: Reply } | { reserved: string };
 
+/** A hash of what makes two requests "the same": key order in JSON objects does not count. */
 export function fingerprint(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  return createHash('sha256').update(JSON.stringify(canonical(parts))).digest('base64url');
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
 }
 
 export function checkKey(key: string): void {

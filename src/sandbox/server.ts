@@ -109,7 +109,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const account = world.accountForKey(key);
   if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
 
-  const waitMs = deps.limiter.take(key ?? '');
+  // The contract counts requests per account: all keys of one account share the budget.
+  const waitMs = deps.limiter.take(account.id);
   if (waitMs > 0) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     throw new HttpFail(429, 'RATE_LIMITED', `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`, {}, { 'retry-after': String(seconds) });

@@ -24,6 +24,8 @@ export interface State {
   idempotency: Record<string, IdempotencyRecord>;
   /** Sandbox milliseconds added by `clock/advance`, persisted with the state. */
   clockAdvancedMs: number;
+  /** Sandbox time and real time when the state was last written: a reload resumes the clock from there. */
+  clockSavedAt?: { sandbox: number; real: number };
 }
 
 export interface ScheduledEvent {

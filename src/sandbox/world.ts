@@ -46,7 +46,12 @@ export class World {
       idempotency: {},
       clockAdvancedMs: 0,
     };
-    const clock = new SandboxClock(options.start, options.speed, state.clockAdvancedMs);
+    // A reloaded sandbox resumes its clock where it stopped (plus the real time it was down),
+    // so sandbox time never runs backwards across a restart.
+    const saved = loaded?.clockSavedAt;
+    if (saved) state.clockAdvancedMs = 0;
+    const start = saved ? saved.sandbox + Math.max(0, Date.now() - saved.real) : options.start;
+    const clock = new SandboxClock(start, options.speed, state.clockAdvancedMs);
     return new World(state, clock, options.blobDir, options.stateFile);
   }
 
@@ -246,6 +251,7 @@ export class World {
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = undefined;
     this.state.clockAdvancedMs = this.clock.advancedMs;
+    this.state.clockSavedAt = { sandbox: this.clock.now(), real: Date.now() };
     mkdirSync(dirname(this.stateFile), { recursive: true });
     const tmp = `${this.stateFile}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.state));
