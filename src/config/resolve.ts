@@ -1,0 +1,134 @@
+// Which profile, base URL, key and language this run uses, and where each came
+// from: flag > environment > profile > default. `auth status` and `config list`
+// show the sources; nothing here talks to the network.
+import { dirname } from 'node:path';
+import type { ResolvedConfig, ValueSource } from '../context.js';
+import { UsageError } from '../errors.js';
+import { configDir, configPath } from './paths.js';
+import { PROFILE_NAME, readConfigFile, type ConfigFile, type Lang, type Profile } from './store.js';
+
+/** The contract's rate: 60 requests per minute per account. */
+export const DEFAULT_RATE_LIMIT = 60;
+export const DEFAULT_PROFILE = 'default';
+
+export interface ResolveFlags {
+  profile?: string;
+  baseUrl?: string;
+  lang?: Lang;
+}
+
+export interface Resolved extends ResolvedConfig {
+  configDir: string;
+  file: ConfigFile;
+  /** The stored profile (possibly empty). */
+  stored: Profile;
+  spaceSource: ValueSource;
+  rateLimitSource: ValueSource;
+}
+
+export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Resolved {
+  const dir = configDir(env);
+  const path = configPath(dir);
+  const file = readConfigFile(path);
+
+  const [profile, profileSource] = pick<string>([
+    [flags.profile, 'flag'],
+    [env.KAGENT_PROFILE || undefined, 'env'],
+    [file.currentProfile, 'profile'],
+  ], DEFAULT_PROFILE);
+  if (!PROFILE_NAME.test(profile)) {
+    throw new UsageError(`invalid profile name "${profile}"${profileSource === 'env' ? ' in KAGENT_PROFILE' : ''}`, 'profile names are letters, digits, ".", "_" and "-"');
+  }
+  const stored = file.profiles[profile] ?? {};
+
+  const [baseUrl, baseUrlSource] = pick<string | undefined>([
+    [flags.baseUrl, 'flag'],
+    [env.KAGENT_BASE_URL || undefined, 'env'],
+    [stored.baseUrl, 'profile'],
+  ], undefined);
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl, baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'env' ? 'KAGENT_BASE_URL' : `base-url of profile "${profile}"`);
+
+  const [apiKey, apiKeySource] = pick<string | undefined>([
+    [env.KAGENT_API_KEY?.trim() || undefined, 'env'],
+    [stored.apiKey, 'profile'],
+  ], undefined);
+
+  const envLang = env.KAGENT_LANG || undefined;
+  if (envLang !== undefined && envLang !== 'zh' && envLang !== 'en') throw new UsageError(`KAGENT_LANG must be zh or en (got "${envLang}")`);
+  const [lang, langSource] = pick<Lang | undefined>([
+    [flags.lang, 'flag'],
+    [envLang as Lang | undefined, 'env'],
+    [stored.lang, 'profile'],
+  ], undefined);
+
+  const [space, spaceSource] = pick<string | undefined>([[stored.space, 'profile']], undefined);
+  const [rateLimit, rateLimitSource] = pick<number>([[stored.rateLimit, 'profile']], DEFAULT_RATE_LIMIT);
+
+  return {
+    profile,
+    profileSource,
+    baseUrl,
+    baseUrlSource,
+    apiKey,
+    apiKeySource,
+    lang,
+    langSource,
+    space,
+    spaceSource,
+    rateLimit,
+    rateLimitSource,
+    configPath: path,
+    configDir: dir,
+    file,
+    stored,
+  };
+}
+
+function pick<T>(candidates: Array<[T | undefined, ValueSource]>, fallback: T): [T, ValueSource] {
+  for (const [value, source] of candidates) if (value !== undefined) return [value, source];
+  return [fallback, 'default'];
+}
+
+/** A base URL must be an absolute http(s) URL; `where` names the flag, variable or setting it came from. */
+export function checkBaseUrl(value: string, where: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`${where} must be an http:// or https:// URL (got "${value}")`, 'for example https://example.com/api/v1');
+  }
+}
+
+/** `kak_…abcd`: the key's prefix and last four characters, never more. */
+export function maskKey(key: string): string {
+  const prefix = /^[A-Za-z]{1,8}_/.exec(key)?.[0] ?? '';
+  const rest = key.length - prefix.length;
+  return `${prefix}…${rest >= 12 ? key.slice(-4) : ''}`;
+}
+
+/** Where a value came from, in words: "--base-url flag", "KAGENT_API_KEY", "profile default". */
+export function describeSource(source: ValueSource, names: { flag?: string; env?: string }, profile: string): string {
+  switch (source) {
+    case 'flag':
+      return `${names.flag ?? 'flag'} flag`;
+    case 'env':
+      return `${names.env ?? 'environment'}`;
+    case 'profile':
+      return `profile "${profile}"`;
+    default:
+      return 'default';
+  }
+}
+
+/** The config directory of a resolved config. */
+export function configDirOf(config: Pick<ResolvedConfig, 'configPath'>): string {
+  return dirname(config.configPath);
+}
+
+/** The profile as saved in the file (without env or flags), possibly empty. */
+export function storedProfile(config: Pick<ResolvedConfig, 'configPath' | 'profile'>): Profile {
+  return readConfigFile(config.configPath).profiles[config.profile] ?? {};
+}

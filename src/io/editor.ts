@@ -1,0 +1,43 @@
+// $VISUAL / $EDITOR on a temporary file: write the text, run the editor with
+// the terminal, read back what was saved, remove the file.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Editor, IO } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+
+export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
+  return env.VISUAL || env.EDITOR || undefined;
+}
+
+export function createEditor(io: IO): Editor {
+  return {
+    async edit(text, options = {}) {
+      const command = editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
+      if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
+      const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
+      const file = join(dir, `edit${options.extension ?? '.md'}`);
+      try {
+        await writeFile(file, text, { mode: 0o600 });
+        const code = await runEditor(command, file, io.env);
+        if (code !== 0) throw new CliError(`the editor (${command}) exited with status ${code}; nothing was changed`, { code: 'EDITOR_FAILED' });
+        return await readFile(file, 'utf8');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // Through the shell, so EDITOR="code --wait" works; the path goes in as $1, never parsed.
+    const child =
+      process.platform === 'win32'
+        ? spawn(`${command} "${file}"`, { stdio: 'inherit', shell: true, env })
+        : spawn('/bin/sh', ['-c', `${command} "$1"`, 'kagent-editor', file], { stdio: 'inherit', env });
+    child.on('error', (error) => reject(new CliError(`could not start the editor (${command}): ${error.message}`, { code: 'EDITOR_FAILED' })));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}

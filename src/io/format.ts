@@ -1,0 +1,134 @@
+// Turning values into text for people (on a terminal) or for scripts (piped):
+// times relative vs ISO, numbers grouped vs raw, colour on or off. chalk is
+// imported here, and this module is only imported when something is printed.
+import { Chalk } from 'chalk';
+import type { Context } from '../context.js';
+import { colorLevel } from './terminal.js';
+
+type Paint = (text: string) => string;
+
+export interface Formatter {
+  /** Rendering for a person at a terminal (else plain, stable text for scripts). */
+  tty: boolean;
+  color: boolean;
+  /** Terminal width. */
+  width: number;
+  bold: Paint;
+  dim: Paint;
+  red: Paint;
+  green: Paint;
+  yellow: Paint;
+  cyan: Paint;
+  magenta: Paint;
+  underline: Paint;
+  /** ISO date-time or Unix ms → "3 minutes ago" on a terminal, ISO 8601 when piped. */
+  time(value: unknown): string;
+  /** 1234567 → "1,234,567" on a terminal, "1234567" when piped. */
+  number(value: unknown): string;
+  /** 1536 → "1.5 KB" on a terminal, "1536" when piped. */
+  bytes(value: unknown): string;
+  /** Labelled lines: aligned "Label  value" on a terminal, "label<TAB>value" when piped. Undefined values are skipped. */
+  fields(rows: Array<[label: string, value: string | undefined | null]>): string;
+}
+
+/** A formatter for what goes to stdout (results) or stderr (notes, errors). */
+export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' | 'stderr' = 'stdout'): Formatter {
+  const tty = stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
+  const color = stream === 'stdout' ? ctx.io.color : ctx.io.colorStderr;
+  const chalk = new Chalk({ level: color ? colorLevel(ctx.io.env) : 0 });
+  const now = () => ctx.clock.now();
+  return {
+    tty,
+    color,
+    width: ctx.io.columns,
+    bold: (s) => chalk.bold(s),
+    dim: (s) => chalk.dim(s),
+    red: (s) => chalk.red(s),
+    green: (s) => chalk.green(s),
+    yellow: (s) => chalk.yellow(s),
+    cyan: (s) => chalk.cyan(s),
+    magenta: (s) => chalk.magenta(s),
+    underline: (s) => chalk.underline(s),
+    time: (value) => formatTime(value, tty, now()),
+    number: (value) => (typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value)),
+    bytes: (value) => (typeof value === 'number' ? (tty ? humanBytes(value) : String(value)) : plain(value)),
+    fields(rows) {
+      const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== null);
+      if (!tty) return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
+      const pad = Math.max(0, ...shown.map(([label]) => displayWidth(label)));
+      return shown.map(([label, value]) => `${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`).join('\n');
+    },
+  };
+}
+
+/** "Storage used" → "storage-used": stable keys for piped label/value lines. */
+export function fieldKey(label: string): string {
+  return label.trim().toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function plain(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function toMillis(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value !== '') {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  return undefined;
+}
+
+export function formatTime(value: unknown, tty: boolean, now: number): string {
+  const ms = toMillis(value);
+  if (ms === undefined) return plain(value);
+  if (!tty) return typeof value === 'string' ? value : new Date(ms).toISOString();
+  return relativeTime(ms, now);
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600_000],
+  ['month', 30 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+];
+
+/** "just now", "5 minutes ago", "in 2 days", "last month". */
+export function relativeTime(ms: number, now: number): string {
+  const diff = ms - now;
+  if (Math.abs(diff) < 45_000) return diff > 0 ? 'in a few seconds' : 'just now';
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(diff) >= size * 0.95 || unit === 'minute') return relative.format(Math.round(diff / size), unit);
+  }
+  return relative.format(Math.round(diff / 60_000), 'minute');
+}
+
+export function humanBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+// East Asian wide and fullwidth ranges (CJK, Hangul, fullwidth forms, emoji): two columns each.
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Columns a string takes on a terminal (colour codes count zero, CJK two). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text.replace(ANSI, '')) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) continue;
+    width += WIDE.test(char) ? 2 : 1;
+  }
+  return width;
+}

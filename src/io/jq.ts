@@ -1,0 +1,38 @@
+// --jq EXPR: the real jq (compiled to WebAssembly), loaded only when asked for.
+// Strings come out raw (like `jq -r`); other values pretty on a terminal,
+// compact when piped. A jq error is a usage error (exit 2) with jq's own words.
+import { CliError, ExitCode } from '../errors.js';
+
+type JqRaw = (data: string, filter: string, flags?: string[]) => Promise<string>;
+
+export class JqError extends CliError {
+  constructor(message: string) {
+    super(message, { exitCode: ExitCode.USAGE, code: 'JQ_ERROR', hint: 'the expression is evaluated by jq itself; see https://jqlang.org/manual/' });
+    this.name = 'JqError';
+  }
+}
+
+export async function runJq(data: unknown, filter: string, pretty: boolean): Promise<string> {
+  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
+  const raw = mod.raw ?? mod.default?.raw;
+  if (!raw) throw new CliError('the jq engine could not be loaded');
+  // JSON text in: any value (null, a number, a string) is valid input for jq.
+  const input = JSON.stringify(data ?? null);
+  try {
+    const out = await raw(input, filter, pretty ? ['-r'] : ['-r', '-c']);
+    return out.length > 0 ? `${out}\n` : '';
+  } catch (error) {
+    throw new JqError(jqMessage(error));
+  }
+}
+
+/** jq reports over several lines ("jq: error: ...", "jq: 1 compile error"): make it one. */
+function jqMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text
+    .replace(/^Failed to execute raw query:\s*/, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^jq: \d+ compile errors?$/.test(line));
+  return lines.join(' ').replace(/\s+/g, ' ') || 'jq failed';
+}

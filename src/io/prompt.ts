@@ -1,0 +1,79 @@
+// Prompts, only where a person can answer: stdin and stdout are terminals and
+// neither --no-input, KAGENT_NO_PROMPT nor CI says otherwise. (@inquirer/prompts
+// has no such check: with a piped stdin it takes the pipe as the answer, with
+// an idle one it hangs.) Prompts render on stderr so stdout stays the result.
+// Ctrl-C in a prompt is an interruption (exit 130). Commands use the helpers
+// below, which name the flag to pass instead when prompting is not possible.
+import type { Context, IO, Prompter } from '../context.js';
+import { CliError, InterruptedError, UsageError } from '../errors.js';
+import { promptBlocker, terminalState } from './terminal.js';
+
+export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
+  const context = { input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false };
+
+  async function ask<T>(message: string, show: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
+    if (!io.canPrompt) {
+      const why = promptBlocker(io.stdinIsTTY, io.stdoutIsTTY, io.env, flags) ?? 'no terminal';
+      throw new UsageError(`cannot ask "${message}": ${why}`);
+    }
+    const prompts = await import('@inquirer/prompts');
+    const terminal = terminalState(io);
+    terminal.spinner?.pause();
+    terminal.prompting = true;
+    try {
+      return await show(prompts);
+    } catch (error) {
+      const name = (error as Error | undefined)?.name;
+      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
+      throw error;
+    } finally {
+      terminal.prompting = false;
+      terminal.spinner?.resume();
+    }
+  }
+
+  return {
+    text: (message, options = {}) =>
+      ask(message, (p) => p.input({ message, default: options.default, validate: options.validate }, context)),
+    password: (message) => ask(message, (p) => p.password({ message, mask: '*' }, context)),
+    confirm: (message, options = {}) => ask(message, (p) => p.confirm({ message, default: options.default ?? false }, context)),
+    select: (message, choices) => ask(message, (p) => p.select({ message, choices }, context)),
+  };
+}
+
+type PromptContext = Pick<Context, 'io' | 'prompter' | 'flags'>;
+
+function cannotAsk(ctx: PromptContext, what: string, flag: string): UsageError {
+  const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+  return new UsageError(`${what} is required: pass ${flag} (cannot prompt: ${why})`);
+}
+
+/** Asks for a value on a terminal; elsewhere a usage error naming the flag that supplies it. */
+export async function askText(
+  ctx: PromptContext,
+  options: { message: string; flag: string; what?: string; default?: string; validate?: (value: string) => true | string },
+): Promise<string> {
+  if (!ctx.io.canPrompt) throw cannotAsk(ctx, options.what ?? options.flag, options.flag);
+  return ctx.prompter.text(options.message, { default: options.default, validate: options.validate });
+}
+
+/** A masked prompt (API keys); elsewhere a usage error naming the flag. */
+export async function askSecret(ctx: PromptContext, options: { message: string; flag: string; what?: string }): Promise<string> {
+  if (!ctx.io.canPrompt) throw cannotAsk(ctx, options.what ?? options.flag, options.flag);
+  return ctx.prompter.password(options.message);
+}
+
+/**
+ * Destructive or costly steps: --yes goes ahead; a terminal asks (default no);
+ * anywhere else it is a usage error that names --yes. Saying no stops with
+ * exit 1 (CANCELLED) and nothing done.
+ */
+export async function confirmOrYes(ctx: PromptContext, options: { message: string; action: string }): Promise<void> {
+  if (ctx.flags.yes) return;
+  if (!ctx.io.canPrompt) {
+    const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+    throw new UsageError(`refusing to ${options.action} without confirmation: pass --yes (cannot prompt: ${why})`);
+  }
+  const yes = await ctx.prompter.confirm(options.message, { default: false });
+  if (!yes) throw new CliError(`did not ${options.action}`, { code: 'CANCELLED' });
+}

@@ -1,0 +1,83 @@
+// The one place a failure becomes output and an exit code:
+//   error: <message> (<CODE>)
+//     <path>: <issue>            (invalid input, one per issue)
+//   hint: <what to do>
+// or, with --json / --jq, the envelope {"error":{"code","message","issues"?}}
+// on stderr. Messages may quote the server: they are sanitised.
+import type { Writable } from 'node:stream';
+import { ApiError, CliError, ExitCode, InterruptedError, type ApiIssue } from '../errors.js';
+import { sanitizeLine } from './sanitize.js';
+import { PipeClosedError } from './streams.js';
+
+export interface ReportOptions {
+  stderr: Writable;
+  json: boolean;
+  color: boolean;
+  debug: boolean;
+  /** Ctrl-C was pressed: whatever failed after it is an interruption. */
+  interrupted: boolean;
+}
+
+/** Turns anything thrown into a CliError with the documented exit code. */
+export function toCliError(error: unknown, interrupted: boolean): CliError {
+  if (error instanceof CliError) return error;
+  const name = (error as Error | undefined)?.name;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EPIPE') return new PipeClosedError();
+  if (interrupted || name === 'AbortError' || name === 'ExitPromptError') return new InterruptedError();
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(message || 'unexpected failure', { code: 'UNEXPECTED', cause: error, hint: 'this looks like a bug in kagent; run again with --debug for details' });
+}
+
+/** Prints the error (unless it is a closed pipe) and returns the exit code. */
+export function reportError(error: unknown, options: ReportOptions): number {
+  const failure = toCliError(error, options.interrupted);
+  if (failure instanceof PipeClosedError) return ExitCode.OK;
+  const issues = issuesOf(failure);
+  const hint = failure.hint ?? defaultHint(failure);
+  const write = (text: string) => {
+    try {
+      options.stderr.write(text);
+    } catch {
+      // stderr gone too: nothing left to tell.
+    }
+  };
+
+  if (options.json) {
+    const envelope = {
+      error: {
+        code: failure.code,
+        message: failure.message,
+        ...(issues.length > 0 ? { issues } : {}),
+        ...(hint ? { hint } : {}),
+      },
+    };
+    write(`${JSON.stringify(envelope)}\n`);
+  } else {
+    const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[39m` : s);
+    const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
+    let text = `${red('error:')} ${sanitizeLine(failure.message)} (${sanitizeLine(failure.code)})\n`;
+    for (const issue of issues) text += `  ${sanitizeLine(issue.path)}: ${sanitizeLine(issue.message)}\n`;
+    if (hint) text += `${dim('hint:')} ${sanitizeLine(hint)}\n`;
+    write(text);
+  }
+  if (options.debug && failure.code === 'UNEXPECTED') {
+    const cause = (failure as { cause?: unknown }).cause;
+    if (cause instanceof Error && cause.stack) write(`${cause.stack}\n`);
+  }
+  return failure.exitCode;
+}
+
+function issuesOf(error: CliError): ApiIssue[] {
+  const issues = (error as { issues?: unknown }).issues;
+  return Array.isArray(issues) ? (issues as ApiIssue[]) : [];
+}
+
+/** Hints for service answers that came without one. */
+function defaultHint(error: CliError): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.status === 401) return 'the API key was not accepted: run `kagent auth login` again, or check KAGENT_API_KEY';
+  if (error.exitCode === ExitCode.UNAVAILABLE) return 'the service is busy or unreachable; try again in a moment';
+  if (error.status === 402) return 'see what is left with `kagent me`';
+  return undefined;
+}

@@ -1,0 +1,81 @@
+// Writing to stdout/stderr with back-pressure, and a closed pipe (`kagent ... | head`)
+// turned into a quiet exit 0 instead of an unhandled 'error' event.
+import type { Writable } from 'node:stream';
+import { CliError, ExitCode } from '../errors.js';
+
+/** The reader went away; nothing more can be written. The handler maps it to exit 0, silently. */
+export class PipeClosedError extends CliError {
+  constructor() {
+    super('output pipe closed', { exitCode: ExitCode.OK, code: 'PIPE_CLOSED' });
+    this.name = 'PipeClosedError';
+  }
+}
+
+interface StreamState {
+  error: (Error & { code?: string }) | undefined;
+}
+
+// Per-stream, keyed by the stream object itself: no process-wide state.
+const states = new WeakMap<Writable, StreamState>();
+
+function stateOf(stream: Writable): StreamState {
+  let state = states.get(stream);
+  if (!state) {
+    const fresh: StreamState = { error: undefined };
+    stream.on('error', (error: Error & { code?: string }) => {
+      fresh.error ??= error;
+    });
+    states.set(stream, fresh);
+    state = fresh;
+  }
+  return state;
+}
+
+/** Starts watching a stream for EPIPE right away (before any write can fail). */
+export function guardStream(stream: Writable): void {
+  stateOf(stream);
+}
+
+function failure(state: StreamState): Error | undefined {
+  const error = state.error;
+  if (!error) return undefined;
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET') return new PipeClosedError();
+  return error;
+}
+
+/** Writes text; waits when the stream asks to (constant memory for long outputs); throws PipeClosedError once the reader is gone. */
+export async function emit(stream: Writable, text: string): Promise<void> {
+  const state = stateOf(stream);
+  const before = failure(state);
+  if (before) throw before;
+  if (stream.destroyed || stream.writableEnded) throw new PipeClosedError();
+  if (text.length === 0) return;
+  const more = stream.write(text);
+  if (!more) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off('drain', done);
+        stream.off('error', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('error', done);
+      stream.on('close', done);
+    });
+  }
+  const after = failure(state);
+  if (after) throw after;
+}
+
+/** Resolves once everything written so far has been handed to the OS (or the stream failed). */
+export function flush(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || stream.writableEnded) return resolve();
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}

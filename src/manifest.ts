@@ -1,0 +1,40 @@
+// The command groups as the root help lists them: name and one line each.
+// Plain data, so `kagent --help` never imports a group module; the module
+// src/commands/<name>.ts is imported only when its group is named on the
+// command line. A group's own summary must match its line here (tested).
+
+export interface GroupEntry {
+  name: string;
+  summary: string;
+  section: 'Account' | 'Knowledge' | 'Agent' | 'Tools';
+}
+
+export const groups: readonly GroupEntry[] = [
+  { name: 'auth', section: 'Account', summary: 'Log in with an API key, check who you are, log out' },
+  { name: 'config', section: 'Account', summary: 'Read and change settings and profiles' },
+  { name: 'me', section: 'Account', summary: 'Your account: plan, trial, credits and limits' },
+
+  { name: 'space', section: 'Knowledge', summary: 'List, create, edit and delete spaces' },
+  { name: 'watch', section: 'Knowledge', summary: 'Follow subjects, sources and pages, and read their briefs' },
+  { name: 'entry', section: 'Knowledge', summary: 'Rate and save entries of a brief' },
+  { name: 'lib', section: 'Knowledge', summary: 'Your library: save links, upload files, list, search and read' },
+  { name: 'doc', section: 'Knowledge', summary: 'Documents: list, search, show, create, edit and delete' },
+  { name: 'media', section: 'Knowledge', summary: 'Transcribe videos and podcasts and read the transcripts' },
+
+  { name: 'agent', section: 'Agent', summary: "Your agent's name, memory and email address" },
+  { name: 'home', section: 'Agent', summary: 'An overview: what the agent read, briefs, tasks, actions, inbox' },
+  { name: 'inbox', section: 'Agent', summary: 'Finished tasks, briefs, alerts and actions waiting for you' },
+  { name: 'task', section: 'Agent', summary: 'Background tasks: list, show, follow and cancel' },
+  { name: 'chat', section: 'Agent', summary: 'Talk to your agent' },
+  { name: 'conversation', section: 'Agent', summary: 'List, show and delete conversations' },
+  { name: 'actions', section: 'Agent', summary: "Approve, reject and undo the agent's actions" },
+
+  { name: 'api', section: 'Tools', summary: 'Make an authenticated request to any API path' },
+  { name: 'sandbox', section: 'Tools', summary: 'Run a local double of the whole API for tests and demos' },
+  { name: 'completion', section: 'Tools', summary: 'Print a shell completion script (bash, zsh, fish)' },
+  { name: 'help', section: 'Tools', summary: 'Help on a command, or a topic: exit-codes, environment' },
+];
+
+export function findGroup(name: string | undefined): GroupEntry | undefined {
+  return name === undefined ? undefined : groups.find((group) => group.name === name);
+}

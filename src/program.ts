@@ -1,0 +1,378 @@
+// The commander program: global flags, the command groups (registered cheaply
+// from the manifest; only the group named on the command line is imported and
+// registered in full), help, and the single path from "something went wrong"
+// to an exit code. `run` is what the binary calls and what tests call
+// in-process with fake streams; it never exits the process itself.
+// Start-up matters: for --help only commander, errors.ts and the manifest are
+// loaded; everything a command needs is imported once a command runs.
+import { Command, CommanderError } from 'commander';
+import type { Clock, Editor, GlobalFlags, Prompter } from './context.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
+import type { ArgumentSpec, CommandSpec, OptionSpec } from './commands/define.js';
+import type { Streams } from './io/terminal.js';
+import { findGroup, groups } from './manifest.js';
+
+export interface RunOptions extends Streams {
+  /** The user's arguments (process.argv.slice(2)). */
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** Aborted on the first Ctrl-C. */
+  signal?: AbortSignal;
+  /** Test seams. */
+  overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
+}
+
+/** The root's flags (as attribute names): a command must not declare them again (checked when registering). */
+const GLOBAL_OPTION_NAMES = ['json', 'jq', 'profile', 'baseUrl', 'lang', 'color', 'input', 'yes', 'quiet', 'debug', 'timeout', 'insecure', 'help', 'version'];
+const GLOBAL_SHORT_FLAGS = ['-p', '-y', '-q', '-h', '-V'];
+
+/** Global flags that take a value: the group-name scan must skip their values. */
+const VALUE_FLAGS = new Set(['--jq', '-p', '--profile', '--base-url', '--lang', '--timeout']);
+
+interface Invocation {
+  spec: CommandSpec;
+  opts: Record<string, unknown>;
+  args: Record<string, unknown>;
+}
+
+/** A commander parse failure, with the command it happened in (for the hint). */
+class ParseFailure extends Error {
+  constructor(
+    readonly commanderError: CommanderError,
+    readonly commandPath: string,
+  ) {
+    super(commanderError.message);
+  }
+}
+
+export async function run(options: RunOptions): Promise<number> {
+  const { env, version } = options;
+  const signal = options.signal ?? new AbortController().signal;
+  let argv = options.argv;
+  let flags: GlobalFlags | undefined;
+
+  try {
+    let groupName = groupNameIn(argv);
+
+    let invocation: Invocation | undefined;
+    const program = buildRoot(options);
+
+    // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
+    if (groupName === 'help') {
+      const topic = operandsAfter(argv, 'help')[0];
+      if (topic === undefined) {
+        program.outputHelp();
+        return ExitCode.OK;
+      }
+      if (findGroup(topic) && topic !== 'help') {
+        const at = argv.indexOf('help');
+        argv = [...argv.slice(0, at), ...argv.slice(at + 1), '--help'];
+        groupName = topic;
+      }
+    }
+    const entry = findGroup(groupName);
+    if (entry) {
+      const spec = await loadGroup(entry.name);
+      const placeholder = program.commands.find((command) => command.name() === entry.name);
+      if (placeholder) replaceWithSpec(program, placeholder, spec, (found) => (invocation = found));
+    }
+
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.OK;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    if (!invocation) return ExitCode.OK;
+
+    const [{ createContext }, { guardStream }, { envFlag }] = await Promise.all([import('./runtime.js'), import('./io/streams.js'), import('./io/terminal.js')]);
+    guardStream(options.stdout);
+    guardStream(options.stderr);
+    flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
+    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
+    const found = invocation as Invocation;
+    await found.spec.run?.(ctx, found.opts, found.args);
+    if (signal.aborted) return ExitCode.INTERRUPTED;
+    return ExitCode.OK;
+  } catch (error) {
+    if (isHelpOrVersion(error)) return ExitCode.OK;
+    const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('./io/report.js'), import('./io/terminal.js')]);
+    return reportError(toUsage(error), {
+      stderr: options.stderr,
+      json: flags ? flags.json : jsonRequested(argv),
+      color: colorEnabled(options.stderr.isTTY === true, env, flags ? flags.color : !argv.includes('--no-color')),
+      debug: flags ? flags.debug : argv.includes('--debug') || envFlag(env, 'KAGENT_DEBUG'),
+      interrupted: signal.aborted,
+    });
+  }
+}
+
+function commanderErrorOf(error: unknown): CommanderError | undefined {
+  return error instanceof ParseFailure ? error.commanderError : error instanceof CommanderError ? error : undefined;
+}
+
+/** Help and version (and a group named without its subcommand, which shows help) end with success. */
+function isHelpOrVersion(error: unknown): boolean {
+  const code = commanderErrorOf(error)?.code;
+  return code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help';
+}
+
+/** Commander's parse errors are usage errors: exit 2 (commander itself uses 1), with a pointer to the command's help. */
+function toUsage(error: unknown): unknown {
+  const commanderError = commanderErrorOf(error);
+  if (!commanderError) return error;
+  const path = error instanceof ParseFailure ? error.commandPath : 'kagent';
+  return new UsageError(commanderError.message.replace(/^error:\s*/, ''), `see \`${path} --help\``);
+}
+
+function jsonRequested(argv: string[]): boolean {
+  return argv.some((token) => token === '--json' || token === '--jq' || token.startsWith('--jq='));
+}
+
+function globalFlags(opts: Record<string, unknown>, debugFromEnv: boolean): GlobalFlags {
+  const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
+  return {
+    json: opts.json === true || jq !== undefined,
+    jq,
+    profile: opts.profile as string | undefined,
+    baseUrl: opts.baseUrl as string | undefined,
+    lang: opts.lang as 'zh' | 'en' | undefined,
+    color: opts.color !== false,
+    input: opts.input !== false,
+    yes: opts.yes === true,
+    quiet: opts.quiet === true,
+    debug: opts.debug === true || debugFromEnv,
+    timeout: opts.timeout as number | undefined,
+    insecure: opts.insecure === true,
+  };
+}
+
+/** The first operand past the global flags (and their values): the group to load. */
+export function groupNameIn(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === '--') return argv[i + 1];
+    if (token.startsWith('--')) {
+      if (!token.includes('=') && VALUE_FLAGS.has(token)) i++;
+      continue;
+    }
+    if (token.startsWith('-') && token.length > 1) {
+      // A cluster of short flags: "-p NAME", "-qp NAME" take the next token; "-pNAME" does not.
+      if (token.endsWith('p')) i++;
+      continue;
+    }
+    return token;
+  }
+  return undefined;
+}
+
+function operandsAfter(argv: string[], word: string): string[] {
+  const rest = argv.slice(argv.indexOf(word) + 1);
+  const operands: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i] as string;
+    if (token.startsWith('-')) {
+      if (VALUE_FLAGS.has(token) || (/^-[a-z]+$/.test(token) && token.endsWith('p'))) i++;
+      continue;
+    }
+    operands.push(token);
+  }
+  return operands;
+}
+
+async function loadGroup(name: string): Promise<CommandSpec> {
+  let module: { default?: CommandSpec };
+  try {
+    module = await import(`./commands/${name}.ts`);
+  } catch (error) {
+    const message = (error as Error).message ?? '';
+    if (/not found|cannot find|failed to load|does not exist/i.test(message)) {
+      throw new CliError(`the \`${name}\` commands are not available in this build yet`, {
+        code: 'NOT_AVAILABLE',
+        hint: 'run `kagent --help` for the commands there are',
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  if (!module.default || typeof module.default.name !== 'string') {
+    throw new CliError(`the \`${name}\` command module has no command definition`, { code: 'NOT_AVAILABLE' });
+  }
+  return module.default;
+}
+
+// ---------------------------------------------------------------- the root
+
+const ROOT_EXAMPLES = [
+  'kagent auth login --base-url https://example.com/api/v1',
+  'kagent me',
+  'kagent space list --json | jq -r ".[].name"',
+  'kagent space create "Reading list" --icon 📚',
+];
+
+function buildRoot(options: RunOptions): Command {
+  const columns = () => options.stdout.columns || Number.parseInt(options.env.COLUMNS ?? '', 10) || 80;
+  const program = new Command('kagent');
+  // Output and error behaviour first: subcommands copy these settings when created.
+  program
+    .configureOutput({
+      writeOut: (text) => void options.stdout.write(text),
+      writeErr: (text) => void options.stderr.write(text),
+      // Parse errors are printed by the one error handler (with code and hint), not by commander.
+      outputError: () => {},
+      getOutHelpWidth: columns,
+      getErrHelpWidth: () => options.stderr.columns || columns(),
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
+    .exitOverride((error) => {
+      throw new ParseFailure(error, 'kagent');
+    })
+    .showSuggestionAfterError(true)
+    .helpCommand(false)
+    .usage('<command> [subcommand] [flags]')
+    .description('Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.')
+    .optionsGroup('Global flags (work with every command):')
+    .helpOption('-h, --help', 'show help (also `kagent help <command>`)')
+    .version(options.version, '-V, --version', 'print the version');
+
+  program
+    .option('--json', 'print the API\'s JSON (pretty on a terminal, compact when piped)')
+    .option('--jq <expr>', 'filter the JSON with a jq expression (implies --json)')
+    .option('-p, --profile <name>', 'use this profile (default: the current one; env KAGENT_PROFILE)')
+    .option('--base-url <url>', 'API base URL for this run (env KAGENT_BASE_URL)')
+    .addOption(program.createOption('--lang <lang>', 'content language for writes (env KAGENT_LANG)').choices(['zh', 'en']))
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--no-input', 'never prompt; missing input is an error (also KAGENT_NO_PROMPT=1)')
+    .option('-y, --yes', 'confirm destructive or costly steps without asking')
+    .option('-q, --quiet', 'print results only: no notes, no spinners')
+    .option('--debug', 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)')
+    .addOption(program.createOption('--timeout <seconds>', 'give up waiting after this many seconds (exit 8)').argParser(numberParser({ type: 'number', min: 0.001 })))
+    .option('--insecure', 'allow plain http:// to a host that is not this machine');
+
+  for (const group of groups) {
+    program.command(group.name).summary(group.summary).description(group.summary).helpGroup(`${group.section}:`);
+  }
+
+  program.addHelpText(
+    'after',
+    `\n${formatExamples(ROOT_EXAMPLES)}\n\nHelp topics:\n  kagent help exit-codes    what each exit status means\n  kagent help environment   environment variables kagent reads\n\nRun \`kagent <command> --help\` for a command's flags and examples.\n`,
+  );
+  return program;
+}
+
+/** Swaps a manifest placeholder for the full command tree of its module. */
+function replaceWithSpec(program: Command, placeholder: Command, spec: CommandSpec, onInvoke: (invocation: Invocation) => void): void {
+  const section = placeholder.helpGroup();
+  const index = program.commands.indexOf(placeholder);
+  (program.commands as Command[]).splice(index, 1);
+  const full = register(program, spec, onInvoke, ['kagent']);
+  full.helpGroup(section);
+  // Keep the root help's order: move it back where the placeholder was.
+  const commands = program.commands as Command[];
+  commands.splice(commands.indexOf(full), 1);
+  commands.splice(index, 0, full);
+}
+
+// ---------------------------------------------------------------- from a spec to commander
+
+function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Invocation) => void, parentPath: string[]): Command {
+  const path = [...parentPath, spec.name];
+  const command = parent.command(spec.name, spec.hidden ? { hidden: true } : undefined);
+  command
+    .summary(spec.summary)
+    .description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary)
+    .exitOverride((error) => {
+      throw new ParseFailure(error, path.join(' '));
+    });
+  if (spec.aliases?.length) command.aliases(spec.aliases);
+
+  for (const argument of spec.arguments ?? []) command.addArgument(toArgument(command, argument));
+  for (const option of spec.options ?? []) command.addOption(toOption(command, option, path));
+
+  for (const sub of spec.commands ?? []) register(command, sub, onInvoke, path);
+
+  const inherits = spec.commands?.length ? '' : `\nGlobal flags (--json, --jq, -p, -y, -q, ...) work here too: see \`kagent --help\`.\n`;
+  command.addHelpText('after', `\n${formatExamples(spec.examples)}\n${inherits}`);
+
+  if (spec.run) {
+    command.action((...received: unknown[]) => {
+      const self = received[received.length - 1] as Command;
+      const args: Record<string, unknown> = {};
+      (spec.arguments ?? []).forEach((argument, i) => {
+        args[camelCase(argument.name)] = self.processedArgs[i];
+      });
+      onInvoke({ spec, opts: self.opts(), args });
+    });
+  }
+  return command;
+}
+
+function toArgument(command: Command, spec: ArgumentSpec) {
+  const name = `${spec.name}${spec.variadic ? '...' : ''}`;
+  const argument = command.createArgument(spec.optional ? `[${name}]` : `<${name}>`, spec.description);
+  if (spec.choices) argument.choices(spec.choices);
+  return argument;
+}
+
+function toOption(command: Command, spec: OptionSpec, path: string[]) {
+  const option = command.createOption(spec.flags, spec.description);
+  if (GLOBAL_OPTION_NAMES.includes(option.attributeName()) || (option.short !== undefined && GLOBAL_SHORT_FLAGS.includes(option.short))) {
+    throw new Error(`${path.join(' ')}: option ${spec.flags} clashes with a global flag`);
+  }
+  const takesValue = option.required || option.optional;
+  if (takesValue) {
+    const parseOne = spec.type === 'integer' || spec.type === 'number' ? numberParser(spec) : (value: string) => value;
+    option.argParser((value: string, previous: unknown) => {
+      if (spec.choices && !spec.choices.includes(value)) throw invalid(`must be one of: ${spec.choices.join(', ')}`);
+      const parsed = parseOne(value);
+      if (!spec.repeatable) return parsed;
+      // The default (if any) is replaced by the first value given, not appended to.
+      return Array.isArray(previous) && previous !== spec.default ? [...previous, parsed] : [parsed];
+    });
+    if (spec.choices) option.argChoices = [...spec.choices];
+  }
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.required) option.makeOptionMandatory(true);
+  if (spec.hidden) option.hideHelp(true);
+  return option;
+}
+
+/** 'base-url' → 'baseUrl', as commander names values. */
+function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Commander shows "option '--limit <n>' argument 'x' is invalid. <message>" for these. */
+function invalid(message: string): Error {
+  return Object.assign(new Error(message), { code: 'commander.invalidArgument', exitCode: ExitCode.USAGE });
+}
+
+function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (value: string) => number {
+  return (value) => {
+    const integer = spec.type === 'integer';
+    const parsed = Number(value.trim());
+    const ok = value.trim() !== '' && Number.isFinite(parsed) && (!integer || Number.isInteger(parsed));
+    const inRange = ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
+    if (!inRange) {
+      const kind = integer ? 'an integer' : 'a number';
+      const range =
+        spec.min !== undefined && spec.max !== undefined
+          ? ` from ${spec.min} to ${spec.max}`
+          : spec.min !== undefined
+            ? spec.min > 0 && spec.min < 1
+              ? ' greater than 0'
+              : ` of at least ${spec.min}`
+            : spec.max !== undefined
+              ? ` of at most ${spec.max}`
+              : '';
+      throw invalid(`It must be ${kind}${range}.`);
+    }
+    return parsed;
+  };
+}
+
+export function formatExamples(examples: readonly string[]): string {
+  const lines = examples.map((example) => (example.startsWith('#') ? `  ${example}` : `  $ ${example}`));
+  return `Examples:\n${lines.join('\n')}`;
+}
