@@ -66,7 +66,9 @@ const TRIGGER_TOOL: Record<Trigger, string | null> = {
 };
 
 export function planTurn(text: string): TurnPlan {
-  const triggers = (Object.keys(TRIGGERS) as Trigger[]).filter((t) => TRIGGERS[t].some((re) => re.test(text)));
+  // Words in links ("youtube.com/watch") ask for nothing.
+  const words = text.replace(/https?:\/\/\S+/g, ' ');
+  const triggers = (Object.keys(TRIGGERS) as Trigger[]).filter((t) => TRIGGERS[t].some((re) => re.test(words)));
   const mediaUrl = (text.match(/https?:\/\/[^\s<>"')\]]+/g) ?? []).find((u) => mediaKind(u) !== undefined) ?? null;
   const extra = triggers.map((t) => TRIGGER_TOOL[t]).filter((t): t is string => t !== null);
   if (mediaUrl) extra.push('start_media');

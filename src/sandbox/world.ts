@@ -78,8 +78,11 @@ export class World {
     };
   }
 
+  /** While a job runs, "now" is the time its event came due, so what it writes is stamped exactly, whenever it actually runs. */
+  private jobTime: number | undefined;
+
   now(): number {
-    return this.clock.now();
+    return this.jobTime ?? this.clock.now();
   }
 
   iso(ms = this.now()): string {
@@ -112,12 +115,17 @@ export class World {
     if (this.running) return;
     this.running = true;
     try {
-      const now = this.now();
+      const now = this.clock.now();
       for (let guard = 0; guard < 100_000; guard++) {
         const next = this.state.events[0];
         if (!next || next.at > now) break;
         this.state.events.shift();
-        this.jobs[next.kind]?.(this, next);
+        this.jobTime = next.at;
+        try {
+          this.jobs[next.kind]?.(this, next);
+        } finally {
+          this.jobTime = undefined;
+        }
         this.changed();
       }
     } finally {

@@ -62,8 +62,8 @@ export function proposeAction(world: World, account: Account, init: NewAction): 
   account.actions.push(action);
   if (init.ruleScope && account.rules.includes(init.ruleScope)) {
     action.status = 'approved';
-    const outcome = runAction(world, account, action);
-    return { action, ...outcome };
+    const { change, text } = runAction(world, account, action);
+    return { action, change, text };
   }
   addInbox(world, account, { kind: 'approval', title: init.title, body: previewText(init.preview), action, taskId: init.taskId });
   world.schedule(world.now() + EXPIRE_MS, 'action.expire', account.id, { actionId: action.id });
@@ -99,29 +99,30 @@ function previewText(preview: Record<string, unknown> | null): string {
 }
 
 /** Runs an approved action now: executed (with its undo window) or failed. */
-function runAction(world: World, account: Account, action: ActionRecord): { change: S.ArtifactChange | null; text: string | null } {
+function runAction(world: World, account: Account, action: ActionRecord): { change: S.ArtifactChange | null; text: string | null; at: number } {
+  const at = world.now();
   const executor = executors[action.tool];
   if (!executor) {
     action.status = 'failed';
-    return { change: null, text: null };
+    return { change: null, text: null, at };
   }
   const outcome = executor.execute(world, account, action);
   if (outcome.ok) {
     action.status = 'executed';
-    action.undoUntil = world.now() + UNDO_WINDOW_MS;
+    action.undoUntil = at + UNDO_WINDOW_MS;
   } else {
     action.status = 'failed';
     action.undoUntil = null;
   }
   const change = outcome.change ? { ...outcome.change, actionIds: outcome.ok ? [action.id] : [], undoUntil: action.undoUntil } : null;
-  return { change, text: outcome.text };
+  return { change, text: outcome.text, at };
 }
 
 function executeJob(world: World, event: ScheduledEvent): void {
   const account = world.state.accounts[event.accountId ?? ''];
   const action = account ? findAction(account, String(event.data.actionId)) : undefined;
   if (!account || !action || action.status !== 'approved') return;
-  const { change, text } = runAction(world, account, action);
+  const { change, text, at } = runAction(world, account, action);
   const conversation = action.conversationId ? findConversation(account, action.conversationId) : undefined;
   if (conversation) {
     const zh = (action._execute?.lang ?? account.lang) === 'zh';
@@ -130,7 +131,7 @@ function executeJob(world: World, event: ScheduledEvent): void {
       { type: 'text', text: text ?? (zh ? '完成了。' : 'Done.') },
     ];
     if (change) parts.push({ type: 'changes', items: [change] });
-    appendAssistantMessage(world, account, conversation, parts);
+    appendAssistantMessage(world, account, conversation, parts, { at });
     endRunning(world, account, conversation);
   }
 }

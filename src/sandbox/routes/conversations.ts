@@ -27,8 +27,8 @@ export function appendMessage(world: World, account: Account, conversation: S.Co
   if (preview) conversation.preview = preview;
 }
 
-export function appendAssistantMessage(world: World, account: Account, conversation: S.Conversation, parts: S.ChatPart[], id = world.id('msg')): S.ChatMessage {
-  const message: S.ChatMessage = { id, conversationId: conversation.id, role: 'assistant', parts, createdAt: world.now() };
+export function appendAssistantMessage(world: World, account: Account, conversation: S.Conversation, parts: S.ChatPart[], options: { id?: string; at?: number } = {}): S.ChatMessage {
+  const message: S.ChatMessage = { id: options.id ?? world.id('msg'), conversationId: conversation.id, role: 'assistant', parts, createdAt: options.at ?? world.now() };
   appendMessage(world, account, conversation, message);
   return message;
 }
