@@ -262,7 +262,8 @@ export class World {
     this.state.clockSavedAt = { sandbox: this.clock.now(), real: Date.now() };
     mkdirSync(dirname(this.stateFile), { recursive: true });
     const tmp = `${this.stateFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
+    // The state holds API keys: readable by its owner only.
+    writeFileSync(tmp, JSON.stringify(this.state), { mode: 0o600 });
     renameSync(tmp, this.stateFile);
   }
 }
