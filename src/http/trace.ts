@@ -14,7 +14,7 @@ export function createTracer(sink: DebugSink, secrets: Array<string | undefined>
   return {
     enabled: sink !== undefined,
     line(text) {
-      sink?.(`kagent: ${redact(text)}`);
+      sink?.(redact(text));
     },
   };
 }

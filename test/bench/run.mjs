@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// Start-up and request benchmarks of the built CLI (`npm run bench` builds first).
+//
+// Every figure is a ratio to bare `node -e 0` measured in the same rounds:
+// commands are run in rotation (baseline, a, b, …, baseline, a, b, …) so a
+// machine that gets busier or quieter during the run affects all of them alike.
+// The median of N runs is reported. A benchmark whose prerequisites are missing
+// (no build, no sandbox, command not there yet) is reported as skipped, not failed.
+//
+// To add benchmarks, append a section to `sections` below: a title, an optional
+// async setup returning what its benchmarks need (and a close()), and a list of
+// benchmarks { name, argv, env?, target?, check?, skip? }.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const node = process.execPath;
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+
+// ---------------------------------------------------------------- timing
+
+/** Runs a command once; resolves with wall time in ms, exit code, stdout and stderr. */
+function runOnce(argv, env = {}) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', (error) => resolve({ ms: NaN, code: -1, stdout, stderr: String(error) }));
+    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr }));
+  });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Times every command `runs` times in rotation with the baseline, after `warmup`
+ * untimed rounds. Async spawns, so an in-process server (the sandbox) keeps answering.
+ */
+async function timeInRotation(commands, { runs = RUNS, warmup = WARMUP } = {}) {
+  const all = [{ name: 'node -e 0', argv: [node, '-e', '0'] }, ...commands];
+  const times = all.map(() => []);
+  for (let round = 0; round < warmup + runs; round++) {
+    for (const [i, command] of all.entries()) {
+      const { ms } = await runOnce(command.argv, command.env);
+      if (round >= warmup) times[i].push(ms);
+    }
+  }
+  const baseline = median(times[0]);
+  return all.map((command, i) => ({ ...command, median: median(times[i]), ratio: median(times[i]) / baseline }));
+}
+
+// ---------------------------------------------------------------- sections
+
+const sections = [
+  {
+    title: 'Foundation',
+    async setup() {
+      const home = mkdtempSync(join(tmpdir(), 'kagent-bench-'));
+      const env = { KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), NO_COLOR: '1', CI: '1' };
+      let sandbox;
+      let sandboxSkip;
+      try {
+        const { startSandbox } = await import('../../dist/sandbox.js');
+        // Benchmarks send far more than 60 requests a minute; the limit is not what is measured.
+        sandbox = await startSandbox({ rateLimit: 1_000_000, quiet: true });
+      } catch (error) {
+        sandboxSkip = `no sandbox (${firstLine(error)})`;
+      }
+      return {
+        env,
+        sandbox,
+        sandboxSkip,
+        async close() {
+          await sandbox?.close();
+          rmSync(home, { recursive: true, force: true });
+        },
+      };
+    },
+    benchmarks: ({ env, sandbox, sandboxSkip }) => [
+      { name: 'kagent --version', argv: [node, bin, '--version'], env, target: 1.3, check: (r) => /\d+\.\d+\.\d+/.test(r.stdout) },
+      { name: 'kagent --help', argv: [node, bin, '--help'], env, target: 1.4, check: (r) => /Usage|usage/.test(r.stdout) },
+      {
+        name: 'kagent me --json (one GET)',
+        argv: [node, bin, 'me', '--json'],
+        env: sandbox && { ...env, KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey },
+        target: 2.0,
+        skip: sandboxSkip,
+        check: (r) => isJsonObject(r.stdout),
+      },
+      {
+        name: 'curl GET /me (reference)',
+        argv: ['curl', '-sf', '-H', `authorization: Bearer ${sandbox?.apiKey}`, `${sandbox?.baseUrl}/me`],
+        skip: sandboxSkip ?? (hasCurl() ? undefined : 'curl not installed'),
+        check: (r) => isJsonObject(r.stdout),
+      },
+    ],
+  },
+];
+
+// ---------------------------------------------------------------- run and report
+
+function firstLine(value) {
+  return String(value instanceof Error ? value.message : value).split('\n').find(Boolean)?.slice(0, 120) ?? 'failed';
+}
+
+function isJsonObject(text) {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}
+
+let curlFound;
+function hasCurl() {
+  curlFound ??= ['/usr/bin/curl', '/usr/local/bin/curl', '/bin/curl'].some((path) => existsSync(path));
+  return curlFound;
+}
+
+/** A benchmark runs only if its prerequisites are there and one run does what it should. */
+async function skipReason(benchmark) {
+  if (benchmark.skip) return benchmark.skip;
+  if (benchmark.argv[1] === bin && !existsSync(join(root, 'dist', 'cli.js'))) return 'not built (run `npm run build`)';
+  const result = await runOnce(benchmark.argv, benchmark.env);
+  if (result.code !== 0) return `exit ${result.code}: ${firstLine(result.stderr || result.stdout || 'no output')}`;
+  if (benchmark.check && !benchmark.check(result)) return `unexpected output: ${firstLine(result.stdout || '(empty)')}`;
+  return undefined;
+}
+
+const rows = [];
+for (const section of sections) {
+  let context = {};
+  try {
+    context = (await section.setup?.()) ?? {};
+    const benchmarks = section.benchmarks(context);
+    const runnable = [];
+    for (const benchmark of benchmarks) {
+      const reason = await skipReason(benchmark);
+      if (reason) rows.push({ section: section.title, name: benchmark.name, skipped: reason });
+      else runnable.push(benchmark);
+    }
+    if (runnable.length) {
+      const [baseline, ...results] = await timeInRotation(runnable);
+      rows.push({ section: section.title, name: baseline.name, median: baseline.median, ratio: 1 });
+      for (const result of results) rows.push({ section: section.title, ...result });
+    }
+  } catch (error) {
+    rows.push({ section: section.title, name: '(section)', skipped: firstLine(error) });
+  } finally {
+    await context.close?.();
+  }
+}
+
+const table = [['section', 'benchmark', 'median ms', 'ratio', 'target', 'result']];
+let failed = 0;
+for (const row of rows) {
+  if (row.skipped) {
+    table.push([row.section, row.name, '', '', '', `skipped: ${row.skipped}`]);
+    continue;
+  }
+  const verdict = row.target === undefined ? '' : row.ratio <= row.target ? 'PASS' : 'FAIL';
+  if (verdict === 'FAIL') failed++;
+  table.push([row.section, row.name, row.median.toFixed(1), `${row.ratio.toFixed(2)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
+}
+const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
+for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+console.log(`\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`);
+process.exitCode = failed ? 1 : 0;
