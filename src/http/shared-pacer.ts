@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../context.js';
 import { abortableSleep } from './clock.js';
-import { bucketShape, pauseState, reserve, type BucketShape, type BucketState, type Pacer } from './pacer.js';
+import { bucketShape, pauseState, reserve, TokenBucketPacer, type BucketShape, type BucketState, type Pacer } from './pacer.js';
 
 /** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent`. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,25 +29,45 @@ export interface SharedPacerOptions {
 const STALE_LOCK_MS = 2_000;
 const LOCK_RETRY_MS = 2;
 
+/** Waiting longer than this for the lock means something is wrong with the directory: pace alone. */
+const LOCK_GIVE_UP_MS = 5_000;
+
 export class SharedFilePacer implements Pacer {
   readonly file: string;
   private readonly lock: string;
   private readonly shape: BucketShape;
   private readonly clock: Clock;
+  /** Set when the state file cannot be used (read-only or full disk…): pacing goes on in-process. */
+  private fallback: Pacer | undefined;
 
-  constructor(options: SharedPacerOptions) {
-    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  constructor(private readonly options: SharedPacerOptions) {
     // The key itself never touches the disk: the file is named by a hash of base URL and key.
     const id = createHash('sha256').update(`${options.baseUrl}\n${options.apiKey}\n${options.ratePerMinute}`).digest('hex').slice(0, 24);
     this.file = join(options.dir, `pace-${id}.json`);
     this.lock = `${this.file}.lock`;
     this.shape = bucketShape(options.ratePerMinute);
     this.clock = options.clock;
+    try {
+      mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    } catch {
+      this.fallBack();
+    }
+  }
+
+  /** True once the pacer has given up on the shared file. */
+  get isShared(): boolean {
+    return this.fallback === undefined;
   }
 
   async take(signal?: AbortSignal): Promise<number> {
+    if (this.fallback) return this.fallback.take(signal);
     const start = this.clock.now();
-    const waitMs = await this.update((state, now) => reserve(state, now, this.shape));
+    let waitMs: number;
+    try {
+      waitMs = await this.update((state, now) => reserve(state, now, this.shape));
+    } catch {
+      return this.fallBack().take(signal);
+    }
     if (waitMs > 0) await this.clock.sleep(waitMs, signal);
     // Another process may have seen a 429 while we slept.
     for (;;) {
@@ -60,8 +80,15 @@ export class SharedFilePacer implements Pacer {
   }
 
   pause(untilMs: number): void {
-    // Synchronous by interface; the lock is normally free within a few attempts.
-    void this.update((state, now) => ({ state: pauseState(state, untilMs, now, this.shape), waitMs: 0 }));
+    this.fallback?.pause(untilMs);
+    if (this.fallback) return;
+    // Synchronous by interface; the write happens as soon as the lock is free.
+    this.update((state, now) => ({ state: pauseState(state, untilMs, now, this.shape), waitMs: 0 })).catch(() => this.fallBack().pause(untilMs));
+  }
+
+  private fallBack(): Pacer {
+    this.fallback ??= new TokenBucketPacer(this.options.ratePerMinute, this.clock);
+    return this.fallback;
   }
 
   /** Read-modify-write of the state under the lock. */
@@ -96,6 +123,7 @@ export class SharedFilePacer implements Pacer {
   }
 
   private async acquire(): Promise<void> {
+    const giveUpAt = Date.now() + LOCK_GIVE_UP_MS;
     for (;;) {
       try {
         closeSync(openSync(this.lock, 'wx', 0o600));
@@ -104,6 +132,7 @@ export class SharedFilePacer implements Pacer {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       this.breakStaleLock();
+      if (Date.now() > giveUpAt) throw new Error(`could not lock ${this.lock}`);
       // Lock contention is between processes on real time, whatever the pacing clock is.
       await abortableSleep(LOCK_RETRY_MS);
     }

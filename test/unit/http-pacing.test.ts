@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { bucketShape, processPacer, TokenBucketPacer } from '../../src/http/pacer.js';
+import { SharedFilePacer } from '../../src/http/shared-pacer.js';
 import { createFakeClock, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
 const MINUTE = 60_000;
@@ -115,6 +116,35 @@ describe('the shared pacer across processes', () => {
     dir = mkdtempSync(join(tmpdir(), 'kagent-pacer-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const account = { baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_in_process', ratePerMinute: 60 };
+
+  it('two pacers on the same file share the bucket and see each other\'s pause', async () => {
+    const clock = createFakeClock();
+    const cacheDir = join(dir, 'same-file');
+    const a = new SharedFilePacer({ dir: cacheDir, clock, ...account });
+    const b = new SharedFilePacer({ dir: cacheDir, clock, ...account });
+    const waits = [];
+    for (let i = 0; i < 6; i++) waits.push(await (i % 2 ? b : a).take());
+    expect(waits).toEqual([0, 0, 0, 0, 0, Math.ceil(MINUTE / 55)]);
+    const t = clock.now();
+    a.pause(t + 20_000);
+    await new Promise((r) => setTimeout(r, 20)); // the pause is written once the lock is free
+    await b.take();
+    expect(clock.now()).toBeGreaterThanOrEqual(t + 20_000);
+    expect(a.isShared && b.isShared).toBe(true);
+  });
+
+  it('falls back to pacing in-process when the cache directory cannot be used', async () => {
+    const notADir = join(dir, 'a-file');
+    writeFileSync(notADir, '');
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(notADir, 'cache'), clock, ...account });
+    const waits = [];
+    for (let i = 0; i < 7; i++) waits.push(await pacer.take());
+    expect(pacer.isShared).toBe(false);
+    expect(waits).toEqual([0, 0, 0, 0, 0, Math.ceil(MINUTE / 55), Math.ceil(MINUTE / 55)]);
+  });
 
   it('four processes with the same key share one budget', async () => {
     await build({ entryPoints: ['src/http/shared-pacer.ts'], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'shared-pacer.mjs'), logLevel: 'error' });
