@@ -1,0 +1,119 @@
+// Everything checked about a file before a request is made: not empty, a type
+// the service accepts (by content), not over the plan's per-file limit; and
+// its SHA-256, read in the same pass that confirms a text file is UTF-8 to the
+// end. A refusal here costs no request. Also: stdin spooled to a temporary
+// file, because the service needs the length up front and the idempotency key
+// comes from the bytes.
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ExitCode } from '../errors.js';
+import { ACCEPTED_TYPES, HEAD_BYTES, isDocx, sniffHead, Utf8Checker, type SniffedType } from './sniff.js';
+
+/** Read size for hashing; one buffer per file, reused. */
+const HASH_CHUNK = 1024 * 1024;
+
+export interface Refusal {
+  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE';
+  message: string;
+  exitCode: number;
+}
+
+export type Inspection = { ok: true; type: SniffedType; sha256: string } | { ok: false; refusal: Refusal };
+
+export interface InspectOptions {
+  /** The plan's per-file limit in bytes, when known (asked only for files that pass the cheap checks). */
+  limit: () => Promise<number | undefined>;
+  signal?: AbortSignal;
+}
+
+export async function inspect(path: string, name: string, size: number, options: InspectOptions): Promise<Inspection> {
+  if (size === 0) return refuse('EMPTY_FILE', 'the file is empty', ExitCode.USAGE);
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return refuse('FILE_UNREADABLE', `cannot read the file: ${(error as Error).message}`, ExitCode.ERROR);
+  }
+  try {
+    const headLength = Math.min(size, HEAD_BYTES);
+    const head = Buffer.alloc(headLength);
+    const { bytesRead } = await handle.read(head, 0, headLength, 0);
+    if (bytesRead < headLength) return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
+
+    const verdict = sniffHead(head, name, size <= HEAD_BYTES);
+    if (!verdict.ok) return unsupported(name, verdict.reason);
+    if (verdict.type.kind === 'docx' && !(await isDocx(handle, size))) return unsupported(name, 'a ZIP archive that is not a Word document');
+
+    const limit = await options.limit();
+    if (limit !== undefined && size > limit) {
+      return refuse('FILE_TOO_LARGE', `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`, ExitCode.QUOTA);
+    }
+
+    // One pass: the hash, and for text the proof that it is UTF-8 without NULs to the last byte.
+    const hash = createHash('sha256');
+    const text = verdict.textCandidate ? new Utf8Checker() : undefined;
+    const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK, size));
+    let position = 0;
+    while (position < size) {
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+      const { bytesRead: n } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+      if (n === 0) return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
+      const chunk = buffer.subarray(0, n);
+      hash.update(chunk);
+      if (text && !text.push(chunk)) return unsupported(name, 'binary content after the first bytes (not UTF-8 text)');
+      position += n;
+    }
+    if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
+    return { ok: true, type: verdict.type, sha256: hash.digest('hex') };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return refuse('FILE_UNREADABLE', `cannot read the file: ${(error as Error).message}`, ExitCode.ERROR);
+  } finally {
+    await handle.close();
+  }
+}
+
+function refuse(code: Refusal['code'], message: string, exitCode: number): Inspection {
+  return { ok: false, refusal: { code, message, exitCode } };
+}
+
+function unsupported(name: string, why: string): Inspection {
+  return refuse('UNSUPPORTED_TYPE', `${name} is ${why}; the library accepts ${ACCEPTED_TYPES}`, ExitCode.USAGE);
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** A temporary copy of stdin (mode 0600 in a private folder); `remove` deletes it. */
+export interface Spooled {
+  path: string;
+  size: number;
+  remove(): Promise<void>;
+}
+
+export async function spoolStdin(stdin: Readable, signal?: AbortSignal): Promise<Spooled> {
+  const dir = await mkdtemp(join(tmpdir(), 'kagent-stdin-'));
+  const path = join(dir, 'stdin');
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    await pipeline(stdin, createWriteStream(path, { mode: 0o600, highWaterMark: HASH_CHUNK }), { signal });
+    const { size } = await stat(path);
+    return { path, size, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}

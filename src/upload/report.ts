@@ -1,0 +1,208 @@
+// What `lib upload` shows while it works and when it is done.
+//
+// stdout, one line per finished file (the results):
+//   --json / --jq   one JSON object per file (NDJSON): {path, name, size, status, item?, error?}
+//   terminal        "✓ uploaded docs/a.pdf → li_123 (2.1 MB)", coloured
+//   piped           status<TAB>path<TAB>item id<TAB>error code (stable for cut/awk);
+//                   a failure's message also goes to stderr as "error: …"
+// stderr:
+//   a progress bar when stderr is a terminal (not in CI, not with --quiet):
+//   files done, bytes, speed, the files in flight; redrawn at most 10 times a second
+//   a closing summary (uploaded, already there, failed, skipped), unless --quiet.
+import type { Context } from '../context.js';
+import type { Formatter } from '../io/format.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { emit } from '../io/streams.js';
+import type { Source } from './discover.js';
+import { formatBytes } from './prepare.js';
+import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
+
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+
+export interface Reporter extends UploadEvents {
+  /** Stops the progress display (clears its line). */
+  close(): void;
+  summary(summary: UploadSummary, elapsedMs: number): Promise<void>;
+}
+
+const FRAME_MS = 100;
+/** Speed is measured over the last few seconds. */
+const SPEED_WINDOW_MS = 3000;
+
+export async function createReporter(ctx: ReportContext, sources: Source[], options: { progress: boolean }): Promise<Reporter> {
+  const { getFormatter, wantsJson } = await import('../io/output.js');
+  const out = await getFormatter(ctx, 'stdout');
+  const err = await getFormatter(ctx, 'stderr');
+  const json = wantsJson(ctx);
+  const bar = options.progress ? new ProgressBar(ctx, err, sources) : undefined;
+
+  async function line(result: FileResult): Promise<void> {
+    if (json) {
+      const data = toJson(result);
+      if (ctx.flags.jq !== undefined) {
+        const { runJq } = await import('../io/jq.js');
+        await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
+      } else {
+        await emit(ctx.io.stdout, `${JSON.stringify(data)}\n`);
+      }
+      return;
+    }
+    if (result.status === 'skipped') return; // counted in the summary
+    if (out.tty) {
+      await emit(ctx.io.stdout, `${terminalLine(result, out)}\n`);
+      return;
+    }
+    const id = result.item?.id ?? '';
+    await emit(ctx.io.stdout, `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${result.error?.code ?? ''}\n`);
+    if (result.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${result.error.code})\n`);
+  }
+
+  return {
+    started: (source) => bar?.start(source),
+    attempt: (source) => bar?.restart(source),
+    bytes: (source, n) => bar?.add(source, n),
+    async finished(result, source) {
+      bar?.finish(source, result);
+      bar?.clear();
+      try {
+        await line(result);
+      } finally {
+        bar?.draw();
+      }
+    },
+    close: () => bar?.stop(),
+    async summary(summary, elapsedMs) {
+      bar?.stop();
+      if (ctx.flags.quiet) return;
+      const f = err;
+      const parts = [
+        `${f.green(String(summary.uploaded))} uploaded`,
+        `${summary.exists} already there`,
+        `${summary.failed > 0 ? f.red(String(summary.failed)) : '0'} failed`,
+      ];
+      if (summary.skipped > 0) parts.push(`${f.yellow(String(summary.skipped))} not attempted`);
+      const seconds = elapsedMs / 1000;
+      const rate = seconds > 0 ? ` (${formatBytes(summary.bytes)} in ${seconds.toFixed(1)} s)` : '';
+      await emit(ctx.io.stderr, `${parts.join(', ')}${rate}\n`);
+    },
+  };
+}
+
+function toJson(result: FileResult): Record<string, unknown> {
+  return {
+    path: result.path,
+    name: result.name,
+    size: result.size,
+    status: result.status,
+    ...(result.item ? { item: result.item } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+function terminalLine(result: FileResult, f: Formatter): string {
+  const path = sanitizeLine(result.path);
+  const id = result.item ? sanitizeLine(result.item.id) : '';
+  switch (result.status) {
+    case 'uploaded':
+      return `${f.green('✓')} uploaded ${path} ${f.dim('→')} ${id} ${f.dim(`(${formatBytes(result.size)})`)}`;
+    case 'exists':
+      return `${f.cyan('=')} already there ${path} ${f.dim('→')} ${id}`;
+    case 'failed':
+      return `${f.red('✗')} failed ${path}: ${sanitizeLine(result.error?.message ?? '')} ${f.dim(`(${result.error?.code ?? 'ERROR'})`)}`;
+    default:
+      return `${f.yellow('-')} not attempted ${path}`;
+  }
+}
+
+/** One line on stderr, redrawn in place: [████░░░░] 3/10 files · 12 MiB/40 MiB · 8.1 MiB/s · a.pdf, b.md */
+class ProgressBar {
+  private readonly totalFiles: number;
+  private readonly totalBytes: number;
+  private doneFiles = 0;
+  private doneBytes = 0;
+  private readonly inFlight = new Map<Source, number>();
+  private readonly samples: Array<[time: number, bytes: number]> = [];
+  private sentEver = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private shown = false;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: ReportContext,
+    private readonly f: Formatter,
+    sources: Source[],
+  ) {
+    this.totalFiles = sources.length;
+    this.totalBytes = sources.reduce((sum, s) => sum + s.size, 0);
+    this.timer = setInterval(() => this.draw(), FRAME_MS);
+    this.timer.unref?.();
+  }
+
+  start(source: Source): void {
+    this.inFlight.set(source, 0);
+  }
+
+  restart(source: Source): void {
+    this.inFlight.set(source, 0);
+  }
+
+  add(source: Source, bytes: number): void {
+    this.inFlight.set(source, (this.inFlight.get(source) ?? 0) + bytes);
+    this.sentEver += bytes;
+  }
+
+  finish(source: Source, result: FileResult): void {
+    this.inFlight.delete(source);
+    if (result.status === 'skipped') return;
+    this.doneFiles++;
+    this.doneBytes += source.size;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.ctx.io.stderr.write('\r\x1b[2K');
+    this.shown = false;
+  }
+
+  draw(): void {
+    if (this.stopped) return;
+    const now = this.ctx.clock.now();
+    this.samples.push([now, this.sentEver]);
+    while (this.samples.length > 2 && (this.samples[0]?.[0] ?? now) < now - SPEED_WINDOW_MS) this.samples.shift();
+    const [t0, b0] = this.samples[0] ?? [now, 0];
+    const speed = now > t0 ? ((this.sentEver - b0) * 1000) / (now - t0) : 0;
+
+    let current = this.doneBytes;
+    for (const sent of this.inFlight.values()) current += sent;
+    const fraction = this.totalBytes > 0 ? Math.min(1, current / this.totalBytes) : this.doneFiles / Math.max(1, this.totalFiles);
+    const width = Math.max(20, this.ctx.io.stderr.columns ?? this.ctx.io.columns ?? 80);
+    const cells = 20;
+    const filled = Math.round(fraction * cells);
+    const barText = `${this.f.cyan('█'.repeat(filled))}${this.f.dim('░'.repeat(cells - filled))}`;
+    const names = [...this.inFlight.keys()].map((s) => sanitizeLine(s.name));
+    const stats = `${this.doneFiles}/${this.totalFiles} files · ${formatBytes(current)}/${formatBytes(this.totalBytes)} · ${formatBytes(Math.round(speed))}/s`;
+    let text = `${barText} ${String(Math.floor(fraction * 100)).padStart(3)}% ${stats}`;
+    const plainLength = cells + 6 + stats.length;
+    if (names.length > 0) {
+      let room = width - plainLength - 4;
+      const shownNames: string[] = [];
+      for (const name of names) {
+        const piece = name.length > 30 ? `${name.slice(0, 29)}…` : name;
+        if (piece.length + 2 > room) break;
+        shownNames.push(piece);
+        room -= piece.length + 2;
+      }
+      const more = names.length - shownNames.length;
+      if (shownNames.length > 0 || more > 0) text += this.f.dim(` · ${shownNames.join(', ')}${more > 0 ? `${shownNames.length ? ' ' : ''}+${more}` : ''}`);
+    }
+    this.ctx.io.stderr.write(`\r\x1b[2K${text}`);
+    this.shown = true;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.clear();
+    this.stopped = true;
+  }
+}

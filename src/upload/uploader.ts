@@ -1,0 +1,222 @@
+// The upload queue: several files at once (`concurrency`), each checked before
+// it is sent (prepare.ts), sent with a content-derived Idempotency-Key (key.ts)
+// and streamed from disk (body.ts). Pacing and retries belong to the HTTP core:
+// every attempt waits for the shared rate budget, and a retry re-opens the file
+// and sends the same key, so a dropped connection never adds a file twice.
+//
+// Outcome per file: `uploaded` (added by this run), `exists` (the service
+// already had it: replayed from its idempotency cache, or the same bytes were
+// in the library — `duplicate: true`), `failed` (refused here, or an error
+// answer), `skipped` (not started: --fail-fast after a failure, Ctrl-C, or a
+// failure that every other file would meet too — no key, service unreachable).
+import type { ApiClient } from '../api/client.js';
+import type { LibraryItem } from '../api/shapes.js';
+import { ApiError, CliError, ExitCode } from '../errors.js';
+import { FileBody } from './body.js';
+import type { Source } from './discover.js';
+import { uploadKey } from './key.js';
+import { inspect, type Refusal } from './prepare.js';
+
+export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
+
+export interface FileError {
+  code: string;
+  message: string;
+  /** The HTTP status when the service answered; absent for refusals made here. */
+  status?: number;
+  hint?: string;
+}
+
+export interface FileResult {
+  path: string;
+  name: string;
+  size: number;
+  status: FileStatus;
+  item?: LibraryItem;
+  error?: FileError;
+  /** Exit status this failure maps to (not printed in JSON). */
+  exitCode?: number;
+}
+
+export interface Target {
+  /** Space id; undefined lets the agent pick. */
+  space?: string;
+  note?: string;
+  lang?: 'zh' | 'en';
+}
+
+export interface UploadEvents {
+  /** A file starts being checked and sent. */
+  started?(source: Source): void;
+  /** A new attempt at sending it (the byte count starts again). */
+  attempt?(source: Source): void;
+  bytes?(source: Source, bytes: number): void;
+  finished(result: FileResult, source: Source): void | Promise<void>;
+}
+
+export interface UploadOptions {
+  api: ApiClient;
+  target: Target;
+  concurrency: number;
+  failFast: boolean;
+  /** The plan's per-file limit, fetched on first need. */
+  limit: () => Promise<number | undefined>;
+  signal?: AbortSignal;
+  events: UploadEvents;
+}
+
+export interface UploadSummary {
+  uploaded: number;
+  exists: number;
+  failed: number;
+  skipped: number;
+  /** Bytes of the files uploaded or found already there. */
+  bytes: number;
+  exitCode: number;
+  /** Set when the run stopped early for a reason that applies to every file. */
+  stoppedBy?: CliError;
+}
+
+/** Failures that every other file would meet as well: stop starting new ones. */
+const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
+
+/**
+ * The exit status of a run with failures: the most severe one, in this order —
+ * interrupted 130, not authenticated 3, unavailable 7, quota 6, other error 1,
+ * conflict 5, not found 4, refused input 2.
+ */
+export const SEVERITY: readonly number[] = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.QUOTA, ExitCode.ERROR, ExitCode.CONFLICT, ExitCode.NOT_FOUND, ExitCode.USAGE];
+
+export function mostSevere(codes: Iterable<number>): number {
+  let best: number | undefined;
+  for (const code of codes) {
+    if (code === ExitCode.OK) continue;
+    const rank = SEVERITY.indexOf(code) === -1 ? SEVERITY.indexOf(ExitCode.ERROR) : SEVERITY.indexOf(code);
+    if (best === undefined || rank < SEVERITY.indexOf(best)) best = SEVERITY[rank];
+  }
+  return best ?? ExitCode.OK;
+}
+
+export async function uploadAll(sources: Source[], options: UploadOptions): Promise<UploadSummary> {
+  const summary: UploadSummary = { uploaded: 0, exists: 0, failed: 0, skipped: 0, bytes: 0, exitCode: ExitCode.OK };
+  const failureCodes: number[] = [];
+  let next = 0;
+  let stop = false;
+  // Files with the same bytes go one after the other: the second is then recognised as a duplicate.
+  const bySha = new Map<string, Promise<unknown>>();
+
+  const record = async (result: FileResult, source: Source) => {
+    if (result.status === 'uploaded') summary.uploaded++;
+    else if (result.status === 'exists') summary.exists++;
+    else if (result.status === 'failed') summary.failed++;
+    else summary.skipped++;
+    if (result.status === 'uploaded' || result.status === 'exists') summary.bytes += result.size;
+    if (result.status === 'failed') {
+      failureCodes.push(result.exitCode ?? ExitCode.ERROR);
+      if (options.failFast) stop = true;
+    }
+    await options.events.finished(result, source);
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (stop || options.signal?.aborted) return;
+      const source = sources[next++];
+      if (!source) return;
+      let result: FileResult;
+      try {
+        result = await uploadOne(source, options, bySha);
+      } catch (error) {
+        // Only an interruption or a failure common to every file gets here.
+        const cliError = error instanceof CliError ? error : new CliError((error as Error)?.message ?? String(error), { cause: error });
+        if (options.signal?.aborted || FATAL_EXIT.has(cliError.exitCode)) {
+          stop = true;
+          summary.stoppedBy ??= cliError;
+        }
+        result = failure(source, cliError);
+        if (options.signal?.aborted) result = { ...base(source), status: 'skipped' };
+      }
+      await record(result, source);
+    }
+  };
+
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, sources.length)) }, () => worker());
+  await Promise.all(workers);
+
+  // What was never started is reported too, so every file named has an outcome.
+  for (; next < sources.length; next++) {
+    const source = sources[next] as Source;
+    await record({ ...base(source), status: 'skipped' }, source);
+  }
+  if (options.signal?.aborted) failureCodes.push(ExitCode.INTERRUPTED);
+  else if (summary.stoppedBy) failureCodes.push(summary.stoppedBy.exitCode);
+  summary.exitCode = mostSevere(failureCodes);
+  return summary;
+}
+
+async function uploadOne(source: Source, options: UploadOptions, bySha: Map<string, Promise<unknown>>): Promise<FileResult> {
+  const { api, target, events, signal } = options;
+  events.started?.(source);
+  const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, signal });
+  if (!checked.ok) return refused(source, checked.refusal);
+
+  const idempotencyKey = uploadKey({ sha256: checked.sha256, name: source.name, ...target });
+  const query: Record<string, string> = {};
+  if (target.space !== undefined) query.space = target.space;
+  if (target.note !== undefined) query.note = target.note;
+  if (target.lang !== undefined) query.lang = target.lang;
+
+  const previous = bySha.get(checked.sha256);
+  let attempts = 0;
+  const send = async () => {
+    if (previous) await previous.catch(() => undefined);
+    return api.callFull('uploadFile', {
+      stream: () => {
+        attempts++;
+        events.attempt?.(source);
+        return new FileBody(source.path, source.size, (n) => events.bytes?.(source, n));
+      },
+      contentLength: source.size,
+      headers: { 'x-file-name': encodeURIComponent(source.name) },
+      query,
+      idempotencyKey,
+      signal,
+    });
+  };
+  const sending = send();
+  bySha.set(checked.sha256, sending);
+
+  try {
+    const answer = await sending;
+    const item = answer.body.item;
+    // A replay answers with the first result. When an earlier attempt of this very run may have
+    // reached the service (a reset after the work was done, a cut-off answer), the file was added
+    // by this run; otherwise the replay comes from an earlier run: it was already there.
+    const already = answer.body.duplicate === true || (answer.replayed && attempts <= 1);
+    return { ...base(source), status: already ? 'exists' : 'uploaded', item };
+  } catch (error) {
+    // No key, service unreachable, Ctrl-C: not this file's fault; the run stops (see the worker).
+    if (error instanceof CliError && !FATAL_EXIT.has(error.exitCode) && !signal?.aborted) return failure(source, error);
+    throw error;
+  } finally {
+    if (bySha.get(checked.sha256) === sending) bySha.delete(checked.sha256);
+  }
+}
+
+function base(source: Source): Pick<FileResult, 'path' | 'name' | 'size'> {
+  return { path: source.display, name: source.name, size: source.size };
+}
+
+function refused(source: Source, refusal: Refusal): FileResult {
+  return { ...base(source), status: 'failed', error: { code: refusal.code, message: refusal.message }, exitCode: refusal.exitCode };
+}
+
+function failure(source: Source, error: CliError): FileResult {
+  const status = error instanceof ApiError ? error.status : undefined;
+  return {
+    ...base(source),
+    status: 'failed',
+    error: { code: error.code, message: error.message, ...(status !== undefined ? { status } : {}), ...(error.hint ? { hint: error.hint } : {}) },
+    exitCode: error.exitCode,
+  };
+}
