@@ -292,6 +292,20 @@ describe('uploadFile: streaming', () => {
     expect(text.body.total).toBe(2_000_000);
   });
 
+  it('keeps every byte of a text body that arrives in tiny pieces', async () => {
+    const body = new PassThrough();
+    const text = 'ab' + 'cdefghij klmnop. '.repeat(10);
+    const pending = t.call('POST', '/library/files', { key, raw: body, headers: { 'x-file-name': 'tiny.txt', 'content-length': String(Buffer.byteLength(text)) } });
+    for (const piece of [text.slice(0, 2), text.slice(2, 5), text.slice(5)]) {
+      body.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    body.end();
+    const res = await pending;
+    expect(res.status).toBe(201);
+    expect((await t.call('GET', `/library/${res.body.item.id}/text`, { key })).body.text).toBe(text);
+  });
+
   it('drops a body cut short by the client: no item, no leftover temporary file', async () => {
     const body = new PassThrough();
     const pending = t
