@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -109,12 +110,14 @@ async function upload(moduleUrl, bytes, dir) {
   const { child, baseUrl, origin, apiKey } = await startChild(moduleUrl, { port: 0, rateLimit: 0, quiet: true, blobDir: join(dir, 'blobs') });
   try {
     // Plan limits large enough for the file.
-    const res = await fetch(`${origin}/_sandbox/account`, {
+    const { request } = await import('undici');
+    const res = await request(`${origin}/_sandbox/account`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ limits: { fileBytes: 8 * GiB, storageBytes: 64 * GiB } }),
     });
-    if (!res.ok) throw new Error(`could not raise the plan limits: ${res.status}`);
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`could not raise the plan limits: ${res.statusCode}`);
     const file = join(dir, `upload-${bytes}.pdf`);
     sparsePdf(file, bytes);
     const before = memory(child.pid);
