@@ -5,7 +5,7 @@
 // `name` is an identifier, never meant for display), a `text` part citing the
 // account's library items and docs as [n], a `citations` part, then whatever
 // words in the message ask for (English or Chinese):
-//   "create/write/draft a doc|note"  → action create_doc (low risk, ruleScope docs.create)
+//   "create/write/draft/add/save … doc|document|note|page" → action create_doc (low risk, ruleScope docs.create)
 //   "delete"/"remove"                → action delete_doc or delete_library_item (high risk, no rule scope)
 //   "remember"                       → a `memory` part; memory updated at once, undoable
 //   "watch"/"track"/"follow"/"monitor" → action create_watch (medium risk, ruleScope watches.create)
@@ -30,7 +30,7 @@ type ChangeCore = Omit<S.ArtifactChange, 'actionIds' | 'undoUntil'>;
 // ---------------------------------------------------------------- planning a turn
 
 const TRIGGERS = {
-  createDoc: [/\b(create|write|draft|make|start)\b[^.?!\n]{0,30}?\b(doc|docs|document|documents|note|notes|page)\b/i, /(创建|新建|写|起草|整理)[^。？！\n]{0,10}(文档|笔记)/],
+  createDoc: [/\b(create|write|draft|make|start|add|save|new|put|turn)\b[^.?!\n]{0,30}?\b(doc|docs|document|documents|note|notes|page)\b/i, /(创建|新建|写|起草|整理|保存)[^。？！\n]{0,10}(文档|笔记)/],
   delete: [/\b(delete|remove|erase)\b/i, /删除|删掉|移除/],
   remember: [/\bremember\b/i, /记住/],
   watch: [/\b(watch|track|follow|monitor)\b/i, /关注|跟踪|追踪|监控/],

@@ -50,6 +50,10 @@ describe('decideAction', () => {
     const during = (await t.call('GET', `/conversations/${conversationId}/messages`, { key: acc.apiKey })).body;
     expect(during.conversation.running).toBe(true);
     expect(part(during.messages[1], 'action').action.status).toBe('approved');
+    // The agent is continuing the conversation: it is busy until the follow-up is written.
+    const busy = await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: 'and?', conversationId } });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe('CONVERSATION_BUSY');
 
     await t.advance(2_500);
     const after = (await t.call('GET', `/conversations/${conversationId}/messages`, { key: acc.apiKey })).body;

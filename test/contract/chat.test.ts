@@ -227,6 +227,15 @@ describe('reply parts asked for by the message', () => {
     const inbox = (await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body.items;
     expect(inbox).toHaveLength(1);
     expect(inbox[0].action.id).toBe(part.action.id);
+    for (const text of ['Save this as a note', 'Write a document titled Weekly plan', '帮我创建一篇关于太阳能的文档']) {
+      const other = await turn(acc, { text });
+      expect(partsOf(other.reply, 'action')[0]?.action.tool, text).toBe('create_doc');
+    }
+    const titled = await turn(acc, { text: 'Write a document titled Weekly plan' });
+    expect(partsOf(titled.reply, 'action')[0].action.preview.title).toBe('Weekly plan');
+    const zh = await turn(acc, { text: '帮我创建一篇关于太阳能的文档' });
+    expect(partsOf(zh.reply, 'action')[0].action).toMatchObject({ title: '创建文档“关于太阳能的笔记”', preview: { title: '关于太阳能的笔记' } });
+    expect(partsOf(zh.reply, 'text')[0].text).toContain('批准后就会创建');
   });
 
   it('offers a choice', async () => {
@@ -270,7 +279,7 @@ describe('reply parts asked for by the message', () => {
     expect(changes.items).toEqual([{ kind: 'media', id: media.mediaId, title: q.title, action: 'created', href: `/media/${media.mediaId}`, pending: true, actionIds: [], undoUntil: null }]);
     expect(reply.credits).toBe(1.5);
     expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBe(1000 - 1.5 - q.credits);
-    await t.advance(250_000);
+    await t.advance(50_000);
     const later = (await messages(acc, reply.conversationId)).messages.find((m) => m.id === reply.id);
     expect(partsOf(later, 'changes')[0].items[0]).toMatchObject({ pending: false, outcome: 'done' });
   });

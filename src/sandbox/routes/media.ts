@@ -2,8 +2,10 @@
 // quoteMedia gives a deterministic duration and price (1 credit per started
 // minute); startMedia charges it up front and starts a `transcription` task:
 //   +2 s   queued → transcribing
-//   every 10 s a new revision of segments (30 s of media each) arrives; 3 to 18 revisions
-//   then summarizing, and 10 s later ready with summary and chapters.
+//   every 5 s a new revision of segments (30 s of media each) arrives: 3 to 8
+//   revisions (one per started 10 minutes of media, at least 3)
+//   then summarizing, and 5 s later ready with summary and chapters
+// so a link is ready 22 to 47 s after it was started.
 // Triggers for tests and scripts: a URL containing "unavailable" answers 503
 // MEDIA_UNAVAILABLE; one containing "broken" fails after its first revision
 // (task failed, untranscribed minutes refunded). Cancelling refunds the minutes not transcribed.
@@ -16,9 +18,9 @@ import { cancelHooks, completeMilestone, createTask, findTask, finishTask, isAct
 
 export const PRICE_PER_MINUTE = 1;
 export const SEGMENT_SEC = 30;
-export const REVISION_EVERY_MS = 10_000;
+export const REVISION_EVERY_MS = 5_000;
 export const START_DELAY_MS = 2_000;
-export const SUMMARY_MS = 10_000;
+export const SUMMARY_MS = 5_000;
 
 export type MediaRec = MediaRecord & { _seed: number; _revisions: number; _minutes: number; _libraryId: string | null };
 
@@ -40,7 +42,7 @@ export function quote(world: World, url: string, lang: S.Locale): S.MediaQuote &
 }
 
 function revisionCount(durationSec: number): number {
-  return Math.min(18, Math.max(3, Math.ceil(durationSec / 300)));
+  return Math.min(8, Math.max(3, Math.ceil(durationSec / 600)));
 }
 
 function segmentCount(durationSec: number): number {
