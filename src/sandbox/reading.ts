@@ -3,6 +3,7 @@
 // which links are video or podcast, and which space an item belongs in.
 // Content is written in one language (`en` or `zh`), never side by side.
 import type { Locale, Space } from '../api/shapes.js';
+import { mediaKind } from './content.js';
 
 export interface Reading {
   summary: string;
@@ -11,42 +12,13 @@ export interface Reading {
 
 // ------------------------------------------------------------ media links
 
-const MEDIA_HOSTS = [
-  'youtube.com',
-  'youtu.be',
-  'youtube-nocookie.com',
-  'vimeo.com',
-  'dailymotion.com',
-  'twitch.tv',
-  'tiktok.com',
-  'bilibili.com',
-  'b23.tv',
-  'podcasts.apple.com',
-  'podcasts.google.com',
-  'overcast.fm',
-  'pca.st',
-  'castbox.fm',
-  'anchor.fm',
-  'podbean.com',
-  'soundcloud.com',
-  'xiaoyuzhoufm.com',
-  'ximalaya.com',
-];
-const MEDIA_EXTENSIONS = /\.(mp3|m4a|m4b|aac|wav|ogg|oga|opus|flac|mp4|m4v|mov|webm|mkv)$/i;
-
-/** Video and podcast links: these go to POST /media, not to the library. */
+/**
+ * Video and podcast links: these go to POST /media, not to the library. The
+ * same test as quoteMedia/startMedia use, so a link saveLink sends to /media is
+ * one that /media accepts.
+ */
 export function isMediaUrl(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  const host = parsed.hostname.toLowerCase().replace(/^www\./, '');
-  if (MEDIA_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return true;
-  if (host === 'open.spotify.com' && /^\/(episode|show)\//.test(parsed.pathname)) return true;
-  if (/(^|\.)podcasts?\./.test(host)) return true;
-  return MEDIA_EXTENSIONS.test(parsed.pathname);
+  return mediaKind(url) !== undefined;
 }
 
 // ------------------------------------------------------------ web pages

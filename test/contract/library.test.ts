@@ -63,7 +63,10 @@ describe('saveLink', () => {
     expect(res.body).toEqual({ media: true, item: null });
     expect((await t.call('GET', '/library', { key })).body.items).toEqual([]);
     expect(await credits()).toBe(before);
+    // The link it points to POST /media is one that /media accepts.
+    expect((await t.call('POST', '/media/quote', { key, body: { url } })).status).toBe(200);
   });
+
 
   it('writes the summary in the requested language, one language only', async () => {
     const zh = await save({ url: 'https://example.com/guides/solar-power', lang: 'zh' });
