@@ -186,7 +186,7 @@ async function loadGroup(name: string): Promise<CommandSpec> {
     module = await import(`./commands/${name}.ts`);
   } catch (error) {
     const message = (error as Error).message ?? '';
-    if (/not found|cannot find|failed to load|does not exist/i.test(message)) {
+    if (/not found|cannot find|failed to load|does not exist|unknown variable dynamic import/i.test(message)) {
       throw new CliError(`the \`${name}\` commands are not available in this build yet`, {
         code: 'NOT_AVAILABLE',
         hint: 'run `kagent --help` for the commands there are',

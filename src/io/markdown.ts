@@ -41,7 +41,7 @@ export function keepOnlyStyling(text: string): string {
   return text
     .replace(/\x1b\](?!8;)[^\x07\x1b]*(?:\x07|\x1b\\)?/g, '')
     .replace(/\x1b\[[0-?]*[ -/]*([@-~])/g, (sequence: string, final: string) => (final === 'm' ? sequence : ''))
-    .replace(/\x1b(?![[\]\\])/g, '');
+    .replace(/\x1b(?![[\]\\])[ -/]*[0-~]?/g, '');
 }
 
 function ensureNewline(text: string): string {

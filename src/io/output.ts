@@ -43,10 +43,19 @@ export async function printJson(ctx: OutputContext, data: unknown): Promise<void
   const pretty = ctx.io.stdoutIsTTY;
   if (ctx.flags.jq !== undefined) {
     const { runJq } = await import('./jq.js');
-    await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, pretty));
+    // jq prints strings raw (like -r): server text, so it is sanitised like any other text.
+    await emit(ctx.io.stdout, sanitize(await runJq(data, ctx.flags.jq, pretty)));
     return;
   }
-  await emit(ctx.io.stdout, `${JSON.stringify(data ?? null, null, pretty ? 2 : undefined)}\n`);
+  await emit(ctx.io.stdout, `${toJson(data ?? null, pretty)}\n`);
+}
+
+/**
+ * JSON.stringify escapes C0 controls but leaves DEL and C1 (U+007F–U+009F)
+ * raw, and some terminals act on those; escape them too. Still the same JSON.
+ */
+export function toJson(data: unknown, pretty: boolean): string {
+  return JSON.stringify(data, null, pretty ? 2 : undefined).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy). */
@@ -104,7 +113,7 @@ async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>): Promise<
   const pretty = ctx.io.stdoutIsTTY;
   let count = 0;
   for await (const item of items) {
-    const json = pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
+    const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
     await emit(ctx.io.stdout, count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`);
     count++;
   }

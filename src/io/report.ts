@@ -52,7 +52,7 @@ export function reportError(error: unknown, options: ReportOptions): number {
         ...(hint ? { hint } : {}),
       },
     };
-    write(`${JSON.stringify(envelope)}\n`);
+    write(`${JSON.stringify(envelope).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`);
   } else {
     const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[39m` : s);
     const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);

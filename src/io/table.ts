@@ -24,7 +24,8 @@ const BLANK = {
   bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: ' ',
 };
-const GAP = 2;
+// Two spaces between columns: one of padding, one separator.
+const PAD = 1;
 const MIN_FLEX = 10;
 
 export function visibleColumns<T>(columns: Column<T>[], tty: boolean): Column<T>[] {
@@ -66,24 +67,26 @@ function sanitizeControlOnly(text: string): string {
   return text.replace(/[\n\t\r]+/g, ' ');
 }
 
-/** Column widths (padding included) that fit `width`, from the cells of the first batch. */
+/**
+ * Column widths for cli-table3 (each includes one space of padding; one more
+ * space separates columns) so that rows fit `width`: flexible columns shrink
+ * first, widest first, down to a floor; without any, the widest column does.
+ */
 export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: number): number[] {
-  const natural = columns.map((column, i) => Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))) + GAP);
-  const total = () => natural.reduce((sum, w) => sum + w, 0);
-  let excess = total() - GAP - width;
-  if (excess <= 0) return natural;
-  // Shrink flexible columns (or, without any, the widest) down to a floor, widest first.
+  const widths = columns.map((column, i) => Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))) + PAD);
+  // A line is every width plus the separators, minus the trailing padding (trimmed).
+  let excess = widths.reduce((sum, w) => sum + w, 0) + (columns.length - 1) - PAD - width;
   const flexible = columns.map((column, i) => (column.flex ? i : -1)).filter((i) => i >= 0);
-  const candidates = flexible.length > 0 ? flexible : natural.map((_, i) => i);
+  const candidates = flexible.length > 0 ? flexible : widths.map((_, i) => i);
   while (excess > 0) {
-    const widest = candidates.reduce((best, i) => ((natural[i] ?? 0) > (natural[best] ?? 0) ? i : best), candidates[0] ?? 0);
-    const current = natural[widest] ?? 0;
-    if (current <= MIN_FLEX + GAP) break;
-    const cut = Math.min(excess, current - (MIN_FLEX + GAP), Math.max(1, Math.ceil(current / 4)));
-    natural[widest] = current - cut;
+    const widest = candidates.reduce((best, i) => ((widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), candidates[0] ?? 0);
+    const current = widths[widest] ?? 0;
+    if (current <= MIN_FLEX + PAD) break;
+    const cut = Math.min(excess, current - (MIN_FLEX + PAD), Math.max(1, Math.ceil(current / 4)));
+    widths[widest] = current - cut;
     excess -= cut;
   }
-  return natural;
+  return widths;
 }
 
 export interface TableBatch {
@@ -101,7 +104,7 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], f: Formatter, wi
     colWidths,
     truncate: '…',
     wordWrap: false,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': GAP - 1, compact: true },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD, compact: true },
   });
   table.push(...cells);
   const text = table.toString().replace(/[ ]+$/gm, '');

@@ -1,0 +1,178 @@
+// The built binary (bin/kagent.js → dist/), as a person and a pipeline meet it:
+// prompts in a real pseudo-terminal (util-linux `script`), Ctrl-C, a reader
+// that goes away (`| head`), and the --version fast path.
+// `npm test` builds dist/ first; when it is missing it is built here.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { writeProfile } from '../../src/config/store.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/run.js';
+import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let t: TestSandbox;
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist', 'cli.js'))) {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
+  }
+  t = await startTestSandbox();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+function baseEnv(configDir: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), SHELL: '/bin/sh', TERM: 'xterm' };
+}
+
+interface Terminal {
+  child: ChildProcess;
+  output(): string;
+  waitFor(pattern: RegExp, ms?: number): Promise<void>;
+  type(text: string): void;
+  exit: Promise<number>;
+}
+
+/** Runs kagent in a pseudo-terminal; keystrokes go in through `type`. */
+function inTerminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
+  const command = [process.execPath, bin, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  return {
+    child,
+    output: () => text,
+    type: (keys) => child.stdin!.write(keys),
+    exit,
+    async waitFor(pattern, ms = 10_000) {
+      const started = Date.now();
+      while (!pattern.test(text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''))) {
+        if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; got:\n${text}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+
+describe.skipIf(!hasScript)('in a pseudo-terminal', () => {
+  it('auth login asks for the base URL and the key (masked), checks it and saves it', async () => {
+    const configDir = tempDir();
+    const term = inTerminal(['auth', 'login'], baseEnv(configDir));
+    await term.waitFor(/API base URL/);
+    term.type(`${t.baseUrl}\r`);
+    await term.waitFor(/API key/);
+    term.type(`${t.apiKey}\r`);
+    expect(await term.exit).toBe(0);
+    expect(term.output()).toContain('Logged in to 127.0.0.1');
+    expect(term.output()).not.toContain(t.apiKey);
+    expect(term.output()).toContain('****');
+    const saved = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+    expect(saved.profiles.default).toEqual({ baseUrl: t.baseUrl, apiKey: t.apiKey });
+  });
+
+  it('Ctrl-C in a prompt stops with exit 130 and saves nothing', async () => {
+    const configDir = tempDir();
+    const term = inTerminal(['auth', 'login', '--base-url', t.baseUrl], baseEnv(configDir));
+    await term.waitFor(/API key/);
+    term.type('\x03');
+    expect(await term.exit).toBe(130);
+    expect(existsSync(join(configDir, 'config.json'))).toBe(false);
+  });
+
+  it('space delete asks first: "n" (the default) keeps the space, "y" deletes it', async () => {
+    const configDir = tempDir();
+    await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+    const id = (await t.call('POST', '/spaces', { body: { name: 'Scratch' } })).body.id as string;
+
+    const keep = inTerminal(['space', 'delete', 'Scratch'], baseEnv(configDir));
+    await keep.waitFor(/Delete space Scratch \(sp_\w+\)\?/);
+    keep.type('\r');
+    expect(await keep.exit).toBe(1);
+    expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).toContain(id);
+
+    const remove = inTerminal(['space', 'delete', 'Scratch'], baseEnv(configDir));
+    await remove.waitFor(/Delete space Scratch/);
+    remove.type('y\r');
+    expect(await remove.exit).toBe(0);
+    expect(remove.output()).toContain('Deleted space Scratch');
+    expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).not.toContain(id);
+  });
+});
+
+describe('the binary in a pipeline', () => {
+  it('--version answers without loading the program', () => {
+    const r = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(r).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('a reader that closes the pipe early (| head) ends it quietly with exit 0', async () => {
+    const configDir = tempDir();
+    await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+    // Far more output than a pipe buffers.
+    const account = t.sandbox.world.state.accounts[t.sandbox.accountId]!;
+    for (let i = 0; i < 4000; i++) {
+      account.spaces.push({ id: `sp_bulk${i}`, name: `Bulk space number ${i}`, icon: null, description: 'x'.repeat(40), isDefault: false, position: 100 + i, createdAt: new Date().toISOString() });
+    }
+    try {
+      const child = spawn(process.execPath, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+    } finally {
+      account.spaces = account.spaces.filter((space) => !space.id.startsWith('sp_bulk'));
+    }
+  });
+
+  describe('Ctrl-C', () => {
+    let server: TinyServer;
+    beforeAll(async () => {
+      server = await tinyServer(() => ({ status: 200, delayMs: Infinity }));
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    const hanging = () => {
+      const env = { ...baseEnv(tempDir()), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_hangingserverkey' };
+      const child = spawn(process.execPath, [bin, 'me'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { child, exit, stderr: () => stderr };
+    };
+    const waitForRequest = async (count: number) => {
+      while (server.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+
+    it('the first one stops what runs (exit 130)', async () => {
+      const before = server.requests.length;
+      const run = hanging();
+      await waitForRequest(before + 1);
+      run.child.kill('SIGINT');
+      expect(await run.exit).toBe(130);
+      expect(run.stderr()).toContain('(INTERRUPTED)');
+    });
+
+    it('a second one leaves at once (exit 130)', async () => {
+      const before = server.requests.length;
+      const run = hanging();
+      await waitForRequest(before + 1);
+      run.child.kill('SIGINT');
+      run.child.kill('SIGINT');
+      expect(await run.exit).toBe(130);
+    });
+  });
+});

@@ -1,0 +1,155 @@
+// The program itself: help, version, parse errors, error output, exit codes,
+// lazy group loading. In-process, with fake streams.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import type { CommandSpec } from '../../src/commands/define.js';
+import { exitCodeTable } from '../../src/errors.js';
+import { groups } from '../../src/manifest.js';
+import { groupNameIn } from '../../src/program.js';
+import { runCli } from '../helpers/run.js';
+
+const available = new Set(readdirSync(new URL('../../src/commands/', import.meta.url)).map((file) => file.replace(/\.ts$/, '')));
+const presentGroups = groups.filter((group) => available.has(group.name));
+
+describe('version and help', () => {
+  it('--version and -V print the version, exit 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await runCli([flag]);
+      expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+  });
+
+  it('--help lists every command group with its summary, the global flags and examples', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const group of groups) expect(r.stdout).toMatch(new RegExp(`\\n  ${group.name}\\s+${group.summary.slice(0, 20).replace(/[()]/g, '.')}`));
+    for (const flag of ['--json', '--jq <expr>', '-p, --profile', '--base-url', '--lang', '--no-color', '--no-input', '-y, --yes', '-q, --quiet', '--debug', '--timeout', '--insecure']) {
+      expect(r.stdout).toContain(flag);
+    }
+    expect(r.stdout).toContain('Examples:\n  $ kagent');
+    expect(r.stdout).toContain('kagent help exit-codes');
+  });
+
+  it('no arguments and `kagent help` print the same help, exit 0', async () => {
+    const bare = await runCli([]);
+    const help = await runCli(['help']);
+    const flag = await runCli(['--help']);
+    expect(bare.code).toBe(0);
+    expect(help.code).toBe(0);
+    expect(bare.stdout).toBe(flag.stdout);
+    expect(help.stdout).toBe(flag.stdout);
+  });
+
+  it('`kagent help space create` is `kagent space create --help`', async () => {
+    const a = await runCli(['help', 'space', 'create']);
+    const b = await runCli(['space', 'create', '--help']);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toContain('Usage: kagent space create [options] <name>');
+  });
+
+  it('a group named without its subcommand shows the group help, exit 0', async () => {
+    const r = await runCli(['space']);
+    expect(r.code).toBe(0);
+    expect(r.stderr + r.stdout).toContain('Commands:');
+  });
+
+  it('every command of every group has an example in its --help, and its summary matches the manifest', async () => {
+    for (const group of presentGroups) {
+      const spec = ((await import(`../../src/commands/${group.name}.ts`)) as { default: CommandSpec }).default;
+      expect(spec.summary, `${group.name} summary`).toBe(group.summary);
+      const paths: string[][] = [];
+      const walk = (command: CommandSpec, path: string[]) => {
+        paths.push(path);
+        for (const sub of command.commands ?? []) walk(sub, [...path, sub.name]);
+      };
+      walk(spec, [group.name]);
+      for (const path of paths) {
+        const r = await runCli([...path, '--help']);
+        expect(r.code, `${path.join(' ')} --help`).toBe(0);
+        expect(r.stdout, `${path.join(' ')} --help`).toMatch(/Examples:\n {2}(\$ kagent|#)/);
+      }
+    }
+  });
+});
+
+describe('help topics', () => {
+  it('exit-codes lists every documented code', async () => {
+    const r = await runCli(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    for (const [code, meaning] of exitCodeTable) expect(r.stdout).toContain(`${code}`.padEnd(3) + `   ${meaning}`);
+  });
+  it('environment lists the variables', async () => {
+    const r = await runCli(['help', 'environment']);
+    expect(r.code).toBe(0);
+    for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']) expect(r.stdout).toContain(name);
+  });
+  it('--json gives arrays', async () => {
+    const codes = JSON.parse((await runCli(['help', 'exit-codes', '--json'])).stdout);
+    expect(codes).toContainEqual({ code: 130, meaning: expect.stringContaining('interrupted') });
+    const env = JSON.parse((await runCli(['help', 'environment', '--json'])).stdout);
+    expect(env.map((row: { name: string }) => row.name)).toContain('KAGENT_API_KEY');
+  });
+  it('an unknown topic is a usage error', async () => {
+    const r = await runCli(['help', 'nonsense']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no help topic "nonsense"');
+  });
+});
+
+describe('parse errors are usage errors: exit 2, one error line, a hint', () => {
+  it.each([
+    [['--frobnicate'], "unknown option '--frobnicate'"],
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['space', 'frob'], "unknown command 'frob'"],
+    [['space', 'create'], "missing required argument 'name'"],
+    [['space', 'list', 'extra'], 'too many arguments'],
+    [['--lang', 'fr', 'me'], "argument 'fr' is invalid"],
+    [['--timeout', 'soon', 'me'], 'It must be a number greater than 0'],
+    [['space', 'edit', 'x', '--position', '-1'], 'It must be an integer of at least 0'],
+    [['config', 'get', 'colour'], "'colour' is invalid"],
+  ])('kagent %j', async (argv, message) => {
+    const r = await runCli(argv as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toMatch(/^error: .* \(USAGE\)\nhint: see `kagent.*--help`\n$/);
+  });
+
+  it('suggests the command meant', async () => {
+    const r = await runCli(['spcae']);
+    expect(r.stderr).toContain('(Did you mean space?)');
+  });
+
+  it('with --json the error is a JSON envelope on stderr', async () => {
+    const r = await runCli(['space', 'create', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'USAGE', message: "missing required argument 'name'" } });
+  });
+});
+
+describe('group loading', () => {
+  it('finds the group name past global flags and their values', () => {
+    expect(groupNameIn(['--json', 'space', 'list'])).toBe('space');
+    expect(groupNameIn(['-p', 'work', '--jq', '.[]', 'me'])).toBe('me');
+    expect(groupNameIn(['--profile=work', '--base-url', 'http://x', 'auth', 'status'])).toBe('auth');
+    expect(groupNameIn(['-qp', 'work', 'space'])).toBe('space');
+    expect(groupNameIn(['-pwork', 'space'])).toBe('space');
+    expect(groupNameIn(['--', 'me'])).toBe('me');
+    expect(groupNameIn(['--json'])).toBeUndefined();
+  });
+
+  it('global flags work after the subcommand too', async () => {
+    const r = await runCli(['help', 'exit-codes', '--jq', '.[0].code']);
+    expect(r).toMatchObject({ code: 0, stdout: '0\n' });
+  });
+
+  it.skipIf(presentGroups.length === groups.length)('a group whose module is not in this build fails gracefully', async () => {
+    const missing = groups.find((group) => !available.has(group.name))!;
+    const r = await runCli([missing.name, 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`the \`${missing.name}\` commands are not available in this build yet (NOT_AVAILABLE)`);
+  });
+});

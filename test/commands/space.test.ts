@@ -1,0 +1,172 @@
+// kagent space against the sandbox: list / create / edit / delete, spaces by
+// id or name, bounds checked before any request, confirmation rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
+import { hasForeignEscapes } from '../helpers/run.js';
+
+let s: LoggedIn;
+beforeAll(async () => {
+  s = await loggedInSandbox();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+async function spaces(): Promise<Array<{ id: string; name: string; icon: string | null; description: string; isDefault: boolean }>> {
+  return (await s.t.call('GET', '/spaces')).body.items;
+}
+
+describe('space list', () => {
+  it('terminal: a table with the default space marked', async () => {
+    const r = await s.kagent(['space', 'list'], { tty: true });
+    expect(r.code).toBe(0);
+    const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^ID\s+NAME\s+DESCRIPTION\s+DEFAULT\s+CREATED$/m);
+    expect(plain).toMatch(/^sp_\w+\s+Personal\s+Your default space\s+✓/m);
+  });
+
+  it('piped: tab-separated, no header, raw values, ISO times, no colour', async () => {
+    const r = await s.kagent(['space', 'list'], { env: { FORCE_COLOR: undefined } });
+    const personal = (await spaces()).find((space) => space.isDefault)!;
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^${personal.id}\\tPersonal\\t\\tYour default space\\ttrue\\t\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`));
+    expect(r.stdout).not.toContain('\x1b');
+  });
+
+  it('--json is the API\'s list as an array; --jq filters it', async () => {
+    const json = await s.kagent(['space', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(await spaces());
+    const names = await s.kagent(['space', 'list', '--jq', '.[].name']);
+    expect(names.stdout.split('\n')).toContain('Personal');
+  });
+});
+
+describe('space create', () => {
+  it('creates a space; piped prints its id, the terminal a sentence, --json the Space', async () => {
+    const piped = await s.kagent(['space', 'create', 'Research', '--icon', '🔬', '--description', 'Papers and notes']);
+    expect(piped.code).toBe(0);
+    const id = piped.stdout.trim();
+    expect(id).toMatch(/^sp_/);
+    expect(await spaces()).toContainEqual(expect.objectContaining({ id, name: 'Research', icon: '🔬', description: 'Papers and notes' }));
+
+    const tty = await s.kagent(['space', 'create', 'Travel'], { tty: true });
+    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^✓ Created space Travel \(sp_\w+\)\n$/);
+
+    const json = JSON.parse((await s.kagent(['space', 'create', 'Cooking', '--json'])).stdout);
+    expect(json).toMatchObject({ id: expect.stringMatching(/^sp_/), name: 'Cooking', isDefault: false });
+  });
+
+  it.each([
+    [['x'.repeat(61)], 'NAME must be 1 to 60 characters (got 61)'],
+    [['Ok', '--icon', '🔬'.repeat(17)], '--icon must be at most 16 characters (got 17)'],
+    [['Ok', '--description', 'd'.repeat(301)], '--description must be at most 300 characters (got 301)'],
+  ])('checks %j against the contract\'s bounds before sending anything (exit 2)', async (args, message) => {
+    const before = s.t.sandbox.stats.requests['POST /spaces'] ?? 0;
+    const r = await s.kagent(['space', 'create', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${message} (INVALID_INPUT)`);
+    expect(s.t.sandbox.stats.requests['POST /spaces'] ?? 0).toBe(before);
+  });
+
+  it('an invalid input error as JSON carries the issues', async () => {
+    const r = await s.kagent(['space', 'create', 'Ok', '--icon', 'x'.repeat(20), '--json']);
+    expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'INVALID_INPUT', message: '--icon must be at most 16 characters (got 20)', issues: [{ path: '--icon', message: 'must be at most 16 characters (got 20)' }] } });
+  });
+});
+
+describe('naming a space', () => {
+  it('by id or by name (case-insensitive when unambiguous)', async () => {
+    await s.kagent(['space', 'create', 'Garden']);
+    const byName = await s.kagent(['space', 'edit', 'garden', '--description', 'Plants', '--json']);
+    expect(byName.code).toBe(0);
+    const garden = JSON.parse(byName.stdout);
+    expect(garden).toMatchObject({ name: 'Garden', description: 'Plants' });
+    const byId = await s.kagent(['space', 'edit', garden.id, '--name', 'Garden & yard', '--json']);
+    expect(JSON.parse(byId.stdout)).toMatchObject({ id: garden.id, name: 'Garden & yard' });
+  });
+
+  it('an unknown space: exit 4 with a hint', async () => {
+    const r = await s.kagent(['space', 'edit', 'Nowhere', '--name', 'x']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: no space with id or name "Nowhere" (SPACE_NOT_FOUND)');
+    expect(r.stderr).toContain('kagent space list');
+  });
+
+  it('a name shared by two spaces: exit 2, listing their ids', async () => {
+    await s.t.call('POST', '/spaces', { body: { name: 'Twin' } });
+    await s.t.call('POST', '/spaces', { body: { name: 'twin' } });
+    const r = await s.kagent(['space', 'delete', 'TWIN', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/"TWIN" names 2 spaces \(sp_\w+, sp_\w+\)/);
+  });
+});
+
+describe('space edit', () => {
+  it('needs something to change', async () => {
+    const r = await s.kagent(['space', 'edit', 'Personal']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nothing to change');
+  });
+
+  it('--no-icon removes the icon; --position moves it', async () => {
+    const id = (await s.kagent(['space', 'create', 'Icons', '--icon', '⭐'])).stdout.trim();
+    const r = await s.kagent(['space', 'edit', id, '--no-icon', '--position', '0', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, icon: null, position: 0 });
+  });
+});
+
+describe('space delete', () => {
+  it('piped, without --yes: no prompt, exit 2 naming --yes, nothing deleted', async () => {
+    const id = (await s.kagent(['space', 'create', 'Keep me'])).stdout.trim();
+    const r = await s.kagent(['space', 'delete', id]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect((await spaces()).map((space) => space.id)).toContain(id);
+  });
+
+  it('on a terminal it asks; no keeps the space (exit 1), yes deletes it', async () => {
+    const id = (await s.kagent(['space', 'create', 'Ask me'])).stdout.trim();
+    const no = await s.kagent(['space', 'delete', id], { tty: true, answers: [false] });
+    expect(no.code).toBe(1);
+    expect(no.prompts[0]).toMatch(/^Delete space Ask me \(sp_\w+\)\? Its watches, library items, documents and conversations move to your default space\.$/);
+    expect((await spaces()).map((space) => space.id)).toContain(id);
+    const yes = await s.kagent(['space', 'delete', id], { tty: true, answers: [true] });
+    expect(yes.code).toBe(0);
+    expect(yes.stdout).toContain('Deleted space Ask me');
+    expect((await spaces()).map((space) => space.id)).not.toContain(id);
+  });
+
+  it('--yes deletes without asking; --json prints the deleted space', async () => {
+    const id = (await s.kagent(['space', 'create', 'Gone'])).stdout.trim();
+    const r = await s.kagent(['space', 'delete', 'Gone', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, name: 'Gone' });
+  });
+
+  it('the default space: explained, exit 2', async () => {
+    const r = await s.kagent(['space', 'delete', 'Personal', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: "Personal" is your default space, which cannot be deleted (SPACE_NOT_DELETABLE)');
+    expect(r.stderr).toContain('where the contents of deleted spaces');
+  });
+});
+
+describe('server text is untrusted', () => {
+  it('escape sequences in names and descriptions never reach the terminal, nor the pipe', async () => {
+    const evil = { name: 'Evil\x1b]0;owned\x07\x1b[2J', description: 'a\x1b[31mred\x9b1;1H\x07 text\nnext' };
+    const created = await s.t.call('POST', '/spaces', { body: evil });
+    expect(created.status).toBe(201);
+    for (const tty of [true, false]) {
+      const r = await s.kagent(['space', 'list'], { tty });
+      expect(hasForeignEscapes(r.stdout), `tty=${tty}`).toBe(false);
+      expect(r.stdout).toContain('Evil');
+      expect(r.stdout).not.toContain('owned');
+    }
+    const json = await s.kagent(['space', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toContainEqual(expect.objectContaining({ name: evil.name }));
+    expect(json.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    const jq = await s.kagent(['space', 'list', '--jq', '.[].name', '--json'], { tty: true });
+    expect(hasForeignEscapes(jq.stdout)).toBe(false);
+    expect(jq.stdout).toContain('Evil');
+  });
+});

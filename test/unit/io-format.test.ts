@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { displayWidth, fieldKey, formatTime, humanBytes, relativeTime } from '../../src/io/format.js';
+import { fitWidths, type Column } from '../../src/io/table.js';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+describe('times', () => {
+  it('are relative on a terminal', () => {
+    expect(relativeTime(NOW - 10_000, NOW)).toBe('just now');
+    expect(relativeTime(NOW - 5 * 60_000, NOW)).toBe('5 minutes ago');
+    expect(relativeTime(NOW - 3 * 3600_000, NOW)).toBe('3 hours ago');
+    expect(relativeTime(NOW - 24 * 3600_000, NOW)).toBe('yesterday');
+    expect(relativeTime(NOW + 2 * 24 * 3600_000, NOW)).toBe('in 2 days');
+    expect(relativeTime(NOW - 400 * 24 * 3600_000, NOW)).toBe('last year');
+  });
+  it('are ISO 8601 when piped, whether given as ISO text or Unix ms', () => {
+    expect(formatTime('2026-01-15T11:00:00.000Z', false, NOW)).toBe('2026-01-15T11:00:00.000Z');
+    expect(formatTime(NOW, false, NOW)).toBe('2026-01-15T12:00:00.000Z');
+    expect(formatTime(NOW - 120_000, true, NOW)).toBe('2 minutes ago');
+  });
+  it('pass through what is not a time', () => {
+    expect(formatTime('soon', true, NOW)).toBe('soon');
+    expect(formatTime(null, true, NOW)).toBe('');
+  });
+});
+
+describe('widths', () => {
+  it('counts CJK and emoji as two columns and colour codes as none', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('研究')).toBe(4);
+    expect(displayWidth('📚')).toBe(2);
+    expect(displayWidth('\x1b[31mred\x1b[39m')).toBe(3);
+  });
+
+  const columns: Column<Record<string, string>>[] = [
+    { header: 'id', value: (r) => r.id },
+    { header: 'title', value: (r) => r.title, flex: true },
+    { header: 'when', value: (r) => r.when },
+  ];
+  it('keeps natural widths when the table fits', () => {
+    expect(fitWidths(columns, [['sp_1', 'short', 'now']], 80)).toEqual([5, 6, 5]);
+  });
+  it('shrinks the flexible column first to fit the terminal', () => {
+    const widths = fitWidths(columns, [['sp_1', 'x'.repeat(200), 'yesterday']], 60);
+    expect(widths.reduce((a, b) => a + b, 0) + 2 - 1).toBeLessThanOrEqual(60);
+    expect(widths[0]).toBe(5);
+    expect(widths[2]).toBe(10);
+  });
+});
+
+describe('other values', () => {
+  it('bytes read as people say them', () => {
+    expect(humanBytes(512)).toBe('512 B');
+    expect(humanBytes(1536)).toBe('1.5 KB');
+    expect(humanBytes(10 * 1024 ** 3)).toBe('10 GB');
+  });
+  it('labels become stable keys when piped', () => {
+    expect(fieldKey('File size')).toBe('file-size');
+    expect(fieldKey('credits.monthly')).toBe('credits.monthly');
+  });
+});

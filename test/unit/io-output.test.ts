@@ -1,0 +1,193 @@
+// The output contract, through printList / printItem / printJson with fake streams.
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Context, GlobalFlags } from '../../src/context.js';
+import { printItem, printJson, printList, type Column } from '../../src/io/output.js';
+import { emit, PipeClosedError } from '../../src/io/streams.js';
+import { createIO } from '../../src/io/terminal.js';
+
+class Capture extends Writable {
+  text = '';
+  constructor(
+    public isTTY: boolean,
+    public columns = 100,
+  ) {
+    super();
+  }
+  override _write(chunk: Buffer, _e: BufferEncoding, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+function fakeContext(options: { tty: boolean; json?: boolean; jq?: string; env?: NodeJS.ProcessEnv; color?: boolean }) {
+  const stdout = new Capture(options.tty);
+  const stderr = new Capture(options.tty);
+  const flags: GlobalFlags = { json: options.json ?? options.jq !== undefined, jq: options.jq, color: options.color ?? true, input: true, yes: false, quiet: false, debug: false, insecure: false };
+  const io = createIO({ stdin: Object.assign(new Capture(options.tty), { read() {} }) as never, stdout, stderr }, options.env ?? {}, flags);
+  const ctx = { io, flags, clock: { now: () => NOW, sleep: async () => {} } } as unknown as Context;
+  return { ctx, stdout, stderr };
+}
+
+interface Row {
+  id: string;
+  title: string;
+  status: string;
+  createdAt: string;
+  pinned: boolean;
+}
+
+const rows: Row[] = [
+  { id: 'a1', title: 'First \x1b[2J\x1b]0;pwned\x07title', status: 'in_progress', createdAt: '2026-01-15T11:55:00.000Z', pinned: true },
+  { id: 'b2', title: 'Tab\there\nnewline', status: 'done', createdAt: '2026-01-14T12:00:00.000Z', pinned: false },
+];
+const columns: Column<Row>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'title', value: (r) => r.title, flex: true },
+  { header: 'status', value: (r) => r.status, display: (r, f) => f.yellow(r.status.replace('_', ' ')) },
+  { header: 'created', value: (r) => r.createdAt, kind: 'time' },
+  { header: 'pinned', value: (r) => r.pinned, kind: 'bool' },
+];
+
+async function* slowly<T>(items: T[]): AsyncIterable<T> {
+  for (const item of items) {
+    await new Promise((resolve) => setImmediate(resolve));
+    yield item;
+  }
+}
+
+describe('lists', () => {
+  it('--json prints the objects as an array, compact when piped', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, json: true });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).toBe(`${JSON.stringify(rows)}\n`);
+  });
+
+  it('--json on a terminal is pretty, streamed item by item, and still one array', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true, json: true });
+    await printList(ctx, slowly(rows), { columns });
+    expect(JSON.parse(stdout.text)).toEqual(rows);
+    expect(stdout.text).toContain('\n  {\n    "id": "a1"');
+  });
+
+  it('--json prints [] for an empty list', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, json: true });
+    await printList(ctx, slowly([]), { columns, empty: 'Nothing.' });
+    expect(stdout.text).toBe('[]\n');
+  });
+
+  it('piped: tab-separated raw values, no header, ISO times, no colour, no escapes', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).toBe('a1\tFirst title\tin_progress\t2026-01-15T11:55:00.000Z\ttrue\nb2\tTab here newline\tdone\t2026-01-14T12:00:00.000Z\tfalse\n');
+  });
+
+  it('piped stays plain even with colour forced on (FORCE_COLOR)', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, env: { FORCE_COLOR: '1' } });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).not.toContain('\x1b');
+  });
+
+  it('terminal: a table with header, relative times and colour; server escapes removed', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true });
+    await printList(ctx, rows, { columns });
+    const plain = stdout.text.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain.split('\n')[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+CREATED\s+PINNED$/);
+    expect(plain).toContain('5 minutes ago');
+    expect(plain).toContain('in progress');
+    expect(stdout.text).toContain('\x1b[33m');
+    expect(stdout.text.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(stdout.text).not.toContain('pwned');
+  });
+
+  it('terminal with NO_COLOR: the same table without colour', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true, env: { NO_COLOR: '1' } });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).not.toContain('\x1b');
+    expect(stdout.text).toContain('TITLE');
+  });
+
+  it('terminal: fits the width, truncating the flexible column', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true, color: false });
+    ctx.io.columns = 50;
+    await printList(ctx, [{ ...rows[1]!, title: 'a very long title '.repeat(10) }], { columns });
+    for (const line of stdout.text.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(50);
+    expect(stdout.text).toContain('…');
+  });
+
+  it('terminal: an empty list says so on stderr and prints nothing on stdout', async () => {
+    const { ctx, stdout, stderr } = fakeContext({ tty: true });
+    await printList(ctx, [], { columns, empty: 'No rows.' });
+    expect(stdout.text).toBe('');
+    expect(stderr.text).toBe('No rows.\n');
+  });
+
+  it('streams long lists in batches with the widths of the first', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true, color: false });
+    const many = Array.from({ length: 250 }, (_, i) => ({ ...rows[1]!, id: `id${i}`, title: `t${i}` }));
+    await printList(ctx, slowly(many), { columns, batch: 100 });
+    const lines = stdout.text.trimEnd().split('\n');
+    expect(lines).toHaveLength(251);
+    expect(lines.filter((line) => line.startsWith('ID'))).toHaveLength(1);
+    expect(lines[101]!.indexOf('done')).toBe(lines[1]!.indexOf('done'));
+  });
+});
+
+describe('--jq', () => {
+  it('prints strings raw, one per line', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, jq: '.[].id' });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).toBe('a1\nb2\n');
+  });
+  it('prints other values as JSON, compact when piped', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, jq: '.[0] | {id, pinned}' });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).toBe('{"id":"a1","pinned":true}\n');
+  });
+  it('is real jq: select, map, length, @tsv', async () => {
+    const { ctx, stdout } = fakeContext({ tty: false, jq: '[.[] | select(.pinned)] | length' });
+    await printList(ctx, rows, { columns });
+    expect(stdout.text).toBe('1\n');
+    const second = fakeContext({ tty: false, jq: '.[] | [.id, .status] | @tsv' });
+    await printList(second.ctx, rows, { columns });
+    expect(second.stdout.text).toBe('a1\tin_progress\nb2\tdone\n');
+  });
+  it('a bad expression is a usage error (exit 2) with jq\'s message', async () => {
+    const { ctx } = fakeContext({ tty: false, jq: '.[' });
+    await expect(printJson(ctx, { a: 1 })).rejects.toMatchObject({ exitCode: 2, code: 'JQ_ERROR', message: expect.stringContaining('syntax error') });
+  });
+  it('a runtime error is one too', async () => {
+    const { ctx } = fakeContext({ tty: false, jq: 'error("boom")' });
+    await expect(printJson(ctx, {})).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('boom') });
+  });
+});
+
+describe('items', () => {
+  it('render gets a sanitised copy; --json gets the original object', async () => {
+    const item = { name: 'Evil\x1b]0;title\x07 \x1b[31mred' };
+    const text = fakeContext({ tty: true });
+    await printItem(text.ctx, item, (data) => `name: ${data.name}`);
+    expect(text.stdout.text).toBe('name: Evil red\n');
+    const json = fakeContext({ tty: false, json: true });
+    await printItem(json.ctx, item, () => 'unused');
+    expect(JSON.parse(json.stdout.text)).toEqual(item);
+    expect(json.stdout.text).not.toContain('\x1b');
+  });
+});
+
+describe('a closed pipe', () => {
+  it('turns EPIPE into PipeClosedError (exit 0, nothing printed)', async () => {
+    const broken = new Writable({
+      write(_chunk, _enc, done) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    await emit(broken, 'first\n').catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    const error = await emit(broken, 'second\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PipeClosedError);
+    expect((error as PipeClosedError).exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,69 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { colorEnabled, colorLevel, createIO, envFlag, promptBlocker } from '../../src/io/terminal.js';
+
+function stream(tty: boolean, columns?: number) {
+  return Object.assign(new PassThrough(), { isTTY: tty, columns });
+}
+
+describe('colour rules', () => {
+  it('is on for a terminal, off when piped', () => {
+    expect(colorEnabled(true, {}, true)).toBe(true);
+    expect(colorEnabled(false, {}, true)).toBe(false);
+  });
+  it('--no-color wins over everything', () => {
+    expect(colorEnabled(true, { FORCE_COLOR: '1' }, false)).toBe(false);
+  });
+  it('NO_COLOR (non-empty) turns it off; an empty NO_COLOR does not', () => {
+    expect(colorEnabled(true, { NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: '' }, true)).toBe(true);
+  });
+  it('FORCE_COLOR turns it on when piped, and wins over NO_COLOR; 0/false turn it off', () => {
+    expect(colorEnabled(false, { FORCE_COLOR: '1' }, true)).toBe(true);
+    expect(colorEnabled(false, { FORCE_COLOR: '1', NO_COLOR: '1' }, true)).toBe(true);
+    expect(colorEnabled(true, { FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(colorEnabled(true, { FORCE_COLOR: 'false' }, true)).toBe(false);
+  });
+  it('TERM=dumb has no colour', () => {
+    expect(colorEnabled(true, { TERM: 'dumb' }, true)).toBe(false);
+  });
+  it('picks the colour level from FORCE_COLOR, COLORTERM and TERM', () => {
+    expect(colorLevel({ FORCE_COLOR: '3' })).toBe(3);
+    expect(colorLevel({ COLORTERM: 'truecolor' })).toBe(3);
+    expect(colorLevel({ TERM: 'xterm-256color' })).toBe(2);
+    expect(colorLevel({ TERM: 'xterm' })).toBe(1);
+  });
+});
+
+describe('prompting', () => {
+  const flags = { color: true, input: true };
+  it('needs stdin and stdout to be terminals', () => {
+    expect(promptBlocker(true, true, {}, flags)).toBeUndefined();
+    expect(promptBlocker(false, true, {}, flags)).toBe('stdin is not a terminal');
+    expect(promptBlocker(true, false, {}, flags)).toBe('stdout is not a terminal');
+  });
+  it('is off with --no-input, KAGENT_NO_PROMPT or CI', () => {
+    expect(promptBlocker(true, true, {}, { color: true, input: false })).toBe('--no-input was given');
+    expect(promptBlocker(true, true, { KAGENT_NO_PROMPT: '1' }, flags)).toBe('KAGENT_NO_PROMPT is set');
+    expect(promptBlocker(true, true, { CI: 'true' }, flags)).toBe('running in CI');
+    expect(promptBlocker(true, true, { CI: 'false' }, flags)).toBeUndefined();
+  });
+  it('envFlag treats "", 0 and false as off', () => {
+    expect(envFlag({ A: '' }, 'A')).toBe(false);
+    expect(envFlag({ A: '0' }, 'A')).toBe(false);
+    expect(envFlag({ A: 'FALSE' }, 'A')).toBe(false);
+    expect(envFlag({ A: 'yes' }, 'A')).toBe(true);
+    expect(envFlag({}, 'A')).toBe(false);
+  });
+});
+
+describe('createIO', () => {
+  it('reads terminal-ness, width and colour from the streams and env', () => {
+    const io = createIO({ stdin: stream(true), stdout: stream(true, 120), stderr: stream(false) }, {}, { color: true, input: true });
+    expect(io).toMatchObject({ stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: false, color: true, colorStderr: false, canPrompt: true, columns: 120 });
+  });
+  it('falls back to COLUMNS, then 80', () => {
+    expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, { COLUMNS: '132' }, { color: true, input: true }).columns).toBe(132);
+    expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true }).columns).toBe(80);
+  });
+});
