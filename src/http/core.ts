@@ -121,7 +121,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
 
       const body = req.json !== undefined ? JSON.stringify(req.json) : req.stream ? req.stream() : req.body;
       trace.line(`→ ${what} attempt=${attempt}${keyNote}${authorised ? ' authorization=Bearer [redacted]' : ' (no authorization)'}`);
-      const started = performance.now();
+      const started = process.hrtime.bigint();
       let response: WireResponse;
       let text: string;
       try {
@@ -131,7 +131,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         if (body && typeof body === 'object' && 'destroy' in body) body.destroy();
         const failure = classifyNetworkError(error);
         if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
-        const elapsed = Math.round(performance.now() - started);
+        const elapsed = msSince(started);
         // A write that may have reached the service is only repeated under an idempotency key.
         const mayRetry = failure.transient && (replayable || !failure.mayHaveReachedServer);
         if (mayRetry && retry < retries) {
@@ -145,7 +145,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       }
 
       const { status, headers } = response;
-      const elapsed = Math.round(performance.now() - started);
+      const elapsed = msSince(started);
       const replayed = String(headers['idempotent-replayed']).toLowerCase() === 'true';
       trace.line(`← ${status} ${what} ${elapsed} ms attempt=${attempt}${keyNote}${replayed ? ' idempotent-replayed=true' : ''}`);
 
@@ -211,6 +211,11 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
+
+/** For the trace. (process.hrtime, not `performance`: the latter loads a dozen modules on first touch.) */
+function msSince(start: bigint): number {
+  return Math.round(Number(process.hrtime.bigint() - start) / 1e6);
+}
 
 function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Parsed {
   if (text === '') return { ok: true, value: undefined };
