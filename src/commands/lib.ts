@@ -558,7 +558,7 @@ async function runUploads(
   if (ctx.signal.aborted) throw new InterruptedError('interrupted', again);
   if (summary.stoppedBy) {
     const stopped = summary.stoppedBy;
-    if (!stopped.hint) stopped.hint = again;
+    stopped.hint = stopped.hint ? `${stopped.hint}; then ${again}` : again;
     throw stopped;
   }
   if (summary.failed > 0) {

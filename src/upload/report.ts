@@ -134,6 +134,7 @@ class ProgressBar {
   ) {
     this.totalFiles = sources.length;
     this.totalBytes = sources.reduce((sum, s) => sum + s.size, 0);
+    this.samples.push([ctx.clock.now(), 0]);
     this.timer = setInterval(() => this.draw(), FRAME_MS);
     this.timer.unref?.();
   }
@@ -174,7 +175,9 @@ class ProgressBar {
 
     let current = this.doneBytes;
     for (const sent of this.inFlight.values()) current += sent;
-    const fraction = this.totalBytes > 0 ? Math.min(1, current / this.totalBytes) : this.doneFiles / Math.max(1, this.totalFiles);
+    // Bytes sent are not files done: 100% only once every answer is in.
+    const ceiling = this.doneFiles < this.totalFiles ? 0.99 : 1;
+    const fraction = Math.min(ceiling, this.totalBytes > 0 ? current / this.totalBytes : this.doneFiles / Math.max(1, this.totalFiles));
     const width = Math.max(20, this.ctx.io.stderr.columns ?? this.ctx.io.columns ?? 80);
     const cells = 20;
     const filled = Math.round(fraction * cells);

@@ -1,0 +1,456 @@
+// `kagent lib upload` against the sandbox, in-process: discovery (files,
+// folders, globs, stdin), refusals that send no request, content-derived
+// idempotency keys (a rerun adds nothing), faults survived without
+// duplicates, per-file 402/413/415 with their codes, output in every mode,
+// --fail-fast and exit codes.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
+import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
+import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
+import { tinyServer } from '../helpers/tiny-server.js';
+
+let s: LoggedIn;
+let key: string;
+let accountId: string;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  s = await loggedInSandbox();
+});
+afterAll(async () => {
+  await s.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  ({ apiKey: key, accountId } = await s.t.newAccount({ credits: 10_000 }));
+  await resetStats();
+});
+
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+
+async function resetStats() {
+  await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+}
+async function stats(): Promise<{ requests: Record<string, number>; executions: Record<string, number>; statuses: Record<string, number> }> {
+  return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
+}
+async function files(): Promise<any[]> {
+  return (await s.t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items;
+}
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** A folder of files: name → content. */
+function folder(content: Record<string, Buffer | string>): string {
+  const dir = tempDir('kagent-upload-');
+  dirs.push(dir);
+  for (const [name, data] of Object.entries(content)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), data);
+  }
+  return dir;
+}
+
+function rows(stdout: string): string[][] {
+  return stdout.split('\n').filter(Boolean).map((line) => line.split('\t'));
+}
+
+function ndjson(stdout: string): any[] {
+  return stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+}
+
+const DOCS = {
+  'report.pdf': makePdf(['Harbour expansion report', 'Costs are within the budget.']),
+  'minutes.docx': makeDocx(['Minutes of the board meeting.', 'The harbour expansion was approved.']),
+  'notes/plan.md': '# Plan\n\nFinish the harbour survey by May.\n',
+  'notes/todo.txt': 'call the surveyor\n',
+  'images/map.png': makePng(64, 48),
+  '.git/config': '[core]\n',
+  'notes/.draft.md': '# hidden draft\n',
+};
+
+describe('lib upload: discovery and the first run', () => {
+  it('uploads files, folders (recursively, hidden ones skipped) and globs; piped: one row per file; a summary on stderr', async () => {
+    const dir = folder(DOCS);
+    const r = await kagent(['lib', 'upload', join(dir, 'report.pdf'), join(dir, 'notes'), `${dir}/images/*.png`, join(dir, 'minutes.docx')]);
+    expect(r.stderr).toMatch(/^5 uploaded, 0 already there, 0 failed/m);
+    expect(r.code).toBe(0);
+    const out = rows(r.stdout);
+    expect(out.map((row) => [row[0], row[1]]).sort()).toEqual(
+      [
+        ['uploaded', join(dir, 'report.pdf')],
+        ['uploaded', join(dir, 'notes/plan.md')],
+        ['uploaded', join(dir, 'notes/todo.txt')],
+        ['uploaded', join(dir, 'images/map.png')],
+        ['uploaded', join(dir, 'minutes.docx')],
+      ].sort(),
+    );
+    expect(out.every((row) => /^li_/.test(row[2] ?? '') && row[3] === '')).toBe(true);
+    // Sent with the bytes' hash, nothing twice: one request and one execution per file, plus GET /me.
+    const st = await stats();
+    expect(st.requests).toEqual({ getMe: 1, uploadFile: 5 });
+    expect(st.executions.uploadFile).toBe(5);
+    const stored = await files();
+    expect(stored.map((f) => f.fileName).sort()).toEqual(['map.png', 'minutes.docx', 'plan.md', 'report.pdf', 'todo.txt']);
+    expect(Object.fromEntries(stored.map((f) => [f.fileName, f.mime]))).toMatchObject({
+      'report.pdf': 'application/pdf',
+      'plan.md': 'text/markdown',
+      'todo.txt': 'text/plain',
+      'map.png': 'image/png',
+    });
+  });
+
+  it('a folder operand walks everything below it; a file named twice is sent once', async () => {
+    const dir = folder(DOCS);
+    const r = await kagent(['lib', 'upload', dir, join(dir, 'notes', 'plan.md')]);
+    expect(r.code).toBe(0);
+    expect(rows(r.stdout)).toHaveLength(5);
+    expect((await stats()).requests.uploadFile).toBe(5);
+    expect(r.stdout).not.toMatch(/\.git|\.draft/);
+  });
+
+  it('glob patterns relative to the working directory, with **', async () => {
+    const dir = folder(DOCS);
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const r = await kagent(['lib', 'upload', 'notes/**/*.{md,txt}']);
+      expect(r.code).toBe(0);
+      expect(rows(r.stdout).map((row) => row[1]).sort()).toEqual(['notes/plan.md', 'notes/todo.txt']);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('an operand that matches nothing stops everything before any request (exit 2)', async () => {
+    const dir = folder({ 'a.txt': 'hello\n', 'empty/.keep': '' });
+    for (const operand of [join(dir, 'missing.pdf'), `${dir}/*.pdf`, join(dir, 'empty')]) {
+      const r = await kagent(['lib', 'upload', join(dir, 'a.txt'), operand]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/no such file or folder|no files match|no files in folder/);
+    }
+    expect((await stats()).requests).toEqual({});
+  });
+});
+
+describe('lib upload: a rerun uploads nothing', () => {
+  it('the same command again: every file "exists", no work done by the service, the library unchanged', async () => {
+    const dir = folder(DOCS);
+    const first = await kagent(['lib', 'upload', dir, '--note', 'nightly']);
+    expect(first.code).toBe(0);
+    const before = await files();
+    expect(before).toHaveLength(5);
+    await resetStats();
+
+    const again = await kagent(['lib', 'upload', dir, '--note', 'nightly']);
+    expect(again.code).toBe(0);
+    expect(rows(again.stdout).map((row) => row[0])).toEqual(['exists', 'exists', 'exists', 'exists', 'exists']);
+    expect(again.stderr).toMatch(/^0 uploaded, 5 already there, 0 failed/m);
+    const st = await stats();
+    expect(st.requests.uploadFile).toBe(5);
+    // Answered from the idempotency cache: the upload handler never ran.
+    expect(st.executions.uploadFile ?? 0).toBe(0);
+    expect(await files()).toEqual(before);
+    // The ids reported are those of the first run.
+    const ids = (out: string) => rows(out).map((row) => row[2]).sort();
+    expect(ids(again.stdout)).toEqual(ids(first.stdout));
+  });
+
+  it('other options (a different note) make other keys: the service still recognises the bytes (duplicate), nothing is added', async () => {
+    const dir = folder({ 'a.md': '# A\n\nalpha\n' });
+    expect((await kagent(['lib', 'upload', dir])).code).toBe(0);
+    const r = await kagent(['lib', 'upload', dir, '--note', 'other', '--json']);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual([expect.objectContaining({ status: 'exists', item: expect.objectContaining({ fileName: 'a.md' }) })]);
+    expect(await files()).toHaveLength(1);
+  });
+
+  it('the same bytes under two names in one run: sent one after the other, added once', async () => {
+    const same = '# Same\n\nidentical bytes\n';
+    const dir = folder({ 'one.md': same, 'two.md': same });
+    const r = await kagent(['lib', 'upload', dir, '--concurrency', '8', '--json']);
+    expect(r.code).toBe(0);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => x.status).sort()).toEqual(['exists', 'uploaded']);
+    expect(results[0].item.id).toBe(results[1].item.id);
+    expect(await files()).toHaveLength(1);
+  });
+});
+
+describe('lib upload: faults', () => {
+  it('resets, 503s, cut-off answers and resets after the work: every file ends up present exactly once, reported uploaded', async () => {
+    const content: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) content[`doc-${i}.md`] = `# Document ${i}\n\n${randomBytes(200).toString('base64')}\n`;
+    const dir = folder(content);
+    for (const kind of ['reset', '503', 'truncate', 'reset-after', '502', 'truncate']) {
+      await s.t.inject({ kind, count: 1, method: 'POST', path: '/api/v1/library/files' });
+    }
+    const r = await kagent(['lib', 'upload', dir, '--json', '--concurrency', '3']);
+    expect(r.stderr).toMatch(/^8 uploaded, 0 already there, 0 failed/m);
+    expect(r.code).toBe(0);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => x.status)).toEqual(Array(8).fill('uploaded'));
+    const stored = await files();
+    expect(stored).toHaveLength(8);
+    expect(new Set(stored.map((f) => f.sha256))).toEqual(new Set(Object.values(content).map(sha256)));
+    const st = await stats();
+    // The faults happened and were retried (a fault drawn by a replayed attempt changes nothing)...
+    expect(st.statuses['503']).toBe(1);
+    expect(st.statuses['502']).toBe(1);
+    expect(st.requests.uploadFile).toBeGreaterThanOrEqual(8 + 3);
+    // ...and the work was done exactly once per file: the retries after the work carried the same key.
+    expect(st.executions.uploadFile).toBe(8);
+  });
+
+  it('a service that keeps refusing (429 after every retry): the run stops (exit 7), files not started are "skipped", a rerun finishes the job', async () => {
+    const dir = folder({ 'a.md': '# a\n', 'b.md': '# b\n', 'c.md': '# c\n' });
+    // Injected 429s carry Retry-After: 1, so the five retries take five seconds, every time.
+    await s.t.inject({ kind: '429', count: 6, method: 'POST', path: '/api/v1/library/files' });
+    const r = await kagent(['lib', 'upload', dir, '--concurrency', '1', '--json']);
+    expect(r.code).toBe(7);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => x.status)).toEqual(['failed', 'skipped', 'skipped']);
+    expect(results[0].error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(JSON.parse(r.stderr.trimEnd().split('\n').pop() as string).error.hint).toMatch(/run the same command again/);
+    const again = await kagent(['lib', 'upload', dir]);
+    expect(again.code).toBe(0);
+    expect(await files()).toHaveLength(3);
+  });
+});
+
+describe('lib upload: checked before sending', () => {
+  it('type by content, empty files: refused with their codes, and not a single request (exit 2)', async () => {
+    const dir = folder({
+      'photo.pdf': randomBytes(4096), // named .pdf, but random bytes
+      'archive.docx': makeZip({ 'readme.txt': 'not a word document' }),
+      'latin1.txt': Buffer.from('caf\xe9 au lait\n', 'latin1'),
+      'empty.md': '',
+    });
+    const r = await kagent(['lib', 'upload', dir, '--json']);
+    expect(r.code).toBe(2);
+    const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
+    expect(byName['photo.pdf'].error.code).toBe('UNSUPPORTED_TYPE');
+    expect(byName['archive.docx'].error.code).toBe('UNSUPPORTED_TYPE');
+    expect(byName['archive.docx'].error.message).toMatch(/not a Word document/);
+    expect(byName['latin1.txt'].error.code).toBe('UNSUPPORTED_TYPE');
+    expect(byName['empty.md'].error.code).toBe('EMPTY_FILE');
+    expect(Object.values(byName).every((x: any) => x.status === 'failed' && x.error.status === undefined)).toBe(true);
+    expect((await stats()).requests).toEqual({});
+  });
+
+  it('text that turns binary past the first 64 KiB: refused after reading it all; no upload request (only the plan limit was asked)', async () => {
+    const dir = folder({ 'binary-tail.txt': Buffer.concat([Buffer.alloc(70_000, 'a'), Buffer.from([0, 1, 2])]), 'split.txt': Buffer.concat([Buffer.alloc(65_535, 'a'), Buffer.from('é', 'utf8'), Buffer.from('\n')]) });
+    const r = await kagent(['lib', 'upload', dir, '--json']);
+    expect(r.code).toBe(2);
+    const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
+    expect(byName['binary-tail.txt'].error).toEqual({ code: 'UNSUPPORTED_TYPE', message: expect.stringMatching(/binary content after the first bytes/) });
+    // A character split across the 64 KiB boundary is still text.
+    expect(byName['split.txt'].status).toBe('uploaded');
+    expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
+  });
+
+  it('content wins over the name: a PDF named .txt and text named .pdf are sent as what they are', async () => {
+    const dir = folder({ 'really-a-pdf.txt': makePdf(['hello']), 'really-text.pdf': 'just words\n' });
+    const r = await kagent(['lib', 'upload', dir]);
+    expect(r.code).toBe(0);
+    const mimes = Object.fromEntries((await files()).map((f) => [f.fileName, f.mime]));
+    expect(mimes).toEqual({ 'really-a-pdf.txt': 'application/pdf', 'really-text.pdf': 'text/plain' });
+  });
+
+  it("over the plan's per-file limit: FILE_TOO_LARGE (exit 6), only GET /me asked, no upload request", async () => {
+    await s.t.patchAccount(accountId, { limits: { fileBytes: 1000 } });
+    const dir = folder({ 'big.txt': 'x'.repeat(1001), 'small.txt': 'y'.repeat(1000) });
+    const r = await kagent(['lib', 'upload', dir]);
+    expect(r.code).toBe(6);
+    expect(rows(r.stdout).sort()).toEqual([
+      ['failed', join(dir, 'big.txt'), '', 'FILE_TOO_LARGE'],
+      ['uploaded', join(dir, 'small.txt'), expect.stringMatching(/^li_/), ''],
+    ]);
+    expect(r.stderr).toMatch(/big\.txt: the file is 1001 bytes; the plan allows 1000 bytes per file \(FILE_TOO_LARGE\)/);
+    expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
+  });
+});
+
+describe('lib upload: per-file answers of the service', () => {
+  it('402 CREDITS_EXHAUSTED and 413 STORAGE_FULL per file, with their codes; the most severe exit code (6)', async () => {
+    const a = '# a\n\nfirst file\n';
+    const b = '# b\n\nsecond file, longer than the rest\n';
+    const c = '# c\n\nthird\n';
+    // a fits; b does not fit after a (413); c would fit, but a used the last credits (402).
+    await s.t.patchAccount(accountId, { credits: 2, limits: { storageBytes: a.length + c.length + 1 } });
+    const dir = folder({ 'a.md': a, 'b.md': b, 'c.md': c });
+    const r = await kagent(['lib', 'upload', dir, '--concurrency', '1', '--json']);
+    expect(r.code).toBe(6);
+    const results = ndjson(r.stdout);
+    expect(results[0]).toMatchObject({ name: 'a.md', status: 'uploaded' });
+    expect(results[1]).toMatchObject({ name: 'b.md', status: 'failed', error: { code: 'STORAGE_FULL', status: 413 } });
+    expect(results[2]).toMatchObject({ name: 'c.md', status: 'failed', error: { code: 'CREDITS_EXHAUSTED', status: 402 } });
+  });
+
+  it('415 and 413 answered by a service that judges differently: reported per file; 413 outranks 415 (exit 6)', async () => {
+    const server = await tinyServer((req) => {
+      if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
+      const name = decodeURIComponent(String(req.headers['x-file-name']));
+      if (name === 'odd.md') return { status: 415, body: { error: { code: 'UNSUPPORTED_TYPE', message: 'odd.md is not a supported type' } } };
+      if (name === 'huge.md') return { status: 413, body: { error: { code: 'FILE_TOO_LARGE', message: 'too large for this plan' } } };
+      return { status: 201, body: { item: { id: `li_${name}`, kind: 'file', fileName: name }, duplicate: false } };
+    });
+    try {
+      const dir = folder({ 'odd.md': '# odd\n', 'huge.md': '# huge\n', 'fine.md': '# fine\n' });
+      const r = await runCli(['lib', 'upload', dir], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+      expect(r.code).toBe(6);
+      expect(rows(r.stdout).map((row) => [row[0], row[1]?.split('/').pop(), row[3]]).sort()).toEqual([
+        ['failed', 'huge.md', 'FILE_TOO_LARGE'],
+        ['failed', 'odd.md', 'UNSUPPORTED_TYPE'],
+        ['uploaded', 'fine.md', ''],
+      ]);
+      expect(r.stderr).toMatch(/odd\.md: odd\.md is not a supported type \(UNSUPPORTED_TYPE\)/);
+      // Every upload carried what the contract asks for.
+      const uploads = server.requests.filter((req) => req.url.startsWith('/api/v1/library/files'));
+      expect(uploads).toHaveLength(3);
+      for (const req of uploads) {
+        expect(req.headers['content-type']).toBe('application/octet-stream');
+        expect(Number(req.headers['content-length'])).toBeGreaterThan(0);
+        expect(req.headers['idempotency-key']).toMatch(/^kagent-upload-v1:[0-9a-f]{64}:[0-9a-f]{32}$/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('lib upload: options', () => {
+  it('--space by name, --note, --lang reach the service; a file name with spaces and accents is URL-encoded', async () => {
+    const space = (await s.t.call('POST', '/spaces', { key, body: { name: 'Research' } })).body;
+    const dir = folder({ 'Rapport – été 2026.md': '# Rapport\n\nLe port.\n' });
+    const r = await kagent(['lib', 'upload', dir, '--space', 'Research', '--note', 'for the board', '--lang', 'en']);
+    expect(r.code).toBe(0);
+    const [item] = await files();
+    expect(item).toMatchObject({ fileName: 'Rapport – été 2026.md', spaceId: space.id, note: 'for the board' });
+  });
+
+  it('--name renames a single file; with several it is a usage error', async () => {
+    const dir = folder({ 'x.md': '# x\n', 'y.md': '# y\n' });
+    expect((await kagent(['lib', 'upload', join(dir, 'x.md'), '--name', 'Renamed.md'])).code).toBe(0);
+    expect((await files())[0].fileName).toBe('Renamed.md');
+    const both = await kagent(['lib', 'upload', dir, '--name', 'z.md']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--name names a single file, but 2 files were given/);
+  });
+
+  it('bad option values are usage errors before anything is read or sent', async () => {
+    const dir = folder({ 'x.md': '# x\n' });
+    for (const argv of [
+      ['--concurrency', '0'],
+      ['--concurrency', '17'],
+      ['--note', 'n'.repeat(2001)],
+      ['--space', ''],
+    ]) {
+      const r = await kagent(['lib', 'upload', dir, ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+    }
+    expect((await stats()).requests).toEqual({});
+  });
+
+  it('--fail-fast: no new file after the first failure; the rest are "skipped" (--json) and the exit is that failure\'s', async () => {
+    const dir = folder({ '1-bad.bin': randomBytes(100), '2.md': '# two\n', '3.md': '# three\n' });
+    const r = await kagent(['lib', 'upload', dir, '--fail-fast', '--concurrency', '1', '--json']);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout).map((x) => [x.name, x.status])).toEqual([
+      ['1-bad.bin', 'failed'],
+      ['2.md', 'skipped'],
+      ['3.md', 'skipped'],
+    ]);
+    expect(r.stderr).toMatch(/0 uploaded, 0 already there, 1 failed, 2 not attempted/);
+    expect((await stats()).requests).toEqual({});
+  });
+
+  it('no API key: exit 3 before anything is read', async () => {
+    const dir = folder({ 'x.md': '# x\n' });
+    const r = await runCli(['lib', 'upload', dir], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    expect(r.code).toBe(3);
+  });
+});
+
+describe('lib upload: stdin', () => {
+  it('"-" with --name: saved to a temporary file first, uploaded, the temporary file removed', async () => {
+    const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith('kagent-stdin-'));
+    const before = new Set(leftovers());
+    const text = '# From stdin\n\nPiped notes about the harbour.\n';
+    const r = await kagent(['lib', 'upload', '-', '--name', 'piped.md'], { stdin: text });
+    expect(r.code).toBe(0);
+    expect(rows(r.stdout)).toEqual([['uploaded', '-', expect.stringMatching(/^li_/), '']]);
+    const [item] = await files();
+    expect(item).toMatchObject({ fileName: 'piped.md', mime: 'text/markdown', size: Buffer.byteLength(text), sha256: sha256(text) });
+    expect(leftovers().filter((name) => !before.has(name))).toEqual([]);
+    // The same bytes again: already there.
+    const again = await kagent(['lib', 'upload', '-', '--name', 'piped.md'], { stdin: text });
+    expect(rows(again.stdout)[0]?.[0]).toBe('exists');
+  });
+
+  it('"-" without --name, twice, or from a terminal: usage errors', async () => {
+    expect((await kagent(['lib', 'upload', '-'], { stdin: 'x' })).stderr).toMatch(/needs --name/);
+    expect((await kagent(['lib', 'upload', '-', '-', '--name', 'a.md'], { stdin: 'x' })).code).toBe(2);
+    const tty = await kagent(['lib', 'upload', '-', '--name', 'a.md'], { tty: true });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toMatch(/stdin is a terminal/);
+  });
+
+  it('empty stdin is refused like an empty file', async () => {
+    const r = await kagent(['lib', 'upload', '-', '--name', 'a.md', '--json'], { stdin: '' });
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)[0].error.code).toBe('EMPTY_FILE');
+    expect((await stats()).requests).toEqual({});
+  });
+});
+
+describe('lib upload: output modes', () => {
+  it('terminal: one "✓ uploaded" line per file on stdout, a progress bar and the summary on stderr', async () => {
+    const dir = folder({ 'a.md': '# a\n', 'b.bin': randomBytes(50) });
+    const r = await kagent(['lib', 'upload', dir], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 bytes\\)`));
+    expect(lines.find((line) => line.startsWith('✗ failed'))).toMatch(/b\.bin: b\.bin is (binary content|not UTF-8 text).*\(UNSUPPORTED_TYPE\)/);
+    expect(r.stderr).toMatch(/1 uploaded, 0 already there, 1 failed/);
+    expect(r.stderr).toMatch(/error: 1 of 2 files failed \(UPLOAD_FAILED\)/);
+    expect(hasForeignEscapes(r.stdout)).toBe(false);
+  });
+
+  it('terminal: the progress bar shows files, bytes, speed and the files in flight, and is cleared at the end', async () => {
+    const dir = folder({ 'slow.md': `# slow\n${'z'.repeat(10_000)}\n` });
+    await s.t.inject({ kind: 'slow', ms: 400, count: 1, method: 'POST', path: '/api/v1/library/files' });
+    const r = await kagent(['lib', 'upload', dir], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    // While the service takes its time: not done yet, the bytes sent, a speed, the file in flight.
+    expect(r.stderr).toMatch(/\r\x1b\[2K[█░]{20} +\d+% 0\/1 files · [\d.]+ (bytes|KiB)\/9\.8 KiB · [\d.]+ (bytes|KiB|MiB)\/s · slow\.md/);
+    expect(r.stderr).not.toMatch(/100% 0\/1/);
+    expect(r.stderr).toMatch(/\r\x1b\[2K1 uploaded, 0 already there, 0 failed/);
+  });
+
+  it('in CI or with --quiet: no progress bar; --quiet also drops the summary', async () => {
+    const dir = folder({ 'a.md': '# a\n' });
+    const ci = await kagent(['lib', 'upload', dir], { tty: true, env: { CI: 'true' } });
+    expect(ci.stderr).not.toMatch(/\r/);
+    const quiet = await kagent(['lib', 'upload', dir, '--quiet'], { tty: true });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(/already there/);
+  });
+
+  it('--json: one JSON object per file (NDJSON); --jq filters each', async () => {
+    const dir = folder({ 'a.md': '# a\n', 'b.md': '# b\n' });
+    const r = await kagent(['lib', 'upload', dir, '--json'], { tty: true });
+    const results = ndjson(r.stdout);
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      expect(Object.keys(result)).toEqual(['path', 'name', 'size', 'status', 'item']);
+      expect(result.item).toMatchObject({ kind: 'file', fileName: result.name });
+    }
+    const jq = await kagent(['lib', 'upload', dir, '--jq', '.status + " " + .name']);
+    expect(jq.stdout.trimEnd().split('\n').sort()).toEqual(['exists a.md', 'exists b.md']);
+  });
+});
