@@ -136,8 +136,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         const mayRetry = failure.transient && (replayable || !failure.mayHaveReachedServer);
         if (mayRetry && retry < retries) {
           const delay = backoffDelay(++retry, backoff);
-          trace.line(`✗ ${what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${retry}/${retries} in ${delay} ms`);
-          await guard(signal, () => clock.sleep(delay, signal));
+          await pauseBeforeRetry(delay, `✗ ${what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${retry}/${retries} in ${delay} ms`);
           continue;
         }
         trace.line(`✗ ${what} ${failure.code} after ${elapsed} ms attempt=${attempt}; giving up`);
@@ -155,8 +154,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         // Cut off or garbled: the same request again is harmless only when replayable.
         if (replayable && retry < retries) {
           const delay = backoffDelay(++retry, backoff);
-          trace.line(`✗ ${what} answer is not valid JSON; retry ${retry}/${retries} in ${delay} ms`);
-          await guard(signal, () => clock.sleep(delay, signal));
+          await pauseBeforeRetry(delay, `✗ ${what} answer is not valid JSON; retry ${retry}/${retries} in ${delay} ms`);
           continue;
         }
         throw invalidAnswer(method, url, status, replayable);
@@ -169,9 +167,9 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       if (status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && req.idempotencyKey) {
         // The first request with this key is still running: wait for it, then ask again with the same key.
         if (inProgressWaits < retries) {
+          // Never ask again at once (full jitter can pick ~0): at least half the base delay.
           const delay = Math.max(retryAfterMs ?? 0, backoff.baseMs / 2 + backoffDelay(++inProgressWaits, backoff));
-          trace.line(`… ${what} still in progress under idempotency-key=${req.idempotencyKey}; asking again in ${delay} ms`);
-          await guard(signal, () => clock.sleep(delay, signal));
+          await pauseBeforeRetry(delay, `… ${what} still in progress under idempotency-key=${req.idempotencyKey}; asking again in ${delay} ms`);
           continue;
         }
         error.hint = `the first request with this key is still running; run the same command again later with --idempotency-key ${req.idempotencyKey}`;
@@ -191,7 +189,11 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       }
       retry++;
       const delay = retryAfterMs ?? backoffDelay(retry, backoff);
-      trace.line(`↻ ${what} got ${status} ${error.code}; retry ${retry}/${retries} in ${delay} ms${retryAfterMs !== undefined ? ' (Retry-After)' : ''}`);
+      await pauseBeforeRetry(delay, `↻ ${what} got ${status} ${error.code}; retry ${retry}/${retries} in ${delay} ms${retryAfterMs !== undefined ? ' (Retry-After)' : ''}`);
+    }
+
+    async function pauseBeforeRetry(delay: number, traceLine: string): Promise<void> {
+      trace.line(traceLine);
       await guard(signal, () => clock.sleep(delay, signal));
     }
   }
