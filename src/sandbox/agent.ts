@@ -12,6 +12,8 @@
 //   "choose"/"which"/"pick"          → a `choice` part
 //   "research"/"investigate"         → a `task` part: a research task that waits on action save_report
 //   a video/podcast URL              → `media` + `task` parts: a transcription is started (credits per minute)
+//   "connect"/"gmail"/"slack"/"notion"/"github"/"calendar" → a `connect` card (state available)
+// and a `files` part when an uploaded file of the library is cited,
 // and a `changes` part for what was created or changed during the turn, with the
 // action ids that undo it and the end of the undo window.
 import type * as S from '../api/shapes.js';
@@ -36,6 +38,7 @@ const TRIGGERS = {
   watch: [/\b(watch|track|follow|monitor)\b/i, /关注|跟踪|追踪|监控/],
   choice: [/\b(choose|which|pick)\b/i, /选择|哪个|哪一个|哪些/],
   research: [/\b(research|investigate)\b/i, /研究|调研/],
+  connect: [/\bconnect\b|\b(gmail|slack|notion|github|calendar)\b/i, /连接|接入/],
 } as const;
 
 type Trigger = keyof typeof TRIGGERS;
@@ -63,6 +66,7 @@ const TRIGGER_TOOL: Record<Trigger, string | null> = {
   watch: 'create_watch',
   choice: null,
   research: 'start_research',
+  connect: null,
 };
 
 export function planTurn(text: string): TurnPlan {
@@ -137,6 +141,8 @@ function topicOf(text: string, lang: Lang): string {
 
 interface Hit {
   kind: 'library' | 'doc';
+  /** For uploaded files: what a `files` part shows. */
+  file?: { name: string; mime: string };
   id: string;
   title: string;
   url: string;
@@ -182,6 +188,7 @@ export function retrieve(account: Account, tokens: string[], max = 3): Hit[] {
       snippet: firstSentence(item.summary || item.note || item.keyPoints[0] || item.title),
       score: s,
       order,
+      ...(item.kind === 'file' ? { file: { name: item.fileName ?? item.title, mime: item.mime ?? 'application/octet-stream' } } : {}),
     });
   });
   account.docs.forEach((doc, order) => {
@@ -371,18 +378,59 @@ export function composeReply(world: World, account: Account, conversation: S.Con
     say(question);
   }
 
+  if (plan.triggers.includes('connect')) {
+    const card = connectCard(text, lang);
+    if (card) {
+      after.push({ type: 'connect', card });
+      say(zh ? `先连接 ${card.name}，我才能用上它。` : `Connect ${card.name} so I can use it.`);
+    }
+  }
+
   const parts: S.ChatPart[] = plan.tools.map((name) => {
     const shown = toolNames.get(name) ?? name;
     return { type: 'tool', id: world.id('tl'), name: shown, label: toolLabel(shown, lang), status: toolStatus.get(name) ?? 'done' };
   });
   parts.push({ type: 'text', text: lines.join('\n') });
   if (hits.length > 0) parts.push({ type: 'citations', items: hits.map((h, i) => ({ n: i + 1, title: h.title, url: h.url, source: h.source })) });
+  const files = hits.filter((h) => h.file).map((h) => ({ id: h.id, name: h.file?.name ?? h.title, mime: h.file?.mime ?? '', url: `/library/${h.id}` }));
+  if (files.length > 0) parts.push({ type: 'files', items: files });
   parts.push(...orderAfter(after));
   if (changes.length > 0) parts.push({ type: 'changes', items: changes });
   return parts;
 }
 
-const PART_ORDER = ['action', 'choice', 'memory', 'task', 'media'];
+const PART_ORDER = ['action', 'choice', 'memory', 'task', 'media', 'connect'];
+
+const CONNECTORS: Array<{ id: string; name: string; match: RegExp; access: Record<Lang, string>; recipe: { id: string; title: string; body: string } | null }> = [
+  {
+    id: 'gmail',
+    name: 'Gmail',
+    match: /gmail|e-?mail|邮件|邮箱/i,
+    access: { en: 'Read your email (read-only)', zh: '读取你的邮件（只读）' },
+    recipe: { id: 'daily-email-digest', title: 'Daily email digest', body: 'Every morning, summarise new email into your inbox.' },
+  },
+  { id: 'google-calendar', name: 'Google Calendar', match: /calendar|日历/i, access: { en: 'See your calendar events (read-only)', zh: '查看你的日历（只读）' }, recipe: null },
+  { id: 'slack', name: 'Slack', match: /slack/i, access: { en: 'Read channels you choose', zh: '读取你选择的频道' }, recipe: null },
+  { id: 'notion', name: 'Notion', match: /notion/i, access: { en: 'Read pages you share', zh: '读取你共享的页面' }, recipe: null },
+  { id: 'github', name: 'GitHub', match: /github/i, access: { en: 'Read repositories you choose', zh: '读取你选择的仓库' }, recipe: null },
+];
+
+/** A card asking to connect the service the message names (Gmail when it names none). */
+function connectCard(text: string, lang: Lang): Extract<S.ChatPart, { type: 'connect' }>['card'] | undefined {
+  const c = CONNECTORS.find((x) => x.match.test(text)) ?? CONNECTORS[0];
+  if (!c) return undefined;
+  return {
+    connector: c.id,
+    name: c.name,
+    logo: null,
+    reason: lang === 'zh' ? `要用 ${c.name} 里的内容回答，需要先连接它。` : `To answer from ${c.name}, I need you to connect it first.`,
+    recipe: c.recipe,
+    access: c.access[lang],
+    href: `/connect/${c.id}`,
+    waitId: null,
+    state: 'available',
+  };
+}
 function orderAfter(parts: S.ChatPart[]): S.ChatPart[] {
   return parts.map((p, i) => ({ p, i })).sort((a, b) => PART_ORDER.indexOf(a.p.type) - PART_ORDER.indexOf(b.p.type) || a.i - b.i).map((x) => x.p);
 }

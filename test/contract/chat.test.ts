@@ -238,6 +238,39 @@ describe('reply parts asked for by the message', () => {
     expect(partsOf(zh.reply, 'text')[0].text).toContain('批准后就会创建');
   });
 
+  it('shows a files part when it cites an uploaded file', async () => {
+    const acc = await t.newAccount();
+    const up = await t.call('POST', '/library/files', {
+      key: acc.apiKey,
+      raw: '# Beekeeping log\n\nThe hive swarmed in May. Add a super before the honey flow.',
+      headers: { 'content-type': 'application/octet-stream', 'x-file-name': 'beekeeping.md' },
+    });
+    expect(up.status).toBe(201);
+    const { reply } = await turn(acc, { text: 'When did the hive swarm? Check my beekeeping notes' });
+    const [files] = partsOf(reply, 'files');
+    expect(files.items).toEqual([{ id: up.body.item.id, name: 'beekeeping.md', mime: up.body.item.mime, url: `/library/${up.body.item.id}` }]);
+    expect(partsOf(reply, 'citations')[0].items[0]).toMatchObject({ n: 1, url: `/library/${up.body.item.id}`, source: 'Library' });
+  });
+
+  it('asks to connect a service with a connect card', async () => {
+    const acc = await t.newAccount();
+    const { reply } = await turn(acc, { text: 'Can you read my Slack channels?' });
+    const [connect] = partsOf(reply, 'connect');
+    expect(connect.card).toEqual({
+      connector: 'slack',
+      name: 'Slack',
+      logo: null,
+      reason: 'To answer from Slack, I need you to connect it first.',
+      recipe: null,
+      access: 'Read channels you choose',
+      href: '/connect/slack',
+      waitId: null,
+      state: 'available',
+    });
+    const gmail = await turn(acc, { text: '帮我连接邮箱' });
+    expect(partsOf(gmail.reply, 'connect')[0].card).toMatchObject({ connector: 'gmail', name: 'Gmail', access: '读取你的邮件（只读）', recipe: { id: 'daily-email-digest' } });
+  });
+
   it('offers a choice', async () => {
     const acc = await t.newAccount();
     await withContent(acc);
