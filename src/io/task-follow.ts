@@ -237,6 +237,7 @@ class LiveView implements ProgressView {
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly started: number;
+  private shownElapsed = '';
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -247,11 +248,17 @@ class LiveView implements ProgressView {
   ) {
     this.started = ctx.clock.now();
     this.draw();
+    // Between polls: animate the running milestone, and keep the elapsed time ticking.
     this.timer = setInterval(() => {
       this.frame = (this.frame + 1) % FRAMES.length;
-      if (this.task && (this.task.milestones ?? []).some((m) => m.status === 'running')) this.draw();
+      const running = (this.task?.milestones ?? []).some((m) => m.status === 'running');
+      if (running || this.elapsedText() !== this.shownElapsed) this.draw();
     }, 120);
     this.timer.unref?.();
+  }
+
+  private elapsedText(): string {
+    return elapsed(this.ctx.clock.now() - this.started);
   }
 
   private width(): number {
@@ -265,7 +272,8 @@ class LiveView implements ProgressView {
     const task = this.task;
     const title = sanitizeLine(task?.title ?? this.label ?? `task ${this.taskId}`);
     const status = task?.status ?? 'starting';
-    const took = elapsed(this.ctx.clock.now() - this.started);
+    const took = this.elapsedText();
+    this.shownElapsed = took;
     const tail = ` · ${status} · ${took}`;
     const head = `${f.bold(fit(title, width - displayWidth(tail)))}${f.dim(' · ')}${taskStatus(status, f)}${f.dim(` · ${took}`)}`;
     const lines = [head];

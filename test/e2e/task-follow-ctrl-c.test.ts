@@ -1,0 +1,109 @@
+// Ctrl-C while following a task, in a real pseudo-terminal, against the built
+// binary (bin/kagent.js → dist/): `script` from util-linux gives the process a
+// terminal; writing ^C to it makes the terminal send SIGINT to the foreground
+// process, as a keyboard would. The follower must stop, leave the work going,
+// print the command that resumes and exit 130 — for `task watch` and for
+// `watch create`. The sandbox runs in this test process, in real time.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let t: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  // `npm test` builds first; build here too when run on its own.
+  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  t = await startTestSandbox();
+  home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+interface PtyRun {
+  output: string;
+  code: number | null;
+}
+
+/** Runs kagent in a pseudo-terminal; presses Ctrl-C once `ready` matches the screen output. */
+function runInPty(args: string[], ready: RegExp): Promise<PtyRun> {
+  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+      TERM: 'xterm-256color',
+      COLUMNS: '100',
+      LINES: '40',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let pressed = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out; output so far:\n${output}`));
+    }, 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (!pressed && ready.test(output)) {
+        pressed = true;
+        child.stdin.write('\x03');
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ output, code });
+    });
+  });
+}
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+describe.skipIf(!hasScript)('Ctrl-C in a pseudo-terminal (built binary)', () => {
+  it('`task watch`: stops following, exit 130, prints `kagent task watch <id>`; the task goes on', async () => {
+    const created = await t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe' } });
+    const taskId: string = created.body.taskId;
+    // The live view is up once the task's title and a milestone are on screen.
+    const run = await runInPty(['task', 'watch', taskId], /Set up watch: Battery recycling[\s\S]*Finding sources/);
+    const screen = plain(run.output);
+    expect(run.code).toBe(130);
+    expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
+    expect(screen).toContain(`hint: follow it again with \`kagent task watch ${taskId}\``);
+    // drawn in place on the terminal (cursor up), not logged line by line
+    expect(run.output).toMatch(/\x1b\[\d+A/);
+    // the work goes on: still active now, done once its time has passed
+    expect(['queued', 'running']).toContain((await t.call('GET', `/tasks/${taskId}`)).body.status);
+    await t.advance(61_000);
+    expect((await t.call('GET', `/tasks/${taskId}`)).body.status).toBe('done');
+  });
+
+  it('`watch create`: stops following the set-up, exit 130, prints the resume commands', async () => {
+    const run = await runInPty(['watch', 'create', 'Solid state batteries'], /Set up watch: Solid state batteries[\s\S]*Finding sources/);
+    const screen = plain(run.output);
+    expect(run.code).toBe(130);
+    expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
+    const hint = /hint: the watch is still being set up: follow it with `kagent task watch (tk_\w+)`, then read it with `kagent watch show solid-state-batteries`/.exec(screen);
+    expect(hint).not.toBeNull();
+    expect(['queued', 'running']).toContain((await t.call('GET', `/tasks/${hint![1]}`)).body.status);
+  });
+});
