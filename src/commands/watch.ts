@@ -158,7 +158,7 @@ const create = defineCommand<CreateOptions, { intent?: string }>({
     { flags: '--alert <phrase>', description: 'tell me when an entry mentions this (repeatable)', repeatable: true },
     { flags: '--cadence <cadence>', description: 'daily (default), weekly or off' },
     { flags: '--visibility <visibility>', description: 'public (default), unlisted or private' },
-    { flags: '--space <space>', description: 'space to file it in, by id or name (default: your default space)' },
+    { flags: '--space <space>', description: "space to file it in, by id or name (default: the profile's space, else your default space)" },
     { flags: '--no-wait', description: 'return at once with the slug and task id' },
     { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first watch instead of creating another' },
   ],
@@ -186,7 +186,9 @@ const create = defineCommand<CreateOptions, { intent?: string }>({
     if (opts.alert !== undefined) body.alerts = opts.alert;
     if (opts.cadence !== undefined) body.cadence = opts.cadence;
     if (opts.visibility !== undefined) body.visibility = opts.visibility;
-    if (opts.space !== undefined) body.spaceId = opts.space;
+    // --space, else the profile's default space (`kagent config set space ...`), else the account's default.
+    const spaceRef = opts.space ?? ctx.config.space;
+    if (spaceRef !== undefined) body.spaceId = spaceRef;
     if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
     checkInput(S.CreateWatchRequest, body, {
       intent: 'INTENT',
@@ -195,7 +197,7 @@ const create = defineCommand<CreateOptions, { intent?: string }>({
       alerts: '--alert',
       cadence: '--cadence',
       visibility: '--visibility',
-      spaceId: '--space',
+      spaceId: opts.space !== undefined ? '--space' : 'the profile\'s space',
       lang: '--lang',
     });
     if (opts.idempotencyKey !== undefined && (opts.idempotencyKey.length === 0 || opts.idempotencyKey.length > S.limits.idempotencyKeyMax)) {
@@ -205,7 +207,7 @@ const create = defineCommand<CreateOptions, { intent?: string }>({
     if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
       throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. kagent watch create "${intent}" --type ${opts.type} --url https://example.com/`);
     }
-    if (opts.space !== undefined) body.spaceId = await spaceIdFor(ctx, opts.space);
+    if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
     const { printItem, printJson, note, success, wantsJson } = await import('../io/output.js');
     const { followTask, kagentCommand, taskOutcomeError } = await import('../io/task-follow.js');

@@ -193,3 +193,14 @@ process.exitCode = failed ? 1 : 0;
 const { benchSandbox } = await import('./sandbox.mjs');
 const sandboxRows = await benchSandbox();
 if (sandboxRows.some((row) => row.pass === false)) process.exitCode = 1;
+
+// ---------------------------------------------------------------- the task follower
+// Following a task that takes 60 s of sandbox time: at most 20 requests, completion seen
+// within one poll interval (test/bench/task-follow.mjs; virtual time driven by the sandbox clock).
+try {
+  const { benchTaskFollow } = await import('./task-follow.mjs');
+  const { ok } = await benchTaskFollow();
+  if (!ok) process.exitCode = 1;
+} catch (error) {
+  console.log(`\nTask follower: skipped: ${firstLine(error)}`);
+}

@@ -187,6 +187,22 @@ describe('watch create', () => {
     expect(missing.stderr).toContain('no space with id or name "Nowhere"');
   });
 
+  it("without --space, files the watch in the profile's space", async () => {
+    const space = await s.t.call('POST', '/spaces', { body: { name: 'Profile space' } });
+    expect((await kagent(['config', 'set', 'space', 'Profile space'])).code).toBe(0);
+    try {
+      const r = await kagent(['watch', 'create', 'Pumped storage', '--no-wait', '--json']);
+      expect(r.code).toBe(0);
+      const followed = await s.t.call('GET', '/watches');
+      expect(followed.body.items.find((w: any) => w.slug === JSON.parse(r.stdout).slug).spaceId).toBe(space.body.id);
+      const flag = await kagent(['watch', 'create', 'Pumped storage two', '--space', 'Energy', '--no-wait', '--json']);
+      const again = await s.t.call('GET', '/watches');
+      expect(again.body.items.find((w: any) => w.slug === JSON.parse(flag.stdout).slug).spaceId).not.toBe(space.body.id);
+    } finally {
+      await kagent(['config', 'unset', 'space']);
+    }
+  });
+
   it('--type sources and pages need --url', async () => {
     const r = await kagent(['watch', 'create', 'Rust releases', '--type', 'sources']);
     expect(r.code).toBe(2);
