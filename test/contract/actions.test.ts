@@ -10,7 +10,8 @@ const EXPIRE_MS = 24 * 3_600_000;
 
 let t: TestSandbox;
 beforeAll(async () => {
-  t = await startTestSandbox();
+  // speed 0: the clock moves only when a test advances it, so timings are exact.
+  t = await startTestSandbox({ speed: 0 });
 });
 afterAll(() => t.close());
 

@@ -5,7 +5,8 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let t: TestSandbox;
 beforeAll(async () => {
-  t = await startTestSandbox();
+  // speed 0: the clock moves only when a test advances it, so timings are exact.
+  t = await startTestSandbox({ speed: 0 });
 });
 afterAll(() => t.close());
 

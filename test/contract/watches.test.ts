@@ -10,7 +10,8 @@ let t: TestSandbox;
 let big: { accountId: string; apiKey: string };
 
 beforeAll(async () => {
-  t = await startTestSandbox();
+  // speed 0: the clock moves only when a test advances it, so timings are exact.
+  t = await startTestSandbox({ speed: 0 });
   big = await t.newAccount({ limits: { watchesPerMonth: 1000, follows: 1000 } });
 });
 afterAll(() => t.close());
@@ -480,7 +481,7 @@ describe('getWatchKnowledge', () => {
 describe('listWatchIssues', () => {
   it('lists issues newest first with a default page of 30 and cursors through all of them', async () => {
     // ai-chips has a daily brief: after 40 days it has more than 40 issues.
-    const sb = await startTestSandbox();
+    const sb = await startTestSandbox({ speed: 0 });
     try {
       await sb.advance(40 * DAY);
       const first = await sb.call('GET', '/watches/ai-chips/issues');
