@@ -66,7 +66,7 @@ function home(world: World, account: Account): S.Home {
       .map((i) => publicView(i)),
     briefs,
     tasks: newestFirst(account.tasks.filter(isActive)).map(taskView),
-    actions: newestFirst(account.actions.filter((a) => a.status === 'pending').map((a) => ({ ...a, createdAt: a.createdAt }))).map((a) => publicView(a)),
+    actions: newestFirst(account.actions.filter((a) => a.status === 'pending')).map((a) => publicView(a)),
     suggestions: suggestions(account),
     inbox: {
       unread: unreadCount(account),
