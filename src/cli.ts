@@ -1,6 +1,7 @@
-// The binary's entry (bundled to dist/cli.js). `kagent --version` is answered
-// here without loading anything else; everything else goes to the program,
-// imported on demand. This is the only place that touches the real process:
+// The binary's entry (bundled to dist/cli.js). `kagent --version` and the
+// root `kagent --help` are answered here without loading commander (the help
+// text comes from src/root-help.ts, tested to match commander's); everything
+// else goes to the program, imported on demand. This is the only place that touches the real process:
 // Ctrl-C, a closed stdout pipe, and the exit code.
 import pkg from '../package.json' with { type: 'json' };
 
@@ -13,8 +14,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
+if (only === '--version' || only === '-V') {
   process.stdout.write(`${pkg.version}\n`);
+} else if (only === '' || only === '--help' || only === '-h' || only === 'help') {
+  const { renderRootHelp } = await import('./root-help.js');
+  process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {
   // First Ctrl-C: abort what is running (waits stop and say how to resume). Second: leave now.
   const controller = new AbortController();

@@ -11,6 +11,7 @@ import { CliError, ExitCode, UsageError } from './errors.js';
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './commands/define.js';
 import type { Streams } from './io/terminal.js';
 import { findGroup, groups } from './manifest.js';
+import { formatExamples, GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE, VERSION_FLAG } from './root-help.js';
 
 export interface RunOptions extends Streams {
   /** The user's arguments (process.argv.slice(2)). */
@@ -203,13 +204,6 @@ async function loadGroup(name: string): Promise<CommandSpec> {
 
 // ---------------------------------------------------------------- the root
 
-const ROOT_EXAMPLES = [
-  'kagent auth login --base-url https://example.com/api/v1',
-  'kagent me',
-  'kagent space list --json | jq -r ".[].name"',
-  'kagent space create "Reading list" --icon 📚',
-];
-
 function buildRoot(options: RunOptions): Command {
   const columns = () => options.stdout.columns || Number.parseInt(options.env.COLUMNS ?? '', 10) || 80;
   const program = new Command('kagent');
@@ -230,34 +224,23 @@ function buildRoot(options: RunOptions): Command {
     })
     .showSuggestionAfterError(true)
     .helpCommand(false)
-    .usage('<command> [subcommand] [flags]')
-    .description('Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.')
-    .optionsGroup('Global flags (work with every command):')
-    .helpOption('-h, --help', 'show help (also `kagent help <command>`)')
-    .version(options.version, '-V, --version', 'print the version');
+    .usage(ROOT_USAGE)
+    .description(ROOT_DESCRIPTION)
+    .optionsGroup(GLOBAL_FLAGS_HEADING);
 
-  program
-    .option('--json', 'print the API\'s JSON (pretty on a terminal, compact when piped)')
-    .option('--jq <expr>', 'filter the JSON with a jq expression (implies --json)')
-    .option('-p, --profile <name>', 'use this profile (default: the current one; env KAGENT_PROFILE)')
-    .option('--base-url <url>', 'API base URL for this run (env KAGENT_BASE_URL)')
-    .addOption(program.createOption('--lang <lang>', 'content language for writes (env KAGENT_LANG)').choices(['zh', 'en']))
-    .option('--no-color', 'no colour (also NO_COLOR=1)')
-    .option('--no-input', 'never prompt; missing input is an error (also KAGENT_NO_PROMPT=1)')
-    .option('-y, --yes', 'confirm destructive or costly steps without asking')
-    .option('-q, --quiet', 'print results only: no notes, no spinners')
-    .option('--debug', 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)')
-    .addOption(program.createOption('--timeout <seconds>', 'give up waiting after this many seconds (exit 8)').argParser(numberParser({ type: 'number', min: 0.001 })))
-    .option('--insecure', 'allow plain http:// to a host that is not this machine');
+  // The flags as listed in src/root-help.ts (which renders the same help without commander).
+  for (const flag of GLOBAL_FLAGS) {
+    const option = program.createOption(flag.flags, flag.description);
+    if (flag.choices) option.choices(flag.choices);
+    if (option.attributeName() === 'timeout') option.argParser(numberParser({ type: 'number', min: 0.001 }));
+    program.addOption(option);
+  }
+  program.version(options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
 
   for (const group of groups) {
     program.command(group.name).summary(group.summary).description(group.summary).helpGroup(`${group.section}:`);
   }
-
-  program.addHelpText(
-    'after',
-    `\n${formatExamples(ROOT_EXAMPLES)}\n\nHelp topics:\n  kagent help exit-codes    what each exit status means\n  kagent help environment   environment variables kagent reads\n\nRun \`kagent <command> --help\` for a command's flags and examples.\n`,
-  );
+  program.addHelpText('after', ROOT_AFTER);
   return program;
 }
 
@@ -370,9 +353,4 @@ function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (value: s
     }
     return parsed;
   };
-}
-
-export function formatExamples(examples: readonly string[]): string {
-  const lines = examples.map((example) => (example.startsWith('#') ? `  ${example}` : `  $ ${example}`));
-  return `Examples:\n${lines.join('\n')}`;
 }

@@ -1,9 +1,6 @@
 // $VISUAL / $EDITOR on a temporary file: write the text, run the editor with
-// the terminal, read back what was saved, remove the file.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// the terminal, read back what was saved, remove the file. (child_process and
+// fs/promises load only when an editor is actually opened.)
 import type { Editor, IO } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 
@@ -16,6 +13,7 @@ export function createEditor(io: IO): Editor {
     async edit(text, options = {}) {
       const command = editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
+      const [{ mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')]);
       const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
       try {
@@ -30,7 +28,8 @@ export function createEditor(io: IO): Editor {
   };
 }
 
-function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
+async function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     // Through the shell, so EDITOR="code --wait" works; the path goes in as $1, never parsed.
     const child =

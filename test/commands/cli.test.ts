@@ -153,3 +153,13 @@ describe('group loading', () => {
     expect(r.stderr).toContain(`the \`${missing.name}\` commands are not available in this build yet (NOT_AVAILABLE)`);
   });
 });
+
+describe('the commander-free root help', () => {
+  it('is exactly what commander prints, at any width', async () => {
+    const { renderRootHelp } = await import('../../src/root-help.js');
+    for (const columns of [60, 80, 100, 132]) {
+      const r = await runCli(['--help'], { columns });
+      expect(renderRootHelp(columns), `width ${columns}`).toBe(r.stdout);
+    }
+  });
+});

@@ -191,3 +191,14 @@ describe('a closed pipe', () => {
     expect((error as PipeClosedError).exitCode).toBe(0);
   });
 });
+
+describe('--jq on a long list', () => {
+  it('handles a long input (read in linear time; jq-wasm alone is quadratic) and leaves TextEncoder as it was', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => ({ id: `id${i}`, title: `title number ${i}`, body: 'x'.repeat(60) }));
+    const { ctx, stdout } = fakeContext({ tty: false, jq: 'length' });
+    const before = globalThis.TextEncoder;
+    await printList(ctx, many, { columns: [] });
+    expect(stdout.text).toBe('5000\n');
+    expect(globalThis.TextEncoder).toBe(before);
+  });
+});

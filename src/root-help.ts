@@ -1,0 +1,112 @@
+// The root of the command line as data — usage, global flags, examples, help
+// topics — and a renderer of `kagent --help` that needs no commander. The
+// program registers its root from this same data, and a test checks that this
+// renderer prints exactly what commander prints; so `kagent --help` can be
+// answered by the entry alone, at close to bare `node` speed.
+import { groups } from './manifest.js';
+
+export interface GlobalFlag {
+  /** Commander syntax. */
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+}
+
+export const ROOT_USAGE = '<command> [subcommand] [flags]';
+export const ROOT_DESCRIPTION = 'Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.';
+export const GLOBAL_FLAGS_HEADING = 'Global flags (work with every command):';
+
+export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
+  { flags: '--json', description: "print the API's JSON (pretty on a terminal, compact when piped)" },
+  { flags: '--jq <expr>', description: 'filter the JSON with a jq expression (implies --json)' },
+  { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)' },
+  { flags: '--base-url <url>', description: 'API base URL for this run (env KAGENT_BASE_URL)' },
+  { flags: '--lang <lang>', description: 'content language for writes (env KAGENT_LANG)', choices: ['zh', 'en'] },
+  { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
+  { flags: '--no-input', description: 'never prompt; missing input is an error (also KAGENT_NO_PROMPT=1)' },
+  { flags: '-y, --yes', description: 'confirm destructive or costly steps without asking' },
+  { flags: '-q, --quiet', description: 'print results only: no notes, no spinners' },
+  { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },
+  { flags: '--timeout <seconds>', description: 'give up waiting after this many seconds (exit 8)' },
+  { flags: '--insecure', description: 'allow plain http:// to a host that is not this machine' },
+];
+export const VERSION_FLAG: GlobalFlag = { flags: '-V, --version', description: 'print the version' };
+export const HELP_FLAG: GlobalFlag = { flags: '-h, --help', description: 'show help (also `kagent help <command>`)' };
+
+export const ROOT_EXAMPLES = [
+  'kagent auth login --base-url https://example.com/api/v1',
+  'kagent me',
+  'kagent space list --json | jq -r ".[].name"',
+  'kagent space create "Reading list" --icon 📚',
+];
+
+export function formatExamples(examples: readonly string[]): string {
+  const lines = examples.map((example) => (example.startsWith('#') ? `  ${example}` : `  $ ${example}`));
+  return `Examples:\n${lines.join('\n')}`;
+}
+
+export const ROOT_AFTER =
+  `\n${formatExamples(ROOT_EXAMPLES)}\n\n` +
+  'Help topics:\n  kagent help exit-codes    what each exit status means\n  kagent help environment   environment variables kagent reads\n\n' +
+  "Run `kagent <command> --help` for a command's flags and examples.\n";
+
+/** The description commander shows for a flag (it appends the choices). */
+export function flagDescription(flag: GlobalFlag): string {
+  return flag.choices ? `${flag.description} (choices: ${flag.choices.map((choice) => JSON.stringify(choice)).join(', ')})` : flag.description;
+}
+
+// ---------------------------------------------------------------- commander's layout, by hand
+
+const MIN_WIDTH_TO_WRAP = 40;
+
+/** Commander's boxWrap: wrap at whitespace, keeping existing line breaks. */
+function boxWrap(text: string, width: number): string {
+  if (width < MIN_WIDTH_TO_WRAP) return text;
+  const wrapped: string[] = [];
+  for (const line of text.split(/\r\n|\n/)) {
+    const chunks = line.match(/[\s]*[^\s]+/g);
+    if (chunks === null) {
+      wrapped.push('');
+      continue;
+    }
+    let current = [chunks.shift() as string];
+    let currentWidth = (current[0] as string).length;
+    for (const chunk of chunks) {
+      if (currentWidth + chunk.length <= width) {
+        current.push(chunk);
+        currentWidth += chunk.length;
+        continue;
+      }
+      wrapped.push(current.join(''));
+      const next = chunk.trimStart();
+      current = [next];
+      currentWidth = next.length;
+    }
+    wrapped.push(current.join(''));
+  }
+  return wrapped.join('\n');
+}
+
+/** Commander's formatItem: indent, padded term, wrapped description. */
+function formatItem(term: string, termWidth: number, description: string, helpWidth: number): string {
+  const remaining = helpWidth - termWidth - 2 - 2;
+  const body = remaining < MIN_WIDTH_TO_WRAP ? description : boxWrap(description, remaining).replace(/\n/g, `\n${' '.repeat(termWidth + 2)}`);
+  return `  ${term.padEnd(termWidth)}  ${body.replace(/\n/g, '\n  ')}`;
+}
+
+/** Exactly what `kagent --help` prints at this terminal width. */
+export function renderRootHelp(helpWidth: number): string {
+  const flags = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG];
+  const termWidth = Math.max(...flags.map((flag) => flag.flags.length), ...groups.map((group) => group.name.length));
+  const lines = [`Usage: kagent ${ROOT_USAGE}`, '', boxWrap(ROOT_DESCRIPTION, helpWidth), '', GLOBAL_FLAGS_HEADING];
+  for (const flag of flags) lines.push(formatItem(flag.flags, termWidth, flagDescription(flag), helpWidth));
+  lines.push('');
+  const sections = [...new Set(groups.map((group) => group.section))];
+  for (const section of sections) {
+    lines.push(`${section}:`);
+    for (const group of groups.filter((candidate) => candidate.section === section)) lines.push(formatItem(group.name, termWidth, group.summary, helpWidth));
+    lines.push('');
+  }
+  // Commander writes the after-help text followed by a newline.
+  return `${lines.join('\n')}${ROOT_AFTER}\n`;
+}
