@@ -267,7 +267,11 @@ function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Inv
     .description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary)
     .exitOverride((error) => {
       throw new ParseFailure(error, path.join(' '));
-    });
+    })
+    // Not the root's "Global flags" heading, and no `help` subcommand (`kagent help …` does that).
+    .optionsGroup('Options:')
+    .helpOption('-h, --help', 'show help for this command')
+    .helpCommand(false);
   if (spec.aliases?.length) command.aliases(spec.aliases);
 
   for (const argument of spec.arguments ?? []) command.addArgument(toArgument(command, argument));

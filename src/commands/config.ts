@@ -8,6 +8,8 @@ import type { Profile } from '../config/store.js';
 import type { Column } from '../io/output.js';
 import { defineCommand, defineGroup } from './define.js';
 
+type Bounds = typeof import('../api/shapes.js')['limits'];
+
 interface Setting {
   key: string;
   field: keyof Profile;
@@ -15,7 +17,7 @@ interface Setting {
   /** The value in effect and its source. */
   current(config: Context['config']): [unknown, ValueSource];
   /** Text from the command line → the stored value (throws a usage error naming the key). */
-  parse?(value: string): Profile[keyof Profile];
+  parse?(value: string, bounds: Bounds): Profile[keyof Profile];
   secret?: boolean;
 }
 
@@ -45,9 +47,11 @@ const SETTINGS: Setting[] = [
     field: 'space',
     about: 'default space (id or name) for commands that take --space',
     current: (config) => [config.space, config.space === undefined ? 'default' : 'profile'],
-    parse(value) {
+    parse(value, bounds) {
+      // The contract's bound on a space given as a filter.
+      const { min, max } = bounds.spaceFilter;
       const length = [...value].length;
-      if (length < 1 || length > 80) throw new UsageError(`space must be 1 to 80 characters (got ${length})`);
+      if (length < min || length > max) throw new UsageError(`space must be ${min} to ${max} characters (got ${length})`);
       return value;
     },
   },
@@ -130,7 +134,8 @@ const set = defineCommand<Record<string, never>, { key: string; value: string }>
     if (!setting.parse) {
       throw new UsageError(`${setting.key} cannot be set here`, 'use `kagent auth login --with-key` (a key typed on the command line ends up in your shell history)');
     }
-    const value = setting.parse(args.value);
+    const { limits } = await import('../api/shapes.js');
+    const value = setting.parse(args.value, limits);
     const { writeProfile } = await import('../config/store.js');
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
     const output = await import('../io/output.js');

@@ -55,10 +55,11 @@ const list = defineCommand({
 const create = defineCommand<{ icon?: string; description?: string }, { name: string }>({
   name: 'create',
   summary: 'Create a space',
-  arguments: [{ name: 'name', description: 'the new space\'s name (1 to 60 characters)' }],
+  description: "The name, icon and description are checked against the service's bounds before anything is sent.",
+  arguments: [{ name: 'name', description: "the new space's name" }],
   options: [
-    { flags: '--icon <emoji>', description: 'an icon, usually one emoji (at most 16 characters)' },
-    { flags: '--description <text>', description: 'what the space is for (at most 300 characters)' },
+    { flags: '--icon <emoji>', description: 'an icon, usually one emoji' },
+    { flags: '--description <text>', description: 'what the space is for' },
   ],
   examples: ['kagent space create Research', 'kagent space create "Reading list" --icon 📚 --description "Long reads for the weekend"', 'id=$(kagent space create Travel)'],
   async run(ctx, opts, args) {
@@ -77,10 +78,10 @@ const edit = defineCommand<{ name?: string; icon?: string | false; description?:
   summary: "Change a space's name, icon, description or position",
   arguments: [{ name: 'space', description: 'id or name of the space' }],
   options: [
-    { flags: '--name <name>', description: 'new name (1 to 60 characters)' },
-    { flags: '--icon <emoji>', description: 'new icon (at most 16 characters)' },
+    { flags: '--name <name>', description: 'new name' },
+    { flags: '--icon <emoji>', description: 'new icon' },
     { flags: '--no-icon', description: 'remove the icon' },
-    { flags: '--description <text>', description: 'new description (at most 300 characters)' },
+    { flags: '--description <text>', description: 'new description' },
     { flags: '--position <n>', description: 'new place in the list (0 is first)', type: 'integer', min: 0 },
   ],
   examples: ['kagent space edit Research --name "Research notes"', 'kagent space edit sp_123 --icon 🧪 --position 0', 'kagent space edit Research --no-icon'],

@@ -57,7 +57,9 @@ export function reportError(error: unknown, options: ReportOptions): number {
     const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[39m` : s);
     const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
     let text = `${red('error:')} ${sanitizeLine(failure.message)} (${sanitizeLine(failure.code)})\n`;
-    for (const issue of issues) text += `  ${sanitizeLine(issue.path)}: ${sanitizeLine(issue.message)}\n`;
+    // One issue already said by the message needs no second line.
+    const said = issues.length === 1 && failure.message.endsWith(issues[0]?.message ?? '');
+    if (!said) for (const issue of issues) text += `  ${sanitizeLine(issue.path)}: ${sanitizeLine(issue.message)}\n`;
     if (hint) text += `${dim('hint:')} ${sanitizeLine(hint)}\n`;
     write(text);
   }
