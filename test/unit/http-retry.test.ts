@@ -260,6 +260,35 @@ describe('writes without an idempotency key', () => {
   });
 });
 
+describe('Ctrl-C', () => {
+  it('during a backoff wait ends the call with exit 130 and sends nothing more', async () => {
+    const controller = new AbortController();
+    server.fail({ type: 'status', status: 503 }, { type: 'status', status: 503 });
+    const interruptible = client({
+      signal: controller.signal,
+      clock: {
+        now: () => 0,
+        sleep: (_ms, signal) =>
+          new Promise((_resolve, reject) => {
+            signal?.addEventListener('abort', () => reject(signal.reason));
+            controller.abort();
+          }),
+      },
+    });
+    const error = await interruptible.call('getMe').catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: ExitCode.INTERRUPTED, code: 'INTERRUPTED' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an abort reason that is a CliError is passed on as it is', async () => {
+    const controller = new AbortController();
+    const reason = new CliError('gave up', { code: 'CUSTOM', exitCode: ExitCode.TIMEOUT });
+    controller.abort(reason);
+    await expect(api.call('getMe', { signal: controller.signal })).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('streamed bodies', () => {
   it('opens the stream afresh for every attempt', async () => {
     const { Readable } = await import('node:stream');
