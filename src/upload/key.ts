@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 
 export interface KeyParts {
-  /** Hex SHA-256 of the file's bytes. */
+  /** Hex SHA-256 of the file's bytes (for files of 64 MiB and more, the tree digest of tree-hash.ts). */
   sha256: string;
   name: string;
   /** The space id sent (undefined: the agent picks). */

@@ -114,6 +114,18 @@ function terminalLine(result: FileResult, f: Formatter): string {
   }
 }
 
+/** "35 B", "1.2 MiB": short units for the progress line. */
+function shortBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
 /** One line on stderr, redrawn in place: [████░░░░] 3/10 files · 12 MiB/40 MiB · 8.1 MiB/s · a.pdf, b.md */
 class ProgressBar {
   private readonly totalFiles: number;
@@ -178,25 +190,31 @@ class ProgressBar {
     // Bytes sent are not files done: 100% only once every answer is in.
     const ceiling = this.doneFiles < this.totalFiles ? 0.99 : 1;
     const fraction = Math.min(ceiling, this.totalBytes > 0 ? current / this.totalBytes : this.doneFiles / Math.max(1, this.totalFiles));
-    const width = Math.max(20, this.ctx.io.stderr.columns ?? this.ctx.io.columns ?? 80);
-    const cells = 20;
+    const width = Math.max(40, (this.ctx.io.stderr.columns || this.ctx.io.columns || 80) - 1);
+    const cells = width >= 100 ? 20 : 12;
     const filled = Math.round(fraction * cells);
-    const barText = `${this.f.cyan('█'.repeat(filled))}${this.f.dim('░'.repeat(cells - filled))}`;
+    const stats = `${String(Math.floor(fraction * 100)).padStart(3)}% ${this.doneFiles}/${this.totalFiles} files · ${shortBytes(current)}/${shortBytes(this.totalBytes)} · ${shortBytes(Math.round(speed))}/s`;
+    let text = `${this.f.cyan('█'.repeat(filled))}${this.f.dim('░'.repeat(cells - filled))} ${stats}`;
+    // The files in flight, as many as fit: "a.pdf, b.md +3".
     const names = [...this.inFlight.keys()].map((s) => sanitizeLine(s.name));
-    const stats = `${this.doneFiles}/${this.totalFiles} files · ${formatBytes(current)}/${formatBytes(this.totalBytes)} · ${formatBytes(Math.round(speed))}/s`;
-    let text = `${barText} ${String(Math.floor(fraction * 100)).padStart(3)}% ${stats}`;
-    const plainLength = cells + 6 + stats.length;
-    if (names.length > 0) {
-      let room = width - plainLength - 4;
-      const shownNames: string[] = [];
-      for (const name of names) {
-        const piece = name.length > 30 ? `${name.slice(0, 29)}…` : name;
-        if (piece.length + 2 > room) break;
-        shownNames.push(piece);
-        room -= piece.length + 2;
+    let room = width - (cells + 1 + stats.length) - 3;
+    if (names.length > 0 && room >= 6) {
+      const shown: string[] = [];
+      for (const [i, name] of names.entries()) {
+        const rest = names.length - i - 1;
+        const suffix = rest > 0 ? ` +${rest}` : '';
+        const separator = shown.length > 0 ? 2 : 0;
+        const fits = room - separator - suffix.length;
+        if (name.length <= fits) {
+          shown.push(name);
+          room -= separator + name.length;
+          continue;
+        }
+        if (shown.length === 0 && fits >= 6) shown.push(`${name.slice(0, fits - 1)}…`);
+        break;
       }
-      const more = names.length - shownNames.length;
-      if (shownNames.length > 0 || more > 0) text += this.f.dim(` · ${shownNames.join(', ')}${more > 0 ? `${shownNames.length ? ' ' : ''}+${more}` : ''}`);
+      const more = names.length - shown.length;
+      text += this.f.dim(` · ${shown.join(', ')}${more > 0 ? `${shown.length > 0 ? ' ' : ''}+${more}` : ''}`);
     }
     this.ctx.io.stderr.write(`\r\x1b[2K${text}`);
     this.shown = true;

@@ -160,13 +160,13 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
   const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, signal });
   if (!checked.ok) return refused(source, checked.refusal);
 
-  const idempotencyKey = uploadKey({ sha256: checked.sha256, name: source.name, ...target });
+  const idempotencyKey = uploadKey({ sha256: checked.digest, name: source.name, ...target });
   const query: Record<string, string> = {};
   if (target.space !== undefined) query.space = target.space;
   if (target.note !== undefined) query.note = target.note;
   if (target.lang !== undefined) query.lang = target.lang;
 
-  const previous = bySha.get(checked.sha256);
+  const previous = bySha.get(checked.digest);
   let attempts = 0;
   const send = async () => {
     if (previous) await previous.catch(() => undefined);
@@ -184,7 +184,7 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
     });
   };
   const sending = send();
-  bySha.set(checked.sha256, sending);
+  bySha.set(checked.digest, sending);
 
   try {
     const answer = await sending;
@@ -199,7 +199,7 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
     if (error instanceof CliError && !FATAL_EXIT.has(error.exitCode) && !signal?.aborted) return failure(source, error);
     throw error;
   } finally {
-    if (bySha.get(checked.sha256) === sending) bySha.delete(checked.sha256);
+    if (bySha.get(checked.digest) === sending) bySha.delete(checked.digest);
   }
 }
 

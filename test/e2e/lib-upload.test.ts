@@ -1,0 +1,181 @@
+// `kagent lib upload` as the built binary (bin/kagent.js → dist/):
+// - three processes at once against a sandbox limited to 60 requests a minute:
+//   they share one rate budget through the cache dir, so together they stay
+//   under it (zero 429s) — and, as a control, without a shared cache dir they
+//   do not wait for each other;
+// - stdin from a real pipe (binary bytes);
+// - a real pseudo-terminal (`script` from util-linux): the progress bar, and
+//   Ctrl-C in the middle, which stops with 130 and says how to resume.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePng } from '../helpers/files.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+let home: string;
+
+beforeAll(() => {
+  // `npm test` builds first; build here too when run on its own.
+  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  home = mkdtempSync(join(tmpdir(), 'kagent-e2e-upload-'));
+}, 60_000);
+afterAll(() => {
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function kagent(args: string[], env: Record<string, string>, input?: Buffer): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env },
+      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input) child.stdin?.end(input);
+  });
+}
+
+function folderOf(name: string, count: number): string {
+  const dir = join(home, name);
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < count; i++) writeFileSync(join(dir, `${name}-${i}.md`), `# ${name} ${i}\n\nnotes ${Math.random()}\n`);
+  return dir;
+}
+
+describe('three kagent processes, one key, a sandbox allowing 60 requests a minute', () => {
+  let t: TestSandbox;
+  let arrivals: number[];
+
+  beforeAll(async () => {
+    arrivals = [];
+    t = await startTestSandbox({ rateLimit: 60, quiet: false, log: () => arrivals.push(Date.now()) });
+  });
+  afterAll(() => t?.close());
+
+  async function threeAtOnce(cacheDirs: [string, string, string], tag: string) {
+    arrivals.length = 0;
+    const runs = await Promise.all(
+      cacheDirs.map((cacheDir, i) =>
+        kagent(['lib', 'upload', folderOf(`${tag}${i}`, 2), '--json'], { KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, KAGENT_CACHE_DIR: cacheDir, CI: 'true' }),
+      ),
+    );
+    const api = arrivals.slice(); // every request (admin ones are made only before and after)
+    return { runs, span: api.length > 1 ? (api.at(-1) as number) - (api[0] as number) : 0, count: api.length };
+  }
+
+  it('sharing the budget through the cache dir: zero 429s, requests spaced at the account rate, every file once', async () => {
+    const shared = join(home, 'cache-shared');
+    const { runs, span, count } = await threeAtOnce([shared, shared, shared], 'shared');
+    for (const run of runs) {
+      expect(run.stderr).toMatch(/^2 uploaded, 0 already there, 0 failed/m);
+      expect(run.code).toBe(0);
+    }
+    const stats = (await t.call('GET', '/_sandbox/stats', { key: null })).body;
+    expect(stats.statuses['429'] ?? 0).toBe(0);
+    // 3 × (GET /me + 2 uploads) = 9 requests. One bucket for the three: a burst of 5, then the rest of
+    // the minute's budget evenly (55/min, ~1.1 s apart): the last leaves at least ~4.4 s after the first.
+    expect(count).toBe(9);
+    expect(span).toBeGreaterThan(3_500);
+    const files = (await t.call('GET', '/library', { query: { kind: 'file', limit: 200 } })).body.items;
+    expect(files.filter((f: any) => f.fileName.startsWith('shared'))).toHaveLength(6);
+  }, 30_000);
+
+  it('control: with separate cache dirs the processes do not wait for each other (so the spacing above is the shared budget)', async () => {
+    // Let the sandbox's window and the processes' buckets empty first.
+    await t.call('POST', '/_sandbox/rate-limit', { key: null, body: { perMinute: 60 } });
+    const { runs, span } = await threeAtOnce([join(home, 'cache-a'), join(home, 'cache-b'), join(home, 'cache-c')], 'apart');
+    for (const run of runs) expect(run.code).toBe(0);
+    // Each process has its own burst of 5 for its 3 requests.
+    expect(span).toBeLessThan(2_500);
+  }, 30_000);
+});
+
+describe('the binary', () => {
+  let t: TestSandbox;
+  beforeAll(async () => {
+    t = await startTestSandbox();
+  });
+  afterAll(() => t?.close());
+  const env = () => ({ KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, KAGENT_CACHE_DIR: join(home, 'cache-binary') });
+
+  it('uploads binary stdin from a real pipe (spooled, then sent with its length)', async () => {
+    const png = makePng(320, 200);
+    const r = await kagent(['lib', 'upload', '-', '--name', 'chart.png', '--json'], env(), png);
+    expect(r.code).toBe(0);
+    const [result] = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(result).toMatchObject({ path: '-', name: 'chart.png', size: png.length, status: 'uploaded' });
+    expect(result.item).toMatchObject({ mime: 'image/png', size: png.length, sha256: createHash('sha256').update(png).digest('hex') });
+  });
+
+  it('piped into another program: tab-separated rows; the summary and errors on stderr', async () => {
+    const dir = folderOf('piped', 2);
+    writeFileSync(join(dir, 'junk.bin'), Buffer.from([0, 1, 2, 3]));
+    const r = await kagent(['lib', 'upload', dir], env());
+    expect(r.code).toBe(2);
+    const rows = r.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(rows.map((row) => row[0]).sort()).toEqual(['failed', 'uploaded', 'uploaded']);
+    expect(r.stderr).toMatch(/junk\.bin: junk\.bin is binary content .*\(UNSUPPORTED_TYPE\)/);
+    expect(r.stderr).toMatch(/^2 uploaded, 0 already there, 1 failed/m);
+  });
+
+  it.skipIf(!hasScript)('in a terminal: a progress bar while it works; Ctrl-C mid-upload stops it (130) and says how to resume; a rerun finishes', async () => {
+    const dir = folderOf('pty', 2);
+    // A large file first (sparse: a PDF header, then 512 MiB of nothing), so Ctrl-C lands in the middle of its body.
+    const big = join(dir, 'a-big.pdf');
+    writeFileSync(big, '%PDF-1.4\n');
+    truncateSync(big, 512 * 1024 * 1024);
+    await t.call('PATCH', '/_sandbox/account', { body: { limits: { fileBytes: 1024 ** 3 } } });
+    const quoted = [process.execPath, bin, 'lib', 'upload', dir, '--concurrency', '1'].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env(), TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let pressed = false;
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`timed out; output so far:\n${output}`));
+      }, 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        // Bytes of the big file are on their way: press Ctrl-C.
+        if (!pressed && /0\/3 files · [1-9][\d.]* MiB\/512 MiB · .*a-big\.pdf/.test(output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''))) {
+          pressed = true;
+          child.stdin.write('\x03');
+        }
+      });
+      child.on('close', (exit) => {
+        clearTimeout(timer);
+        resolve(exit);
+      });
+    });
+    const screen = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+    expect(pressed).toBe(true);
+    expect(code).toBe(130);
+    expect(screen).toMatch(/not attempted/);
+    expect(screen).toMatch(/hint: run the same command again: files already uploaded are recognised and not added twice/);
+
+    const rerun = await kagent(['lib', 'upload', dir], env());
+    expect(rerun.code).toBe(0);
+    const files = (await t.call('GET', '/library', { query: { kind: 'file', limit: 200 } })).body.items;
+    expect(files.filter((f: any) => f.fileName.startsWith('pty-') || f.fileName === 'a-big.pdf')).toHaveLength(3);
+  }, 30_000);
+});
