@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { treeHash, TREE_MIN_BYTES } from './tree-hash.js';
 import { ACCEPTED_TYPES, HEAD_BYTES, isDocx, sniffHead, Utf8Checker, type SniffedType } from './sniff.js';
 
@@ -51,26 +51,50 @@ export async function inspect(path: string, name: string, size: number, options:
     if (!verdict.ok) return unsupported(name, verdict.reason);
     if (verdict.type.kind === 'docx' && !(await isDocx(handle, size))) return unsupported(name, 'a ZIP archive that is not a Word document');
 
-    const limit = await options.limit();
+    // The hash pass starts at once; the plan's limit (one GET /me per run) is asked meanwhile,
+    // and a file over it stops the pass.
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const hashing = digestOf(handle, path, name, size, verdict.textCandidate, verdict.type, signal).catch((error: unknown) => ({ failed: error }));
+    let limit: number | undefined;
+    try {
+      limit = await options.limit();
+    } catch (error) {
+      stop.abort();
+      await hashing;
+      throw error;
+    }
     if (limit !== undefined && size > limit) {
+      stop.abort();
+      await hashing;
       return refuse('FILE_TOO_LARGE', `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`, ExitCode.QUOTA);
     }
+    const hashed = await hashing;
+    if ('failed' in hashed) throw hashed.failed;
+    return hashed;
+  } catch (error) {
+    // Ctrl-C, and failures of the account check (no valid key, service down), are not this file's.
+    if (options.signal?.aborted || error instanceof CliError) throw error;
+    return refuse('FILE_UNREADABLE', `cannot read the file: ${(error as Error).message}`, ExitCode.ERROR);
+  } finally {
+    await handle?.close();
+  }
+}
 
-    // Large binary files (PDFs, images, .docx): hashed on every core.
-    if (!verdict.textCandidate && size >= TREE_MIN_BYTES) {
-      await handle.close();
-      handle = undefined;
-      return { ok: true, type: verdict.type, digest: await treeHash(path, size, options.signal) };
-    }
+/** The content digest (tree-hashed on every core for large binary files); text is proven UTF-8 on the way. */
+async function digestOf(handle: FileHandle, path: string, name: string, size: number, textCandidate: boolean, type: SniffedType, signal: AbortSignal): Promise<Inspection> {
+  // Large binary files (PDFs, images, .docx): hashed on every core.
+  if (!textCandidate && size >= TREE_MIN_BYTES) return { ok: true, type, digest: await treeHash(path, size, signal) };
 
-    // One pass: the hash, and for text the proof that it is UTF-8 without NULs to the last byte.
-    // The next chunk is read while this one is hashed (about a third faster than one buffer).
-    const hash = createHash('sha256');
-    const text = verdict.textCandidate ? new Utf8Checker() : undefined;
-    const buffers: [Buffer, Buffer] = [Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)), Buffer.allocUnsafe(Math.min(HASH_CHUNK, size))];
-    let which: 0 | 1 = 0;
-    let position = 0;
-    let reading: Promise<{ bytesRead: number }> = handle.read(buffers[0], 0, Math.min(HASH_CHUNK, size), 0);
+  // One pass: the hash, and for text the proof that it is UTF-8 without NULs to the last byte.
+  // The next chunk is read while this one is hashed (about a third faster than one buffer).
+  const hash = createHash('sha256');
+  const text = textCandidate ? new Utf8Checker() : undefined;
+  const buffers: [Buffer, Buffer] = [Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)), Buffer.allocUnsafe(Math.min(HASH_CHUNK, size))];
+  let which: 0 | 1 = 0;
+  let position = 0;
+  let reading: Promise<{ bytesRead: number }> = handle.read(buffers[0], 0, Math.min(HASH_CHUNK, size), 0);
+  try {
     while (position < size) {
       const { bytesRead: n } = await reading;
       if (n === 0) return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
@@ -78,24 +102,16 @@ export async function inspect(path: string, name: string, size: number, options:
       position += n;
       which = which === 0 ? 1 : 0;
       if (position < size) reading = handle.read(buffers[which], 0, Math.min(HASH_CHUNK, size - position), position);
-      if (options.signal?.aborted) {
-        await reading.catch(() => undefined);
-        throw options.signal.reason ?? new Error('aborted');
-      }
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
       hash.update(chunk);
-      if (text && !text.push(chunk)) {
-        await reading.catch(() => undefined);
-        return unsupported(name, 'binary content after the first bytes (not UTF-8 text)');
-      }
+      if (text && !text.push(chunk)) return unsupported(name, 'binary content after the first bytes (not UTF-8 text)');
     }
-    if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
-    return { ok: true, type: verdict.type, digest: hash.digest('hex') };
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    return refuse('FILE_UNREADABLE', `cannot read the file: ${(error as Error).message}`, ExitCode.ERROR);
   } finally {
-    await handle?.close();
+    // Never leave a read running on a handle about to be closed.
+    await reading.catch(() => undefined);
   }
+  if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
+  return { ok: true, type, digest: hash.digest('hex') };
 }
 
 function refuse(code: Refusal['code'], message: string, exitCode: number): Inspection {

@@ -368,6 +368,16 @@ describe('lib upload: options', () => {
     expect((await stats()).requests).toEqual({});
   });
 
+  it('a key the service refuses: exit 3 with its code, no file blamed, nothing uploaded', async () => {
+    const dir = folder({ 'x.md': '# x\n', 'y.md': '# y\n' });
+    const r = await kagent(['lib', 'upload', dir, '--json', '--concurrency', '1'], { env: { KAGENT_API_KEY: 'kak_not_a_key' } });
+    expect(r.code).toBe(3);
+    expect(ndjson(r.stdout).map((x) => x.status)).toEqual(['failed', 'skipped']);
+    expect(ndjson(r.stdout)[0].error.code).toBe('UNAUTHENTICATED');
+    expect(JSON.parse(r.stderr.trimEnd().split('\n').pop() as string).error.code).toBe('UNAUTHENTICATED');
+    expect((await stats()).requests).toEqual({ getMe: 1 });
+  });
+
   it('no API key: exit 3 before anything is read', async () => {
     const dir = folder({ 'x.md': '# x\n' });
     const r = await runCli(['lib', 'upload', dir], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
