@@ -58,7 +58,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limiter = new RateLimiter(options.rateLimit ?? 60);
   const faults = new Faults(options.faults, world.rng('faults'));
   const log = options.quiet ? undefined : options.log;
-  const server = createServer({ keepAliveTimeout: 5000 }, createHandler({ world, routes, limiter, faults, errorFormat: options.errorFormat ?? 'envelope', log, stats }));
+  const handler = createHandler({ world, routes, limiter, faults, errorFormat: options.errorFormat ?? 'envelope', log, stats });
+  const server = createServer({ keepAliveTimeout: 5000 }, handler);
+  // `Expect: 100-continue` (curl -T does this): the pipeline says "continue" only once it wants the
+  // body, so a refused upload (401, 413, 415...) is answered before a byte of it is sent.
+  server.on('checkContinue', handler);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,6 +6,7 @@ import { operations, type OperationId } from '../api/operations.js';
 import { spec } from '../api/spec.js';
 import { coerceQuery, validate } from '../api/validate.js';
 import { handleAdmin } from './admin.js';
+import { expectBody, holdContinue } from './continue.js';
 import type { Faults, Fault } from './faults.js';
 import { begin, checkKey, finish, fingerprint } from './idempotency.js';
 import { openapiDocument } from './openapi.js';
@@ -70,6 +71,7 @@ function match(method: string, path: string): { route: Route; params: Record<str
 export function createHandler(deps: ServerDeps) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
+    holdContinue(req, res);
     handle(deps, req, res)
       .catch((error: unknown) => {
         if (!res.headersSent) send(deps, res, errorReply(deps, error));
@@ -227,6 +229,7 @@ function send(_deps: ServerDeps, res: ServerResponse, reply: Reply): void {
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  expectBody(req);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -9,6 +9,7 @@ import { open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { binarySignature, HEAD_BYTES } from './filetypes.js';
+import { expectBody } from './continue.js';
 import { HttpFail } from './types.js';
 
 /** Stored text of a file is capped (characters); the rest is not kept. */
@@ -77,6 +78,7 @@ export async function receiveFile(req: IncomingMessage, dir: string, expected: n
   };
 
   try {
+    expectBody(req);
     await consume(req, take);
     await writing;
     if (handle && batch.length > 0) await handle.writev(batch);

@@ -278,6 +278,50 @@ describe('uploadFile: plan limits', () => {
   });
 });
 
+describe('uploadFile: Expect: 100-continue (as curl -T sends it)', () => {
+  /** Sends headers only, and the body once the server says "100 Continue". */
+  function expectContinue(headers: Record<string, string>, body: Buffer) {
+    return new Promise<{ status: number; body: any; headers: Record<string, unknown>; continued: boolean }>((resolve, reject) => {
+      let continued = false;
+      const req = httpRequest(`${t.baseUrl}/library/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-length': String(body.length), expect: '100-continue', ...headers },
+      });
+      req.on('continue', () => {
+        continued = true;
+        req.end(body);
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), headers: res.headers, continued });
+          // Refused before the body: nothing left to send.
+          if (!continued) req.destroy();
+        });
+      });
+      req.on('error', (error) => (continued ? reject(error) : undefined));
+      req.flushHeaders();
+    });
+  }
+
+  it('asks for the body and stores it', async () => {
+    const res = await expectContinue({ 'x-file-name': 'continued.txt' }, Buffer.from('Sent after 100 Continue.'));
+    expect(res.continued).toBe(true);
+    expect(res.status).toBe(201);
+    expect(res.body.item.fileName).toBe('continued.txt');
+  });
+
+  it('refuses a file over the limit before any of it is sent, closing the connection', async () => {
+    await t.patchAccount(accountId, { limits: { fileBytes: 10 } });
+    const res = await expectContinue({ 'x-file-name': 'big.txt' }, Buffer.alloc(1000, 0x61));
+    expect(res.continued).toBe(false);
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('FILE_TOO_LARGE');
+    expect(res.headers.connection).toBe('close');
+  });
+});
+
 describe('uploadFile: streaming', () => {
   it('streams a large body to disk (20 MiB of text) and hashes it on the way', async () => {
     await t.patchAccount(accountId, { limits: { fileBytes: 64 * 1024 * 1024 } });

@@ -113,7 +113,7 @@ export const routes: Routes = {
     if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', 'The upload has no body: send the file with a Content-Length');
     // Decided from the declared length, before a byte is read.
     if (length > account.limits.fileBytes) {
-      throw new HttpFail(413, 'FILE_TOO_LARGE', `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`, {}, { connection: 'close' });
+      throw new HttpFail(413, 'FILE_TOO_LARGE', `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`);
     }
     const chosen: Space | undefined = query.space ? world.space(account, query.space) : undefined;
     const lang: Locale = query.lang ?? account.lang;
