@@ -318,7 +318,7 @@ const save = defineCommand<SaveOptions, { url: string }>({
   arguments: [{ name: 'url', description: 'an http(s) link' }],
   options: [
     { flags: '--note <text>', description: 'your note on it (at most 2000 characters)' },
-    { flags: '--space <space>', description: 'the space to save it in (id or name; left out, the agent picks one)' },
+    { flags: '--space <space>', description: "the space to save it in (id or name; default: the profile's space, else the agent picks one)" },
   ],
   examples: [
     'kagent lib save https://example.com/article',
@@ -330,9 +330,11 @@ const save = defineCommand<SaveOptions, { url: string }>({
     const body: Record<string, unknown> = { url: args.url };
     if (opts.note !== undefined) body.note = opts.note;
     if (ctx.config.lang) body.lang = ctx.config.lang;
-    checkInput(S.SaveLinkRequest, { ...body, ...(opts.space !== undefined ? { spaceId: opts.space } : {}) }, { url: 'URL', note: '--note', spaceId: '--space', lang: '--lang' });
+    // --space, else the profile's default space (`kagent config set space ...`), else the agent picks.
+    const spaceRef = opts.space ?? ctx.config.space;
+    checkInput(S.SaveLinkRequest, { ...body, ...(spaceRef !== undefined ? { spaceId: spaceRef } : {}) }, { url: 'URL', note: '--note', spaceId: opts.space !== undefined ? '--space' : "the profile's space", lang: '--lang' });
     if (!/^https?:\/\//i.test(args.url)) throw new UsageError(`URL must be an http:// or https:// link (got "${args.url}")`);
-    if (opts.space !== undefined) body.spaceId = await spaceIdFor(ctx, opts.space);
+    if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
     const api = await ctx.api();
     const { withSpinner } = await import('../io/spinner.js');
     const saved: LinkSaved = await withSpinner(ctx, 'Reading and summarising the page…', () => api.call('saveLink', { body, signal: ctx.signal }));
@@ -464,7 +466,7 @@ const upload = defineCommand<UploadOptions, { paths: string[] }>({
   ].join('\n\n'),
   arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
   options: [
-    { flags: '--space <space>', description: 'the space to put them in (id or name; left out, the agent picks one per file)' },
+    { flags: '--space <space>', description: "the space to put them in (id or name; default: the profile's space, else the agent picks one per file)" },
     { flags: '--note <text>', description: 'a note on every file (at most 2000 characters)' },
     { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
     { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },
@@ -484,7 +486,9 @@ const upload = defineCommand<UploadOptions, { paths: string[] }>({
     const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
     if (opts.note !== undefined) target.note = opts.note;
     if (ctx.config.lang) target.lang = ctx.config.lang;
-    checkInput(S.Queries.uploadFile, { ...target, ...(opts.space !== undefined ? { space: opts.space } : {}) }, { space: '--space', note: '--note', lang: '--lang' });
+    // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
+    const spaceRef = opts.space ?? ctx.config.space;
+    checkInput(S.Queries.uploadFile, { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) }, { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' });
     const operands = args.paths;
     const wantsStdin = operands.includes('-');
     if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
@@ -510,7 +514,7 @@ const upload = defineCommand<UploadOptions, { paths: string[] }>({
         stdinSource.path = spooled.path;
         stdinSource.size = spooled.size;
       }
-      if (opts.space !== undefined) target.space = await spaceIdFor(ctx, opts.space);
+      if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
       await runUploads(ctx, api, sources, target, opts);
     } finally {
       await spooled?.remove();

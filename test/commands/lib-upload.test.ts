@@ -12,6 +12,7 @@ import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
+import { writeProfile } from '../../src/config/store.js';
 
 let s: LoggedIn;
 let key: string;
@@ -330,6 +331,25 @@ describe('lib upload: options', () => {
     expect(r.code).toBe(0);
     const [item] = await files();
     expect(item).toMatchObject({ fileName: 'Rapport – été 2026.md', spaceId: space.id, note: 'for the board' });
+  });
+
+  it("without --space, the profile's default space (config set space) is used", async () => {
+    const space = (await s.t.call('POST', '/spaces', { key, body: { name: 'Inbox papers' } })).body;
+    const configDir = tempDir('kagent-config-');
+    dirs.push(configDir);
+    await writeProfile(configDir, 'default', { baseUrl: s.t.baseUrl, apiKey: key, space: 'Inbox papers', rateLimit: 100_000 }, { makeCurrent: true });
+    const dir = folder({ 'x.md': '# x\n' });
+    const r = await runCli(['lib', 'upload', dir], { configDir });
+    expect(r.code).toBe(0);
+    expect((await files())[0].spaceId).toBe(space.id);
+    const save = await runCli(['lib', 'save', 'https://example.com/articles/papers'], { configDir });
+    expect(save.code).toBe(0);
+    expect((await s.t.call('GET', `/library/${save.stdout.trim()}`, { key })).body.spaceId).toBe(space.id);
+    // A profile space that does not exist: exit 4, nothing sent to the library.
+    await writeProfile(configDir, 'default', { space: 'Gone' });
+    const gone = await runCli(['lib', 'upload', dir], { configDir });
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toMatch(/no space with id or name "Gone"/);
   });
 
   it('--name renames a single file; with several it is a usage error', async () => {
