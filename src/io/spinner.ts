@@ -16,7 +16,8 @@ const SHOW_AFTER_MS = 300;
 type SpinnerContext = Pick<Context, 'io' | 'flags'>;
 
 export function spinnersAllowed(ctx: SpinnerContext): boolean {
-  return ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && !ctx.flags.quiet;
+  // A terminal of width 0 (a pty nobody sized) would make ora clear lines forever.
+  return ctx.io.stderrIsTTY && (ctx.io.stderr.columns ?? 0) > 0 && !envFlag(ctx.io.env, 'CI') && !ctx.flags.quiet;
 }
 
 export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_AFTER_MS): Spinner {

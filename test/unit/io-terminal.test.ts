@@ -67,3 +67,27 @@ describe('createIO', () => {
     expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true }).columns).toBe(80);
   });
 });
+
+describe('spinners', () => {
+  const ctx = (stderr: { isTTY: boolean; columns?: number }, env: NodeJS.ProcessEnv = {}, quiet = false) => ({
+    io: createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(stderr.isTTY, stderr.columns) }, env, { color: true, input: true }),
+    flags: { quiet } as never,
+  });
+  it('only on a sized terminal stderr, not in CI, not with --quiet', async () => {
+    const { spinnersAllowed } = await import('../../src/io/spinner.js');
+    expect(spinnersAllowed(ctx({ isTTY: true, columns: 80 }))).toBe(true);
+    expect(spinnersAllowed(ctx({ isTTY: false, columns: 80 }))).toBe(false);
+    expect(spinnersAllowed(ctx({ isTTY: true, columns: 0 }))).toBe(false);
+    expect(spinnersAllowed(ctx({ isTTY: true, columns: 80 }, { CI: '1' }))).toBe(false);
+    expect(spinnersAllowed(ctx({ isTTY: true, columns: 80 }, {}, true))).toBe(false);
+  });
+  it('a fast task shows nothing at all', async () => {
+    const { withSpinner } = await import('../../src/io/spinner.js');
+    const c = ctx({ isTTY: true, columns: 80 });
+    let written = '';
+    c.io.stderr.write = ((chunk: string) => ((written += chunk), true)) as never;
+    expect(await withSpinner(c, 'Working…', async () => 42)).toBe(42);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(written).toBe('');
+  });
+});
