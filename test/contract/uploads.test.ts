@@ -132,6 +132,18 @@ describe('uploadFile: required parts', () => {
     expect(res.body.item.fileName).toBe('报告 2026.txt');
   });
 
+  it('takes a name that is not URL-encoded as it is, and raw UTF-8 as UTF-8', async () => {
+    const percent = await t.call('POST', '/library/files', { key, raw: 'one hundred percent', headers: { 'x-file-name': '100% done.txt' } });
+    expect(percent.body.item.fileName).toBe('100% done.txt');
+    const raw = await t.call('POST', '/library/files', { key, raw: 'raw utf-8 name', headers: { 'x-file-name': Buffer.from('报告.txt', 'utf8').toString('latin1') } });
+    expect(raw.body.item.fileName).toBe('报告.txt');
+  });
+
+  it('keeps only the last segment of a name with a path', async () => {
+    const res = await t.call('POST', '/library/files', { key, raw: 'path name', headers: { 'x-file-name': encodeURIComponent('../../etc/notes.txt') } });
+    expect(res.body.item.fileName).toBe('notes.txt');
+  });
+
   it('answers 400 EMPTY_FILE for an empty body (Content-Length: 0)', async () => {
     const res = await upload('', 'empty.txt');
     expect(res.status).toBe(400);

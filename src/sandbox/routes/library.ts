@@ -3,6 +3,7 @@
 // space is given, the agent picks one. Uploaded files keep their extracted text
 // on disk (blob dir), served in chunks by readLibraryText.
 import { rm, rename, writeFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LibraryItem, Locale, SaveLinkRequest, Space, UpdateLibraryItemRequest } from '../../api/shapes.js';
@@ -222,13 +223,18 @@ function search(items: LibraryRecord[], q: string, blobDir: string): LibraryReco
   return scored.sort((a, b) => b.score - a.score).map((s) => s.item);
 }
 
+/**
+ * The file name from X-File-Name: URL-decoded. Leniently, a name that is not
+ * validly encoded ("100% done.txt") is taken as it is, and raw UTF-8 bytes
+ * (which Node reads as Latin-1) are read as UTF-8.
+ */
 function fileNameFrom(header: string | string[] | undefined): string {
   const raw = Array.isArray(header) ? header[0] : header;
-  let name = raw;
+  let name = raw === undefined ? undefined : rawUtf8(raw);
   try {
-    if (raw !== undefined) name = decodeURIComponent(raw);
+    if (name !== undefined) name = decodeURIComponent(name);
   } catch {
-    throw new HttpFail(400, 'INVALID_INPUT', 'X-File-Name is not validly URL-encoded', { issues: [{ path: 'X-File-Name', message: 'must be a URL-encoded file name' }] });
+    // not URL-encoded after all: keep it as sent
   }
   // Only the last path segment counts: a name is not a place to write to.
   name = name?.split(/[/\\]/).pop()?.trim();
@@ -237,6 +243,12 @@ function fileNameFrom(header: string | string[] | undefined): string {
     throw new HttpFail(400, 'INVALID_INPUT', `X-File-Name is over ${FILE_NAME_MAX} characters`, { issues: [{ path: 'X-File-Name', message: `must be at most ${FILE_NAME_MAX} characters` }] });
   }
   return name;
+}
+
+function rawUtf8(header: string): string {
+  if (!/[\x80-\xff]/.test(header)) return header;
+  const bytes = Buffer.from(header, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : header;
 }
 
 function titleOf(fileName: string): string {
