@@ -228,6 +228,16 @@ describe('uploadFile: the same file only once', () => {
     expect((await t.call('GET', '/library', { key, query: { kind: 'file' } })).body.items).toHaveLength(1);
   });
 
+  it('stores the same bytes once even when two uploads of them run at the same time', async () => {
+    const data = 'Two uploads racing with the same bytes. '.repeat(1000);
+    const [a, b] = await Promise.all([upload(data, 'one.txt'), upload(data, 'two.txt')]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([a.body.duplicate, b.body.duplicate].sort()).toEqual([false, true]);
+    expect(a.body.item.id).toBe(b.body.item.id);
+    expect((await t.call('GET', '/library', { key, query: { kind: 'file' } })).body.items).toHaveLength(1);
+    expect((await me()).usage.storageBytes).toBe(Buffer.byteLength(data));
+  });
+
   it('compares bytes per account: another account stores its own copy', async () => {
     const data = 'Shared between two accounts.';
     await upload(data, 'a.txt');

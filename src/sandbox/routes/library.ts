@@ -11,7 +11,7 @@ import { charLength } from '../../api/validate.js';
 import { extractText } from '../extract.js';
 import { decideType } from '../filetypes.js';
 import { isMediaUrl, pickSpace, readWebPage, summarise, tokens } from '../reading.js';
-import { HttpFail, type Account, type Jobs, type LibraryRecord, type Routes } from '../types.js';
+import { HttpFail, type Account, type Jobs, type LibraryRecord, type Reply, type Routes } from '../types.js';
 import { receiveFile } from '../uploads.js';
 import { notFound, page, publicView, type World } from '../world.js';
 
@@ -123,31 +123,38 @@ export const routes: Routes = {
     const overStorage = account.storageUsed + length > account.limits.storageBytes;
 
     const received = await receiveFile(raw, join(world.blobDir, 'files'), length, { store: !overStorage });
+    const stored: string[] = received.path ? [received.path] : [];
     let kept = false;
     try {
-      const existing = account.library.find((i) => i.kind === 'file' && i.sha256 === received.sha256);
-      if (existing) return { status: 201, body: { item: view(existing), duplicate: true } };
-      if (overStorage || !received.path) {
-        throw new HttpFail(413, 'STORAGE_FULL', `Storage is full: ${account.storageUsed} of ${account.limits.storageBytes} bytes used, the file needs ${length}`);
-      }
+      const existing = findFile(account, received.sha256);
+      if (existing) return duplicateOf(existing);
+      if (overStorage || !received.path) throw storageFull(account, length);
       const type = await decideType(received.path, received.head, fileName, received.text !== undefined);
       if (!type) throw new HttpFail(415, 'UNSUPPORTED_TYPE', `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`);
-      world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
+      // Checked before the extraction work; the credits are taken when the item is added.
+      if (world.credits(account) < FILE_SUMMARY_CREDITS) world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
 
       const id = world.id('li');
       const text = await extractText(received, type, fileName, lang);
       const title = titleOf(fileName);
       const reading = summarise(text, title, lang);
       const space = chosen ?? pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ?? world.defaultSpace(account);
-
       const blob = join('files', `${id}.bin`);
       await rename(received.path, join(world.blobDir, blob));
-      kept = true;
+      stored[0] = join(world.blobDir, blob);
       let textFile: string | undefined;
       if (text.trim().length > 0) {
         textFile = join('files', `${id}.txt`);
+        stored.push(join(world.blobDir, textFile));
         await writeFile(join(world.blobDir, textFile), text);
       }
+
+      // From here on nothing awaits: another upload of the same bytes, or one that
+      // filled the storage, may have finished while this one was being read.
+      const raced = findFile(account, received.sha256);
+      if (raced) return duplicateOf(raced);
+      if (account.storageUsed + received.size > account.limits.storageBytes) throw storageFull(account, received.size);
+      world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
       const now = world.iso();
       const item: LibraryRecord = {
         id,
@@ -173,12 +180,26 @@ export const routes: Routes = {
       };
       account.library.push(item);
       account.storageUsed += received.size;
+      kept = true;
       return { status: 201, body: { item: view(item), duplicate: false } };
     } finally {
-      if (!kept && received.path) await rm(received.path, { force: true });
+      if (!kept) for (const path of stored) await rm(path, { force: true });
     }
   },
 };
+
+function findFile(account: Account, sha256: string): LibraryRecord | undefined {
+  return account.library.find((i) => i.kind === 'file' && i.sha256 === sha256);
+}
+
+/** The same bytes again: the item already there, unchanged. */
+function duplicateOf(item: LibraryRecord): Reply {
+  return { status: 201, body: { item: view(item), duplicate: true } };
+}
+
+function storageFull(account: Account, needed: number): HttpFail {
+  return new HttpFail(413, 'STORAGE_FULL', `Storage is full: ${account.storageUsed} of ${account.limits.storageBytes} bytes used, the file needs ${needed}`);
+}
 
 export const jobs: Jobs = {};
 
