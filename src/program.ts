@@ -27,6 +27,8 @@ export interface RunOptions extends Streams {
 /** The root's flags (as attribute names): a command must not declare them again (checked when registering). */
 const GLOBAL_OPTION_NAMES = ['json', 'jq', 'profile', 'baseUrl', 'lang', 'color', 'input', 'yes', 'quiet', 'debug', 'timeout', 'insecure', 'help', 'version'];
 const GLOBAL_SHORT_FLAGS = ['-p', '-y', '-q', '-h', '-V'];
+/** Globals that exist only as --no-X: a command's own --X <value> (e.g. `api --input FILE`) is a different flag, which commander tells apart. */
+const NEGATE_ONLY_GLOBALS = ['color', 'input'];
 
 /** Global flags that take a value: the group-name scan must skip their values. */
 const VALUE_FLAGS = new Set(['--jq', '-p', '--profile', '--base-url', '--lang', '--timeout']);
@@ -181,7 +183,7 @@ function operandsAfter(argv: string[], word: string): string[] {
   return operands;
 }
 
-async function loadGroup(name: string): Promise<CommandSpec> {
+export async function loadGroup(name: string): Promise<CommandSpec> {
   let module: { default?: CommandSpec };
   try {
     module = await import(`./commands/${name}.ts`);
@@ -304,7 +306,8 @@ function toArgument(command: Command, spec: ArgumentSpec) {
 
 function toOption(command: Command, spec: OptionSpec, path: string[]) {
   const option = command.createOption(spec.flags, spec.description);
-  if (GLOBAL_OPTION_NAMES.includes(option.attributeName()) || (option.short !== undefined && GLOBAL_SHORT_FLAGS.includes(option.short))) {
+  const sameName = GLOBAL_OPTION_NAMES.includes(option.attributeName()) && !(NEGATE_ONLY_GLOBALS.includes(option.attributeName()) && !option.negate);
+  if (sameName || (option.short !== undefined && GLOBAL_SHORT_FLAGS.includes(option.short))) {
     throw new Error(`${path.join(' ')}: option ${spec.flags} clashes with a global flag`);
   }
   const takesValue = option.required || option.optional;

@@ -23,7 +23,10 @@ export async function runJq(data: unknown, filter: string, pretty: boolean): Pro
     const out = await raw(input, filter, pretty ? ['-r'] : ['-r', '-c']);
     return out.length > 0 ? `${out}\n` : '';
   } catch (error) {
-    throw new JqError(jqMessage(error));
+    const message = jqMessage(error);
+    // jq's own complaints start with "jq:"; anything else is the engine failing, not the expression.
+    if (!message.startsWith('jq')) throw new CliError(`the jq engine failed: ${message}`, { code: 'JQ_UNAVAILABLE', cause: error });
+    throw new JqError(message);
   } finally {
     restore();
   }

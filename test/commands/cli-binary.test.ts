@@ -115,6 +115,15 @@ describe('the binary in a pipeline', () => {
     expect(r).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
+  it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {
+    const env = baseEnv(tempDir());
+    const ok = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
+    expect(ok).toMatchObject({ status: 0, stdout: 'interrupted (Ctrl-C)\n' });
+    const bad = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: 'JQ_ERROR', message: expect.stringContaining('syntax error') } });
+  });
+
   it('a reader that closes the pipe early (| head) ends it quietly with exit 0', async () => {
     const configDir = tempDir();
     await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
