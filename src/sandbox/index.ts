@@ -55,7 +55,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const stats: SandboxStats = { requests: {}, executions: {}, statuses: {} };
-  const limiter = new RateLimiter(options.rateLimit ?? 60);
+  // The window runs on real time plus explicit clock advances: moving the clock a minute
+  // (tests, admin route) frees the budget, while --speed does not make the limit more lenient.
+  const limiter = new RateLimiter(options.rateLimit ?? 60, () => Date.now() + world.clock.advancedMs);
   const faults = new Faults(options.faults, world.rng('faults'));
   const log = options.quiet ? undefined : options.log;
   const handler = createHandler({ world, routes, limiter, faults, errorFormat: options.errorFormat ?? 'envelope', log, stats });

@@ -1,5 +1,6 @@
-// Requests per minute per key, over a sliding window of real time (the sandbox
-// clock's speed does not make the service more lenient).
+// Requests per minute per account, over a sliding window. The sandbox gives it
+// real time plus explicit clock advances: the clock's speed does not make the
+// service more lenient, but a test that moves the clock a minute sees the budget back.
 
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();

@@ -66,6 +66,23 @@ describe('rate limit', () => {
     }
   });
 
+  it('gives the budget back a minute later, also when the sandbox clock is moved a minute', async () => {
+    t = await startTestSandbox({ rateLimit: 2 });
+    await t.call('GET', '/me');
+    await t.call('GET', '/me');
+    const limited = await t.call('GET', '/me');
+    expect(limited.status).toBe(429);
+    await t.advance(Number(limited.headers['retry-after']) * 1000);
+    expect((await t.call('GET', '/me')).status).toBe(200);
+  });
+
+  it('is not made more lenient by the clock speed', async () => {
+    t = await startTestSandbox({ rateLimit: 2, speed: 3600 });
+    await t.call('GET', '/me');
+    await t.call('GET', '/me');
+    expect((await t.call('GET', '/me')).status).toBe(429);
+  });
+
   it('is off with 0', async () => {
     t = await startTestSandbox({ rateLimit: 0 });
     for (let i = 0; i < 150; i++) expect((await t.call('GET', '/spaces')).status).toBe(200);
