@@ -20,6 +20,7 @@ export const LINK_SUMMARY_CREDITS = 1;
 export const FILE_SUMMARY_CREDITS = 2;
 
 const FILE_NAME_MAX = 255;
+const SUMMARY_SOURCE_CHARS = 200_000;
 
 export const routes: Routes = {
   listLibrary: ({ world, account, query }) => {
@@ -137,7 +138,8 @@ export const routes: Routes = {
       const id = world.id('li');
       const text = await extractText(received, type, fileName, lang);
       const title = titleOf(fileName);
-      const reading = summarise(text, title, lang);
+      // The beginning of a long text is enough to summarise it (and keeps big uploads quick).
+      const reading = summarise(text.slice(0, SUMMARY_SOURCE_CHARS), title, lang);
       const space = chosen ?? pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ?? world.defaultSpace(account);
       const blob = join('files', `${id}.bin`);
       await rename(received.path, join(world.blobDir, blob));
