@@ -75,6 +75,9 @@ export async function run(options: RunOptions): Promise<number> {
       }
     }
     const entry = findGroup(groupName);
+    // What running a command needs loads while the group module does (not for --help).
+    const helpOnly = argv.includes('--help') || argv.includes('-h');
+    const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
     if (entry) {
       const spec = await loadGroup(entry.name);
       const placeholder = program.commands.find((command) => command.name() === entry.name);
@@ -88,7 +91,7 @@ export async function run(options: RunOptions): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     if (!invocation) return ExitCode.OK;
 
-    const [{ createContext }, { guardStream }, { envFlag }] = await Promise.all([import('./runtime.js'), import('./io/streams.js'), import('./io/terminal.js')]);
+    const [{ createContext }, { guardStream }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
@@ -181,6 +184,17 @@ function operandsAfter(argv: string[], word: string): string[] {
     operands.push(token);
   }
   return operands;
+}
+
+/** Groups whose commands never call the API: no point preloading the HTTP client for them. */
+const OFFLINE_GROUPS = new Set(['config', 'help', 'completion', 'sandbox']);
+
+function loadRuntime(group: string | undefined) {
+  const modules = Promise.all([import('./runtime.js'), import('./io/streams.js'), import('./io/terminal.js')]);
+  // The HTTP client is the largest module a command loads: start reading it now; ctx.api() finds it loaded.
+  if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('./api/client.js').catch(() => {});
+  modules.catch(() => {});
+  return modules;
 }
 
 export async function loadGroup(name: string): Promise<CommandSpec> {
