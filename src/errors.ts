@@ -69,6 +69,8 @@ export class ApiError extends CliError {
   /** The parsed error body, kept for `--json` and for bodies that carry more (REVISION_CONFLICT's `latest`). */
   readonly body: unknown;
   readonly retryAfterMs: number | undefined;
+  /** The answer's headers, when it came from the HTTP core (`kagent api -i` prints them). */
+  headers: Record<string, string | string[] | undefined> | undefined;
 
   constructor(init: { status: number; code: string; message: string; issues?: ApiIssue[]; body?: unknown; retryAfterMs?: number; hint?: string }) {
     super(init.message, { exitCode: exitCodeForStatus(init.status, init.code), code: init.code, hint: init.hint });

@@ -162,6 +162,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
 
       const retryAfterMs = parseRetryAfter(headers['retry-after'], clock.now());
       const error = parseApiError({ status, contentType: contentTypeOf(headers), text: redact(text), retryAfterMs });
+      error.headers = headers;
       if (status === 429) pacer.pause(clock.now() + (retryAfterMs ?? backoffDelay(retry + 1, { ...backoff, random: () => 1 })));
 
       if (status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && req.idempotencyKey) {
