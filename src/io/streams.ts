@@ -67,15 +67,3 @@ export async function emit(stream: Writable, text: string): Promise<void> {
   const after = failure(state);
   if (after) throw after;
 }
-
-/** Resolves once everything written so far has been handed to the OS (or the stream failed). */
-export function flush(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || stream.writableEnded) return resolve();
-    try {
-      stream.write('', () => resolve());
-    } catch {
-      resolve();
-    }
-  });
-}
