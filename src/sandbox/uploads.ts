@@ -102,6 +102,12 @@ export async function receiveFile(req: IncomingMessage, dir: string, expected: n
  */
 function consume(req: IncomingMessage, onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Gone before the body was read (e.g. while a `slow` fault held the request): its 'close' has
+    // passed already, so waiting for it would keep the idempotency key "in progress" for good.
+    if (req.destroyed && !req.readableEnded) {
+      reject(new Error('the client closed the connection before the body was read'));
+      return;
+    }
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
