@@ -135,6 +135,32 @@ describe('the binary', () => {
     expect(r.stderr).toMatch(/^2 uploaded, 0 already there, 1 failed/m);
   });
 
+  it('interrupted while the service is still working on a file: the rerun waits for that request (409 in progress) and finishes, nothing twice', async () => {
+    const dir = folderOf('held', 2);
+    // The first upload is held by the service for 1.5 s; SIGINT (Ctrl-C) comes while it waits.
+    await t.inject({ kind: 'slow', ms: 1500, count: 1, method: 'POST', path: '/api/v1/library/files' });
+    const child = spawn(process.execPath, [bin, 'lib', 'upload', dir, '--concurrency', '1', '--json'], {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => {
+      setTimeout(() => child.kill('SIGINT'), 700);
+      child.on('close', resolve);
+    });
+    expect(code).toBe(130);
+    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line).status)).toEqual(['skipped', 'skipped']);
+    expect(stderr).toMatch(/run the same command again/);
+
+    const rerun = await kagent(['lib', 'upload', dir], env());
+    expect(rerun.code).toBe(0);
+    const files = (await t.call('GET', '/library', { query: { kind: 'file', limit: 200 } })).body.items;
+    expect(files.filter((f: any) => f.fileName.startsWith('held-'))).toHaveLength(2);
+  }, 30_000);
+
   it.skipIf(!hasScript)('in a terminal: a progress bar while it works; Ctrl-C mid-upload stops it (130) and says how to resume; a rerun finishes', async () => {
     const dir = folderOf('pty', 2);
     // A large file first (sparse: a PDF header, then 512 MiB of nothing), so Ctrl-C lands in the middle of its body.
