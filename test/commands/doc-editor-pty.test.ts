@@ -1,0 +1,96 @@
+// `kagent doc edit ID` with no edit flags, in a real pseudo-terminal against the
+// built binary (bin/kagent.js → dist/): `script` gives the process a terminal,
+// so kagent opens $EDITOR — here a shell script that edits the file with sed,
+// as a person would — and sends the change as one exact-match edit on the
+// revision it read. Also the real confirmation prompt of `doc delete`.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let t: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  t = await startTestSandbox();
+  home = mkdtempSync(join(tmpdir(), 'kagent-doc-pty-'));
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** Runs kagent in a pseudo-terminal; `answer` is typed once `when` shows on the screen. */
+function runInPty(args: string[], env: Record<string, string>, interaction?: { when: RegExp; answer: string }): Promise<{ output: string; code: number | null }> {
+  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+      TERM: 'xterm-256color',
+      COLUMNS: '100',
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let answered = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out; output so far:\n${output}`));
+    }, 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (interaction && !answered && interaction.when.test(output)) {
+        answered = true;
+        child.stdin.write(interaction.answer);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ output, code });
+    });
+  });
+}
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+describe.skipIf(!hasScript)('doc in a pseudo-terminal (built binary)', () => {
+  it('`doc edit ID` opens $EDITOR on the body and saves the change as revision 2', async () => {
+    const body = '# Plan\n\nStatus: draft\n\n- one\n';
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Plan', markdown: body } })).body;
+    const editor = join(home, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\ntest -t 0 || exit 3\nsed -i 's/Status: draft/Status: final/' "$1"\n`);
+    chmodSync(editor, 0o755);
+    const run = await runInPty(['doc', 'edit', doc.id], { EDITOR: editor });
+    expect(plain(run.output)).toContain(`✓ Saved: doc ${doc.id} is now at revision 2`);
+    expect(run.code).toBe(0);
+    const after = (await t.call('GET', `/docs/${doc.id}`)).body;
+    expect(after).toMatchObject({ body: '# Plan\n\nStatus: final\n\n- one\n', revision: 2 });
+  });
+
+  it('`doc delete ID` asks on the terminal; typing y deletes it', async () => {
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Scratch' } })).body;
+    const run = await runInPty(['doc', 'delete', doc.id], {}, { when: /Delete doc "Scratch"/, answer: 'y\r' });
+    expect(plain(run.output)).toContain(`✓ Deleted doc ${doc.id}`);
+    expect(run.code).toBe(0);
+    expect((await t.call('GET', `/docs/${doc.id}`)).status).toBe(404);
+  });
+});
