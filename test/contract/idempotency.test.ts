@@ -135,6 +135,24 @@ describe('idempotency details', () => {
     expect((await t.call('GET', '/library', { key })).body.items).toHaveLength(1);
   });
 
+  it('frees the key of an upload whose client went away before its body was read', async () => {
+    await t.inject({ kind: 'slow', ms: 300, count: 1, method: 'POST', path: '/api/v1/library/files' });
+    const headers = { 'x-file-name': 'gone.txt', 'idempotency-key': 'upload-gone' };
+    // Half a body, then the client goes away while the slow answer holds the request.
+    const body = new PassThrough();
+    const aborted = new AbortController();
+    const first = t.call('POST', '/library/files', { key, raw: body, headers: { ...headers, 'content-length': '18' }, signal: aborted.signal }).catch(() => 'aborted');
+    body.write('the client');
+    await waitUntilRunning('uploadFile', 'upload-gone');
+    aborted.abort();
+    expect(await first).toBe('aborted');
+    // Once the slow answer would have come, the key is free again.
+    for (let i = 0; i < 100 && t.sandbox.world.state.idempotency[`${accountId} uploadFile upload-gone`]; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const retry = await t.call('POST', '/library/files', { key, raw: 'the client gave up', headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('treats an upload with another name or size under the same key as a different request (422)', async () => {
     const headers = { 'idempotency-key': 'upload-2' };
     expect((await t.call('POST', '/library/files', { key, raw: 'abc', headers: { ...headers, 'x-file-name': 'a.txt' } })).status).toBe(201);

@@ -29,6 +29,8 @@ export interface CallOptions {
   key?: string | null;
   /** Check the answer against the served OpenAPI document (default true). */
   validate?: boolean;
+  /** Aborts the request (the client goes away). */
+  signal?: AbortSignal;
 }
 
 export interface CallResult<T = any> {
@@ -72,7 +74,7 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       body = JSON.stringify(opts.body);
       if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json';
     }
-    const res = await request(url, { method: method as any, headers, body, dispatcher });
+    const res = await request(url, { method: method as any, headers, body, dispatcher, signal: opts.signal });
     const text = await res.body.text();
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
