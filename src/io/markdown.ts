@@ -28,6 +28,16 @@ export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string)
       href: chalk.blue.underline,
     }) as any,
   );
+  // marked-terminal prints a block-level text token (the body of a tight list
+  // item) as raw source, so "- **bold** item" kept its asterisks: render its
+  // inline tokens instead, as marked's own renderer does.
+  marked.use({
+    renderer: {
+      text(token) {
+        return typeof token === 'object' && 'tokens' in token && Array.isArray(token.tokens) ? this.parser.parseInline(token.tokens) : false;
+      },
+    },
+  });
   const rendered = await marked.parse(source);
   return ensureNewline(keepOnlyStyling(rendered).replace(/\n{3,}/g, '\n\n').trimEnd());
 }
