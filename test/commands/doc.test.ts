@@ -6,6 +6,8 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EditOp } from '../../src/api/shapes.js';
+import { editFromChange } from '../../src/io/doc-edit.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, tempDir } from '../helpers/run.js';
 
@@ -587,5 +589,45 @@ describe('doc delete', () => {
     const r = await kagent(['doc', 'delete', 'doc_nope', '--yes']);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no doc "doc_nope"');
+  });
+});
+
+describe('the change made in $EDITOR as one edit (editFromChange)', () => {
+  /** Applies an edit the way the contract describes (exact match, once). */
+  function apply(before: string, op: any): string {
+    if (op.op === 'append') return before + op.content;
+    if (op.op === 'rewrite') return op.content;
+    expect(before.split(op.find).length - 1).toBe(1);
+    return before.replace(op.find, () => op.replace);
+  }
+  const cases: Array<[string, string, string]> = [
+    ['one changed line', 'a\nb\nc\n', 'a\nB\nc\n'],
+    ['a line added at the end', 'a\nb\n', 'a\nb\nc\n'],
+    ['a line added at the start', 'a\nb\n', 'z\na\nb\n'],
+    ['a line removed', 'a\nb\nc\n', 'a\nc\n'],
+    ['everything removed', 'a\nb\n', ''],
+    ['a repeated line: widened until unique', 'x\nsame\ny\nsame\nz\n', 'x\nsame\ny\nSAME\nz\n'],
+    ['a blank line inserted between blank lines', 'a\n\n\nb\n', 'a\n\n\n\nb\n'],
+    ['a first line that is blank', '\n\nx', '\n\n\nx'],
+    ['non-BMP text', '😀 one\n😀 two\n', '😀 one\n😃 two\n'],
+  ];
+  for (const [name, before, after] of cases) {
+    it(name, () => {
+      const op = editFromChange(before, after, EditOp);
+      expect(op).toBeDefined();
+      expect(apply(before, op)).toBe(after);
+    });
+  }
+
+  it('small: only the changed line is sent; unchanged text gives no edit; an empty doc gets an append', () => {
+    const big = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+    expect(editFromChange(big, big.replace('line 500', 'LINE 500'), EditOp)).toEqual({ op: 'replace', find: 'line 500', replace: 'LINE 500' });
+    expect(editFromChange(big, big, EditOp)).toBeUndefined();
+    expect(editFromChange('', 'new', EditOp)).toEqual({ op: 'append', content: 'new' });
+  });
+
+  it('a change too large for one replace (find over 20000 characters) goes as a rewrite', () => {
+    const before = 'x'.repeat(30_000);
+    expect(editFromChange(before, 'y'.repeat(30_000), EditOp)).toEqual({ op: 'rewrite', content: 'y'.repeat(30_000) });
   });
 });
