@@ -14,7 +14,8 @@ await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   // pdfjs-dist loads its own worker file at run time; it stays a package import.
-  external: ['pdfjs-dist', 'pdfjs-dist/*'],
+  // jq-wasm finds its .wasm file through __dirname, which an ESM bundle does not have.
+  external: ['pdfjs-dist', 'pdfjs-dist/*', 'jq-wasm'],
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" },
   sourcemap: false,

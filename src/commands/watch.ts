@@ -28,11 +28,11 @@ async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
 }
 
 /** 404s on a watch say how to find one. */
-function watchNotFound(ctx: Context, error: unknown, slug: string): unknown {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no watch "${slug}" that you can see: \`kagent watch list\` shows the ones you follow, \`kagent watch search TOPIC\` finds public ones`;
+async function watchNotFound(ctx: Context, error: unknown, slug: string): Promise<unknown> {
+  if (error instanceof ApiError && error.status === 404 && !error.hint && error.code !== 'BRIEF_NOT_FOUND') {
+    const { kagentCommand } = await import('../io/task-follow.js');
+    error.hint = `no watch "${slug}" that you can see: \`${kagentCommand(ctx, 'watch list')}\` shows the ones you follow, \`${kagentCommand(ctx, 'watch search TOPIC')}\` finds public ones`;
   }
-  void ctx;
   return error;
 }
 
@@ -40,7 +40,7 @@ async function withWatch<T>(ctx: Context, slug: string, work: () => Promise<T>):
   try {
     return await work();
   } catch (error) {
-    throw watchNotFound(ctx, error, slug);
+    throw await watchNotFound(ctx, error, slug);
   }
 }
 

@@ -12,7 +12,7 @@ import { displayWidth } from './format.js';
 import { hyperlink, supportsHyperlinks } from './hyperlink.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitizeLine } from './sanitize.js';
-import { kagentCommand } from './task-follow.js';
+import { fit, kagentCommand } from './task-follow.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
@@ -96,10 +96,11 @@ export async function renderEntry(ctx: RenderContext, entry: BriefEntry, f: Form
 }
 
 function renderEvidence(evidence: Evidence, f: Formatter, links: boolean, width: number): string {
-  const title = sanitizeLine(evidence.title || evidence.url);
   const when = evidence.publishedAt ? `, ${f.time(evidence.publishedAt)}` : '';
-  const source = evidence.source ? f.dim(` — ${sanitizeLine(evidence.source)}${when}`) : when ? f.dim(when) : '';
-  const head = `      · ${hyperlink(title, evidence.url, links)}${source}`;
+  const sourceText = evidence.source ? ` — ${sanitizeLine(evidence.source)}${when}` : when;
+  // One line: the title gives way to the source and date.
+  const title = fit(sanitizeLine(evidence.title || evidence.url), Math.max(20, width - 8 - displayWidth(sourceText)));
+  const head = `      · ${hyperlink(title, evidence.url, links)}${sourceText ? f.dim(sourceText) : ''}`;
   const url = links ? '' : `\n        ${f.dim(evidence.url)}`;
   const excerpt = evidence.excerpt?.trim() ? `\n${f.dim(wrap(`“${sanitizeLine(evidence.excerpt)}”`, width, 8))}` : '';
   return `${head}${url}${excerpt}`;

@@ -79,6 +79,29 @@ function runInPty(args: string[], ready: RegExp): Promise<PtyRun> {
 
 const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
+describe('built binary, piped', () => {
+  it('`watch show --jq` picks entry ids (jq-wasm loads from the bundle)', async () => {
+    const created = await t.call('POST', '/watches', { body: { intent: 'Offshore wind auctions' } });
+    await t.advance(61_000);
+    const page = (await t.call('GET', `/watches/${created.body.slug}`)).body;
+    // Asynchronously: the sandbox answering it runs in this very process.
+    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
+        env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${page.brief.entries.map((e: any) => e.id).join('\n')}\n`);
+  });
+});
+
 describe.skipIf(!hasScript)('Ctrl-C in a pseudo-terminal (built binary)', () => {
   it('`task watch`: stops following, exit 130, prints `kagent task watch <id>`; the task goes on', async () => {
     const created = await t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe' } });
