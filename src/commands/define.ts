@@ -39,6 +39,12 @@
 //   --json, --jq, terminal tables and piped TSV come for free; prompts through
 //   src/io/prompt.ts (askText / askSecret / confirmOrYes), which refuse with a
 //   usage error naming the flag when there is no terminal.
+//   Lists: `printList(ctx, api.paginate(op, args, { all, limit }), { columns })`
+//   prints row by row as pages arrive.
+// - Check a request body against the contract before sending it with
+//   checkInput(shape, body, { field: '--flag' }) (exit 2, naming the flag and
+//   the bound). A space the user named (id or name): resolveSpace(ctx, ref)
+//   from ./space.js.
 // - Heavy dependencies are imported inside `run`, never at the top of a group
 //   module: `kagent <group> --help` must stay fast.
 import type { Context } from '../context.js';
