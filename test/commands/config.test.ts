@@ -37,6 +37,12 @@ describe('config set / get / unset', () => {
     expect(gone.stderr).toContain('space is not set for profile "default" (NOT_SET)');
   });
 
+  it('-q keeps stderr quiet on success', async () => {
+    const configDir = await setup();
+    const r = await runCli(['config', 'set', 'lang', 'zh', '-q'], { configDir, tty: true });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('works on another profile with -p, creating it', async () => {
     const configDir = await setup();
     expect((await runCli(['config', 'set', 'lang', 'en', '-p', 'work'], { configDir })).code).toBe(0);

@@ -25,6 +25,14 @@ describe('space list', () => {
     expect(plain).toMatch(/^sp_\w+\s+Personal\s+Your default space\s+✓/m);
   });
 
+  it('terminal with --no-color or NO_COLOR: the same table without colour', async () => {
+    for (const [argv, env] of [[['--no-color'], {}], [[], { NO_COLOR: '1' }]] as const) {
+      const r = await s.kagent(['space', 'list', ...argv], { tty: true, env });
+      expect(r.stdout).not.toContain('\x1b');
+      expect(r.stdout).toMatch(/^ID\s+NAME/);
+    }
+  });
+
   it('piped: tab-separated, no header, raw values, ISO times, no colour', async () => {
     const r = await s.kagent(['space', 'list'], { env: { FORCE_COLOR: undefined } });
     const personal = (await spaces()).find((space) => space.isDefault)!;
