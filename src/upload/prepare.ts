@@ -24,8 +24,11 @@ export interface Refusal {
   exitCode: number;
 }
 
-/** `digest`: the content hash the idempotency key is made from (see key.ts and tree-hash.ts). */
-export type Inspection = { ok: true; type: SniffedType; digest: string } | { ok: false; refusal: Refusal };
+/**
+ * `digest`: the content hash the idempotency key is made from (see key.ts and tree-hash.ts);
+ * `plain`: it is the SHA-256 of the whole file (not the tree digest of a large one).
+ */
+export type Inspection = { ok: true; type: SniffedType; digest: string; plain: boolean } | { ok: false; refusal: Refusal };
 
 export interface InspectOptions {
   /** The plan's per-file limit in bytes, when known (asked only for files that pass the cheap checks). */
@@ -84,7 +87,7 @@ export async function inspect(path: string, name: string, size: number, options:
 /** The content digest (tree-hashed on every core for large binary files); text is proven UTF-8 on the way. */
 async function digestOf(handle: FileHandle, path: string, name: string, size: number, textCandidate: boolean, type: SniffedType, signal: AbortSignal): Promise<Inspection> {
   // Large binary files (PDFs, images, .docx): hashed on every core.
-  if (!textCandidate && size >= TREE_MIN_BYTES) return { ok: true, type, digest: await treeHash(path, size, signal) };
+  if (!textCandidate && size >= TREE_MIN_BYTES) return { ok: true, type, digest: await treeHash(path, size, signal), plain: false };
 
   // One pass: the hash, and for text the proof that it is UTF-8 without NULs to the last byte.
   // The next chunk is read while this one is hashed (about a third faster than one buffer).
@@ -111,7 +114,7 @@ async function digestOf(handle: FileHandle, path: string, name: string, size: nu
     await reading.catch(() => undefined);
   }
   if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
-  return { ok: true, type, digest: hash.digest('hex') };
+  return { ok: true, type, digest: hash.digest('hex'), plain: true };
 }
 
 function refuse(code: Refusal['code'], message: string, exitCode: number): Inspection {

@@ -193,6 +193,20 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
     // reached the service (a reset after the work was done, a cut-off answer), the file was added
     // by this run; otherwise the replay comes from an earlier run: it was already there.
     const already = answer.body.duplicate === true || (answer.replayed && attempts <= 1);
+    // What the service received is what was hashed (when it tells its SHA-256 and ours is a plain one).
+    const received = (item as { sha256?: unknown } | undefined)?.sha256;
+    if (checked.plain && typeof received === 'string' && /^[0-9a-f]{64}$/i.test(received) && received.toLowerCase() !== checked.digest) {
+      return {
+        ...base(source),
+        status: 'failed',
+        item,
+        error: {
+          code: 'CONTENT_MISMATCH',
+          message: `the service received other bytes than were read before sending (did the file change meanwhile?); the library holds what it received as ${item.id}`,
+        },
+        exitCode: ExitCode.ERROR,
+      };
+    }
     return { ...base(source), status: already ? 'exists' : 'uploaded', item };
   } catch (error) {
     // No key, service unreachable, Ctrl-C: not this file's fault; the run stops (see the worker).

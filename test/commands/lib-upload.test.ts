@@ -222,6 +222,40 @@ describe('lib upload: faults', () => {
   });
 });
 
+describe('lib upload: the bytes sent', () => {
+  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s), a large one hashed as a tree', async () => {
+    const medium = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024 + 12_345)]);
+    const large = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(70 * 1024 * 1024)]);
+    await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
+    const dir = folder({ 'medium.pdf': medium, 'large.pdf': large });
+    const r = await kagent(['lib', 'upload', dir, '--json']);
+    expect(r.code).toBe(0);
+    const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
+    expect(byName['medium.pdf'].item.sha256).toBe(sha256(medium));
+    expect(byName['large.pdf'].item.sha256).toBe(sha256(large));
+    // The large file's key carries its tree digest (32 MiB segments), not the plain SHA-256.
+    await resetStats();
+    const again = await kagent(['lib', 'upload', dir, '--json']);
+    expect(ndjson(again.stdout).map((x) => x.status)).toEqual(['exists', 'exists']);
+    expect((await stats()).executions.uploadFile ?? 0).toBe(0);
+  });
+
+  it('a service that stored other bytes than were hashed: CONTENT_MISMATCH for that file (exit 1)', async () => {
+    const server = await tinyServer((req) => {
+      if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
+      return { status: 201, body: { item: { id: 'li_other', kind: 'file', fileName: 'a.md', sha256: 'f'.repeat(64) }, duplicate: false } };
+    });
+    try {
+      const dir = folder({ 'a.md': '# a\n' });
+      const r = await runCli(['lib', 'upload', dir, '--json'], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+      expect(r.code).toBe(1);
+      expect(ndjson(r.stdout)[0]).toMatchObject({ status: 'failed', item: { id: 'li_other' }, error: { code: 'CONTENT_MISMATCH' } });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('lib upload: checked before sending', () => {
   it('type by content, empty files: refused with their codes, and not a single request (exit 2)', async () => {
     const dir = folder({

@@ -169,7 +169,8 @@ describe('the binary', () => {
     truncateSync(big, 512 * 1024 * 1024);
     await t.call('PATCH', '/_sandbox/account', { body: { limits: { fileBytes: 1024 ** 3 } } });
     const quoted = [process.execPath, bin, 'lib', 'upload', dir, '--concurrency', '1'].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
+    // A sized terminal, as a person's is (kagent draws no progress on a pty of width 0).
+    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${quoted}`, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env(), TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
