@@ -13,7 +13,8 @@
 // every kagent command sends, so their retries never duplicate work.
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
-import { defineGroup, InputError } from './define.js';
+import { defineGroup } from './define.js';
+import { checkIdempotencyKey } from './idempotency-key.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -33,7 +34,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 // ---------------------------------------------------------------- fields
 
 /** `a[b][]` → ['a', 'b', '']: the path a field's value goes to ('' appends to an array). */
-export function keyPath(key: string, flag: string): string[] {
+function keyPath(key: string, flag: string): string[] {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
   if (!match) throw new UsageError(`${flag} ${key}: a field name is "name", "name[]" or "name[sub]"`);
   const rest = [...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string);
@@ -41,7 +42,7 @@ export function keyPath(key: string, flag: string): string[] {
 }
 
 /** Puts a value at a key path, creating objects and arrays on the way. */
-export function setPath(target: Record<string, Json>, path: string[], value: Json, flag: string, key: string): void {
+function setPath(target: Record<string, Json>, path: string[], value: Json, flag: string, key: string): void {
   let node: Record<string, Json> | Json[] = target;
   path.forEach((part, i) => {
     const last = i === path.length - 1;
@@ -226,11 +227,7 @@ export default defineGroup<ApiOptions, { method: string; path?: string }>({
     const headers = parseHeaders(opts.header ?? []);
     let idempotencyKey = opts.idempotencyKey ?? headers['idempotency-key'];
     delete headers['idempotency-key'];
-    const S = await import('../api/shapes.js');
-    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > S.limits.idempotencyKeyMax)) {
-      const message = `must be 1 to ${S.limits.idempotencyKeyMax} characters (got ${idempotencyKey.length})`;
-      throw new InputError(`--idempotency-key ${message}`, [{ path: '--idempotency-key', message }]);
-    }
+    await checkIdempotencyKey(idempotencyKey, opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key');
 
     const fields = await parseFields(ctx, opts);
     let body: unknown;

@@ -15,7 +15,8 @@ import type { Context } from '../context.js';
 import type { Doc, DocHit, DocSummary, EditOp, Revision } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { sanitizeLine } from '../io/sanitize.js';
-import { checkInput, defineCommand, defineGroup, InputError } from './define.js';
+import { checkInput, defineCommand, defineGroup } from './define.js';
+import { checkIdempotencyKey } from './idempotency-key.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -63,7 +64,7 @@ async function bodyFrom(ctx: Context, opts: { file?: string; body?: string }): P
   return { text: await readTextArg(ctx, opts.file, '--file'), flag: '--file' };
 }
 
-/** "revision 4 · updated 5 minutes ago" etc. for a saved Revision. */
+/** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
 async function printRevision(ctx: Context, revision: Revision, what: string): Promise<void> {
   const { printItem, success } = await import('../io/output.js');
   await success(ctx, `${what}: doc ${revision.id} is now at revision ${revision.revision}`);
@@ -264,7 +265,7 @@ const create = defineCommand<CreateOptions>({
     if (opts.folder !== undefined) request.folderId = opts.folder;
     const flagFor = { title: '--title', markdown: given?.flag ?? 'the body', spaceId: opts.space !== undefined ? '--space' : "the profile's space", folderId: '--folder' };
     checkInput(S.CreateDocRequest, request, flagFor);
-    checkKey(S.limits.idempotencyKeyMax, opts.idempotencyKey);
+    await checkIdempotencyKey(opts.idempotencyKey);
 
     const { refuseFrontMatter } = await import('../io/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
@@ -289,15 +290,6 @@ const create = defineCommand<CreateOptions>({
     if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${await command(ctx, `doc show ${created.id}`)}`);
   },
 });
-
-function checkKey(max: number, key: string | undefined): void {
-  if (key === undefined) return;
-  const length = [...key].length;
-  if (length === 0 || length > max) {
-    const message = `must be 1 to ${max} characters (got ${length})`;
-    throw new InputError(`--idempotency-key ${message}`, [{ path: '--idempotency-key', message }]);
-  }
-}
 
 // ---------------------------------------------------------------- update
 

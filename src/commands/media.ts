@@ -11,6 +11,7 @@ import type { Context } from '../context.js';
 import type { MediaItem, MediaPage, MediaQuote, MediaStarted } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { checkInput, defineCommand, defineGroup, InputError } from './define.js';
+import { checkIdempotencyKey } from './idempotency-key.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -87,15 +88,6 @@ async function explainMediaError(ctx: Context, error: unknown, url: string, quot
 
 function checkUrl(url: string): void {
   if (!/^https?:\/\//i.test(url)) throw new UsageError(`URL must be an http:// or https:// link (got "${url}")`);
-}
-
-function checkKey(max: number, key: string | undefined): void {
-  if (key === undefined) return;
-  const length = [...key].length;
-  if (length === 0 || length > max) {
-    const message = `must be 1 to ${max} characters (got ${length})`;
-    throw new InputError(`--idempotency-key ${message}`, [{ path: '--idempotency-key', message }]);
-  }
 }
 
 async function getQuote(ctx: Context, url: string): Promise<MediaQuote> {
@@ -194,7 +186,7 @@ const start = defineCommand<StartOptions, { url: string }>({
     if (spaceRef !== undefined) body.spaceId = spaceRef;
     checkInput(S.StartMediaRequest, body, { url: 'URL', lang: '--lang', spaceId: opts.space !== undefined ? '--space' : "the profile's space" });
     checkUrl(args.url);
-    checkKey(S.limits.idempotencyKeyMax, opts.idempotencyKey);
+    await checkIdempotencyKey(opts.idempotencyKey);
     // Costly: refuse early, before any request, when nobody can say yes.
     if (!ctx.flags.yes && !ctx.io.canPrompt) {
       const { confirmOrYes } = await import('../io/prompt.js');
