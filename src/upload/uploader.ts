@@ -7,7 +7,7 @@
 // Outcome per file: `uploaded` (added by this run), `exists` (the service
 // already had it: replayed from its idempotency cache, or the same bytes were
 // in the library — `duplicate: true`), `failed` (refused here, or an error
-// answer), `skipped` (not started: --fail-fast after a failure, Ctrl-C, or a
+// answer), `skipped` (not started, or cut short by Ctrl-C: --fail-fast after a failure, Ctrl-C, or a
 // failure that every other file would meet too — no key, service unreachable).
 import type { ApiClient } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
