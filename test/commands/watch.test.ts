@@ -169,6 +169,22 @@ describe('watch create', () => {
     expect(['queued', 'running']).toContain(task.body.status);
   });
 
+  it('a set-up that ends cancelled is exit 1 (TASK_CANCELLED), with no brief printed', async () => {
+    const local = sandboxClock(s.t);
+    local.onSleep = (_ms, count) => {
+      if (count !== 2) return;
+      // someone cancels the set-up from elsewhere while we follow it
+      void s.t.call('GET', '/tasks', { query: { active: 'true', kind: 'watch_setup' } }).then((res) =>
+        Promise.all(res.body.items.filter((task: any) => task.title.includes('Doomed watch')).map((task: any) => s.t.call('POST', `/tasks/${task.id}/cancel`))),
+      );
+    };
+    const r = await s.kagent(['watch', 'create', 'Doomed watch'], { clock: local });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^task tk_\w+: cancelled$/m);
+    expect(r.stderr).toMatch(/error: task tk_\w+ was cancelled: Set up watch: Doomed watch \(TASK_CANCELLED\)/);
+  });
+
   it('the resume command keeps -p when the profile came from a flag', async () => {
     const r = await kagent(['-p', 'default', 'watch', 'create', 'Nuclear fusion startups', '--timeout', '3']);
     expect(r.code).toBe(8);
