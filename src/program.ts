@@ -305,10 +305,28 @@ function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Inv
       (spec.arguments ?? []).forEach((argument, i) => {
         args[camelCase(argument.name)] = self.processedArgs[i];
       });
-      onInvoke({ spec, opts: self.opts(), args });
+      onInvoke({ spec, opts: ownOptions(self), args });
     });
   }
   return command;
+}
+
+/**
+ * The command's option values. A runnable group may declare the same option as
+ * its subcommand (`kagent inbox --filter x` and `kagent inbox list --filter x`);
+ * commander gives a flag after the subcommand's name to the group, so a value
+ * the group got from the command line is the subcommand's, unless the
+ * subcommand got its own.
+ */
+function ownOptions(command: Command): Record<string, unknown> {
+  const opts = command.opts();
+  const names = new Set(command.options.map((option) => option.attributeName()));
+  for (let parent = command.parent; parent; parent = parent.parent) {
+    for (const [name, value] of Object.entries(parent.opts())) {
+      if (names.has(name) && parent.getOptionValueSource(name) === 'cli' && command.getOptionValueSource(name) !== 'cli') opts[name] = value;
+    }
+  }
+  return opts;
 }
 
 function toArgument(command: Command, spec: ArgumentSpec) {
