@@ -5,7 +5,7 @@
 // TASK_NOT_ACTIVE (exit 5); every filter and bound of listTasks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
-import type { RunCliOptions } from '../helpers/run.js';
+import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
 
 let s: LoggedIn;
@@ -236,6 +236,29 @@ describe('task watch', () => {
     expect(r.stderr).toMatch(/hint: work done before it was cancelled is kept/);
     const missing = await kagent(['task', 'watch', 'tk_nope']);
     expect(missing.code).toBe(4);
+  });
+});
+
+describe('server text is sanitised', () => {
+  it('task list, show and watch print no escape sequences from a task title', async () => {
+    const id = await activeTask('Evil \x1b]0;pwned\x07title \x1b[2J here \x9b31m');
+    for (const tty of [true, false]) {
+      for (const argv of [['task', 'list'], ['task', 'show', id]]) {
+        const r = await kagent(argv, { tty });
+        expect(r.code).toBe(0);
+        expect(r.stdout).toContain('Evil');
+        expect(hasForeignEscapes(r.stdout)).toBe(false);
+      }
+    }
+    const live = await kagent(['task', 'watch', id], { tty: true });
+    expect(live.code).toBe(0);
+    // only our own cursor movements, line clearing and colours
+    const ours = live.stderr.replace(/\x1b\[\d*[AJK]/g, '').replace(/\r/g, '');
+    expect(hasForeignEscapes(ours)).toBe(false);
+    expect(live.stderr).not.toContain('pwned\x07');
+    const id2 = await activeTask('Evil \x1b]0;pwned\x07title two');
+    const piped = await kagent(['task', 'watch', id2]);
+    expect(piped.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
   });
 });
 
