@@ -638,6 +638,7 @@ describe('watch settings', () => {
       [[], /nothing to change: pass --cadence, --alert or --clear-alerts/],
       [Array.from({ length: 6 }, (_, i) => ['--alert', `alert ${i}`]).flat(), /--alert must have at most 5 items \(got 6\)/],
       [['--alert', 'x'], /--alert must be 2 to 200 characters \(got 1\)/],
+      [['--alert', 'y'.repeat(201)], /--alert must be 2 to 200 characters \(got 201\)/],
       [['--cadence', 'hourly'], /--cadence must be one of: daily, weekly, off/],
       [['--alert', 'ok alert', '--clear-alerts'], /use --alert or --clear-alerts, not both/],
     ];
@@ -650,6 +651,9 @@ describe('watch settings', () => {
     const five = await kagent(['watch', 'settings', slug, ...Array.from({ length: 5 }, (_, i) => ['--alert', `alert ${i}`]).flat(), '--json']);
     expect(five.code).toBe(0);
     expect(JSON.parse(five.stdout).alerts).toHaveLength(5);
+    const lengths = await kagent(['watch', 'settings', slug, '--alert', 'ab', '--alert', 'y'.repeat(200), '--json']);
+    expect(lengths.code).toBe(0);
+    expect((await s.t.call('GET', `/watches/${slug}`)).body.watch.alerts.map((a: string) => a.length)).toEqual([2, 200]);
   });
 
   it('404 for an unknown watch', async () => {
