@@ -1,0 +1,133 @@
+// The chat REPL in a real pseudo-terminal, against the built binary
+// (bin/kagent.js → dist/): `script` from util-linux gives the process a
+// terminal, and the test types into it like a person — a message, an answer to
+// the agent's choice (arrow down, Enter in the select prompt), /exit; and
+// Ctrl-D on an empty line. The sandbox runs in this test process at 20× speed,
+// so a 3-second turn takes 150 ms.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let t: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  // `npm test` builds first; build here too when run on its own.
+  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  t = await startTestSandbox({ speed: 20 });
+  home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
+  await t.call('POST', '/docs', { body: { title: 'Vector search notes', markdown: 'HNSW graphs make vector search fast.' } });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+interface Step {
+  /** Wait until the screen output (since the last step) matches... */
+  wait: RegExp;
+  /** ...then type this. */
+  type: string;
+}
+
+interface PtyRun {
+  output: string;
+  code: number | null;
+}
+
+/** Runs kagent in a pseudo-terminal 100 columns wide and types each step's keys once its text is on screen. */
+function runInPty(args: string[], steps: Step[]): Promise<PtyRun> {
+  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qefc', `stty cols 100 rows 40; exec ${quoted}`, '/dev/null'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+      TERM: 'xterm-256color',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let from = 0;
+  let step = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out at step ${step} (waiting for ${steps[step]?.wait}); output so far:\n${plain(output)}`));
+    }, 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const next = steps[step];
+      if (next && next.wait.test(plain(output.slice(from)))) {
+        from = output.length;
+        step++;
+        child.stdin.write(next.type);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ output, code });
+    });
+  });
+}
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\r/g, '');
+
+async function userMessages(conversationId: string): Promise<string[]> {
+  const page = (await t.call('GET', `/conversations/${conversationId}/messages`)).body;
+  return page.messages.filter((m: any) => m.role === 'user').map((m: any) => m.parts[0].text);
+}
+
+describe.skipIf(!hasScript)('the chat REPL in a pseudo-terminal (built binary)', () => {
+  it('type a message, see the reply, pick a choice with the arrow keys, /exit', async () => {
+    const run = await runInPty(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'what did I save about vector search?\r' },
+        { wait: /HNSW graphs make vector search fast\.[\s\S]*\? You/, type: 'which should I choose?\r' },
+        // The select prompt: the first option is highlighted; one down is "The details".
+        { wait: /Which should I focus on\?[\s\S]*Something else/, type: '\x1b[B' },
+        { wait: /❯ The details/, type: '\r' },
+        { wait: /I found nothing about[\s\S]*\? You/, type: '/exit\r' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(screen).toContain('Chatting with Ada.');
+    expect(screen).toContain('✓ Searching your library');
+    expect(screen).toContain('Sources');
+    expect(screen).toMatch(/\[1\] Vector search notes — Docs/);
+    const id = /conversation (cv_\w+): kagent conversation show cv_\w+/.exec(screen)?.[1];
+    expect(id).toBeDefined();
+    expect(await userMessages(id!)).toEqual(['what did I save about vector search?', 'which should I choose?', 'The details']);
+  });
+
+  it('Ctrl-D on an empty line ends the conversation with exit 0', async () => {
+    const run = await runInPty(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'hello\r' },
+        { wait: /Hello! Ask me about anything[\s\S]*\? You/, type: '\x04' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(screen).toMatch(/conversation cv_\w+: kagent conversation show cv_\w+/);
+    expect(screen).not.toContain('INTERRUPTED');
+  });
+});
