@@ -13,7 +13,7 @@
 import type { Context } from '../context.js';
 import type { FollowedWatch, FollowState, IssueSummary, WatchCard, WatchCreated, WatchPage } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
-import { checkInput, defineCommand, defineGroup, InputError } from './define.js';
+import { checkInput, defineCommand, defineGroup } from './define.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -200,10 +200,8 @@ const create = defineCommand<CreateOptions, { intent?: string }>({
       spaceId: opts.space !== undefined ? '--space' : 'the profile\'s space',
       lang: '--lang',
     });
-    if (opts.idempotencyKey !== undefined && (opts.idempotencyKey.length === 0 || opts.idempotencyKey.length > S.limits.idempotencyKeyMax)) {
-      const message = `must be 1 to ${S.limits.idempotencyKeyMax} characters (got ${opts.idempotencyKey.length})`;
-      throw new InputError(`--idempotency-key ${message}`, [{ path: '--idempotency-key', message }]);
-    }
+    const { checkIdempotencyKey } = await import('./idempotency-key.js');
+    await checkIdempotencyKey(opts.idempotencyKey);
     if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
       throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. kagent watch create "${intent}" --type ${opts.type} --url https://example.com/`);
     }
