@@ -387,7 +387,7 @@ function editsFromFlags(opts: EditOptions): SourcedEdit[] {
   const after = opts.insertAfter ?? [];
   const content = opts.content ?? [];
   if (after.length !== content.length) {
-    throw new UsageError(`each --insert-after needs its --content (got ${after.length} --insert-after and ${content.length} --content)`, 'e.g. --insert-after "## Notes\\n" --content "- a new line\\n"');
+    throw new UsageError(`each --insert-after needs its --content (got ${after.length} --insert-after and ${content.length} --content)`, "e.g. --insert-after $'## Notes\\n' --content $'- a new line\\n'");
   }
   const numbered = (flag: string, i: number, n: number) => (n > 1 ? `${flag} #${i + 1}` : flag);
   const edits: SourcedEdit[] = [];
@@ -420,6 +420,7 @@ const edit = defineCommand<EditOptions, { id: string }>({
   summary: 'Change a document with exact-match edits, or in $EDITOR',
   description: [
     'Edits (1 to 20 per request) apply in this order: every --replace FIND --with TEXT pair, every --insert-after ANCHOR --content TEXT pair, every --prepend, every --append. ' +
+      "Texts are taken as given, without escapes: for a newline, write $'…\\n…' in bash or zsh. " +
       'FIND and ANCHOR must match the current text exactly, once; otherwise the service refuses the request (EDIT_NOT_APPLICABLE, exit 2) and the message names the edit. ' +
       'For another order, or a rewrite, give --ops FILE: a JSON array of edits ({"op":"replace","find":…,"replace":…}, {"op":"insert_after","after":…,"content":…}, {"op":"append"|"prepend","content":…}, {"op":"rewrite","content":…}), or - for stdin.',
     'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR; when you save and quit, your change is sent as one exact-match replace of the lines you changed ' +
@@ -441,7 +442,7 @@ const edit = defineCommand<EditOptions, { id: string }>({
   examples: [
     'kagent doc edit dc_8f2k1x',
     'kagent doc edit dc_8f2k1x --replace "Status: draft" --with "Status: final"',
-    'kagent doc edit dc_8f2k1x --insert-after "## Decisions\\n" --content "- Ship on Friday\\n" --append "\\n_Reviewed_"',
+    "kagent doc edit dc_8f2k1x --insert-after $'## Decisions\\n' --content $'- Ship on Friday\\n' --append $'\\n_Reviewed_'",
     'kagent doc edit dc_8f2k1x --ops edits.json --revision 7',
     `echo '[{"op":"prepend","content":"> Archived\\n\\n"}]' | kagent doc edit dc_8f2k1x --ops -`,
   ],
