@@ -403,12 +403,13 @@ const remove = defineCommand<Record<string, never>, { ids: string[] }>({
   examples: ['kagent lib delete li_8f2k1x', 'kagent lib delete li_8f2k1x li_3m9q0z --yes', "kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes"],
   async run(ctx, _opts, args) {
     const ids = [...new Set(args.ids)];
+    // No key or base URL: say so before asking anything.
+    const api = await ctx.api();
     const { confirmOrYes } = await import('../io/prompt.js');
     await confirmOrYes(ctx, {
       message: ids.length === 1 ? `Delete library item ${ids[0]}? This cannot be undone.` : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
-    const api = await ctx.api();
     const { printJson, success, wantsJson } = await import('../io/output.js');
     const { emit } = await import('../io/streams.js');
     const { reportError } = await import('../io/report.js');

@@ -468,5 +468,9 @@ describe('without a key', () => {
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/hint: .*auth login/);
     }
+    // Nothing is asked first.
+    const del = await runCli(['lib', 'delete', 'li_x'], { tty: true, answers: [true], env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    expect(del.code).toBe(3);
+    expect(del.prompts).toEqual([]);
   });
 });
