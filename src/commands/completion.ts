@@ -5,7 +5,10 @@
 import type { CommandSpec } from './define.js';
 import { defineGroup } from './define.js';
 
-/** Every group module there is in this build, in the root help's order. */
+/**
+ * Every group of the root help, in its order, from its module; a group whose
+ * module is not in this build is still completed by name (as `kagent --help` lists it).
+ */
 export async function loadAllGroups(): Promise<CommandSpec[]> {
   const { groups } = await import('../manifest.js');
   const specs: CommandSpec[] = [];
@@ -16,7 +19,7 @@ export async function loadAllGroups(): Promise<CommandSpec[]> {
     } catch {
       module = undefined; // not in this build yet: `kagent <group>` says so itself
     }
-    if (module?.default && typeof module.default.name === 'string') specs.push(module.default);
+    specs.push(module?.default && typeof module.default.name === 'string' ? module.default : { name: group.name, summary: group.summary, examples: [`kagent ${group.name}`] });
   }
   return specs;
 }
