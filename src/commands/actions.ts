@@ -226,11 +226,10 @@ async function decide(ctx: Context, id: string, approve: boolean, remember: bool
 const approve = defineCommand<{ remember?: boolean }, { id: string }>({
   name: 'approve',
   summary: 'Approve an action: it runs in the background',
-  description: [
-    'A high-risk action (a deletion, for instance) is shown and confirmed first on a terminal; elsewhere it needs --yes (exit 2 without).',
-    'An action whose risk this version does not know is treated as high-risk. Low- and medium-risk actions are approved at once.',
+  description:
+    'A high-risk action (a deletion, for instance) is shown and confirmed first on a terminal; elsewhere it needs --yes (exit 2 without). ' +
+    'An action whose risk this version does not know is treated as high-risk. Low- and medium-risk actions are approved at once. ' +
     'Piped, prints the id and the new status; --json prints the Action. Deciding an action twice is exit 5 (ACTION_DECIDED), with its current status.',
-  ].join('\n'),
   arguments: [{ name: 'id', description: 'the action' }],
   options: [{ flags: '--remember', description: 'allow this kind of action from now on (when the action has a rule scope)' }],
   examples: ['kagent actions approve ac_3k9x0q2m', 'kagent actions approve ac_3k9x0q2m --remember', 'kagent actions approve ac_7h1v2c9d --yes --json'],
@@ -255,11 +254,10 @@ const reject = defineCommand<Record<string, never>, { id: string }>({
 const undo = defineCommand<Record<string, never>, { ids: string[] }>({
   name: 'undo',
   summary: 'Undo actions that ran, within their undo window',
-  description: [
-    'Undoes each action in the order given (a change lists its actions in the order that reverts it) and stops at the first that fails.',
-    'Exit 5 (ACTION_NOT_UNDOABLE) when the undo window has passed or the action has not run.',
+  description:
+    'Undoes each action in the order given (a change lists its actions in the order that reverts it) and stops at the first that fails. ' +
+    'Exit 5 (ACTION_NOT_UNDOABLE) when the undo window has passed or the action has not run. ' +
     'Piped, prints each id and its new status; --json prints an array of the Actions undone.',
-  ].join('\n'),
   arguments: [{ name: 'ids', description: 'one or more actions', variadic: true }],
   examples: ['kagent actions undo ac_3k9x0q2m', 'kagent actions undo ac_2 ac_1', 'kagent actions undo ac_3k9x0q2m --json'],
   async run(ctx, _opts, args) {

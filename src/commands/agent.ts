@@ -131,12 +131,11 @@ async function readSource(ctx: Context, path: string): Promise<string> {
 const memory = defineCommand<MemoryOptions>({
   name: 'memory',
   summary: "Change your agent's memory: set, append, from a file, or in $EDITOR",
-  description: [
-    'The memory is Markdown the agent keeps in mind in every conversation. --set replaces it, --append adds a line at the end,',
-    '--file replaces it with a file (- for stdin). With none of these, on a terminal, $VISUAL or $EDITOR opens on the current memory.',
-    "The size is checked against the agent's memoryMax before anything is sent (exit 2 when over). Prints how many lines were added and removed;",
-    'Piped, prints lines added, lines removed, characters and memoryMax, tab-separated; --json prints the Agent as it now stands.',
-  ].join('\n'),
+  description:
+    'The memory is Markdown the agent keeps in mind in every conversation. --set replaces it, --append adds a line at the end, ' +
+    '--file replaces it with a file (- for stdin). With none of these, on a terminal, $VISUAL or $EDITOR opens on the current memory. ' +
+    "The size is checked against the agent's memoryMax before anything is sent (exit 2 when over). It says how many lines were added and removed; " +
+    'piped, it prints lines added, lines removed, characters and memoryMax, tab-separated; --json prints the Agent as it now stands.',
   options: [
     { flags: '--set <text>', description: 'replace the memory with TEXT' },
     { flags: '--append <text>', description: 'add TEXT as a new line at the end' },
@@ -177,6 +176,8 @@ const memory = defineCommand<MemoryOptions>({
       next = supplied as string;
     } else {
       next = await ctx.editor.edit(current, { extension: '.md' });
+      // Editors end the file with a newline: not a change the person made.
+      if (!current.endsWith('\n')) next = next.replace(/\r?\n$/, '');
     }
     const size = charLength(next);
     if (size > max) {

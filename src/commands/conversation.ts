@@ -83,12 +83,11 @@ const show = defineCommand<ShowOptions, { id: string }>({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a conversation: its messages, rendered like chat replies',
-  description: [
-    'Shows the most recent messages (60 unless --limit), oldest first. While the agent is answering, --follow waits for the reply',
-    '(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way).',
-    'Piped: label/value lines for the conversation, `--`, then for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits`',
-    'followed by the message, each of its lines indented by two spaces. --json prints the API\'s Messages {conversation, messages}.',
-  ].join('\n'),
+  description:
+    'Shows the most recent messages (60 unless --limit), oldest first. While the agent is answering, --follow waits for the reply ' +
+    '(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way). ' +
+    'Piped: label/value lines for the conversation, `--`, then for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits` ' +
+    "followed by the message, each of its lines indented by two spaces. --json prints the API's Messages {conversation, messages}.",
   arguments: [{ name: 'id', description: 'the conversation' }],
   options: [
     { flags: '-L, --limit <n>', description: 'the most recent N messages (1 to 200, default 60)', type: 'integer', min: 1, max: 200 },

@@ -102,8 +102,7 @@ export default defineGroup({
   name: 'home',
   summary: 'An overview: what the agent read, briefs, tasks, actions, inbox',
   description: [
-    'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision',
-    '(with the commands that approve or reject them), suggestions, unread inbox items and recent conversations.',
+    'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision (with the commands that approve or reject them), suggestions, unread inbox items and recent conversations.',
     '',
     'Piped, one line per row, tab-separated, the first column naming the section:',
     '  agent         name',
@@ -115,6 +114,7 @@ export default defineGroup({
     '  unread        number of unread inbox items',
     '  inbox         id, kind, read (true/false), title, created',
     '  conversation  id, title, messages, running (true/false), updated (ISO 8601)',
+    '',
     '--json prints the Home object.',
   ].join('\n'),
   examples: ['kagent home', "kagent home | awk -F'\\t' '$1 == \"action\" { print $2 }'", "kagent home --jq '.actions[].id'"],

@@ -187,5 +187,14 @@ describe('agent memory', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('use one of --set, --append and --file (got --set and --append)');
     expect(await updates()).toBe(before);
+
+    // The final newline an editor adds to a memory that had none is not a change.
+    await setMemory('- no final newline');
+    const newline = editor('newline.sh', `printf '\\n' >> "$1"`);
+    const sent = await updates();
+    const saved = await s.kagent(['agent', 'memory'], { tty: true, env: { EDITOR: newline } });
+    expect(saved.stderr).toContain('No change: the memory is as it was.');
+    expect((await agent()).memory).toBe('- no final newline');
+    expect(await updates()).toBe(sent);
   });
 });
