@@ -194,7 +194,7 @@ async function decide(ctx: Context, id: string, approve: boolean, remember: bool
       const { getFormatter } = await import('../io/output.js');
       const { sanitizeDeep } = await import('../io/sanitize.js');
       const f = await getFormatter(ctx, 'stderr');
-      await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f));
+      await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }));
     }
     const { confirmOrYes } = await import('../io/prompt.js');
     await confirmOrYes(ctx, {

@@ -334,7 +334,8 @@ const renderers: Record<string, PartRenderer> = {
 };
 
 /** An action as a chat part, in `actions list`-like words: waiting (with the commands that decide it) or how it ended. */
-export function renderAction(ctx: RenderContext, action: Loose, f: Formatter): string {
+export function renderAction(ctx: RenderContext, action: Loose, f: Formatter, options: { commands?: boolean } = {}): string {
+  const commands = options.commands !== false;
   const id = line(action.id);
   const title = line(action.title) || id || 'an action';
   const status = line(action.status);
@@ -345,7 +346,7 @@ export function renderAction(ctx: RenderContext, action: Loose, f: Formatter): s
     case 'pending': {
       lines.push(`${f.yellow('⏸')} ${f.bold('Waiting for your approval:')} ${title} ${facts}`);
       for (const entry of previewLines(action.preview, Math.min(f.width, 120) - 4)) lines.push(`    ${f.dim(entry)}`);
-      if (id) {
+      if (id && commands) {
         lines.push(`    ${f.dim('approve:')} ${f.cyan(kagentCommand(ctx, `actions approve ${shellQuote(id)}`))}`);
         lines.push(`    ${f.dim('reject: ')} ${f.cyan(kagentCommand(ctx, `actions reject ${shellQuote(id)}`))}`);
       }

@@ -213,6 +213,8 @@ describe('high-risk actions', () => {
     expect(no.prompts).toEqual([`Approve this high-risk action: ${action.title}?`]);
     expect(plain(no.stderr)).toContain(`⏸ Waiting for your approval: ${action.title} (risk high, delete_doc, ${action.id})`);
     expect(plain(no.stderr)).toContain('title: Sourdough starter');
+    // Shown to be decided right here: not the commands that decide it.
+    expect(plain(no.stderr)).not.toContain('approve: kagent actions approve');
     expect((await actionNow(conversationId, action.id)).status).toBe('pending');
 
     const yes = await kagent(['actions', 'approve', action.id], { tty: true, answers: [true] });
