@@ -195,6 +195,16 @@ describe('chat MESSAGE (one-shot)', () => {
     await s.t.advance(5_000);
   });
 
+  it('--lang (or the profile\'s language) is sent with the message: the reply comes in that language', async () => {
+    const r = await kagent(['--lang', 'zh', 'chat', 'hello', '--json']);
+    expect(r.code).toBe(0);
+    const reply = JSON.parse(r.stdout);
+    expect(reply.parts.find((p: any) => p.type === 'tool').label).toBe('正在搜索你的资料库');
+    expect(reply.parts.find((p: any) => p.type === 'text').text).toMatch(/^你好/);
+    const env = await kagent(['chat', 'hello', '--json'], { env: { KAGENT_LANG: 'zh' } });
+    expect(JSON.parse(env.stdout).parts.find((p: any) => p.type === 'text').text).toMatch(/^你好/);
+  });
+
   it('--about sends what the message is about; --space starts the conversation in that space (by name)', async () => {
     const space = (await s.t.call('POST', '/spaces', { body: { name: 'Bees' } })).body;
     const r = await kagent(['chat', '--space', 'Bees', '--about', 'doc:doc_1', '--about', 'watch:ai-chips', '--json', 'hello bees']);
