@@ -549,11 +549,15 @@ async function runUploads(
       },
     ));
 
+  const { digestCache } = await import('../upload/digest-cache.js');
+  const { defaultCacheDir } = await import('../http/shared-pacer.js');
+  const cache = digestCache(defaultCacheDir(ctx.io.env));
+
   const reporter = await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) });
   const started = performance.now();
   let summary;
   try {
-    summary = await uploadAll(sources, { api, target, concurrency: opts.concurrency, failFast: opts.failFast === true, limit: planLimit, signal: ctx.signal, events: reporter });
+    summary = await uploadAll(sources, { api, target, concurrency: opts.concurrency, failFast: opts.failFast === true, limit: planLimit, cache, signal: ctx.signal, events: reporter });
   } finally {
     reporter.close();
   }

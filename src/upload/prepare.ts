@@ -5,13 +5,14 @@
 // file, because the service needs the length up front and the idempotency key
 // comes from the bytes.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type BigIntStats } from 'node:fs';
 import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CliError, ExitCode } from '../errors.js';
+import { noDigestCache, type DigestCache } from './digest-cache.js';
 import { treeHash, TREE_MIN_BYTES } from './tree-hash.js';
 import { ACCEPTED_TYPES, HEAD_BYTES, isDocx, sniffHead, Utf8Checker, type SniffedType } from './sniff.js';
 
@@ -33,6 +34,8 @@ export type Inspection = { ok: true; type: SniffedType; digest: string; plain: b
 export interface InspectOptions {
   /** The plan's per-file limit in bytes, when known (asked only for files that pass the cheap checks). */
   limit: () => Promise<number | undefined>;
+  /** Digests of unchanged files hashed before on this machine. */
+  cache?: DigestCache;
   signal?: AbortSignal;
 }
 
@@ -45,6 +48,8 @@ export async function inspect(path: string, name: string, size: number, options:
     return refuse('FILE_UNREADABLE', `cannot read the file: ${(error as Error).message}`, ExitCode.ERROR);
   }
   try {
+    const before = await handle.stat({ bigint: true });
+    if (before.size !== BigInt(size)) return refuse('FILE_CHANGED', 'the file changed size since it was found', ExitCode.ERROR);
     const headLength = Math.min(size, HEAD_BYTES);
     const head = Buffer.alloc(headLength);
     const { bytesRead } = await handle.read(head, 0, headLength, 0);
@@ -58,7 +63,11 @@ export async function inspect(path: string, name: string, size: number, options:
     // and a file over it stops the pass.
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-    const hashing = digestOf(handle, path, name, size, verdict.textCandidate, verdict.type, signal).catch((error: unknown) => ({ failed: error }));
+    const cache = options.cache ?? noDigestCache;
+    const cached = await cache.get(before);
+    const hashing: Promise<Inspection | { failed: unknown }> = cached
+      ? Promise.resolve({ ok: true, type: verdict.type, ...cached })
+      : digestOf(handle, path, name, size, verdict.textCandidate, verdict.type, signal).catch((error: unknown) => ({ failed: error }));
     let limit: number | undefined;
     try {
       limit = await options.limit();
@@ -74,6 +83,8 @@ export async function inspect(path: string, name: string, size: number, options:
     }
     const hashed = await hashing;
     if ('failed' in hashed) throw hashed.failed;
+    // Recorded only if the file stayed as it was while it was read.
+    if (hashed.ok && !cached && sameFile(before, await handle.stat({ bigint: true }))) await cache.set(before, { digest: hashed.digest, plain: hashed.plain });
     return hashed;
   } catch (error) {
     // Ctrl-C, and failures of the account check (no valid key, service down), are not this file's.
@@ -115,6 +126,10 @@ async function digestOf(handle: FileHandle, path: string, name: string, size: nu
   }
   if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
   return { ok: true, type, digest: hash.digest('hex'), plain: true };
+}
+
+function sameFile(a: BigIntStats, b: BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
 function refuse(code: Refusal['code'], message: string, exitCode: number): Inspection {

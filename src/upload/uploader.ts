@@ -15,6 +15,7 @@ import { ApiError, CliError, ExitCode } from '../errors.js';
 import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
+import type { DigestCache } from './digest-cache.js';
 import { inspect, type Refusal } from './prepare.js';
 
 export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
@@ -61,6 +62,8 @@ export interface UploadOptions {
   failFast: boolean;
   /** The plan's per-file limit, fetched on first need. */
   limit: () => Promise<number | undefined>;
+  /** Digests of unchanged files hashed before on this machine. */
+  cache?: DigestCache;
   signal?: AbortSignal;
   events: UploadEvents;
 }
@@ -157,7 +160,7 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
 async function uploadOne(source: Source, options: UploadOptions, bySha: Map<string, Promise<unknown>>): Promise<FileResult> {
   const { api, target, events, signal } = options;
   events.started?.(source);
-  const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, signal });
+  const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal });
   if (!checked.ok) return refused(source, checked.refusal);
 
   const idempotencyKey = uploadKey({ sha256: checked.digest, name: source.name, ...target });

@@ -4,7 +4,7 @@
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -253,6 +253,51 @@ describe('lib upload: the bytes sent', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('lib upload: digests of unchanged files are kept', () => {
+  const digests = () => {
+    try {
+      return readdirSync(join(s.configDir, 'cache', 'digests')).filter((name) => name.endsWith('.json'));
+    } catch {
+      return [];
+    }
+  };
+
+  it('a file written just now is not recorded (it may still be changing)', async () => {
+    const before = digests().length;
+    const dir = folder({ 'fresh.pdf': Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]) });
+    expect((await kagent(['lib', 'upload', dir])).code).toBe(0);
+    expect(digests()).toHaveLength(before);
+  });
+
+  it('an unchanged file is not hashed again: the recorded digest is used (a tampered entry is caught by the SHA-256 check); a changed file is hashed again', async () => {
+    const content = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]);
+    const dir = folder({ 'settled.pdf': content });
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const before = new Set(digests());
+    const first = await kagent(['lib', 'upload', dir, '--json']);
+    expect(ndjson(first.stdout)[0].status).toBe('uploaded');
+    const added = digests().filter((name) => !before.has(name));
+    expect(added).toHaveLength(1);
+    const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
+    const entry = JSON.parse(readFileSync(entryPath, 'utf8'));
+    expect(entry).toMatchObject({ digest: sha256(content), plain: true });
+    expect(JSON.stringify(entry)).not.toContain(dir); // no paths kept
+
+    // Tampered: the next run takes the recorded digest as it is, and the service's SHA-256 disagrees.
+    writeFileSync(entryPath, JSON.stringify({ ...entry, digest: 'a'.repeat(64) }));
+    const tampered = await kagent(['lib', 'upload', dir, '--json', '--note', 'again']);
+    expect(tampered.code).toBe(1);
+    expect(ndjson(tampered.stdout)[0].error.code).toBe('CONTENT_MISMATCH');
+
+    // Changed (same size, new bytes): its change time moved, so it is hashed and sent again.
+    const changed = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]);
+    writeFileSync(join(dir, 'settled.pdf'), changed);
+    const after = await kagent(['lib', 'upload', dir, '--json']);
+    expect(after.code).toBe(0);
+    expect(ndjson(after.stdout)[0]).toMatchObject({ status: 'uploaded', item: { sha256: sha256(changed) } });
   });
 });
 

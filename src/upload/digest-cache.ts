@@ -1,0 +1,99 @@
+// Digests of files already hashed on this machine, so that uploading an
+// unchanged large file again (a re-run on the same CI runner, a folder synced
+// every day) does not read it all once more just to derive its idempotency key.
+//
+// An entry is used only when the file is the same to the nanosecond: device,
+// inode, size, modification and change time (the change time moves on every
+// write and cannot be set back by tools like touch or tar). A file changed less
+// than two seconds before it was hashed is not recorded: timestamps are coarser
+// than writes on some filesystems, and a write in the same tick would leave them
+// as they were (git's "racy clean" problem). Entries are small JSON files under
+// <cache dir>/digests, named by a hash of device and inode (no paths kept),
+// written atomically; losing one to a race only costs a re-hash.
+import { createHash, randomUUID } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Files smaller than this hash faster than a cache lookup pays for. */
+export const CACHE_MIN_BYTES = 4 * 1024 * 1024;
+const SETTLE_NS = 2_000_000_000n;
+const MAX_ENTRIES = 5000;
+
+export interface CachedDigest {
+  digest: string;
+  plain: boolean;
+}
+
+export interface DigestCache {
+  get(info: BigIntStats): Promise<CachedDigest | undefined>;
+  set(info: BigIntStats, value: CachedDigest): Promise<void>;
+}
+
+interface Entry {
+  v: 1;
+  dev: string;
+  ino: string;
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+  digest: string;
+  plain: boolean;
+}
+
+export const noDigestCache: DigestCache = { get: async () => undefined, set: async () => undefined };
+
+export function digestCache(cacheDir: string): DigestCache {
+  const dir = join(cacheDir, 'digests');
+  const fileOf = (info: BigIntStats) => join(dir, `${createHash('sha256').update(`${info.dev}:${info.ino}`).digest('hex').slice(0, 32)}.json`);
+  const identity = (info: BigIntStats) => ({
+    dev: String(info.dev),
+    ino: String(info.ino),
+    size: String(info.size),
+    mtimeNs: String(info.mtimeNs),
+    ctimeNs: String(info.ctimeNs),
+  });
+
+  return {
+    async get(info) {
+      if (info.size < BigInt(CACHE_MIN_BYTES)) return undefined;
+      let entry: Partial<Entry>;
+      try {
+        entry = JSON.parse(await readFile(fileOf(info), 'utf8')) as Partial<Entry>;
+      } catch {
+        return undefined;
+      }
+      const now = identity(info);
+      const same = entry.v === 1 && entry.dev === now.dev && entry.ino === now.ino && entry.size === now.size && entry.mtimeNs === now.mtimeNs && entry.ctimeNs === now.ctimeNs;
+      if (!same || typeof entry.digest !== 'string' || !/^[0-9a-f]{64}$/.test(entry.digest) || typeof entry.plain !== 'boolean') return undefined;
+      return { digest: entry.digest, plain: entry.plain };
+    },
+
+    async set(info, value) {
+      if (info.size < BigInt(CACHE_MIN_BYTES)) return;
+      const nowNs = BigInt(Date.now()) * 1_000_000n;
+      const changed = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
+      if (nowNs - changed < SETTLE_NS) return; // possibly still being written: not trusted later
+      const entry: Entry = { v: 1, ...identity(info), ...value };
+      try {
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const target = fileOf(info);
+        const temporary = `${target}.${randomUUID()}.tmp`;
+        await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
+        await rename(temporary, target);
+        if (Math.random() < 1 / 64) await prune(dir);
+      } catch {
+        // A cache that cannot be written is only slower.
+      }
+    },
+  };
+}
+
+/** Keeps the newest MAX_ENTRIES entries. */
+async function prune(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+  if (names.length <= MAX_ENTRIES) return;
+  const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  dated.sort((a, b) => a.at - b.at);
+  for (const { name } of dated.slice(0, dated.length - MAX_ENTRIES)) await unlink(join(dir, name)).catch(() => undefined);
+}
