@@ -11,7 +11,7 @@
 import type { Context } from '../context.js';
 import type { ChatMessage, SendMessageRequest, TurnStarted } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError } from '../errors.js';
-import { checkInput, defineGroup, InputError } from './define.js';
+import { checkInput, defineGroup } from './define.js';
 
 interface ChatOptions {
   continue?: boolean;
@@ -288,10 +288,8 @@ export default defineGroup<ChatOptions, { message?: string[] }>({
     }
     const context = parseAbout(opts.about);
     const S = await import('../api/shapes.js');
-    if (opts.idempotencyKey !== undefined && (opts.idempotencyKey.length === 0 || opts.idempotencyKey.length > S.limits.idempotencyKeyMax)) {
-      const message = `must be 1 to ${S.limits.idempotencyKeyMax} characters (got ${opts.idempotencyKey.length})`;
-      throw new InputError(`--idempotency-key ${message}`, [{ path: '--idempotency-key', message }]);
-    }
+    const { checkIdempotencyKey } = await import('./idempotency-key.js');
+    await checkIdempotencyKey(opts.idempotencyKey);
     const { wantsJson } = await import('../io/output.js');
     // Bounds of what can be checked before any request (and before reading stdin).
     const probe: Record<string, unknown> = { text: 'x' };
