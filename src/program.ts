@@ -98,7 +98,7 @@ export async function run(options: RunOptions): Promise<number> {
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
     const found = invocation as Invocation;
     await found.spec.run?.(ctx, found.opts, found.args);
-    if (signal.aborted) return ExitCode.INTERRUPTED;
+    if (signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
     return ExitCode.OK;
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;

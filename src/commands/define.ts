@@ -97,6 +97,8 @@ export interface CommandSpec<O = any, A = any> {
   run?: (ctx: Context, opts: O, args: A) => Promise<void>;
   commands?: CommandSpec[];
   hidden?: boolean;
+  /** Ctrl-C is how this command normally ends (a server such as `kagent sandbox`): exit 0, not 130. */
+  endsOnInterrupt?: boolean;
 }
 
 /** Identity with types: `defineCommand<{ icon?: string }, { name: string }>({...})`. */

@@ -61,6 +61,7 @@ export default defineGroup<SandboxFlags>({
     'kagent sandbox --rate-limit 0 --faults 503=0.1,slow=0.05:2000 --quiet',
     "eval \"$(kagent sandbox --port 0 --json | jq -r '\"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)\"')\" &",
   ],
+  endsOnInterrupt: true,
   async run(ctx, flags) {
     const faults = flags.faults;
     if (faults !== undefined) {

@@ -94,9 +94,15 @@ describe('kagent sandbox', () => {
     await sandbox.stop();
   });
 
-  // Ctrl-C is how this command ends, so it should exit 0; program.ts answers every
-  // abort with 130 for now. Needs a way for a command to mark the abort as its normal end.
-  it.todo('exits 0 after Ctrl-C');
+  // Ctrl-C is how this command ends: a normal stop, exit 0 (other commands exit 130).
+  it('exits 0 after Ctrl-C, and stops serving', async () => {
+    const sandbox = start(['--port', '0', '--json', '--quiet']);
+    await until(sandbox, (out) => out.includes('\n'));
+    const { baseUrl, apiKey } = JSON.parse(sandbox.stdout());
+    expect((await get(`${baseUrl}/me`, apiKey)).status).toBe(200);
+    expect(await sandbox.stop()).toBe(0);
+    await expect(get(`${baseUrl}/me`, apiKey)).rejects.toThrow();
+  });
 
   it('piped, prints base-url, api-key and profile as key<TAB>value lines', async () => {
     const sandbox = start(['--port', '0', '--quiet']);
