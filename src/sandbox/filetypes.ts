@@ -3,6 +3,7 @@
 // or UTF-8 text without NULs (Markdown when the name says so). Anything else
 // is 415 UNSUPPORTED_TYPE.
 import { open } from 'node:fs/promises';
+import { zipListsEntry } from '../upload/zip.js';
 
 export type FileKind = 'pdf' | 'docx' | 'image' | 'markdown' | 'text';
 
@@ -53,30 +54,11 @@ export async function decideType(file: string, head: Buffer, fileName: string, i
 
 // ------------------------------------------------------------ ZIP
 
-/** Whether a ZIP archive lists `name` in its central directory (read from the end; the file is never loaded whole). */
+/** Whether a ZIP archive lists `name` in its central directory (the file is never loaded whole). */
 export async function zipHasEntry(file: string, name: string): Promise<boolean> {
   const handle = await open(file, 'r');
   try {
-    const { size } = await handle.stat();
-    // The end-of-central-directory record is 22 bytes plus a comment of up to 64 KiB.
-    const tailLength = Math.min(size, 22 + 0xffff);
-    const tail = Buffer.alloc(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
-    const eocd = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-    if (eocd === -1 || eocd + 22 > tail.length) return false;
-    const dirSize = tail.readUInt32LE(eocd + 12);
-    const dirOffset = tail.readUInt32LE(eocd + 16);
-    if (dirOffset + dirSize > size || dirSize > 64 * 1024 * 1024) return false;
-    const dir = Buffer.alloc(dirSize);
-    await handle.read(dir, 0, dirSize, dirOffset);
-    for (let at = 0; at + 46 <= dir.length && dir.readUInt32LE(at) === 0x02014b50; ) {
-      const nameLength = dir.readUInt16LE(at + 28);
-      const extraLength = dir.readUInt16LE(at + 30);
-      const commentLength = dir.readUInt16LE(at + 32);
-      if (dir.toString('utf8', at + 46, at + 46 + nameLength) === name) return true;
-      at += 46 + nameLength + extraLength + commentLength;
-    }
-    return false;
+    return await zipListsEntry(handle, (await handle.stat()).size, name);
   } finally {
     await handle.close();
   }

@@ -9,6 +9,7 @@
 // full pass in prepare.ts confirms text files to the last byte while hashing.
 import { isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
+import { zipListsEntry } from './zip.js';
 
 export type FileKind = 'pdf' | 'docx' | 'image' | 'markdown' | 'text';
 
@@ -127,29 +128,7 @@ function sequenceLength(lead: number): number {
   return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
 }
 
-/**
- * Whether a ZIP archive is a Word document: its central directory (read from the
- * end of the file, never the whole archive) lists word/document.xml.
- */
-export async function isDocx(handle: FileHandle, size: number): Promise<boolean> {
-  // The end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB.
-  const tailLength = Math.min(size, 22 + 0xffff);
-  const tail = Buffer.alloc(tailLength);
-  await handle.read(tail, 0, tailLength, size - tailLength);
-  const eocd = tail.lastIndexOf(EOCD);
-  if (eocd === -1 || eocd + 22 > tail.length) return false;
-  const dirSize = tail.readUInt32LE(eocd + 12);
-  const dirOffset = tail.readUInt32LE(eocd + 16);
-  if (dirOffset + dirSize > size || dirSize > 64 * 1024 * 1024) return false;
-  const dir = Buffer.alloc(dirSize);
-  await handle.read(dir, 0, dirSize, dirOffset);
-  for (let at = 0; at + 46 <= dir.length && dir.readUInt32LE(at) === 0x02014b50; ) {
-    const nameLength = dir.readUInt16LE(at + 28);
-    const extraLength = dir.readUInt16LE(at + 30);
-    const commentLength = dir.readUInt16LE(at + 32);
-    if (dir.toString('utf8', at + 46, at + 46 + nameLength) === 'word/document.xml') return true;
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return false;
+/** Whether a ZIP archive is a Word document: its central directory lists word/document.xml. */
+export function isDocx(handle: FileHandle, size: number): Promise<boolean> {
+  return zipListsEntry(handle, size, 'word/document.xml');
 }
-const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
