@@ -3,7 +3,7 @@
 // about a minute of service time, takes a second), points kagent at it through
 // the environment and a throwaway config dir, and runs the built binary for
 // each step so what you see is exactly what a user sees.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,10 +45,10 @@ try {
   for (const [title, args] of steps) {
     if (title) console.log(`\n# ${title}`);
     console.log(`$ kagent ${args.map(quote).join(' ')}`);
-    const result = spawnSync(process.execPath, [join(root, 'bin/kagent.js'), ...args], { env, stdio: 'inherit' });
-    if (result.status !== 0) {
+    const status = await run(args);
+    if (status !== 0) {
       failed++;
-      console.log(`(exit ${result.status})`);
+      console.log(`(exit ${status})`);
     }
   }
 } finally {
@@ -57,6 +57,15 @@ try {
 }
 console.log(failed === 0 ? '\nThat was kagent. Try it yourself: `npx kagent sandbox` in one terminal, `npx kagent -p sandbox me` in another.' : `\n${failed} step(s) failed.`);
 process.exitCode = failed === 0 ? 0 : 1;
+
+/** Runs the built binary; asynchronously, because the sandbox answering it lives in this process. */
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/kagent.js'), ...args], { env, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
 
 function quote(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
