@@ -1,0 +1,25 @@
+// The README's first promise: `npm run demo` tours the built binary against the
+// embedded sandbox. Runs the tour itself (the build is done by `npm test`).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm run demo', () => {
+  it('runs every step of the tour successfully against the embedded sandbox', async () => {
+    const child = spawn(process.execPath, ['scripts/demo.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+
+    expect(output).not.toMatch(/\(exit \d+\)/);
+    expect(code).toBe(0);
+    // The steps that show what kagent is for actually happened.
+    expect(output).toMatch(/Watch open-source-ai-model-releases-and-benchmarks is set up: first brief with \d+ entries/);
+    expect(output).toMatch(/1 uploaded, 0 already there, 0 failed/);
+    expect(output).toMatch(/0 uploaded, 1 already there, 0 failed/);
+    expect(output).toMatch(/That was kagent\./);
+  }, 120_000);
+});
