@@ -3,23 +3,20 @@
 // so kagent opens $EDITOR — here a shell script that edits the file with sed,
 // as a person would — and sends the change as one exact-match edit on the
 // revision it read. Also the real confirmation prompt of `doc delete`.
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
 let t: TestSandbox;
 let home: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   t = await startTestSandbox();
   home = mkdtempSync(join(tmpdir(), 'kagent-doc-pty-'));
 }, 60_000);
@@ -30,7 +27,7 @@ afterAll(async () => {
 
 /** Runs kagent in a pseudo-terminal; `answer` is typed once `when` shows on the screen. */
 function runInPty(args: string[], env: Record<string, string>, interaction?: { when: RegExp; answer: string }): Promise<{ output: string; code: number | null }> {
-  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quoted = kagentCommandLine(args);
   const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
     cwd: root,
     env: {

@@ -4,24 +4,20 @@
 // the agent's choice (arrow down, Enter in the select prompt), /exit; and
 // Ctrl-D on an empty line. The sandbox runs in this test process at 20× speed,
 // so a 3-second turn takes 150 ms.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
 let t: TestSandbox;
 let home: string;
 
 beforeAll(async () => {
-  // `npm test` builds first; build here too when run on its own.
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   t = await startTestSandbox({ speed: 20 });
   home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
   await t.call('POST', '/docs', { body: { title: 'Vector search notes', markdown: 'HNSW graphs make vector search fast.' } });
@@ -45,7 +41,7 @@ interface PtyRun {
 
 /** Runs kagent in a pseudo-terminal 100 columns wide and types each step's keys once its text is on screen. */
 function runInPty(args: string[], steps: Step[]): Promise<PtyRun> {
-  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quoted = kagentCommandLine(args);
   const child = spawn('script', ['-qefc', `stty cols 100 rows 40; exec ${quoted}`, '/dev/null'], {
     cwd: root,
     env: {

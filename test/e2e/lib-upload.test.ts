@@ -6,24 +6,20 @@
 // - stdin from a real pipe (binary bytes);
 // - a real pseudo-terminal (`script` from util-linux): the progress bar, and
 //   Ctrl-C in the middle, which stops with 130 and says how to resume.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../helpers/files.js';
+import { bin, ensureBuilt, hasScript, kagentCommandLine } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
 let home: string;
 
 beforeAll(() => {
-  // `npm test` builds first; build here too when run on its own.
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   home = mkdtempSync(join(tmpdir(), 'kagent-e2e-upload-'));
 }, 60_000);
 afterAll(() => {
@@ -168,7 +164,7 @@ describe('the binary', () => {
     writeFileSync(big, '%PDF-1.4\n');
     truncateSync(big, 512 * 1024 * 1024);
     await t.call('PATCH', '/_sandbox/account', { body: { limits: { fileBytes: 1024 ** 3 } } });
-    const quoted = [process.execPath, bin, 'lib', 'upload', dir, '--concurrency', '1'].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+    const quoted = kagentCommandLine(['lib', 'upload', dir, '--concurrency', '1']);
     // A sized terminal, as a person's is (kagent draws no progress on a pty of width 0).
     const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${quoted}`, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env(), TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' },

@@ -4,24 +4,20 @@
 // process, as a keyboard would. The follower must stop, leave the work going,
 // print the command that resumes and exit 130 — for `task watch` and for
 // `watch create`. The sandbox runs in this test process, in real time.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
 let t: TestSandbox;
 let home: string;
 
 beforeAll(async () => {
-  // `npm test` builds first; build here too when run on its own.
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   t = await startTestSandbox();
   home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
 }, 60_000);
@@ -37,7 +33,7 @@ interface PtyRun {
 
 /** Runs kagent in a pseudo-terminal; presses Ctrl-C once `ready` matches the screen output. */
 function runInPty(args: string[], ready: RegExp): Promise<PtyRun> {
-  const quoted = [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quoted = kagentCommandLine(args);
   const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
     cwd: root,
     env: {
