@@ -39,7 +39,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   if (!f.tty) return plainHome(home);
   const { kagentCommand } = await import('../io/task-follow.js');
   const { taskStatus } = await import('../io/task-follow.js');
-  const { riskText, shellQuote } = await import('../io/chat.js');
+  const [{ riskText }, { shellQuote }] = await Promise.all([import('../io/chat.js'), import('../io/task-follow.js')]);
   const { sanitizeLine } = await import('../io/sanitize.js');
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));

@@ -31,9 +31,10 @@ async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
   return (await resolveSpace(ctx, ref)).id;
 }
 
-async function command(ctx: Context, words: string): Promise<string> {
-  const { kagentCommand } = await import('../io/task-follow.js');
-  return kagentCommand(ctx, words);
+/** `kagent WORDS ARGS…` as this user would retype it; ARGS are shell-quoted. */
+async function command(ctx: Context, words: string, ...args: string[]): Promise<string> {
+  const { kagentCommand, shellQuote } = await import('../io/task-follow.js');
+  return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
 }
 
 /** 404s on an item say how to find one. */
@@ -212,7 +213,7 @@ const show = defineCommand<Record<string, never>, { id: string }>({
     const { printItem, note } = await import('../io/output.js');
     const names = await spaceNames(ctx, [item]);
     await printItem(ctx, item, (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined));
-    if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${await command(ctx, `lib text ${item.id}`)}\``);
+    if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${await command(ctx, 'lib text', item.id)}\``);
   },
 });
 
@@ -227,7 +228,7 @@ interface TextOptions {
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
     return (async () => {
-      error.hint ??= `only uploaded files keep their text (and not every file has text to extract); for a link or entry, \`${await command(ctx, `lib show ${id}`)}\` shows its summary and key points`;
+      error.hint ??= `only uploaded files keep their text (and not every file has text to extract); for a link or entry, \`${await command(ctx, 'lib show', id)}\` shows its summary and key points`;
       return error;
     })();
   }
@@ -269,7 +270,7 @@ const text = defineCommand<TextOptions, { id: string }>({
         if (ctx.io.stdoutIsTTY && chunk.text !== '' && !chunk.text.endsWith('\n')) await emit(ctx.io.stdout, '\n');
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
-          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${await command(ctx, `lib text ${args.id} --offset ${chunk.nextOffset}`)}\`, or all of it with --all.`);
+          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${await command(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`);
         }
         return;
       }
@@ -341,7 +342,7 @@ const save = defineCommand<SaveOptions, { url: string }>({
     const { printItem, printJson, wantsJson, note, success } = await import('../io/output.js');
     if (saved.media || !saved.item) {
       if (wantsJson(ctx)) await printJson(ctx, saved);
-      const quote = await command(ctx, `media quote ${shellWord(args.url)}`);
+      const quote = await command(ctx, 'media quote', args.url);
       await note(ctx, (f) => `${f.yellow('!')} This is a video or podcast link: nothing was saved. Media is transcribed instead (charged per minute); see the price first with:\n  ${sanitizeLine(quote)}`);
       return;
     }
@@ -353,9 +354,6 @@ const save = defineCommand<SaveOptions, { url: string }>({
   },
 });
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 // ---------------------------------------------------------------- edit
 

@@ -19,14 +19,12 @@ async function shapes() {
   return import('../api/shapes.js');
 }
 
-async function command(ctx: Context, words: string): Promise<string> {
-  const { kagentCommand } = await import('../io/task-follow.js');
-  return kagentCommand(ctx, words);
+/** `kagent WORDS ARGS…` as this user would retype it; ARGS are shell-quoted. */
+async function command(ctx: Context, words: string, ...args: string[]): Promise<string> {
+  const { kagentCommand, shellQuote } = await import('../io/task-follow.js');
+  return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
 }
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** 404s on a media item say how to find one. */
 async function mediaHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
@@ -66,7 +64,7 @@ async function explainMediaError(ctx: Context, error: unknown, url: string, quot
     return new CliError(`transcription is unavailable right now: ${error.message}`, {
       exitCode: ExitCode.UNAVAILABLE,
       code: error.code,
-      hint: `nothing was started or charged; try again${wait}: \`${await command(ctx, `media start ${shellWord(url)}`)}\``,
+      hint: `nothing was started or charged; try again${wait}: \`${await command(ctx, 'media start', url)}\``,
       cause: error,
     });
   }
@@ -81,7 +79,7 @@ async function explainMediaError(ctx: Context, error: unknown, url: string, quot
     });
   }
   if (error.status === 400 && error.code !== 'INVALID_INPUT' && !error.hint) {
-    error.hint = `only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use \`${await command(ctx, `lib save ${shellWord(url)}`)}\``;
+    error.hint = `only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use \`${await command(ctx, 'lib save', url)}\``;
   }
   return error;
 }

@@ -24,7 +24,7 @@ import type { Formatter } from './format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from './hyperlink.js';
 import { renderMarkdown } from './markdown.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
-import { kagentCommand } from './task-follow.js';
+import { kagentCommand, shellQuote } from './task-follow.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;
@@ -145,10 +145,6 @@ function line(value: unknown): string {
   return sanitizeLine(str(value));
 }
 
-/** A word as the user would type it in a shell: quoted unless plainly safe. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** low green, medium yellow, high red; anything else as it is, in red (unknown risk reads as high). */
 export function riskText(risk: unknown, f: Formatter): string {
