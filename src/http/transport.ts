@@ -5,14 +5,11 @@
 // - only the Agent and the request API are imported, not the package root,
 //   which would also evaluate fetch, WebSocket, the mock agent and caches
 //   (about 25 ms more on a 2-core machine, measured);
-// - V8 is told to compile WebAssembly with Liftoff only before undici compiles
-//   its llhttp parser: the optimising tier otherwise costs ~120 ms of CPU on the
-//   first request (measured on Node 20: 259 ms → 131 ms for one GET from a fresh
-//   process, `node -e 0` being ~85 ms). Parsing response headers with baseline
-//   code is plenty fast for a CLI.
+// - the first request runs with WebAssembly compiled by Liftoff only, while
+//   undici compiles its llhttp parser (see wasm-tiers.ts).
 import type { Readable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
+import { baselineWasmDuring } from '../wasm-tiers.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -43,10 +40,10 @@ interface Undici {
 }
 
 let loading: Promise<Undici> | undefined;
+let firstRequest = true;
 
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    setFlagsFromString('--liftoff-only');
     const [{ default: Agent }, { default: request }] = await Promise.all([
       import('undici/lib/dispatcher/agent.js'),
       import('undici/lib/api/api-request.js'),
@@ -59,16 +56,20 @@ function undici(): Promise<Undici> {
 
 export async function send(req: WireRequest): Promise<WireResponse> {
   const { agent, request } = await undici();
-  const response = await request.call(agent, {
-    origin: req.url.origin,
-    path: req.url.pathname + req.url.search,
-    method: req.method as Dispatcher.HttpMethod,
-    headers: req.headers,
-    body: req.body ?? null,
-    signal: req.signal,
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
+  const call = () =>
+    request.call(agent, {
+      origin: req.url.origin,
+      path: req.url.pathname + req.url.search,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+  const first = firstRequest;
+  firstRequest = false;
+  const response = await (first ? baselineWasmDuring(call) : call());
   return {
     status: response.statusCode,
     headers: response.headers,
