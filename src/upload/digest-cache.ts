@@ -19,6 +19,8 @@ import { join } from 'node:path';
 export const CACHE_MIN_BYTES = 4 * 1024 * 1024;
 const SETTLE_NS = 2_000_000_000n;
 const MAX_ENTRIES = 5000;
+/** 2: large files' tree digests hash their segments with xxHash64 (tree-hash.ts); entries of 1 no longer match. */
+const ENTRY_VERSION = 2;
 
 export interface CachedDigest {
   digest: string;
@@ -31,7 +33,7 @@ export interface DigestCache {
 }
 
 interface Entry {
-  v: 1;
+  v: typeof ENTRY_VERSION;
   dev: string;
   ino: string;
   size: string;
@@ -64,7 +66,7 @@ export function digestCache(cacheDir: string): DigestCache {
         return undefined;
       }
       const now = identity(info);
-      const same = entry.v === 1 && entry.dev === now.dev && entry.ino === now.ino && entry.size === now.size && entry.mtimeNs === now.mtimeNs && entry.ctimeNs === now.ctimeNs;
+      const same = entry.v === ENTRY_VERSION && entry.dev === now.dev && entry.ino === now.ino && entry.size === now.size && entry.mtimeNs === now.mtimeNs && entry.ctimeNs === now.ctimeNs;
       if (!same || typeof entry.digest !== 'string' || !/^[0-9a-f]{64}$/.test(entry.digest) || typeof entry.plain !== 'boolean') return undefined;
       return { digest: entry.digest, plain: entry.plain };
     },
@@ -74,7 +76,7 @@ export function digestCache(cacheDir: string): DigestCache {
       const nowNs = BigInt(Date.now()) * 1_000_000n;
       const changed = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
       if (nowNs - changed < SETTLE_NS) return; // possibly still being written: not trusted later
-      const entry: Entry = { v: 1, ...identity(info), ...value };
+      const entry: Entry = { v: ENTRY_VERSION, ...identity(info), ...value };
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const target = fileOf(info);

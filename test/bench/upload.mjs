@@ -267,6 +267,8 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
       if (!Number.isNaN(one.sha256sum)) {
         rows.push(['1 GiB: sha256sum, then curl -T (info)', seconds(one.curl + one.sha256sum), seconds(one.cold), `${(one.cold / (one.curl + one.sha256sum)).toFixed(2)}× that`, '', '']);
       }
+      const list = (values) => values.map((ms) => (ms / 1000).toFixed(2)).join(' ');
+      rows.push(['1 GiB runs (info)', list(one.times.curl), list(one.times.cold), `warm: ${list(one.times.warm)}`, '', '']);
       rows.push(['1 GiB upload: kagent peak RSS', '', '', `${one.peak.toFixed(1)} MiB`, `≤${TARGET_PEAK_MIB} MiB`, verdict(one.peak <= TARGET_PEAK_MIB)]);
 
       if (process.env.BENCH_SKIP_4G === '1') {

@@ -1,0 +1,56 @@
+// The digest of a large file (the content part of its upload key): independent
+// of how many threads hash it, equal to its definition, changed by any byte.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createXXHash64 } from 'hash-wasm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SEGMENT_BYTES, treeHash } from '../../src/upload/tree-hash.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kagent-tree-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The definition, computed here on one thread: SHA-256 of the label, the size and each 32 MiB segment's xxHash64. */
+async function reference(bytes: Buffer): Promise<string> {
+  const xxh = await createXXHash64();
+  const digests: string[] = [];
+  for (let at = 0; at < bytes.length; at += SEGMENT_BYTES) {
+    xxh.init();
+    xxh.update(bytes.subarray(at, at + SEGMENT_BYTES));
+    digests.push(xxh.digest('hex'));
+  }
+  return createHash('sha256').update(`kagent-tree-v2\n${bytes.length}\n${digests.join('\n')}`).digest('hex');
+}
+
+describe('treeHash', () => {
+  // Three segments, the last a short one.
+  const bytes = randomBytes(2 * SEGMENT_BYTES + 12_345);
+  const path = join(dir, 'large.bin');
+  writeFileSync(path, bytes);
+
+  it('is the SHA-256 over the xxHash64 of each segment, whatever the threads', async () => {
+    expect(await treeHash(path, bytes.length)).toBe(await reference(bytes));
+  });
+
+  it('changes when one byte in the middle changes, and when the size does', async () => {
+    const before = await treeHash(path, bytes.length);
+    const changed = Buffer.from(bytes);
+    changed[SEGMENT_BYTES + 777] = (changed[SEGMENT_BYTES + 777] ?? 0) ^ 1;
+    const changedPath = join(dir, 'changed.bin');
+    writeFileSync(changedPath, changed);
+    expect(await treeHash(changedPath, changed.length)).not.toBe(before);
+    expect(await treeHash(path, bytes.length - 1)).toBe(await reference(bytes.subarray(0, bytes.length - 1)));
+  });
+
+  it('rejects a file that is shorter than it was said to be', async () => {
+    await expect(treeHash(path, bytes.length + 1)).rejects.toThrow(/shorter/);
+  });
+
+  it('stops when aborted', async () => {
+    const stop = new AbortController();
+    const hashing = treeHash(path, bytes.length, stop.signal);
+    stop.abort(new Error('stopped by the test'));
+    await expect(hashing).rejects.toThrow(/stopped by the test/);
+  });
+});
