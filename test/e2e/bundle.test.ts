@@ -1,0 +1,61 @@
+// What the bundle leaves out of an API call's start-up (scripts/build.mjs):
+// Node built-ins that undici and commander require but kagent does not use stay
+// unloaded, and the one setting they stood for, --max-http-header-size, is
+// still honoured.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, ensureBuilt } from '../helpers/binary.js';
+import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kagent-bundle-'));
+// Records every built-in loaded through require() (undici's and commander's are).
+const recorder = join(dir, 'record-builtins.cjs');
+writeFileSync(
+  recorder,
+  `const Module = require('node:module'); const load = Module._load; const seen = new Set();
+  Module._load = function (request, ...rest) { if (request.startsWith('node:')) seen.add(request); return load.call(this, request, ...rest); };
+  process.on('exit', () => process.stderr.write('builtins: ' + [...seen].join(' ') + '\\n'));`,
+);
+
+let server: TinyServer;
+let bigHeader = false;
+beforeAll(async () => {
+  ensureBuilt();
+  server = await tinyServer(() => ({ status: 200, body: { id: 'acc_1', email: 'a@example.test' }, headers: bigHeader ? { 'x-padding': 'p'.repeat(20_000) } : {} }));
+});
+afterAll(() => server.close());
+
+function kagent(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('the bundle', () => {
+  it('an API call loads neither node:http, node:child_process nor node:assert', async () => {
+    bigHeader = false;
+    const r = await kagent(['me', '--json'], { NODE_OPTIONS: `--require ${recorder}` });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
+    const loaded = /builtins: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(loaded).toContain('node:net'); // the recorder saw undici load
+    expect(loaded).not.toContain('node:http');
+    expect(loaded).not.toContain('node:child_process');
+    expect(loaded).not.toContain('node:assert');
+  });
+
+  it('answers with headers over 16 KiB fail as in Node, and pass with --max-http-header-size', async () => {
+    bigHeader = true;
+    const refused = await kagent(['me', '--json']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/header/i);
+    const allowed = await kagent(['me', '--json'], { NODE_OPTIONS: '--max-http-header-size=65536' });
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ id: 'acc_1' });
+  });
+});
