@@ -24,7 +24,10 @@ let server: TinyServer;
 let bigHeader = false;
 beforeAll(async () => {
   ensureBuilt();
-  server = await tinyServer(() => ({ status: 200, body: { id: 'acc_1', email: 'a@example.test' }, headers: bigHeader ? { 'x-padding': 'p'.repeat(20_000) } : {} }));
+  server = await tinyServer(() => {
+    const headers: Record<string, string> = bigHeader ? { 'x-padding': 'p'.repeat(20_000) } : {};
+    return { status: 200, body: { id: 'acc_1', email: 'a@example.test' }, headers };
+  });
 });
 afterAll(() => server.close());
 
