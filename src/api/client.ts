@@ -1,6 +1,5 @@
 // The typed API: one call per operationId, built on the HTTP core.
 // (Interface first; the implementation lives below the types.)
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createHttpCore, type HttpCoreOptions } from '../http/core.js';
@@ -131,7 +130,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       body: info.binary && (typeof args.body === 'string' || Buffer.isBuffer(args.body)) ? args.body : undefined,
       stream: args.stream,
       contentLength: args.contentLength,
-      idempotencyKey: info.idempotent ? idempotencyKeyFor(args) : args.idempotencyKey,
+      idempotencyKey: info.idempotent ? await idempotencyKeyFor(args) : args.idempotencyKey,
       signal: args.signal,
       read: 'json',
     });
@@ -178,9 +177,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 }
 
-/** A fresh random key per call (the same on every retry of it), or the one given. */
-function idempotencyKeyFor(args: CallArgs): string {
-  const key = args.idempotencyKey ?? randomUUID();
+/**
+ * A fresh random key per call (the same on every retry of it), or the one given.
+ * node:crypto is loaded here, not with the client: reads never pay its start-up cost.
+ */
+async function idempotencyKeyFor(args: CallArgs): Promise<string> {
+  const key = args.idempotencyKey ?? (await import('node:crypto')).randomUUID();
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw new UsageError(`--idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
   }

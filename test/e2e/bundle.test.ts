@@ -1,7 +1,7 @@
 // What the bundle leaves out of an API call's start-up (scripts/build.mjs):
 // Node built-ins that undici and commander require but kagent does not use stay
 // unloaded, and the one setting they stood for, --max-http-header-size, is
-// still honoured.
+// still honoured. A read never loads node:crypto (src/http/shared-pacer.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ writeFileSync(
   recorder,
   `const Module = require('node:module'); const load = Module._load; const seen = new Set();
   Module._load = function (request, ...rest) { if (request.startsWith('node:')) seen.add(request); return load.call(this, request, ...rest); };
-  process.on('exit', () => process.stderr.write('builtins: ' + [...seen].join(' ') + '\\n'));`,
+  process.on('exit', () => process.stderr.write('builtins: ' + [...seen].join(' ') + '\\nnative: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`,
 );
 
 let server: TinyServer;
@@ -50,6 +50,11 @@ describe('the bundle', () => {
     expect(loaded).not.toContain('node:http');
     expect(loaded).not.toContain('node:child_process');
     expect(loaded).not.toContain('node:assert');
+    // Imported as ES modules too: Node's own list of the modules it loaded.
+    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(native).toContain('net');
+    expect(native).not.toContain('crypto');
+    expect(native).not.toContain('http');
   });
 
   it('answers with headers over 16 KiB fail as in Node, and pass with --max-http-header-size', async () => {
