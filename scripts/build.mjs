@@ -2,6 +2,8 @@
 // command group, the sandbox and heavy dependencies become chunks loaded on demand.
 import { build } from 'esbuild';
 import { renameSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 
 // kagent never speaks HTTP/2, but undici's client pulls its HTTP/2 half (and
 // node:http2) in at load time; leaving it out of the bundle trims start-up of
@@ -50,6 +52,39 @@ const lazyBuiltins = {
   },
 };
 
+// The modules every API command runs through, from the program to the answer,
+// in one chunk. esbuild puts each module into the chunk of the set of entry
+// points that reach it, so small modules shared by different sets of commands
+// became files of their own: \`kagent me\` loaded 33 files, and Node's ESM loader
+// spends 0.3-0.65 ms on each (resolve, read, compile, link) however small it is.
+// Each member here also imports a virtual module that imports them all, so an
+// entry that reaches one reaches all, and they share one chunk (\`kagent me\`:
+// 17 files, 11-14 ms less in 41 alternating runs). The manifest stays out: the
+// root --help, answered without the program, needs it and nothing else here.
+const CORE = [
+  'src/errors.ts', 'src/commands/define.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
+  'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts',
+  'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
+  'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
+  'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
+  'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts',
+].map((path) => fileURLToPath(new URL(`../${path}`, import.meta.url)));
+const coreChunk = {
+  name: 'core-chunk',
+  setup(build) {
+    const members = new Set(CORE);
+    build.onResolve({ filter: /^kagent:core$/ }, () => ({ path: 'core', namespace: 'kagent' }));
+    build.onLoad({ filter: /.*/, namespace: 'kagent' }, () => ({
+      contents: CORE.map((path) => `import ${JSON.stringify(path)};`).join('\n'),
+      loader: 'js',
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+    }));
+    build.onLoad({ filter: /\.ts$/ }, async (args) =>
+      members.has(args.path) ? { contents: `import 'kagent:core';\n${await readFile(args.path, 'utf8')}`, loader: 'ts' } : undefined,
+    );
+  },
+};
+
 // Build beside dist/ and swap it in at the end, so a running kagent (or test)
 // never sees a half-written bundle.
 const dist = new URL('../dist', import.meta.url);
@@ -74,7 +109,7 @@ await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, lazyBuiltins],
+  plugins: [withoutHttp2, lazyBuiltins, coreChunk],
 });
 rmSync(old, { recursive: true, force: true });
 try {

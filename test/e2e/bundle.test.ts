@@ -3,11 +3,11 @@
 // unloaded, and the one setting they stood for, --max-http-header-size, is
 // still honoured. A read never loads node:crypto (src/http/shared-pacer.ts).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt } from '../helpers/binary.js';
+import { bin, ensureBuilt, root } from '../helpers/binary.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kagent-bundle-'));
@@ -66,4 +66,23 @@ describe('the bundle', () => {
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ id: 'acc_1' });
   });
+
+  it('the modules every API command runs through share one chunk, which the root --help does not load', () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
+    const holding = (module: string) => files.filter((file) => file.text.includes(`// src/${module}\n`)).map((file) => file.name);
+    const core = holding('errors.ts');
+    expect(core).toHaveLength(1);
+    for (const module of ['runtime.ts', 'api/client.ts', 'http/transport.ts', 'http/shared-pacer.ts', 'io/output.ts', 'config/resolve.ts', 'commands/define.ts']) {
+      expect(holding(module)).toEqual(core);
+    }
+    // The root help's chunk and what it imports never name the core chunk.
+    const rootHelp = holding('root-help.ts');
+    expect(rootHelp).toHaveLength(1);
+    const imported = (name: string) => [...(files.find((file) => file.name === name)?.text ?? '').matchAll(/from "\.\/([^"]+)"/g)].map((m) => m[1] as string);
+    const reached = new Set<string>(rootHelp);
+    for (const name of reached) for (const next of imported(name)) reached.add(next);
+    expect([...reached]).not.toContain(core[0]);
+  });
 });
+
