@@ -44,10 +44,7 @@ let firstRequest = true;
 
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    const [{ default: Agent }, { default: request }] = await Promise.all([
-      import('undici/lib/dispatcher/agent.js'),
-      import('undici/lib/api/api-request.js'),
-    ]);
+    const { Agent, request } = await import('./undici.js');
     const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
     return { agent, request };
   })();
