@@ -1,6 +1,7 @@
 // Bundles src/ into dist/ with code splitting: the entry stays tiny and each
 // command group, the sandbox and heavy dependencies become chunks loaded on demand.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -69,7 +70,7 @@ const CORE = [
   'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
   'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
   'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
-  'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts',
+  'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
 ].map((path) => fileURLToPath(new URL(`../${path}`, import.meta.url)));
 const coreChunk = {
   name: 'core-chunk',
@@ -106,7 +107,8 @@ const next = new URL('../dist.next', import.meta.url);
 const old = new URL('../dist.old', import.meta.url);
 rmSync(next, { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts' },
+  // code-cache: what the step below runs to write undici's code cache.
+  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts', 'code-cache': 'src/http/code-cache.ts' },
   outdir: 'dist.next',
   bundle: true,
   splitting: true,
@@ -125,6 +127,39 @@ await build({
   logLevel: 'warning',
   plugins: [withoutHttp2, lazyBuiltins, coreChunk],
 });
+
+// undici once more, as one CommonJS file, and its V8 code cache, made by
+// running requests through it in a fresh process (V8's flags as at run time);
+// see src/http/code-cache.ts.
+await build({
+  entryPoints: ['src/http/undici.ts'],
+  outfile: 'dist.next/undici.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [withoutHttp2, lazyBuiltins],
+});
+const exercise = `
+  const { writeCodeCache } = await import(process.argv[1]);
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
+  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
+  const origin = 'http://127.0.0.1:' + server.address().port;
+  await writeCodeCache(process.argv[2], async ({ Agent, request }) => {
+    const agent = new Agent({ keepAliveTimeout: 10000, connect: { timeout: 10000 } });
+    const options = { origin, headers: { authorization: 'Bearer x', accept: 'application/json' }, headersTimeout: 30000, bodyTimeout: 30000 };
+    await (await request.call(agent, { ...options, path: '/me', method: 'GET' })).body.text();
+    await (await request.call(agent, { ...options, path: '/spaces', method: 'POST', body: '{"name":"x"}' })).body.dump();
+    await agent.close();
+  });
+  server.close();
+`;
+const cached = spawnSync(process.execPath, ['--input-type=module', '-e', exercise, new URL('../dist.next/code-cache.js', import.meta.url).href, fileURLToPath(new URL('../dist.next/undici.cjs', import.meta.url))], { stdio: 'inherit' });
+if (cached.status !== 0) throw new Error(`writing undici's code cache failed (exit ${cached.status})`);
+
 rmSync(old, { recursive: true, force: true });
 try {
   renameSync(dist, old);

@@ -6,9 +6,13 @@
 //   which would also evaluate fetch, WebSocket, the mock agent and caches
 //   (about 25 ms more on a 2-core machine, measured);
 // - the first request runs with WebAssembly compiled by Liftoff only, while
-//   undici compiles its llhttp parser (see wasm-tiers.ts).
+//   undici compiles its llhttp parser (see wasm-tiers.ts);
+// - the bundle loads undici with a V8 code cache made at build time
+//   (code-cache.ts).
 import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
+import { loadCommonJs } from './code-cache.js';
 import { baselineWasmDuring } from '../wasm-tiers.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
@@ -42,9 +46,15 @@ interface Undici {
 let loading: Promise<Undici> | undefined;
 let firstRequest = true;
 
+/** The built undici with its code cache (code-cache.ts), or, from src/, the module itself. */
+async function undiciModule(): Promise<typeof import('./undici.js')> {
+  const built = loadCommonJs(fileURLToPath(new URL('../undici.cjs', import.meta.url)));
+  return (built?.exports as typeof import('./undici.js') | undefined) ?? import('./undici.js');
+}
+
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    const { Agent, request } = await import('./undici.js');
+    const { Agent, request } = await undiciModule();
     const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
     return { agent, request };
   })();

@@ -88,5 +88,13 @@ describe('the bundle', () => {
     for (const name of reached) for (const next of imported(name)) reached.add(next);
     expect([...reached]).not.toContain(core[0]);
   });
+
+  it('undici is built with a code cache that this Node accepts', async () => {
+    const { loadCommonJs } = (await import(join(root, 'dist', 'code-cache.js'))) as typeof import('../../src/http/code-cache.js');
+    const loaded = loadCommonJs(join(root, 'dist', 'undici.cjs'));
+    expect(loaded?.script.cachedDataRejected).toBe(false);
+    expect(typeof (loaded?.exports as { Agent?: unknown }).Agent).toBe('function');
+    expect(typeof (loaded?.exports as { request?: unknown }).request).toBe('function');
+  });
 });
 
