@@ -21,7 +21,7 @@
 // From run.mjs:   const { benchUploads } = await import('./upload.mjs'); failed += await benchUploads();
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
@@ -126,6 +126,9 @@ function makeBigFile(path, size) {
       writeSync(fd, block, 0, n);
       written += n;
     }
+    // On disk before the first run: otherwise the kernel writes the new file back during
+    // the first rounds, and whichever tool runs then pays for it.
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
