@@ -5,24 +5,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
+import { bin, ensureBuilt, hasScript, kagentCommandLine } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
 let t: TestSandbox;
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) {
-    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-  }
+  ensureBuilt();
   t = await startTestSandbox();
 }, 60_000);
 afterAll(async () => {
@@ -43,8 +36,7 @@ interface Terminal {
 
 /** Runs kagent in a pseudo-terminal; keystrokes go in through `type`. */
 function inTerminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
-  const command = [process.execPath, bin, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', kagentCommandLine(args), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));

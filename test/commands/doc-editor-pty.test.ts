@@ -3,12 +3,11 @@
 // so kagent opens $EDITOR — here a shell script that edits the file with sed,
 // as a person would — and sends the change as one exact-match edit on the
 // revision it read. Also the real confirmation prompt of `doc delete`.
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
+import { ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -25,49 +24,11 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** Runs kagent in a pseudo-terminal; `answer` is typed once `when` shows on the screen. */
-function runInPty(args: string[], env: Record<string, string>, interaction?: { when: RegExp; answer: string }): Promise<{ output: string; code: number | null }> {
-  const quoted = kagentCommandLine(args);
-  const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: t.baseUrl,
-      KAGENT_API_KEY: t.apiKey,
-      TERM: 'xterm-256color',
-      COLUMNS: '100',
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let answered = false;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`timed out; output so far:\n${output}`));
-    }, 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (interaction && !answered && interaction.when.test(output)) {
-        answered = true;
-        child.stdin.write(interaction.answer);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ output, code });
-    });
-  });
+/** Runs kagent in a pseudo-terminal with `extra` in its environment; `answer` is typed once `when` shows on the screen. */
+function inPty(args: string[], extra: Record<string, string>, interaction?: { when: RegExp; answer: string }) {
+  const env = { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, ...extra };
+  return runInPty(args, { env, steps: interaction ? [{ wait: interaction.when, type: interaction.answer }] : [] });
 }
-
-const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
 describe.skipIf(!hasScript)('doc in a pseudo-terminal (built binary)', () => {
   it('`doc edit ID` opens $EDITOR on the body and saves the change as revision 2', async () => {
@@ -76,7 +37,7 @@ describe.skipIf(!hasScript)('doc in a pseudo-terminal (built binary)', () => {
     const editor = join(home, 'editor.sh');
     writeFileSync(editor, `#!/bin/sh\ntest -t 0 || exit 3\nsed -i 's/Status: draft/Status: final/' "$1"\n`);
     chmodSync(editor, 0o755);
-    const run = await runInPty(['doc', 'edit', doc.id], { EDITOR: editor });
+    const run = await inPty(['doc', 'edit', doc.id], { EDITOR: editor });
     expect(plain(run.output)).toContain(`✓ Saved: doc ${doc.id} is now at revision 2`);
     expect(run.code).toBe(0);
     const after = (await t.call('GET', `/docs/${doc.id}`)).body;
@@ -85,7 +46,7 @@ describe.skipIf(!hasScript)('doc in a pseudo-terminal (built binary)', () => {
 
   it('`doc delete ID` asks on the terminal; typing y deletes it', async () => {
     const doc = (await t.call('POST', '/docs', { body: { title: 'Scratch' } })).body;
-    const run = await runInPty(['doc', 'delete', doc.id], {}, { when: /Delete doc "Scratch"/, answer: 'y\r' });
+    const run = await inPty(['doc', 'delete', doc.id], {}, { when: /Delete doc "Scratch"/, answer: 'y\r' });
     expect(plain(run.output)).toContain(`✓ Deleted doc ${doc.id}`);
     expect(run.code).toBe(0);
     expect((await t.call('GET', `/docs/${doc.id}`)).status).toBe(404);

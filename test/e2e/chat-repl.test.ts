@@ -4,12 +4,11 @@
 // the agent's choice (arrow down, Enter in the select prompt), /exit; and
 // Ctrl-D on an empty line. The sandbox runs in this test process at 20× speed,
 // so a 3-second turn takes 150 ms.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
+import { ensureBuilt, hasScript, plain, runInPty, type PtyStep } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -27,62 +26,9 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-interface Step {
-  /** Wait until the screen output (since the last step) matches... */
-  wait: RegExp;
-  /** ...then type this. */
-  type: string;
-}
-
-interface PtyRun {
-  output: string;
-  code: number | null;
-}
-
-/** Runs kagent in a pseudo-terminal 100 columns wide and types each step's keys once its text is on screen. */
-function runInPty(args: string[], steps: Step[]): Promise<PtyRun> {
-  const quoted = kagentCommandLine(args);
-  const child = spawn('script', ['-qefc', `stty cols 100 rows 40; exec ${quoted}`, '/dev/null'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: t.baseUrl,
-      KAGENT_API_KEY: t.apiKey,
-      TERM: 'xterm-256color',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let from = 0;
-  let step = 0;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`timed out at step ${step} (waiting for ${steps[step]?.wait}); output so far:\n${plain(output)}`));
-    }, 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const next = steps[step];
-      if (next && next.wait.test(plain(output.slice(from)))) {
-        from = output.length;
-        step++;
-        child.stdin.write(next.type);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ output, code });
-    });
-  });
-}
-
-const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\r/g, '');
+/** Runs kagent in a pseudo-terminal and types each step's keys once its text is on screen. */
+const chat = (args: string[], steps: PtyStep[]) =>
+  runInPty(args, { env: { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey }, steps });
 
 async function userMessages(conversationId: string): Promise<string[]> {
   const page = (await t.call('GET', `/conversations/${conversationId}/messages`)).body;
@@ -91,7 +37,7 @@ async function userMessages(conversationId: string): Promise<string[]> {
 
 describe.skipIf(!hasScript)('the chat REPL in a pseudo-terminal (built binary)', () => {
   it('type a message, see the reply, pick a choice with the arrow keys, /exit', async () => {
-    const run = await runInPty(
+    const run = await chat(
       ['chat'],
       [
         { wait: /\? You/, type: 'what did I save about vector search?\r' },
@@ -114,7 +60,7 @@ describe.skipIf(!hasScript)('the chat REPL in a pseudo-terminal (built binary)',
   });
 
   it('Ctrl-D on an empty line ends the conversation with exit 0', async () => {
-    const run = await runInPty(
+    const run = await chat(
       ['chat'],
       [
         { wait: /\? You/, type: 'hello\r' },

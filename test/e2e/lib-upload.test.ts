@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../helpers/files.js';
-import { bin, ensureBuilt, hasScript, kagentCommandLine } from '../helpers/binary.js';
+import { bin, ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let home: string;
@@ -164,35 +164,15 @@ describe('the binary', () => {
     writeFileSync(big, '%PDF-1.4\n');
     truncateSync(big, 512 * 1024 * 1024);
     await t.call('PATCH', '/_sandbox/account', { body: { limits: { fileBytes: 1024 ** 3 } } });
-    const quoted = kagentCommandLine(['lib', 'upload', dir, '--concurrency', '1']);
-    // A sized terminal, as a person's is (kagent draws no progress on a pty of width 0).
-    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${quoted}`, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env(), TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' },
-      stdio: ['pipe', 'pipe', 'pipe'],
+    // Ctrl-C once bytes of the big file are on their way. (A sized terminal, as a person's is: kagent draws no progress on a pty of width 0.)
+    const run = await runInPty(['lib', 'upload', dir, '--concurrency', '1'], {
+      env: { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env() },
+      steps: [{ wait: /0\/3 files · [1-9][\d.]* MiB\/512 MiB · .*a-big\.pdf/, type: '\x03' }],
+      timeoutMs: 20_000,
     });
-    let output = '';
-    let pressed = false;
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`timed out; output so far:\n${output}`));
-      }, 20_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        // Bytes of the big file are on their way: press Ctrl-C.
-        if (!pressed && /0\/3 files · [1-9][\d.]* MiB\/512 MiB · .*a-big\.pdf/.test(output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''))) {
-          pressed = true;
-          child.stdin.write('\x03');
-        }
-      });
-      child.on('close', (exit) => {
-        clearTimeout(timer);
-        resolve(exit);
-      });
-    });
-    const screen = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-    expect(pressed).toBe(true);
-    expect(code).toBe(130);
+    const screen = plain(run.output);
+    expect(run.typed).toBe(1);
+    expect(run.code).toBe(130);
     expect(screen).toMatch(/not attempted/);
     expect(screen).toMatch(/hint: run the same command again: files already uploaded are recognised and not added twice/);
 

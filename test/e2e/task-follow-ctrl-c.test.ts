@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, hasScript, kagentCommandLine, root } from '../helpers/binary.js';
+import { bin, ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -26,54 +26,11 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-interface PtyRun {
-  output: string;
-  code: number | null;
-}
+/** The environment of every run: this test's home and the sandbox's key. */
+const env = () => ({ HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey });
 
 /** Runs kagent in a pseudo-terminal; presses Ctrl-C once `ready` matches the screen output. */
-function runInPty(args: string[], ready: RegExp): Promise<PtyRun> {
-  const quoted = kagentCommandLine(args);
-  const child = spawn('script', ['-qefc', quoted, '/dev/null'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: t.baseUrl,
-      KAGENT_API_KEY: t.apiKey,
-      TERM: 'xterm-256color',
-      COLUMNS: '100',
-      LINES: '40',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let pressed = false;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`timed out; output so far:\n${output}`));
-    }, 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (!pressed && ready.test(output)) {
-        pressed = true;
-        child.stdin.write('\x03');
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ output, code });
-    });
-  });
-}
-
-const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+const ctrlCWhen = (args: string[], ready: RegExp) => runInPty(args, { env: env(), steps: [{ wait: ready, type: '\x03' }] });
 
 describe('built binary, piped', () => {
   it('`watch show --jq` picks entry ids (jq-wasm loads from the bundle)', async () => {
@@ -103,7 +60,7 @@ describe.skipIf(!hasScript)('Ctrl-C in a pseudo-terminal (built binary)', () => 
     const created = await t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe' } });
     const taskId: string = created.body.taskId;
     // The live view is up once the task's title and a milestone are on screen.
-    const run = await runInPty(['task', 'watch', taskId], /Set up watch: Battery recycling[\s\S]*Finding sources/);
+    const run = await ctrlCWhen(['task', 'watch', taskId], /Set up watch: Battery recycling[\s\S]*Finding sources/);
     const screen = plain(run.output);
     expect(run.code).toBe(130);
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
@@ -117,7 +74,7 @@ describe.skipIf(!hasScript)('Ctrl-C in a pseudo-terminal (built binary)', () => 
   });
 
   it('`watch create`: stops following the set-up, exit 130, prints the resume commands', async () => {
-    const run = await runInPty(['watch', 'create', 'Solid state batteries'], /Set up watch: Solid state batteries[\s\S]*Finding sources/);
+    const run = await ctrlCWhen(['watch', 'create', 'Solid state batteries'], /Set up watch: Solid state batteries[\s\S]*Finding sources/);
     const screen = plain(run.output);
     expect(run.code).toBe(130);
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');

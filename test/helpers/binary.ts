@@ -1,6 +1,6 @@
 // The built binary, for end-to-end tests that run it as a user would, often in
-// a pseudo-terminal made by `script` from util-linux.
-import { spawnSync } from 'node:child_process';
+// a pseudo-terminal made by `script` from util-linux (`runInPty`).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,4 +19,63 @@ export function ensureBuilt(): void {
 /** The shell command line that runs `kagent ARGS…` (quoted for `script -c`). */
 export function kagentCommandLine(args: string[]): string {
   return [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
+/** A keystroke sequence typed once the screen output since the previous step matches `wait`. */
+export interface PtyStep {
+  wait: RegExp;
+  type: string;
+}
+
+export interface PtyRun {
+  /** Everything the terminal showed, escape sequences included. */
+  output: string;
+  code: number | null;
+  /** How many steps were typed. */
+  typed: number;
+}
+
+/**
+ * Runs `kagent ARGS…` in a pseudo-terminal of 100 × 40 (`script` from util-linux) and
+ * types each step's keys once its text is on screen: answers to prompts, arrow keys,
+ * `\x03` for Ctrl-C, `\x04` for Ctrl-D. `env` is the whole environment besides PATH and
+ * the terminal's. Asynchronous, so a sandbox running in the test process can answer.
+ */
+export function runInPty(args: string[], options: { env: Record<string, string>; steps?: PtyStep[]; timeoutMs?: number }): Promise<PtyRun> {
+  const steps = options.steps ?? [];
+  const child = spawn('script', ['-qefc', `stty cols 100 rows 40; exec ${kagentCommandLine(args)}`, '/dev/null'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, TERM: 'xterm-256color', COLUMNS: '100', LINES: '40', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let from = 0;
+  let typed = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out at step ${typed} (waiting for ${steps[typed]?.wait}); output so far:\n${plain(output)}`));
+    }, options.timeoutMs ?? 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const next = steps[typed];
+      if (next && next.wait.test(plain(output.slice(from)))) {
+        from = output.length;
+        typed++;
+        child.stdin.write(next.type);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ output, code, typed });
+    });
+  });
+}
+
+/** Terminal output as text: colours, cursor moves, OSC sequences (links) and carriage returns removed. */
+export function plain(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\r/g, '');
 }
