@@ -37,9 +37,7 @@ export function plainHome(home: Home): string {
 
 async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
   if (!f.tty) return plainHome(home);
-  const { kagentCommand } = await import('../io/task-follow.js');
-  const { taskStatus } = await import('../io/task-follow.js');
-  const [{ riskText }, { shellQuote }] = await Promise.all([import('../io/chat.js'), import('../io/task-follow.js')]);
+  const [{ kagentCommand, shellQuote, taskStatus }, { riskText }] = await Promise.all([import('../io/task-follow.js'), import('../io/chat.js')]);
   const { sanitizeLine } = await import('../io/sanitize.js');
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));

@@ -354,7 +354,6 @@ const save = defineCommand<SaveOptions, { url: string }>({
   },
 });
 
-
 // ---------------------------------------------------------------- edit
 
 const edit = defineCommand<SaveOptions, { id: string }>({

@@ -25,7 +25,6 @@ async function command(ctx: Context, words: string, ...args: string[]): Promise<
   return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
 }
 
-
 /** 404s on a media item say how to find one. */
 async function mediaHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
   if (error instanceof ApiError && error.status === 404 && !error.hint) {

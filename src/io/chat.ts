@@ -145,7 +145,6 @@ function line(value: unknown): string {
   return sanitizeLine(str(value));
 }
 
-
 /** low green, medium yellow, high red; anything else as it is, in red (unknown risk reads as high). */
 export function riskText(risk: unknown, f: Formatter): string {
   const text = line(risk) || 'unknown';
