@@ -5,8 +5,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createXXHash64 } from 'hash-wasm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { SEGMENT_BYTES, treeHash } from '../../src/upload/tree-hash.js';
+
+// The number of cores decides how many threads hash (this one included); the digest must not depend on it.
+const cores = vi.hoisted(() => ({ count: undefined as number | undefined }));
+vi.mock('node:os', async (original) => {
+  const os = await original<typeof import('node:os')>();
+  return { ...os, availableParallelism: () => cores.count ?? os.availableParallelism() };
+});
+afterEach(() => {
+  cores.count = undefined;
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'kagent-tree-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +40,13 @@ describe('treeHash', () => {
   writeFileSync(path, bytes);
 
   it('is the SHA-256 over the xxHash64 of each segment, whatever the threads', async () => {
-    expect(await treeHash(path, bytes.length)).toBe(await reference(bytes));
+    const expected = await reference(bytes);
+    expect(await treeHash(path, bytes.length)).toBe(expected);
+    // This thread alone; and more cores than segments (this thread and two workers).
+    for (const count of [1, 8]) {
+      cores.count = count;
+      expect(await treeHash(path, bytes.length)).toBe(expected);
+    }
   });
 
   it('changes when one byte in the middle changes, and when the size does', async () => {
