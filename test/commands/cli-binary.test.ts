@@ -2,13 +2,13 @@
 // prompts in a real pseudo-terminal (util-linux `script`), Ctrl-C, a reader
 // that goes away (`| head`), and the --version fast path.
 // `npm test` builds dist/ first; when it is missing it is built here.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, hasScript, kagentCommandLine } from '../helpers/binary.js';
+import { bin, ensureBuilt, hasScript, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -22,62 +22,32 @@ afterAll(async () => {
   await t?.close();
 });
 
-function baseEnv(configDir: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), SHELL: '/bin/sh', TERM: 'xterm' };
-}
-
-interface Terminal {
-  child: ChildProcess;
-  output(): string;
-  waitFor(pattern: RegExp, ms?: number): Promise<void>;
-  type(text: string): void;
-  exit: Promise<number>;
-}
-
-/** Runs kagent in a pseudo-terminal; keystrokes go in through `type`. */
-function inTerminal(args: string[], env: NodeJS.ProcessEnv): Terminal {
-  const child = spawn('script', ['-qec', kagentCommandLine(args), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exit = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-  return {
-    child,
-    output: () => text,
-    type: (keys) => child.stdin!.write(keys),
-    exit,
-    async waitFor(pattern, ms = 10_000) {
-      const started = Date.now();
-      while (!pattern.test(text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''))) {
-        if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; got:\n${text}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
-  };
+function baseEnv(configDir: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), SHELL: '/bin/sh', TERM: 'xterm' };
 }
 
 describe.skipIf(!hasScript)('in a pseudo-terminal', () => {
   it('auth login asks for the base URL and the key (masked), checks it and saves it', async () => {
     const configDir = tempDir();
-    const term = inTerminal(['auth', 'login'], baseEnv(configDir));
-    await term.waitFor(/API base URL/);
-    term.type(`${t.baseUrl}\r`);
-    await term.waitFor(/API key/);
-    term.type(`${t.apiKey}\r`);
-    expect(await term.exit).toBe(0);
-    expect(term.output()).toContain('Logged in to 127.0.0.1');
-    expect(term.output()).not.toContain(t.apiKey);
-    expect(term.output()).toContain('****');
+    const run = await runInPty(['auth', 'login'], {
+      env: baseEnv(configDir),
+      steps: [
+        { wait: /API base URL/, type: `${t.baseUrl}\r` },
+        { wait: /API key/, type: `${t.apiKey}\r` },
+      ],
+    });
+    expect(run).toMatchObject({ code: 0, typed: 2 });
+    expect(run.output).toContain('Logged in to 127.0.0.1');
+    expect(run.output).not.toContain(t.apiKey);
+    expect(run.output).toContain('****');
     const saved = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(saved.profiles.default).toEqual({ baseUrl: t.baseUrl, apiKey: t.apiKey });
   });
 
   it('Ctrl-C in a prompt stops with exit 130 and saves nothing', async () => {
     const configDir = tempDir();
-    const term = inTerminal(['auth', 'login', '--base-url', t.baseUrl], baseEnv(configDir));
-    await term.waitFor(/API key/);
-    term.type('\x03');
-    expect(await term.exit).toBe(130);
+    const run = await runInPty(['auth', 'login', '--base-url', t.baseUrl], { env: baseEnv(configDir), steps: [{ wait: /API key/, type: '\x03' }] });
+    expect(run).toMatchObject({ code: 130, typed: 1 });
     expect(existsSync(join(configDir, 'config.json'))).toBe(false);
   });
 
@@ -86,17 +56,13 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', () => {
     await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
     const id = (await t.call('POST', '/spaces', { body: { name: 'Scratch' } })).body.id as string;
 
-    const keep = inTerminal(['space', 'delete', 'Scratch'], baseEnv(configDir));
-    await keep.waitFor(/Delete space Scratch \(sp_\w+\)\?/);
-    keep.type('\r');
-    expect(await keep.exit).toBe(1);
+    const keep = await runInPty(['space', 'delete', 'Scratch'], { env: baseEnv(configDir), steps: [{ wait: /Delete space Scratch \(sp_\w+\)\?/, type: '\r' }] });
+    expect(keep).toMatchObject({ code: 1, typed: 1 });
     expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).toContain(id);
 
-    const remove = inTerminal(['space', 'delete', 'Scratch'], baseEnv(configDir));
-    await remove.waitFor(/Delete space Scratch/);
-    remove.type('y\r');
-    expect(await remove.exit).toBe(0);
-    expect(remove.output()).toContain('Deleted space Scratch');
+    const remove = await runInPty(['space', 'delete', 'Scratch'], { env: baseEnv(configDir), steps: [{ wait: /Delete space Scratch/, type: 'y\r' }] });
+    expect(remove).toMatchObject({ code: 0, typed: 1 });
+    expect(remove.output).toContain('Deleted space Scratch');
     expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).not.toContain(id);
   });
 });
