@@ -14,7 +14,7 @@
 // is no defence against someone crafting colliding files, which the key never
 // was meant to be.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { setImmediate } from 'node:timers/promises';
@@ -59,19 +59,20 @@ function hashSegment(fd: number, index: number, job: Job, buffer: Buffer, hasher
   return hasher.digest('hex');
 }
 
-// Runs as a CommonJS script in each worker: compiles xxHash64 when told to (not
-// while the first API request compiles with Liftoff only, see wasm-tiers.ts),
-// says so, then takes segment numbers from the shared counter until none are left.
+// Runs as a CommonJS script in each worker: loads xxHash64, waits for its job,
+// compiles xxHash64 then (not while the first API request compiles with Liftoff
+// only, see wasm-tiers.ts), says so, then takes segment numbers from the shared
+// counter until none are left.
 const WORKER = `
-const { parentPort, workerData: job } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { openSync, readSync, closeSync } = require('node:fs');
 const hashSegment = ${hashSegment.toString()};
-const next = new Int32Array(job.counter);
-const count = Math.ceil(job.size / job.segment);
-const buffer = Buffer.allocUnsafe(Math.min(job.readBytes, job.segment));
-const { createXXHash64 } = require(job.xxhash64);
-parentPort.once('message', () => createXXHash64().then((hasher) => {
+const { createXXHash64 } = require(workerData.xxhash64);
+parentPort.once('message', (job) => createXXHash64().then((hasher) => {
   parentPort.postMessage('compiled');
+  const next = new Int32Array(job.counter);
+  const count = Math.ceil(job.size / job.segment);
+  const buffer = Buffer.allocUnsafe(Math.min(job.readBytes, job.segment));
   const fd = openSync(job.path, 'r');
   try {
     for (let i = Atomics.add(next, 0, 1); i < count; i = Atomics.add(next, 0, 1)) {
@@ -82,6 +83,50 @@ parentPort.once('message', () => createXXHash64().then((hasher) => {
   }
 }).catch((error) => setImmediate(() => { throw error; })));
 `;
+
+const startWorker = () => new Worker(WORKER, { eval: true, workerData: { xxhash64: XXHASH64 } });
+
+/** A worker started ahead of its job, waiting to be taken by the next treeHash. */
+let waiting: Worker | undefined;
+
+/**
+ * Starts one hash worker now when one of `paths` is a file large enough to be
+ * hashed with workers: a worker takes ~40 ms to start, and while an upload
+ * starts up a core is idle (the hash then ends ~15 ms sooner: measured). The
+ * worker does not keep the process alive while it waits; with one core there
+ * is none to start.
+ */
+export function startHashWorkerAhead(paths: readonly string[]): void {
+  if (waiting || availableParallelism() < 2) return;
+  const large = paths.some((path) => {
+    try {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      return stat !== undefined && stat.isFile() && stat.size >= TREE_MIN_BYTES;
+    } catch {
+      return false; // discover says what is wrong with it
+    }
+  });
+  if (!large) return;
+  waiting = startWorker();
+  // One that fails while waiting is dropped; treeHash starts its own.
+  const worker = waiting;
+  worker.once('error', () => {
+    if (waiting === worker) waiting = undefined;
+  });
+  worker.unref();
+}
+
+/** Whether a worker started ahead is waiting for its job. */
+export function hashWorkerWaiting(): boolean {
+  return waiting !== undefined;
+}
+
+function takeWorker(): Worker {
+  const worker = waiting ?? startWorker();
+  waiting = undefined;
+  worker.ref();
+  return worker;
+}
 
 /** The tree digest of the first `size` bytes of `path`. Rejects if the file got shorter; aborts with `signal`. */
 export async function treeHash(path: string, size: number, signal?: AbortSignal): Promise<string> {
@@ -98,7 +143,7 @@ export async function treeHash(path: string, size: number, signal?: AbortSignal)
   try {
     // This thread hashes too: it would only wait otherwise, and each worker costs ~40 ms of CPU to start.
     const hashing = Array.from({ length: Math.min(MAX_THREADS, availableParallelism(), count) - 1 }, () => {
-      const worker = new Worker(WORKER, { eval: true, workerData: { ...job, xxhash64: XXHASH64 } });
+      const worker = takeWorker();
       running.push(worker);
       let compiled!: () => void;
       const ready = new Promise<void>((resolve) => (compiled = resolve));
@@ -119,7 +164,7 @@ export async function treeHash(path: string, size: number, signal?: AbortSignal)
       return { worker, ready, done };
     });
     void optimisedWasmDuring(() => {
-      for (const { worker } of hashing) worker.postMessage('go');
+      for (const { worker } of hashing) worker.postMessage(job);
       return Promise.all(hashing.map(({ ready }) => ready));
     });
     const here = hashHere(job, digests, halt.signal).catch((error: unknown) => {

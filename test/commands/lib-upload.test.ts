@@ -13,6 +13,7 @@ import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
+import { hashWorkerWaiting } from '../../src/upload/tree-hash.js';
 
 let s: LoggedIn;
 let key: string;
@@ -223,13 +224,20 @@ describe('lib upload: faults', () => {
 });
 
 describe('lib upload: the bytes sent', () => {
-  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s), a large one hashed as a tree', async () => {
+  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s), a large one hashed as a tree (named on the command line, with a worker started ahead)', async () => {
     const medium = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024 + 12_345)]);
     const large = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(70 * 1024 * 1024)]);
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
     const dir = folder({ 'medium.pdf': medium, 'large.pdf': large });
+    // A large file named on the command line has a hash worker started while the command sets up…
+    const stopped = await kagent(['lib', 'upload', join(dir, 'large.pdf'), '--space', 'No such space', '--json']);
+    expect(stopped.code).toBe(4);
+    expect(JSON.parse(stopped.stderr).error.code).toBe('SPACE_NOT_FOUND');
+    expect(hashWorkerWaiting()).toBe(true);
+    // …which the next hash takes.
     const r = await kagent(['lib', 'upload', dir, '--json']);
     expect(r.code).toBe(0);
+    expect(hashWorkerWaiting()).toBe(false);
     const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
     expect(byName['medium.pdf'].item.sha256).toBe(sha256(medium));
     expect(byName['large.pdf'].item.sha256).toBe(sha256(large));

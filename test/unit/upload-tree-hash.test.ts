@@ -1,12 +1,12 @@
 // The digest of a large file (the content part of its upload key): independent
 // of how many threads hash it, equal to its definition, changed by any byte.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createXXHash64 } from 'hash-wasm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { SEGMENT_BYTES, treeHash } from '../../src/upload/tree-hash.js';
+import { hashWorkerWaiting, SEGMENT_BYTES, startHashWorkerAhead, treeHash, TREE_MIN_BYTES } from '../../src/upload/tree-hash.js';
 
 // The number of cores decides how many threads hash (this one included); the digest must not depend on it.
 const cores = vi.hoisted(() => ({ count: undefined as number | undefined }));
@@ -68,5 +68,36 @@ describe('treeHash', () => {
     const hashing = treeHash(path, bytes.length, stop.signal);
     stop.abort(new Error('stopped by the test'));
     await expect(hashing).rejects.toThrow(/stopped by the test/);
+  });
+
+  it('a worker started ahead for a large file is taken by the next hash, to the same digest', async () => {
+    const expected = await reference(bytes);
+    startHashWorkerAhead(['no-such-file.pdf', path]);
+    expect(hashWorkerWaiting()).toBe(true);
+    startHashWorkerAhead([path]); // one is enough
+    expect(await treeHash(path, bytes.length)).toBe(expected);
+    expect(hashWorkerWaiting()).toBe(false);
+  });
+});
+
+describe('startHashWorkerAhead', () => {
+  it('starts one only for a file of the tree size or more, and only with a second core', async () => {
+    const below = join(dir, 'below.pdf');
+    const large = join(dir, 'sparse-large.pdf');
+    writeFileSync(below, '');
+    truncateSync(below, TREE_MIN_BYTES - 1);
+    writeFileSync(large, '');
+    truncateSync(large, TREE_MIN_BYTES); // sparse: no disk used
+    mkdirSync(join(dir, 'folder'), { recursive: true });
+    startHashWorkerAhead([below, join(dir, 'folder'), join(dir, '*.pdf'), join(dir, 'missing.pdf')]);
+    expect(hashWorkerWaiting()).toBe(false);
+    cores.count = 1;
+    startHashWorkerAhead([large]);
+    expect(hashWorkerWaiting()).toBe(false);
+    cores.count = 2;
+    startHashWorkerAhead([large]);
+    expect(hashWorkerWaiting()).toBe(true);
+    expect(await treeHash(large, TREE_MIN_BYTES)).toBe(await reference(Buffer.alloc(TREE_MIN_BYTES)));
+    expect(hashWorkerWaiting()).toBe(false);
   });
 });
