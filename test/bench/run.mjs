@@ -179,9 +179,10 @@ for (const row of rows) {
     table.push([row.section, row.name, '', '', '', `skipped: ${row.skipped}`]);
     continue;
   }
+  // Three decimals: a ratio of 1.304 shown as "1.30×" beside "≤1.3× FAIL" reads as a contradiction.
   const verdict = row.target === undefined ? '' : row.ratio <= row.target ? 'PASS' : 'FAIL';
   if (verdict === 'FAIL') failed++;
-  table.push([row.section, row.name, row.median.toFixed(1), `${row.ratio.toFixed(2)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
+  table.push([row.section, row.name, row.median.toFixed(1), `${row.ratio.toFixed(3)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
 }
 const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
 for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
