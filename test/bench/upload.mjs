@@ -251,7 +251,7 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
   };
   const skip = (name, why) => rows.push([name, '', '', '', '', `skipped: ${why}`]);
   const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  // Judged ratios get three decimals, so a FAIL never shows as a figure equal to its target (1.304 as "1.30×").
+  // Judged ratios get three decimals: at two, a FAIL of 1.304 showed as "1.30×" beside "≤1.3×".
 
   if (!existsSync(join(root, 'dist', 'cli.js'))) {
     skip('uploads', 'not built (run `npm run build`)');
