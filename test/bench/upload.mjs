@@ -252,6 +252,7 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
   const skip = (name, why) => rows.push([name, '', '', '', '', `skipped: ${why}`]);
   const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
   // Judged ratios get three decimals: at two, a FAIL of 1.304 showed as "1.30×" beside "≤1.3×".
+  const judged = (ratio) => `${ratio.toFixed(3)}×`;
 
   if (!existsSync(join(root, 'dist', 'cli.js'))) {
     skip('uploads', 'not built (run `npm run build`)');
@@ -266,7 +267,7 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
 
       const one = await bigUpload(sandbox, work, GiB, 'upload-1gib', runs);
       const ratio = one.cold / one.curl;
-      rows.push(['1 GiB upload, cold: wall time', seconds(one.curl), seconds(one.cold), `${ratio.toFixed(3)}× curl`, `≤${TARGET_RATIO}×`, verdict(ratio <= TARGET_RATIO)]);
+      rows.push(['1 GiB upload, cold: wall time', seconds(one.curl), seconds(one.cold), `${judged(ratio)} curl`, `≤${TARGET_RATIO}×`, verdict(ratio <= TARGET_RATIO)]);
       rows.push(['1 GiB upload, warm digest (info)', seconds(one.curl), seconds(one.warm), `${(one.warm / one.curl).toFixed(2)}× curl`, '', '']);
       if (!Number.isNaN(one.sha256sum)) {
         rows.push(['1 GiB: sha256sum, then curl -T (info)', seconds(one.curl + one.sha256sum), seconds(one.cold), `${(one.cold / (one.curl + one.sha256sum)).toFixed(2)}× that`, '', '']);
@@ -295,7 +296,7 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
         `${SMALL_FILES} files at ${PACED_RATE}/min: wall time`,
         '',
         seconds(paced.ms),
-        `${ratio.toFixed(3)}× the ${seconds(paced.allowedMs)} ${paced.requests} requests need`,
+        `${judged(ratio)} the ${seconds(paced.allowedMs)} ${paced.requests} requests need`,
         `≤${TARGET_PACED}×`,
         verdict(ratio <= TARGET_PACED && paced.uploaded === SMALL_FILES),
       ]);
