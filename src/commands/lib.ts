@@ -481,12 +481,10 @@ const upload = defineCommand<UploadOptions, { paths: string[] }>({
   ],
   async run(ctx, opts, args) {
     // The modules of an upload load side by side, not one await after another: the
-    // first byte is hashed ~40 ms sooner, and every upload waits for its hash.
-    // A large file's hash worker starts meanwhile, on a core start-up leaves idle.
+    // first file is checked ~40 ms sooner.
     void Promise.all([
       import('../upload/discover.js'),
       import('../upload/prepare.js'),
-      import('../upload/tree-hash.js').then(({ startHashWorkerAhead }) => startHashWorkerAhead(args.paths.filter((path) => path !== '-'))),
       import('../upload/uploader.js'),
       import('../upload/report.js'),
       import('../upload/digest-cache.js'),

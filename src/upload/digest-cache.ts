@@ -1,6 +1,7 @@
-// Digests of files already hashed on this machine, so that uploading an
-// unchanged large file again (a re-run on the same CI runner, a folder synced
-// every day) does not read it all once more just to derive its idempotency key.
+// SHA-256 digests of files already hashed on this machine, so that uploading
+// an unchanged large file again (a re-run on the same CI runner, a folder
+// synced every day) does not read it all once more: to derive its idempotency
+// key, or for a large file keyed by samples, to check the service's answer.
 //
 // An entry is used only when the file is the same to the nanosecond: device,
 // inode, size, modification and change time (the change time moves on every
@@ -19,17 +20,13 @@ import { join } from 'node:path';
 export const CACHE_MIN_BYTES = 4 * 1024 * 1024;
 const SETTLE_NS = 2_000_000_000n;
 const MAX_ENTRIES = 5000;
-/** 2: large files' tree digests hash their segments with xxHash64 (tree-hash.ts); entries of 1 no longer match. */
-const ENTRY_VERSION = 2;
-
-export interface CachedDigest {
-  digest: string;
-  plain: boolean;
-}
+/** 3: always the SHA-256 of the whole file (entries of 1 and 2 could hold other digests of large files). */
+const ENTRY_VERSION = 3;
 
 export interface DigestCache {
-  get(info: BigIntStats): Promise<CachedDigest | undefined>;
-  set(info: BigIntStats, value: CachedDigest): Promise<void>;
+  /** The file's SHA-256 (hex), when recorded for this very version of it. */
+  get(info: BigIntStats): Promise<string | undefined>;
+  set(info: BigIntStats, sha256: string): Promise<void>;
 }
 
 interface Entry {
@@ -39,8 +36,7 @@ interface Entry {
   size: string;
   mtimeNs: string;
   ctimeNs: string;
-  digest: string;
-  plain: boolean;
+  sha256: string;
 }
 
 export const noDigestCache: DigestCache = { get: async () => undefined, set: async () => undefined };
@@ -67,16 +63,16 @@ export function digestCache(cacheDir: string): DigestCache {
       }
       const now = identity(info);
       const same = entry.v === ENTRY_VERSION && entry.dev === now.dev && entry.ino === now.ino && entry.size === now.size && entry.mtimeNs === now.mtimeNs && entry.ctimeNs === now.ctimeNs;
-      if (!same || typeof entry.digest !== 'string' || !/^[0-9a-f]{64}$/.test(entry.digest) || typeof entry.plain !== 'boolean') return undefined;
-      return { digest: entry.digest, plain: entry.plain };
+      if (!same || typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256)) return undefined;
+      return entry.sha256;
     },
 
-    async set(info, value) {
+    async set(info, sha256) {
       if (info.size < BigInt(CACHE_MIN_BYTES)) return;
       const nowNs = BigInt(Date.now()) * 1_000_000n;
       const changed = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
       if (nowNs - changed < SETTLE_NS) return; // possibly still being written: not trusted later
-      const entry: Entry = { v: ENTRY_VERSION, ...identity(info), ...value };
+      const entry: Entry = { v: ENTRY_VERSION, ...identity(info), sha256 };
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const target = fileOf(info);

@@ -1,8 +1,16 @@
-// The Idempotency-Key of an upload, derived from what is sent: the SHA-256 of
-// the bytes, plus the file name and the target options (space, note, language).
-// The same job run again sends the same keys, so the service answers each file
-// from its idempotency cache (`idempotent-replayed: true`) and nothing is added
-// twice; a retry after a dropped connection is the same request again.
+// The Idempotency-Key of an upload, derived from what is sent: the content,
+// plus the file name and the target options (space, note, language). The same
+// job run again sends the same keys, so the service answers each file from its
+// idempotency cache (`idempotent-replayed: true`) and nothing is added twice; a
+// retry after a dropped connection is the same request again.
+//
+// The content part is the SHA-256 of the bytes (`kagent-upload-v1`), or for a
+// large file that is not text, the digest of samples of its bytes
+// (`kagent-sampled-v1`, see prepare.ts): such a file is sent without first
+// being read whole. Two versions of a file can share a sampled key, so the
+// uploader trusts a replayed answer to it only when the service's SHA-256 of
+// what it stored is the file's, and otherwise sends the file again under the
+// key of its SHA-256.
 //
 // The name is part of the key because the service treats the name as part of
 // the request: the same key with another X-File-Name would be a different body
@@ -11,8 +19,9 @@
 import { createHash } from 'node:crypto';
 
 export interface KeyParts {
-  /** Hex SHA-256 of the file's bytes (for files of 64 MiB and more, the tree digest of tree-hash.ts). */
-  sha256: string;
+  /** Hex SHA-256 of the file's bytes, or when `sampled`, the digest of samples of them. */
+  digest: string;
+  sampled: boolean;
   name: string;
   /** The space id sent (undefined: the agent picks). */
   space?: string;
@@ -20,13 +29,11 @@ export interface KeyParts {
   lang?: string;
 }
 
-const PREFIX = 'kagent-upload-v1';
-
-/** `kagent-upload-v1:<sha256 of the bytes>:<32 hex of the name and options>`: 115 characters, within the contract's 200. */
+/** `<prefix>:<digest>:<32 hex of the name and options>`: at most 115 characters, within the contract's 200. */
 export function uploadKey(parts: KeyParts): string {
   const options = createHash('sha256')
     .update(JSON.stringify([parts.name, parts.space ?? null, parts.note ?? null, parts.lang ?? null]))
     .digest('hex')
     .slice(0, 32);
-  return `${PREFIX}:${parts.sha256}:${options}`;
+  return `${parts.sampled ? 'kagent-sampled-v1' : 'kagent-upload-v1'}:${parts.digest}:${options}`;
 }

@@ -1,9 +1,12 @@
 // Everything checked about a file before a request is made: not empty, a type
 // the service accepts (by content), not over the plan's per-file limit; and
-// its SHA-256, read in the same pass that confirms a text file is UTF-8 to the
-// end. A refusal here costs no request. Also: stdin spooled to a temporary
-// file, because the service needs the length up front and the idempotency key
-// comes from the bytes.
+// what its idempotency key is made from (key.ts): the SHA-256 of the whole
+// file, read in the same pass that confirms a text file is UTF-8 to the end —
+// or, for a large file that is not text, a digest of samples of its bytes, so
+// that sending starts at once instead of after a read of the whole file. A
+// refusal here costs no request. Also: stdin spooled to a temporary file,
+// because the service needs the length up front and the key comes from the
+// bytes.
 import { createHash } from 'node:crypto';
 import { createWriteStream, type BigIntStats } from 'node:fs';
 import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
@@ -13,11 +16,16 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CliError, ExitCode } from '../errors.js';
 import { noDigestCache, type DigestCache } from './digest-cache.js';
-import { treeHash, TREE_MIN_BYTES } from './tree-hash.js';
 import { ACCEPTED_TYPES, HEAD_BYTES, isDocx, sniffHead, Utf8Checker, type SniffedType } from './sniff.js';
 
 /** Read size for hashing: two buffers per file, reused (one is read into while the other is hashed). */
 const HASH_CHUNK = 4 * 1024 * 1024;
+
+/** From this size on, a file that is not text is keyed by samples of its bytes (text is read whole anyway, to prove it UTF-8). */
+export const SAMPLED_MIN_BYTES = 64 * 1024 * 1024;
+/** The samples: this many blocks, evenly spread from the first byte to the last. */
+export const SAMPLE_BLOCKS = 16;
+export const SAMPLE_BLOCK_BYTES = 64 * 1024;
 
 export interface Refusal {
   code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE';
@@ -26,10 +34,13 @@ export interface Refusal {
 }
 
 /**
- * `digest`: the content hash the idempotency key is made from (see key.ts and tree-hash.ts);
- * `plain`: it is the SHA-256 of the whole file (not the tree digest of a large one).
+ * `digest`: what the idempotency key is made from (key.ts) — the SHA-256 of the whole file, or
+ * when `sampled`, the digest of its samples (sampleDigest); `sha256`: the whole file's SHA-256 when
+ * known (always when not sampled; for a sampled file, when the digest cache had it).
  */
-export type Inspection = { ok: true; type: SniffedType; digest: string; plain: boolean } | { ok: false; refusal: Refusal };
+export type Inspection =
+  | { ok: true; type: SniffedType; digest: string; sampled: boolean; sha256: string | undefined }
+  | { ok: false; refusal: Refusal };
 
 export interface InspectOptions {
   /** The plan's per-file limit in bytes, when known (asked only for files that pass the cheap checks). */
@@ -65,9 +76,17 @@ export async function inspect(path: string, name: string, size: number, options:
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const cache = options.cache ?? noDigestCache;
     const cached = await cache.get(before);
-    const hashing: Promise<Inspection | { failed: unknown }> = cached
-      ? Promise.resolve({ ok: true, type: verdict.type, ...cached })
-      : digestOf(handle, path, name, size, verdict.textCandidate, verdict.type, signal).catch((error: unknown) => ({ failed: error }));
+    const type = verdict.type;
+    const sampled = !verdict.textCandidate && size >= SAMPLED_MIN_BYTES;
+    const hashing: Promise<Inspection | { failed: unknown }> = (
+      sampled
+        ? sampleDigest(handle, size).then((digest): Inspection =>
+            digest === undefined ? refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR) : { ok: true, type, digest, sampled, sha256: cached },
+          )
+        : cached
+          ? Promise.resolve<Inspection>({ ok: true, type, digest: cached, sampled, sha256: cached })
+          : digestOf(handle, name, size, verdict.textCandidate, type, signal)
+    ).catch((error: unknown) => ({ failed: error }));
     let limit: number | undefined;
     try {
       limit = await options.limit();
@@ -84,7 +103,7 @@ export async function inspect(path: string, name: string, size: number, options:
     const hashed = await hashing;
     if ('failed' in hashed) throw hashed.failed;
     // Recorded only if the file stayed as it was while it was read.
-    if (hashed.ok && !cached && sameFile(before, await handle.stat({ bigint: true }))) await cache.set(before, { digest: hashed.digest, plain: hashed.plain });
+    if (hashed.ok && !cached && hashed.sha256 !== undefined && sameFile(before, await handle.stat({ bigint: true }))) await cache.set(before, hashed.sha256);
     return hashed;
   } catch (error) {
     // Ctrl-C, and failures of the account check (no valid key, service down), are not this file's.
@@ -95,15 +114,22 @@ export async function inspect(path: string, name: string, size: number, options:
   }
 }
 
-/** The content digest (tree-hashed on every core for large binary files); text is proven UTF-8 on the way. */
-async function digestOf(handle: FileHandle, path: string, name: string, size: number, textCandidate: boolean, type: SniffedType, signal: AbortSignal): Promise<Inspection> {
-  // Large binary files (PDFs, images, .docx): hashed on every core.
-  if (!textCandidate && size >= TREE_MIN_BYTES) return { ok: true, type, digest: await treeHash(path, size, signal), plain: false };
-
-  // One pass: the hash, and for text the proof that it is UTF-8 without NULs to the last byte.
-  // The next chunk is read while this one is hashed (about a third faster than one buffer).
-  const hash = createHash('sha256');
+/** The SHA-256 of the whole file; text is proven UTF-8 on the way. */
+async function digestOf(handle: FileHandle, name: string, size: number, textCandidate: boolean, type: SniffedType, signal: AbortSignal): Promise<Inspection> {
   const text = textCandidate ? new Utf8Checker() : undefined;
+  const pass = await hashPass(handle, size, signal, text && ((chunk) => text.push(chunk)));
+  if (pass === 'shorter') return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
+  if (pass === 'stopped') return unsupported(name, 'binary content after the first bytes (not UTF-8 text)');
+  if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
+  return { ok: true, type, digest: pass, sampled: false, sha256: pass };
+}
+
+/**
+ * The SHA-256 of the first `size` bytes, in one pass; `check` sees every chunk and stops the pass
+ * by returning false. The next chunk is read while this one is hashed (about a third faster than one buffer).
+ */
+async function hashPass(handle: FileHandle, size: number, signal: AbortSignal | undefined, check?: (chunk: Buffer) => boolean): Promise<string | 'shorter' | 'stopped'> {
+  const hash = createHash('sha256');
   const buffers: [Buffer, Buffer] = [Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)), Buffer.allocUnsafe(Math.min(HASH_CHUNK, size))];
   let which: 0 | 1 = 0;
   let position = 0;
@@ -111,21 +137,74 @@ async function digestOf(handle: FileHandle, path: string, name: string, size: nu
   try {
     while (position < size) {
       const { bytesRead: n } = await reading;
-      if (n === 0) return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
+      if (n === 0) return 'shorter';
       const chunk = buffers[which].subarray(0, n);
       position += n;
       which = which === 0 ? 1 : 0;
       if (position < size) reading = handle.read(buffers[which], 0, Math.min(HASH_CHUNK, size - position), position);
-      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       hash.update(chunk);
-      if (text && !text.push(chunk)) return unsupported(name, 'binary content after the first bytes (not UTF-8 text)');
+      if (check && !check(chunk)) return 'stopped';
     }
   } finally {
     // Never leave a read running on a handle about to be closed.
     await reading.catch(() => undefined);
   }
-  if (text && !text.finish()) return unsupported(name, 'not UTF-8 text (it ends in the middle of a character)');
-  return { ok: true, type, digest: hash.digest('hex'), plain: true };
+  return hash.digest('hex');
+}
+
+/**
+ * The key digest of a large file: the SHA-256 of a label, the size, and SAMPLE_BLOCKS blocks of
+ * SAMPLE_BLOCK_BYTES evenly spread over the file (the first and the last included) — 1 MiB read,
+ * whatever the size. The same bytes give the same digest on every machine. Files that differ only
+ * between the samples share it; the uploader tells them apart (uploader.ts: a replayed answer is
+ * checked against the whole file's SHA-256).
+ */
+export async function sampleDigest(handle: FileHandle, size: number): Promise<string | undefined> {
+  const block = Math.min(SAMPLE_BLOCK_BYTES, size);
+  const blocks = await Promise.all(
+    sampleOffsets(size).map(async (offset) => {
+      const buffer = Buffer.allocUnsafe(block);
+      const { bytesRead } = await handle.read(buffer, 0, block, offset);
+      return bytesRead === block ? buffer : undefined;
+    }),
+  );
+  if (blocks.includes(undefined)) return undefined; // the file got shorter
+  const hash = createHash('sha256').update(`kagent-sample-v1\n${size}\n`);
+  for (const bytes of blocks) hash.update(bytes as Buffer);
+  return hash.digest('hex');
+}
+
+/** Where the sampled blocks of a file of `size` bytes start. */
+export function sampleOffsets(size: number): number[] {
+  const block = Math.min(SAMPLE_BLOCK_BYTES, size);
+  return Array.from({ length: SAMPLE_BLOCKS }, (_, i) => Math.floor((i * (size - block)) / (SAMPLE_BLOCKS - 1)));
+}
+
+/**
+ * The SHA-256 of a whole file, as the uploader needs it to check a replayed answer: the digest
+ * cache's when the file is unchanged since it was recorded, else read (and recorded for next time).
+ */
+export async function sha256Of(path: string, size: number, options: { cache?: DigestCache; signal?: AbortSignal } = {}): Promise<string> {
+  const cache = options.cache ?? noDigestCache;
+  const changed = () => new CliError('the file changed size while it was being uploaded', { code: 'FILE_CHANGED' });
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    const before = await handle.stat({ bigint: true });
+    if (before.size !== BigInt(size)) throw changed();
+    const cached = await cache.get(before);
+    if (cached) return cached;
+    const pass = await hashPass(handle, size, options.signal);
+    if (pass === 'shorter' || pass === 'stopped') throw changed();
+    if (sameFile(before, await handle.stat({ bigint: true }))) await cache.set(before, pass);
+    return pass;
+  } catch (error) {
+    if (error instanceof CliError || options.signal?.aborted) throw error;
+    throw new CliError(`cannot read the file: ${(error as Error).message}`, { code: 'FILE_UNREADABLE' });
+  } finally {
+    await handle?.close();
+  }
 }
 
 function sameFile(a: BigIntStats, b: BigIntStats): boolean {

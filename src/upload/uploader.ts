@@ -1,8 +1,10 @@
 // The upload queue: several files at once (`concurrency`), each checked before
 // it is sent (prepare.ts), sent with a content-derived Idempotency-Key (key.ts)
-// and streamed from disk (body.ts). Pacing and retries belong to the HTTP core:
-// every attempt waits for the shared rate budget, and a retry re-opens the file
-// and sends the same key, so a dropped connection never adds a file twice.
+// and streamed from disk (body.ts); a replayed answer to a key made from
+// samples of a large file is checked against the whole file's SHA-256. Pacing
+// and retries belong to the HTTP core: every attempt waits for the shared rate
+// budget, and a retry re-opens the file and sends the same key, so a dropped
+// connection never adds a file twice.
 //
 // Outcome per file: `uploaded` (added by this run), `exists` (the service
 // already had it: replayed from its idempotency cache, or the same bytes were
@@ -16,7 +18,7 @@ import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
 import type { DigestCache } from './digest-cache.js';
-import { inspect, type Refusal } from './prepare.js';
+import { inspect, sha256Of, type Refusal } from './prepare.js';
 
 export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
 
@@ -163,16 +165,14 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
   const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal });
   if (!checked.ok) return refused(source, checked.refusal);
 
-  const idempotencyKey = uploadKey({ sha256: checked.digest, name: source.name, ...target });
   const query: Record<string, string> = {};
   if (target.space !== undefined) query.space = target.space;
   if (target.note !== undefined) query.note = target.note;
   if (target.lang !== undefined) query.lang = target.lang;
 
-  const previous = bySha.get(checked.digest);
   let attempts = 0;
-  const send = async () => {
-    if (previous) await previous.catch(() => undefined);
+  const send = (digest: string, sampled: boolean) => {
+    attempts = 0;
     return api.callFull('uploadFile', {
       stream: () => {
         attempts++;
@@ -182,23 +182,41 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
       contentLength: source.size,
       headers: { 'x-file-name': encodeURIComponent(source.name) },
       query,
-      idempotencyKey,
+      idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target }),
       signal,
     });
   };
-  const sending = send();
+
+  const previous = bySha.get(checked.digest);
+  const sending = (async () => {
+    if (previous) await previous.catch(() => undefined);
+    return send(checked.digest, checked.sampled);
+  })();
   bySha.set(checked.digest, sending);
 
   try {
-    const answer = await sending;
+    let sha256 = checked.sha256;
+    let answer = await sending.catch((error: unknown) => {
+      // A service that compares the bytes of a replay too refuses a changed file under its
+      // sampled key (422): it goes under the key of its SHA-256 below.
+      if (checked.sampled && error instanceof ApiError && error.status === 422) return undefined;
+      throw error;
+    });
+    // A sampled key is shared by versions of a file that differ between the samples, so its
+    // replayed answer counts only when the service stored this file's SHA-256; otherwise (or when
+    // the service does not say) the file is sent again, keyed by its SHA-256.
+    if (answer === undefined || (checked.sampled && answer.replayed)) {
+      sha256 ??= await sha256Of(source.path, source.size, { cache: options.cache, signal });
+      if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
+    }
     const item = answer.body.item;
     // A replay answers with the first result. When an earlier attempt of this very run may have
     // reached the service (a reset after the work was done, a cut-off answer), the file was added
     // by this run; otherwise the replay comes from an earlier run: it was already there.
     const already = answer.body.duplicate === true || (answer.replayed && attempts <= 1);
-    // What the service received is what was hashed (when it tells its SHA-256 and ours is a plain one).
-    const received = (item as { sha256?: unknown } | undefined)?.sha256;
-    if (checked.plain && typeof received === 'string' && /^[0-9a-f]{64}$/i.test(received) && received.toLowerCase() !== checked.digest) {
+    // What the service received is the file as it was read (when both SHA-256 digests are known).
+    const received = sha256Said(item);
+    if (sha256 !== undefined && received !== undefined && received !== sha256) {
       return {
         ...base(source),
         status: 'failed',
@@ -218,6 +236,12 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
   } finally {
     if (bySha.get(checked.digest) === sending) bySha.delete(checked.digest);
   }
+}
+
+/** The SHA-256 the service reports for what it stored (`item.sha256`), lower-case; undefined when it does not say. */
+function sha256Said(item: LibraryItem | undefined): string | undefined {
+  const value = (item as { sha256?: unknown } | undefined)?.sha256;
+  return typeof value === 'string' && /^[0-9a-f]{64}$/i.test(value) ? value.toLowerCase() : undefined;
 }
 
 function base(source: Source): Pick<FileResult, 'path' | 'name' | 'size'> {

@@ -13,7 +13,7 @@ import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
-import { hashWorkerWaiting } from '../../src/upload/tree-hash.js';
+import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, sampleOffsets } from '../../src/upload/prepare.js';
 
 let s: LoggedIn;
 let key: string;
@@ -44,6 +44,9 @@ async function files(): Promise<any[]> {
   return (await s.t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items;
 }
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** A PDF just over the size from which a file that is not text is keyed by samples of its bytes. */
+const largePdf = () => Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(SAMPLED_MIN_BYTES + 1024 * 1024)]);
 
 /** A folder of files: name → content. */
 function folder(content: Record<string, Buffer | string>): string {
@@ -224,28 +227,86 @@ describe('lib upload: faults', () => {
 });
 
 describe('lib upload: the bytes sent', () => {
-  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s), a large one hashed as a tree (named on the command line, with a worker started ahead)', async () => {
+  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s); a large one is keyed by samples, and a rerun\'s replayed answer is checked against its SHA-256', async () => {
     const medium = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024 + 12_345)]);
-    const large = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(70 * 1024 * 1024)]);
+    const large = largePdf();
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
     const dir = folder({ 'medium.pdf': medium, 'large.pdf': large });
-    // A large file named on the command line has a hash worker started while the command sets up…
-    const stopped = await kagent(['lib', 'upload', join(dir, 'large.pdf'), '--space', 'No such space', '--json']);
-    expect(stopped.code).toBe(4);
-    expect(JSON.parse(stopped.stderr).error.code).toBe('SPACE_NOT_FOUND');
-    expect(hashWorkerWaiting()).toBe(true);
-    // …which the next hash takes.
     const r = await kagent(['lib', 'upload', dir, '--json']);
     expect(r.code).toBe(0);
-    expect(hashWorkerWaiting()).toBe(false);
     const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
-    expect(byName['medium.pdf'].item.sha256).toBe(sha256(medium));
-    expect(byName['large.pdf'].item.sha256).toBe(sha256(large));
-    // The large file's key carries its tree digest (32 MiB segments), not the plain SHA-256.
+    expect(byName['medium.pdf']).toMatchObject({ status: 'uploaded', item: { sha256: sha256(medium) } });
+    expect(byName['large.pdf']).toMatchObject({ status: 'uploaded', item: { sha256: sha256(large) } });
+    // The rerun: both answered from the idempotency cache, nothing sent again or added.
     await resetStats();
     const again = await kagent(['lib', 'upload', dir, '--json']);
-    expect(ndjson(again.stdout).map((x) => x.status)).toEqual(['exists', 'exists']);
+    expect(again.code).toBe(0);
+    expect(ndjson(again.stdout).map((x) => [x.name, x.status, x.item.id]).sort()).toEqual([
+      ['large.pdf', 'exists', byName['large.pdf'].item.id],
+      ['medium.pdf', 'exists', byName['medium.pdf'].item.id],
+    ]);
     expect((await stats()).executions.uploadFile ?? 0).toBe(0);
+    expect(await files()).toHaveLength(2);
+  });
+
+  it('a large file changed between its samples (same size) is sent again under the key of its SHA-256 and added; the next run finds it', async () => {
+    await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
+    const original = largePdf();
+    const dir = folder({ 'large.pdf': original });
+    const first = await kagent(['lib', 'upload', dir, '--json']);
+    expect(ndjson(first.stdout)[0]).toMatchObject({ status: 'uploaded', item: { sha256: sha256(original) } });
+
+    // One byte in the middle, which no sample covers: the sampled key stays the same.
+    const middle = original.length >> 1;
+    expect(sampleOffsets(original.length).some((at) => at <= middle && middle < at + SAMPLE_BLOCK_BYTES)).toBe(false);
+    const changed = Buffer.from(original);
+    changed[middle] = changed[middle]! ^ 0xff;
+    writeFileSync(join(dir, 'large.pdf'), changed);
+
+    await resetStats();
+    const second = await kagent(['lib', 'upload', dir, '--json']);
+    expect(second.code).toBe(0);
+    const [result] = ndjson(second.stdout);
+    expect(result).toMatchObject({ status: 'uploaded', item: { sha256: sha256(changed) } });
+    expect(result.item.id).not.toBe(ndjson(first.stdout)[0].item.id);
+    const seen = await stats();
+    expect(seen.requests.uploadFile).toBe(2); // the replay of the first version, then the new version
+    expect(seen.executions.uploadFile).toBe(1);
+    expect((await files()).map((item) => item.sha256).sort()).toEqual([sha256(original), sha256(changed)].sort());
+
+    // The run after: the sampled key's replay is the first version's; the key of its SHA-256 finds the second.
+    await resetStats();
+    const third = await kagent(['lib', 'upload', dir, '--json']);
+    expect(ndjson(third.stdout)[0]).toMatchObject({ status: 'exists', item: { id: result.item.id } });
+    expect((await stats()).executions.uploadFile ?? 0).toBe(0);
+    expect(await files()).toHaveLength(2);
+  });
+
+  it('a replayed answer to a sampled key that does not tell its SHA-256, or a 422 for it: sent again under the key of the file\'s SHA-256', async () => {
+    const large = largePdf();
+    const dir = folder({ 'large.pdf': large });
+    for (const sampledAnswer of [
+      { status: 201, body: { item: { id: 'li_old', kind: 'file', fileName: 'large.pdf', sha256: null }, duplicate: false }, headers: { 'idempotent-replayed': 'true' } },
+      { status: 422, body: { error: { code: 'IDEMPOTENCY_MISMATCH', message: 'This Idempotency-Key was used with a different request body' } } },
+    ]) {
+      const server = await tinyServer((req) => {
+        if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
+        if (String(req.headers['idempotency-key']).startsWith('kagent-sampled-v1:')) return sampledAnswer;
+        return { status: 201, body: { item: { id: 'li_new', kind: 'file', fileName: 'large.pdf', sha256: sha256(large) }, duplicate: false } };
+      });
+      try {
+        const r = await runCli(['lib', 'upload', dir, '--json'], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+        expect(r.code).toBe(0);
+        expect(ndjson(r.stdout)[0]).toMatchObject({ status: 'uploaded', item: { id: 'li_new' } });
+        const keys = server.requests.filter((req) => req.url.startsWith('/api/v1/library/files')).map((req) => String(req.headers['idempotency-key']));
+        expect(keys).toHaveLength(2);
+        expect(keys[0]).toMatch(/^kagent-sampled-v1:[0-9a-f]{64}:[0-9a-f]{32}$/);
+        expect(keys[1]).toMatch(new RegExp(`^kagent-upload-v1:${sha256(large)}:[0-9a-f]{32}$`));
+        expect(keys[1]!.slice(-32)).toBe(keys[0]!.slice(-32)); // the same name and options
+      } finally {
+        await server.close();
+      }
+    }
   });
 
   it('a service that stored other bytes than were hashed: CONTENT_MISMATCH for that file (exit 1)', async () => {
@@ -291,11 +352,11 @@ describe('lib upload: digests of unchanged files are kept', () => {
     expect(added).toHaveLength(1);
     const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
     const entry = JSON.parse(readFileSync(entryPath, 'utf8'));
-    expect(entry).toMatchObject({ digest: sha256(content), plain: true });
+    expect(entry).toMatchObject({ sha256: sha256(content) });
     expect(JSON.stringify(entry)).not.toContain(dir); // no paths kept
 
     // Tampered: the next run takes the recorded digest as it is, and the service's SHA-256 disagrees.
-    writeFileSync(entryPath, JSON.stringify({ ...entry, digest: 'a'.repeat(64) }));
+    writeFileSync(entryPath, JSON.stringify({ ...entry, sha256: 'a'.repeat(64) }));
     const tampered = await kagent(['lib', 'upload', dir, '--json', '--note', 'again']);
     expect(tampered.code).toBe(1);
     expect(ndjson(tampered.stdout)[0].error.code).toBe('CONTENT_MISMATCH');
@@ -306,6 +367,29 @@ describe('lib upload: digests of unchanged files are kept', () => {
     const after = await kagent(['lib', 'upload', dir, '--json']);
     expect(after.code).toBe(0);
     expect(ndjson(after.stdout)[0]).toMatchObject({ status: 'uploaded', item: { sha256: sha256(changed) } });
+  });
+
+  it('a large file\'s SHA-256, read to check a replayed answer, is recorded: the next rerun checks against the record (a tampered one is caught)', async () => {
+    await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
+    const dir = folder({ 'large.pdf': largePdf() });
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The first upload is keyed by samples and reads nothing more: nothing recorded.
+    const before = new Set(digests());
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('uploaded');
+    expect(digests().filter((name) => !before.has(name))).toHaveLength(0);
+    // The rerun checks the replayed answer against the file's SHA-256, and records it.
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('exists');
+    const added = digests().filter((name) => !before.has(name));
+    expect(added).toHaveLength(1);
+    const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
+    const entry = JSON.parse(readFileSync(entryPath, 'utf8'));
+    expect(entry.sha256).toBe(sha256(readFileSync(join(dir, 'large.pdf'))));
+    // Tampered: the replay no longer matches the record, so the file goes under the key of the
+    // recorded digest, and the service's SHA-256 of what it received disagrees with it.
+    writeFileSync(entryPath, JSON.stringify({ ...entry, sha256: 'a'.repeat(64) }));
+    const tampered = await kagent(['lib', 'upload', dir, '--json']);
+    expect(tampered.code).toBe(1);
+    expect(ndjson(tampered.stdout)[0].error.code).toBe('CONTENT_MISMATCH');
   });
 });
 
