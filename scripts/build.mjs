@@ -65,7 +65,7 @@ const lazyBuiltins = {
 // The manifest stays out: the root --help, answered without the program, needs
 // it and nothing else here.
 const CORE = [
-  'src/errors.ts', 'src/commands/define.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
+  'src/errors.ts', 'src/kit/define.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
   'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts',
   'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
   'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
@@ -85,7 +85,7 @@ const coreChunk = {
     // import('./x.js') of a member becomes a reference to the member, imported
     // statically: it is in the core chunk, loaded already, and a dynamic import of
     // it would cost a file of its own that only re-exports it (7 on `kagent me`).
-    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+    build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
       let source = await readFile(args.path, 'utf8');
       const hoisted = [];
       source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {

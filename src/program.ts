@@ -7,10 +7,10 @@
 // loaded; everything a command needs is imported once a command runs.
 import { Command, CommanderError } from 'commander';
 import type { Clock, Editor, GlobalFlags, Prompter } from './context.js';
-import { CliError, ExitCode, UsageError } from './errors.js';
-import type { ArgumentSpec, CommandSpec, OptionSpec } from './commands/define.js';
+import { ExitCode, UsageError } from './errors.js';
+import type { ArgumentSpec, CommandSpec, OptionSpec } from './kit/define.js';
 import type { Streams } from './io/terminal.js';
-import { findGroup, groups } from './manifest.js';
+import { findGroup, groups, loadGroup } from './manifest.js';
 import { formatExamples, GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE, VERSION_FLAG } from './root-help.js';
 
 export interface RunOptions extends Streams {
@@ -195,27 +195,6 @@ function loadRuntime(group: string | undefined) {
   if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('./api/client.js').catch(() => {});
   modules.catch(() => {});
   return modules;
-}
-
-export async function loadGroup(name: string): Promise<CommandSpec> {
-  let module: { default?: CommandSpec };
-  try {
-    module = await import(`./commands/${name}.ts`);
-  } catch (error) {
-    const message = (error as Error).message ?? '';
-    if (/not found|cannot find|failed to load|does not exist|unknown variable dynamic import/i.test(message)) {
-      throw new CliError(`the \`${name}\` commands are not available in this build yet`, {
-        code: 'NOT_AVAILABLE',
-        hint: 'run `kagent --help` for the commands there are',
-        cause: error,
-      });
-    }
-    throw error;
-  }
-  if (!module.default || typeof module.default.name !== 'string') {
-    throw new CliError(`the \`${name}\` command module has no command definition`, { code: 'NOT_AVAILABLE' });
-  }
-  return module.default;
 }
 
 // ---------------------------------------------------------------- the root

@@ -5,7 +5,7 @@
 // Each script finds where the cursor is the same way: it walks the words typed
 // so far, skipping flags (and the value of a flag that takes one), and follows
 // subcommand names from the root; what it offers depends on that path.
-import type { ArgumentSpec, CommandSpec, OptionSpec } from '../commands/define.js';
+import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, hasScript, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -26,7 +26,7 @@ function baseEnv(configDir: string): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), SHELL: '/bin/sh', TERM: 'xterm' };
 }
 
-describe.skipIf(!hasScript)('in a pseudo-terminal', () => {
+describe('in a pseudo-terminal', () => {
   it('auth login asks for the base URL and the key (masked), checks it and saves it', async () => {
     const configDir = tempDir();
     const run = await runInPty(['auth', 'login'], {

@@ -2,28 +2,25 @@
 // complete what the command tree holds — groups, subcommands and aliases, every
 // flag, choices of flags and arguments, file names where a path is expected —
 // checked by running each shell's completion function on typed command lines.
-// The loaders in completions/ are checked against the built binary. bash is
-// required; zsh and fish checks are skipped (saying so) where they are not installed.
+// The loaders in completions/ are checked against the built binary. bash, zsh
+// and fish are all required (.ci/run installs them): a missing shell fails here.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAllGroups } from '../../src/commands/completion.js';
-import type { CommandSpec } from '../../src/commands/define.js';
-import { groups } from '../../src/manifest.js';
+import type { CommandSpec } from '../../src/kit/define.js';
+import { groups, loadAllGroups } from '../../src/manifest.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-const hasZsh = has('zsh');
-const hasFish = has('fish');
 const dir = tempDir('kagent-completion-');
 
 const scripts: Record<string, string> = {};
 let specs: CommandSpec[];
 
 beforeAll(async () => {
+  for (const shell of ['bash', 'zsh', 'fish']) expect(spawnSync(shell, ['-c', 'exit 0']).status, `${shell} must be installed (.ci/run installs it)`).toBe(0);
   for (const shell of ['bash', 'zsh', 'fish']) {
     const r = await runCli(['completion', shell]);
     expect(r.code, r.stderr).toBe(0);
@@ -111,7 +108,7 @@ describe('bash', () => {
   });
 });
 
-describe.skipIf(!hasZsh)('zsh (skipped when zsh is not installed)', () => {
+describe('zsh', () => {
   it('is valid zsh (zsh -n)', () => {
     expect(scripts.zsh!.startsWith('#compdef kagent\n')).toBe(true);
     const r = run('zsh', ['-n', join(dir, 'kagent.zsh')]);
@@ -151,7 +148,7 @@ describe.skipIf(!hasZsh)('zsh (skipped when zsh is not installed)', () => {
   });
 });
 
-describe.skipIf(!hasFish)('fish (skipped when fish is not installed)', () => {
+describe('fish', () => {
   it('is valid fish (fish -n)', () => {
     const r = run('fish', ['-n', join(dir, 'kagent.fish')]);
     expect(r.stderr).toBe('');
@@ -212,7 +209,7 @@ describe('completions/ loaders, with the built binary as `kagent` on PATH', () =
     expect(r.stdout.trim()).toBe('quote start list show transcript');
   });
 
-  it.skipIf(!hasZsh)('_kagent (zsh, autoloaded from $fpath) replaces itself with the generated function and runs it', () => {
+  it('_kagent (zsh, autoloaded from $fpath) replaces itself with the generated function and runs it', () => {
     expect(run('zsh', ['-n', join(root, 'completions', '_kagent')]).code).toBe(0);
     const harness = [
       `fpath=(${JSON.stringify(join(root, 'completions'))} $fpath)`,
@@ -226,7 +223,7 @@ describe('completions/ loaders, with the built binary as `kagent` on PATH', () =
     expect(r.stdout.trim()).toBe('quote start list ls show view transcript');
   });
 
-  it.skipIf(!hasFish)('kagent.fish loads the generated script and completes', () => {
+  it('kagent.fish loads the generated script and completes', () => {
     expect(run('fish', ['-n', join(root, 'completions', 'kagent.fish')]).code).toBe(0);
     const r = run('fish', ['-c', `source ${JSON.stringify(join(root, 'completions', 'kagent.fish'))}; complete -C 'kagent media ' | string split -f1 \\t | string join ' '`], undefined, env());
     expect(r.stderr).toBe('');

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -30,7 +30,7 @@ function inPty(args: string[], extra: Record<string, string>, interaction?: { wh
   return runInPty(args, { env, steps: interaction ? [{ wait: interaction.when, type: interaction.answer }] : [] });
 }
 
-describe.skipIf(!hasScript)('doc in a pseudo-terminal (built binary)', () => {
+describe('doc in a pseudo-terminal (built binary)', () => {
   it('`doc edit ID` opens $EDITOR on the body and saves the change as revision 2', async () => {
     const body = '# Plan\n\nStatus: draft\n\n- one\n';
     const doc = (await t.call('POST', '/docs', { body: { title: 'Plan', markdown: body } })).body;

@@ -51,10 +51,11 @@ const createStyle: CreateStyle[] = [
 const executions = async (op: OperationId): Promise<number> => (await t.call('GET', '/_sandbox/stats', { key: null })).body.executions[op] ?? 0;
 
 describe.each(createStyle)('$op', ({ op, success, send }) => {
-  // Operations still being built by others are checked as soon as they exist.
-  const implemented = routes[op] !== undefined;
+  it('has a route in the sandbox', () => {
+    expect(routes[op], op).toBeDefined();
+  });
 
-  it.runIf(implemented)('replays the first answer for the same key, with idempotent-replayed: true, doing the work once', async () => {
+  it('replays the first answer for the same key, with idempotent-replayed: true, doing the work once', async () => {
     const before = await executions(op);
     const first = await send('key-1', 'a');
     expect(first.status).toBe(success);
@@ -66,7 +67,7 @@ describe.each(createStyle)('$op', ({ op, success, send }) => {
     expect(await executions(op)).toBe(before + 1);
   });
 
-  it.runIf(implemented)('answers 422 for the same key with a different body', async () => {
+  it('answers 422 for the same key with a different body', async () => {
     expect((await send('key-2', 'a')).status).toBe(success);
     const res = await send('key-2', 'b');
     expect(res.status).toBe(422);
@@ -74,7 +75,7 @@ describe.each(createStyle)('$op', ({ op, success, send }) => {
     expect(typeof res.body.error.message).toBe('string');
   });
 
-  it.runIf(implemented)('does the work again without a key, or with another key', async () => {
+  it('does the work again without a key, or with another key', async () => {
     const before = await executions(op);
     await send(undefined, 'a');
     await send('key-3', 'b');
@@ -82,14 +83,14 @@ describe.each(createStyle)('$op', ({ op, success, send }) => {
     expect(await executions(op)).toBe(before + 3);
   });
 
-  it.runIf(implemented)('forgets a key after 24 hours', async () => {
+  it('forgets a key after 24 hours', async () => {
     await send('key-5', 'a');
     await t.advance(24 * 3600_000 + 1000);
     const later = await send('key-5', 'a');
     expect(later.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  it.runIf(implemented)('accepts keys of 200 characters and refuses longer ones with 400 INVALID_INPUT', async () => {
+  it('accepts keys of 200 characters and refuses longer ones with 400 INVALID_INPUT', async () => {
     expect((await send('k'.repeat(200), 'a')).status).toBe(success);
     const res = await send('k'.repeat(201), 'b');
     expect(res.status).toBe(400);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, hasScript, plain, runInPty, type PtyStep } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty, type PtyStep } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -35,7 +35,7 @@ async function userMessages(conversationId: string): Promise<string[]> {
   return page.messages.filter((m: any) => m.role === 'user').map((m: any) => m.parts[0].text);
 }
 
-describe.skipIf(!hasScript)('the chat REPL in a pseudo-terminal (built binary)', () => {
+describe('the chat REPL in a pseudo-terminal (built binary)', () => {
   it('type a message, see the reply, pick a choice with the arrow keys, /exit', async () => {
     const run = await chat(
       ['chat'],

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../helpers/files.js';
-import { bin, ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let home: string;
@@ -157,7 +157,7 @@ describe('the binary', () => {
     expect(files.filter((f: any) => f.fileName.startsWith('held-'))).toHaveLength(2);
   }, 30_000);
 
-  it.skipIf(!hasScript)('in a terminal: a progress bar while it works; Ctrl-C mid-upload stops it (130) and says how to resume; a rerun finishes', async () => {
+  it('in a terminal: a progress bar while it works; Ctrl-C mid-upload stops it (130) and says how to resume; a rerun finishes', async () => {
     const dir = folderOf('pty', 2);
     // A large file first (sparse: a PDF header, then 512 MiB of nothing), so Ctrl-C lands in the middle of its body.
     const big = join(dir, 'a-big.pdf');

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, hasScript, plain, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -55,7 +55,7 @@ describe('built binary, piped', () => {
   });
 });
 
-describe.skipIf(!hasScript)('Ctrl-C in a pseudo-terminal (built binary)', () => {
+describe('Ctrl-C in a pseudo-terminal (built binary)', () => {
   it('`task watch`: stops following, exit 130, prints `kagent task watch <id>`; the task goes on', async () => {
     const created = await t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe' } });
     const taskId: string = created.body.taskId;

@@ -1,0 +1,146 @@
+// What several `kagent actions` verbs share.
+import type { Context } from '../../src/context.js';
+import type { Action, InboxItem } from '../../src/api/shapes.js';
+import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
+
+/** Conversations searched (most recent first) for an action's current status. */
+export const RECENT_CONVERSATIONS = 5;
+
+export async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  return kagentCommand(ctx, words);
+}
+
+/** Risks that need no confirmation; `high` and any value this version does not know do. */
+export function needsConfirmation(risk: unknown): boolean {
+  return risk !== 'low' && risk !== 'medium';
+}
+
+/** The pending actions, in inbox order, as the approval filter lists them. */
+export async function* pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): AsyncIterable<Action> {
+  const api = await ctx.api();
+  const items = api.paginate('listInbox', { query: { filter: 'approval' }, signal: ctx.signal }, { all: options.all || options.limit !== undefined });
+  let count = 0;
+  for await (const item of items as AsyncIterable<InboxItem>) {
+    const action = item.action;
+    if (!action || (action.status !== undefined && action.status !== 'pending')) continue;
+    yield action;
+    if (options.limit !== undefined && ++count >= options.limit) return;
+  }
+}
+
+/** A pending action by id: among the inbox's approvals, then the home overview's actions waiting. */
+export async function findPending(ctx: Context, id: string): Promise<Action | undefined> {
+  for await (const action of pendingActions(ctx, { all: true })) if (action.id === id) return action;
+  const home = await (await ctx.api()).call('getHome', { signal: ctx.signal });
+  return (home.actions ?? []).find((action) => action.id === id);
+}
+
+/** An action's current state from the action parts of recent conversations (best effort, for explaining errors). */
+export async function locateAction(ctx: Context, id: string, conversationId?: string | null): Promise<Action | undefined> {
+  const api = await ctx.api();
+  try {
+    const ids: string[] = conversationId ? [conversationId] : [];
+    const recent = await api.call('listConversations', { query: { limit: RECENT_CONVERSATIONS }, signal: ctx.signal });
+    for (const c of recent.items) if (!ids.includes(c.id)) ids.push(c.id);
+    for (const cid of ids) {
+      const page = await api.call('getConversationMessages', { params: { id: cid }, signal: ctx.signal });
+      for (const message of [...(page.messages ?? [])].reverse()) {
+        for (const part of message.parts ?? []) {
+          if (part?.type === 'action' && part.action?.id === id) return part.action;
+        }
+      }
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    void error;
+  }
+  return undefined;
+}
+
+export async function notFoundHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (error instanceof ApiError && error.status === 404 && !error.hint) {
+    error.hint = `no action "${id}": \`${await command(ctx, 'actions list')}\` shows the ones waiting for you`;
+  }
+  return error;
+}
+
+/** ACTION_DECIDED with the action's current status and what can still be done about it. */
+export async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, id);
+  const current = await locateAction(ctx, id);
+  const { getFormatter } = await import('../../src/io/output.js');
+  const { sanitizeLine } = await import('../../src/io/sanitize.js');
+  const f = await getFormatter(ctx, 'stderr');
+  const status = current?.status;
+  const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
+  let hint: string;
+  switch (status) {
+    case 'executed':
+      hint =
+        undoUntil !== null && undoUntil >= ctx.clock.now()
+          ? `it has run; undo it with \`${await command(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
+          : 'it has run, and its undo window has closed';
+      break;
+    case 'approved':
+      hint = 'it was approved and is running now';
+      break;
+    case 'rejected':
+      hint = 'it was rejected and nothing was done: ask the agent again if you changed your mind';
+      break;
+    case 'expired':
+      hint = 'it waited too long for a decision and expired: ask the agent again';
+      break;
+    case 'failed':
+      hint = 'it was approved but failed when it ran';
+      break;
+    case 'undone':
+      hint = 'it ran and was undone';
+      break;
+    default:
+      hint = `the service says: ${sanitizeLine(error.message)}; \`${await command(ctx, 'actions list')}\` shows the actions still waiting`;
+  }
+  return new CliError(`action ${id} was already decided${status ? `: it is ${sanitizeLine(status)}` : ''}`, { exitCode: error.exitCode, code: error.code, hint, cause: error });
+}
+
+// ---------------------------------------------------------------- approve / reject
+
+export async function decide(ctx: Context, id: string, approve: boolean, remember: boolean): Promise<void> {
+  const api = await ctx.api();
+  const { note, printItem, success, warn } = await import('../../src/io/output.js');
+  const { sanitizeLine } = await import('../../src/io/sanitize.js');
+  const known = approve ? await findPending(ctx, id) : undefined;
+  if (approve && known && needsConfirmation(known.risk) && !ctx.flags.yes) {
+    if (ctx.io.canPrompt) {
+      const { renderAction } = await import('../../src/views/chat.js');
+      const { getFormatter } = await import('../../src/io/output.js');
+      const { sanitizeDeep } = await import('../../src/io/sanitize.js');
+      const f = await getFormatter(ctx, 'stderr');
+      await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }));
+    }
+    const { confirmOrYes } = await import('../../src/io/prompt.js');
+    await confirmOrYes(ctx, {
+      message: `Approve this ${known.risk === 'high' ? 'high-risk' : `${sanitizeLine(String(known.risk))}-risk`} action: ${sanitizeLine(known.title)}?`,
+      action: `approve the ${known.risk === 'high' ? 'high-risk' : 'unknown-risk'} action ${id}`,
+    });
+  }
+  if (approve && remember && known && !known.ruleScope) {
+    await warn(ctx, `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`);
+  }
+  let decided: Action;
+  try {
+    decided = await api.call('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, signal: ctx.signal });
+  } catch (error) {
+    throw await explainDecideError(ctx, error, id);
+  }
+  await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
+  const title = sanitizeLine(decided.title ?? id);
+  if (!approve) {
+    await success(ctx, `Rejected: ${title} (${id}); nothing was done`);
+    return;
+  }
+  await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
+  if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
+  if (decided.taskId) await note(ctx, `its task goes on: ${await command(ctx, `task watch ${decided.taskId}`)}`);
+  else if (decided.conversationId) await note(ctx, `the agent carries on in the conversation: ${await command(ctx, `conversation show ${decided.conversationId} --follow`)}`);
+}

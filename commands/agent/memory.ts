@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/errors.js';
+import { defineCommand, InputError } from '../../src/kit/define.js';
+import { getAgent } from './shared.js';
+
+// ---------------------------------------------------------------- memory
+
+interface MemoryOptions {
+  set?: string;
+  append?: string;
+  file?: string;
+}
+
+/** Lines added and removed (as multisets: a moved line counts as neither). */
+export function lineChanges(before: string, after: string): { added: number; removed: number } {
+  const split = (text: string) => (text === '' ? [] : text.replace(/\n+$/, '').split('\n'));
+  const counts = new Map<string, number>();
+  for (const line of split(before)) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let added = 0;
+  for (const line of split(after)) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else added++;
+  }
+  let removed = 0;
+  for (const left of counts.values()) removed += left;
+  return { added, removed };
+}
+
+async function readSource(ctx: Context, path: string): Promise<string> {
+  if (path === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError('--file -: stdin is a terminal, not a file', 'pipe the memory in: kagent agent memory --file - < memory.md');
+    let text = '';
+    for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    return text;
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export default defineCommand<MemoryOptions>({
+  name: 'memory',
+  summary: "Change your agent's memory: set, append, from a file, or in $EDITOR",
+  description:
+    'The memory is Markdown the agent keeps in mind in every conversation. --set replaces it, --append adds a line at the end, ' +
+    '--file replaces it with a file (- for stdin). With none of these, on a terminal, $VISUAL or $EDITOR opens on the current memory. ' +
+    "The size is checked against the agent's memoryMax before anything is sent (exit 2 when over). It says how many lines were added and removed; " +
+    'piped, it prints lines added, lines removed, characters and memoryMax, tab-separated; --json prints the Agent as it now stands.',
+  options: [
+    { flags: '--set <text>', description: 'replace the memory with TEXT' },
+    { flags: '--append <text>', description: 'add TEXT as a new line at the end' },
+    { flags: '--file <path>', description: 'replace the memory with the contents of PATH (- for stdin)' },
+  ],
+  examples: [
+    'kagent agent memory',
+    'kagent agent memory --append "- I prefer summaries in bullet points"',
+    'kagent agent memory --file memory.md',
+    'kagent agent show | sed "1,/^--$/d" > memory.md && $EDITOR memory.md && kagent agent memory --file memory.md',
+  ],
+  async run(ctx, opts) {
+    const given = (['set', 'append', 'file'] as const).filter((key) => opts[key] !== undefined);
+    if (given.length > 1) throw new UsageError(`use one of --set, --append and --file (got --${given.join(' and --')})`);
+    const mode = given[0];
+    if (mode === undefined && !ctx.io.canPrompt) {
+      const { promptBlocker } = await import('../../src/io/terminal.js');
+      const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+      throw new UsageError(`nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`);
+    }
+    const S = await import('../../src/api/shapes.js');
+    const { charLength } = await import('../../src/api/validate.js');
+    // What was given is read (and checked for the memory's fixed bound) before any request.
+    let supplied: string | undefined;
+    if (mode === 'set') supplied = opts.set;
+    if (mode === 'append') supplied = opts.append;
+    if (mode === 'file') supplied = await readSource(ctx, opts.file as string);
+    const flag = mode ? `--${mode}` : 'the edited memory';
+
+    const agent = await getAgent(ctx);
+    const current = typeof agent.memory === 'string' ? agent.memory : '';
+    const max = typeof agent.memoryMax === 'number' && agent.memoryMax > 0 ? agent.memoryMax : S.limits.memoryMax;
+    let next: string;
+    if (mode === 'append') {
+      const base = current.replace(/\n+$/, '');
+      next = base === '' ? (supplied as string) : `${base}\n${supplied}`;
+    } else if (mode !== undefined) {
+      next = supplied as string;
+    } else {
+      next = await ctx.editor.edit(current, { extension: '.md' });
+      // Editors end the file with a newline: not a change the person made.
+      if (!current.endsWith('\n')) next = next.replace(/\r?\n$/, '');
+    }
+    const size = charLength(next);
+    if (size > max) {
+      const message = `${mode === 'append' ? 'would make the memory' : 'is'} ${size} characters; the memory holds at most ${max}`;
+      throw new InputError(`${flag} ${message}`, [{ path: flag, message }], mode === 'append' ? `it holds ${charLength(current)} now: shorten it first (kagent agent memory opens it in $EDITOR)` : undefined);
+    }
+    const { printJson, printText, note, success, wantsJson } = await import('../../src/io/output.js');
+    if (next === current) {
+      await note(ctx, 'No change: the memory is as it was.');
+      if (wantsJson(ctx)) await printJson(ctx, agent);
+      return;
+    }
+    await (await ctx.api()).call('updateAgent', { body: { memory: next }, signal: ctx.signal });
+    const { added, removed } = lineChanges(current, next);
+    const plural = (n: number) => (n === 1 ? 'line' : 'lines');
+    if (wantsJson(ctx)) await printJson(ctx, await getAgent(ctx));
+    else if (!ctx.io.stdoutIsTTY) await printText(ctx, `${added}\t${removed}\t${size}\t${max}`);
+    await success(ctx, (f) => `Memory updated: ${f.green(`+${added}`)} ${plural(added)}, ${f.red(`−${removed}`)} ${plural(removed)} (${f.number(charLength(current))} → ${f.number(size)} of ${f.number(max)} characters)`);
+  },
+});

@@ -1,0 +1,26 @@
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { getAgent } from './shared.js';
+
+// ---------------------------------------------------------------- rename
+
+export default defineCommand<Record<string, never>, { name: string }>({
+  name: 'rename',
+  summary: 'Give your agent a new name',
+  description: 'Piped, prints the new name; --json prints the Agent.',
+  arguments: [{ name: 'name', description: 'the new name (1 to 60 characters)' }],
+  examples: ['kagent agent rename Ada', 'kagent agent rename "Research assistant" --json'],
+  async run(ctx, _opts, args) {
+    const S = await import('../../src/api/shapes.js');
+    const body = { name: args.name };
+    checkInput(S.UpdateAgentRequest, body, { name: 'NAME' });
+    if (args.name.trim() === '') throw new UsageError('NAME must not be blank');
+    const before = await getAgent(ctx);
+    await (await ctx.api()).call('updateAgent', { body, signal: ctx.signal });
+    const after = await getAgent(ctx);
+    const { printItem, success } = await import('../../src/io/output.js');
+    const { sanitizeLine } = await import('../../src/io/sanitize.js');
+    await printItem(ctx, after, (a, f) => (f.tty ? '' : a.name));
+    await success(ctx, `Renamed your agent: ${sanitizeLine(before.name)} → ${sanitizeLine(after.name)}`);
+  },
+});

@@ -1,0 +1,55 @@
+import type { Context } from '../../src/context.js';
+import type { Agent } from '../../src/api/shapes.js';
+import type { Formatter } from '../../src/io/format.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { getAgent } from './shared.js';
+
+async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  return kagentCommand(ctx, words);
+}
+
+// ---------------------------------------------------------------- show
+
+async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
+  const { charLength } = await import('../../src/api/validate.js');
+  const { sanitizeLine } = await import('../../src/io/sanitize.js');
+  const memory = typeof agent.memory === 'string' ? agent.memory : '';
+  if (!f.tty) {
+    const head = f.fields([
+      ['name', agent.name],
+      ['address', agent.address],
+      ['memory-chars', String(charLength(memory))],
+      ['memory-max', agent.memoryMax === undefined ? undefined : String(agent.memoryMax)],
+    ]);
+    return `${head}\n--\n${memory.replace(/\n+$/, '')}`;
+  }
+  const lines = [
+    f.bold(sanitizeLine(agent.name ?? '')),
+    f.fields([
+      ['Address', `${sanitizeLine(agent.address ?? '')} ${f.dim('(email it to reach your agent)')}`],
+      ['Memory', `${f.number(charLength(memory))}${typeof agent.memoryMax === 'number' ? ` of ${f.number(agent.memoryMax)}` : ''} characters`],
+    ]),
+    '',
+  ];
+  if (memory.trim() === '') {
+    lines.push(f.dim(`No memory yet: add to it with \`${await command(ctx, 'agent memory --append TEXT')}\`, or tell the agent to remember something.`));
+  } else {
+    const { renderMarkdown } = await import('../../src/io/markdown.js');
+    lines.push((await renderMarkdown(ctx, memory)).replace(/\n+$/, ''));
+  }
+  return lines.join('\n');
+}
+
+export default defineCommand({
+  name: 'show',
+  aliases: ['view'],
+  summary: "Show your agent's name, email address and memory",
+  description: 'Piped: label/value lines (name, address, memory-chars, memory-max), `--`, then the memory as Markdown. --json prints the Agent.',
+  examples: ['kagent agent show', "kagent agent show --jq .address", 'kagent agent show | sed "1,/^--$/d" > memory.md'],
+  async run(ctx) {
+    const agent = await getAgent(ctx);
+    const { printItem } = await import('../../src/io/output.js');
+    await printItem(ctx, agent, (a, f) => renderAgent(ctx, a, f));
+  },
+});

@@ -1,0 +1,306 @@
+// `kagent api METHOD PATH`: any request to the API with the profile's
+// credentials, through the same HTTP core as every command (auth only to the
+// configured origin, pacing, retries, error mapping to exit codes).
+//   -f key=value   string field      -F key=value   typed field (number, true,
+//   false, null, @file, @- for stdin) — fields make the JSON body, or the query
+//   of a GET/DELETE/HEAD (or of any request with --input); `key[]=v` appends to
+//   an array, `key[sub]=v` nests.
+//   --input FILE|-   the JSON body from a file or stdin
+//   -H 'Name: value' headers;  --idempotency-key;  --paginate (GET: follows
+//   nextCursor, prints one merged JSON array);  -i/--include (status line and
+//   headers first, on stdout, as `gh api -i` and `curl -i` do).
+// Create-style operations of the contract get a random Idempotency-Key, as
+// every kagent command sends, so their retries never duplicate work.
+import type { Context } from '../../src/context.js';
+import { ApiError, UsageError } from '../../src/errors.js';
+import { defineGroup } from '../../src/kit/define.js';
+import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
+
+interface ApiOptions {
+  rawField?: string[];
+  field?: string[];
+  header?: string[];
+  input?: string;
+  paginate?: boolean;
+  idempotencyKey?: string;
+  include?: boolean;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// ---------------------------------------------------------------- fields
+
+/** `a[b][]` → ['a', 'b', '']: the path a field's value goes to ('' appends to an array). */
+function keyPath(key: string, flag: string): string[] {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!match) throw new UsageError(`${flag} ${key}: a field name is "name", "name[]" or "name[sub]"`);
+  const rest = [...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string);
+  return [match[1] as string, ...rest];
+}
+
+/** Puts a value at a key path, creating objects and arrays on the way. */
+function setPath(target: Record<string, Json>, path: string[], value: Json, flag: string, key: string): void {
+  let node: Record<string, Json> | Json[] = target;
+  path.forEach((part, i) => {
+    const last = i === path.length - 1;
+    const nextIsArray = !last && path[i + 1] === '';
+    if (Array.isArray(node)) {
+      if (part !== '') throw new UsageError(`${flag} ${key}: "${path.slice(0, i).join('.')}" is a list, not an object`);
+      if (last) node.push(value);
+      else {
+        const child: Json = nextIsArray ? [] : {};
+        node.push(child);
+        node = child as Record<string, Json> | Json[];
+      }
+      return;
+    }
+    if (part === '') throw new UsageError(`${flag} ${key}: [] must follow a name`);
+    if (last) {
+      node[part] = value;
+      return;
+    }
+    const existing: Json | undefined = node[part];
+    if (existing === undefined || existing === null || typeof existing !== 'object') node[part] = nextIsArray ? [] : {};
+    else if (Array.isArray(existing) !== nextIsArray) throw new UsageError(`${flag} ${key}: "${part}" is already ${Array.isArray(existing) ? 'a list' : 'an object'}`);
+    node = node[part] as Record<string, Json> | Json[];
+  });
+}
+
+/** `-F` values: numbers, true, false, null; `@path` (or `@-`) is that file's text; anything else stays a string. */
+async function typedValue(ctx: Context, value: string, key: string): Promise<Json> {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return Number(value);
+  if (value.startsWith('@')) {
+    const { readTextArg } = await import('../../src/views/doc-edit.js');
+    return readTextArg(ctx, value.slice(1), `-F ${key}=@`);
+  }
+  return value;
+}
+
+interface Field {
+  key: string;
+  path: string[];
+  value: Json;
+}
+
+async function parseFields(ctx: Context, opts: ApiOptions): Promise<Field[]> {
+  const fields: Field[] = [];
+  const split = (entry: string, flag: string): [string, string] => {
+    const at = entry.indexOf('=');
+    if (at <= 0) throw new UsageError(`${flag} ${entry}: expected key=value`, `e.g. ${flag} title=Notes`);
+    return [entry.slice(0, at), entry.slice(at + 1)];
+  };
+  for (const entry of opts.rawField ?? []) {
+    const [key, value] = split(entry, '-f');
+    fields.push({ key, path: keyPath(key, '-f'), value });
+  }
+  for (const entry of opts.field ?? []) {
+    const [key, value] = split(entry, '-F');
+    fields.push({ key, path: keyPath(key, '-F'), value: await typedValue(ctx, value, key) });
+  }
+  return fields;
+}
+
+function bodyOf(fields: Field[]): Record<string, Json> {
+  const body: Record<string, Json> = {};
+  for (const field of fields) setPath(body, field.path, field.value, '-f/-F', field.key);
+  return body;
+}
+
+/** Fields as query parameters: `key=value`, arrays as repeated keys, objects as JSON. */
+function withQuery(path: string, fields: Field[]): string {
+  if (fields.length === 0) return path;
+  const params = new URLSearchParams();
+  for (const field of fields) {
+    const name = field.path.filter((part) => part !== '').join('.') || field.key;
+    params.append(name, field.value === null ? '' : typeof field.value === 'object' ? JSON.stringify(field.value) : String(field.value));
+  }
+  return `${path}${path.includes('?') ? '&' : '?'}${params.toString()}`;
+}
+
+function parseHeaders(entries: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf(':');
+    const name = at > 0 ? entry.slice(0, at).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H ${entry}: expected "Name: value"`, "e.g. -H 'Accept-Language: zh'");
+    headers[name.toLowerCase()] = entry.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+// ---------------------------------------------------------------- what the path is
+
+/** Whether METHOD PATH is a create-style operation of the contract (it accepts an Idempotency-Key). */
+async function isCreateStyle(method: string, path: string): Promise<boolean> {
+  const { operations } = await import('../../src/api/operations.js');
+  const pathname = path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]?.replace(/^\/?(api\/v1)?\/?/, '/').replace(/\/+$/, '') ?? '';
+  return Object.values(operations).some((info) => {
+    if (!('idempotent' in info) || !info.idempotent || info.method !== method) return false;
+    const pattern = new RegExp(`^${info.path.replace(/\{\w+\}/g, '[^/]+')}$`);
+    return pattern.test(pathname);
+  });
+}
+
+// ---------------------------------------------------------------- output
+
+function headerName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+async function printHead(ctx: Context, status: number, headers: Record<string, string | string[] | undefined> | undefined): Promise<void> {
+  const { STATUS_CODES } = await import('node:http');
+  const { emit } = await import('../../src/io/streams.js');
+  const { sanitizeLine } = await import('../../src/io/sanitize.js');
+  let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd() + '\n';
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) text += `${headerName(name)}: ${sanitizeLine(one)}\n`;
+  }
+  await emit(ctx.io.stdout, `${text}\n`);
+}
+
+async function printBody(ctx: Context, body: unknown): Promise<void> {
+  if (body === undefined) return;
+  const { printJson, printText } = await import('../../src/io/output.js');
+  if (typeof body === 'string') {
+    if (ctx.flags.jq !== undefined) throw new UsageError('--jq needs a JSON answer, and this one is text');
+    await printText(ctx, body);
+    return;
+  }
+  await printJson(ctx, body);
+}
+
+// ---------------------------------------------------------------- the command
+
+export default defineGroup<ApiOptions, { method: string; path?: string }>({
+  name: 'api',
+  summary: 'Make an authenticated request to any API path',
+  description: [
+    'Sends METHOD PATH (relative to the base URL: /me, docs/dc_1, /api/v1/media?limit=5) with your API key, and prints the JSON answer: pretty on a terminal, compact when piped, filtered by --jq. ' +
+      'With only a PATH, the method is GET. Errors exit like every command (404 → 4, 409 → 5, …) with `error: <message> (<CODE>)` on stderr.',
+    'Fields build the JSON body: -f key=value sends a string, -F key=value a typed value (numbers, true, false, null; @file or @- reads a file or stdin as a string). ' +
+      '`key[]=value` appends to a list, `key[sub]=value` nests. For GET, DELETE and HEAD, and whenever --input gives the body, fields become query parameters instead.',
+    '--paginate follows nextCursor for a GET that answers {items, nextCursor} and prints every item as one JSON array. ' +
+      '-i prints the status line and headers first (also for an error answer, with its body). ' +
+      'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice.',
+  ].join('\n\n'),
+  arguments: [
+    { name: 'method', description: 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS (or the PATH, for a GET)' },
+    { name: 'path', description: 'the path under the base URL, with a query string if you like', optional: true },
+  ],
+  options: [
+    { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', repeatable: true },
+    { flags: '-F, --field <key=value>', description: 'a typed field: number, true, false, null, or @file (repeatable)', repeatable: true },
+    { flags: '-H, --header <header>', description: 'an extra header, "Name: value" (repeatable)', repeatable: true },
+    { flags: '--input <file>', description: 'the JSON body from this file, or - for stdin' },
+    { flags: '--paginate', description: 'GET every page (following nextCursor) and print all items as one JSON array' },
+    { flags: '--idempotency-key <key>', description: 'send this Idempotency-Key (reruns within 24 h return the first result)' },
+    { flags: '-i, --include', description: 'print the status line and response headers before the body' },
+  ],
+  examples: [
+    'kagent api /me',
+    'kagent api GET /docs -F limit=5 --jq ".items[].title"',
+    'kagent api POST /docs -f title="Notes" -f markdown="# Notes"',
+    'kagent api POST /watches -f intent="Rust releases" -f type=sources -f "urls[]=https://blog.rust-lang.org/"',
+    'kagent api PATCH /docs/dc_8f2k1x --input patch.json',
+    'kagent api GET /library --paginate --jq "length"',
+    'kagent api -i DELETE /docs/dc_8f2k1x',
+  ],
+  async run(ctx, opts, args) {
+    let method = args.method.toUpperCase();
+    let path = args.path;
+    if (path === undefined) {
+      if ((METHODS as readonly string[]).includes(method)) throw new UsageError(`PATH is missing: kagent api ${method} PATH`, 'e.g. kagent api GET /me');
+      path = args.method;
+      method = 'GET';
+    }
+    if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got "${args.method}")`);
+    if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET only');
+    if (opts.paginate && opts.include) throw new UsageError('use --include or --paginate, not both');
+
+    const headers = parseHeaders(opts.header ?? []);
+    let idempotencyKey = opts.idempotencyKey ?? headers['idempotency-key'];
+    delete headers['idempotency-key'];
+    await checkIdempotencyKey(idempotencyKey, opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key');
+
+    const fields = await parseFields(ctx, opts);
+    let body: unknown;
+    if (opts.input !== undefined) {
+      const { readTextArg } = await import('../../src/views/doc-edit.js');
+      const text = await readTextArg(ctx, opts.input, '--input');
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`--input ${opts.input === '-' ? '(stdin)' : opts.input} is not valid JSON: ${(error as Error).message}`);
+      }
+      path = withQuery(path, fields);
+    } else if (QUERY_METHODS.has(method)) {
+      path = withQuery(path, fields);
+    } else if (fields.length > 0) {
+      body = bodyOf(fields);
+    }
+    if (idempotencyKey === undefined && (await isCreateStyle(method, path))) {
+      const { randomUUID } = await import('node:crypto');
+      idempotencyKey = randomUUID();
+    }
+
+    const api = await ctx.api();
+    const send = (target: string) => api.raw(method, target, { body, headers, idempotencyKey, signal: ctx.signal });
+    if (opts.paginate) return paginateAll(ctx, path, send);
+
+    let result;
+    try {
+      result = await send(path);
+    } catch (error) {
+      if (opts.include && error instanceof ApiError) {
+        await printHead(ctx, error.status, error.headers);
+        if (error.body !== undefined) await printBody(ctx, error.body);
+      }
+      throw error;
+    }
+    if (opts.include) await printHead(ctx, result.status, result.headers);
+    if (result.replayed) {
+      const { note } = await import('../../src/io/output.js');
+      await note(ctx, 'idempotent replay: the service answered from its cache (this key was used within the last 24 hours)');
+    }
+    await printBody(ctx, result.body);
+  },
+});
+
+/** --paginate: every page's items as one JSON array, streamed (one page in memory at a time). */
+async function paginateAll(ctx: Context, path: string, send: (target: string) => Promise<{ body: unknown }>): Promise<void> {
+  const first = (await send(path)).body;
+  const isPage = (value: unknown): value is { items: unknown[]; nextCursor?: unknown } =>
+    typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items);
+  if (!isPage(first)) {
+    const { warn } = await import('../../src/io/output.js');
+    await warn(ctx, '--paginate: the answer has no "items" list, so there are no pages to follow; printed as it is');
+    return printBody(ctx, first);
+  }
+  const { paginate } = await import('../../src/http/paginate.js');
+  const items = paginate<unknown>(
+    async (cursor) => {
+      if (cursor === undefined) return { items: first.items, nextCursor: typeof first.nextCursor === 'string' ? first.nextCursor : null };
+      const page = (await send(withCursor(path, cursor))).body;
+      if (!isPage(page)) throw new UsageError(`--paginate: a later page of ${path} has no "items" list`);
+      return { items: page.items, nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : null };
+    },
+    { all: true },
+  );
+  const { printList } = await import('../../src/io/output.js');
+  // The merged array, through --jq when given: JSON whatever the terminal.
+  await printList({ ...ctx, flags: { ...ctx.flags, json: true } }, items, { columns: [] });
+}
+
+function withCursor(path: string, cursor: string): string {
+  const [base, search = ''] = path.split(/\?(.*)/s, 2) as [string, string?];
+  const params = new URLSearchParams(search);
+  params.set('cursor', cursor);
+  return `${base}?${params.toString()}`;
+}

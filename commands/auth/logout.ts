@@ -1,0 +1,16 @@
+import { defineCommand } from '../../src/kit/define.js';
+
+export default defineCommand({
+  name: 'logout',
+  summary: "Remove the profile's saved API key (the base URL and settings stay)",
+  examples: ['kagent auth logout', 'kagent auth logout -p work'],
+  async run(ctx) {
+    const [{ writeProfile }, { configDirOf, storedProfile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/config/resolve.js'), import('../../src/io/output.js')]);
+    const hadKey = storedProfile(ctx.config).apiKey !== undefined;
+    if (hadKey) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined });
+    if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });
+    else if (hadKey) await output.success(ctx, `Logged out: removed the API key of profile "${ctx.config.profile}"`);
+    else await output.note(ctx, `Profile "${ctx.config.profile}" has no saved API key; nothing to do`);
+    if (ctx.config.apiKeySource === 'env') await output.warn(ctx, 'KAGENT_API_KEY is still set in your environment: unset it to log out completely');
+  },
+});

@@ -1,0 +1,31 @@
+// What several `kagent auth` verbs share.
+import type { Me } from '../../src/api/shapes.js';
+import type { Context, ValueSource } from '../../src/context.js';
+
+/** What `auth status` (and `auth login --json`) report. */
+export interface AuthStatus {
+  profile: string;
+  profileSource: ValueSource;
+  configPath: string;
+  baseUrl: string | null;
+  baseUrlSource: ValueSource;
+  apiKey: string | null;
+  apiKeySource: ValueSource;
+  authenticated: boolean;
+  user: Me | null;
+}
+
+export function statusOf(ctx: Context, user: Me | null, masked: (key: string) => string): AuthStatus {
+  const { config } = ctx;
+  return {
+    profile: config.profile,
+    profileSource: config.profileSource,
+    configPath: config.configPath,
+    baseUrl: config.baseUrl ?? null,
+    baseUrlSource: config.baseUrlSource,
+    apiKey: config.apiKey ? masked(config.apiKey) : null,
+    apiKeySource: config.apiKeySource,
+    authenticated: user !== null,
+    user,
+  };
+}

@@ -1,0 +1,17 @@
+import { CliError, ExitCode } from '../../src/errors.js';
+import { defineCommand } from '../../src/kit/define.js';
+
+export default defineCommand({
+  name: 'token',
+  summary: 'Print the API key in use (the only command that shows it)',
+  examples: ['kagent auth token', 'curl -H "Authorization: Bearer $(kagent auth token)" "$(kagent config get base-url)/me"'],
+  async run(ctx) {
+    const key = ctx.config.apiKey;
+    if (!key) {
+      throw new CliError('not logged in: no API key', { exitCode: ExitCode.AUTH, code: 'NOT_AUTHENTICATED', hint: 'run `kagent auth login`, or set KAGENT_API_KEY' });
+    }
+    const output = await import('../../src/io/output.js');
+    if (output.wantsJson(ctx)) await output.printJson(ctx, { token: key });
+    else await output.printText(ctx, key);
+  },
+});

@@ -1,0 +1,35 @@
+import type { Column } from '../../src/io/output.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { type Row, SETTINGS, rowFor } from './shared.js';
+
+const SOURCE_WORDS: Record<string, string> = {
+  'base-url': 'KAGENT_BASE_URL',
+  lang: 'KAGENT_LANG',
+  'api-key': 'KAGENT_API_KEY',
+};
+
+function sourceText(row: Row): string {
+  if (row.source === 'env') return SOURCE_WORDS[row.key] ?? 'environment';
+  if (row.source === 'flag') return `--${row.key}`;
+  return row.source ?? '';
+}
+
+const rowColumns: Column<Row>[] = [
+  { header: 'key', value: (row) => row.key },
+  { header: 'value', value: (row) => row.value, flex: true },
+  { header: 'source', value: (row) => row.source, display: (row) => sourceText(row) },
+];
+
+export default defineCommand({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'Show every setting in effect and where it came from',
+  description: 'Piped, each row is: key, value, source (flag, env, profile or default). Unset settings have an empty value.',
+  examples: ['kagent config list', 'kagent config list -p work', 'kagent config list --json'],
+  async run(ctx) {
+    const rows = SETTINGS.map((setting) => rowFor(ctx, setting));
+    const output = await import('../../src/io/output.js');
+    if (!output.wantsJson(ctx)) await output.note(ctx, `Profile "${ctx.config.profile}" (${ctx.config.configPath})`);
+    await output.printList(ctx, rows, { columns: rowColumns });
+  },
+});

@@ -1,0 +1,34 @@
+import { defineCommand } from '../../src/kit/define.js';
+
+interface ProfileRow {
+  name: string;
+  current: boolean;
+  baseUrl: string | null;
+  loggedIn: boolean;
+}
+
+export default defineCommand({
+  name: 'profiles',
+  summary: 'List the saved profiles',
+  description: 'Piped, each row is: name, current (true/false), base URL, has a key (true/false).',
+  examples: ['kagent config profiles', 'kagent config profiles --json'],
+  async run(ctx) {
+    const [{ readConfigFile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);
+    const file = readConfigFile(ctx.config.configPath);
+    const rows: ProfileRow[] = Object.entries(file.profiles).map(([name, profile]) => ({
+      name,
+      current: name === (file.currentProfile ?? 'default'),
+      baseUrl: profile.baseUrl ?? null,
+      loggedIn: profile.apiKey !== undefined,
+    }));
+    await output.printList(ctx, rows, {
+      columns: [
+        { header: 'name', value: (row) => row.name },
+        { header: 'current', value: (row) => row.current, kind: 'bool' },
+        { header: 'base url', value: (row) => row.baseUrl, flex: true },
+        { header: 'key', value: (row) => row.loggedIn, kind: 'bool' },
+      ],
+      empty: 'No profiles yet: log in with `kagent auth login`.',
+    });
+  },
+});

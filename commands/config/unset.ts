@@ -1,0 +1,17 @@
+import { configDirOf } from '../../src/config/resolve.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { SETTINGS, settingFor } from './shared.js';
+
+export default defineCommand<Record<string, never>, { key: string }>({
+  name: 'unset',
+  summary: 'Remove a setting from the profile',
+  arguments: [{ name: 'key', description: 'the setting', choices: SETTINGS.map((s) => s.key) }],
+  examples: ['kagent config unset space', 'kagent config unset lang -p work'],
+  async run(ctx, _opts, args) {
+    const setting = settingFor(args.key);
+    const [{ writeProfile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);
+    await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: undefined });
+    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
+    else await output.success(ctx, `Removed ${setting.key} from profile "${ctx.config.profile}"`);
+  },
+});

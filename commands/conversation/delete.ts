@@ -1,0 +1,38 @@
+import type { Conversation } from '../../src/api/shapes.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { conversationHint } from './shared.js';
+
+// ---------------------------------------------------------------- delete
+
+export default defineCommand<Record<string, never>, { id: string }>({
+  name: 'delete',
+  aliases: ['rm'],
+  summary: 'Delete a conversation and its messages',
+  description: 'Asks first on a terminal; elsewhere pass --yes. Piped, prints the id; --json prints the conversation as it was.',
+  arguments: [{ name: 'id', description: 'the conversation' }],
+  examples: ['kagent conversation delete cv_3k9x0q2m', 'kagent conversation delete cv_3k9x0q2m --yes --json'],
+  async run(ctx, _opts, args) {
+    const api = await ctx.api();
+    let conversation: Conversation;
+    try {
+      conversation = (await api.call('getConversationMessages', { params: { id: args.id }, query: { limit: 1 }, signal: ctx.signal })).conversation;
+    } catch (error) {
+      throw await conversationHint(ctx, error, args.id);
+    }
+    const { sanitizeLine } = await import('../../src/io/sanitize.js');
+    const { confirmOrYes } = await import('../../src/io/prompt.js');
+    const running = conversation.running ? ' The agent is still answering in it; that turn stops.' : '';
+    await confirmOrYes(ctx, {
+      message: `Delete conversation "${sanitizeLine(conversation.title)}" (${args.id}, ${conversation.messageCount} messages)? This cannot be undone.${running}`,
+      action: `delete conversation ${args.id}`,
+    });
+    try {
+      await api.call('deleteConversation', { params: { id: args.id }, signal: ctx.signal });
+    } catch (error) {
+      throw await conversationHint(ctx, error, args.id);
+    }
+    const { printItem, success } = await import('../../src/io/output.js');
+    await printItem(ctx, conversation, (c, f) => (f.tty ? '' : c.id));
+    await success(ctx, `Deleted conversation ${sanitizeLine(conversation.title)} (${args.id})`);
+  },
+});

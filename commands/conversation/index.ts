@@ -1,0 +1,17 @@
+// `kagent conversation`: conversations with the agent.
+//   list    listConversations (--space, --limit, --all), most recently active first
+//   show    getConversationMessages, rendered as `kagent chat` renders replies;
+//           --follow waits for a running turn (the chat follower, src/io/chat.ts)
+//   delete  deleteConversation (confirmed on a terminal, --yes elsewhere)
+import { defineGroup } from '../../src/kit/define.js';
+import list from './list.js';
+import show from './show.js';
+import remove from './delete.js';
+
+export default defineGroup({
+  name: 'conversation',
+  summary: 'List, show and delete conversations',
+  description: 'Conversations with your agent. Start or continue one with `kagent chat`.',
+  examples: ['kagent conversation list', 'kagent conversation show cv_3k9x0q2m --follow', 'kagent conversation delete cv_3k9x0q2m --yes'],
+  commands: [list, show, remove],
+});

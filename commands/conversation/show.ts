@@ -1,0 +1,51 @@
+import type { Messages } from '../../src/api/shapes.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { command, conversationHint } from './shared.js';
+
+// ---------------------------------------------------------------- show
+
+interface ShowOptions {
+  limit?: number;
+  follow?: boolean;
+}
+
+export default defineCommand<ShowOptions, { id: string }>({
+  name: 'show',
+  aliases: ['view'],
+  summary: 'Show a conversation: its messages, rendered like chat replies',
+  description:
+    'Shows the most recent messages (60 unless --limit), oldest first. While the agent is answering, --follow waits for the reply ' +
+    '(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way). ' +
+    'Piped: label/value lines for the conversation, `--`, then for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits` ' +
+    "followed by the message, each of its lines indented by two spaces. --json prints the API's Messages {conversation, messages}.",
+  arguments: [{ name: 'id', description: 'the conversation' }],
+  options: [
+    { flags: '-L, --limit <n>', description: 'the most recent N messages (1 to 200, default 60)', type: 'integer', min: 1, max: 200 },
+    { flags: '-f, --follow', description: 'if the agent is answering, wait for its reply' },
+  ],
+  examples: ['kagent conversation show cv_3k9x0q2m', 'kagent conversation show cv_3k9x0q2m --follow --timeout 60', 'kagent conversation show cv_3k9x0q2m --json | jq ".messages | length"'],
+  async run(ctx, opts, args) {
+    const S = await import('../../src/api/shapes.js');
+    const query = opts.limit === undefined ? undefined : { limit: opts.limit };
+    checkInput(S.Queries.getConversationMessages, query ?? {}, { limit: '--limit' });
+    const api = await ctx.api();
+    let page: Messages;
+    try {
+      if (opts.follow) {
+        const { followConversation } = await import('../../src/views/chat.js');
+        page = await followConversation(ctx, args.id, {
+          limit: opts.limit,
+          resumeHint: `read it again with \`${await command(ctx, `conversation show ${args.id} --follow`)}\``,
+        });
+      } else {
+        page = await api.call('getConversationMessages', { params: { id: args.id }, query, signal: ctx.signal });
+      }
+    } catch (error) {
+      throw await conversationHint(ctx, error, args.id);
+    }
+    const { printItem, note } = await import('../../src/io/output.js');
+    const { renderTranscript } = await import('../../src/views/chat.js');
+    await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
+    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${await command(ctx, `conversation show ${args.id} --follow`)} waits for the reply`);
+  },
+});

@@ -1,0 +1,75 @@
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { shapes, bodyFrom, command } from './shared.js';
+
+// ---------------------------------------------------------------- create
+
+interface CreateOptions {
+  title?: string;
+  file?: string;
+  body?: string;
+  space?: string;
+  folder?: string;
+  idempotencyKey?: string;
+}
+
+export default defineCommand<CreateOptions>({
+  name: 'create',
+  summary: 'Create a document from a file, stdin, text or $EDITOR',
+  description:
+    'The body comes from --file (a path, or - for stdin) or --body. With neither, on a terminal, kagent asks for the title and opens $EDITOR for the body; ' +
+    'elsewhere give at least --title. Bounds are checked before anything is sent: title at most 200 characters, body at most 500000. ' +
+    'Documents have no front matter: a body starting with a --- block is refused (put the title in --title). ' +
+    'Piped, prints the new id; --json prints {id, revision}.',
+  options: [
+    { flags: '--title <title>', description: 'the title (at most 200 characters)' },
+    { flags: '--file <path>', description: 'read the Markdown body from this file, or - for stdin' },
+    { flags: '--body <markdown>', description: 'the Markdown body as text' },
+    { flags: '--space <space>', description: "the space to put it in (id or name; default: the profile's space, else your default space)" },
+    { flags: '--folder <id>', description: 'the folder to put it in' },
+    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first doc instead of creating another' },
+  ],
+  examples: [
+    'kagent doc create --title "Meeting notes" --file notes.md',
+    'echo "# Ideas" | kagent doc create --title Ideas --file -',
+    'kagent doc create --title Todo --body "- [ ] write the report" --space Work',
+    'id=$(kagent doc create --title Draft --file draft.md)',
+  ],
+  async run(ctx, opts) {
+    const S = await shapes();
+    const given = await bodyFrom(ctx, opts);
+    const request: Record<string, unknown> = {};
+    if (opts.title !== undefined) request.title = opts.title;
+    if (given) request.markdown = given.text;
+    const spaceRef = opts.space ?? ctx.config.space;
+    if (spaceRef !== undefined) request.spaceId = spaceRef;
+    if (opts.folder !== undefined) request.folderId = opts.folder;
+    const flagFor = { title: '--title', markdown: given?.flag ?? 'the body', spaceId: opts.space !== undefined ? '--space' : "the profile's space", folderId: '--folder' };
+    checkInput(S.CreateDocRequest, request, flagFor);
+    await checkIdempotencyKey(opts.idempotencyKey);
+
+    const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
+    if (given) refuseFrontMatter(given.text, given.flag);
+    if (!given && opts.title === undefined) {
+      if (!ctx.io.canPrompt) throw new UsageError('nothing to create: give --title and/or the body (--file PATH, --file - for stdin, or --body TEXT)');
+      const { askText } = await import('../../src/io/prompt.js');
+      request.title = await askText(ctx, { message: 'Title', flag: '--title' });
+      const text = await ctx.editor.edit('', { extension: '.md' });
+      request.markdown = text;
+      checkInput(S.CreateDocRequest, request, { ...flagFor, title: 'the title', markdown: 'the body' });
+      refuseFrontMatter(text, 'the body', 'remove the block and run the command again');
+    }
+    if (spaceRef !== undefined) request.spaceId = await spaceIdFor(ctx, spaceRef);
+
+    const api = await ctx.api();
+    const result = await api.callFull('createDoc', { body: request, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+    const created = result.body;
+    const { printItem, success, note, wantsJson } = await import('../../src/io/output.js');
+    if (result.replayed) await note(ctx, `this key already created doc ${created.id} within the last 24 hours: nothing new was created`);
+    else await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
+    await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${await command(ctx, `doc show ${created.id}`)}`);
+  },
+});

@@ -1,0 +1,28 @@
+import { defineCommand } from '../../src/kit/define.js';
+import { readDoc, withDoc } from './shared.js';
+
+// ---------------------------------------------------------------- delete
+
+export default defineCommand<Record<string, never>, { id: string }>({
+  name: 'delete',
+  aliases: ['rm'],
+  summary: 'Delete a document',
+  description: 'Asks first on a terminal (naming the document); elsewhere needs --yes (without it: exit 2, nothing deleted). Piped, prints the id; --json prints {"id": ..., "deleted": true}.',
+  arguments: [{ name: 'id', description: 'the document' }],
+  examples: ['kagent doc delete dc_8f2k1x', 'kagent doc delete dc_8f2k1x --yes', 'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes'],
+  async run(ctx, _opts, args) {
+    const { confirmOrYes } = await import('../../src/io/prompt.js');
+    let label = args.id;
+    if (!ctx.flags.yes && ctx.io.canPrompt) {
+      const doc = await readDoc(ctx, args.id);
+      const { sanitizeLine } = await import('../../src/io/sanitize.js');
+      label = `"${sanitizeLine(doc.title || '(untitled)')}" (${args.id}, revision ${doc.revision})`;
+    }
+    await confirmOrYes(ctx, { message: `Delete doc ${label}? This cannot be undone.`, action: `delete doc ${args.id}` });
+    const api = await ctx.api();
+    await withDoc(ctx, args.id, () => api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }));
+    const { printItem, success } = await import('../../src/io/output.js');
+    await success(ctx, `Deleted doc ${args.id}`);
+    await printItem(ctx, { id: args.id, deleted: true }, (r, f) => (f.tty ? '' : r.id));
+  },
+});

@@ -1,0 +1,49 @@
+import type { DocSummary } from '../../src/api/shapes.js';
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { shapes, command } from './shared.js';
+
+// ---------------------------------------------------------------- list
+
+interface ListOptions {
+  space?: string;
+  limit?: number;
+  all?: boolean;
+}
+
+const listColumns = [
+  { header: 'Id', value: (d: DocSummary) => d.id },
+  { header: 'Title', value: (d: DocSummary) => d.title, flex: true },
+  { header: 'Rev', value: (d: DocSummary) => d.revision, kind: 'number' as const },
+  { header: 'Updated', value: (d: DocSummary) => d.updatedAt, kind: 'time' as const },
+  { header: 'Space', value: (d: DocSummary) => d.spaceId, only: 'plain' as const },
+  { header: 'Folder', value: (d: DocSummary) => d.folderId, only: 'plain' as const },
+];
+
+export default defineCommand<ListOptions>({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List documents, most recently updated first',
+  description: 'Columns when piped: id, title, revision, updated (ISO time), space id, folder id.',
+  options: [
+    { flags: '--space <space>', description: 'only documents of this space (id or name)' },
+    { flags: '-L, --limit <n>', description: 'at most this many (default: the first page, 100)', type: 'integer', min: 1 },
+    { flags: '--all', description: 'every document, following every page' },
+  ],
+  examples: ['kagent doc list', 'kagent doc list --space Research --limit 10', 'kagent doc list --all --json | jq -r ".[].title"', 'kagent doc list | cut -f1,2'],
+  async run(ctx, opts) {
+    if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
+    const S = await shapes();
+    const query: Record<string, string | undefined> = { space: opts.space };
+    checkInput(S.Queries.listDocs, query, { space: '--space' });
+    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
+    const api = await ctx.api();
+    const { printList } = await import('../../src/io/output.js');
+    const items = api.paginate('listDocs', { query, signal: ctx.signal }, { limit: opts.limit, all: opts.all });
+    await printList<DocSummary>(ctx, items, {
+      columns: listColumns,
+      empty: `No documents${opts.space ? ` in ${opts.space}` : ''}: write one with \`${await command(ctx, 'doc create --title TITLE --file notes.md')}\`.`,
+    });
+  },
+});

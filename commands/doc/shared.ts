@@ -1,0 +1,91 @@
+// What several `kagent doc` verbs share.
+import type { Context } from '../../src/context.js';
+import type { Doc, Revision } from '../../src/api/shapes.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+
+// ---------------------------------------------------------------- helpers
+
+export async function shapes() {
+  return import('../../src/api/shapes.js');
+}
+
+export async function command(ctx: Context, words: string): Promise<string> {
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  return kagentCommand(ctx, words);
+}
+
+/** 404s on a doc say how to find one. */
+export async function docHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (error instanceof ApiError && error.status === 404 && !error.hint) {
+    error.hint = `no doc "${id}": \`${await command(ctx, 'doc list')}\` or \`${await command(ctx, 'doc search WORDS')}\` shows the ids`;
+  }
+  return error;
+}
+
+export async function withDoc<T>(ctx: Context, id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw await docHint(ctx, error, id);
+  }
+}
+
+export async function readDoc(ctx: Context, id: string): Promise<Doc> {
+  const api = await ctx.api();
+  return withDoc(ctx, id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
+}
+
+/** The body given by --file (path or -) or --body; undefined when neither. */
+export async function bodyFrom(ctx: Context, opts: { file?: string; body?: string }): Promise<{ text: string; flag: string } | undefined> {
+  if (opts.file !== undefined && opts.body !== undefined) throw new UsageError('use --file or --body, not both');
+  if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
+  if (opts.file === undefined) return undefined;
+  const { readTextArg } = await import('../../src/views/doc-edit.js');
+  return { text: await readTextArg(ctx, opts.file, '--file'), flag: '--file' };
+}
+
+/** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
+export async function printRevision(ctx: Context, revision: Revision, what: string): Promise<void> {
+  const { printItem, success } = await import('../../src/io/output.js');
+  await success(ctx, `${what}: doc ${revision.id} is now at revision ${revision.revision}`);
+  await printItem(ctx, revision, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
+}
+
+export interface Latest {
+  revision: number;
+  title?: string;
+  updatedAt?: string;
+}
+
+/** The current revision a REVISION_CONFLICT carries in `latest` (or undefined). */
+export function latestOf(error: ApiError): Latest | undefined {
+  const latest = (error.body as { latest?: unknown } | undefined)?.latest;
+  if (latest && typeof latest === 'object' && typeof (latest as Latest).revision === 'number') return latest as Latest;
+  return undefined;
+}
+
+/** REVISION_CONFLICT in words: the revision given, the latest one, what to do (exit 5). */
+export async function conflictError(ctx: Context, error: ApiError, id: string, based: number | undefined, retry: string): Promise<CliError> {
+  let latest = latestOf(error);
+  if (!latest) {
+    try {
+      latest = await readDoc(ctx, id);
+    } catch {
+      latest = undefined;
+    }
+  }
+  const { formatter } = await import('../../src/io/format.js');
+  const f = formatter(ctx, 'stderr');
+  const now = latest ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}` : 'it has a newer revision';
+  const since = based !== undefined ? ` since revision ${based}` : '';
+  return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
+    exitCode: ExitCode.CONFLICT,
+    code: 'REVISION_CONFLICT',
+    hint: `read it again (\`${await command(ctx, `doc show ${id} --raw`)}\`) and reapply your change; ${retry}`,
+    cause: error,
+  });
+}
+
+export function isConflict(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'REVISION_CONFLICT';
+}

@@ -1,0 +1,40 @@
+import { defineCommand } from '../../src/kit/define.js';
+import { readDoc } from './shared.js';
+
+// ---------------------------------------------------------------- show
+
+export default defineCommand<{ raw?: boolean }, { id: string }>({
+  name: 'show',
+  aliases: ['view'],
+  summary: 'Show a document: rendered on a terminal, its raw Markdown when piped',
+  description:
+    'On a terminal: the title, id, revision, space and when it was saved, then the body rendered from Markdown. ' +
+    'Piped, or with --raw: the body exactly as stored (only control characters removed), nothing else — ' +
+    'so `kagent doc show ID > f.md` and `kagent doc update ID --file f.md` round-trip.',
+  arguments: [{ name: 'id', description: 'the document (ids are shown by `doc list` and `doc search`)' }],
+  options: [{ flags: '--raw', description: 'print the Markdown source, not rendered, even on a terminal' }],
+  examples: ['kagent doc show dc_8f2k1x', 'kagent doc show dc_8f2k1x --raw > notes.md', "kagent doc show dc_8f2k1x --jq '.revision'"],
+  async run(ctx, opts, args) {
+    const doc = await readDoc(ctx, args.id);
+    const { printJson, wantsJson, getFormatter } = await import('../../src/io/output.js');
+    if (wantsJson(ctx)) return printJson(ctx, doc);
+    const { emit } = await import('../../src/io/streams.js');
+    const { sanitize, sanitizeDeep } = await import('../../src/io/sanitize.js');
+    const tty = ctx.io.stdoutIsTTY;
+    if (!tty || opts.raw) {
+      const body = sanitize(doc.body);
+      await emit(ctx.io.stdout, tty && body !== '' && !body.endsWith('\n') ? `${body}\n` : body);
+      return;
+    }
+    const clean = sanitizeDeep(doc);
+    const f = await getFormatter(ctx);
+    const facts = [clean.id, `revision ${clean.revision}`];
+    if (clean.space) facts.push(clean.space.icon ? `${clean.space.icon} ${clean.space.name}` : clean.space.name);
+    facts.push(`saved ${f.time(clean.updatedAt)}`);
+    const lines = [f.bold(clean.title || '(untitled)'), f.dim(facts.join(' · '))];
+    if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
+    const { renderMarkdown } = await import('../../src/io/markdown.js');
+    const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
+    await emit(ctx.io.stdout, `${lines.join('\n')}\n\n${body}\n`);
+  },
+});

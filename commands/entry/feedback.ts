@@ -1,0 +1,24 @@
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { write } from './shared.js';
+
+const FEEDBACK = ['up', 'down', 'none'] as const;
+
+export default defineCommand<Record<string, never>, { id: string; rating: (typeof FEEDBACK)[number] }>({
+  name: 'feedback',
+  aliases: ['rate'],
+  summary: 'Rate an entry: up, down, or none to clear the rating',
+  arguments: [
+    { name: 'id', description: 'the entry' },
+    { name: 'rating', description: 'up, down or none', choices: FEEDBACK },
+  ],
+  examples: ['kagent entry feedback en_3k9x0q2m7d up', 'kagent entry feedback en_3k9x0q2m7d none', 'kagent entry feedback en_3k9x0q2m7d down --json'],
+  async run(ctx, _opts, args) {
+    const S = await import('../../src/api/shapes.js');
+    const body = { feedback: args.rating === 'none' ? null : args.rating };
+    checkInput(S.EntryFeedbackRequest, body, { feedback: 'RATING' });
+    await write(ctx, args.id, 'setEntryFeedback', body);
+    const { printItem, success } = await import('../../src/io/output.js');
+    await success(ctx, body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`);
+    await printItem(ctx, { id: args.id, feedback: body.feedback }, (r, f) => (f.tty ? '' : `${r.id}\t${r.feedback ?? 'none'}`));
+  },
+});

@@ -1,0 +1,3 @@
+import { savedCommand } from './shared.js';
+
+export default savedCommand('save', true);

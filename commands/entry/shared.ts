@@ -1,0 +1,39 @@
+// What several `kagent entry` verbs share.
+import type { Context } from '../../src/context.js';
+import { ApiError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+
+export function entryHint(error: unknown, id: string): unknown {
+  if (error instanceof ApiError && error.status === 404 && !error.hint) {
+    error.hint = `no entry "${id}" you can see: entry ids are shown by \`kagent watch show SLUG\` (or --jq '.brief.entries[].id')`;
+  }
+  return error;
+}
+
+export async function write(ctx: Context, id: string, op: 'setEntryFeedback' | 'setEntrySaved', body: unknown): Promise<void> {
+  try {
+    await (await ctx.api()).call(op, { params: { id }, body, signal: ctx.signal });
+  } catch (error) {
+    throw entryHint(error, id);
+  }
+}
+
+export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
+  return defineCommand<Record<string, never>, { id: string }>({
+    name,
+    summary: saved ? 'Save an entry to your library' : 'Remove a saved entry from your library',
+    arguments: [{ name: 'id', description: 'the entry' }],
+    examples: saved
+      ? ['kagent entry save en_3k9x0q2m7d', '# save the top entry of the latest brief', `kagent watch show ai-chips --jq '.brief.entries[0].id' | xargs kagent entry save`]
+      : ['kagent entry unsave en_3k9x0q2m7d', 'kagent entry unsave en_3k9x0q2m7d --json'],
+    async run(ctx, _opts, args) {
+      const S = await import('../../src/api/shapes.js');
+      const body = { saved };
+      checkInput(S.EntrySavedRequest, body, {});
+      await write(ctx, args.id, 'setEntrySaved', body);
+      const { printItem, success } = await import('../../src/io/output.js');
+      await success(ctx, saved ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)` : `Removed ${args.id} from your library`);
+      await printItem(ctx, { id: args.id, saved }, (r, f) => (f.tty ? '' : `${r.id}\t${r.saved}`));
+    },
+  });
+}

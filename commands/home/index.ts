@@ -1,0 +1,126 @@
+// `kagent home`: the overview (getHome) — what the agent read, the latest
+// briefs, running tasks, actions waiting (with the commands that decide them),
+// suggestions, unread inbox items and recent conversations.
+// Terminal: one section each (empty ones left out). Piped: one tab-separated
+// line per row, the first column naming the section (see the description).
+// --json: the Home object.
+import type { Context } from '../../src/context.js';
+import type { Home } from '../../src/api/shapes.js';
+import type { Formatter } from '../../src/io/format.js';
+import { defineGroup } from '../../src/kit/define.js';
+
+function iso(ms: unknown): string {
+  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ms === undefined || ms === null ? '' : String(ms);
+}
+
+function list<T>(value: T[] | undefined | null): T[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function row(...cells: unknown[]): string {
+  return cells.map((cell) => (cell === undefined || cell === null ? '' : String(cell).replace(/[\t\n\r]+/g, ' '))).join('\t');
+}
+
+/** Piped: `section<TAB>...` lines, in the order of the terminal's sections. */
+export function plainHome(home: Home): string {
+  const lines: string[] = [row('agent', home.agent?.name)];
+  for (const item of list(home.read)) lines.push(row('read', item.id, item.kind, item.title, item.url, item.createdAt));
+  for (const b of list(home.briefs)) lines.push(row('brief', b.slug, b.brief?.id, b.brief?.date, b.brief?.entryCount, b.watchTitle, b.brief?.title));
+  for (const t of list(home.tasks)) lines.push(row('task', t.id, t.kind, t.status, t.progress, t.title));
+  for (const a of list(home.actions)) lines.push(row('action', a.id, a.risk, a.tool, a.title, a.conversationId, a.taskId));
+  for (const s of list(home.suggestions)) lines.push(row('suggestion', s.id, s.text, s.prompt));
+  lines.push(row('unread', home.inbox?.unread ?? 0));
+  for (const i of list(home.inbox?.items)) lines.push(row('inbox', i.id, i.kind, i.read, i.title, i.createdAt));
+  for (const c of list(home.conversations)) lines.push(row('conversation', c.id, c.title, c.messageCount, c.running, iso(c.updatedAt)));
+  return lines.join('\n');
+}
+
+async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
+  if (!f.tty) return plainHome(home);
+  const [{ kagentCommand, shellQuote, taskStatus }, { riskText }] = await Promise.all([import('../../src/views/task-follow.js'), import('../../src/views/chat.js')]);
+  const { sanitizeLine } = await import('../../src/io/sanitize.js');
+  // One line each: server text with a newline must not break the layout.
+  const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
+  const cmd = (words: string) => f.cyan(kagentCommand(ctx, words));
+  const name = l(home.agent?.name) || 'Your agent';
+  const actions = list(home.actions);
+  const unread = home.inbox?.unread ?? 0;
+  const summary = [`${f.number(unread)} unread in your inbox`, `${actions.length} ${actions.length === 1 ? 'action' : 'actions'} waiting for you`];
+  const out: string[] = [`${f.bold(name)} ${f.dim(`· ${summary.join(' · ')}`)}`];
+  const section = (title: string, lines: string[]) => {
+    if (lines.length > 0) out.push('', f.bold(title), ...lines);
+  };
+
+  section(
+    `What ${name} read lately`,
+    list(home.read).map((i) => `  • ${l(i.title || i.url || i.id)} ${f.dim(`· ${l(i.kind)} · ${f.time(i.createdAt)} · ${l(i.id)}`)}`),
+  );
+  section(
+    'Latest briefs',
+    list(home.briefs).flatMap((b) => [
+      `  • ${f.bold(l(b.watchTitle || b.slug))} — ${l(b.brief?.title)} ${f.dim(`· ${l(b.brief?.date)} · ${l(b.brief?.entryCount ?? 0)} entries`)}`,
+      `      ${cmd(`watch show ${shellQuote(l(b.slug))}`)}`,
+    ]),
+  );
+  section(
+    'Running tasks',
+    list(home.tasks).flatMap((t) => [
+      `  ${f.cyan('●')} ${l(t.title)} ${f.dim('·')} ${taskStatus(t.status, f)}${typeof t.progress === 'number' ? f.dim(` ${Math.round(t.progress * 100)}%`) : ''} ${f.dim(`· ${l(t.id)}`)}`,
+      `      ${cmd(`task watch ${shellQuote(l(t.id))}`)}`,
+    ]),
+  );
+  section(
+    'Waiting for your decision',
+    actions.flatMap((a) => [
+      `  ${f.yellow('⏸')} ${l(a.title)} ${f.dim('(risk ')}${riskText(a.risk, f)}${f.dim(`, ${l(a.tool)}, ${l(a.id)})`)}`,
+      `      ${f.dim('approve:')} ${cmd(`actions approve ${shellQuote(l(a.id))}`)}`,
+      `      ${f.dim('reject: ')} ${cmd(`actions reject ${shellQuote(l(a.id))}`)}`,
+    ]),
+  );
+  section(
+    'Suggestions',
+    list(home.suggestions).flatMap((s) => [`  • ${l(s.text)}`, `      ${cmd(`chat ${shellQuote(l(s.prompt || s.text))}`)}`]),
+  );
+  section(
+    `Unread in your inbox (${f.number(unread)})`,
+    list(home.inbox?.items).map((i) => `  ${i.read ? ' ' : f.cyan('●')} ${f.dim(`[${l(i.kind)}]`)} ${l(i.title)} ${f.dim(`· ${f.time(i.createdAt)} · ${l(i.id)}`)}`),
+  );
+  if (unread > list(home.inbox?.items).length) out.push(`      ${f.dim('all of it:')} ${cmd('inbox --filter unread')}`);
+  section(
+    'Recent conversations',
+    list(home.conversations).map(
+      (c) => `  • ${l(c.title || c.id)} ${f.dim(`· ${l(c.messageCount)} messages · ${f.time(c.updatedAt)} · ${l(c.id)}`)}${c.running ? ` ${f.cyan('● answering')}` : ''}`,
+    ),
+  );
+  if (out.length === 1) out.push('', f.dim(`Nothing here yet: save a link with \`${kagentCommand(ctx, 'lib save URL')}\`, or talk to ${name} with \`${kagentCommand(ctx, 'chat')}\`.`));
+  return out.join('\n');
+}
+
+export default defineGroup({
+  name: 'home',
+  summary: 'An overview: what the agent read, briefs, tasks, actions, inbox',
+  description: [
+    'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision (with the commands that approve or reject them), suggestions, unread inbox items and recent conversations.',
+    '',
+    'Piped, one line per row, tab-separated, the first column naming the section:',
+    '  agent         name',
+    '  read          id, kind, title, url, created',
+    '  brief         watch slug, brief id, date, entries, watch title, brief title',
+    '  task          id, kind, status, progress (0 to 1), title',
+    '  action        id, risk, tool, title, conversation id, task id',
+    '  suggestion    id, text, prompt',
+    '  unread        number of unread inbox items',
+    '  inbox         id, kind, read (true/false), title, created',
+    '  conversation  id, title, messages, running (true/false), updated (ISO 8601)',
+    '',
+    '--json prints the Home object.',
+  ].join('\n'),
+  examples: ['kagent home', "kagent home | awk -F'\\t' '$1 == \"action\" { print $2 }'", "kagent home --jq '.actions[].id'"],
+  async run(ctx) {
+    const api = await ctx.api();
+    const { withSpinner } = await import('../../src/io/spinner.js');
+    const home = await withSpinner(ctx, 'Loading your home…', () => api.call('getHome', { signal: ctx.signal }));
+    const { printItem } = await import('../../src/io/output.js');
+    await printItem(ctx, home, (h, f) => renderHome(ctx, h, f));
+  },
+});

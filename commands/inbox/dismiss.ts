@@ -1,0 +1,3 @@
+import { markCommand } from './shared.js';
+
+export default markCommand('dismiss', 'dismissed', 'Dismiss inbox items: they leave the inbox');

@@ -1,0 +1,12 @@
+import { defineCommand } from '../../src/kit/define.js';
+import { type ListOptions, LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
+
+export default defineCommand<ListOptions>({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List your inbox: actions waiting first, then the rest, newest first',
+  description: LIST_DESCRIPTION,
+  options: listOptions,
+  examples: ['kagent inbox list --filter unread', 'kagent inbox list --filter approval --json', 'kagent inbox list --all | cut -f1,4'],
+  run: listInbox,
+});

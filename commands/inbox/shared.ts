@@ -1,0 +1,143 @@
+// What several `kagent inbox` verbs share.
+import type { Context } from '../../src/context.js';
+import type { InboxItem } from '../../src/api/shapes.js';
+import { ApiError, CliError, InterruptedError, UsageError } from '../../src/errors.js';
+import type { Formatter } from '../../src/io/format.js';
+import { checkInput, defineCommand, type CommandSpec } from '../../src/kit/define.js';
+
+export const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
+
+export type Filter = (typeof FILTERS)[number];
+
+export async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  return kagentCommand(ctx, words);
+}
+
+export function kindText(kind: string, f: Formatter): string {
+  switch (kind) {
+    case 'approval':
+      return f.yellow(kind);
+    case 'task':
+      return f.cyan(kind);
+    case 'brief':
+      return f.magenta(kind);
+    case 'alert':
+      return f.red(kind);
+    case 'suggestion':
+      return f.dim(kind);
+    default:
+      return kind;
+  }
+}
+
+// ---------------------------------------------------------------- list
+
+export interface ListOptions {
+  filter: Filter;
+  limit?: number;
+  all?: boolean;
+}
+
+export const listOptions = [
+  { flags: '--filter <filter>', description: 'all, unread, approval (actions waiting), task (finished tasks), brief (briefs and alerts)', choices: FILTERS, default: 'all' },
+  { flags: '-L, --limit <n>', description: 'at most this many (default: the first page)', type: 'integer' as const, min: 1 },
+  { flags: '--all', description: 'every item, following every page' },
+];
+
+export const LIST_DESCRIPTION =
+  'Actions waiting for a decision come first, then the rest, newest first. Piped, each row is: id, kind, read (true/false), title, created (ISO 8601), action id, task id, watch slug, brief id. --json prints the InboxItems.';
+
+export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> {
+  if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
+  const S = await import('../../src/api/shapes.js');
+  const filter = opts.filter ?? 'all';
+  checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
+  const api = await ctx.api();
+  const { paginate } = await import('../../src/http/paginate.js');
+  let unread: number | undefined;
+  const items = paginate<InboxItem>(
+    async (cursor) => {
+      const page = await api.call('listInbox', { query: { filter, ...(cursor !== undefined ? { cursor } : {}) }, signal: ctx.signal });
+      if (typeof page.unread === 'number') unread = page.unread;
+      return page;
+    },
+    { limit: opts.limit, all: opts.all },
+  );
+  const { printList, note, wantsJson } = await import('../../src/io/output.js');
+  const empty = filter === 'all' ? 'Your inbox is empty.' : filter === 'approval' ? 'No actions are waiting for your decision.' : `Nothing in your inbox for --filter ${filter}.`;
+  const count = await printList<InboxItem>(ctx, items, {
+    empty,
+    columns: [
+      { header: 'Id', value: (i) => i.id },
+      { header: 'Kind', value: (i) => i.kind, display: (i, f) => kindText(i.kind, f) },
+      { header: 'Read', value: (i) => i.read === true, only: 'plain' },
+      { header: '', value: (i) => (i.read ? '' : '●'), display: (i, f) => (i.read ? '' : f.cyan('●')), only: 'tty' },
+      { header: 'Title', value: (i) => i.title, flex: true },
+      { header: 'Created', value: (i) => i.createdAt, kind: 'time' },
+      { header: 'Action', value: (i) => i.action?.id, only: 'plain' },
+      { header: 'Task', value: (i) => i.taskId, only: 'plain' },
+      { header: 'Watch', value: (i) => i.watchSlug, only: 'plain' },
+      { header: 'Brief', value: (i) => i.briefId, only: 'plain' },
+    ],
+  });
+  if (!ctx.io.stdoutIsTTY || wantsJson(ctx)) return;
+  const lines: string[] = [];
+  if (unread !== undefined) lines.push(`${unread} unread`);
+  if (count > 0) {
+    lines.push(`mark: ${await command(ctx, 'inbox read|done|dismiss ID...')}`);
+    lines.push(`actions waiting: ${await command(ctx, 'actions approve ID')} or ${await command(ctx, 'actions reject ID')}`);
+  }
+  if (lines.length > 0) await note(ctx, (f) => f.dim(lines.join('\n')));
+}
+
+// ---------------------------------------------------------------- read / done / dismiss
+
+export type Mark = 'read' | 'done' | 'dismissed';
+
+export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summary: string): CommandSpec<Record<string, never>, { ids: string[] }> {
+  return defineCommand<Record<string, never>, { ids: string[] }>({
+    name,
+    summary,
+    description: `Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). Piped, prints each id marked; --json prints [{id, ${mark}, error?}].`,
+    arguments: [{ name: 'ids', description: 'one or more inbox items', variadic: true }],
+    examples: [`kagent inbox ${name} ib_3k9x0q2m`, `kagent inbox list --filter ${name === 'read' ? 'unread' : 'brief'} | cut -f1 | xargs kagent inbox ${name}`],
+    async run(ctx, _opts, args) {
+      const ids = [...new Set(args.ids)];
+      const api = await ctx.api();
+      const { printJson, success, wantsJson } = await import('../../src/io/output.js');
+      const { emit } = await import('../../src/io/streams.js');
+      const { reportError } = await import('../../src/io/report.js');
+      const { mostSevere } = await import('../../src/upload/uploader.js');
+      const results: Array<Record<string, unknown>> = [];
+      const failures: CliError[] = [];
+      const hint = `\`${await command(ctx, 'inbox list')}\` shows the ids`;
+      for (const id of ids) {
+        if (ctx.signal.aborted) throw new InterruptedError();
+        try {
+          await api.call('markInboxItem', { params: { id }, body: { [mark]: true }, signal: ctx.signal });
+          results.push({ id, [mark]: true });
+          if (!wantsJson(ctx)) {
+            if (ctx.io.stdoutIsTTY) await success(ctx, `Marked ${id} ${mark}`);
+            else await emit(ctx.io.stdout, `${id}\n`);
+          }
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404 && !error.hint) error.hint = `no inbox item "${id}": ${hint}`;
+          if (!(error instanceof ApiError) || ids.length === 1) throw error;
+          failures.push(error);
+          results.push({ id, [mark]: false, error: { code: error.code, message: error.message } });
+          if (!wantsJson(ctx)) reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: false, interrupted: false });
+        }
+      }
+      if (wantsJson(ctx)) await printJson(ctx, results);
+      if (failures.length > 0) {
+        const codes = [...new Set(failures.map((f) => f.code))];
+        throw new CliError(`could not mark ${failures.length} of ${ids.length} items ${mark}`, {
+          code: codes.length === 1 ? (codes[0] as string) : 'MARK_FAILED',
+          exitCode: mostSevere(failures.map((f) => f.exitCode)),
+          hint,
+        });
+      }
+    },
+  });
+}

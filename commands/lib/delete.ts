@@ -1,0 +1,59 @@
+import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { itemHint, command } from './shared.js';
+
+// ---------------------------------------------------------------- delete
+
+export default defineCommand<Record<string, never>, { ids: string[] }>({
+  name: 'delete',
+  aliases: ['rm'],
+  summary: 'Delete library items',
+  description:
+    'Asks first on a terminal; elsewhere needs --yes (without it: exit 2, nothing deleted). ' +
+    'Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). ' +
+    'Piped: prints each deleted id; --json prints [{id, deleted, error?}].',
+  arguments: [{ name: 'ids', description: 'one or more item ids', variadic: true }],
+  examples: ['kagent lib delete li_8f2k1x', 'kagent lib delete li_8f2k1x li_3m9q0z --yes', "kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes"],
+  async run(ctx, _opts, args) {
+    const ids = [...new Set(args.ids)];
+    // No key or base URL: say so before asking anything.
+    const api = await ctx.api();
+    const { confirmOrYes } = await import('../../src/io/prompt.js');
+    await confirmOrYes(ctx, {
+      message: ids.length === 1 ? `Delete library item ${ids[0]}? This cannot be undone.` : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
+      action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
+    });
+    const { printJson, success, wantsJson } = await import('../../src/io/output.js');
+    const { emit } = await import('../../src/io/streams.js');
+    const { reportError } = await import('../../src/io/report.js');
+    const { mostSevere } = await import('../../src/upload/uploader.js');
+    const results: Array<{ id: string; deleted: boolean; error?: { code: string; message: string } }> = [];
+    const failures: CliError[] = [];
+    for (const id of ids) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      try {
+        await api.call('deleteLibraryItem', { params: { id }, signal: ctx.signal });
+        results.push({ id, deleted: true });
+        if (!wantsJson(ctx)) {
+          if (ctx.io.stdoutIsTTY) await success(ctx, `Deleted ${id}`);
+          else await emit(ctx.io.stdout, `${id}\n`);
+        }
+      } catch (error) {
+        if (!(error instanceof ApiError) || ids.length === 1) throw await itemHint(ctx, error, id);
+        await itemHint(ctx, error, id);
+        failures.push(error);
+        results.push({ id, deleted: false, error: { code: error.code, message: error.message } });
+        if (!wantsJson(ctx)) reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: false, interrupted: false });
+      }
+    }
+    if (wantsJson(ctx)) await printJson(ctx, results);
+    if (failures.length > 0) {
+      const codes = [...new Set(failures.map((f) => f.code))];
+      throw new CliError(`could not delete ${failures.length} of ${ids.length} items`, {
+        code: codes.length === 1 ? (codes[0] as string) : 'DELETE_FAILED',
+        exitCode: mostSevere(failures.map((f) => f.exitCode)),
+        hint: `\`${await command(ctx, 'lib list')}\` shows the ids there are`,
+      });
+    }
+  },
+});

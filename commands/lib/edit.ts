@@ -1,0 +1,36 @@
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { type SaveOptions, shapes, withItem } from './shared.js';
+
+// ---------------------------------------------------------------- edit
+
+export default defineCommand<SaveOptions, { id: string }>({
+  name: 'edit',
+  summary: "Change an item's note or move it to another space",
+  description: '`--note ""` removes the note. Piped: prints the id; --json prints {id, note?, spaceId?}.',
+  arguments: [{ name: 'id', description: 'the item' }],
+  options: [
+    { flags: '--note <text>', description: 'the new note (at most 2000 characters; "" removes it)' },
+    { flags: '--space <space>', description: 'move it to this space (id or name)' },
+  ],
+  examples: ['kagent lib edit li_8f2k1x --note "read before Monday"', 'kagent lib edit li_8f2k1x --space Archive', 'kagent lib edit li_8f2k1x --note ""'],
+  async run(ctx, opts, args) {
+    if (opts.note === undefined && opts.space === undefined) throw new UsageError('nothing to change: give --note and/or --space');
+    const S = await shapes();
+    const body: Record<string, unknown> = {};
+    if (opts.note !== undefined) body.note = opts.note === '' ? null : opts.note;
+    if (opts.space !== undefined) body.space = opts.space;
+    checkInput(S.UpdateLibraryItemRequest, body, { note: '--note', space: '--space' });
+    if (opts.space !== undefined) body.space = await spaceIdFor(ctx, opts.space);
+    const api = await ctx.api();
+    await withItem(ctx, args.id, () => api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }));
+    const { printItem, success } = await import('../../src/io/output.js');
+    const changes = [opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '', opts.space !== undefined ? `moved it to ${opts.space}` : '']
+      .filter(Boolean)
+      .join(', ');
+    await success(ctx, `Updated ${args.id}: ${changes}`);
+    const result = { id: args.id, ...(opts.note !== undefined ? { note: body.note } : {}), ...(opts.space !== undefined ? { spaceId: body.space } : {}) };
+    await printItem(ctx, result, (r, f) => (f.tty ? '' : r.id));
+  },
+});

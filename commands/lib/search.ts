@@ -1,0 +1,29 @@
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { type ListOptions, KINDS, shapes, printItems } from './shared.js';
+
+// ---------------------------------------------------------------- search
+
+export default defineCommand<Omit<ListOptions, 'all'>, { query: string }>({
+  name: 'search',
+  summary: 'Search the library: titles, notes, summaries, key points and file text',
+  description: 'Answers the best matches first (no paging). Columns when piped: as for `lib list`.',
+  arguments: [{ name: 'query', description: 'words to look for (at most 200 characters)' }],
+  options: [
+    { flags: '--space <space>', description: 'only items of this space (id or name)' },
+    { flags: '--kind <kind>', description: 'only this kind: entry, link, file or media', choices: KINDS },
+    { flags: '-L, --limit <n>', description: 'at most this many (1 to 200; default 50)', type: 'integer', min: 1, max: 200 },
+  ],
+  examples: ['kagent lib search "harbour expansion"', 'kagent lib search budget --kind file --json', 'kagent lib search invoice --jq ".[0].id"'],
+  async run(ctx, opts, args) {
+    if (args.query.trim() === '') throw new UsageError('QUERY must not be empty');
+    const S = await shapes();
+    const query: Record<string, string | number | undefined> = { q: args.query, space: opts.space, kind: opts.kind, limit: opts.limit };
+    checkInput(S.Queries.listLibrary, query, { q: 'QUERY', space: '--space', kind: '--kind', limit: '--limit' });
+    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
+    const api = await ctx.api();
+    const { items } = await api.call('listLibrary', { query, signal: ctx.signal });
+    await printItems(ctx, items, `Nothing in the library matches "${args.query}".`);
+  },
+});

@@ -1,0 +1,136 @@
+// What several `kagent lib` verbs share.
+import type { Context } from '../../src/context.js';
+import type { LibraryItem } from '../../src/api/shapes.js';
+import type { Formatter } from '../../src/io/format.js';
+import { ApiError } from '../../src/errors.js';
+
+export const KINDS = ['entry', 'link', 'file', 'media'] as const;
+
+export type Kind = (typeof KINDS)[number];
+
+// ---------------------------------------------------------------- helpers
+
+export async function shapes() {
+  return import('../../src/api/shapes.js');
+}
+
+/** `kagent WORDS ARGS…` as this user would retype it; ARGS are shell-quoted. */
+export async function command(ctx: Context, words: string, ...args: string[]): Promise<string> {
+  const { kagentCommand, shellQuote } = await import('../../src/views/task-follow.js');
+  return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
+}
+
+/** 404s on an item say how to find one. */
+export async function itemHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (error instanceof ApiError && error.status === 404 && !error.hint) {
+    error.hint = `no library item "${id}": \`${await command(ctx, 'lib list')}\` or \`${await command(ctx, 'lib search WORDS')}\` shows the ids`;
+  }
+  return error;
+}
+
+export async function withItem<T>(ctx: Context, id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw await itemHint(ctx, error, id);
+  }
+}
+
+/** Space names for people (one extra request, terminal only); scripts get ids. */
+export async function spaceNames(ctx: Context, items: Array<{ spaceId: string | null }>): Promise<Map<string, string>> {
+  const { wantsJson } = await import('../../src/io/output.js');
+  if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
+  try {
+    const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
+    return new Map(spaces.map((space) => [space.id, space.name]));
+  } catch {
+    return new Map();
+  }
+}
+
+export function sourceOf(item: LibraryItem): string {
+  return item.url ?? item.fileName ?? '';
+}
+
+export async function printItems(ctx: Context, items: AsyncIterable<LibraryItem> | LibraryItem[], empty: string): Promise<void> {
+  const { printList } = await import('../../src/io/output.js');
+  // A streamed list may hold any space: on a terminal, ask for the names up front.
+  const names = await spaceNames(ctx, Array.isArray(items) ? items : [{ spaceId: 'any' }]);
+  await printList<LibraryItem>(ctx, items, {
+    empty,
+    columns: [
+      { header: 'Id', value: (i) => i.id },
+      { header: 'Kind', value: (i) => i.kind },
+      { header: 'Title', value: (i) => i.title, flex: true },
+      { header: 'Source', value: (i) => sourceOf(i), flex: true, only: 'tty' },
+      { header: 'Space', value: (i) => i.spaceId, display: (i) => (i.spaceId ? (names.get(i.spaceId) ?? i.spaceId) : ''), only: 'tty' },
+      { header: 'Saved', value: (i) => i.createdAt, kind: 'time' },
+      { header: 'Space', value: (i) => i.spaceId, only: 'plain' },
+      { header: 'Source', value: (i) => sourceOf(i), only: 'plain' },
+    ],
+  });
+}
+
+// ---------------------------------------------------------------- list
+
+export interface ListOptions {
+  space?: string;
+  kind?: Kind;
+  limit?: number;
+  all?: boolean;
+}
+
+// ---------------------------------------------------------------- show
+
+export async function renderItem(ctx: Context, item: LibraryItem, f: Formatter, spaceName: string | undefined): Promise<string> {
+  const file = item.fileName ? [item.fileName, item.mime, item.size !== null ? f.bytes(item.size) : undefined].filter(Boolean).join(' · ') : undefined;
+  if (!f.tty) {
+    const lines = [
+      f.fields([
+        ['id', item.id],
+        ['kind', item.kind],
+        ['title', item.title],
+        ['status', item.status],
+        ['space', item.spaceId ?? ''],
+        ['url', item.url],
+        ['file', item.fileName],
+        ['mime', item.mime],
+        ['size', item.size === null ? undefined : String(item.size)],
+        ['sha256', item.sha256],
+        ['note', item.note],
+        ['saved', item.createdAt],
+        ['updated', item.updatedAt],
+        ['summary', item.summary],
+      ]),
+      ...item.keyPoints.map((point) => f.fields([['key-point', point]])),
+    ];
+    return lines.join('\n');
+  }
+  const { renderMarkdown } = await import('../../src/io/markdown.js');
+  const head = [
+    f.bold(item.title || '(untitled)'),
+    f.fields([
+      ['Id', item.id],
+      ['Kind', item.kind],
+      ['Status', item.status === 'ready' ? item.status : f.yellow(item.status)],
+      ['Space', item.spaceId ? (spaceName ? `${spaceName} ${f.dim(`(${item.spaceId})`)}` : item.spaceId) : undefined],
+      ['Link', item.url],
+      ['File', file],
+      ['Note', item.note],
+      ['Saved', f.time(item.createdAt)],
+      ['Updated', item.updatedAt !== item.createdAt ? f.time(item.updatedAt) : undefined],
+    ]),
+  ].join('\n');
+  let markdown = '';
+  if (item.summary) markdown += `**Summary**\n\n${item.summary}\n\n`;
+  if (item.keyPoints.length > 0) markdown += `**Key points**\n\n${item.keyPoints.map((point) => `- ${point.replace(/\n+/g, ' ')}`).join('\n')}\n`;
+  if (markdown === '') return head;
+  return `${head}\n\n${(await renderMarkdown(ctx, markdown)).trimEnd()}`;
+}
+
+// ---------------------------------------------------------------- save
+
+export interface SaveOptions {
+  note?: string;
+  space?: string;
+}

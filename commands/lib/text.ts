@@ -1,0 +1,91 @@
+import type { Context } from '../../src/context.js';
+import type { LibraryText } from '../../src/api/shapes.js';
+import { ApiError, CliError } from '../../src/errors.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { command, itemHint } from './shared.js';
+
+// ---------------------------------------------------------------- text
+
+interface TextOptions {
+  offset?: number;
+  limit?: number;
+  all?: boolean;
+}
+
+function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
+  if (error instanceof ApiError && error.code === 'NO_TEXT') {
+    return (async () => {
+      error.hint ??= `only uploaded files keep their text (and not every file has text to extract); for a link or entry, \`${await command(ctx, 'lib show', id)}\` shows its summary and key points`;
+      return error;
+    })();
+  }
+  return itemHint(ctx, error, id);
+}
+
+export default defineCommand<TextOptions, { id: string }>({
+  name: 'text',
+  summary: "Print the text extracted from an uploaded file, in chunks or all of it",
+  description:
+    'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +
+    'With --all: every chunk from --offset on, streamed to stdout in order (memory stays flat however long the text). ' +
+    'Only uploaded files keep their text; for other items the service answers NO_TEXT (exit 2).',
+  arguments: [{ name: 'id', description: 'an uploaded file (kind "file")' }],
+  options: [
+    { flags: '--offset <n>', description: 'start at this character (default 0)', type: 'integer', min: 0 },
+    { flags: '-L, --limit <n>', description: 'characters per chunk, 100 to 50000 (default 8000; 50000 with --all)', type: 'integer', min: 100, max: 50000 },
+    { flags: '--all', description: 'every chunk to the end, streamed in order' },
+  ],
+  examples: [
+    'kagent lib text li_8f2k1x',
+    'kagent lib text li_8f2k1x --offset 8000',
+    'kagent lib text li_8f2k1x --all > report.txt',
+    'kagent lib text li_8f2k1x --all | grep -i budget',
+  ],
+  async run(ctx, opts, args) {
+    const { wantsJson, printJson, printList, note } = await import('../../src/io/output.js');
+    const { emit } = await import('../../src/io/streams.js');
+    const { sanitize } = await import('../../src/io/sanitize.js');
+    const api = await ctx.api();
+    const read = (offset: number, limit: number | undefined) =>
+      api.call('readLibraryText', { params: { id: args.id }, query: { offset, ...(limit !== undefined ? { limit } : {}) }, signal: ctx.signal });
+
+    try {
+      if (!opts.all) {
+        const chunk = await read(opts.offset ?? 0, opts.limit);
+        if (wantsJson(ctx)) return await printJson(ctx, chunk);
+        await emit(ctx.io.stdout, sanitize(chunk.text));
+        if (ctx.io.stdoutIsTTY && chunk.text !== '' && !chunk.text.endsWith('\n')) await emit(ctx.io.stdout, '\n');
+        if (chunk.nextOffset !== null) {
+          const end = chunk.offset + [...chunk.text].length;
+          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${await command(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`);
+        }
+        return;
+      }
+
+      const limit = opts.limit ?? 50_000;
+      async function* chunks(): AsyncGenerator<LibraryText> {
+        let offset = opts.offset ?? 0;
+        for (;;) {
+          const chunk = await read(offset, limit);
+          yield chunk;
+          if (chunk.nextOffset === null) return;
+          if (chunk.nextOffset <= offset) throw new CliError(`the service sent the text back from character ${chunk.nextOffset} again; stopping`, { code: 'TEXT_LOOP' });
+          offset = chunk.nextOffset;
+        }
+      }
+      if (wantsJson(ctx)) {
+        await printList(ctx, chunks(), { columns: [] });
+        return;
+      }
+      let last = '';
+      for await (const chunk of chunks()) {
+        if (chunk.text === '') continue;
+        await emit(ctx.io.stdout, sanitize(chunk.text));
+        last = chunk.text;
+      }
+      if (ctx.io.stdoutIsTTY && last !== '' && !last.endsWith('\n')) await emit(ctx.io.stdout, '\n');
+    } catch (error) {
+      throw await noTextHint(ctx, error, args.id);
+    }
+  },
+});

@@ -1,0 +1,150 @@
+import type { Context } from '../../src/context.js';
+import { CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { shapes } from './shared.js';
+
+// ---------------------------------------------------------------- upload
+
+interface UploadOptions {
+  space?: string;
+  note?: string;
+  name?: string;
+  concurrency: number;
+  failFast?: boolean;
+}
+
+async function runUploads(
+  ctx: Context,
+  api: Awaited<ReturnType<Context['api']>>,
+  sources: Awaited<ReturnType<typeof import('../../src/upload/discover.js').discover>>,
+  target: { space?: string; note?: string; lang?: 'zh' | 'en' },
+  opts: UploadOptions,
+): Promise<void> {
+  const { uploadAll } = await import('../../src/upload/uploader.js');
+  const { createReporter } = await import('../../src/upload/report.js');
+  const { spinnersAllowed } = await import('../../src/io/spinner.js');
+
+  // The plan's per-file limit, asked once and only when a file gets that far.
+  let limit: Promise<number | undefined> | undefined;
+  const planLimit = () =>
+    (limit ??= api.call('getMe', { signal: ctx.signal }).then(
+      (me) => {
+        const bytes = (me as { limits?: { fileBytes?: unknown } }).limits?.fileBytes;
+        return typeof bytes === 'number' && bytes > 0 ? bytes : undefined;
+      },
+      (error: unknown) => {
+        // Without an account answer there is nothing to upload with; other failures only skip the check.
+        if (error instanceof CliError && (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.INTERRUPTED)) throw error;
+        return undefined;
+      },
+    ));
+
+  const { digestCache } = await import('../../src/upload/digest-cache.js');
+  const { defaultCacheDir } = await import('../../src/http/shared-pacer.js');
+  const cache = digestCache(defaultCacheDir(ctx.io.env));
+
+  const reporter = await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) });
+  const started = performance.now();
+  let summary;
+  try {
+    summary = await uploadAll(sources, { api, target, concurrency: opts.concurrency, failFast: opts.failFast === true, limit: planLimit, cache, signal: ctx.signal, events: reporter });
+  } finally {
+    reporter.close();
+  }
+  await reporter.summary(summary, performance.now() - started);
+
+  const again = 'run the same command again: files already uploaded are recognised and not added twice';
+  if (ctx.signal.aborted) throw new InterruptedError('interrupted', again);
+  if (summary.stoppedBy) {
+    const stopped = summary.stoppedBy;
+    stopped.hint = stopped.hint ? `${stopped.hint}; then ${again}` : again;
+    throw stopped;
+  }
+  if (summary.failed > 0) {
+    throw new CliError(`${summary.failed} of ${sources.length} file${sources.length === 1 ? '' : 's'} failed`, {
+      code: 'UPLOAD_FAILED',
+      exitCode: summary.exitCode,
+      hint: summary.skipped > 0 ? `--fail-fast stopped after the first failure; ${again}` : `fix those files (see above) and ${again}`,
+    });
+  }
+}
+
+export default defineCommand<UploadOptions, { paths: string[] }>({
+  name: 'upload',
+  summary: 'Upload files: PDF, Word (.docx), Markdown, plain text and images',
+  description: [
+    'PATHs are files, folders (walked recursively; hidden files and folders inside them are skipped), quoted glob patterns ("docs/**/*.md"), or - for stdin (with --name). A PATH that matches nothing stops the command before anything is sent (exit 2).',
+    "Each file is checked first, and a file refused here costs no request: its type by content (not by name alone), empty files, and the size against your plan's per-file limit (as `kagent me` shows it). Files are streamed from disk, several at once (--concurrency), within the account's request rate, which kagent processes running in parallel on this machine share.",
+    'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
+    'Output, one line per file: on a terminal "✓ uploaded PATH → ID"; piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
+    'Exit status: 0 when every file is uploaded or already there; otherwise that of the most severe failure, in this order: 130 interrupted, 3 not authenticated, 7 unavailable, 6 quota (402, 413), 1 other, 5 conflict, 4 not found, 2 refused (unsupported type, empty file, invalid input).',
+  ].join('\n\n'),
+  arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
+  options: [
+    { flags: '--space <space>', description: "the space to put them in (id or name; default: the profile's space, else the agent picks one per file)" },
+    { flags: '--note <text>', description: 'a note on every file (at most 2000 characters)' },
+    { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
+    { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },
+    { flags: '--fail-fast', description: 'start no new file after the first failure (files in flight finish)' },
+  ],
+  examples: [
+    'kagent lib upload report.pdf notes.md',
+    'kagent lib upload docs/ --space Research',
+    '# quote patterns: kagent expands them the same way in every shell',
+    "kagent lib upload 'build/reports/**/*.pdf' --note \"nightly $(date +%F)\" --json > uploads.ndjson",
+    'curl -s https://example.com/notes.md | kagent lib upload - --name notes.md',
+    '# CI: safe to re-run; fails (non-zero) if any file failed',
+    'KAGENT_API_KEY=$SECRET kagent lib upload dist/docs --fail-fast',
+  ],
+  async run(ctx, opts, args) {
+    // The modules of an upload load side by side, not one await after another: the
+    // first file is checked ~40 ms sooner.
+    void Promise.all([
+      import('../../src/upload/discover.js'),
+      import('../../src/upload/prepare.js'),
+      import('../../src/upload/uploader.js'),
+      import('../../src/upload/report.js'),
+      import('../../src/upload/digest-cache.js'),
+      import('../../src/http/shared-pacer.js'),
+      import('../../src/io/spinner.js'),
+    ]).catch(() => undefined);
+    const S = await shapes();
+    const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
+    if (opts.note !== undefined) target.note = opts.note;
+    if (ctx.config.lang) target.lang = ctx.config.lang;
+    // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
+    const spaceRef = opts.space ?? ctx.config.space;
+    checkInput(S.Queries.uploadFile, { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) }, { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' });
+    const operands = args.paths;
+    const wantsStdin = operands.includes('-');
+    if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
+      throw new UsageError('uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)', 'for example: `cat notes.md | kagent lib upload - --name notes.md`');
+    }
+    if (opts.name !== undefined && /[/\\]/.test(opts.name)) throw new UsageError('--name is a file name, without folders');
+    if (wantsStdin && ctx.io.stdinIsTTY) throw new UsageError('"-" reads the file from stdin, but stdin is a terminal', 'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`');
+
+    const api = await ctx.api();
+    const { discover } = await import('../../src/upload/discover.js');
+    const sources = await discover(operands, { cwd: process.cwd(), signal: ctx.signal });
+    if (opts.name !== undefined && sources.length !== 1) throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
+    if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
+
+    const { note } = await import('../../src/io/output.js');
+    const { spoolStdin } = await import('../../src/upload/prepare.js');
+    let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
+    try {
+      const stdinSource = sources.find((s) => s.stdin);
+      if (stdinSource) {
+        if (ctx.io.stderrIsTTY) await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
+        spooled = await spoolStdin(ctx.io.stdin, ctx.signal);
+        stdinSource.path = spooled.path;
+        stdinSource.size = spooled.size;
+      }
+      if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
+      await runUploads(ctx, api, sources, target, opts);
+    } finally {
+      await spooled?.remove();
+    }
+  },
+});

@@ -1,0 +1,32 @@
+import { defineCommand } from '../../src/kit/define.js';
+import { withMedia, followHint, finishFollowing, command } from './shared.js';
+
+// ---------------------------------------------------------------- show
+
+export default defineCommand<{ follow?: boolean }, { id: string }>({
+  name: 'show',
+  aliases: ['view'],
+  summary: 'Show a media item: its transcript segments, summary and chapters',
+  description:
+    'Prints the title, one line per transcript segment ("[h:mm:ss] text"), then the summary and chapters once it is ready. ' +
+    'While it is still being transcribed, --follow keeps printing segments as they arrive until it is ready (as `media start` does); ' +
+    '--timeout stops waiting (exit 8) and Ctrl-C stops following (exit 130). A transcription that failed exits 1 with --follow. --json prints the MediaPage.',
+  arguments: [{ name: 'id', description: 'the media item (ids are shown by `media list`)' }],
+  options: [{ flags: '--follow', description: 'keep following until it is ready' }],
+  examples: ['kagent media show md_3k9x0q', 'kagent media show md_3k9x0q --follow', "kagent media show md_3k9x0q --jq '.chapters[] | .title'", "kagent media show md_3k9x0q | grep '^\\['"],
+  async run(ctx, opts, args) {
+    const { followMedia, isMediaActive, printMedia } = await import('../../src/views/media.js');
+    if (opts.follow) {
+      const last = await withMedia(ctx, args.id, async () => followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }));
+      await finishFollowing(ctx, last);
+      return;
+    }
+    const api = await ctx.api();
+    const page = await withMedia(ctx, args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
+    const { printJson, wantsJson, note, warn } = await import('../../src/io/output.js');
+    if (wantsJson(ctx)) return printJson(ctx, page);
+    await printMedia(ctx, page);
+    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${await command(ctx, `media show ${page.id} --follow`)}\``);
+    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${await command(ctx, `task show ${page.taskId}`)}\` shows how far it got` : ''}`);
+  },
+});

@@ -1,0 +1,95 @@
+import type { MediaStarted } from '../../src/api/shapes.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, command, followHint, finishFollowing } from './shared.js';
+
+// ---------------------------------------------------------------- start
+
+interface StartOptions {
+  space?: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+export default defineCommand<StartOptions, { url: string }>({
+  name: 'start',
+  summary: 'Transcribe a video or podcast: see the cost, confirm, then read it as it arrives',
+  description: [
+    'Asks for a quote first and shows the cost; spending credits needs a yes: on a terminal kagent asks, elsewhere pass --yes (without it: exit 2, nothing spent). ' +
+      'Then follows the transcription until it is ready: segments are printed as they arrive ("[h:mm:ss] text", one line each), then the summary and the chapters. ' +
+      'With --json, prints the finished MediaPage (or MediaStarted with --no-wait).',
+    'Ctrl-C stops following (exit 130) and --timeout stops waiting (exit 8); the transcription goes on, and `kagent media show ID --follow` picks it up again. ' +
+      'Not enough credits is CREDITS_EXHAUSTED (exit 6); transcription being unavailable is MEDIA_UNAVAILABLE (exit 7).',
+  ].join('\n\n'),
+  arguments: [{ name: 'url', description: 'a video page, podcast episode or audio/video file link' }],
+  options: [
+    { flags: '--space <space>', description: "the space to save it in (id or name; default: the profile's space, else your default space)" },
+    { flags: '--no-wait', description: 'return at once with the media and task ids' },
+    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first start instead of paying twice' },
+  ],
+  examples: [
+    'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    'kagent media start https://example.com/episode.mp3 --yes > episode.txt',
+    'kagent media start URL --yes --no-wait --json | jq -r .mediaId',
+    'kagent media start URL --yes --timeout 60 || kagent media show MEDIA_ID --follow',
+  ],
+  async run(ctx, opts, args) {
+    const S = await shapes();
+    const body: Record<string, unknown> = { url: args.url };
+    if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
+    const spaceRef = opts.space ?? ctx.config.space;
+    if (spaceRef !== undefined) body.spaceId = spaceRef;
+    checkInput(S.StartMediaRequest, body, { url: 'URL', lang: '--lang', spaceId: opts.space !== undefined ? '--space' : "the profile's space" });
+    checkUrl(args.url);
+    await checkIdempotencyKey(opts.idempotencyKey);
+    // Costly: refuse early, before any request, when nobody can say yes.
+    if (!ctx.flags.yes && !ctx.io.canPrompt) {
+      const { confirmOrYes } = await import('../../src/io/prompt.js');
+      await confirmOrYes(ctx, { message: '', action: `spend credits transcribing ${args.url}` });
+    }
+    if (spaceRef !== undefined) {
+      const { resolveSpace } = await import('../../src/kit/space.js');
+      body.spaceId = (await resolveSpace(ctx, spaceRef)).id;
+    }
+
+    const q = await getQuote(ctx, args.url);
+    const { sanitizeLine } = await import('../../src/io/sanitize.js');
+    const { note, printItem, printJson, success, wantsJson } = await import('../../src/io/output.js');
+    const { timecode } = await import('../../src/views/media.js');
+    const what = `"${sanitizeLine(q.title)}" (${q.kind}, ${timecode(q.durationSec)}, ${q.minutes} minute${q.minutes === 1 ? '' : 's'})`;
+    await note(ctx, `Transcribing ${what} costs ${q.credits} credits (${q.pricePerMinute} per minute).`);
+    if (!ctx.flags.yes) {
+      const left = await creditsLeft(ctx);
+      const { confirmOrYes } = await import('../../src/io/prompt.js');
+      await confirmOrYes(ctx, {
+        message: `Spend ${q.credits} credits to transcribe ${what}?${left !== undefined ? ` You have ${left}.` : ''}`,
+        action: `spend ${q.credits} credits transcribing ${args.url}`,
+      });
+    }
+
+    const api = await ctx.api();
+    let started: MediaStarted;
+    let replayed = false;
+    try {
+      const result = await api.callFull('startMedia', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+      started = result.body;
+      replayed = result.replayed;
+    } catch (error) {
+      throw await explainMediaError(ctx, error, args.url, q);
+    }
+    if (replayed) await note(ctx, `this key already started ${started.mediaId} within the last 24 hours: nothing new was charged`);
+
+    const show = await command(ctx, `media show ${started.mediaId}`);
+    if (!opts.wait) {
+      if (wantsJson(ctx)) return printJson(ctx, started);
+      await success(ctx, `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`);
+      await printItem(ctx, started, (s, f) => (f.tty ? '' : `${s.mediaId}\t${s.taskId}`));
+      await note(ctx, `follow it: ${show} --follow`);
+      return;
+    }
+    await note(ctx, `Started ${started.mediaId} for ${started.credits} credits (Ctrl-C stops following; the transcription goes on)`);
+    const { followMedia } = await import('../../src/views/media.js');
+    const last = await followMedia(ctx, started.mediaId, { resumeHint: await followHint(ctx, started.mediaId) });
+    await finishFollowing(ctx, last);
+  },
+});

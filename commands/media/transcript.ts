@@ -1,0 +1,70 @@
+import { ApiError, CliError } from '../../src/errors.js';
+import { checkInput, defineCommand, InputError } from '../../src/kit/define.js';
+import { shapes, withMedia, command } from './shared.js';
+
+// ---------------------------------------------------------------- transcript
+
+export default defineCommand<{ from?: string; to?: string }, { id: string }>({
+  name: 'transcript',
+  summary: 'The summary and transcript as Markdown with timestamp links',
+  description:
+    'Rendered on a terminal; the Markdown source when piped; --json prints the Transcript. ' +
+    '--from and --to limit it to a time range, given as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30). ' +
+    'Only a media item that is ready has a transcript: before that the service answers MEDIA_NOT_READY (exit 2).',
+  arguments: [{ name: 'id', description: 'the media item' }],
+  options: [
+    { flags: '--from <time>', description: 'start at this time (seconds, m:ss or h:mm:ss)' },
+    { flags: '--to <time>', description: 'end at this time (seconds, m:ss or h:mm:ss)' },
+  ],
+  examples: ['kagent media transcript md_3k9x0q', 'kagent media transcript md_3k9x0q --from 10:00 --to 15:30', 'kagent media transcript md_3k9x0q > talk.md', 'kagent media transcript md_3k9x0q --lang zh --jq .markdown'],
+  async run(ctx, opts, args) {
+    const { parseTimecode, timecode } = await import('../../src/views/media.js');
+    const time = (value: string | undefined, flag: string): number | undefined => {
+      if (value === undefined) return undefined;
+      const seconds = parseTimecode(value);
+      if (seconds === undefined) throw new InputError(`${flag} must be a time as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30) (got "${value}")`, [{ path: flag, message: 'must be seconds, m:ss or h:mm:ss' }]);
+      return seconds;
+    };
+    const from = time(opts.from, '--from');
+    const to = time(opts.to, '--to');
+    const S = await shapes();
+    const query = { lang: ctx.config.lang, from, to };
+    checkInput(S.Queries.getTranscript, query, { lang: '--lang', from: '--from', to: '--to' });
+    if (from !== undefined && to !== undefined && from > to) {
+      throw new InputError(`--from (${timecode(from)}) must not be after --to (${timecode(to)})`, [{ path: '--from', message: 'must not be after --to' }]);
+    }
+    const api = await ctx.api();
+    let result;
+    try {
+      result = await withMedia(ctx, args.id, () => api.call('getTranscript', { params: { id: args.id }, query, signal: ctx.signal }));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'MEDIA_NOT_READY') {
+        let status: string | undefined;
+        try {
+          status = (await api.call('getMedia', { params: { id: args.id }, query: { after: Number.MAX_SAFE_INTEGER }, signal: ctx.signal })).status;
+        } catch {
+          status = undefined;
+        }
+        const { sanitizeLine } = await import('../../src/io/sanitize.js');
+        throw new CliError(`the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`, {
+          exitCode: error.exitCode,
+          code: error.code,
+          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${await command(ctx, `media show ${args.id} --follow`)}\`, then ask again`,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    const { printJson, wantsJson } = await import('../../src/io/output.js');
+    if (wantsJson(ctx)) return printJson(ctx, result);
+    const { emit } = await import('../../src/io/streams.js');
+    if (ctx.io.stdoutIsTTY) {
+      const { renderMarkdown } = await import('../../src/io/markdown.js');
+      await emit(ctx.io.stdout, await renderMarkdown(ctx, result.markdown));
+      return;
+    }
+    const { sanitize } = await import('../../src/io/sanitize.js');
+    const text = sanitize(result.markdown);
+    await emit(ctx.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  },
+});

@@ -1,0 +1,158 @@
+// kagent sandbox: runs the local double of the whole API on 127.0.0.1 until
+// Ctrl-C. Prints the base URL and an API key (stdout), writes a `sandbox`
+// profile pointing at it, and logs requests to stderr unless --quiet. The
+// sandbox itself (src/sandbox/) is imported only here, when the command runs.
+import type { Context } from '../../src/context.js';
+import { CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { defineGroup } from '../../src/kit/define.js';
+
+export const SANDBOX_PROFILE = 'sandbox';
+export const DEFAULT_PORT = 8787;
+
+interface SandboxFlags {
+  port: number;
+  state?: string;
+  seed: number;
+  speed: number;
+  rateLimit: number;
+  faults?: string;
+  errorFormat: 'envelope' | 'problem';
+  apiKey?: string;
+  /** --no-save-profile turns it off (`--profile` is the global flag choosing a profile). */
+  saveProfile: boolean;
+}
+
+/** What `--json` prints once the sandbox listens. */
+export interface SandboxStarted {
+  baseUrl: string;
+  apiKey: string;
+  /** The profile written for it, or null with --no-save-profile. */
+  profile: string | null;
+}
+
+export default defineGroup<SandboxFlags>({
+  name: 'sandbox',
+  summary: 'Run a local double of the whole API for tests and demos',
+  description: [
+    'A stateful, faithful double of the whole API on 127.0.0.1: every operation, every error code and limit,',
+    'idempotency, the rate limit, credits, and background work (watch briefs, media transcripts, chat turns)',
+    'that moves on with the sandbox clock. It prints its base URL and an API key, writes a `sandbox` profile',
+    '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C. Sandbox-only admin routes live under',
+    '/_sandbox/ (GET /_sandbox/ lists them): create accounts, set credits and limits, advance the clock, inject faults.',
+    '',
+    'Piped, it prints `base-url`, `api-key` and `profile` lines (key<TAB>value); --json prints {baseUrl, apiKey, profile}.',
+  ].join('\n'),
+  options: [
+    { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
+    { flags: '--state <file>', description: 'keep state in this JSON file (uploads beside it in FILE.blobs): reloaded on start, saved on exit' },
+    { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
+    { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
+    { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
+    { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05' },
+    { flags: '--error-format <format>', description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents', choices: ['envelope', 'problem'], default: 'envelope' },
+    { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
+    { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },
+  ],
+  examples: [
+    'kagent sandbox',
+    '# another terminal:',
+    'kagent -p sandbox me',
+    'kagent sandbox --port 0 --state ./sandbox.json --speed 60',
+    'kagent sandbox --rate-limit 0 --faults 503=0.1,slow=0.05:2000 --quiet',
+    "eval \"$(kagent sandbox --port 0 --json | jq -r '\"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)\"')\" &",
+  ],
+  endsOnInterrupt: true,
+  async run(ctx, flags) {
+    const faults = flags.faults;
+    if (faults !== undefined) {
+      const { parseFaultSpec } = await import('../../src/sandbox/faults.js');
+      try {
+        parseFaultSpec(faults);
+      } catch (error) {
+        throw new UsageError(`--faults: ${(error as Error).message}`);
+      }
+    }
+
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { sanitizeLine } = await import('../../src/io/sanitize.js');
+    let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+    try {
+      sandbox = await startSandbox({
+        port: flags.port,
+        host: '127.0.0.1',
+        stateFile: flags.state,
+        seed: flags.seed,
+        speed: flags.speed,
+        rateLimit: flags.rateLimit,
+        faults,
+        errorFormat: flags.errorFormat,
+        apiKey: flags.apiKey,
+        quiet: ctx.flags.quiet,
+        log: (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`),
+      });
+    } catch (error) {
+      throw startFailure(error, flags);
+    }
+
+    try {
+      const profile = flags.saveProfile ? await writeSandboxProfile(ctx, sandbox.baseUrl, sandbox.apiKey, flags.rateLimit) : null;
+      await announce(ctx, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile }, sandbox.origin, flags);
+      await untilInterrupted(ctx.signal);
+    } finally {
+      await sandbox.close();
+    }
+    const { note } = await import('../../src/io/output.js');
+    await note(ctx, flags.state ? `Sandbox stopped; state saved to ${flags.state}` : 'Sandbox stopped');
+  },
+});
+
+/** The `sandbox` profile: base URL, key and a pacing rate that matches the sandbox's limit. */
+async function writeSandboxProfile(ctx: Context, baseUrl: string, apiKey: string, rateLimit: number): Promise<string> {
+  const [{ writeProfile }, { configDir }] = await Promise.all([import('../../src/config/store.js'), import('../../src/config/paths.js')]);
+  // With the limit off, pace at 1000 requests a second rather than at the contract's 60 a minute.
+  await writeProfile(configDir(ctx.io.env), SANDBOX_PROFILE, { baseUrl, apiKey, rateLimit: rateLimit > 0 ? rateLimit : 60_000 });
+  return SANDBOX_PROFILE;
+}
+
+async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
+  const { printItem, note } = await import('../../src/io/output.js');
+  await printItem(ctx, started, (s, f) =>
+    f.fields([
+      ['Base URL', s.baseUrl],
+      ['API key', s.apiKey],
+      ['Profile', s.profile ?? undefined],
+    ]),
+  );
+  if (ctx.flags.json || ctx.flags.jq !== undefined) return;
+  await note(ctx, (f) =>
+    [
+      '',
+      `${f.green('✓')} Sandbox listening on ${f.bold(started.baseUrl)}${flags.state ? ` (state in ${flags.state})` : ''}`,
+      started.profile ? `  Try it: ${f.bold(`kagent -p ${started.profile} me`)}` : `  Try it: ${f.bold(`KAGENT_BASE_URL=${started.baseUrl} KAGENT_API_KEY=${started.apiKey} kagent me`)}`,
+      `  Admin routes: ${origin}/_sandbox/   API description: ${started.baseUrl}/openapi.json`,
+      `  Rate limit: ${flags.rateLimit > 0 ? `${flags.rateLimit} requests/minute per account` : 'off'}; clock speed ${flags.speed}×${flags.faults ? `; faults ${flags.faults}` : ''}`,
+      '  Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+function untilInterrupted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+function startFailure(error: unknown, flags: SandboxFlags): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new CliError(`port ${flags.port} on 127.0.0.1 is already in use`, { code: 'PORT_IN_USE', hint: 'pick another with --port, or --port 0 for a free one', cause: error });
+  }
+  if (code === 'EACCES') return new CliError(`not allowed to listen on port ${flags.port}`, { code: 'PORT_DENIED', hint: 'use a port above 1023, or --port 0', cause: error });
+  const message = (error as Error).message ?? String(error);
+  if (/cannot read sandbox state/.test(message)) {
+    return new CliError(message, { exitCode: ExitCode.USAGE, code: 'STATE_UNREADABLE', hint: 'fix or remove the --state file', cause: error });
+  }
+  return new CliError(`the sandbox could not start: ${message}`, { code: 'SANDBOX_FAILED', cause: error });
+}

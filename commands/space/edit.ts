@@ -1,0 +1,37 @@
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { label } from './shared.js';
+
+export default defineCommand<{ name?: string; icon?: string | false; description?: string; position?: number }, { space: string }>({
+  name: 'edit',
+  summary: "Change a space's name, icon, description or position",
+  arguments: [{ name: 'space', description: 'id or name of the space' }],
+  options: [
+    { flags: '--name <name>', description: 'new name' },
+    { flags: '--icon <emoji>', description: 'new icon' },
+    { flags: '--no-icon', description: 'remove the icon' },
+    { flags: '--description <text>', description: 'new description' },
+    { flags: '--position <n>', description: 'new place in the list (0 is first)', type: 'integer', min: 0 },
+  ],
+  examples: ['kagent space edit Research --name "Research notes"', 'kagent space edit sp_123 --icon 🧪 --position 0', 'kagent space edit Research --no-icon'],
+  async run(ctx, opts, args) {
+    const body: Record<string, unknown> = {};
+    if (opts.name !== undefined) body.name = opts.name;
+    if (opts.icon !== undefined) body.icon = opts.icon === false ? null : opts.icon;
+    if (opts.description !== undefined) body.description = opts.description;
+    if (opts.position !== undefined) body.position = opts.position;
+    if (Object.keys(body).length === 0) throw new UsageError('nothing to change', 'pass at least one of --name, --icon, --no-icon, --description, --position');
+    const { UpdateSpaceRequest } = await import('../../src/api/shapes.js');
+    checkInput(UpdateSpaceRequest, body, { name: '--name', icon: '--icon', description: '--description', position: '--position' });
+
+    const space = await resolveSpace(ctx, args.space);
+    const api = await ctx.api();
+    await api.call('updateSpace', { params: { id: space.id }, body, signal: ctx.signal });
+    // The service answers 204: show the space as it now stands.
+    const { items } = await api.call('listSpaces', { signal: ctx.signal });
+    const updated = items.find((item) => item.id === space.id) ?? { ...space, ...body };
+    const { printItem } = await import('../../src/io/output.js');
+    await printItem(ctx, updated, (shown, f) => (f.tty ? `${f.green('✓')} Updated space ${label(shown)}` : shown.id));
+  },
+});

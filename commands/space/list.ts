@@ -1,0 +1,26 @@
+import type { Space } from '../../src/api/shapes.js';
+import type { Column } from '../../src/io/output.js';
+import { defineCommand } from '../../src/kit/define.js';
+
+const columns: Column<Space>[] = [
+  { header: 'id', value: (space) => space.id },
+  { header: 'name', value: (space) => space.name, display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name) },
+  { header: 'icon', value: (space) => space.icon, only: 'plain' },
+  { header: 'description', value: (space) => space.description, flex: true },
+  { header: 'default', value: (space) => space.isDefault, kind: 'bool' },
+  { header: 'created', value: (space) => space.createdAt, kind: 'time' },
+];
+
+export default defineCommand({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List your spaces',
+  description: 'Piped, each row is: id, name, icon, description, default (true/false), created (ISO 8601).',
+  examples: ['kagent space list', 'kagent space list --json', 'kagent space list | cut -f2'],
+  async run(ctx) {
+    const { printList } = await import('../../src/io/output.js');
+    const api = await ctx.api();
+    const { items } = await api.call('listSpaces', { signal: ctx.signal });
+    await printList(ctx, items, { columns, empty: 'No spaces.' });
+  },
+});

@@ -1,0 +1,7 @@
+// What several `kagent space` verbs share.
+import type { Space } from '../../src/api/shapes.js';
+
+/** "🔬 Research (sp_123)" */
+export function label(space: Pick<Space, 'id' | 'name' | 'icon'>): string {
+  return `${space.icon ? `${space.icon} ` : ''}${space.name} (${space.id})`;
+}

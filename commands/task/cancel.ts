@@ -1,0 +1,59 @@
+import type { Context } from '../../src/context.js';
+import type { Task } from '../../src/api/shapes.js';
+import { ApiError, CliError } from '../../src/errors.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { taskHint, percent } from './shared.js';
+
+async function explainCancelError(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'TASK_NOT_ACTIVE') return taskHint(error, id);
+  let status: string | undefined;
+  try {
+    status = (await (await ctx.api()).call('getTask', { params: { id } })).status;
+  } catch {
+    status = undefined;
+  }
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  return new CliError(`task ${id} is no longer active${status ? ` (it is ${status})` : ''}: only queued, running or waiting tasks can be cancelled`, {
+    exitCode: error.exitCode,
+    code: error.code,
+    hint: `nothing to cancel, and whatever it finished is kept: \`${kagentCommand(ctx, `task show ${id}`)}\` shows how it ended`,
+    cause: error,
+  });
+}
+
+// ---------------------------------------------------------------- cancel
+
+export default defineCommand<Record<string, never>, { id: string }>({
+  name: 'cancel',
+  summary: 'Cancel a queued, running or waiting task (work already done is kept)',
+  description: 'Asks first on a terminal; elsewhere pass --yes. Prints the task as cancelled with --json.',
+  arguments: [{ name: 'id', description: 'the task' }],
+  examples: ['kagent task cancel tk_3k9x0q2m7d', 'kagent task cancel tk_3k9x0q2m7d --yes --json', 'kagent task list --active --kind research | cut -f1 | xargs -n1 kagent task cancel --yes'],
+  async run(ctx, _opts, args) {
+    const { confirmOrYes } = await import('../../src/io/prompt.js');
+    const { printItem, success } = await import('../../src/io/output.js');
+    const { sanitizeLine } = await import('../../src/io/sanitize.js');
+    const api = await ctx.api();
+    if (!ctx.flags.yes && ctx.io.canPrompt) {
+      let title = args.id;
+      try {
+        const current = await api.call('getTask', { params: { id: args.id }, signal: ctx.signal });
+        title = `"${sanitizeLine(current.title)}" (${args.id}, ${current.status})`;
+      } catch (error) {
+        throw taskHint(error, args.id);
+      }
+      await confirmOrYes(ctx, { message: `Cancel task ${title}? Work already done is kept.`, action: `cancel task ${args.id}` });
+    } else {
+      await confirmOrYes(ctx, { message: `Cancel task ${args.id}?`, action: `cancel task ${args.id}` });
+    }
+    let task: Task;
+    try {
+      task = await api.call('cancelTask', { params: { id: args.id }, signal: ctx.signal });
+    } catch (error) {
+      throw await explainCancelError(ctx, error, args.id);
+    }
+    const kept = typeof task.progress === 'number' && task.progress > 0 ? `; work already done is kept (${percent(task.progress)} of it was done)` : '; work already done is kept';
+    await success(ctx, `Cancelled ${task.id}: ${task.title}${kept}`);
+    await printItem(ctx, task, (t, f) => (f.tty ? '' : `${t.id}\t${t.status}`));
+  },
+});

@@ -1,0 +1,60 @@
+import type { Task } from '../../src/api/shapes.js';
+import { UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { percent } from './shared.js';
+
+// ---------------------------------------------------------------- list
+
+interface ListOptions {
+  space?: string;
+  active?: boolean;
+  kind?: string;
+  limit?: number;
+  all?: boolean;
+}
+
+export default defineCommand<ListOptions>({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List background tasks, newest first',
+  options: [
+    { flags: '--space <space>', description: 'only tasks of this space (id or name)' },
+    { flags: '--active', description: 'only queued, running or waiting tasks' },
+    { flags: '--kind <kind>', description: 'only tasks of this kind (watch_setup, brief, research, transcription, scheduled, ...)' },
+    { flags: '-L, --limit <n>', description: 'at most this many (default: the first page)', type: 'integer', min: 1 },
+    { flags: '--all', description: 'every task, following every page' },
+  ],
+  examples: ['kagent task list --active', 'kagent task list --kind watch_setup --limit 5', 'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"', 'kagent task list --active | cut -f1'],
+  async run(ctx, opts) {
+    if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
+    const S = await import('../../src/api/shapes.js');
+    const query: Record<string, string | undefined> = {
+      space: opts.space,
+      active: opts.active ? 'true' : undefined,
+      kind: opts.kind,
+    };
+    checkInput(S.Queries.listTasks, query, { space: '--space', active: '--active', kind: '--kind' });
+    if (opts.space !== undefined) {
+      const { resolveSpace } = await import('../../src/kit/space.js');
+      query.space = (await resolveSpace(ctx, opts.space)).id;
+    }
+    const { printList } = await import('../../src/io/output.js');
+    const { taskStatus } = await import('../../src/views/task-follow.js');
+    const api = await ctx.api();
+    const items = api.paginate('listTasks', { query, signal: ctx.signal }, { limit: opts.limit, all: opts.all });
+    await printList<Task>(ctx, items, {
+      empty: opts.active ? 'No task is running.' : 'No tasks.',
+      columns: [
+        { header: 'Id', value: (t) => t.id },
+        { header: 'Kind', value: (t) => t.kind },
+        { header: 'Status', value: (t) => t.status, display: (t, f) => taskStatus(t.status, f) },
+        { header: 'Progress', value: (t) => t.progress, display: (t) => percent(t.progress) },
+        { header: 'Title', value: (t) => t.title, flex: true },
+        { header: 'Updated', value: (t) => t.updatedAt, kind: 'time' },
+        { header: 'Created', value: (t) => t.createdAt, only: 'plain' },
+        { header: 'Finished', value: (t) => t.finishedAt, only: 'plain' },
+        { header: 'Space', value: (t) => t.spaceId, only: 'plain' },
+      ],
+    });
+  },
+});

@@ -1,0 +1,70 @@
+import type { Context } from '../../src/context.js';
+import type { TaskDetail } from '../../src/api/shapes.js';
+import type { Formatter } from '../../src/io/format.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { resultCommand, percent, taskHint } from './shared.js';
+
+// ---------------------------------------------------------------- show
+
+async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
+  const { milestoneLines, taskStatus, approvalCommands, kagentCommand } = await import('../../src/views/task-follow.js');
+  const waiting = task.waitingOn ?? [];
+  const next = resultCommand(task.result);
+  if (!f.tty) {
+    const head = f.fields([
+      ['id', task.id],
+      ['kind', task.kind],
+      ['status', task.status],
+      ['title', task.title],
+      ['progress', task.progress === null || task.progress === undefined ? '' : String(task.progress)],
+      ['space', task.spaceId ?? ''],
+      ['created', task.createdAt],
+      ['updated', task.updatedAt],
+      ['finished', task.finishedAt ?? ''],
+      ['waiting-on', waiting.map((a) => a.id).join(' ')],
+      ['result', task.result ? `${task.result.kind} ${task.result.id}` : ''],
+    ]);
+    const rows = (task.milestones ?? []).map((m) => [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'));
+    return [head, '--', ...rows].join('\n');
+  }
+  const facts = [task.id, task.kind, taskStatus(task.status, f)];
+  if (task.progress !== null && task.progress !== undefined) facts.push(percent(task.progress));
+  facts.push(`started ${f.time(task.createdAt)}`);
+  if (task.finishedAt) facts.push(`finished ${f.time(task.finishedAt)}`);
+  else facts.push(`updated ${f.time(task.updatedAt)}`);
+  const lines = [f.bold(task.title), facts.join(f.dim(' · '))];
+  const milestones = milestoneLines(task, f, Math.min(f.width, 120));
+  if (milestones.length > 0) lines.push('', f.bold('Milestones'), ...milestones);
+  if (waiting.length > 0) {
+    lines.push('', f.bold(f.yellow('Waiting for your decision')));
+    for (const action of waiting) {
+      const { approve, reject } = approvalCommands(ctx, action);
+      lines.push(`  ${action.title} ${f.dim(`(${action.tool}, risk ${action.risk}, ${action.id})`)}`);
+      lines.push(`    approve: ${f.cyan(approve)}`);
+      lines.push(`    reject:  ${f.cyan(reject)}`);
+    }
+  }
+  if (task.result) {
+    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${kagentCommand(ctx, next)}`) : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export default defineCommand<Record<string, never>, { id: string }>({
+  name: 'show',
+  aliases: ['view'],
+  summary: 'Show a task: its milestones, the actions it waits on and what it produced',
+  description: 'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time.',
+  arguments: [{ name: 'id', description: 'the task' }],
+  examples: ['kagent task show tk_3k9x0q2m7d', `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`, 'kagent task show tk_3k9x0q2m7d --json'],
+  async run(ctx, _opts, args) {
+    const { printItem } = await import('../../src/io/output.js');
+    let task: TaskDetail;
+    try {
+      task = await (await ctx.api()).call('getTask', { params: { id: args.id }, signal: ctx.signal });
+    } catch (error) {
+      throw taskHint(error, args.id);
+    }
+    await printItem(ctx, task, (t, f) => renderTask(ctx, t, f));
+  },
+});

@@ -1,0 +1,151 @@
+import type { Context } from '../../src/context.js';
+import type { WatchCreated } from '../../src/api/shapes.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { meOrNothing, shapes } from './shared.js';
+
+/** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
+async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.status !== 403) return error;
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  const me = await meOrNothing(ctx);
+  if (error.code === 'EMAIL_NOT_VERIFIED') {
+    const who = me ? ` (${me.email})` : '';
+    return new CliError(`your email address${who} is not verified yet; creating a watch needs a verified address`, {
+      exitCode: error.exitCode,
+      code: error.code,
+      hint: `open the verification link the service sent${who}, then run this again; meanwhile you can follow existing watches: \`${kagentCommand(ctx, 'watch search TOPIC')}\``,
+      cause: error,
+    });
+  }
+  const limit = me?.limits.watchesPerMonth;
+  const used = me?.usage.watchesThisMonth;
+  if (/LIMIT|QUOTA/i.test(error.code) || (limit !== undefined && used !== undefined && used >= limit)) {
+    const plan = me ? `your plan (${me.plan.name})` : 'your plan';
+    const detail = limit !== undefined ? ` creates at most ${limit} watch${limit === 1 ? '' : 'es'} a month${used !== undefined ? `, and ${used} ${used === 1 ? 'was' : 'were'} created this month` : ''}` : ' has reached its monthly watch limit';
+    return new CliError(`monthly watch limit reached: ${plan}${detail}`, {
+      exitCode: ExitCode.QUOTA,
+      code: error.code,
+      hint: `the count starts again next month (\`${kagentCommand(ctx, 'me')}\` shows your limits); meanwhile follow an existing public watch: \`${kagentCommand(ctx, 'watch search TOPIC')}\``,
+      cause: error,
+    });
+  }
+  return error;
+}
+
+// ---------------------------------------------------------------- create
+
+interface CreateOptions {
+  type?: string;
+  url?: string[];
+  alert?: string[];
+  cadence?: string;
+  visibility?: string;
+  space?: string;
+  wait: boolean;
+  idempotencyKey?: string;
+}
+
+export default defineCommand<CreateOptions, { intent?: string }>({
+  name: 'create',
+  summary: 'Start a watch, follow its set-up and show the first brief',
+  description:
+    'Creates a watch and follows the task that sets it up (plan, steps, output) until its first brief, covering the last 7 days, is written; then shows that brief. ' +
+    'On a terminal the milestones update in place; piped, each one is a line on stderr. Ctrl-C stops following (the set-up goes on) and prints the command that resumes; ' +
+    'so does --timeout (exit 8). Every value is checked against the API\'s bounds before anything is sent. Creating a watch counts toward your plan\'s monthly watch limit.',
+  arguments: [{ name: 'intent', description: 'one sentence on what to follow', optional: true }],
+  options: [
+    { flags: '--type <type>', description: 'topic (default: the agent finds sources), sources (the given --url) or pages (watch the --url pages for changes)' },
+    { flags: '--url <url>', description: 'a source or page to watch (repeatable)', repeatable: true },
+    { flags: '--alert <phrase>', description: 'tell me when an entry mentions this (repeatable)', repeatable: true },
+    { flags: '--cadence <cadence>', description: 'daily (default), weekly or off' },
+    { flags: '--visibility <visibility>', description: 'public (default), unlisted or private' },
+    { flags: '--space <space>', description: "space to file it in, by id or name (default: the profile's space, else your default space)" },
+    { flags: '--no-wait', description: 'return at once with the slug and task id' },
+    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first watch instead of creating another' },
+  ],
+  examples: [
+    'kagent watch create "EU rules on AI chips export"',
+    'kagent watch create "Rust compiler releases" --type sources --url https://blog.rust-lang.org/ --cadence weekly',
+    'kagent watch create "Pricing page changes" --type pages --url https://example.com/pricing --alert "price increase"',
+    '# in a script: start it and come back later',
+    'kagent watch create "Battery recycling" --no-wait --json | jq -r .taskId',
+    'kagent watch create "Battery recycling" --timeout 30 || kagent task watch TASK_ID',
+  ],
+  async run(ctx, opts, args) {
+    const S = await shapes();
+    const { askText } = await import('../../src/io/prompt.js');
+    const intent =
+      args.intent ??
+      (await askText(ctx, {
+        message: 'What should the watch follow? (one sentence)',
+        flag: 'INTENT (the first argument)',
+        what: 'what to follow',
+      }));
+    const body: Record<string, unknown> = { intent };
+    if (opts.type !== undefined) body.type = opts.type;
+    if (opts.url !== undefined) body.urls = opts.url;
+    if (opts.alert !== undefined) body.alerts = opts.alert;
+    if (opts.cadence !== undefined) body.cadence = opts.cadence;
+    if (opts.visibility !== undefined) body.visibility = opts.visibility;
+    // --space, else the profile's default space (`kagent config set space ...`), else the account's default.
+    const spaceRef = opts.space ?? ctx.config.space;
+    if (spaceRef !== undefined) body.spaceId = spaceRef;
+    if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
+    checkInput(S.CreateWatchRequest, body, {
+      intent: 'INTENT',
+      type: '--type',
+      urls: '--url',
+      alerts: '--alert',
+      cadence: '--cadence',
+      visibility: '--visibility',
+      spaceId: opts.space !== undefined ? '--space' : 'the profile\'s space',
+      lang: '--lang',
+    });
+    const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
+    await checkIdempotencyKey(opts.idempotencyKey);
+    if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
+      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. kagent watch create "${intent}" --type ${opts.type} --url https://example.com/`);
+    }
+    if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
+
+    const { printItem, printJson, note, success, wantsJson } = await import('../../src/io/output.js');
+    const { followTask, kagentCommand, taskOutcomeError } = await import('../../src/views/task-follow.js');
+    const api = await ctx.api();
+    let created: WatchCreated;
+    let replayed = false;
+    try {
+      const result = await api.callFull('createWatch', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+      created = result.body;
+      replayed = result.replayed;
+    } catch (error) {
+      throw await explainCreateError(ctx, error);
+    }
+    if (replayed) await note(ctx, `this key already created watch ${created.slug} within the last 24 hours: showing that one`);
+
+    const follow = kagentCommand(ctx, `task watch ${created.taskId}`);
+    const show = kagentCommand(ctx, `watch show ${created.slug}`);
+    if (!opts.wait) {
+      if (wantsJson(ctx)) return printJson(ctx, created);
+      await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);
+      await printItem(ctx, created, (c, f) => (f.tty ? f.fields([['Slug', c.slug], ['Task', c.taskId]]) : `${c.slug}\t${c.taskId}`));
+      await note(ctx, `follow the set-up: ${follow}\nread it once set up: ${show}`);
+      return;
+    }
+
+    await note(ctx, `Creating watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`);
+    const task = await followTask(ctx, created.taskId, {
+      label: created.watch.title,
+      resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,
+    });
+    const failure = taskOutcomeError(ctx, task);
+    if (failure) throw failure;
+
+    const page = await api.call('getWatch', { params: { slug: created.slug }, query: { lang: ctx.config.lang }, signal: ctx.signal });
+    if (wantsJson(ctx)) return printJson(ctx, page);
+    await success(ctx, `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`);
+    const { renderWatchPage } = await import('../../src/views/brief.js');
+    await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+  },
+});

@@ -1,0 +1,57 @@
+import type { Context } from '../../src/context.js';
+import type { FollowState } from '../../src/api/shapes.js';
+import { ApiError, CliError, ExitCode } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { meOrNothing, shapes, withWatch } from './shared.js';
+
+/** FOLLOW_LIMIT: say the plan's limit (from GET /me) and what to do. */
+async function explainFollowError(ctx: Context, error: unknown): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'FOLLOW_LIMIT') return error;
+  const me = await meOrNothing(ctx);
+  const { kagentCommand } = await import('../../src/views/task-follow.js');
+  const limit = me?.limits.follows;
+  const message =
+    limit === undefined
+      ? 'you follow as many watches as your plan allows'
+      : `your plan (${me?.plan.name}) follows at most ${limit} watch${limit === 1 ? '' : 'es'}, and you follow ${me?.usage.follows ?? limit}`;
+  return new CliError(message, {
+    exitCode: ExitCode.QUOTA,
+    code: 'FOLLOW_LIMIT',
+    hint: `unfollow one first (\`${kagentCommand(ctx, 'watch list')}\`, then \`${kagentCommand(ctx, 'watch unfollow SLUG')}\`), or move to a plan with more follows`,
+    cause: error,
+  });
+}
+
+// ---------------------------------------------------------------- follow / unfollow
+
+export default defineCommand<{ space?: string }, { slug: string }>({
+  name: 'follow',
+  summary: 'Follow a watch, or move one you follow to another space',
+  description: 'Your plan follows at most a number of watches (`kagent me` shows it). Following a watch you already follow moves it to --space.',
+  arguments: [{ name: 'slug', description: 'the watch' }],
+  options: [{ flags: '--space <space>', description: 'the space to file it in, by id or name (default: where it is, or your default space)' }],
+  examples: ['kagent watch follow ai-chips', 'kagent watch follow ai-chips --space Research', 'kagent watch follow ai-chips --json'],
+  async run(ctx, opts, args) {
+    const S = await shapes();
+    const body: Record<string, unknown> = {};
+    if (opts.space !== undefined) body.spaceId = opts.space;
+    checkInput(S.FollowRequest, body, { spaceId: '--space' });
+    let spaceName: string | undefined;
+    if (opts.space !== undefined) {
+      const { resolveSpace } = await import('../../src/kit/space.js');
+      const space = await resolveSpace(ctx, opts.space);
+      body.spaceId = space.id;
+      spaceName = space.name;
+    }
+    const { printItem, success } = await import('../../src/io/output.js');
+    const api = await ctx.api();
+    let state: FollowState;
+    try {
+      state = await withWatch(ctx, args.slug, () => api.call('followWatch', { params: { slug: args.slug }, body, signal: ctx.signal }));
+    } catch (error) {
+      throw await explainFollowError(ctx, error);
+    }
+    await success(ctx, `Following ${state.slug}${spaceName ? ` in ${spaceName}` : ''} (${state.followers} ${state.followers === 1 ? 'follower' : 'followers'})`);
+    await printItem(ctx, state, (s, f) => (f.tty ? '' : [s.slug, s.following, s.spaceId ?? '', s.followers].join('\t')));
+  },
+});

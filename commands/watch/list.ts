@@ -1,0 +1,51 @@
+import type { FollowedWatch } from '../../src/api/shapes.js';
+import { defineCommand } from '../../src/kit/define.js';
+
+// ---------------------------------------------------------------- list
+
+export default defineCommand<Record<string, never>>({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List the watches you follow, each with its latest brief',
+  examples: [
+    'kagent watch list',
+    '# slugs of the watches with a brief today',
+    `kagent watch list --jq '.[] | select(.latestBrief.date == "2026-01-15") | .slug'`,
+    'kagent watch list | cut -f1',
+  ],
+  async run(ctx) {
+    const { printList, wantsJson } = await import('../../src/io/output.js');
+    const { kagentCommand } = await import('../../src/views/task-follow.js');
+    const api = await ctx.api();
+    const { items } = await api.call('listFollowedWatches');
+    // Space names only for people; scripts get the id.
+    let spaceNames = new Map<string, string>();
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx) && items.some((w) => w.spaceId)) {
+      try {
+        spaceNames = new Map((await api.call('listSpaces')).items.map((s) => [s.id, s.name]));
+      } catch {
+        // the ids will do
+      }
+    }
+    await printList<FollowedWatch>(ctx, items, {
+      empty: `You follow no watches yet: find one with \`${kagentCommand(ctx, 'watch search TOPIC')}\` or start one with \`${kagentCommand(ctx, 'watch create "what to follow"')}\`.`,
+      columns: [
+        { header: 'Slug', value: (w) => w.slug },
+        { header: 'Title', value: (w) => w.title, flex: true },
+        { header: 'Type', value: (w) => w.type },
+        { header: 'Cadence', value: (w) => w.cadence },
+        { header: 'Owner', value: (w) => w.owner, kind: 'bool' },
+        { header: 'Space', value: (w) => w.spaceId, display: (w) => (w.spaceId ? (spaceNames.get(w.spaceId) ?? w.spaceId) : ''), only: 'tty' },
+        { header: 'Space', value: (w) => w.spaceId, only: 'plain' },
+        {
+          header: 'Latest brief',
+          value: (w) => w.latestBrief?.date ?? '',
+          display: (w, f) => (w.latestBrief ? `${w.latestBrief.date} ${f.dim(`· ${w.latestBrief.entryCount} entries`)}` : f.dim('none yet')),
+        },
+        { header: 'Brief', value: (w) => w.latestBrief?.id ?? '', only: 'plain' },
+        { header: 'Entries', value: (w) => w.latestBrief?.entryCount ?? '', only: 'plain' },
+        { header: 'Brief title', value: (w) => w.latestBrief?.title ?? '', only: 'plain' },
+      ],
+    });
+  },
+});

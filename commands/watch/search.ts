@@ -1,0 +1,31 @@
+import type { WatchCard } from '../../src/api/shapes.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { shapes } from './shared.js';
+
+// ---------------------------------------------------------------- search
+
+export default defineCommand<Record<string, never>, { query: string }>({
+  name: 'search',
+  summary: 'Find public watches to follow',
+  arguments: [{ name: 'query', description: 'words to look for in titles and intents' }],
+  examples: ['kagent watch search "ai chips"', 'kagent watch search battery --json | jq -r ".[].slug"', 'kagent watch search rust | cut -f1 | head -1 | xargs kagent watch follow'],
+  async run(ctx, _opts, args) {
+    const S = await shapes();
+    checkInput(S.Queries.searchWatches, { q: args.query }, { q: 'QUERY' });
+    const { printList } = await import('../../src/io/output.js');
+    const { kagentCommand } = await import('../../src/views/task-follow.js');
+    const { items } = await (await ctx.api()).call('searchWatches', { query: { q: args.query } });
+    await printList<WatchCard>(ctx, items, {
+      empty: `No public watch matches "${args.query}": start one with \`${kagentCommand(ctx, `watch create "${args.query.replace(/"/g, '')}"`)}\``,
+      columns: [
+        { header: 'Slug', value: (w) => w.slug },
+        { header: 'Title', value: (w) => w.title, flex: true },
+        { header: 'Type', value: (w) => w.type },
+        { header: 'Cadence', value: (w) => w.cadence },
+        { header: 'Followers', value: (w) => w.followers, kind: 'number' },
+        { header: 'Last brief', value: (w) => w.lastBriefAt, kind: 'time' },
+        { header: 'Intent', value: (w) => w.intent, only: 'plain' },
+      ],
+    });
+  },
+});

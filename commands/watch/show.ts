@@ -1,0 +1,41 @@
+import type { WatchPage } from '../../src/api/shapes.js';
+import { ApiError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { shapes, withWatch } from './shared.js';
+
+// ---------------------------------------------------------------- show
+
+export default defineCommand<{ date?: string }, { slug: string }>({
+  name: 'show',
+  aliases: ['view'],
+  summary: "Read a watch's brief (latest, or of a date), with its archive and method",
+  description:
+    'Entries come by position with their importance, category, headline, summary (Markdown, rendered on a terminal), why it matters, the primary link and the evidence. ' +
+    'Links are clickable where the terminal supports it. Piped, the watch is label/value lines, then `--`, then one tab-separated row per entry: ' +
+    'position, importance, category, headline, primary URL, entry id. --lang reads the brief in the other language.',
+  arguments: [{ name: 'slug', description: 'the watch' }],
+  options: [{ flags: '--date <YYYY-MM-DD>', description: 'the brief of this date instead of the latest (see the archive)' }],
+  examples: [
+    'kagent watch show ai-chips',
+    'kagent watch show ai-chips --date 2026-01-14',
+    'kagent watch show ai-chips --lang zh',
+    '# entry ids and headlines of the latest brief',
+    `kagent watch show ai-chips --jq '.brief.entries[] | [.id, .headline] | @tsv'`,
+  ],
+  async run(ctx, opts, args) {
+    const S = await shapes();
+    const query = { date: opts.date, lang: ctx.config.lang };
+    checkInput(S.Queries.getWatch, query, { date: '--date', lang: '--lang' });
+    const { printItem } = await import('../../src/io/output.js');
+    const page = await withWatch(ctx, args.slug, async () =>
+      (await ctx.api()).call('getWatch', { params: { slug: args.slug }, query, signal: ctx.signal }),
+    ).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404 && opts.date && error.code !== 'WATCH_NOT_FOUND') {
+        error.hint = `no brief of ${opts.date}: \`kagent watch issues ${args.slug}\` lists the dates there are`;
+      }
+      throw error;
+    });
+    const { renderWatchPage } = await import('../../src/views/brief.js');
+    await printItem<WatchPage>(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+  },
+});

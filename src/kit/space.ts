@@ -1,0 +1,29 @@
+// A space as the user names it on the command line: by id, or by name (exact,
+// then ignoring case). Every command taking a space (`--space`, `space edit`)
+// goes through here, so they all accept the same forms and fail the same way.
+import type { Space } from '../api/shapes.js';
+import type { Context } from '../context.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+
+/**
+ * The space a user named, by id or by name (exact, then ignoring case).
+ * No match → exit 4; a name shared by several spaces → exit 2 listing their ids.
+ */
+export async function resolveSpace(ctx: Context, ref: string): Promise<Space> {
+  const api = await ctx.api();
+  const { items } = await api.call('listSpaces', { signal: ctx.signal });
+  const byId = items.find((space) => space.id === ref);
+  if (byId) return byId;
+  let matches = items.filter((space) => space.name === ref);
+  if (matches.length === 0) matches = items.filter((space) => space.name.toLowerCase() === ref.toLowerCase());
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length > 1) {
+    throw new UsageError(`"${ref}" names ${matches.length} spaces (${matches.map((space) => space.id).join(', ')})`, 'name the space by its id');
+  }
+  throw new CliError(`no space with id or name "${ref}"`, { exitCode: ExitCode.NOT_FOUND, code: 'SPACE_NOT_FOUND', hint: 'see your spaces with `kagent space list`' });
+}
+
+/** The id of the space a user named (see resolveSpace). */
+export async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
+  return (await resolveSpace(ctx, ref)).id;
+}

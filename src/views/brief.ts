@@ -1,0 +1,228 @@
+// Briefs for reading. On a terminal: the watch, then its brief entry by entry
+// (position, importance, category, headline, summary rendered from Markdown,
+// why it matters, the primary link and the evidence, hyperlinked where the
+// terminal supports OSC 8), the archive and the method. Piped: stable
+// tab-separated text (label/value lines, `--`, one row per entry).
+// Everything given here is already sanitised by printItem; Markdown and
+// hyperlinks are the only escape sequences added, by us.
+import type { Context } from '../context.js';
+import type { Brief, BriefEntry, Evidence, IssueSummary, Knowledge, WatchPage } from '../api/shapes.js';
+import type { Formatter } from '../io/format.js';
+import { displayWidth } from '../io/format.js';
+import { hyperlink, supportsHyperlinks } from '../io/hyperlink.js';
+import { renderMarkdown } from '../io/markdown.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { fit, kagentCommand } from './task-follow.js';
+
+type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+
+/** 0.82 → "●●●●○ 0.82" (importance between 0 and 1); other numbers as they are. */
+export function importanceMeter(importance: number, f: Formatter): string {
+  if (typeof importance !== 'number' || !Number.isFinite(importance)) return '';
+  const label = Number.isInteger(importance) ? String(importance) : importance.toFixed(2);
+  if (importance < 0 || importance > 1) return label;
+  const filled = Math.round(importance * 5);
+  const colour = importance >= 0.75 ? f.red : importance >= 0.5 ? f.yellow : f.dim;
+  return `${colour('●'.repeat(filled))}${f.dim('○'.repeat(5 - filled))} ${f.dim(label)}`;
+}
+
+/** "example.com/path/to" for showing a URL briefly. */
+export function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname === '/' ? '' : parsed.pathname;
+    const text = `${parsed.host.replace(/^www\./, '')}${path}`;
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  } catch {
+    return url;
+  }
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = ' '.repeat(spaces);
+  return text
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => (line.trim() === '' ? '' : pad + line))
+    .join('\n');
+}
+
+/** Wraps plain text to `width` columns (words kept whole), each line indented. */
+export function wrap(text: string, width: number, spaces = 0): string {
+  const room = Math.max(20, width - spaces);
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && displayWidth(`${line} ${word}`) > room) {
+        out.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    out.push(line);
+  }
+  return indent(out.join('\n'), spaces);
+}
+
+interface EntryRenderOptions {
+  links: boolean;
+  width: number;
+}
+
+/** One entry on a terminal. */
+export async function renderEntry(ctx: RenderContext, entry: BriefEntry, f: Formatter, options: EntryRenderOptions): Promise<string> {
+  const { links, width } = options;
+  const lines: string[] = [];
+  const position = String(entry.position).padStart(2);
+  const category = entry.category ? `  ${f.magenta(sanitizeLine(entry.category).toUpperCase())}` : '';
+  lines.push(`${f.bold(position)}  ${importanceMeter(entry.importance, f)}${category}`);
+  lines.push(`    ${f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links))}`);
+  if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary), 4));
+  if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
+  if (entry.primaryUrl) lines.push(`    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`);
+  if (entry.evidence.length > 0) {
+    lines.push(`    ${f.dim('Evidence:')}`);
+    for (const evidence of entry.evidence) lines.push(renderEvidence(evidence, f, links, width));
+  }
+  const marks = [f.dim(entry.id)];
+  if (entry.feedback === 'up') marks.push(f.green('rated up'));
+  if (entry.feedback === 'down') marks.push(f.yellow('rated down'));
+  if (entry.saved) marks.push(f.green('saved'));
+  if (entry.mediaId) marks.push(f.dim(`media ${entry.mediaId}`));
+  lines.push(`    ${marks.join(f.dim(' · '))}`);
+  return lines.join('\n');
+}
+
+function renderEvidence(evidence: Evidence, f: Formatter, links: boolean, width: number): string {
+  const when = evidence.publishedAt ? `, ${f.time(evidence.publishedAt)}` : '';
+  const sourceText = evidence.source ? ` — ${sanitizeLine(evidence.source)}${when}` : when;
+  // One line: the title gives way to the source and date.
+  const title = fit(sanitizeLine(evidence.title || evidence.url), Math.max(20, width - 8 - displayWidth(sourceText)));
+  const head = `      · ${hyperlink(title, evidence.url, links)}${sourceText ? f.dim(sourceText) : ''}`;
+  const url = links ? '' : `\n        ${f.dim(evidence.url)}`;
+  const excerpt = evidence.excerpt?.trim() ? `\n${f.dim(wrap(`“${sanitizeLine(evidence.excerpt)}”`, width, 8))}` : '';
+  return `${head}${url}${excerpt}`;
+}
+
+/** A brief on a terminal: heading, covered period, summary, then every entry by position. */
+export async function renderBrief(ctx: RenderContext, brief: Brief, f: Formatter): Promise<string> {
+  const links = supportsHyperlinks(ctx.io);
+  const width = Math.min(f.width, 100);
+  const parts: string[] = [];
+  parts.push(f.bold(`${sanitizeLine(brief.title)}`));
+  const covers = `${brief.coversFrom.slice(0, 10)} – ${brief.coversTo.slice(0, 10)}`;
+  parts.push(f.dim(`Brief of ${brief.date} · covers ${covers} · ${brief.entries.length} ${brief.entries.length === 1 ? 'entry' : 'entries'} · ${brief.id}`));
+  if (brief.summary.trim()) parts.push(`\n${(await renderMarkdown(ctx, brief.summary)).replace(/\n+$/, '')}`);
+  const entries = [...brief.entries].sort((a, b) => a.position - b.position);
+  for (const entry of entries) parts.push(`\n${await renderEntry(ctx, entry, f, { links, width })}`);
+  return parts.join('\n');
+}
+
+/** The watch's header lines on a terminal. */
+export function renderWatchHeader(page: WatchPage, f: Formatter): string {
+  const w = page.watch;
+  const facts = [w.slug, w.type, w.cadence, w.visibility, `${f.number(w.followers)} ${w.followers === 1 ? 'follower' : 'followers'}`];
+  if (w.owner) facts.push('yours');
+  if (w.following) facts.push('following');
+  if (w.status !== 'active') facts.push(w.status === 'failed' ? f.red(w.status) : f.yellow(w.status));
+  const lines = [f.bold(f.underline(w.title)), f.dim(facts.join(' · ')), `${f.dim('Intent:')} ${w.intent}`];
+  if (w.alerts.length > 0) lines.push(`${f.dim('Alerts:')} ${w.alerts.join(', ')}`);
+  if (w.urls.length > 0) lines.push(`${f.dim(w.type === 'pages' ? 'Pages:' : 'Sources:')} ${w.urls.join(' ')}`);
+  return lines.join('\n');
+}
+
+const ARCHIVE_SHOWN = 10;
+
+/** `watch show` (and the end of `watch create`) on a terminal or piped. */
+export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Formatter): Promise<string> {
+  if (!f.tty) return plainWatchPage(page, f);
+  const links = supportsHyperlinks(ctx.io);
+  const parts = [renderWatchHeader(page, f)];
+  if (page.brief) {
+    parts.push(`\n${await renderBrief(ctx, page.brief, f)}`);
+  } else {
+    parts.push(`\n${f.yellow('No brief yet.')} ${page.watch.status === 'setting_up' ? 'The watch is still being set up; its first brief covers the last 7 days.' : ''}`.trimEnd());
+  }
+  if (page.archive.length > 0) {
+    const shown = page.archive.slice(0, ARCHIVE_SHOWN).map((ref) => (page.brief && ref.id === page.brief.id ? f.bold(ref.date) : ref.date));
+    const more = page.archive.length > ARCHIVE_SHOWN ? f.dim(` (+${page.archive.length - ARCHIVE_SHOWN} more)`) : '';
+    parts.push(`\n${f.bold('Archive')}  ${shown.join(f.dim(' · '))}${more}`);
+    parts.push(f.dim(`  one day: ${kagentCommand(ctx, `watch show ${page.watch.slug} --date YYYY-MM-DD`)}`));
+    parts.push(f.dim(`  all:     ${kagentCommand(ctx, `watch issues ${page.watch.slug}`)}`));
+  }
+  if (page.method.summary.trim() || page.method.sources.length > 0) {
+    parts.push(`\n${f.bold('Method')}`);
+    if (page.method.summary.trim()) parts.push(wrap(page.method.summary, Math.min(f.width, 100), 2));
+    for (const source of page.method.sources) {
+      const label = sanitizeLine(source.title || source.url);
+      parts.push(`  · ${hyperlink(label, source.url, links)}${links ? '' : f.dim(`  ${source.url}`)}`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Piped: label/value lines for the watch and its brief, `--`, then one row per entry. */
+export function plainWatchPage(page: WatchPage, f: Formatter): string {
+  const w = page.watch;
+  const b = page.brief;
+  const head = f.fields([
+    ['slug', w.slug],
+    ['title', w.title],
+    ['intent', w.intent],
+    ['type', w.type],
+    ['cadence', w.cadence],
+    ['visibility', w.visibility],
+    ['status', w.status],
+    ['owner', String(w.owner)],
+    ['following', String(w.following)],
+    ['followers', String(w.followers)],
+    ['brief', b?.id ?? ''],
+    ['date', b?.date ?? ''],
+    ['brief-title', b?.title ?? ''],
+    ['entries', b ? String(b.entries.length) : '0'],
+  ]);
+  const rows = b ? [...b.entries].sort((x, y) => x.position - y.position).map(plainEntryRow) : [];
+  return [head, '--', ...rows].join('\n');
+}
+
+/** position, importance, category, headline, primary URL, entry id. */
+export function plainEntryRow(entry: BriefEntry): string {
+  return [entry.position, entry.importance, entry.category ?? '', entry.headline, entry.primaryUrl, entry.id].map(cell).join('\t');
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return sanitizeLine(String(value));
+}
+
+/** `watch knowledge`: the weekly report (Markdown) and the timeline of important items. */
+export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, f: Formatter): Promise<string> {
+  const timeline = [...knowledge.timeline];
+  if (!f.tty) {
+    const report = knowledge.report ? knowledge.report.markdown.replace(/\n+$/, '') : '';
+    const rows = timeline.map((item) => [item.date, item.importance, item.entryId, item.headline, item.url].map(cell).join('\t'));
+    return [report, '--', ...rows].join('\n');
+  }
+  const links = supportsHyperlinks(ctx.io);
+  const parts: string[] = [];
+  if (knowledge.report) {
+    parts.push(f.dim(`Weekly report · week ${knowledge.report.week} · ${f.time(knowledge.report.createdAt)}`));
+    parts.push((await renderMarkdown(ctx, knowledge.report.markdown)).replace(/\n+$/, ''));
+  } else {
+    parts.push(f.yellow('No weekly report yet.'));
+  }
+  parts.push(`\n${f.bold('Timeline')} ${f.dim('(important items, newest first)')}`);
+  if (timeline.length === 0) parts.push(f.dim('  nothing important yet'));
+  for (const item of timeline) {
+    parts.push(`  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`);
+    parts.push(f.dim(`              ${links ? '' : `${item.url}  `}${item.entryId}`));
+  }
+  return parts.join('\n');
+}
+
+/** The first headline of an issue, for the issues table. */
+export function topHeadline(issue: IssueSummary): string {
+  return issue.headlines[0] ?? '';
+}

@@ -1,0 +1,373 @@
+// Following a background task to its end: the one follower behind
+// `watch create`, `task watch` and (later) media and chat. Built on the polling
+// helper (src/http/poll.ts): adaptive interval, --timeout → exit 8, Ctrl-C →
+// exit 130, each with the command that picks the task up again.
+//
+// What the person sees, on stderr (stdout stays the result):
+//   terminal  a live block of the task's milestones, redrawn in place
+//   piped     one line per milestone event (started, done, failed, skipped)
+//             and per task status change: an append-only log for CI
+//   --quiet   nothing
+import type { Context } from '../context.js';
+import type { Action, Milestone, TaskDetail } from '../api/shapes.js';
+import { ACTIVE_TASK_STATUSES } from '../api/shapes.js';
+import { CliError, ExitCode } from '../errors.js';
+import { poll } from '../http/poll.js';
+import { displayWidth, type Formatter } from '../io/format.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { emit } from '../io/streams.js';
+import { envFlag } from '../io/terminal.js';
+
+type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
+
+/**
+ * Polling for tasks. The floor is what bounds the cost: never two looks less
+ * than 3.2 s apart, so following costs at most 20 requests a minute (a third of
+ * the account's 60/min budget) however often the task changes, and a change is
+ * seen within 3.2 s while things move. While nothing changes the interval grows
+ * by half up to 10 s. Measured by `npm run bench` (test/bench/task-follow.mjs):
+ * a 60-second watch set-up costs 14 requests (18 with 20 sources, i.e. 24
+ * milestones) and its end is seen within one interval; poll.ts's default of
+ * 1 s after every change costs 24 (44) for the same set-ups.
+ */
+export const TASK_POLL = { minMs: 3_200, maxMs: 10_000, factor: 1.5 } as const;
+
+export interface FollowOptions {
+  /** Shown above the milestones until the task's own title is known. */
+  label?: string;
+  /** The command that picks the task up again; default `kagent task watch <id>`. */
+  resumeHint?: string;
+  /** Overrides --timeout (seconds → ms). */
+  timeoutMs?: number;
+}
+
+export function isActiveStatus(status: string): boolean {
+  return (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
+}
+
+/** `kagent <command>` as this user would retype it: with -p/--base-url when those came from flags. */
+export function kagentCommand(ctx: Pick<Context, 'flags'>, command: string): string {
+  const parts = ['kagent'];
+  if (ctx.flags.profile) parts.push('-p', shellQuote(ctx.flags.profile));
+  if (ctx.flags.baseUrl) parts.push('--base-url', shellQuote(ctx.flags.baseUrl));
+  return `${parts.join(' ')} ${command}`;
+}
+
+/** A word as the user would type it in a shell: quoted unless plainly safe. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Polls the task until it is no longer queued, running or waiting, showing its
+ * progress on stderr, and returns its last state (done, failed, cancelled or a
+ * status this version does not know). Throws StillRunningError (exit 8) when
+ * --timeout runs out and InterruptedError (exit 130) on Ctrl-C; both carry the
+ * resume command as their hint. The task itself goes on in both cases.
+ */
+export async function followTask(ctx: FollowContext, taskId: string, options: FollowOptions = {}): Promise<TaskDetail> {
+  const api = await ctx.api();
+  const resume = options.resumeHint ?? `follow it again with \`${kagentCommand(ctx, `task watch ${taskId}`)}\``;
+  const view = await createProgressView(ctx, taskId, options.label);
+  try {
+    const detail = await poll<TaskDetail>({
+      fetch: (signal) => api.call('getTask', { params: { id: taskId }, signal }),
+      isDone: (task) => !isActiveStatus(task.status),
+      fingerprint: taskFingerprint,
+      onUpdate: (task) => view.update(task),
+      timeoutMs: options.timeoutMs ?? (ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000),
+      signal: ctx.signal,
+      clock: ctx.clock,
+      ...TASK_POLL,
+      resumeHint: resume,
+    });
+    await view.finish(detail);
+    return detail;
+  } catch (error) {
+    await view.abandon();
+    throw error;
+  }
+}
+
+/** What counts as a change: status, milestones and the actions waited on, not timestamps. */
+export function taskFingerprint(task: TaskDetail): string {
+  return JSON.stringify([
+    task.status,
+    task.title,
+    (task.milestones ?? []).map((m) => [m.id, m.status, m.title, m.detail]),
+    (task.waitingOn ?? []).map((a) => [a.id, a.status]),
+    task.result?.id ?? null,
+  ]);
+}
+
+/** A failed or cancelled task as an error (exit 1) saying how it ended; undefined when it is done. */
+export function taskOutcomeError(ctx: Pick<Context, 'flags'>, task: TaskDetail): CliError | undefined {
+  const title = sanitizeLine(task.title);
+  if (task.status === 'failed') {
+    const failed = task.milestones?.find((m) => m.status === 'failed');
+    return new CliError(`task ${task.id} failed${failed ? ` at "${sanitizeLine(failed.title)}"` : ''}: ${title}`, {
+      exitCode: ExitCode.ERROR,
+      code: 'TASK_FAILED',
+      hint: `\`${kagentCommand(ctx, `task show ${task.id}`)}\` shows its milestones`,
+    });
+  }
+  if (task.status === 'cancelled' || task.status === ('canceled' as string)) {
+    return new CliError(`task ${task.id} was cancelled: ${title}`, {
+      exitCode: ExitCode.ERROR,
+      code: 'TASK_CANCELLED',
+      hint: `work done before it was cancelled is kept: \`${kagentCommand(ctx, `task show ${task.id}`)}\``,
+    });
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- how milestones read
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** ✓ done, ✗ failed, – skipped, ○ pending, a spinner frame (or ●) running; unknown statuses as text. */
+export function milestoneIcon(status: string, f: Formatter, frame = '●'): string {
+  switch (status) {
+    case 'done':
+      return f.green('✓');
+    case 'failed':
+      return f.red('✗');
+    case 'skipped':
+      return f.dim('–');
+    case 'pending':
+      return f.dim('○');
+    case 'running':
+      return f.cyan(frame);
+    default:
+      return f.yellow('?');
+  }
+}
+
+/** Task status in colour: running cyan, waiting yellow, done green, failed red, cancelled dim. */
+export function taskStatus(status: string, f: Formatter): string {
+  const text = sanitizeLine(status);
+  switch (status) {
+    case 'done':
+      return f.green(text);
+    case 'failed':
+      return f.red(text);
+    case 'waiting':
+      return f.yellow(text);
+    case 'running':
+    case 'queued':
+      return f.cyan(text);
+    case 'cancelled':
+      return f.dim(text);
+    default:
+      return text;
+  }
+}
+
+/** Cuts plain text to `width` terminal columns, with an ellipsis. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  for (const char of text) {
+    if (displayWidth(out + char) > width - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
+/** "1m 05s", "12s". */
+export function elapsed(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** The commands that decide an action the task waits on. */
+export function approvalCommands(ctx: Pick<Context, 'flags'>, action: Pick<Action, 'id'>): { approve: string; reject: string } {
+  return {
+    approve: kagentCommand(ctx, `actions approve ${action.id}`),
+    reject: kagentCommand(ctx, `actions reject ${action.id}`),
+  };
+}
+
+/** Lines of the live block (also what `task show` prints for milestones): plain widths, colour added. */
+export function milestoneLines(task: TaskDetail, f: Formatter, width: number, frame = '●'): string[] {
+  const milestones: Milestone[] = task.milestones ?? [];
+  const titleWidth = Math.min(Math.max(20, Math.floor((width - 4) * 0.55)), Math.max(12, ...milestones.map((m) => displayWidth(sanitizeLine(m.title)))));
+  return milestones.map((m) => {
+    const title = sanitizeLine(m.title);
+    const detail = m.detail ? sanitizeLine(m.detail) : '';
+    const room = width - 4; // "  ✓ "
+    const shownTitle = fit(title, Math.min(room, titleWidth));
+    const pad = ' '.repeat(Math.max(0, Math.min(room, titleWidth) - displayWidth(shownTitle)));
+    const detailRoom = room - displayWidth(shownTitle) - pad.length - 2;
+    const shownDetail = detail && detailRoom > 3 ? `  ${f.dim(fit(detail, detailRoom))}` : '';
+    const paint = m.status === 'pending' || m.status === 'skipped' ? f.dim : (s: string) => s;
+    return `  ${milestoneIcon(m.status, f, frame)} ${paint(shownTitle)}${shownDetail ? pad + shownDetail : ''}`;
+  });
+}
+
+// ---------------------------------------------------------------- progress on stderr
+
+interface ProgressView {
+  update(task: TaskDetail): void;
+  finish(task: TaskDetail): Promise<void>;
+  /** Stops drawing (timeout, Ctrl-C, an error), leaving what is on screen. */
+  abandon(): Promise<void>;
+}
+
+async function createProgressView(ctx: FollowContext, taskId: string, label: string | undefined): Promise<ProgressView> {
+  if (ctx.flags.quiet) return { update() {}, async finish() {}, async abandon() {} };
+  const { formatter } = await import('../io/format.js');
+  const f = formatter(ctx, 'stderr');
+  const live = ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb';
+  return live ? new LiveView(ctx, f, taskId, label) : new LogView(ctx, f, taskId);
+}
+
+/**
+ * The terminal view: a header and one line per milestone, redrawn in place
+ * (cursor up, clear line) whenever something changes, with a spinner on the
+ * running milestone. Lines are cut to the terminal width so that none wraps
+ * and the redraw always moves up by the right count.
+ */
+class LiveView implements ProgressView {
+  private drawn = 0;
+  private task: TaskDetail | undefined;
+  private frame = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly started: number;
+  private shownElapsed = '';
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: FollowContext,
+    private readonly f: Formatter,
+    private readonly taskId: string,
+    private readonly label: string | undefined,
+  ) {
+    this.started = ctx.clock.now();
+    this.draw();
+    // Between polls: animate the running milestone, and keep the elapsed time ticking.
+    this.timer = setInterval(() => {
+      this.frame = (this.frame + 1) % FRAMES.length;
+      const running = (this.task?.milestones ?? []).some((m) => m.status === 'running');
+      if (running || this.elapsedText() !== this.shownElapsed) this.draw();
+    }, 120);
+    this.timer.unref?.();
+  }
+
+  private elapsedText(): string {
+    return elapsed(this.ctx.clock.now() - this.started);
+  }
+
+  private width(): number {
+    const columns = this.ctx.io.stderr.columns || this.ctx.io.columns || 80;
+    return Math.max(20, columns - 1);
+  }
+
+  private lines(final: boolean): string[] {
+    const f = this.f;
+    const width = this.width();
+    const task = this.task;
+    const title = sanitizeLine(task?.title ?? this.label ?? `task ${this.taskId}`);
+    const status = task?.status ?? 'starting';
+    const took = this.elapsedText();
+    this.shownElapsed = took;
+    const tail = ` · ${status} · ${took}`;
+    const head = `${f.bold(fit(title, width - displayWidth(tail)))}${f.dim(' · ')}${taskStatus(status, f)}${f.dim(` · ${took}`)}`;
+    const lines = [head];
+    if (task) lines.push(...milestoneLines(task, f, width, final ? '●' : (FRAMES[this.frame] ?? '●')));
+    for (const action of task?.waitingOn ?? []) {
+      const { approve } = approvalCommands(this.ctx, action);
+      lines.push(`  ${f.yellow('⏸')} ${fit(`waiting for you: ${sanitizeLine(action.title)}`, width - 4)}`);
+      lines.push(`    ${f.dim(fit(`approve: ${approve}`, width - 4))}`);
+    }
+    return lines;
+  }
+
+  private draw(final = false): void {
+    const lines = this.lines(final);
+    let out = this.drawn > 0 ? `\x1b[${this.drawn}A\r` : '';
+    for (const line of lines) out += `\x1b[2K${line}\n`;
+    out += '\x1b[J';
+    this.drawn = lines.length;
+    this.writing = this.writing.then(() => emit(this.ctx.io.stderr, out)).catch(() => {});
+  }
+
+  update(task: TaskDetail): void {
+    this.task = task;
+    this.draw();
+  }
+
+  async finish(task: TaskDetail): Promise<void> {
+    this.stop();
+    this.task = task;
+    this.draw(true);
+    await this.writing;
+  }
+
+  async abandon(): Promise<void> {
+    this.stop();
+    if (this.task) this.draw(true);
+    await this.writing;
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** Piped or in CI: an append-only log, one line per event, nothing redrawn. */
+class LogView implements ProgressView {
+  private readonly seen = new Map<string, string>();
+  private status: string | undefined;
+  private readonly waiting = new Set<string>();
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: FollowContext,
+    private readonly f: Formatter,
+    private readonly taskId: string,
+  ) {}
+
+  private say(line: string): void {
+    this.writing = this.writing.then(() => emit(this.ctx.io.stderr, `${line}\n`)).catch(() => {});
+  }
+
+  update(task: TaskDetail): void {
+    const f = this.f;
+    if (this.status === undefined) this.say(`task ${this.taskId}: ${sanitizeLine(task.title)}`);
+    // Status first while the task goes on ("running", then its milestones); last once it has ended.
+    const statusChanged = task.status !== this.status;
+    if (statusChanged && isActiveStatus(task.status)) this.say(`task ${this.taskId}: ${taskStatus(task.status, f)}`);
+    const milestones = task.milestones ?? [];
+    milestones.forEach((m, i) => {
+      const before = this.seen.get(m.id) ?? 'pending';
+      if (m.status === before) return;
+      this.seen.set(m.id, m.status);
+      // A milestone first seen already finished gets one line, not a "running" one too.
+      const detail = m.detail && m.status !== 'running' ? ` — ${sanitizeLine(m.detail)}` : '';
+      this.say(`[${i + 1}/${milestones.length}] ${milestoneIcon(m.status, f)} ${sanitizeLine(m.status)}: ${sanitizeLine(m.title)}${detail}`);
+    });
+    for (const action of task.waitingOn ?? []) {
+      if (this.waiting.has(action.id)) continue;
+      this.waiting.add(action.id);
+      const { approve, reject } = approvalCommands(this.ctx, action);
+      this.say(`waiting for your approval: ${sanitizeLine(action.title)} — ${approve} (or ${reject})`);
+    }
+    if (statusChanged && !isActiveStatus(task.status)) this.say(`task ${this.taskId}: ${taskStatus(task.status, f)}`);
+    this.status = task.status;
+  }
+
+  async finish(task: TaskDetail): Promise<void> {
+    this.update(task);
+    await this.writing;
+  }
+
+  async abandon(): Promise<void> {
+    await this.writing;
+  }
+}
