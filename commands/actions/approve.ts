@@ -1,7 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { decide } from './shared.js';
 
-export default defineCommand<{ remember?: boolean }, { id: string }>({
+export default defineCommand({
   name: 'approve',
   summary: 'Approve an action: it runs in the background',
   description:

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { decide } from './shared.js';
 
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'reject',
   summary: 'Reject an action: nothing is done',
   description: 'Piped, prints the id and the new status; --json prints the Action. Deciding an action twice is exit 5 (ACTION_DECIDED), with its current status.',

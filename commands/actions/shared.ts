@@ -2,14 +2,10 @@
 import type { Context } from '../../src/context.js';
 import type { Action, InboxItem } from '../../src/api/shapes.js';
 import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 export const RECENT_CONVERSATIONS = 5;
-
-export async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, words);
-}
 
 /** Risks that need no confirmation; `high` and any value this version does not know do. */
 export function needsConfirmation(risk: unknown): boolean {
@@ -58,16 +54,9 @@ export async function locateAction(ctx: Context, id: string, conversationId?: st
   return undefined;
 }
 
-export async function notFoundHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no action "${id}": \`${await command(ctx, 'actions list')}\` shows the ones waiting for you`;
-  }
-  return error;
-}
-
 /** ACTION_DECIDED with the action's current status and what can still be done about it. */
 export async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, id);
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const { getFormatter } = await import('../../src/io/output.js');
   const { sanitizeLine } = await import('../../src/io/sanitize.js');
@@ -79,7 +68,7 @@ export async function explainDecideError(ctx: Context, error: unknown, id: strin
     case 'executed':
       hint =
         undoUntil !== null && undoUntil >= ctx.clock.now()
-          ? `it has run; undo it with \`${await command(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
+          ? `it has run; undo it with \`${suggest(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
           : 'it has run, and its undo window has closed';
       break;
     case 'approved':
@@ -98,7 +87,7 @@ export async function explainDecideError(ctx: Context, error: unknown, id: strin
       hint = 'it ran and was undone';
       break;
     default:
-      hint = `the service says: ${sanitizeLine(error.message)}; \`${await command(ctx, 'actions list')}\` shows the actions still waiting`;
+      hint = `the service says: ${sanitizeLine(error.message)}; \`${suggest(ctx, 'actions list')}\` shows the actions still waiting`;
   }
   return new CliError(`action ${id} was already decided${status ? `: it is ${sanitizeLine(status)}` : ''}`, { exitCode: error.exitCode, code: error.code, hint, cause: error });
 }
@@ -141,6 +130,6 @@ export async function decide(ctx: Context, id: string, approve: boolean, remembe
   }
   await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
   if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
-  if (decided.taskId) await note(ctx, `its task goes on: ${await command(ctx, `task watch ${decided.taskId}`)}`);
-  else if (decided.conversationId) await note(ctx, `the agent carries on in the conversation: ${await command(ctx, `conversation show ${decided.conversationId} --follow`)}`);
+  if (decided.taskId) await note(ctx, `its task goes on: ${suggest(ctx, `task watch ${decided.taskId}`)}`);
+  else if (decided.conversationId) await note(ctx, `the agent carries on in the conversation: ${suggest(ctx, `conversation show ${decided.conversationId} --follow`)}`);
 }

@@ -2,11 +2,12 @@ import type { Context } from '../../src/context.js';
 import type { Action } from '../../src/api/shapes.js';
 import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { notFoundHint, locateAction } from './shared.js';
+import { notFoundHint } from '../../src/kit/hints.js';
+import { locateAction } from './shared.js';
 
 /** ACTION_NOT_UNDOABLE: the window passed, or the action never ran. */
 async function explainUndoError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return notFoundHint(ctx, error, id);
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const { getFormatter } = await import('../../src/io/output.js');
   const { sanitizeLine } = await import('../../src/io/sanitize.js');
@@ -28,9 +29,7 @@ async function explainUndoError(ctx: Context, error: unknown, id: string): Promi
   });
 }
 
-// ---------------------------------------------------------------- undo
-
-export default defineCommand<Record<string, never>, { ids: string[] }>({
+export default defineCommand({
   name: 'undo',
   summary: 'Undo actions that ran, within their undo window',
   description:

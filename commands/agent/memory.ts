@@ -4,14 +4,6 @@ import { UsageError } from '../../src/errors.js';
 import { defineCommand, InputError } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
 
-// ---------------------------------------------------------------- memory
-
-interface MemoryOptions {
-  set?: string;
-  append?: string;
-  file?: string;
-}
-
 /** Lines added and removed (as multisets: a moved line counts as neither). */
 export function lineChanges(before: string, after: string): { added: number; removed: number } {
   const split = (text: string) => (text === '' ? [] : text.replace(/\n+$/, '').split('\n'));
@@ -42,7 +34,7 @@ async function readSource(ctx: Context, path: string): Promise<string> {
   }
 }
 
-export default defineCommand<MemoryOptions>({
+export default defineCommand({
   name: 'memory',
   summary: "Change your agent's memory: set, append, from a file, or in $EDITOR",
   description:

@@ -2,9 +2,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
 
-// ---------------------------------------------------------------- rename
-
-export default defineCommand<Record<string, never>, { name: string }>({
+export default defineCommand({
   name: 'rename',
   summary: 'Give your agent a new name',
   description: 'Piped, prints the new name; --json prints the Agent.',

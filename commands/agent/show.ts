@@ -2,14 +2,8 @@ import type { Context } from '../../src/context.js';
 import type { Agent } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
 import { getAgent } from './shared.js';
-
-async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, words);
-}
-
-// ---------------------------------------------------------------- show
 
 async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
   const { charLength } = await import('../../src/api/validate.js');
@@ -33,7 +27,7 @@ async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<st
     '',
   ];
   if (memory.trim() === '') {
-    lines.push(f.dim(`No memory yet: add to it with \`${await command(ctx, 'agent memory --append TEXT')}\`, or tell the agent to remember something.`));
+    lines.push(f.dim(`No memory yet: add to it with \`${suggest(ctx, 'agent memory --append TEXT')}\`, or tell the agent to remember something.`));
   } else {
     const { renderMarkdown } = await import('../../src/io/markdown.js');
     lines.push((await renderMarkdown(ctx, memory)).replace(/\n+$/, ''));

@@ -14,6 +14,7 @@
 import type { Context } from '../../src/context.js';
 import { ApiError, UsageError } from '../../src/errors.js';
 import { defineGroup } from '../../src/kit/define.js';
+import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -178,7 +179,7 @@ async function printBody(ctx: Context, body: unknown): Promise<void> {
 
 // ---------------------------------------------------------------- the command
 
-export default defineGroup<ApiOptions, { method: string; path?: string }>({
+export default defineGroup({
   name: 'api',
   summary: 'Make an authenticated request to any API path',
   description: [
@@ -200,7 +201,7 @@ export default defineGroup<ApiOptions, { method: string; path?: string }>({
     { flags: '-H, --header <header>', description: 'an extra header, "Name: value" (repeatable)', repeatable: true },
     { flags: '--input <file>', description: 'the JSON body from this file, or - for stdin' },
     { flags: '--paginate', description: 'GET every page (following nextCursor) and print all items as one JSON array' },
-    { flags: '--idempotency-key <key>', description: 'send this Idempotency-Key (reruns within 24 h return the first result)' },
+    idempotencyKeyOption('send this Idempotency-Key (reruns within 24 h return the first result)'),
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
   ],
   examples: [

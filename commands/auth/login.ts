@@ -17,7 +17,7 @@ async function readKeyFromStdin(ctx: Context): Promise<string> {
   return key;
 }
 
-export default defineCommand<{ withKey?: boolean }>({
+export default defineCommand({
   name: 'login',
   summary: 'Log in with an API key (checked with the service before it is saved)',
   description:

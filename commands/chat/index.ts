@@ -11,26 +11,24 @@
 import type { Context } from '../../src/context.js';
 import type { ChatMessage, SendMessageRequest, TurnStarted } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
-import { checkInput, defineGroup } from '../../src/kit/define.js';
+import { checkInput, defineGroup, type OptionsOf } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 
-interface ChatOptions {
-  continue?: boolean;
-  conversation?: string;
-  space?: string;
-  about?: string[];
-  wait: boolean;
-  idempotencyKey?: string;
-}
+const options = [
+  { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
+  { flags: '--conversation <id>', description: 'continue this conversation' },
+  spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
+  { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
+  { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
+  idempotencyKeyOption('reuse this key when rerunning a script: within 24 h the same key starts no second turn'),
+] as const;
+type ChatOptions = OptionsOf<typeof options>;
 
 /** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */
 const STDIN_MAX_BYTES = 1024 * 1024;
 /** Messages read per look while a turn runs: the reply is the newest. */
 const FOLLOW_LIMIT = 20;
-
-async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, words);
-}
 
 async function readMessageFromStdin(ctx: Context): Promise<string> {
   let bytes = 0;
@@ -61,12 +59,12 @@ const FLAG_FOR = { text: 'MESSAGE', conversationId: '--conversation', spaceId: '
 /** What went wrong with sendMessage, in words that say what to do. */
 export async function explainSendError(ctx: Context, error: unknown, conversationId: string | undefined): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
-  const show = conversationId ? await command(ctx, `conversation show ${conversationId} --follow`) : undefined;
+  const show = conversationId ? suggest(ctx, `conversation show ${conversationId} --follow`) : undefined;
   if (error.code === 'CREDITS_EXHAUSTED') {
     return new CliError('no credits left for messages to the agent', {
       exitCode: error.exitCode,
       code: error.code,
-      hint: `each message is charged by what it takes to answer; see what is left with \`${await command(ctx, 'me')}\`. Reading (conversations, library, briefs) stays free`,
+      hint: `each message is charged by what it takes to answer; see what is left with \`${suggest(ctx, 'me')}\`. Reading (conversations, library, briefs) stays free`,
       cause: error,
     });
   }
@@ -79,7 +77,7 @@ export async function explainSendError(ctx: Context, error: unknown, conversatio
     });
   }
   if (error.status === 404 && !error.hint) {
-    error.hint = `no conversation "${conversationId ?? ''}": \`${await command(ctx, 'conversation list')}\` shows yours`;
+    error.hint = `no conversation "${conversationId ?? ''}": \`${suggest(ctx, 'conversation list')}\` shows yours`;
   }
   return error;
 }
@@ -93,7 +91,7 @@ async function latestConversation(ctx: Context, spaceId: string | undefined): Pr
     throw new CliError(`no conversation to continue${spaceId ? ' in that space' : ''}`, {
       exitCode: ExitCode.NOT_FOUND,
       code: 'NO_CONVERSATION',
-      hint: `start one with \`${await command(ctx, 'chat MESSAGE')}\``,
+      hint: `start one with \`${suggest(ctx, 'chat MESSAGE')}\``,
     });
   }
   return latest.id;
@@ -117,7 +115,7 @@ async function send(ctx: Context, body: SendMessageRequest, idempotencyKey: stri
 async function runTurn(ctx: Context, body: SendMessageRequest, idempotencyKey?: string): Promise<Turn> {
   const started = await send(ctx, body, idempotencyKey);
   const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat.js');
-  const show = await command(ctx, `conversation show ${started.conversationId} --follow`);
+  const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
   const page = await followConversation(ctx, started.conversationId, {
     replyId: started.messageId,
     limit: FOLLOW_LIMIT,
@@ -245,12 +243,12 @@ async function repl(ctx: Context, opts: ChatOptions, first: { conversationId?: s
       if (picked !== OWN) next = choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label;
     }
   }
-  if (conversationId) await note(ctx, `conversation ${conversationId}: ${await command(ctx, `conversation show ${conversationId}`)}`);
+  if (conversationId) await note(ctx, `conversation ${conversationId}: ${suggest(ctx, `conversation show ${conversationId}`)}`);
 }
 
 // ---------------------------------------------------------------- the command
 
-export default defineGroup<ChatOptions, { message?: string[] }>({
+export default defineGroup({
   name: 'chat',
   summary: 'Talk to your agent',
   description: [
@@ -263,14 +261,7 @@ export default defineGroup<ChatOptions, { message?: string[] }>({
     '--json prints the reply (the assistant ChatMessage), or with --no-wait the TurnStarted {conversationId, messageId, userMessageId}; piped, --no-wait prints those three tab-separated.',
   ].join('\n'),
   arguments: [{ name: 'message', description: 'what to say (several words are joined with spaces; - reads stdin)', optional: true, variadic: true }],
-  options: [
-    { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
-    { flags: '--conversation <id>', description: 'continue this conversation' },
-    { flags: '--space <space>', description: "start the conversation in this space (id or name); default: the profile's space, else your default space" },
-    { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
-    { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
-    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning a script: within 24 h the same key starts no second turn' },
-  ],
+  options,
   examples: [
     'kagent chat "what did I save about vector search?"',
     'kagent chat',
@@ -345,7 +336,7 @@ export default defineGroup<ChatOptions, { message?: string[] }>({
     if (!opts.wait) {
       const started = await send(ctx, body, opts.idempotencyKey);
       if (wantsJson(ctx)) return printJson(ctx, started);
-      const show = await command(ctx, `conversation show ${started.conversationId} --follow`);
+      const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
       await printItem(ctx, started, (s, f) => (f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t')));
       await success(ctx, `Sent; the agent is answering in conversation ${started.conversationId}`);
       await note(ctx, `read the reply: ${show}`);
@@ -356,7 +347,7 @@ export default defineGroup<ChatOptions, { message?: string[] }>({
     if (wantsJson(ctx)) return printJson(ctx, turn.reply);
     const id = turn.started.conversationId;
     await printReply(ctx, turn.reply, id, false);
-    const next = await command(ctx, `chat --conversation ${id} MESSAGE`);
+    const next = suggest(ctx, `chat --conversation ${id} MESSAGE`);
     const { sanitizeLine } = await import('../../src/io/sanitize.js');
     await note(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
   },

@@ -14,7 +14,7 @@ async function argumentValues(groupNames: string[]): Promise<Record<string, Reco
   };
 }
 
-export default defineGroup<Record<string, never>, { shell: 'bash' | 'zsh' | 'fish' }>({
+export default defineGroup({
   name: 'completion',
   summary: 'Print a shell completion script (bash, zsh, fish)',
   description: [

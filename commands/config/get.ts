@@ -2,7 +2,7 @@ import { CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, rowFor, settingFor } from './shared.js';
 
-export default defineCommand<Record<string, never>, { key: string }>({
+export default defineCommand({
   name: 'get',
   summary: 'Print the value of a setting in effect (the API key masked)',
   description: `Settings: ${SETTINGS.map((s) => s.key).join(', ')}. Exit status 1 when the setting has no value.`,

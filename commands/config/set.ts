@@ -3,7 +3,7 @@ import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, settingFor } from './shared.js';
 
-export default defineCommand<Record<string, never>, { key: string; value: string }>({
+export default defineCommand({
   name: 'set',
   summary: 'Save a setting in the profile',
   description: `Settings: ${SETTINGS.filter((s) => !s.secret).map((s) => `${s.key} (${s.about})`).join('; ')}. The API key is saved by \`kagent auth login\`.`,

@@ -2,7 +2,7 @@ import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, settingFor } from './shared.js';
 
-export default defineCommand<Record<string, never>, { key: string }>({
+export default defineCommand({
   name: 'unset',
   summary: 'Remove a setting from the profile',
   arguments: [{ name: 'key', description: 'the setting', choices: SETTINGS.map((s) => s.key) }],

@@ -2,7 +2,7 @@ import { CliError } from '../../src/errors.js';
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 
-export default defineCommand<Record<string, never>, { profile: string }>({
+export default defineCommand({
   name: 'use',
   summary: 'Make a profile the current one',
   arguments: [{ name: 'profile', description: 'a saved profile' }],

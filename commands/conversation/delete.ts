@@ -1,10 +1,8 @@
 import type { Conversation } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { conversationHint } from './shared.js';
+import { notFoundHint } from '../../src/kit/hints.js';
 
-// ---------------------------------------------------------------- delete
-
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a conversation and its messages',
@@ -17,7 +15,7 @@ export default defineCommand<Record<string, never>, { id: string }>({
     try {
       conversation = (await api.call('getConversationMessages', { params: { id: args.id }, query: { limit: 1 }, signal: ctx.signal })).conversation;
     } catch (error) {
-      throw await conversationHint(ctx, error, args.id);
+      throw notFoundHint(ctx, error, 'conversation', args.id);
     }
     const { sanitizeLine } = await import('../../src/io/sanitize.js');
     const { confirmOrYes } = await import('../../src/io/prompt.js');
@@ -29,7 +27,7 @@ export default defineCommand<Record<string, never>, { id: string }>({
     try {
       await api.call('deleteConversation', { params: { id: args.id }, signal: ctx.signal });
     } catch (error) {
-      throw await conversationHint(ctx, error, args.id);
+      throw notFoundHint(ctx, error, 'conversation', args.id);
     }
     const { printItem, success } = await import('../../src/io/output.js');
     await printItem(ctx, conversation, (c, f) => (f.tty ? '' : c.id));

@@ -1,32 +1,19 @@
 import type { Conversation } from '../../src/api/shapes.js';
-import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
+import { isoTime } from '../../src/io/format.js';
 
-function iso(ms: unknown): string {
-  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ms === undefined || ms === null ? '' : String(ms);
-}
-
-// ---------------------------------------------------------------- list
-
-interface ListOptions {
-  space?: string;
-  limit?: number;
-  all?: boolean;
-}
-
-export default defineCommand<ListOptions>({
+export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List your conversations, most recently active first',
   description: 'Piped, each row is: id, title, messages, channel, running (true/false), updated (ISO 8601), space id, preview.',
   options: [
-    { flags: '--space <space>', description: 'only conversations of this space (id or name)' },
-    { flags: '-L, --limit <n>', description: 'at most this many (default: the first page)', type: 'integer', min: 1 },
-    { flags: '--all', description: 'every conversation, following every page' },
+    spaceOption('only conversations of this space (id or name)'),
+    ...pageOptions('every conversation'),
   ],
   examples: ['kagent conversation list', 'kagent conversation list --space Research --limit 5', 'kagent conversation list --all --json | jq -r ".[] | select(.running) | .id"', 'kagent conversation list | head -1 | cut -f1'],
   async run(ctx, opts) {
-    if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
     const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listConversations, query, { space: '--space' });
@@ -36,7 +23,7 @@ export default defineCommand<ListOptions>({
     }
     const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
-    const items = api.paginate('listConversations', { query, signal: ctx.signal }, { limit: opts.limit, all: opts.all });
+    const items = api.paginate('listConversations', { query, signal: ctx.signal }, paging(opts));
     await printList<Conversation>(ctx, items, {
       empty: 'No conversations yet: start one with `kagent chat`.',
       columns: [
@@ -45,7 +32,7 @@ export default defineCommand<ListOptions>({
         { header: 'Messages', value: (c) => c.messageCount, kind: 'number' },
         { header: 'Channel', value: (c) => c.channel },
         { header: 'Running', value: (c) => c.running === true, display: (c, f) => (c.running ? f.cyan('● answering') : '') },
-        { header: 'Updated', value: (c) => iso(c.updatedAt), kind: 'time' },
+        { header: 'Updated', value: (c) => isoTime(c.updatedAt), kind: 'time' },
         { header: 'Space', value: (c) => c.spaceId, only: 'plain' },
         { header: 'Preview', value: (c) => c.preview, only: 'plain' },
       ],

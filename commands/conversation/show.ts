@@ -1,15 +1,8 @@
 import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { command, conversationHint } from './shared.js';
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
-// ---------------------------------------------------------------- show
-
-interface ShowOptions {
-  limit?: number;
-  follow?: boolean;
-}
-
-export default defineCommand<ShowOptions, { id: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a conversation: its messages, rendered like chat replies',
@@ -35,17 +28,17 @@ export default defineCommand<ShowOptions, { id: string }>({
         const { followConversation } = await import('../../src/views/chat.js');
         page = await followConversation(ctx, args.id, {
           limit: opts.limit,
-          resumeHint: `read it again with \`${await command(ctx, `conversation show ${args.id} --follow`)}\``,
+          resumeHint: `read it again with \`${suggest(ctx, `conversation show ${args.id} --follow`)}\``,
         });
       } else {
         page = await api.call('getConversationMessages', { params: { id: args.id }, query, signal: ctx.signal });
       }
     } catch (error) {
-      throw await conversationHint(ctx, error, args.id);
+      throw notFoundHint(ctx, error, 'conversation', args.id);
     }
     const { printItem, note } = await import('../../src/io/output.js');
     const { renderTranscript } = await import('../../src/views/chat.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
-    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${await command(ctx, `conversation show ${args.id} --follow`)} waits for the reply`);
+    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${suggest(ctx, `conversation show ${args.id} --follow`)} waits for the reply`);
   },
 });

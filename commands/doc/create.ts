@@ -1,21 +1,12 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
-import { shapes, bodyFrom, command } from './shared.js';
+import { shapes, bodyFrom } from './shared.js';
 
-// ---------------------------------------------------------------- create
-
-interface CreateOptions {
-  title?: string;
-  file?: string;
-  body?: string;
-  space?: string;
-  folder?: string;
-  idempotencyKey?: string;
-}
-
-export default defineCommand<CreateOptions>({
+export default defineCommand({
   name: 'create',
   summary: 'Create a document from a file, stdin, text or $EDITOR',
   description:
@@ -27,9 +18,9 @@ export default defineCommand<CreateOptions>({
     { flags: '--title <title>', description: 'the title (at most 200 characters)' },
     { flags: '--file <path>', description: 'read the Markdown body from this file, or - for stdin' },
     { flags: '--body <markdown>', description: 'the Markdown body as text' },
-    { flags: '--space <space>', description: "the space to put it in (id or name; default: the profile's space, else your default space)" },
+    spaceOption("the space to put it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--folder <id>', description: 'the folder to put it in' },
-    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first doc instead of creating another' },
+    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first doc instead of creating another'),
   ],
   examples: [
     'kagent doc create --title "Meeting notes" --file notes.md',
@@ -70,6 +61,6 @@ export default defineCommand<CreateOptions>({
     if (result.replayed) await note(ctx, `this key already created doc ${created.id} within the last 24 hours: nothing new was created`);
     else await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
     await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${await command(ctx, `doc show ${created.id}`)}`);
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, `doc show ${created.id}`)}`);
   },
 });

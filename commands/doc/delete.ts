@@ -1,9 +1,8 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { readDoc, withDoc } from './shared.js';
+import { withNotFound } from '../../src/kit/hints.js';
+import { readDoc } from './shared.js';
 
-// ---------------------------------------------------------------- delete
-
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a document',
@@ -20,7 +19,7 @@ export default defineCommand<Record<string, never>, { id: string }>({
     }
     await confirmOrYes(ctx, { message: `Delete doc ${label}? This cannot be undone.`, action: `delete doc ${args.id}` });
     const api = await ctx.api();
-    await withDoc(ctx, args.id, () => api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }));
+    await withNotFound(ctx, 'doc', args.id, () => api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }));
     const { printItem, success } = await import('../../src/io/output.js');
     await success(ctx, `Deleted doc ${args.id}`);
     await printItem(ctx, { id: args.id, deleted: true }, (r, f) => (f.tty ? '' : r.id));

@@ -3,9 +3,8 @@ import type { EditOp, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { command, shapes, readDoc, withDoc, isConflict, conflictError, printRevision } from './shared.js';
-
-// ---------------------------------------------------------------- edit
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { shapes, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 
 interface EditOptions {
   replace?: string[];
@@ -79,7 +78,7 @@ async function notApplicable(ctx: Context, error: ApiError, id: string, edits: S
   return new CliError(`${what}; doc ${id} was not changed`, {
     exitCode: ExitCode.USAGE,
     code: 'EDIT_NOT_APPLICABLE',
-    hint: `read the document again (\`${await command(ctx, `doc show ${id} --raw`)}\`) and give text that matches it exactly, once — include more of the surrounding text when it occurs several times`,
+    hint: `read the document again (\`${suggest(ctx, `doc show ${id} --raw`)}\`) and give text that matches it exactly, once — include more of the surrounding text when it occurs several times`,
     cause: error,
   });
 }
@@ -119,7 +118,7 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
   const api = await ctx.api();
   let saved: Revision;
   try {
-    saved = await withDoc(ctx, id, () => api.call('editDoc', { params: { id }, body: { edits: [op], revision: doc.revision }, signal: ctx.signal }));
+    saved = await withNotFound(ctx, 'doc', id, () => api.call('editDoc', { params: { id }, body: { edits: [op], revision: doc.revision }, signal: ctx.signal }));
   } catch (error) {
     if (isConflict(error)) {
       const explained = await conflictError(ctx, error, id, doc.revision, 'then `kagent doc edit` again');
@@ -132,7 +131,7 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
   await printRevision(ctx, saved, op.op === 'rewrite' ? 'Saved (rewritten)' : 'Saved');
 }
 
-export default defineCommand<EditOptions, { id: string }>({
+export default defineCommand({
   name: 'edit',
   summary: 'Change a document with exact-match edits, or in $EDITOR',
   description: [
@@ -186,7 +185,7 @@ export default defineCommand<EditOptions, { id: string }>({
     const api = await ctx.api();
     let saved: Revision;
     try {
-      saved = await withDoc(ctx, args.id, () =>
+      saved = await withNotFound(ctx, 'doc', args.id, () =>
         api.call('editDoc', { params: { id: args.id }, body: { edits: edits.map((e) => e.op), ...(revision !== undefined ? { revision } : {}) }, signal: ctx.signal }),
       );
     } catch (error) {

@@ -1,16 +1,9 @@
 import type { DocSummary } from '../../src/api/shapes.js';
-import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { shapes, command } from './shared.js';
-
-// ---------------------------------------------------------------- list
-
-interface ListOptions {
-  space?: string;
-  limit?: number;
-  all?: boolean;
-}
+import { shapes } from './shared.js';
 
 const listColumns = [
   { header: 'Id', value: (d: DocSummary) => d.id },
@@ -21,29 +14,27 @@ const listColumns = [
   { header: 'Folder', value: (d: DocSummary) => d.folderId, only: 'plain' as const },
 ];
 
-export default defineCommand<ListOptions>({
+export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List documents, most recently updated first',
   description: 'Columns when piped: id, title, revision, updated (ISO time), space id, folder id.',
   options: [
-    { flags: '--space <space>', description: 'only documents of this space (id or name)' },
-    { flags: '-L, --limit <n>', description: 'at most this many (default: the first page, 100)', type: 'integer', min: 1 },
-    { flags: '--all', description: 'every document, following every page' },
+    spaceOption('only documents of this space (id or name)'),
+    ...pageOptions('every document', 100),
   ],
   examples: ['kagent doc list', 'kagent doc list --space Research --limit 10', 'kagent doc list --all --json | jq -r ".[].title"', 'kagent doc list | cut -f1,2'],
   async run(ctx, opts) {
-    if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
     const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listDocs, query, { space: '--space' });
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     const { printList } = await import('../../src/io/output.js');
-    const items = api.paginate('listDocs', { query, signal: ctx.signal }, { limit: opts.limit, all: opts.all });
+    const items = api.paginate('listDocs', { query, signal: ctx.signal }, paging(opts));
     await printList<DocSummary>(ctx, items, {
       columns: listColumns,
-      empty: `No documents${opts.space ? ` in ${opts.space}` : ''}: write one with \`${await command(ctx, 'doc create --title TITLE --file notes.md')}\`.`,
+      empty: `No documents${opts.space ? ` in ${opts.space}` : ''}: write one with \`${suggest(ctx, 'doc create --title TITLE --file notes.md')}\`.`,
     });
   },
 });

@@ -3,9 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- search
-
-export default defineCommand<Record<string, never>, { query: string }>({
+export default defineCommand({
   name: 'search',
   summary: 'Search documents by keywords and meaning',
   description: 'Best matches first (no paging). Columns when piped: id, title, updated (ISO time), space id, excerpt.',

@@ -2,6 +2,7 @@
 import type { Context } from '../../src/context.js';
 import type { Doc, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -9,30 +10,9 @@ export async function shapes() {
   return import('../../src/api/shapes.js');
 }
 
-export async function command(ctx: Context, words: string): Promise<string> {
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, words);
-}
-
-/** 404s on a doc say how to find one. */
-export async function docHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no doc "${id}": \`${await command(ctx, 'doc list')}\` or \`${await command(ctx, 'doc search WORDS')}\` shows the ids`;
-  }
-  return error;
-}
-
-export async function withDoc<T>(ctx: Context, id: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw await docHint(ctx, error, id);
-  }
-}
-
 export async function readDoc(ctx: Context, id: string): Promise<Doc> {
   const api = await ctx.api();
-  return withDoc(ctx, id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
+  return withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
 }
 
 /** The body given by --file (path or -) or --body; undefined when neither. */
@@ -81,7 +61,7 @@ export async function conflictError(ctx: Context, error: ApiError, id: string, b
   return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,
     code: 'REVISION_CONFLICT',
-    hint: `read it again (\`${await command(ctx, `doc show ${id} --raw`)}\`) and reapply your change; ${retry}`,
+    hint: `read it again (\`${suggest(ctx, `doc show ${id} --raw`)}\`) and reapply your change; ${retry}`,
     cause: error,
   });
 }

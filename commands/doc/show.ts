@@ -1,9 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { readDoc } from './shared.js';
 
-// ---------------------------------------------------------------- show
-
-export default defineCommand<{ raw?: boolean }, { id: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a document: rendered on a terminal, its raw Markdown when piped',

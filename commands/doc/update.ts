@@ -1,19 +1,10 @@
 import type { Revision } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { shapes, bodyFrom, withDoc, readDoc, isConflict, conflictError, printRevision } from './shared.js';
+import { withNotFound } from '../../src/kit/hints.js';
+import { shapes, bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 
-// ---------------------------------------------------------------- update
-
-interface UpdateOptions {
-  title?: string;
-  file?: string;
-  body?: string;
-  revision?: number;
-  force?: boolean;
-}
-
-export default defineCommand<UpdateOptions, { id: string }>({
+export default defineCommand({
   name: 'update',
   summary: "Replace a document's title and/or body",
   description:
@@ -47,7 +38,7 @@ export default defineCommand<UpdateOptions, { id: string }>({
     if (given) refuseFrontMatter(given.text, given.flag);
 
     const api = await ctx.api();
-    const save = (baseRevision: number) => withDoc(ctx, args.id, () => api.call('updateDoc', { params: { id: args.id }, body: { ...request, baseRevision }, signal: ctx.signal }));
+    const save = (baseRevision: number) => withNotFound(ctx, 'doc', args.id, () => api.call('updateDoc', { params: { id: args.id }, body: { ...request, baseRevision }, signal: ctx.signal }));
     const based = opts.revision ?? (await readDoc(ctx, args.id)).revision;
     let saved: Revision;
     try {

@@ -3,7 +3,7 @@ import { write } from './shared.js';
 
 const FEEDBACK = ['up', 'down', 'none'] as const;
 
-export default defineCommand<Record<string, never>, { id: string; rating: (typeof FEEDBACK)[number] }>({
+export default defineCommand({
   name: 'feedback',
   aliases: ['rate'],
   summary: 'Rate an entry: up, down, or none to clear the rating',

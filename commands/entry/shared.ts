@@ -1,25 +1,18 @@
 // What several `kagent entry` verbs share.
 import type { Context } from '../../src/context.js';
-import { ApiError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-
-export function entryHint(error: unknown, id: string): unknown {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no entry "${id}" you can see: entry ids are shown by \`kagent watch show SLUG\` (or --jq '.brief.entries[].id')`;
-  }
-  return error;
-}
+import { notFoundHint } from '../../src/kit/hints.js';
 
 export async function write(ctx: Context, id: string, op: 'setEntryFeedback' | 'setEntrySaved', body: unknown): Promise<void> {
   try {
     await (await ctx.api()).call(op, { params: { id }, body, signal: ctx.signal });
   } catch (error) {
-    throw entryHint(error, id);
+    throw notFoundHint(ctx, error, 'entry', id);
   }
 }
 
 export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
-  return defineCommand<Record<string, never>, { id: string }>({
+  return defineCommand({
     name,
     summary: saved ? 'Save an entry to your library' : 'Remove a saved entry from your library',
     arguments: [{ name: 'id', description: 'the entry' }],

@@ -27,7 +27,7 @@ function table(rows: Array<[string | number, string]>): string {
   return rows.map(([key, text]) => `  ${String(key).padEnd(width)}   ${text}`).join('\n');
 }
 
-export default defineGroup<Record<string, never>, { topic?: string }>({
+export default defineGroup({
   name: 'help',
   summary: 'Help on a command, or a topic: exit-codes, environment',
   description: 'Topics: exit-codes (what each exit status means), environment (variables kagent reads). `kagent help <command>` is the same as `kagent <command> --help`.',

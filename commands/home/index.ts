@@ -6,12 +6,9 @@
 // --json: the Home object.
 import type { Context } from '../../src/context.js';
 import type { Home } from '../../src/api/shapes.js';
-import type { Formatter } from '../../src/io/format.js';
+import { isoTime, type Formatter } from '../../src/io/format.js';
 import { defineGroup } from '../../src/kit/define.js';
-
-function iso(ms: unknown): string {
-  return typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : ms === undefined || ms === null ? '' : String(ms);
-}
+import { suggest } from '../../src/kit/hints.js';
 
 function list<T>(value: T[] | undefined | null): T[] {
   return Array.isArray(value) ? value : [];
@@ -31,17 +28,17 @@ export function plainHome(home: Home): string {
   for (const s of list(home.suggestions)) lines.push(row('suggestion', s.id, s.text, s.prompt));
   lines.push(row('unread', home.inbox?.unread ?? 0));
   for (const i of list(home.inbox?.items)) lines.push(row('inbox', i.id, i.kind, i.read, i.title, i.createdAt));
-  for (const c of list(home.conversations)) lines.push(row('conversation', c.id, c.title, c.messageCount, c.running, iso(c.updatedAt)));
+  for (const c of list(home.conversations)) lines.push(row('conversation', c.id, c.title, c.messageCount, c.running, isoTime(c.updatedAt)));
   return lines.join('\n');
 }
 
 async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
   if (!f.tty) return plainHome(home);
-  const [{ kagentCommand, shellQuote, taskStatus }, { riskText }] = await Promise.all([import('../../src/views/task-follow.js'), import('../../src/views/chat.js')]);
+  const [{ taskStatus }, { riskText }] = await Promise.all([import('../../src/views/task-follow.js'), import('../../src/views/chat.js')]);
   const { sanitizeLine } = await import('../../src/io/sanitize.js');
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
-  const cmd = (words: string) => f.cyan(kagentCommand(ctx, words));
+  const cmd = (words: string, ...args: string[]) => f.cyan(suggest(ctx, words, ...args));
   const name = l(home.agent?.name) || 'Your agent';
   const actions = list(home.actions);
   const unread = home.inbox?.unread ?? 0;
@@ -59,27 +56,27 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
     'Latest briefs',
     list(home.briefs).flatMap((b) => [
       `  • ${f.bold(l(b.watchTitle || b.slug))} — ${l(b.brief?.title)} ${f.dim(`· ${l(b.brief?.date)} · ${l(b.brief?.entryCount ?? 0)} entries`)}`,
-      `      ${cmd(`watch show ${shellQuote(l(b.slug))}`)}`,
+      `      ${cmd('watch show', l(b.slug))}`,
     ]),
   );
   section(
     'Running tasks',
     list(home.tasks).flatMap((t) => [
       `  ${f.cyan('●')} ${l(t.title)} ${f.dim('·')} ${taskStatus(t.status, f)}${typeof t.progress === 'number' ? f.dim(` ${Math.round(t.progress * 100)}%`) : ''} ${f.dim(`· ${l(t.id)}`)}`,
-      `      ${cmd(`task watch ${shellQuote(l(t.id))}`)}`,
+      `      ${cmd('task watch', l(t.id))}`,
     ]),
   );
   section(
     'Waiting for your decision',
     actions.flatMap((a) => [
       `  ${f.yellow('⏸')} ${l(a.title)} ${f.dim('(risk ')}${riskText(a.risk, f)}${f.dim(`, ${l(a.tool)}, ${l(a.id)})`)}`,
-      `      ${f.dim('approve:')} ${cmd(`actions approve ${shellQuote(l(a.id))}`)}`,
-      `      ${f.dim('reject: ')} ${cmd(`actions reject ${shellQuote(l(a.id))}`)}`,
+      `      ${f.dim('approve:')} ${cmd('actions approve', l(a.id))}`,
+      `      ${f.dim('reject: ')} ${cmd('actions reject', l(a.id))}`,
     ]),
   );
   section(
     'Suggestions',
-    list(home.suggestions).flatMap((s) => [`  • ${l(s.text)}`, `      ${cmd(`chat ${shellQuote(l(s.prompt || s.text))}`)}`]),
+    list(home.suggestions).flatMap((s) => [`  • ${l(s.text)}`, `      ${cmd('chat', l(s.prompt || s.text))}`]),
   );
   section(
     `Unread in your inbox (${f.number(unread)})`,
@@ -92,7 +89,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
       (c) => `  • ${l(c.title || c.id)} ${f.dim(`· ${l(c.messageCount)} messages · ${f.time(c.updatedAt)} · ${l(c.id)}`)}${c.running ? ` ${f.cyan('● answering')}` : ''}`,
     ),
   );
-  if (out.length === 1) out.push('', f.dim(`Nothing here yet: save a link with \`${kagentCommand(ctx, 'lib save URL')}\`, or talk to ${name} with \`${kagentCommand(ctx, 'chat')}\`.`));
+  if (out.length === 1) out.push('', f.dim(`Nothing here yet: save a link with \`${suggest(ctx, 'lib save URL')}\`, or talk to ${name} with \`${suggest(ctx, 'chat')}\`.`));
   return out.join('\n');
 }
 

@@ -4,13 +4,13 @@
 //   inbox read|done|dismiss ID...   markInboxItem ({read|done|dismissed: true})
 // The marks answer 204: --json prints what was done, [{id, read|done|dismissed, error?}].
 import { defineGroup } from '../../src/kit/define.js';
-import { type ListOptions, LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
+import { LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
 import list from './list.js';
 import read from './read.js';
 import done from './done.js';
 import dismiss from './dismiss.js';
 
-export default defineGroup<ListOptions>({
+export default defineGroup({
   name: 'inbox',
   summary: 'Finished tasks, briefs, alerts and actions waiting for you',
   description: `With no subcommand, lists the inbox (as \`inbox list\`). ${LIST_DESCRIPTION}`,

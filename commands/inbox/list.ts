@@ -1,7 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { type ListOptions, LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
+import { LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
 
-export default defineCommand<ListOptions>({
+export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List your inbox: actions waiting first, then the rest, newest first',

@@ -1,18 +1,15 @@
 // What several `kagent inbox` verbs share.
 import type { Context } from '../../src/context.js';
 import type { InboxItem } from '../../src/api/shapes.js';
-import { ApiError, CliError, InterruptedError, UsageError } from '../../src/errors.js';
+import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/format.js';
-import { checkInput, defineCommand, type CommandSpec } from '../../src/kit/define.js';
+import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { pageOptions, paging } from '../../src/kit/options.js';
 
 export const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
 
 export type Filter = (typeof FILTERS)[number];
-
-export async function command(ctx: Pick<Context, 'flags'>, words: string): Promise<string> {
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, words);
-}
 
 export function kindText(kind: string, f: Formatter): string {
   switch (kind) {
@@ -33,23 +30,17 @@ export function kindText(kind: string, f: Formatter): string {
 
 // ---------------------------------------------------------------- list
 
-export interface ListOptions {
-  filter: Filter;
-  limit?: number;
-  all?: boolean;
-}
-
 export const listOptions = [
   { flags: '--filter <filter>', description: 'all, unread, approval (actions waiting), task (finished tasks), brief (briefs and alerts)', choices: FILTERS, default: 'all' },
-  { flags: '-L, --limit <n>', description: 'at most this many (default: the first page)', type: 'integer' as const, min: 1 },
-  { flags: '--all', description: 'every item, following every page' },
-];
+  ...pageOptions('every item'),
+] as const;
+
+export type ListOptions = OptionsOf<typeof listOptions>;
 
 export const LIST_DESCRIPTION =
   'Actions waiting for a decision come first, then the rest, newest first. Piped, each row is: id, kind, read (true/false), title, created (ISO 8601), action id, task id, watch slug, brief id. --json prints the InboxItems.';
 
 export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> {
-  if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
   const S = await import('../../src/api/shapes.js');
   const filter = opts.filter ?? 'all';
   checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
@@ -62,7 +53,7 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
       if (typeof page.unread === 'number') unread = page.unread;
       return page;
     },
-    { limit: opts.limit, all: opts.all },
+    paging(opts),
   );
   const { printList, note, wantsJson } = await import('../../src/io/output.js');
   const empty = filter === 'all' ? 'Your inbox is empty.' : filter === 'approval' ? 'No actions are waiting for your decision.' : `Nothing in your inbox for --filter ${filter}.`;
@@ -85,8 +76,8 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
   const lines: string[] = [];
   if (unread !== undefined) lines.push(`${unread} unread`);
   if (count > 0) {
-    lines.push(`mark: ${await command(ctx, 'inbox read|done|dismiss ID...')}`);
-    lines.push(`actions waiting: ${await command(ctx, 'actions approve ID')} or ${await command(ctx, 'actions reject ID')}`);
+    lines.push(`mark: ${suggest(ctx, 'inbox read|done|dismiss ID...')}`);
+    lines.push(`actions waiting: ${suggest(ctx, 'actions approve ID')} or ${suggest(ctx, 'actions reject ID')}`);
   }
   if (lines.length > 0) await note(ctx, (f) => f.dim(lines.join('\n')));
 }
@@ -96,7 +87,7 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
 export type Mark = 'read' | 'done' | 'dismissed';
 
 export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summary: string): CommandSpec<Record<string, never>, { ids: string[] }> {
-  return defineCommand<Record<string, never>, { ids: string[] }>({
+  return defineCommand({
     name,
     summary,
     description: `Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). Piped, prints each id marked; --json prints [{id, ${mark}, error?}].`,
@@ -111,7 +102,7 @@ export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summa
       const { mostSevere } = await import('../../src/upload/uploader.js');
       const results: Array<Record<string, unknown>> = [];
       const failures: CliError[] = [];
-      const hint = `\`${await command(ctx, 'inbox list')}\` shows the ids`;
+      const hint = `\`${suggest(ctx, 'inbox list')}\` shows the ids`;
       for (const id of ids) {
         if (ctx.signal.aborted) throw new InterruptedError();
         try {

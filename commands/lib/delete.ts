@@ -1,10 +1,8 @@
 import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { itemHint, command } from './shared.js';
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
-// ---------------------------------------------------------------- delete
-
-export default defineCommand<Record<string, never>, { ids: string[] }>({
+export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete library items',
@@ -39,8 +37,8 @@ export default defineCommand<Record<string, never>, { ids: string[] }>({
           else await emit(ctx.io.stdout, `${id}\n`);
         }
       } catch (error) {
-        if (!(error instanceof ApiError) || ids.length === 1) throw await itemHint(ctx, error, id);
-        await itemHint(ctx, error, id);
+        if (!(error instanceof ApiError) || ids.length === 1) throw notFoundHint(ctx, error, 'item', id);
+        notFoundHint(ctx, error, 'item', id);
         failures.push(error);
         results.push({ id, deleted: false, error: { code: error.code, message: error.message } });
         if (!wantsJson(ctx)) reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: false, interrupted: false });
@@ -52,7 +50,7 @@ export default defineCommand<Record<string, never>, { ids: string[] }>({
       throw new CliError(`could not delete ${failures.length} of ${ids.length} items`, {
         code: codes.length === 1 ? (codes[0] as string) : 'DELETE_FAILED',
         exitCode: mostSevere(failures.map((f) => f.exitCode)),
-        hint: `\`${await command(ctx, 'lib list')}\` shows the ids there are`,
+        hint: `\`${suggest(ctx, 'lib list')}\` shows the ids there are`,
       });
     }
   },

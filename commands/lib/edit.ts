@@ -1,18 +1,18 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { withNotFound } from '../../src/kit/hints.js';
+import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { type SaveOptions, shapes, withItem } from './shared.js';
+import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- edit
-
-export default defineCommand<SaveOptions, { id: string }>({
+export default defineCommand({
   name: 'edit',
   summary: "Change an item's note or move it to another space",
   description: '`--note ""` removes the note. Piped: prints the id; --json prints {id, note?, spaceId?}.',
   arguments: [{ name: 'id', description: 'the item' }],
   options: [
     { flags: '--note <text>', description: 'the new note (at most 2000 characters; "" removes it)' },
-    { flags: '--space <space>', description: 'move it to this space (id or name)' },
+    spaceOption('move it to this space (id or name)'),
   ],
   examples: ['kagent lib edit li_8f2k1x --note "read before Monday"', 'kagent lib edit li_8f2k1x --space Archive', 'kagent lib edit li_8f2k1x --note ""'],
   async run(ctx, opts, args) {
@@ -24,7 +24,7 @@ export default defineCommand<SaveOptions, { id: string }>({
     checkInput(S.UpdateLibraryItemRequest, body, { note: '--note', space: '--space' });
     if (opts.space !== undefined) body.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
-    await withItem(ctx, args.id, () => api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }));
+    await withNotFound(ctx, 'item', args.id, () => api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }));
     const { printItem, success } = await import('../../src/io/output.js');
     const changes = [opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '', opts.space !== undefined ? `moved it to ${opts.space}` : '']
       .filter(Boolean)

@@ -2,10 +2,12 @@ import type { LinkSaved } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { type SaveOptions, shapes, command, spaceNames, renderItem } from './shared.js';
+import { shapes, spaceNames, renderItem } from './shared.js';
 
-export default defineCommand<SaveOptions, { url: string }>({
+export default defineCommand({
   name: 'save',
   summary: 'Save a web page to the library: it is read, summarised and given key points',
   description:
@@ -14,7 +16,7 @@ export default defineCommand<SaveOptions, { url: string }>({
   arguments: [{ name: 'url', description: 'an http(s) link' }],
   options: [
     { flags: '--note <text>', description: 'your note on it (at most 2000 characters)' },
-    { flags: '--space <space>', description: "the space to save it in (id or name; default: the profile's space, else the agent picks one)" },
+    spaceOption("the space to save it in (id or name; default: the profile's space, else the agent picks one)"),
   ],
   examples: [
     'kagent lib save https://example.com/article',
@@ -37,7 +39,7 @@ export default defineCommand<SaveOptions, { url: string }>({
     const { printItem, printJson, wantsJson, note, success } = await import('../../src/io/output.js');
     if (saved.media || !saved.item) {
       if (wantsJson(ctx)) await printJson(ctx, saved);
-      const quote = await command(ctx, 'media quote', args.url);
+      const quote = suggest(ctx, 'media quote', args.url);
       await note(ctx, (f) => `${f.yellow('!')} This is a video or podcast link: nothing was saved. Media is transcribed instead (charged per minute); see the price first with:\n  ${sanitizeLine(quote)}`);
       return;
     }

@@ -1,17 +1,16 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { type ListOptions, KINDS, shapes, printItems } from './shared.js';
+import { KINDS, shapes, printItems } from './shared.js';
 
-// ---------------------------------------------------------------- search
-
-export default defineCommand<Omit<ListOptions, 'all'>, { query: string }>({
+export default defineCommand({
   name: 'search',
   summary: 'Search the library: titles, notes, summaries, key points and file text',
   description: 'Answers the best matches first (no paging). Columns when piped: as for `lib list`.',
   arguments: [{ name: 'query', description: 'words to look for (at most 200 characters)' }],
   options: [
-    { flags: '--space <space>', description: 'only items of this space (id or name)' },
+    spaceOption('only items of this space (id or name)'),
     { flags: '--kind <kind>', description: 'only this kind: entry, link, file or media', choices: KINDS },
     { flags: '-L, --limit <n>', description: 'at most this many (1 to 200; default 50)', type: 'integer', min: 1, max: 200 },
   ],

@@ -2,7 +2,6 @@
 import type { Context } from '../../src/context.js';
 import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
-import { ApiError } from '../../src/errors.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
 
@@ -12,28 +11,6 @@ export type Kind = (typeof KINDS)[number];
 
 export async function shapes() {
   return import('../../src/api/shapes.js');
-}
-
-/** `kagent WORDS ARGS…` as this user would retype it; ARGS are shell-quoted. */
-export async function command(ctx: Context, words: string, ...args: string[]): Promise<string> {
-  const { kagentCommand, shellQuote } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
-}
-
-/** 404s on an item say how to find one. */
-export async function itemHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no library item "${id}": \`${await command(ctx, 'lib list')}\` or \`${await command(ctx, 'lib search WORDS')}\` shows the ids`;
-  }
-  return error;
-}
-
-export async function withItem<T>(ctx: Context, id: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw await itemHint(ctx, error, id);
-  }
 }
 
 /** Space names for people (one extra request, terminal only); scripts get ids. */

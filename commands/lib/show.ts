@@ -1,7 +1,8 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withItem, spaceNames, renderItem, command } from './shared.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { spaceNames, renderItem } from './shared.js';
 
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a library item: where it came from, its summary and key points',
@@ -10,10 +11,10 @@ export default defineCommand<Record<string, never>, { id: string }>({
   examples: ['kagent lib show li_8f2k1x', 'kagent lib show li_8f2k1x --json | jq .keyPoints', "kagent lib show li_8f2k1x | grep '^summary' | cut -f2"],
   async run(ctx, _opts, args) {
     const api = await ctx.api();
-    const item = await withItem(ctx, args.id, () => api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }));
+    const item = await withNotFound(ctx, 'item', args.id, () => api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }));
     const { printItem, note } = await import('../../src/io/output.js');
     const names = await spaceNames(ctx, [item]);
     await printItem(ctx, item, (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined));
-    if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${await command(ctx, 'lib text', item.id)}\``);
+    if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${suggest(ctx, 'lib text', item.id)}\``);
   },
 });

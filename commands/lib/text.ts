@@ -2,27 +2,19 @@ import type { Context } from '../../src/context.js';
 import type { LibraryText } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { command, itemHint } from './shared.js';
-
-// ---------------------------------------------------------------- text
-
-interface TextOptions {
-  offset?: number;
-  limit?: number;
-  all?: boolean;
-}
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
     return (async () => {
-      error.hint ??= `only uploaded files keep their text (and not every file has text to extract); for a link or entry, \`${await command(ctx, 'lib show', id)}\` shows its summary and key points`;
+      error.hint ??= `only uploaded files keep their text (and not every file has text to extract); for a link or entry, \`${suggest(ctx, 'lib show', id)}\` shows its summary and key points`;
       return error;
     })();
   }
-  return itemHint(ctx, error, id);
+  return notFoundHint(ctx, error, 'item', id);
 }
 
-export default defineCommand<TextOptions, { id: string }>({
+export default defineCommand({
   name: 'text',
   summary: "Print the text extracted from an uploaded file, in chunks or all of it",
   description:
@@ -57,7 +49,7 @@ export default defineCommand<TextOptions, { id: string }>({
         if (ctx.io.stdoutIsTTY && chunk.text !== '' && !chunk.text.endsWith('\n')) await emit(ctx.io.stdout, '\n');
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
-          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${await command(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`);
+          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${suggest(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`);
         }
         return;
       }

@@ -1,10 +1,9 @@
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
-
-// ---------------------------------------------------------------- upload
 
 interface UploadOptions {
   space?: string;
@@ -70,7 +69,7 @@ async function runUploads(
   }
 }
 
-export default defineCommand<UploadOptions, { paths: string[] }>({
+export default defineCommand({
   name: 'upload',
   summary: 'Upload files: PDF, Word (.docx), Markdown, plain text and images',
   description: [
@@ -82,7 +81,7 @@ export default defineCommand<UploadOptions, { paths: string[] }>({
   ].join('\n\n'),
   arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
   options: [
-    { flags: '--space <space>', description: "the space to put them in (id or name; default: the profile's space, else the agent picks one per file)" },
+    spaceOption("the space to put them in (id or name; default: the profile's space, else the agent picks one per file)"),
     { flags: '--note <text>', description: 'a note on every file (at most 2000 characters)' },
     { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
     { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },

@@ -8,9 +8,7 @@ async function durationText(quote: Pick<MediaQuote, 'durationSec' | 'minutes'>):
   return `${timecode(quote.durationSec)} (${quote.minutes} minute${quote.minutes === 1 ? '' : 's'})`;
 }
 
-// ---------------------------------------------------------------- quote
-
-export default defineCommand<Record<string, never>, { url: string }>({
+export default defineCommand({
   name: 'quote',
   summary: 'How long a video or podcast is and what transcribing it costs (nothing is spent)',
   description: 'One price per minute; the summary and translation are included. Piped: "key<TAB>value" lines (url, title, kind, duration-sec, minutes, price-per-minute, credits).',

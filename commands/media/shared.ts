@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { MediaPage, MediaQuote } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -10,30 +11,8 @@ export async function shapes() {
   return import('../../src/api/shapes.js');
 }
 
-/** `kagent WORDS ARGS…` as this user would retype it; ARGS are shell-quoted. */
-export async function command(ctx: Context, words: string, ...args: string[]): Promise<string> {
-  const { kagentCommand, shellQuote } = await import('../../src/views/task-follow.js');
-  return kagentCommand(ctx, [words, ...args.map(shellQuote)].join(' '));
-}
-
-/** 404s on a media item say how to find one. */
-export async function mediaHint(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no media "${id}": \`${await command(ctx, 'media list')}\` shows the ids`;
-  }
-  return error;
-}
-
-export async function withMedia<T>(ctx: Context, id: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw await mediaHint(ctx, error, id);
-  }
-}
-
 export async function followHint(ctx: Context, id: string): Promise<string> {
-  return `follow it again with \`${await command(ctx, `media show ${id} --follow`)}\``;
+  return `follow it again with \`${suggest(ctx, `media show ${id} --follow`)}\``;
 }
 
 /** Credits left, for the cost prompt and CREDITS_EXHAUSTED; undefined when /me cannot say. */
@@ -54,7 +33,7 @@ export async function explainMediaError(ctx: Context, error: unknown, url: strin
     return new CliError(`transcription is unavailable right now: ${error.message}`, {
       exitCode: ExitCode.UNAVAILABLE,
       code: error.code,
-      hint: `nothing was started or charged; try again${wait}: \`${await command(ctx, 'media start', url)}\``,
+      hint: `nothing was started or charged; try again${wait}: \`${suggest(ctx, 'media start', url)}\``,
       cause: error,
     });
   }
@@ -64,12 +43,12 @@ export async function explainMediaError(ctx: Context, error: unknown, url: strin
     return new CliError(`not enough credits to transcribe this: ${cost}${left !== undefined ? `, and ${left} ${left === 1 ? 'is' : 'are'} left` : ''}`, {
       exitCode: ExitCode.QUOTA,
       code: error.code,
-      hint: `nothing was started; \`${await command(ctx, 'me')}\` shows your credits by pool and when they reset`,
+      hint: `nothing was started; \`${suggest(ctx, 'me')}\` shows your credits by pool and when they reset`,
       cause: error,
     });
   }
   if (error.status === 400 && error.code !== 'INVALID_INPUT' && !error.hint) {
-    error.hint = `only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use \`${await command(ctx, 'lib save', url)}\``;
+    error.hint = `only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use \`${suggest(ctx, 'lib save', url)}\``;
   }
   return error;
 }
@@ -99,7 +78,7 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
   if (last.status === 'failed') {
     throw new CliError(`transcribing ${last.id} failed: ${sanitizeLine(last.title)}`, {
       code: 'MEDIA_FAILED',
-      hint: last.taskId ? `\`${await command(ctx, `task show ${last.taskId}`)}\` shows how far it got` : `\`${await command(ctx, `media show ${last.id}`)}\` shows what was transcribed`,
+      hint: last.taskId ? `\`${suggest(ctx, `task show ${last.taskId}`)}\` shows how far it got` : `\`${suggest(ctx, `media show ${last.id}`)}\` shows what was transcribed`,
     });
   }
   if (wantsJson(ctx)) {
@@ -108,6 +87,6 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
     return;
   }
   if (last.status === 'ready') {
-    await success(ctx, `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${await command(ctx, `media transcript ${last.id}`)}`);
+    await success(ctx, `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, `media transcript ${last.id}`)}`);
   }
 }

@@ -1,9 +1,8 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withMedia, followHint, finishFollowing, command } from './shared.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { followHint, finishFollowing } from './shared.js';
 
-// ---------------------------------------------------------------- show
-
-export default defineCommand<{ follow?: boolean }, { id: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a media item: its transcript segments, summary and chapters',
@@ -17,16 +16,16 @@ export default defineCommand<{ follow?: boolean }, { id: string }>({
   async run(ctx, opts, args) {
     const { followMedia, isMediaActive, printMedia } = await import('../../src/views/media.js');
     if (opts.follow) {
-      const last = await withMedia(ctx, args.id, async () => followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }));
+      const last = await withNotFound(ctx, 'media', args.id, async () => followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }));
       await finishFollowing(ctx, last);
       return;
     }
     const api = await ctx.api();
-    const page = await withMedia(ctx, args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
+    const page = await withNotFound(ctx, 'media', args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
     const { printJson, wantsJson, note, warn } = await import('../../src/io/output.js');
     if (wantsJson(ctx)) return printJson(ctx, page);
     await printMedia(ctx, page);
-    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${await command(ctx, `media show ${page.id} --follow`)}\``);
-    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${await command(ctx, `task show ${page.taskId}`)}\` shows how far it got` : ''}`);
+    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, `media show ${page.id} --follow`)}\``);
+    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${suggest(ctx, `task show ${page.taskId}`)}\` shows how far it got` : ''}`);
   },
 });

@@ -1,17 +1,11 @@
 import type { MediaStarted } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
-import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, command, followHint, finishFollowing } from './shared.js';
+import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
 
-// ---------------------------------------------------------------- start
-
-interface StartOptions {
-  space?: string;
-  wait: boolean;
-  idempotencyKey?: string;
-}
-
-export default defineCommand<StartOptions, { url: string }>({
+export default defineCommand({
   name: 'start',
   summary: 'Transcribe a video or podcast: see the cost, confirm, then read it as it arrives',
   description: [
@@ -23,9 +17,9 @@ export default defineCommand<StartOptions, { url: string }>({
   ].join('\n\n'),
   arguments: [{ name: 'url', description: 'a video page, podcast episode or audio/video file link' }],
   options: [
-    { flags: '--space <space>', description: "the space to save it in (id or name; default: the profile's space, else your default space)" },
+    spaceOption("the space to save it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the media and task ids' },
-    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first start instead of paying twice' },
+    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first start instead of paying twice'),
   ],
   examples: [
     'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -79,7 +73,7 @@ export default defineCommand<StartOptions, { url: string }>({
     }
     if (replayed) await note(ctx, `this key already started ${started.mediaId} within the last 24 hours: nothing new was charged`);
 
-    const show = await command(ctx, `media show ${started.mediaId}`);
+    const show = suggest(ctx, `media show ${started.mediaId}`);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, started);
       await success(ctx, `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`);

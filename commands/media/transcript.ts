@@ -1,10 +1,9 @@
 import { ApiError, CliError } from '../../src/errors.js';
 import { checkInput, defineCommand, InputError } from '../../src/kit/define.js';
-import { shapes, withMedia, command } from './shared.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- transcript
-
-export default defineCommand<{ from?: string; to?: string }, { id: string }>({
+export default defineCommand({
   name: 'transcript',
   summary: 'The summary and transcript as Markdown with timestamp links',
   description:
@@ -36,7 +35,7 @@ export default defineCommand<{ from?: string; to?: string }, { id: string }>({
     const api = await ctx.api();
     let result;
     try {
-      result = await withMedia(ctx, args.id, () => api.call('getTranscript', { params: { id: args.id }, query, signal: ctx.signal }));
+      result = await withNotFound(ctx, 'media', args.id, () => api.call('getTranscript', { params: { id: args.id }, query, signal: ctx.signal }));
     } catch (error) {
       if (error instanceof ApiError && error.code === 'MEDIA_NOT_READY') {
         let status: string | undefined;
@@ -49,7 +48,7 @@ export default defineCommand<{ from?: string; to?: string }, { id: string }>({
         throw new CliError(`the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`, {
           exitCode: error.exitCode,
           code: error.code,
-          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${await command(ctx, `media show ${args.id} --follow`)}\`, then ask again`,
+          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${suggest(ctx, `media show ${args.id} --follow`)}\`, then ask again`,
           cause: error,
         });
       }

@@ -4,23 +4,23 @@
 // sandbox itself (src/sandbox/) is imported only here, when the command runs.
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
-import { defineGroup } from '../../src/kit/define.js';
+import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const DEFAULT_PORT = 8787;
 
-interface SandboxFlags {
-  port: number;
-  state?: string;
-  seed: number;
-  speed: number;
-  rateLimit: number;
-  faults?: string;
-  errorFormat: 'envelope' | 'problem';
-  apiKey?: string;
-  /** --no-save-profile turns it off (`--profile` is the global flag choosing a profile). */
-  saveProfile: boolean;
-}
+const options = [
+  { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
+  { flags: '--state <file>', description: 'keep state in this JSON file (uploads beside it in FILE.blobs): reloaded on start, saved on exit' },
+  { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
+  { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
+  { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
+  { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05' },
+  { flags: '--error-format <format>', description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents', choices: ['envelope', 'problem'], default: 'envelope' },
+  { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
+  { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },
+] as const;
+type SandboxFlags = OptionsOf<typeof options>;
 
 /** What `--json` prints once the sandbox listens. */
 export interface SandboxStarted {
@@ -30,7 +30,7 @@ export interface SandboxStarted {
   profile: string | null;
 }
 
-export default defineGroup<SandboxFlags>({
+export default defineGroup({
   name: 'sandbox',
   summary: 'Run a local double of the whole API for tests and demos',
   description: [
@@ -42,17 +42,7 @@ export default defineGroup<SandboxFlags>({
     '',
     'Piped, it prints `base-url`, `api-key` and `profile` lines (key<TAB>value); --json prints {baseUrl, apiKey, profile}.',
   ].join('\n'),
-  options: [
-    { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
-    { flags: '--state <file>', description: 'keep state in this JSON file (uploads beside it in FILE.blobs): reloaded on start, saved on exit' },
-    { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
-    { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
-    { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
-    { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05' },
-    { flags: '--error-format <format>', description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents', choices: ['envelope', 'problem'], default: 'envelope' },
-    { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
-    { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },
-  ],
+  options,
   examples: [
     'kagent sandbox',
     '# another terminal:',

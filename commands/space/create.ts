@@ -1,7 +1,7 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { label } from './shared.js';
 
-export default defineCommand<{ icon?: string; description?: string }, { name: string }>({
+export default defineCommand({
   name: 'create',
   summary: 'Create a space',
   description: "The name, icon and description are checked against the service's bounds before anything is sent.",

@@ -11,7 +11,7 @@ function notDeletable(name: string): CliError {
   });
 }
 
-export default defineCommand<Record<string, never>, { space: string }>({
+export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a space; what it holds moves to your default space',

@@ -3,7 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
 
-export default defineCommand<{ name?: string; icon?: string | false; description?: string; position?: number }, { space: string }>({
+export default defineCommand({
   name: 'edit',
   summary: "Change a space's name, icon, description or position",
   arguments: [{ name: 'space', description: 'id or name of the space' }],

@@ -2,28 +2,26 @@ import type { Context } from '../../src/context.js';
 import type { Task } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { taskHint, percent } from './shared.js';
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { percent } from './shared.js';
 
 async function explainCancelError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'TASK_NOT_ACTIVE') return taskHint(error, id);
+  if (!(error instanceof ApiError) || error.code !== 'TASK_NOT_ACTIVE') return notFoundHint(ctx, error, 'task', id);
   let status: string | undefined;
   try {
     status = (await (await ctx.api()).call('getTask', { params: { id } })).status;
   } catch {
     status = undefined;
   }
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
   return new CliError(`task ${id} is no longer active${status ? ` (it is ${status})` : ''}: only queued, running or waiting tasks can be cancelled`, {
     exitCode: error.exitCode,
     code: error.code,
-    hint: `nothing to cancel, and whatever it finished is kept: \`${kagentCommand(ctx, `task show ${id}`)}\` shows how it ended`,
+    hint: `nothing to cancel, and whatever it finished is kept: \`${suggest(ctx, `task show ${id}`)}\` shows how it ended`,
     cause: error,
   });
 }
 
-// ---------------------------------------------------------------- cancel
-
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'cancel',
   summary: 'Cancel a queued, running or waiting task (work already done is kept)',
   description: 'Asks first on a terminal; elsewhere pass --yes. Prints the task as cancelled with --json.',
@@ -40,7 +38,7 @@ export default defineCommand<Record<string, never>, { id: string }>({
         const current = await api.call('getTask', { params: { id: args.id }, signal: ctx.signal });
         title = `"${sanitizeLine(current.title)}" (${args.id}, ${current.status})`;
       } catch (error) {
-        throw taskHint(error, args.id);
+        throw notFoundHint(ctx, error, 'task', args.id);
       }
       await confirmOrYes(ctx, { message: `Cancel task ${title}? Work already done is kept.`, action: `cancel task ${args.id}` });
     } else {

@@ -1,32 +1,20 @@
 import type { Task } from '../../src/api/shapes.js';
-import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
 
-// ---------------------------------------------------------------- list
-
-interface ListOptions {
-  space?: string;
-  active?: boolean;
-  kind?: string;
-  limit?: number;
-  all?: boolean;
-}
-
-export default defineCommand<ListOptions>({
+export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List background tasks, newest first',
   options: [
-    { flags: '--space <space>', description: 'only tasks of this space (id or name)' },
+    spaceOption('only tasks of this space (id or name)'),
     { flags: '--active', description: 'only queued, running or waiting tasks' },
     { flags: '--kind <kind>', description: 'only tasks of this kind (watch_setup, brief, research, transcription, scheduled, ...)' },
-    { flags: '-L, --limit <n>', description: 'at most this many (default: the first page)', type: 'integer', min: 1 },
-    { flags: '--all', description: 'every task, following every page' },
+    ...pageOptions('every task'),
   ],
   examples: ['kagent task list --active', 'kagent task list --kind watch_setup --limit 5', 'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"', 'kagent task list --active | cut -f1'],
   async run(ctx, opts) {
-    if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
     const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = {
       space: opts.space,
@@ -41,7 +29,7 @@ export default defineCommand<ListOptions>({
     const { printList } = await import('../../src/io/output.js');
     const { taskStatus } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
-    const items = api.paginate('listTasks', { query, signal: ctx.signal }, { limit: opts.limit, all: opts.all });
+    const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {
       empty: opts.active ? 'No task is running.' : 'No tasks.',
       columns: [

@@ -1,13 +1,5 @@
 // What several `kagent task` verbs share.
 import type { TaskDetail } from '../../src/api/shapes.js';
-import { ApiError } from '../../src/errors.js';
-
-export function taskHint(error: unknown, id: string): unknown {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no task "${id}": \`kagent task list\` shows your tasks`;
-  }
-  return error;
-}
 
 /** The command that opens what a finished task produced. */
 export function resultCommand(result: TaskDetail['result']): string | undefined {

@@ -2,12 +2,11 @@ import type { Context } from '../../src/context.js';
 import type { TaskDetail } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { resultCommand, percent, taskHint } from './shared.js';
-
-// ---------------------------------------------------------------- show
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { resultCommand, percent } from './shared.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
-  const { milestoneLines, taskStatus, approvalCommands, kagentCommand } = await import('../../src/views/task-follow.js');
+  const { milestoneLines, taskStatus, approvalCommands } = await import('../../src/views/task-follow.js');
   const waiting = task.waitingOn ?? [];
   const next = resultCommand(task.result);
   if (!f.tty) {
@@ -45,12 +44,12 @@ async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise
     }
   }
   if (task.result) {
-    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${kagentCommand(ctx, next)}`) : ''}`);
+    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${suggest(ctx, next)}`) : ''}`);
   }
   return lines.join('\n');
 }
 
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
@@ -63,7 +62,7 @@ export default defineCommand<Record<string, never>, { id: string }>({
     try {
       task = await (await ctx.api()).call('getTask', { params: { id: args.id }, signal: ctx.signal });
     } catch (error) {
-      throw taskHint(error, args.id);
+      throw notFoundHint(ctx, error, 'task', args.id);
     }
     await printItem(ctx, task, (t, f) => renderTask(ctx, t, f));
   },

@@ -1,10 +1,9 @@
 import type { TaskDetail } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { taskHint, resultCommand } from './shared.js';
+import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { resultCommand } from './shared.js';
 
-// ---------------------------------------------------------------- watch
-
-export default defineCommand<Record<string, never>, { id: string }>({
+export default defineCommand({
   name: 'watch',
   aliases: ['follow'],
   summary: 'Follow a task until it ends',
@@ -15,13 +14,13 @@ export default defineCommand<Record<string, never>, { id: string }>({
   arguments: [{ name: 'id', description: 'the task' }],
   examples: ['kagent task watch tk_3k9x0q2m7d', 'kagent task watch tk_3k9x0q2m7d --timeout 120', 'kagent task watch tk_3k9x0q2m7d --json | jq -r .status'],
   async run(ctx, _opts, args) {
-    const { followTask, taskOutcomeError, kagentCommand } = await import('../../src/views/task-follow.js');
+    const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
     const { printItem, printJson, success, note, wantsJson } = await import('../../src/io/output.js');
     let task: TaskDetail;
     try {
       task = await followTask(ctx, args.id);
     } catch (error) {
-      throw taskHint(error, args.id);
+      throw notFoundHint(ctx, error, 'task', args.id);
     }
     const failure = taskOutcomeError(ctx, task);
     if (wantsJson(ctx)) await printJson(ctx, task);
@@ -29,6 +28,6 @@ export default defineCommand<Record<string, never>, { id: string }>({
     if (failure) throw failure;
     await success(ctx, `Done: ${task.title}`);
     const next = resultCommand(task.result);
-    if (next) await note(ctx, `see the result: ${kagentCommand(ctx, next)}`);
+    if (next) await note(ctx, `see the result: ${suggest(ctx, next)}`);
   },
 });

@@ -2,20 +2,21 @@ import type { Context } from '../../src/context.js';
 import type { WatchCreated } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
+import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { meOrNothing, shapes } from './shared.js';
 
 /** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
 async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
   if (!(error instanceof ApiError) || error.status !== 403) return error;
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
   const me = await meOrNothing(ctx);
   if (error.code === 'EMAIL_NOT_VERIFIED') {
     const who = me ? ` (${me.email})` : '';
     return new CliError(`your email address${who} is not verified yet; creating a watch needs a verified address`, {
       exitCode: error.exitCode,
       code: error.code,
-      hint: `open the verification link the service sent${who}, then run this again; meanwhile you can follow existing watches: \`${kagentCommand(ctx, 'watch search TOPIC')}\``,
+      hint: `open the verification link the service sent${who}, then run this again; meanwhile you can follow existing watches: \`${suggest(ctx, 'watch search TOPIC')}\``,
       cause: error,
     });
   }
@@ -27,27 +28,14 @@ async function explainCreateError(ctx: Context, error: unknown): Promise<unknown
     return new CliError(`monthly watch limit reached: ${plan}${detail}`, {
       exitCode: ExitCode.QUOTA,
       code: error.code,
-      hint: `the count starts again next month (\`${kagentCommand(ctx, 'me')}\` shows your limits); meanwhile follow an existing public watch: \`${kagentCommand(ctx, 'watch search TOPIC')}\``,
+      hint: `the count starts again next month (\`${suggest(ctx, 'me')}\` shows your limits); meanwhile follow an existing public watch: \`${suggest(ctx, 'watch search TOPIC')}\``,
       cause: error,
     });
   }
   return error;
 }
 
-// ---------------------------------------------------------------- create
-
-interface CreateOptions {
-  type?: string;
-  url?: string[];
-  alert?: string[];
-  cadence?: string;
-  visibility?: string;
-  space?: string;
-  wait: boolean;
-  idempotencyKey?: string;
-}
-
-export default defineCommand<CreateOptions, { intent?: string }>({
+export default defineCommand({
   name: 'create',
   summary: 'Start a watch, follow its set-up and show the first brief',
   description:
@@ -61,9 +49,9 @@ export default defineCommand<CreateOptions, { intent?: string }>({
     { flags: '--alert <phrase>', description: 'tell me when an entry mentions this (repeatable)', repeatable: true },
     { flags: '--cadence <cadence>', description: 'daily (default), weekly or off' },
     { flags: '--visibility <visibility>', description: 'public (default), unlisted or private' },
-    { flags: '--space <space>', description: "space to file it in, by id or name (default: the profile's space, else your default space)" },
+    spaceOption("space to file it in, by id or name (default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the slug and task id' },
-    { flags: '--idempotency-key <key>', description: 'reuse this key when rerunning (CI): a rerun within 24 h returns the first watch instead of creating another' },
+    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first watch instead of creating another'),
   ],
   examples: [
     'kagent watch create "EU rules on AI chips export"',
@@ -111,7 +99,7 @@ export default defineCommand<CreateOptions, { intent?: string }>({
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
     const { printItem, printJson, note, success, wantsJson } = await import('../../src/io/output.js');
-    const { followTask, kagentCommand, taskOutcomeError } = await import('../../src/views/task-follow.js');
+    const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     let created: WatchCreated;
     let replayed = false;
@@ -124,8 +112,8 @@ export default defineCommand<CreateOptions, { intent?: string }>({
     }
     if (replayed) await note(ctx, `this key already created watch ${created.slug} within the last 24 hours: showing that one`);
 
-    const follow = kagentCommand(ctx, `task watch ${created.taskId}`);
-    const show = kagentCommand(ctx, `watch show ${created.slug}`);
+    const follow = suggest(ctx, `task watch ${created.taskId}`);
+    const show = suggest(ctx, `watch show ${created.slug}`);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, created);
       await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);

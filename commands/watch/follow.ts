@@ -2,13 +2,14 @@ import type { Context } from '../../src/context.js';
 import type { FollowState } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { meOrNothing, shapes, withWatch } from './shared.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { spaceOption } from '../../src/kit/options.js';
+import { meOrNothing, shapes } from './shared.js';
 
 /** FOLLOW_LIMIT: say the plan's limit (from GET /me) and what to do. */
 async function explainFollowError(ctx: Context, error: unknown): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'FOLLOW_LIMIT') return error;
   const me = await meOrNothing(ctx);
-  const { kagentCommand } = await import('../../src/views/task-follow.js');
   const limit = me?.limits.follows;
   const message =
     limit === undefined
@@ -17,19 +18,19 @@ async function explainFollowError(ctx: Context, error: unknown): Promise<unknown
   return new CliError(message, {
     exitCode: ExitCode.QUOTA,
     code: 'FOLLOW_LIMIT',
-    hint: `unfollow one first (\`${kagentCommand(ctx, 'watch list')}\`, then \`${kagentCommand(ctx, 'watch unfollow SLUG')}\`), or move to a plan with more follows`,
+    hint: `unfollow one first (\`${suggest(ctx, 'watch list')}\`, then \`${suggest(ctx, 'watch unfollow SLUG')}\`), or move to a plan with more follows`,
     cause: error,
   });
 }
 
 // ---------------------------------------------------------------- follow / unfollow
 
-export default defineCommand<{ space?: string }, { slug: string }>({
+export default defineCommand({
   name: 'follow',
   summary: 'Follow a watch, or move one you follow to another space',
   description: 'Your plan follows at most a number of watches (`kagent me` shows it). Following a watch you already follow moves it to --space.',
   arguments: [{ name: 'slug', description: 'the watch' }],
-  options: [{ flags: '--space <space>', description: 'the space to file it in, by id or name (default: where it is, or your default space)' }],
+  options: [spaceOption('the space to file it in, by id or name (default: where it is, or your default space)')],
   examples: ['kagent watch follow ai-chips', 'kagent watch follow ai-chips --space Research', 'kagent watch follow ai-chips --json'],
   async run(ctx, opts, args) {
     const S = await shapes();
@@ -47,7 +48,7 @@ export default defineCommand<{ space?: string }, { slug: string }>({
     const api = await ctx.api();
     let state: FollowState;
     try {
-      state = await withWatch(ctx, args.slug, () => api.call('followWatch', { params: { slug: args.slug }, body, signal: ctx.signal }));
+      state = await withNotFound(ctx, 'watch', args.slug, () => api.call('followWatch', { params: { slug: args.slug }, body, signal: ctx.signal }));
     } catch (error) {
       throw await explainFollowError(ctx, error);
     }

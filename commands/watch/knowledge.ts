@@ -1,9 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withWatch } from './shared.js';
+import { withNotFound } from '../../src/kit/hints.js';
 
-// ---------------------------------------------------------------- knowledge
-
-export default defineCommand<Record<string, never>, { slug: string }>({
+export default defineCommand({
   name: 'knowledge',
   summary: "A watch's latest weekly report and its timeline of important items",
   description: 'Piped, the report\'s Markdown source comes first, then `--`, then one row per timeline item: date, importance, entry id, headline, URL.',
@@ -11,7 +9,7 @@ export default defineCommand<Record<string, never>, { slug: string }>({
   examples: ['kagent watch knowledge ai-chips', 'kagent watch knowledge ai-chips --jq .report.markdown', `kagent watch knowledge ai-chips --jq '.timeline[] | select(.importance > 0.9) | .headline'`],
   async run(ctx, _opts, args) {
     const { printItem } = await import('../../src/io/output.js');
-    const data = await withWatch(ctx, args.slug, async () => (await ctx.api()).call('getWatchKnowledge', { params: { slug: args.slug }, signal: ctx.signal }));
+    const data = await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('getWatchKnowledge', { params: { slug: args.slug }, signal: ctx.signal }));
     const { renderKnowledge } = await import('../../src/views/brief.js');
     await printItem(ctx, data, (k, f) => renderKnowledge(ctx, k, f));
   },

@@ -1,9 +1,8 @@
 import type { FollowedWatch } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
 
-// ---------------------------------------------------------------- list
-
-export default defineCommand<Record<string, never>>({
+export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the watches you follow, each with its latest brief',
@@ -15,7 +14,6 @@ export default defineCommand<Record<string, never>>({
   ],
   async run(ctx) {
     const { printList, wantsJson } = await import('../../src/io/output.js');
-    const { kagentCommand } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     const { items } = await api.call('listFollowedWatches');
     // Space names only for people; scripts get the id.
@@ -28,7 +26,7 @@ export default defineCommand<Record<string, never>>({
       }
     }
     await printList<FollowedWatch>(ctx, items, {
-      empty: `You follow no watches yet: find one with \`${kagentCommand(ctx, 'watch search TOPIC')}\` or start one with \`${kagentCommand(ctx, 'watch create "what to follow"')}\`.`,
+      empty: `You follow no watches yet: find one with \`${suggest(ctx, 'watch search TOPIC')}\` or start one with \`${suggest(ctx, 'watch create "what to follow"')}\`.`,
       columns: [
         { header: 'Slug', value: (w) => w.slug },
         { header: 'Title', value: (w) => w.title, flex: true },

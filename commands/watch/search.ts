@@ -1,10 +1,9 @@
 import type { WatchCard } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { suggest } from '../../src/kit/hints.js';
 import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- search
-
-export default defineCommand<Record<string, never>, { query: string }>({
+export default defineCommand({
   name: 'search',
   summary: 'Find public watches to follow',
   arguments: [{ name: 'query', description: 'words to look for in titles and intents' }],
@@ -13,10 +12,9 @@ export default defineCommand<Record<string, never>, { query: string }>({
     const S = await shapes();
     checkInput(S.Queries.searchWatches, { q: args.query }, { q: 'QUERY' });
     const { printList } = await import('../../src/io/output.js');
-    const { kagentCommand } = await import('../../src/views/task-follow.js');
     const { items } = await (await ctx.api()).call('searchWatches', { query: { q: args.query } });
     await printList<WatchCard>(ctx, items, {
-      empty: `No public watch matches "${args.query}": start one with \`${kagentCommand(ctx, `watch create "${args.query.replace(/"/g, '')}"`)}\``,
+      empty: `No public watch matches "${args.query}": start one with \`${suggest(ctx, `watch create "${args.query.replace(/"/g, '')}"`)}\``,
       columns: [
         { header: 'Slug', value: (w) => w.slug },
         { header: 'Title', value: (w) => w.title, flex: true },

@@ -1,10 +1,9 @@
 import { ApiError, CliError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { shapes, withWatch } from './shared.js';
+import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- settings
-
-export default defineCommand<{ cadence?: string; alert?: string[]; clearAlerts?: boolean }, { slug: string }>({
+export default defineCommand({
   name: 'settings',
   summary: "Change a watch's cadence and alerts (owner only)",
   description:
@@ -28,14 +27,13 @@ export default defineCommand<{ cadence?: string; alert?: string[]; clearAlerts?:
     checkInput(S.WatchSettingsRequest, body, { cadence: '--cadence', alerts: '--alert' });
     const { printItem, success } = await import('../../src/io/output.js');
     try {
-      await withWatch(ctx, args.slug, async () => (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal }));
+      await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) {
-        const { kagentCommand } = await import('../../src/views/task-follow.js');
         throw new CliError(`only the owner of a watch can change its settings, and ${args.slug} was created by someone else`, {
           exitCode: error.exitCode,
           code: error.code,
-          hint: `you can still follow or unfollow it; for your own cadence and alerts, start a watch of your own: \`${kagentCommand(ctx, 'watch create "what to follow"')}\``,
+          hint: `you can still follow or unfollow it; for your own cadence and alerts, start a watch of your own: \`${suggest(ctx, 'watch create "what to follow"')}\``,
           cause: error,
         });
       }

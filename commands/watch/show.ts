@@ -1,11 +1,10 @@
 import type { WatchPage } from '../../src/api/shapes.js';
 import { ApiError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { shapes, withWatch } from './shared.js';
+import { withNotFound } from '../../src/kit/hints.js';
+import { shapes } from './shared.js';
 
-// ---------------------------------------------------------------- show
-
-export default defineCommand<{ date?: string }, { slug: string }>({
+export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: "Read a watch's brief (latest, or of a date), with its archive and method",
@@ -27,7 +26,7 @@ export default defineCommand<{ date?: string }, { slug: string }>({
     const query = { date: opts.date, lang: ctx.config.lang };
     checkInput(S.Queries.getWatch, query, { date: '--date', lang: '--lang' });
     const { printItem } = await import('../../src/io/output.js');
-    const page = await withWatch(ctx, args.slug, async () =>
+    const page = await withNotFound(ctx, 'watch', args.slug, async () =>
       (await ctx.api()).call('getWatch', { params: { slug: args.slug }, query, signal: ctx.signal }),
     ).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 404 && opts.date && error.code !== 'WATCH_NOT_FOUND') {

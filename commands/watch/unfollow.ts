@@ -1,7 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withWatch } from './shared.js';
+import { withNotFound } from '../../src/kit/hints.js';
 
-export default defineCommand<Record<string, never>, { slug: string }>({
+export default defineCommand({
   name: 'unfollow',
   summary: 'Stop following a watch',
   description: 'With --json prints {"slug": ..., "following": false} (the service answers 204 with no body).',
@@ -9,7 +9,7 @@ export default defineCommand<Record<string, never>, { slug: string }>({
   examples: ['kagent watch unfollow ai-chips', 'kagent watch list | cut -f1 | grep ^test- | xargs -n1 kagent watch unfollow'],
   async run(ctx, _opts, args) {
     const { printItem, success } = await import('../../src/io/output.js');
-    await withWatch(ctx, args.slug, async () => (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }));
+    await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }));
     await success(ctx, `No longer following ${args.slug}`);
     await printItem(ctx, { slug: args.slug, following: false }, (s, f) => (f.tty ? '' : `${s.slug}\tfalse`));
   },

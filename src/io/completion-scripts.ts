@@ -29,7 +29,7 @@ export interface Node {
   /** '' for the root, then 'space', 'space/list', … */
   path: string;
   name: string;
-  aliases: string[];
+  aliases: readonly string[];
   summary: string;
   flags: FlagInfo[];
   args: ArgInfo[];

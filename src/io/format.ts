@@ -80,6 +80,11 @@ export function toMillis(value: unknown): number | undefined {
   return undefined;
 }
 
+/** A time as plain output shows it: ISO 8601 (a string from the service as it came), '' for none. */
+export function isoTime(value: unknown): string {
+  return formatTime(value, false, 0);
+}
+
 export function formatTime(value: unknown, tty: boolean, now: number): string {
   const ms = toMillis(value);
   if (ms === undefined) return plain(value);

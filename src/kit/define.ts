@@ -81,35 +81,68 @@ export interface ArgumentSpec {
   choices?: readonly string[];
 }
 
-export type Args = Record<string, string | string[] | undefined>;
-
 export interface CommandSpec<O = any, A = any> {
   name: string;
-  aliases?: string[];
+  aliases?: readonly string[];
   /** One line, no final period: shown in lists of commands. */
   summary: string;
   /** Longer text shown at the top of this command's --help. */
   description?: string;
-  arguments?: ArgumentSpec[];
-  options?: OptionSpec[];
-  examples: [string, ...string[]];
+  arguments?: readonly ArgumentSpec[];
+  options?: readonly OptionSpec[];
+  examples: readonly [string, ...string[]];
   /** Leave out for a group that only holds subcommands. */
   run?: (ctx: Context, opts: O, args: A) => Promise<void>;
-  commands?: CommandSpec[];
+  commands?: readonly CommandSpec[];
   hidden?: boolean;
   /** Ctrl-C is how this command normally ends (a server such as `kagent sandbox`): exit 0, not 130. */
   endsOnInterrupt?: boolean;
 }
 
-/** Identity with types: `defineCommand<{ icon?: string }, { name: string }>({...})`. */
-export function defineCommand<O = Record<string, unknown>, A = Args>(spec: CommandSpec<O, A>): CommandSpec<O, A> {
-  return spec;
+// ---------------------------------------------------------------- types from the spec
+// `run` is typed from the options and arguments as declared, so the two cannot
+// drift: '--icon <emoji>' gives `icon?: string`, '-L, --limit <n>' with type
+// 'integer' gives `limit?: number`, '--no-wait' gives `wait?: boolean`,
+// '--icon <emoji>' with '--no-icon' gives `icon?: string | false`, choices give
+// their union, `repeatable` an array; an argument 'ids' (variadic) gives
+// `ids: string[]`, an optional one `string | undefined`.
+
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+/** '-L, --limit <n>' → 'limit <n>' */
+type LongFlag<F extends string> = F extends `${string}--${infer Rest}` ? Rest : never;
+type FlagWord<R extends string> = R extends `${infer Word} ${string}` ? Word : R;
+type OptionKey<O extends OptionSpec> = FlagWord<LongFlag<O['flags']>> extends `no-${infer Name}` ? Camel<Name> : Camel<FlagWord<LongFlag<O['flags']>>>;
+type Negated<O extends OptionSpec> = FlagWord<LongFlag<O['flags']>> extends `no-${string}` ? true : false;
+type Scalar<O extends OptionSpec> = O extends { choices: readonly (infer C)[] } ? C : O extends { type: 'integer' | 'number' } ? number : string;
+type OptionValue<O extends OptionSpec> =
+  Negated<O> extends true ? false : LongFlag<O['flags']> extends `${string} <${string}>` | `${string} [${string}]` ? (O extends { repeatable: true } ? Scalar<O>[] : Scalar<O>) : boolean;
+type OptionEntry<O> = O extends OptionSpec ? { key: OptionKey<O>; value: OptionValue<O>; negated: Negated<O>; defaulted: O extends { default: string | number | boolean | readonly string[] } ? true : false } : never;
+/** A key declared only as --no-X is true unless the flag is given. */
+type ValueOf<E extends { value: unknown; negated: boolean }> = [Exclude<E, { negated: true }>] extends [never] ? boolean : E['value'];
+type Entries<T extends readonly OptionSpec[]> = OptionEntry<T[number]>;
+/** Keys with a default (or only --no-X) always have a value. */
+type Present<T extends readonly OptionSpec[]> = Extract<Entries<T>, { defaulted: true }>['key'];
+export type OptionsOf<T extends readonly OptionSpec[]> = {
+  [K in Exclude<Entries<T>['key'], Present<T>>]?: ValueOf<Extract<Entries<T>, { key: K }>>;
+} & { [K in Present<T>]: ValueOf<Extract<Entries<T>, { key: K }>> };
+
+type ArgumentValue<A extends ArgumentSpec> = A extends { variadic: true } ? string[] : A extends { choices: readonly (infer C)[] } ? C : string;
+export type ArgsOf<T extends readonly ArgumentSpec[]> = {
+  [A in T[number] as Camel<A['name']>]: A extends { optional: true; variadic?: false } ? ArgumentValue<A> | undefined : ArgumentValue<A>;
+};
+
+type Declared<Opts extends readonly OptionSpec[], Argz extends readonly ArgumentSpec[]> = Omit<CommandSpec<OptionsOf<Opts>, ArgsOf<Argz>>, 'options' | 'arguments'> & {
+  options?: Opts;
+  arguments?: Argz;
+};
+
+/** A command: its `run` gets options and arguments typed from what it declares. */
+export function defineCommand<const Opts extends readonly OptionSpec[] = readonly [], const Argz extends readonly ArgumentSpec[] = readonly []>(spec: Declared<Opts, Argz>): CommandSpec {
+  return spec as CommandSpec;
 }
 
 /** A group module's default export: a command (maybe runnable itself) holding subcommands. */
-export function defineGroup<O = Record<string, unknown>, A = Args>(spec: CommandSpec<O, A>): CommandSpec<O, A> {
-  return spec;
-}
+export const defineGroup = defineCommand;
 
 /**
  * Checks a request body against its shape from src/api/shapes.ts before anything

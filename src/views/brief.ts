@@ -12,7 +12,8 @@ import { displayWidth } from '../io/format.js';
 import { hyperlink, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitizeLine } from '../io/sanitize.js';
-import { fit, kagentCommand } from './task-follow.js';
+import { kagentCommand } from '../io/command-line.js';
+import { fit } from './task-follow.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 

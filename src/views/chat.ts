@@ -24,7 +24,7 @@ import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
-import { kagentCommand, shellQuote } from './task-follow.js';
+import { kagentCommand, shellQuote } from '../io/command-line.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;

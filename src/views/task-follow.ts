@@ -15,6 +15,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { poll } from '../http/poll.js';
 import { displayWidth, type Formatter } from '../io/format.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { kagentCommand } from '../io/command-line.js';
 import { emit } from '../io/streams.js';
 import { envFlag } from '../io/terminal.js';
 
@@ -43,19 +44,6 @@ export interface FollowOptions {
 
 export function isActiveStatus(status: string): boolean {
   return (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
-}
-
-/** `kagent <command>` as this user would retype it: with -p/--base-url when those came from flags. */
-export function kagentCommand(ctx: Pick<Context, 'flags'>, command: string): string {
-  const parts = ['kagent'];
-  if (ctx.flags.profile) parts.push('-p', shellQuote(ctx.flags.profile));
-  if (ctx.flags.baseUrl) parts.push('--base-url', shellQuote(ctx.flags.baseUrl));
-  return `${parts.join(' ')} ${command}`;
-}
-
-/** A word as the user would type it in a shell: quoted unless plainly safe. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -1,0 +1,32 @@
+// The options several commands share, declared once: the flag, its parsing and
+// bounds, and the check that goes with it. Each command still says in its own
+// words what the option means for it (the description).
+import { UsageError } from '../errors.js';
+
+/** `--space <space>`: a space by id or name (see resolveSpace). */
+export function spaceOption<const D extends string>(description: D) {
+  return { flags: '--space <space>', description } as const;
+}
+
+/** `--idempotency-key <key>`: checked with checkIdempotencyKey before anything is sent. */
+export function idempotencyKeyOption<const D extends string>(description: D) {
+  return { flags: '--idempotency-key <key>', description } as const;
+}
+
+/**
+ * `-L, --limit <n>` and `--all` of a list that follows cursors: `every` names
+ * what --all fetches ("every document"), `firstPage` the service's page size
+ * when it is known.
+ */
+export function pageOptions(every: string, firstPage?: number) {
+  return [
+    { flags: '-L, --limit <n>', description: `at most this many (default: the first page${firstPage ? `, ${firstPage}` : ''})`, type: 'integer', min: 1 },
+    { flags: '--all', description: `${every}, following every page` },
+  ] as const;
+}
+
+/** --limit and --all as paginate() takes them; both at once is a usage error. */
+export function paging(opts: { limit?: number; all?: boolean }): { limit?: number; all?: boolean } {
+  if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
+  return { limit: opts.limit, all: opts.all };
+}
