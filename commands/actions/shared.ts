@@ -5,10 +5,10 @@ import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
-export const RECENT_CONVERSATIONS = 5;
+const RECENT_CONVERSATIONS = 5;
 
 /** Risks that need no confirmation; `high` and any value this version does not know do. */
-export function needsConfirmation(risk: unknown): boolean {
+function needsConfirmation(risk: unknown): boolean {
   return risk !== 'low' && risk !== 'medium';
 }
 
@@ -26,7 +26,7 @@ export async function* pendingActions(ctx: Context, options: { limit?: number; a
 }
 
 /** A pending action by id: among the inbox's approvals, then the home overview's actions waiting. */
-export async function findPending(ctx: Context, id: string): Promise<Action | undefined> {
+async function findPending(ctx: Context, id: string): Promise<Action | undefined> {
   for await (const action of pendingActions(ctx, { all: true })) if (action.id === id) return action;
   const home = await (await ctx.api()).call('getHome', { signal: ctx.signal });
   return (home.actions ?? []).find((action) => action.id === id);
@@ -55,7 +55,7 @@ export async function locateAction(ctx: Context, id: string, conversationId?: st
 }
 
 /** ACTION_DECIDED with the action's current status and what can still be done about it. */
-export async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
+async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const { getFormatter } = await import('../../src/io/output.js');

@@ -5,7 +5,7 @@ import { defineCommand, InputError } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
 
 /** Lines added and removed (as multisets: a moved line counts as neither). */
-export function lineChanges(before: string, after: string): { added: number; removed: number } {
+function lineChanges(before: string, after: string): { added: number; removed: number } {
   const split = (text: string) => (text === '' ? [] : text.replace(/\n+$/, '').split('\n'));
   const counts = new Map<string, number>();
   for (const line of split(before)) counts.set(line, (counts.get(line) ?? 0) + 1);

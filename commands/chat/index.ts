@@ -1,19 +1,18 @@
 // `kagent chat [MESSAGE...]`: talk to the agent. sendMessage starts a turn and
 // returns at once (202 TurnStarted); the reply is read by polling
 // getConversationMessages until `conversation.running` is false (the shared
-// poll helper, see src/io/chat.ts), then rendered part by part.
+// poll helper, see src/views/chat.ts), then rendered part by part.
 //   one-shot   MESSAGE from the arguments, or from stdin when stdin is not a
 //              terminal (or MESSAGE is `-`); never a prompt
-//   REPL       on a terminal with no MESSAGE: prompt (on stderr) → spinner →
-//              reply, until /exit or Ctrl-D; /new starts a new conversation;
-//              a reply with a choice offers it as a select prompt and sends the
-//              chosen label as the next message
+//   REPL       on a terminal with no MESSAGE (repl.ts)
+import type { SendMessageRequest } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
-import type { ChatMessage, SendMessageRequest, TurnStarted } from '../../src/api/shapes.js';
-import { ApiError, CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { checkInput, defineGroup, type OptionsOf } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
+import { repl } from './repl.js';
+import { creditsText, FLAG_FOR, latestConversation, parseAbout, printReply, readMessageFromStdin, runTurn, send } from './turn.js';
 
 const options = [
   { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
@@ -24,229 +23,6 @@ const options = [
   idempotencyKeyOption('reuse this key when rerunning a script: within 24 h the same key starts no second turn'),
 ] as const;
 type ChatOptions = OptionsOf<typeof options>;
-
-/** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */
-const STDIN_MAX_BYTES = 1024 * 1024;
-/** Messages read per look while a turn runs: the reply is the newest. */
-const FOLLOW_LIMIT = 20;
-
-async function readMessageFromStdin(ctx: Context): Promise<string> {
-  let bytes = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    bytes += buffer.length;
-    if (bytes > STDIN_MAX_BYTES) throw new UsageError('the message on stdin is over 1 MiB; a message holds at most 20000 characters');
-    chunks.push(buffer);
-  }
-  // One final newline (as `echo` adds) is not part of the message.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
-
-/** --about doc:ID → {kind: 'doc', id: 'ID'}. */
-function parseAbout(values: string[] | undefined): SendMessageRequest['context'] | undefined {
-  if (!values || values.length === 0) return undefined;
-  const refs = values.map((value) => {
-    const match = /^(watch|doc|media):(.+)$/.exec(value);
-    if (!match) throw new UsageError(`--about must look like doc:ID, watch:SLUG or media:ID (got "${value}")`);
-    return { kind: match[1] as 'watch' | 'doc' | 'media', id: match[2] as string };
-  });
-  return { refs };
-}
-
-const FLAG_FOR = { text: 'MESSAGE', conversationId: '--conversation', spaceId: '--space', lang: '--lang', context: '--about' };
-
-/** What went wrong with sendMessage, in words that say what to do. */
-export async function explainSendError(ctx: Context, error: unknown, conversationId: string | undefined): Promise<unknown> {
-  if (!(error instanceof ApiError)) return error;
-  const show = conversationId ? suggest(ctx, `conversation show ${conversationId} --follow`) : undefined;
-  if (error.code === 'CREDITS_EXHAUSTED') {
-    return new CliError('no credits left for messages to the agent', {
-      exitCode: error.exitCode,
-      code: error.code,
-      hint: `each message is charged by what it takes to answer; see what is left with \`${suggest(ctx, 'me')}\`. Reading (conversations, library, briefs) stays free`,
-      cause: error,
-    });
-  }
-  if (error.code === 'CONVERSATION_BUSY') {
-    return new CliError(`the agent is still answering in conversation ${conversationId ?? ''}`.trimEnd(), {
-      exitCode: error.exitCode,
-      code: error.code,
-      hint: `one turn at a time per conversation: wait for the reply${show ? ` with \`${show}\`` : ''}, then send again (or start a new conversation)`,
-      cause: error,
-    });
-  }
-  if (error.status === 404 && !error.hint) {
-    error.hint = `no conversation "${conversationId ?? ''}": \`${suggest(ctx, 'conversation list')}\` shows yours`;
-  }
-  return error;
-}
-
-/** The conversation `--continue` means: the most recently active one (in the space, when given). */
-async function latestConversation(ctx: Context, spaceId: string | undefined): Promise<string> {
-  const api = await ctx.api();
-  const page = await api.call('listConversations', { query: { limit: 1, ...(spaceId ? { space: spaceId } : {}) }, signal: ctx.signal });
-  const latest = page.items[0];
-  if (!latest) {
-    throw new CliError(`no conversation to continue${spaceId ? ' in that space' : ''}`, {
-      exitCode: ExitCode.NOT_FOUND,
-      code: 'NO_CONVERSATION',
-      hint: `start one with \`${suggest(ctx, 'chat MESSAGE')}\``,
-    });
-  }
-  return latest.id;
-}
-
-interface Turn {
-  started: TurnStarted;
-  reply: ChatMessage;
-}
-
-async function send(ctx: Context, body: SendMessageRequest, idempotencyKey: string | undefined): Promise<TurnStarted> {
-  const api = await ctx.api();
-  try {
-    return await api.call('sendMessage', { body, idempotencyKey, signal: ctx.signal });
-  } catch (error) {
-    throw await explainSendError(ctx, error, body.conversationId);
-  }
-}
-
-/** Sends one message and follows the turn to its reply. */
-async function runTurn(ctx: Context, body: SendMessageRequest, idempotencyKey?: string): Promise<Turn> {
-  const started = await send(ctx, body, idempotencyKey);
-  const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat.js');
-  const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
-  const page = await followConversation(ctx, started.conversationId, {
-    replyId: started.messageId,
-    limit: FOLLOW_LIMIT,
-    resumeHint: `the reply will be in the conversation: \`${show}\``,
-  });
-  const reply = replyOf(page, started);
-  if (!reply) throw noReplyError(ctx, started.conversationId);
-  return { started, reply };
-}
-
-async function printReply(ctx: Context, reply: ChatMessage, conversationId: string, repl: boolean): Promise<void> {
-  const { printItem } = await import('../../src/io/output.js');
-  const { renderParts } = await import('../../src/views/chat.js');
-  await printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
-}
-
-function creditsText(reply: ChatMessage): string {
-  return typeof reply.credits === 'number' ? ` · ${reply.credits} ${reply.credits === 1 ? 'credit' : 'credits'}` : '';
-}
-
-// ---------------------------------------------------------------- REPL
-
-const EOT = '\x04';
-
-/**
- * One line from the person, or undefined when they end the input (Ctrl-D on an
- * empty line). The prompter (on stderr) turns both Ctrl-C and Ctrl-D into an
- * interruption; Ctrl-D is told apart by watching for the EOT byte it sends.
- */
-async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undefined> {
-  let lastWasEot = false;
-  const onData = (chunk: Buffer | string) => {
-    lastWasEot = String(chunk).includes(EOT);
-  };
-  const stdin = ctx.io.stdin;
-  const wasFlowing = stdin.readableFlowing === true;
-  stdin.on('data', onData);
-  try {
-    return await prompt();
-  } catch (error) {
-    if (error instanceof InterruptedError && lastWasEot && !ctx.signal.aborted) return undefined;
-    throw error;
-  } finally {
-    stdin.off('data', onData);
-    if (!wasFlowing) stdin.pause();
-  }
-}
-
-const OWN = '\u0000own';
-
-async function repl(ctx: Context, opts: ChatOptions, first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] }): Promise<void> {
-  const { note, warn } = await import('../../src/io/output.js');
-  const { reportError } = await import('../../src/io/report.js');
-  const { choicesOf } = await import('../../src/views/chat.js');
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
-  const S = await import('../../src/api/shapes.js');
-  const api = await ctx.api();
-  let name = 'your agent';
-  try {
-    name = sanitizeLine((await api.call('getAgent', { signal: ctx.signal })).name) || name;
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-  }
-  let conversationId = first.conversationId;
-  await note(ctx, (f) => `Chatting with ${f.bold(name)}${conversationId ? ` in conversation ${conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`);
-
-  const printError = (error: unknown) =>
-    reportError(error, { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: ctx.flags.debug, interrupted: ctx.signal.aborted });
-  let next: string | undefined;
-  for (;;) {
-    const text = next ?? (await ask(ctx, () => ctx.prompter.text('You')));
-    next = undefined;
-    if (text === undefined) break;
-    const trimmed = text.trim();
-    if (trimmed === '') continue;
-    if (trimmed === '/exit' || trimmed === '/quit') break;
-    if (trimmed === '/new') {
-      conversationId = undefined;
-      await note(ctx, 'New conversation: your next message starts it.');
-      continue;
-    }
-    if (trimmed === '/help') {
-      await note(ctx, '/new  start a new conversation\n/exit end (Ctrl-D too)\n//…  send a message that starts with /');
-      continue;
-    }
-    if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
-      await warn(ctx, `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`);
-      continue;
-    }
-    const message = trimmed.startsWith('//') ? text.replace(/^\s*\//, '') : text;
-    const body: SendMessageRequest = { text: message };
-    if (conversationId) body.conversationId = conversationId;
-    else if (first.spaceId) body.spaceId = first.spaceId;
-    if (ctx.config.lang) body.lang = ctx.config.lang;
-    if (first.context) body.context = first.context;
-    let turn: Turn;
-    try {
-      checkInput(S.SendMessageRequest, body, { ...FLAG_FOR, text: 'the message' });
-      turn = await runTurn(ctx, body);
-    } catch (error) {
-      // What the person can fix by typing again keeps the REPL going; the rest ends it.
-      const code = error instanceof CliError ? error.exitCode : undefined;
-      if (!ctx.signal.aborted && (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)) {
-        printError(error);
-        if (code === ExitCode.NOT_FOUND && body.conversationId) conversationId = undefined;
-        continue;
-      }
-      throw error;
-    }
-    conversationId = turn.started.conversationId;
-    await printReply(ctx, turn.reply, conversationId, true);
-    await note(ctx, (f) => f.dim(`${sanitizeLine(turn.started.conversationId)}${creditsText(turn.reply)}`));
-
-    const choice = choicesOf(turn.reply).pop();
-    if (choice && ctx.io.canPrompt) {
-      const ids = choice.options.map((o) => o.id);
-      const byId = ids.every((id) => id !== '') && new Set(ids).size === ids.length;
-      const picked = await ask(ctx, () =>
-        ctx.prompter.select(choice.question || 'Choose one', [
-          ...choice.options.map((o, i) => ({ value: byId ? o.id : String(i), name: o.label, ...(o.hint ? { description: o.hint } : {}) })),
-          { value: OWN, name: 'Something else (type it)' },
-        ]),
-      );
-      if (picked === undefined) break;
-      if (picked !== OWN) next = choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label;
-    }
-  }
-  if (conversationId) await note(ctx, `conversation ${conversationId}: ${suggest(ctx, `conversation show ${conversationId}`)}`);
-}
-
-// ---------------------------------------------------------------- the command
 
 export default defineGroup({
   name: 'chat',
@@ -289,26 +65,7 @@ export default defineGroup({
     if (context) probe.context = context;
     checkInput(S.SendMessageRequest, probe, FLAG_FOR);
 
-    const nothingPiped = () => new UsageError('no message: pass MESSAGE, or pipe it on stdin (stdin was empty)', 'for example: kagent chat "what did I save about vector search?"');
-    if (text === '-') {
-      text = await readMessageFromStdin(ctx);
-      if (text === '') throw nothingPiped();
-    } else if (text === undefined) {
-      if (!ctx.io.stdinIsTTY) {
-        text = await readMessageFromStdin(ctx);
-        if (text === '') throw nothingPiped();
-      } else if (!ctx.io.canPrompt || wantsJson(ctx) || !opts.wait || opts.idempotencyKey !== undefined) {
-        const { promptBlocker } = await import('../../src/io/terminal.js');
-        const why = wantsJson(ctx)
-          ? '--json prints one reply'
-          : !opts.wait
-            ? '--no-wait sends one message'
-            : opts.idempotencyKey !== undefined
-              ? '--idempotency-key is for one message'
-              : (promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal');
-        throw new UsageError(`no message: pass MESSAGE, or pipe it on stdin (no conversation prompt: ${why})`, 'for example: kagent chat "what did I save about vector search?"');
-      }
-    }
+    text = await messageOrRepl(ctx, opts, text);
     if (text !== undefined && text.trim() === '') {
       throw new UsageError('the message is empty', 'pass MESSAGE, or pipe it on stdin');
     }
@@ -323,7 +80,7 @@ export default defineGroup({
     let conversationId = opts.conversation;
     if (opts.continue) conversationId = await latestConversation(ctx, spaceId);
 
-    if (text === undefined) return repl(ctx, opts, { conversationId, spaceId: conversationId ? undefined : spaceId, context });
+    if (text === undefined) return repl(ctx, { conversationId, spaceId: conversationId ? undefined : spaceId, context });
 
     const body: SendMessageRequest = { text };
     if (conversationId) body.conversationId = conversationId;
@@ -352,3 +109,34 @@ export default defineGroup({
     await note(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
   },
 });
+
+/**
+ * The message to send: from the arguments, from stdin (`-`, or stdin piped), or
+ * undefined for a conversation on the terminal, which is refused where it
+ * cannot be held (no terminal, --json, --no-wait, --idempotency-key).
+ */
+async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | undefined): Promise<string | undefined> {
+  let text = given;
+  const { wantsJson } = await import('../../src/io/output.js');
+  const nothingPiped = () => new UsageError('no message: pass MESSAGE, or pipe it on stdin (stdin was empty)', 'for example: kagent chat "what did I save about vector search?"');
+  if (text === '-') {
+    text = await readMessageFromStdin(ctx);
+    if (text === '') throw nothingPiped();
+  } else if (text === undefined) {
+    if (!ctx.io.stdinIsTTY) {
+      text = await readMessageFromStdin(ctx);
+      if (text === '') throw nothingPiped();
+    } else if (!ctx.io.canPrompt || wantsJson(ctx) || !opts.wait || opts.idempotencyKey !== undefined) {
+      const { promptBlocker } = await import('../../src/io/terminal.js');
+      const why = wantsJson(ctx)
+        ? '--json prints one reply'
+        : !opts.wait
+          ? '--no-wait sends one message'
+          : opts.idempotencyKey !== undefined
+            ? '--idempotency-key is for one message'
+            : (promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal');
+      throw new UsageError(`no message: pass MESSAGE, or pipe it on stdin (no conversation prompt: ${why})`, 'for example: kagent chat "what did I save about vector search?"');
+    }
+  }
+  return text;
+}

@@ -31,8 +31,9 @@ export default defineGroup({
     'kagent completion fish > ~/.config/fish/completions/kagent.fish',
   ],
   async run(ctx, _opts, args) {
-    const [{ buildTree, flagInfo, scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }, { emit }] = await Promise.all([
-      import('../../src/io/completion-scripts.js'),
+    const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }, { emit }] = await Promise.all([
+      import('./tree.js'),
+      import('./scripts.js'),
       import('../../src/root-help.js'),
       import('../../src/io/streams.js'),
     ]);

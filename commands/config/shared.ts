@@ -6,7 +6,7 @@ import type { Profile } from '../../src/config/store.js';
 
 export type Bounds = typeof import('../../src/api/shapes.js')['limits'];
 
-export interface Setting {
+interface Setting {
   key: string;
   field: keyof Profile;
   about: string;

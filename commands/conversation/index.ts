@@ -1,7 +1,7 @@
 // `kagent conversation`: conversations with the agent.
 //   list    listConversations (--space, --limit, --all), most recently active first
 //   show    getConversationMessages, rendered as `kagent chat` renders replies;
-//           --follow waits for a running turn (the chat follower, src/io/chat.ts)
+//           --follow waits for a running turn (the chat follower, src/views/chat.ts)
 //   delete  deleteConversation (confirmed on a terminal, --yes elsewhere)
 import { defineGroup } from '../../src/kit/define.js';
 import list from './list.js';

@@ -38,7 +38,7 @@ export interface Latest {
 }
 
 /** The current revision a REVISION_CONFLICT carries in `latest` (or undefined). */
-export function latestOf(error: ApiError): Latest | undefined {
+function latestOf(error: ApiError): Latest | undefined {
   const latest = (error.body as { latest?: unknown } | undefined)?.latest;
   if (latest && typeof latest === 'object' && typeof (latest as Latest).revision === 'number') return latest as Latest;
   return undefined;

@@ -5,7 +5,7 @@ import { UsageError } from '../../src/errors.js';
 import { printItem } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
 
-export const environmentTable: Array<[string, string]> = [
+const environmentTable: Array<[string, string]> = [
   ['KAGENT_API_KEY', 'API key; wins over the profile\'s key (never printed, except by `kagent auth token`)'],
   ['KAGENT_BASE_URL', 'API base URL, e.g. https://example.com/api/v1; --base-url wins over it'],
   ['KAGENT_PROFILE', 'profile to use instead of the current one; -p/--profile wins over it'],

@@ -19,7 +19,7 @@ function row(...cells: unknown[]): string {
 }
 
 /** Piped: `section<TAB>...` lines, in the order of the terminal's sections. */
-export function plainHome(home: Home): string {
+function plainHome(home: Home): string {
   const lines: string[] = [row('agent', home.agent?.name)];
   for (const item of list(home.read)) lines.push(row('read', item.id, item.kind, item.title, item.url, item.createdAt));
   for (const b of list(home.briefs)) lines.push(row('brief', b.slug, b.brief?.id, b.brief?.date, b.brief?.entryCount, b.watchTitle, b.brief?.title));

@@ -7,11 +7,9 @@ import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
 
-export const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
+const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
 
-export type Filter = (typeof FILTERS)[number];
-
-export function kindText(kind: string, f: Formatter): string {
+function kindText(kind: string, f: Formatter): string {
   switch (kind) {
     case 'approval':
       return f.yellow(kind);

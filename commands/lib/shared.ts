@@ -25,7 +25,7 @@ export async function spaceNames(ctx: Context, items: Array<{ spaceId: string | 
   }
 }
 
-export function sourceOf(item: LibraryItem): string {
+function sourceOf(item: LibraryItem): string {
   return item.url ?? item.fileName ?? '';
 }
 
@@ -107,7 +107,3 @@ export async function renderItem(ctx: Context, item: LibraryItem, f: Formatter, 
 
 // ---------------------------------------------------------------- save
 
-export interface SaveOptions {
-  note?: string;
-  space?: string;
-}

@@ -4,7 +4,7 @@ import type { Formatter } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
 
 /** Terminal: a short readable page. Piped: `key<TAB>value` lines with raw numbers and ISO times. */
-export function renderMe(me: Me, f: Formatter): string {
+function renderMe(me: Me, f: Formatter): string {
   // Tolerant of missing fields: the contract leaves Me's shape open.
   const pools = me.credits?.pools ?? [];
   const limits = me.limits;

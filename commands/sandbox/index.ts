@@ -6,8 +6,8 @@ import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 
-export const SANDBOX_PROFILE = 'sandbox';
-export const DEFAULT_PORT = 8787;
+const SANDBOX_PROFILE = 'sandbox';
+const DEFAULT_PORT = 8787;
 
 const options = [
   { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
@@ -23,7 +23,7 @@ const options = [
 type SandboxFlags = OptionsOf<typeof options>;
 
 /** What `--json` prints once the sandbox listens. */
-export interface SandboxStarted {
+interface SandboxStarted {
   baseUrl: string;
   apiKey: string;
   /** The profile written for it, or null with --no-save-profile. */

@@ -1,30 +1,34 @@
-// How a kagent command is declared. Every command group is one module under
-// src/commands/ whose default export is a CommandSpec tree:
+// How a kagent command is declared. A group is a folder under commands/: its
+// index.ts default-exports the group (defineGroup), each verb is a file of its
+// own default-exporting one command (defineCommand):
 //
-//   // src/commands/space.ts
-//   import { defineCommand, defineGroup } from './define.js';
+//   // commands/space/list.ts
+//   import { defineCommand } from '../../src/kit/define.js';
+//   import { pageOptions, paging } from '../../src/kit/options.js';
 //
-//   const list = defineCommand<{ all?: boolean }>({
+//   export default defineCommand({
 //     name: 'list',
 //     aliases: ['ls'],
 //     summary: 'List spaces',
-//     options: [{ flags: '--all', description: 'follow every page' }],
+//     options: [...pageOptions('every space')],
 //     examples: ['kagent space list', 'kagent space list --json | jq ".[].name"'],
-//     async run(ctx, opts, args) { ... },
+//     async run(ctx, opts) { ... },   // opts: { limit?: number; all?: boolean }, from the declaration
 //   });
 //
-//   export default defineGroup({ name: 'space', summary: 'List, create, edit and delete spaces', examples: [...], commands: [list, ...] });
+//   // commands/space/index.ts
+//   export default defineGroup({ name: 'space', summary: '...', examples: [...], commands: [list, create, edit, remove] });
 //
-// The rules:
-// - The group's name and summary are also listed in src/manifest.ts,
+// The rules (docs/architecture.md has the whole picture):
+// - Every group is listed in src/manifest.ts (name, one line, how to load it),
 //   which is what the root help shows without importing any group module.
 //   Only the group named on the command line is imported and registered.
 // - `examples` is required and never empty: every `--help` shows an Examples section.
 //   Lines starting with `#` are printed as comments, others get a `$ ` prompt.
-// - `options` use commander's flag syntax ('--icon <emoji>', '-l, --limit <n>',
+// - `options` use commander's flag syntax ('--icon <emoji>', '-L, --limit <n>',
 //   '--all', '--no-wait'). `type` parses values ('integer' | 'number', with min/max);
 //   `choices` restricts them; `repeatable` collects every occurrence into an array.
-//   A bad value is a usage error (exit 2) naming the flag.
+//   A bad value is a usage error (exit 2) naming the flag. Options several
+//   commands share (--space, --limit/--all, --idempotency-key) come from ./options.ts.
 // - Global flags (--json, --jq, -p/--profile, --base-url, --lang, --no-color,
 //   --no-input, -y/--yes, -q/--quiet, --debug, --timeout, --insecure) belong to
 //   the root: read them from `ctx.flags`, never redeclare them.
@@ -39,14 +43,12 @@
 //   --json, --jq, terminal tables and piped TSV come for free; prompts through
 //   src/io/prompt.ts (askText / askSecret / confirmOrYes), which refuse with a
 //   usage error naming the flag when there is no terminal.
-//   Lists: `printList(ctx, api.paginate(op, args, { all, limit }), { columns })`
-//   prints row by row as pages arrive.
 // - Check a request body against the contract before sending it with
 //   checkInput(shape, body, { field: '--flag' }) (exit 2, naming the flag and
-//   the bound). A space the user named (id or name): resolveSpace(ctx, ref)
-//   from ./space.js.
-// - Heavy dependencies are imported inside `run`, never at the top of a group
-//   module: `kagent <group> --help` must stay fast.
+//   the bound). A space the user named (id or name): resolveSpace from ./space.ts;
+//   a 404 on an id: withNotFound from ./hints.ts.
+// - Heavy dependencies are imported inside `run`, never at the top of a verb
+//   file: `kagent <group> --help` must stay fast.
 import type { Context } from '../context.js';
 import { CliError, ExitCode, type ApiIssue } from '../errors.js';
 import { validate } from '../api/validate.js';

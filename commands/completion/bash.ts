@@ -1,0 +1,107 @@
+// The bash completion script, generated from the command tree (see tree.ts).
+import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, sq, header, type Node } from './tree.js';
+
+export function bashScript(root: Node, version: string): string {
+  const global = root.flags;
+  const globalValue = global.filter((flag) => flag.takesValue).flatMap(flagNames);
+  const lines: string[] = [
+    header('bash', version, ['Load it in the current shell:  eval "$(kagent completion bash)"', 'or install it:  kagent completion bash > ~/.local/share/bash-completion/completions/kagent']),
+    '# The subcommand a word names under a path ("" is the root): REPLY, or empty.',
+    '__kagent_child() {',
+    '  case "$1/$2" in',
+    ...childCases(root).map(([key, path]) => `    ${sq(key)}) REPLY=${sq(path)} ;;`),
+    '    *) REPLY="" ;;',
+    '  esac',
+    '}',
+    '',
+    '# Whether a flag takes a value (the next word) at a path.',
+    '__kagent_value_flag() {',
+    `  case "$2" in ${globalValue.map(sq).join('|')}) return 0 ;; esac`,
+    '  case "$1 $2" in',
+    ...valueFlagCases(root).map(([path, name]) => `    ${sq(`${path} ${name}`)}) return 0 ;;`),
+    '  esac',
+    '  return 1',
+    '}',
+    '',
+    '# Subcommands (REPLY) and flags (REPLY2) at a path.',
+    '__kagent_words() {',
+    '  case "$1" in',
+    ...nodes(root).map((node) => {
+      const subs = node.children.map((child) => child.name).join(' ');
+      const flags = node.path === '' ? '' : node.flags.flatMap((flag) => (flag.long ? [flag.long] : flagNames(flag))).join(' ');
+      return `    ${sq(node.path)}) REPLY=${sq(subs)}; REPLY2=${sq(flags)} ;;`;
+    }),
+    '    *) REPLY=""; REPLY2="" ;;',
+    '  esac',
+    '}',
+    '',
+    '# Values after a flag: REPLY holds the choices, or @files.',
+    '__kagent_flag_values() {',
+    '  REPLY=""',
+    '  case "$1 $2" in',
+    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    ${sq(`${item.path} ${name}`)}) REPLY=${sq(item.files ? '@files' : (item.choices ?? []).join(' '))} ;;`)),
+    '  esac',
+    ...global
+      .filter((flag) => flag.takesValue && (flag.choices || flag.files))
+      .map((flag) => `  case "$2" in ${flagNames(flag).map(sq).join('|')}) REPLY=${sq(flag.files ? '@files' : (flag.choices ?? []).join(' '))} ;; esac`),
+    '}',
+    '',
+    '# Values of the Nth argument (from 0) at a path: REPLY holds the choices, or @files.',
+    '__kagent_arg_values() {',
+    '  REPLY=""',
+    '  case "$1" in',
+    ...nodes(root)
+      .filter((node) => node.args.some((arg) => arg.choices || arg.files))
+      .map((node) => {
+        const cases = node.args.map((arg, i) => {
+          const value = sq(arg.files ? '@files' : (arg.choices ?? []).join(' '));
+          return arg.variadic ? `*) REPLY=${value} ;;` : `${i}) REPLY=${value} ;;`;
+        });
+        if (!node.args.some((arg) => arg.variadic)) cases.push('*) REPLY="" ;;');
+        return `    ${sq(node.path)}) case "$2" in ${cases.join(' ')} esac ;;`;
+      }),
+    '  esac',
+    '}',
+    '',
+    '_kagent() {',
+    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i nargs=0 REPLY REPLY2',
+    '  (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
+    '  # "--flag=value" may arrive as three words when "=" is in COMP_WORDBREAKS.',
+    '  if [[ $cur == "=" ]]; then cur=""; elif [[ $prev == "=" ]] && (( COMP_CWORD > 1 )); then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi',
+    '  for (( i = 1; i < COMP_CWORD; i++ )); do',
+    '    word="${COMP_WORDS[i]}"',
+    '    case "$word" in',
+    '      --) break ;;',
+    '      --*=*) continue ;;',
+    '      -?*)',
+    '        if __kagent_value_flag "$path" "$word"; then',
+    '          if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then (( i += 2 )); else (( i += 1 )); fi',
+    '        fi',
+    '        continue ;;',
+    '    esac',
+    '    __kagent_child "$path" "$word"',
+    '    if [[ -n $REPLY ]]; then path="$REPLY"; nargs=0; else (( nargs += 1 )); fi',
+    '  done',
+    '  COMPREPLY=()',
+    '  if [[ $prev == -?* ]] && [[ ${COMP_WORDS[COMP_CWORD]} != -* || $prev == *= ]] && __kagent_value_flag "$path" "$prev"; then',
+    '    __kagent_flag_values "$path" "$prev"',
+    '    if [[ $REPLY == @files ]]; then compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ); else COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); fi',
+    '    return 0',
+    '  fi',
+    '  __kagent_words "$path"',
+    '  if [[ $cur == -* ]]; then',
+    `    COMPREPLY=( $(compgen -W "$REPLY2 ${global.flatMap((flag) => (flag.long ? [flag.long] : flagNames(flag))).join(' ')}" -- "$cur") )`,
+    '    return 0',
+    '  fi',
+    '  if [[ -n $REPLY ]]; then COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); return 0; fi',
+    '  __kagent_arg_values "$path" "$nargs"',
+    '  if [[ $REPLY == @files ]]; then compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") );',
+    '  elif [[ -n $REPLY ]]; then COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); fi',
+    '  return 0',
+    '}',
+    '',
+    'complete -F _kagent kagent',
+    '',
+  ];
+  return lines.join('\n');
+}

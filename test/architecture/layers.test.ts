@@ -1,0 +1,123 @@
+// The house rules of docs/architecture.md, checked on the sources: which folder
+// may import which, no import cycle that runs when modules load, no command
+// reaching into another group, and files and functions small enough to read.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { cycles, importEdges, sourceFiles, type ImportEdge } from '../helpers/imports.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const files = sourceFiles(root, ['src', 'commands']);
+const edges = importEdges(root, files);
+
+/** 'commands/lib/upload.ts' → 'commands'; 'src/io/table.ts' → 'io'; 'src/program.ts' → 'program'. */
+function area(file: string): string {
+  if (file.startsWith('commands/')) return 'commands';
+  const parts = file.split('/');
+  return parts.length > 2 ? (parts[1] as string) : (parts[1] as string).replace(/\.ts$/, '');
+}
+
+/** What each area may import (besides itself). Layers only point down: commands → kit/views → io/http/api/config/upload → context/errors. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  errors: [],
+  context: ['api', 'errors', 'http', 'io', 'config'],
+  api: ['errors', 'context', 'http'],
+  http: ['errors', 'context', 'config', 'wasm-tiers'],
+  'wasm-tiers': [],
+  config: ['errors', 'context', 'http'],
+  io: ['errors', 'context', 'api', 'config', 'http'],
+  upload: ['errors', 'context', 'api', 'io', 'http'],
+  kit: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  views: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  sandbox: ['api', 'upload'],
+  runtime: ['errors', 'context', 'api', 'io', 'http', 'config', 'wasm-tiers'],
+  manifest: ['commands', 'kit'],
+  'root-help': ['manifest', 'errors'],
+  program: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'manifest', 'root-help', 'runtime'],
+  cli: ['program', 'root-help', 'errors'],
+  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime'],
+};
+
+const own = (edge: ImportEdge) => !edge.to.endsWith('.json');
+
+describe('layers', () => {
+  it('every area is known to the rules', () => {
+    const unknown = [...new Set(files.map(area))].filter((name) => !(name in MAY_IMPORT));
+    expect(unknown).toEqual([]);
+  });
+
+  it('each folder imports only the layers below it (type imports included)', () => {
+    const wrong = edges
+      .filter(own)
+      .filter((edge) => area(edge.from) !== area(edge.to) && !(MAY_IMPORT[area(edge.from)] ?? []).includes(area(edge.to)))
+      .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('src/ reaches commands/ only through the manifest, and only a group index', () => {
+    const wrong = edges.filter((edge) => edge.to.startsWith('commands/') && !edge.from.startsWith('commands/'));
+    expect(wrong.every((edge) => edge.from === 'src/manifest.ts' && /^commands\/[a-z]+\/index\.ts$/.test(edge.to) && edge.dynamic)).toBe(true);
+    expect(wrong.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('a command group never imports another group’s files', () => {
+    const group = (file: string) => file.split('/')[1];
+    const wrong = edges.filter((edge) => edge.from.startsWith('commands/') && edge.to.startsWith('commands/') && group(edge.from) !== group(edge.to));
+    expect(wrong.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
+  it('no import cycle among modules as they load (static, non-type imports)', () => {
+    const found = cycles(edges.filter((edge) => !edge.typeOnly && !edge.dynamic));
+    expect(found.map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('the checker sees cycles and wrong layers (it can fail)', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/a.ts', to: 'src/b.ts', typeOnly: false, dynamic: false },
+      { from: 'src/b.ts', to: 'src/a.ts', typeOnly: false, dynamic: false },
+    ];
+    expect(cycles(fake)).toHaveLength(1);
+    expect(MAY_IMPORT.io).not.toContain('views');
+  });
+});
+
+/** The declarative shapes (one line a bound) are exempt from the file size rule. */
+const LONG_FILES_ALLOWED = new Set(['src/api/shapes.ts']);
+const MAX_FILE_LINES = 450;
+const MAX_FUNCTION_LINES = 80;
+
+describe('sizes', () => {
+  it(`no source file over ${MAX_FILE_LINES} lines (but the shapes)`, () => {
+    const long = files
+      .filter((file) => !LONG_FILES_ALLOWED.has(file))
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it(`no function over ${MAX_FUNCTION_LINES} lines (but text templates)`, () => {
+    const long: string[] = [];
+    for (const file of files) {
+      const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (end - start + 1 > MAX_FUNCTION_LINES && !isTemplate(node.getText())) long.push(`${file}:${start + 1} (${end - start + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
+});
+
+/** A generated text template: most of its lines are lines of the text (string literals), not logic. */
+function isTemplate(text: string): boolean {
+  const lines = text.split('\n');
+  const literal = lines.filter((line) => /^\s*(['"`]|\.\.\.)/.test(line)).length;
+  return literal / lines.length >= 0.6;
+}
