@@ -23,10 +23,10 @@ function area(file: string): string {
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
   context: ['api', 'errors', 'http', 'io', 'config'],
-  api: ['errors', 'context', 'http'],
-  http: ['errors', 'context', 'config', 'wasm-tiers'],
+  api: ['errors', 'context', 'http', 'config'],
+  http: ['errors', 'context', 'api', 'config', 'wasm-tiers'],
   'wasm-tiers': [],
-  config: ['errors', 'context', 'http'],
+  config: ['errors', 'context', 'http', 'api'],
   io: ['errors', 'context', 'api', 'config', 'http'],
   upload: ['errors', 'context', 'api', 'io', 'http'],
   kit: ['errors', 'context', 'api', 'io', 'http', 'config'],
