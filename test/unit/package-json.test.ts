@@ -157,3 +157,20 @@ describe('third-party notices', () => {
     expect(notices).not.toMatch(/^## (jq-wasm|pdfjs-dist) /m);
   });
 });
+
+describe('hints', () => {
+  it('never suggest `npx kagent` (this project publishes no such name): not in the bundle, the scripts or the README', () => {
+    const texts: Array<[string, string]> = [['README.md', readFileSync(join(root, 'README.md'), 'utf8')]];
+    const visit = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (/\.(c|m)?js$/.test(entry.name)) texts.push([path, readFileSync(path, 'utf8')]);
+      }
+    };
+    visit(dist);
+    visit(join(root, 'scripts'));
+    expect(texts.length).toBeGreaterThan(10);
+    for (const [path, text] of texts) expect(text, path).not.toMatch(/npx\s+kagent/);
+  });
+});
