@@ -193,6 +193,24 @@ for (const line of table) console.log(line.map((cell, column) => cell.padEnd(wid
 console.log(`\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`);
 process.exitCode = failed ? 1 : 0;
 
+// ---------------------------------------------------------------- the package
+// `npm pack` of a clean copy (prepack builds it), then `npm install -g` of the tarball into a
+// temporary prefix with a fresh HOME, from the local npm cache (test/bench/package.mjs):
+// what a user's global install adds, in packages and bytes, and how long it takes.
+if (wanted('Package')) {
+  try {
+    const { packAndInstall } = await import('./package.mjs');
+    const installed = packAndInstall();
+    const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    console.log(`\nPackage: tarball ${mib(installed.packed.size)} (${installed.packed.entryCount} files, ${mib(installed.packed.unpackedSize)} unpacked)`);
+    console.log(`  npm install -g: ${installed.packages.length} packages, ${mib(installed.bytes)}, ${(installed.installMs / 1000).toFixed(1)} s`);
+    console.log(`  ${installed.packages.join(', ')}`);
+    installed.remove();
+  } catch (error) {
+    console.log(`\nPackage: skipped: ${firstLine(error)}`);
+  }
+}
+
 // ---------------------------------------------------------------- the sandbox itself
 // Throughput of GET /spaces and resident memory during 1 GiB / 4 GiB uploads (test/bench/sandbox.mjs).
 if (wanted('Sandbox')) {
