@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** What `npm pack` needs from the repository (a clone holds no more). */
-const SOURCES = ['package.json', 'package-lock.json', 'LICENSE', 'README.md', 'tsconfig.json', 'bin', 'completions', 'types', 'scripts', 'src'];
+/** The repository as a clone has it: everything but what installing, building and testing leave behind. */
+const LEFT_OUT = new Set(['.git', 'node_modules', 'dist', 'dist.next', 'dist.old', 'coverage', 'test', '.vitest-result.json']);
+const sources = () => readdirSync(root).filter((name) => !LEFT_OUT.has(name) && !name.endsWith('.tgz'));
 
 function npm(args, options) {
   const result = spawnSync('npm', args, { encoding: 'utf8', ...options });
@@ -62,7 +63,7 @@ export function packAndInstall() {
   const dir = mkdtempSync(join(tmpdir(), 'kagent-package-'));
   const copy = join(dir, 'kagent');
   mkdirSync(copy);
-  for (const name of SOURCES) cpSync(join(root, name), join(copy, name), { recursive: true });
+  for (const name of sources()) cpSync(join(root, name), join(copy, name), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   // The user's npm cache, read before HOME is replaced.
   const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
