@@ -6,7 +6,6 @@ import { environmentTable } from '../environment.js';
 import { printItem } from '../io/output.js';
 import { defineGroup } from './define.js';
 
-
 const TOPICS = ['exit-codes', 'environment'] as const;
 
 function table(rows: Array<[string | number, string]>): string {
