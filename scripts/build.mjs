@@ -6,6 +6,12 @@ import { renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDate, StandIns, writeManPages, writeNotices } from './build-package.mjs';
+import pkg from '../package.json' with { type: 'json' };
+
+// Package step: every replacement the plugins below make inside a dependency is
+// expected, per build, and each must apply (StandIns in scripts/build-package.mjs).
+let standIns = new StandIns([]);
 
 // kagent never speaks HTTP/2, but undici's client pulls its HTTP/2 half (and
 // node:http2) in at load time; leaving it out of the bundle trims start-up of
@@ -13,9 +19,11 @@ import { fileURLToPath } from 'node:url';
 const withoutHttp2 = {
   name: 'without-http2',
   setup(build) {
-    build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
-      /undici[\\/]lib[\\/]dispatcher/.test(args.resolveDir) ? { path: args.path, namespace: 'no-http2' } : undefined,
-    );
+    build.onResolve({ filter: /client-h2\.js$/ }, (args) => {
+      if (!/undici[\\/]lib[\\/]dispatcher/.test(args.resolveDir)) return undefined;
+      standIns.apply('undici client-h2.js');
+      return { path: args.path, namespace: 'no-http2' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({
       contents: 'module.exports = () => { throw new Error("HTTP/2 is not part of the kagent bundle"); };',
     }));
@@ -48,7 +56,9 @@ const lazyBuiltins = {
     };
     build.onResolve({ filter: /^node:(assert|http|child_process)$/ }, (args) => {
       const owner = /node_modules[\\/](undici|commander)[\\/]/.exec(args.importer)?.[1];
-      return owner && stubs[`${owner} ${args.path}`] ? { path: `${owner} ${args.path}`, namespace: 'lazy-builtin' } : undefined;
+      if (!owner || !stubs[`${owner} ${args.path}`]) return undefined;
+      standIns.apply(`${owner} ${args.path}`);
+      return { path: `${owner} ${args.path}`, namespace: 'lazy-builtin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
   },
@@ -106,7 +116,12 @@ const dist = new URL('../dist', import.meta.url);
 const next = new URL('../dist.next', import.meta.url);
 const old = new URL('../dist.old', import.meta.url);
 rmSync(next, { recursive: true, force: true });
-await build({
+// Package step: the day this build was made, shown by `kagent --version` and the man pages.
+const date = buildDate();
+const external = ['pdfjs-dist', 'pdfjs-dist/*', 'jq-wasm'];
+const banner = { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" };
+standIns = new StandIns(['undici client-h2.js', 'undici node:assert', 'undici node:http', 'commander node:child_process']);
+const main = await build({
   // code-cache: what the step below runs to write undici's code cache.
   entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts', 'code-cache': 'src/http/code-cache.ts' },
   outdir: 'dist.next',
@@ -118,20 +133,24 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // pdfjs-dist loads its own worker file at run time; it stays a package import.
   // jq-wasm finds its .wasm file through __dirname, which an ESM bundle does not have.
-  external: ['pdfjs-dist', 'pdfjs-dist/*', 'jq-wasm'],
+  external,
   // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" },
+  banner,
+  define: { KAGENT_BUILD_DATE: JSON.stringify(date) },
+  metafile: true,
   sourcemap: false,
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [withoutHttp2, lazyBuiltins, coreChunk],
 });
+standIns.check('dist/');
 
 // undici once more, as one CommonJS file, and its V8 code cache, made by
 // running requests through it in a fresh process (V8's flags as at run time);
 // see src/http/code-cache.ts.
-await build({
+standIns = new StandIns(['undici client-h2.js', 'undici node:assert', 'undici node:http']);
+const undici = await build({
   entryPoints: ['src/http/undici.ts'],
   outfile: 'dist.next/undici.cjs',
   bundle: true,
@@ -140,8 +159,10 @@ await build({
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
   plugins: [withoutHttp2, lazyBuiltins],
 });
+standIns.check('dist/undici.cjs');
 const exercise = `
   const { writeCodeCache } = await import(process.argv[1]);
   const { createServer } = await import('node:http');
@@ -163,6 +184,10 @@ if (cached.status !== 0) {
   console.warn(`warning: undici's code cache was not written (exit ${cached.status}); API calls start a few ms slower`);
   rmSync(new URL('../dist.next/undici.cjs.cache', import.meta.url), { force: true });
 }
+
+// Package steps: the licences of everything bundled, and the man pages.
+writeNotices([main.metafile, undici.metafile], fileURLToPath(next));
+await writeManPages(fileURLToPath(next), { version: pkg.version, date }, { external, banner });
 
 rmSync(old, { recursive: true, force: true });
 try {

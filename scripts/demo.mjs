@@ -55,7 +55,9 @@ try {
   await sandbox.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(failed === 0 ? '\nThat was kagent. Try it yourself: `npx kagent sandbox` in one terminal, `npx kagent -p sandbox me` in another.' : `\n${failed} step(s) failed.`);
+// The binary just run, as the user can run it too (`kagent` once `npm link` or a global install put it on PATH).
+const binary = './bin/kagent.js';
+console.log(failed === 0 ? `\nThat was kagent. Try it yourself: \`${binary} sandbox\` in one terminal, \`${binary} -p sandbox me\` in another (or \`kagent …\` after \`npm link\`).` : `\n${failed} step(s) failed.`);
 process.exitCode = failed === 0 ? 0 : 1;
 
 /** Runs the built binary; asynchronously, because the sandbox answering it lives in this process. */

@@ -7,6 +7,12 @@ import pkg from '../package.json' with { type: 'json' };
 
 const argv = process.argv.slice(2);
 
+// The day this build was made (scripts/build.mjs defines it; absent when run from source).
+declare const KAGENT_BUILD_DATE: string | undefined;
+const buildDate = typeof KAGENT_BUILD_DATE === 'string' ? KAGENT_BUILD_DATE : undefined;
+// As `gh --version` prints it.
+const versionText = `kagent version ${pkg.version}${buildDate ? ` (${buildDate})` : ''}`;
+
 // `| head` closing stdout: stop quietly with success, as a Unix tool should.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -15,8 +21,11 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
-if (only === '--version' || only === '-V') {
-  process.stdout.write(`${pkg.version}\n`);
+const isVersion = (arg: string) => arg === '--version' || arg === '-V';
+if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose')) {
+  // --verbose adds what a bug report needs: the Node.js and the system it runs on.
+  const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
+  process.stdout.write(`${versionText}\n${platformText()}`);
 } else if (only === '' || only === '--help' || only === '-h' || only === 'help') {
   const { renderRootHelp } = await import('./root-help.js');
   process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
@@ -39,6 +48,7 @@ if (only === '--version' || only === '-V') {
     stderr: process.stderr,
     signal: controller.signal,
     version: pkg.version,
+    versionText,
   });
   // Let buffered output reach the pipe, then end even if a socket or timer lingers.
   await Promise.all([flush(process.stdout), flush(process.stderr)]);

@@ -18,6 +18,8 @@ export interface RunOptions extends Streams {
   argv: string[];
   env: NodeJS.ProcessEnv;
   version: string;
+  /** What --version prints (default: the version alone). */
+  versionText?: string;
   /** Aborted on the first Ctrl-C. */
   signal?: AbortSignal;
   /** Test seams. */
@@ -230,7 +232,7 @@ function buildRoot(options: RunOptions): Command {
     if (option.attributeName() === 'timeout') option.argParser(numberParser({ type: 'number', min: 0.001 }));
     program.addOption(option);
   }
-  program.version(options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
+  program.version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
 
   for (const group of groups) {
     program.command(group.name).summary(group.summary).description(group.summary).helpGroup(`${group.section}:`);

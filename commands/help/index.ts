@@ -2,23 +2,9 @@
 // and `kagent help <command>` are turned into --help by the program itself.)
 import { exitCodeTable } from '../../src/errors.js';
 import { UsageError } from '../../src/errors.js';
+import { environmentTable } from '../../src/environment.js';
 import { printItem } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
-
-const environmentTable: Array<[string, string]> = [
-  ['KAGENT_API_KEY', 'API key; wins over the profile\'s key (never printed, except by `kagent auth token`)'],
-  ['KAGENT_BASE_URL', 'API base URL, e.g. https://example.com/api/v1; --base-url wins over it'],
-  ['KAGENT_PROFILE', 'profile to use instead of the current one; -p/--profile wins over it'],
-  ['KAGENT_LANG', 'content language for writes: zh or en; --lang wins over it'],
-  ['KAGENT_CONFIG_DIR', 'directory of config.json (default: $XDG_CONFIG_HOME/kagent or ~/.config/kagent)'],
-  ['KAGENT_NO_PROMPT', 'never prompt (like --no-input)'],
-  ['KAGENT_DEBUG', 'trace HTTP requests on stderr (like --debug)'],
-  ['CI', 'set by CI systems: no prompts, no spinners'],
-  ['NO_COLOR', 'no colour (--no-color does the same)'],
-  ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
-  ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
-  ['XDG_CONFIG_HOME', 'base of the default config directory'],
-];
 
 const TOPICS = ['exit-codes', 'environment'] as const;
 

@@ -15,10 +15,12 @@ import type { Clock } from '../context.js';
 import { abortableSleep } from './clock.js';
 import { bucketShape, pauseState, reserve, TokenBucketPacer, type BucketShape, type BucketState, type Pacer } from './pacer.js';
 
-/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent` (`%LOCALAPPDATA%\kagent` on Windows). */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kagent');
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'kagent');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || homedir(), 'AppData', 'Local'), 'kagent');
+  return join(homedir(), '.cache', 'kagent');
 }
 
 export interface SharedPacerOptions {

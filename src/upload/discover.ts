@@ -26,6 +26,17 @@ export interface Source {
 export interface DiscoverOptions {
   cwd: string;
   signal?: AbortSignal;
+  /** Whose path rules apply to patterns (default: this machine's). */
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * A glob pattern as the glob engine reads it: on Windows `\` separates folders
+ * (`docs\*.pdf`, `C:\notes\**\*.md`) and becomes `/`; elsewhere it escapes the
+ * character after it (`\*` is a literal star), as in every POSIX shell.
+ */
+export function globPattern(operand: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? operand.replace(/\\/g, '/') : operand;
 }
 
 /** Expands the operands; `-` becomes a placeholder source whose path and size the caller fills in after spooling stdin. */
@@ -63,8 +74,8 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
       }
     } else if (info) {
       throw new UsageError(`${operand} is not a regular file or folder`);
-    } else if (await isPattern(operand)) {
-      const matches = await expand(operand, options);
+    } else if (await isPattern(globPattern(operand, options.platform))) {
+      const matches = await expand(globPattern(operand, options.platform), options);
       if (matches.length === 0) throw new UsageError(`no files match ${operand}`);
       for (const match of matches) {
         const matchInfo = await stat(match.path).catch(() => undefined);

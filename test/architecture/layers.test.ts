@@ -36,8 +36,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   manifest: ['commands', 'kit'],
   'root-help': ['manifest', 'errors'],
   program: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'manifest', 'root-help', 'runtime'],
-  cli: ['program', 'root-help', 'errors'],
-  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime'],
+  cli: ['program', 'root-help', 'errors', 'version'],
+  version: [],
+  environment: [],
+  manpages: ['kit', 'manifest', 'root-help', 'environment', 'errors'],
+  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment'],
 };
 
 const own = (edge: ImportEdge) => !edge.to.endsWith('.json');

@@ -22,6 +22,9 @@ const node = process.execPath;
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 let runCounter = 0;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+// BENCH_ONLY=REGEX runs only the benchmarks (and sections) whose name matches, e.g. BENCH_ONLY=--version.
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const wanted = (name) => !ONLY || ONLY.test(name);
 
 // ---------------------------------------------------------------- timing
 
@@ -150,10 +153,11 @@ async function skipReason(benchmark) {
 
 const rows = [];
 for (const section of sections) {
+  if (ONLY && !section.benchmarks({}).some((benchmark) => wanted(benchmark.name))) continue;
   let context = {};
   try {
     context = (await section.setup?.()) ?? {};
-    const benchmarks = section.benchmarks(context);
+    const benchmarks = section.benchmarks(context).filter((benchmark) => wanted(benchmark.name));
     const runnable = [];
     for (const benchmark of benchmarks) {
       const reason = await skipReason(benchmark);
@@ -189,16 +193,36 @@ for (const line of table) console.log(line.map((cell, column) => cell.padEnd(wid
 console.log(`\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`);
 process.exitCode = failed ? 1 : 0;
 
+// ---------------------------------------------------------------- the package
+// `npm pack` of a clean copy (prepack builds it), then `npm install -g` of the tarball into a
+// temporary prefix with a fresh HOME, from the local npm cache (test/bench/package.mjs):
+// what a user's global install adds, in packages and bytes, and how long it takes.
+if (wanted('Package')) {
+  try {
+    const { packAndInstall } = await import('./package.mjs');
+    const installed = packAndInstall();
+    const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    console.log(`\nPackage: tarball ${mib(installed.packed.size)} (${installed.packed.entryCount} files, ${mib(installed.packed.unpackedSize)} unpacked)`);
+    console.log(`  npm install -g: ${installed.packages.length} packages, ${mib(installed.bytes)}, ${(installed.installMs / 1000).toFixed(1)} s`);
+    console.log(`  ${installed.packages.join(', ')}`);
+    installed.remove();
+  } catch (error) {
+    console.log(`\nPackage: skipped: ${firstLine(error)}`);
+  }
+}
+
 // ---------------------------------------------------------------- the sandbox itself
 // Throughput of GET /spaces and resident memory during 1 GiB / 4 GiB uploads (test/bench/sandbox.mjs).
-const { benchSandbox } = await import('./sandbox.mjs');
-const sandboxRows = await benchSandbox();
-if (sandboxRows.some((row) => row.pass === false)) process.exitCode = 1;
+if (wanted('Sandbox')) {
+  const { benchSandbox } = await import('./sandbox.mjs');
+  const sandboxRows = await benchSandbox();
+  if (sandboxRows.some((row) => row.pass === false)) process.exitCode = 1;
+}
 
 // ---------------------------------------------------------------- the task follower
 // Following a task that takes 60 s of sandbox time: at most 20 requests, completion seen
 // within one poll interval (test/bench/task-follow.mjs; virtual time driven by the sandbox clock).
-try {
+if (wanted('Task follower')) try {
   const { benchTaskFollow } = await import('./task-follow.mjs');
   const { ok } = await benchTaskFollow();
   if (!ok) process.exitCode = 1;
@@ -210,7 +234,7 @@ try {
 // `kagent lib upload` side by side with curl -T: 1 GiB within 1.3× of curl, peak RSS ≤ 128 MiB
 // for 1 GiB and 4 GiB, 300 files at 600/min within 1.1× of the time the rate allows, no 429
 // (test/bench/upload.mjs; BENCH_SKIP_4G=1 leaves the 4 GiB file out, BENCH_UPLOAD_RUNS sets the rounds).
-try {
+if (wanted('Uploads')) try {
   const { benchUploads } = await import('./upload.mjs');
   if ((await benchUploads()) > 0) process.exitCode = 1;
 } catch (error) {

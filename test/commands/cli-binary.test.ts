@@ -5,10 +5,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { release, type } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, root, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -68,9 +69,33 @@ describe('in a pseudo-terminal', () => {
 });
 
 describe('the binary in a pipeline', () => {
-  it('--version answers without loading the program', () => {
-    const r = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
-    expect(r).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  it('--version answers as gh does, with the build date, without loading the program', () => {
+    // The date the build recorded (scripts/build.mjs): the one the man pages carry too.
+    const date = /^\.TH "KAGENT" 1 "([^"]+)"/m.exec(readFileSync(join(root, 'dist', 'man', 'kagent.1'), 'utf8'))?.[1]?.replace(/\\-/g, '-');
+    expect(date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    const line = `kagent version ${pkg.version} (${date})\n`;
+    for (const flag of ['--version', '-V']) {
+      const r = spawnSync(process.execPath, [bin, flag], { encoding: 'utf8' });
+      expect(r).toMatchObject({ status: 0, stdout: line, stderr: '' });
+    }
+    // Through the program (with another global flag) it is the same line.
+    const viaProgram = spawnSync(process.execPath, [bin, '--no-color', '--version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    expect(viaProgram).toMatchObject({ status: 0, stdout: line, stderr: '' });
+  });
+
+  it('--version --verbose adds the Node.js and the platform, for bug reports', () => {
+    for (const args of [['--version', '--verbose'], ['--verbose', '-V']]) {
+      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      const [first, second, rest] = r.stdout.split('\n');
+      expect(first).toMatch(new RegExp(`^kagent version ${pkg.version.replace(/\./g, '\\.')} \\(\\d{4}-\\d\\d-\\d\\d\\)$`));
+      expect(second).toBe(`Node.js ${process.version} on ${process.platform}-${process.arch} (${type()} ${release()})`);
+      expect(rest).toBe('');
+    }
+    // --verbose is no flag of its own.
+    const alone = spawnSync(process.execPath, [bin, '--verbose'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toMatch(/unknown option '--verbose'/);
   });
 
   it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {

@@ -21,5 +21,8 @@ describe('npm run demo', () => {
     expect(output).toMatch(/1 uploaded, 0 already there, 0 failed/);
     expect(output).toMatch(/0 uploaded, 1 already there, 0 failed/);
     expect(output).toMatch(/That was kagent\./);
+    // It points to the binary it ran, never to `npx kagent` (this project does not publish that name).
+    expect(output).toContain('`./bin/kagent.js sandbox`');
+    expect(output).not.toContain('npx');
   }, 120_000);
 });

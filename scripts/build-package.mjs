@@ -1,0 +1,127 @@
+// The build's package steps (scripts/build.mjs calls them; each is one function):
+// - buildDate(): the day `kagent --version` and the man pages name;
+// - StandIns: the build's replacements inside dependencies must all apply, or the build stops;
+// - writeNotices(): the licence of every package bundled into dist/, in dist/THIRD-PARTY-NOTICES.md;
+// - writeManPages(): man pages from the command tree, in dist/man/.
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** YYYY-MM-DD (UTC) of this build; SOURCE_DATE_EPOCH (seconds) fixes it for reproducible builds. */
+export function buildDate(env = process.env) {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch)) throw new Error(`SOURCE_DATE_EPOCH must be whole seconds, got "${epoch}"`);
+  return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
+}
+
+/**
+ * What the build replaces inside its dependencies (a file of undici, the
+ * built-ins undici and commander require): each plugin says when it applied
+ * one, and `check` fails the build when an expected one never did, since a
+ * dependency that moved its code would otherwise be bundled unpatched in silence.
+ */
+export class StandIns {
+  /** @param {string[]} expected */
+  constructor(expected) {
+    this.expected = new Set(expected);
+    this.applied = new Set();
+  }
+
+  /** @param {string} key */
+  apply(key) {
+    if (!this.expected.has(key)) throw new Error(`build: stand-in "${key}" applied but not expected; add it to the expected list in scripts/build.mjs`);
+    this.applied.add(key);
+  }
+
+  /** @param {string} what the build this was, for the message */
+  check(what) {
+    const missing = [...this.expected].filter((key) => !this.applied.has(key));
+    if (missing.length) {
+      throw new Error(
+        `build (${what}): ${missing.length === 1 ? 'this stand-in' : 'these stand-ins'} did not match anything: ${missing.join(', ')}.\n` +
+          'A dependency changed what it imports; see the plugins in scripts/build.mjs (and the exact versions pinned in package.json).',
+      );
+    }
+  }
+}
+
+/** The package a bundled input belongs to: `node_modules/a/node_modules/@b/c/x.js` → its folder, `…/@b/c`. */
+export function packageDirOf(input) {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return undefined;
+  const rest = input.slice(at + 'node_modules/'.length).split('/');
+  const name = rest[0]?.startsWith('@') ? rest.slice(0, 2).join('/') : rest[0];
+  return name ? `${input.slice(0, at)}node_modules/${name}` : undefined;
+}
+
+const LICENCE_FILE = /^(licen[cs]e|copying|notice)(\.|-|$)/i;
+
+/**
+ * dist/THIRD-PARTY-NOTICES.md: for every package with code in the bundle (from
+ * esbuild's metafiles), its name, version, declared licence and the text of its
+ * licence and notice files. A bundled package with no licence at all stops the build.
+ * @param {Array<{inputs: Record<string, unknown>}>} metafiles
+ */
+export function writeNotices(metafiles, outDir) {
+  const dirs = new Set();
+  for (const metafile of metafiles) {
+    for (const input of Object.keys(metafile.inputs)) {
+      const dir = packageDirOf(input.replace(/\\/g, '/'));
+      if (dir) dirs.add(dir);
+    }
+  }
+  const packages = [...dirs]
+    .map((dir) => {
+      const abs = resolve(root, dir);
+      const pkg = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
+      const files = readdirSync(abs).filter((name) => LICENCE_FILE.test(name)).sort();
+      const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? (Array.isArray(pkg.licenses) ? pkg.licenses.map((l) => l.type).join(' OR ') : undefined);
+      if (!licence && files.length === 0) throw new Error(`build: ${pkg.name} is bundled into dist/ but declares no licence and has no licence file`);
+      return { name: pkg.name, version: pkg.version, licence: licence ?? 'see below', files: files.map((name) => ({ name, text: readFileSync(join(abs, name), 'utf8').trim() })) };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
+  // The same name and version reached through two paths is one package.
+  const unique = packages.filter((pkg, i) => i === 0 || pkg.name !== packages[i - 1].name || pkg.version !== packages[i - 1].version);
+  const parts = [
+    '# Third-party notices',
+    '',
+    `kagent's dist/ bundles code from the ${unique.length} packages below. Each is listed with its version, the licence its`,
+    'package.json declares, and the licence and notice files it ships, as they were when this build was made.',
+    '',
+    ...unique.map((pkg) => `- ${pkg.name} ${pkg.version} (${pkg.licence})`),
+  ];
+  for (const pkg of unique) {
+    parts.push('', '---', '', `## ${pkg.name} ${pkg.version}`, '', `Licence: ${pkg.licence}`);
+    if (pkg.files.length === 0) parts.push('', `(The package ships no licence file; its package.json declares ${pkg.licence}.)`);
+    for (const file of pkg.files) parts.push('', `### ${file.name}`, '', '```', file.text.replace(/```/g, '` ` `'), '```');
+  }
+  writeFileSync(join(outDir, 'THIRD-PARTY-NOTICES.md'), `${parts.join('\n')}\n`);
+  return unique;
+}
+
+/**
+ * dist/man/*.1 from the command tree (src/manpages.ts), bundled on its own into a
+ * temporary file and run here; the main bundle is not touched by it.
+ * @returns {Promise<string[]>} the files written
+ */
+export async function writeManPages(outDir, meta, options) {
+  const temp = mkdtempSync(join(tmpdir(), 'kagent-man-'));
+  try {
+    const entry = join(temp, 'manpages.mjs');
+    await build({ ...options, entryPoints: [join(root, 'src', 'manpages.ts')], outfile: entry, bundle: true, splitting: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+    const { manPages } = await import(pathToFileURL(entry).href);
+    const pages = await manPages(meta);
+    const dir = join(outDir, 'man');
+    mkdirSync(dir, { recursive: true });
+    for (const page of pages) writeFileSync(join(dir, page.file), page.text);
+    return pages.map((page) => page.file);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+

@@ -1,0 +1,19 @@
+// The environment variables kagent reads, with what each does: printed by
+// `kagent help environment`, and in the ENVIRONMENT section of kagent(1).
+export const environmentTable: Array<[string, string]> = [
+  ['KAGENT_API_KEY', 'API key; wins over the profile\'s key (never printed, except by `kagent auth token`)'],
+  ['KAGENT_BASE_URL', 'API base URL, e.g. https://example.com/api/v1; --base-url wins over it'],
+  ['KAGENT_PROFILE', 'profile to use instead of the current one; -p/--profile wins over it'],
+  ['KAGENT_LANG', 'content language for writes: zh or en; --lang wins over it'],
+  ['KAGENT_CONFIG_DIR', 'directory of config.json (default: $XDG_CONFIG_HOME/kagent or ~/.config/kagent)'],
+  ['KAGENT_NO_PROMPT', 'never prompt (like --no-input)'],
+  ['KAGENT_DEBUG', 'trace HTTP requests on stderr (like --debug)'],
+  ['CI', 'set by CI systems: no prompts, no spinners'],
+  ['NO_COLOR', 'no colour (--no-color does the same)'],
+  ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
+  ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
+  ['XDG_CONFIG_HOME', 'base of the default config directory'],
+  ['KAGENT_CACHE_DIR', 'directory of the rate-limit state and upload digests (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],
+  ['XDG_CACHE_HOME', 'base of the default cache directory'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'not read by this build: kagent connects to the service directly'],
+];

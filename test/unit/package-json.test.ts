@@ -1,0 +1,176 @@
+// package.json says what the package ships: `dependencies` are exactly the
+// packages the built dist/ loads from node_modules at run time (everything else
+// is bundled and belongs in devDependencies), undici — whose internals the
+// build replaces — is pinned exactly, nothing runs at install time, and the
+// licences of everything bundled ship with it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { ensureBuilt, root } from '../helpers/binary.js';
+
+const dist = join(root, 'dist');
+
+/**
+ * Bare imports the bundle leaves to Node at run time, with the files they are in.
+ * `import … from`, `import(…)`, and `require(…)` or `require.resolve(…)` calls
+ * (esbuild's `__require` too) — but not such text inside a string (ajv keeps
+ * `'require("ajv/dist/runtime/equal")'` as code to generate).
+ */
+function runtimeImports(dir: string): Map<string, Array<{ file: string; index: number; text: string }>> {
+  const patterns = [
+    /^\s*(?:import|export)\b[^;\n]*?\bfrom\s*["']([^"']+)["']/gm,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /(?<![\w$.'"`])import\(\s*["']([^"']+)["']\s*\)/g,
+    /(?<![\w$.'"`])(?:__require|require)(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  const found = new Map<string, Array<{ file: string; index: number; text: string }>>();
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (/\.[cm]?js$/.test(entry.name)) {
+        const text = readFileSync(path, 'utf8');
+        for (const pattern of patterns) {
+          for (const match of text.matchAll(pattern)) {
+            const specifier = match[1] as string;
+            if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
+            if (builtinModules.includes(specifier) || builtinModules.includes(specifier.split('/')[0] as string)) continue;
+            const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);
+            found.set(name, [...(found.get(name) ?? []), { file: path, index: match.index ?? 0, text }]);
+          }
+        }
+      }
+    }
+  };
+  visit(dir);
+  return found;
+}
+
+/**
+ * Loaded only if present, inside try/catch, and never used by kagent: fdir (in
+ * tinyglobby) probes for picomatch to offer a `.glob()` tinyglobby does not call.
+ */
+const OPTIONAL_PROBES = new Set(['picomatch']);
+
+beforeAll(() => ensureBuilt());
+
+describe('package.json dependencies', () => {
+  it('are exactly the packages the built dist/ imports at run time', () => {
+    const imports = runtimeImports(dist);
+    const loaded = [...imports.keys()].filter((name) => !OPTIONAL_PROBES.has(name)).sort();
+    const declared = Object.keys(pkg.dependencies).sort();
+    // A runtime import that is not a dependency: the installed kagent fails to load it.
+    expect(loaded.filter((name) => !declared.includes(name)), 'imported at run time but not in dependencies').toEqual([]);
+    // A dependency never imported: bundled (a devDependency) or unused.
+    expect(declared.filter((name) => !loaded.includes(name)), 'in dependencies but never imported by dist/').toEqual([]);
+    expect(loaded).toEqual(declared);
+  });
+
+  it('the optional probes it tolerates are guarded by try/catch and not dependencies', () => {
+    const imports = runtimeImports(dist);
+    for (const name of OPTIONAL_PROBES) {
+      expect(Object.keys(pkg.dependencies)).not.toContain(name);
+      for (const site of imports.get(name) ?? []) {
+        const before = site.text.slice(Math.max(0, site.index - 80), site.index);
+        expect(before, `${name} in ${site.file}`).toMatch(/try\s*\{[^}]*$/);
+      }
+    }
+  });
+
+  it('finds a runtime import the dependencies lack (the check can fail)', async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'kagent-imports-'));
+    mkdirSync(join(dir, 'chunks'));
+    writeFileSync(join(dir, 'cli.js'), 'import { x } from "left-pad";\nconst s = \'require("ajv/dist/runtime/equal")\';\nawait import("node:fs");\n');
+    writeFileSync(join(dir, 'chunks', 'a.js'), 'const y = __require("@scope/pkg/sub"); import("./local.js");');
+    expect([...runtimeImports(dir).keys()].sort()).toEqual(['@scope/pkg', 'left-pad']);
+  });
+
+  it('every bundled library is a devDependency, none a dependency', () => {
+    const bundled = ['@inquirer/prompts', '@noble/hashes', '@sinclair/typebox', 'chalk', 'cli-table3', 'commander', 'conf', 'mammoth', 'marked', 'marked-terminal', 'ora', 'tinyglobby', 'undici'];
+    for (const name of bundled) {
+      expect(Object.keys(pkg.devDependencies), name).toContain(name);
+      expect(Object.keys(pkg.dependencies), name).not.toContain(name);
+    }
+  });
+
+  it('undici, whose internals the build replaces, is pinned exactly, and that version is installed', () => {
+    expect(pkg.devDependencies.undici).toMatch(/^\d+\.\d+\.\d+$/);
+    const installed = JSON.parse(readFileSync(join(root, 'node_modules', 'undici', 'package.json'), 'utf8')) as { version: string };
+    expect(installed.version).toBe(pkg.devDependencies.undici);
+  });
+});
+
+describe('package.json scripts and metadata', () => {
+  it('nothing runs when the package is installed; the build runs before packing', () => {
+    const scripts = pkg.scripts as Record<string, string>;
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare']) expect(scripts[hook], hook).toBeUndefined();
+    expect(scripts.prepack).toBe('node scripts/build.mjs');
+    // The README's promises: demo and test build first.
+    expect(scripts.demo).toMatch(/^npm run build && /);
+    expect(scripts.test).toMatch(/npm run build && vitest run$/);
+  });
+
+  it('names its licence, repository, homepage and bug tracker; ships a LICENSE', () => {
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\//) });
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\//);
+  });
+
+  it('exports the sandbox with its types, and both files exist', () => {
+    const entry = pkg.exports['./sandbox'];
+    expect(entry).toEqual({ types: './types/sandbox.d.ts', default: './dist/sandbox.js' });
+    expect(existsSync(join(root, entry.types))).toBe(true);
+    expect(existsSync(join(root, entry.default))).toBe(true);
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'completions', 'types']));
+  });
+});
+
+describe('third-party notices', () => {
+  it('name every package with code in the bundle, with its licence text', () => {
+    const notices = readFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    // esbuild marks each bundled module with a `// node_modules/<package>/…` comment.
+    const bundled = new Set<string>();
+    const visit = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (/\.[cm]?js$/.test(entry.name)) {
+          for (const match of readFileSync(path, 'utf8').matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) bundled.add(match[1] as string);
+        }
+      }
+    };
+    visit(dist);
+    expect(bundled.size).toBeGreaterThan(50);
+    for (const name of bundled) {
+      const section = new RegExp(`^## ${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\d[^\\n]*\\n\\nLicence: ([^\\n]+)\\n([\\s\\S]*?)(?=\\n---\\n|(?![\\s\\S]))`, 'm').exec(notices);
+      expect(section, name).not.toBeNull();
+      // Its licence text, or (when the package ships no licence file) the licence it declares.
+      expect(section?.[2], name).toMatch(/### (LICEN[CS]E|COPYING|NOTICE)[^\n]*\n\n```\n[\s\S]{40,}|ships no licence file; its package\.json declares/i);
+    }
+    // Runtime dependencies are installed with their own licences, not bundled.
+    expect(notices).not.toMatch(/^## (jq-wasm|pdfjs-dist) /m);
+  });
+});
+
+describe('hints', () => {
+  it('never suggest `npx kagent` (this project publishes no such name): not in the bundle, the scripts or the README', () => {
+    const texts: Array<[string, string]> = [['README.md', readFileSync(join(root, 'README.md'), 'utf8')]];
+    const visit = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (/\.(c|m)?js$/.test(entry.name)) texts.push([path, readFileSync(path, 'utf8')]);
+      }
+    };
+    visit(dist);
+    visit(join(root, 'scripts'));
+    expect(texts.length).toBeGreaterThan(10);
+    for (const [path, text] of texts) expect(text, path).not.toMatch(/npx\s+kagent/);
+  });
+});
