@@ -15,6 +15,7 @@ import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { defineGroup } from './define.js';
 import { checkIdempotencyKey } from './idempotency-key.js';
+import { checkHeader } from '../http/headers.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -130,6 +131,7 @@ function parseHeaders(entries: string[]): Record<string, string> {
     const name = at > 0 ? entry.slice(0, at).trim() : '';
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H ${entry}: expected "Name: value"`, "e.g. -H 'Accept-Language: zh'");
     headers[name.toLowerCase()] = entry.slice(at + 1).trim();
+    checkHeader(name, headers[name.toLowerCase()]!, '-H');
   }
   return headers;
 }

@@ -12,3 +12,9 @@ declare module 'undici/lib/api/api-request.js' {
   function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   export default request;
 }
+
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  import type { ProxyAgent } from 'undici';
+  const ProxyAgentClass: typeof ProxyAgent;
+  export default ProxyAgentClass;
+}
