@@ -43,7 +43,7 @@ const KEEP_ALIVE_MS = 10_000;
 interface Undici {
   agent: Dispatcher;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  loadProxyAgent: () => Promise<typeof import('undici').ProxyAgent>;
+  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options) => Dispatcher>;
   /** One keep-alive ProxyAgent per proxy URL, made on first use. */
   proxies: Map<string, Promise<Dispatcher>>;
 }
@@ -74,15 +74,14 @@ function undici(): Promise<Undici> {
 function proxyDispatcher(u: Undici, proxy: string): Promise<Dispatcher> {
   let dispatcher = u.proxies.get(proxy);
   if (!dispatcher) {
-    dispatcher = u.loadProxyAgent().then(
-      (ProxyAgent) =>
-        new ProxyAgent({
-          uri: proxy,
-          proxyTunnel: false,
-          keepAliveTimeout: KEEP_ALIVE_MS,
-          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-          requestTls: { timeout: CONNECT_TIMEOUT_MS },
-        }),
+    dispatcher = u.loadProxyAgent().then((createProxyAgent) =>
+      createProxyAgent({
+        uri: proxy,
+        proxyTunnel: false,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+        requestTls: { timeout: CONNECT_TIMEOUT_MS },
+      }),
     );
     u.proxies.set(proxy, dispatcher);
   }
