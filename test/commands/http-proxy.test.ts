@@ -8,6 +8,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bin, ensureBuilt } from '../helpers/binary.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
@@ -152,7 +153,7 @@ describe('HTTP_PROXY for an http:// service', () => {
 describe('HTTPS_PROXY for an https:// service', () => {
   it('tunnels every request with CONNECT, an upload included (the built binary)', async () => {
     ensureBuilt();
-    const tls = join(__dirname, '..', 'helpers', 'tls');
+    const tls = fileURLToPath(new URL('../helpers/tls', import.meta.url));
     // A TLS front for the sandbox, recording from which port each request came.
     const fromPorts: number[] = [];
     const front = createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, (req, res) => {
