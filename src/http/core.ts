@@ -10,7 +10,7 @@ import { backoffDelay, defaultBackoff, parseRetryAfter, type BackoffOptions } fr
 import { systemClock } from './clock.js';
 import { checkApiKey, checkHeader } from './headers.js';
 import { PacingTooLong, processPacer, type Pacer } from './pacer.js';
-import { proxyRoute, type ProxyRoute } from './proxy.js';
+import type { ProxyRoute } from './proxy.js';
 import { createSharedPacer } from './shared-pacer.js';
 import { createTracer, redactor, type DebugSink } from './trace.js';
 import { classifyNetworkError, send as sendOnWire, type IncomingHeaders, type NetworkFailure, type WireResponse } from './transport.js';
@@ -101,6 +101,8 @@ export const REFUSED_RETRY_MS = 250;
 /** Methods whose repetition changes nothing. Other writes need an Idempotency-Key to be retried once they reached the service. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** The variables that can send a request through a proxy (proxy.ts says how). */
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
 
 export function createHttpCore(options: HttpCoreOptions): HttpCore {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
@@ -113,9 +115,13 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
   const env = options.env ?? process.env;
   const waitLimitMs = options.waitLimitMs;
   const routes = new Map<string, ProxyRoute | undefined>();
-  /** The proxy for this URL's origin, decided once per origin. */
-  const routeFor = (url: URL): ProxyRoute | undefined => {
-    if (!routes.has(url.origin)) routes.set(url.origin, proxyRoute(url, env));
+  /** The proxy for this URL's origin, decided once per origin; proxy.ts is loaded only when a proxy variable is set. */
+  const routeFor = async (url: URL): Promise<ProxyRoute | undefined> => {
+    if (!PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '')) return undefined;
+    if (!routes.has(url.origin)) {
+      const { proxyRoute } = await import('./proxy.js');
+      routes.set(url.origin, proxyRoute(url, env));
+    }
     return routes.get(url.origin);
   };
   const retries = Math.max(0, options.retries ?? DEFAULT_RETRIES);
@@ -142,7 +148,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const what = `${method} ${url.href}`;
     const keyNote = req.idempotencyKey ? ` idempotency-key=${req.idempotencyKey}` : '';
     const sendHeaders = headersFor(req, authorised);
-    const proxy = routeFor(url);
+    const proxy = await routeFor(url);
     const via = proxy ? ` via proxy ${proxy.display} (${proxy.variable})` : '';
     const deadline = waitLimitMs === undefined ? undefined : clock.now() + waitLimitMs;
 
