@@ -381,13 +381,14 @@ function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (value: s
     const inRange = ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
     if (!inRange) {
       const kind = integer ? 'an integer' : 'a number';
-      const range =
-        spec.min !== undefined && spec.max !== undefined
+      const aboveZero = spec.min !== undefined && spec.min > 0 && spec.min < 1;
+      const upper = spec.max !== undefined ? ` and at most ${spec.max}` : '';
+      const range = aboveZero
+        ? ` greater than 0${upper}`
+        : spec.min !== undefined && spec.max !== undefined
           ? ` from ${spec.min} to ${spec.max}`
           : spec.min !== undefined
-            ? spec.min > 0 && spec.min < 1
-              ? ' greater than 0'
-              : ` of at least ${spec.min}`
+            ? ` of at least ${spec.min}`
             : spec.max !== undefined
               ? ` of at most ${spec.max}`
               : '';
