@@ -386,7 +386,7 @@ function networkError(
 
 /** `--timeout` is shorter than the wait for the rate budget: nothing was sent, nothing reserved. */
 function pacingTooLong(waitMs: number, rate: number, limitMs: number): CliError {
-  return new CliError(`the rate limit (${rate} requests a minute) lets the next request go in ${seconds(waitMs)}, later than --timeout (${seconds(limitMs)}) allows`, {
+  return new CliError(`the rate limit (${rate} request${rate === 1 ? '' : 's'} a minute) lets the next request go in ${seconds(waitMs)}, later than --timeout (${seconds(limitMs)}) allows`, {
     exitCode: ExitCode.UNAVAILABLE,
     code: 'RATE_LIMITED',
     hint: `nothing was sent; run it again in ${seconds(waitMs)}, or give a longer --timeout`,

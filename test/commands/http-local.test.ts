@@ -3,6 +3,7 @@
 // a wait over 2 s is said on stderr (not with --quiet) and traced with --debug;
 // a long Retry-After ends the command with exit 7 and the next one runs at once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
 import { tinyServer, type Scripted, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -73,5 +74,23 @@ describe('waits', () => {
     expect(next.stderr).toMatch(/debug: → GET/);
     expect(next.stderr).not.toMatch(/waiting/);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('--timeout bounds the wait for the rate window: exit 7 at once, nothing sent', async () => {
+    const configDir = tempDir('kagent-config-');
+    await writeProfile(configDir, 'default', { baseUrl: server.baseUrl, apiKey: 'sk_local_0123456789', rateLimit: 1 }, { makeCurrent: true });
+    const paced = { KAGENT_CACHE_DIR: env.KAGENT_CACHE_DIR! };
+    expect((await runCli(['me', '--json'], { configDir, env: paced })).code).toBe(0);
+    const r = await runCli(['me', '--timeout', '5'], { configDir, env: paced });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/the rate limit \(1 request a minute\) lets the next request go in 6\d s, later than --timeout \(5 s\) allows \(RATE_LIMITED\)/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a refused connection to the configured host: one quick retry, then exit 7 with the host named', async () => {
+    const r = await runCli(['space', 'list', '--debug'], { env: { ...env, KAGENT_BASE_URL: 'http://127.0.0.1:1/api/v1' } });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^error: GET \/api\/v1\/spaces: connection refused by 127\.0\.0\.1:1 after 2 attempts \(NETWORK_ERROR\)$/m);
+    expect(r.stderr.match(/^debug: → GET /gm)).toHaveLength(2);
   });
 });
