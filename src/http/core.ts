@@ -284,8 +284,17 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
   }
 
+  /**
+   * Says a long wait once: concurrent requests (an upload's files) waiting for the same
+   * moment, or moments close together, make one notice, not one each.
+   */
+  let announcedUntil = -Infinity;
   function announce(ms: number, reason: string): void {
-    if (ms > NOTICE_AFTER_MS) options.notice?.(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`);
+    if (ms <= NOTICE_AFTER_MS) return;
+    const until = clock.now() + ms;
+    if (until <= announcedUntil + NOTICE_AFTER_MS) return;
+    announcedUntil = until;
+    options.notice?.(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`);
   }
 
   function headersFor(req: CoreRequest, authorised: boolean): Record<string, string> {

@@ -109,6 +109,16 @@ describe('notices', () => {
   });
 });
 
+describe('one notice for requests waiting together', () => {
+  it('concurrent requests waiting for the same moment are said once', async () => {
+    const api = client({ ratePerMinute: 3 });
+    await Promise.all(Array.from({ length: 6 }, () => api.call('getMe')));
+    expect(server.requests).toHaveLength(6);
+    expect(trace.filter((line) => line.startsWith('waiting'))).toHaveLength(3);
+    expect(notices).toEqual(['waiting 61 s: rate limit']);
+  });
+});
+
 describe('--timeout bounds every wait', () => {
   it('a wait for the rate budget longer than --timeout fails at once with exit 7, sending nothing and reserving nothing', async () => {
     const api = client({ ratePerMinute: 1, waitLimitMs: 10_000 });
