@@ -143,6 +143,23 @@ describe('HTTP_PROXY for an http:// service', () => {
     expect(r.stderr.match(/debug: → GET/g)).toHaveLength(2);
   });
 
+  it('a proxy that asks for credentials (407): exit 7, saying so, with the variable to fix', async () => {
+    const gate = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end();
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await s.kagent(['me'], { env: { HTTP_PROXY: `http://127.0.0.1:${(gate.address() as AddressInfo).port}` } });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/^error: GET \/api\/v1\/me: the proxy asks for credentials \(407\) \(NETWORK_ERROR\)$/m);
+      expect(r.stderr).toMatch(/^hint: give the proxy's credentials in HTTP_PROXY/m);
+    } finally {
+      gate.closeAllConnections();
+      await new Promise<void>((resolve) => gate.close(() => resolve()));
+    }
+  });
+
   it('a proxy variable kagent cannot use is exit 2, naming it', async () => {
     const r = await s.kagent(['me'], { env: { HTTP_PROXY: 'socks5://127.0.0.1:1080' } });
     expect(r.code).toBe(2);
