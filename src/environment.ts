@@ -13,7 +13,9 @@ export const environmentTable: Array<[string, string]> = [
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
   ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
   ['XDG_CONFIG_HOME', 'base of the default config directory'],
-  ['KAGENT_CACHE_DIR', 'directory of the rate-limit state and upload digests (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],
+  ['KAGENT_CACHE_DIR', 'cache directory: the rate window shared by kagent processes, upload digests (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],
   ['XDG_CACHE_HOME', 'base of the default cache directory'],
-  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'not read by this build: kagent connects to the service directly'],
+  ['HTTPS_PROXY, https_proxy', 'proxy for https:// requests (CONNECT): http://[user:password@]host:port, or https://'],
+  ['HTTP_PROXY, http_proxy', 'proxy for http:// requests (sent as absolute-URI requests)'],
+  ['NO_PROXY, no_proxy', 'hosts that go direct: names (and the names under them), IP addresses, CIDR blocks, host:port, or *; loopback is proxied unless listed, as with curl'],
 ];

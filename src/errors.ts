@@ -17,12 +17,12 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const exitCodeTable: Array<[number, string]> = [
   [0, 'success'],
   [1, 'an error not listed below'],
-  [2, 'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...)'],
+  [2, 'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...; a header or API key with a line break, an unusable proxy variable)'],
   [3, 'not authenticated (no API key configured, or the service answered 401)'],
   [4, 'not found (404)'],
   [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...)'],
   [6, 'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)'],
-  [7, 'rate-limited or unavailable after retries (429, 5xx), or a network failure'],
+  [7, 'rate-limited or unavailable after retries (429, 5xx), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, or a network failure'],
   [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
   [130, 'interrupted (Ctrl-C)'],
 ];

@@ -33,6 +33,8 @@ const GLOBAL_SHORT_FLAGS = ['-p', '-y', '-q', '-h', '-V'];
 const NEGATE_ONLY_GLOBALS = ['color', 'input'];
 
 /** Global flags that take a value: the group-name scan must skip their values. */
+/** --timeout's upper bound, in seconds. */
+export const MAX_TIMEOUT_S = 2_147_483;
 const VALUE_FLAGS = new Set(['--jq', '-p', '--profile', '--base-url', '--lang', '--timeout']);
 
 interface Invocation {
@@ -229,7 +231,8 @@ function buildRoot(options: RunOptions): Command {
   for (const flag of GLOBAL_FLAGS) {
     const option = program.createOption(flag.flags, flag.description);
     if (flag.choices) option.choices(flag.choices);
-    if (option.attributeName() === 'timeout') option.argParser(numberParser({ type: 'number', min: 0.001 }));
+    // At most what a timer can hold (2^31 − 1 ms, 24.8 days): a longer one would fire at once.
+    if (option.attributeName() === 'timeout') option.argParser(numberParser({ type: 'number', min: 0.001, max: MAX_TIMEOUT_S }));
     program.addOption(option);
   }
   program.version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
@@ -359,13 +362,14 @@ function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (value: s
     const inRange = ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
     if (!inRange) {
       const kind = integer ? 'an integer' : 'a number';
-      const range =
-        spec.min !== undefined && spec.max !== undefined
+      const aboveZero = spec.min !== undefined && spec.min > 0 && spec.min < 1;
+      const upper = spec.max !== undefined ? ` and at most ${spec.max}` : '';
+      const range = aboveZero
+        ? ` greater than 0${upper}`
+        : spec.min !== undefined && spec.max !== undefined
           ? ` from ${spec.min} to ${spec.max}`
           : spec.min !== undefined
-            ? spec.min > 0 && spec.min < 1
-              ? ' greater than 0'
-              : ` of at least ${spec.min}`
+            ? ` of at least ${spec.min}`
             : spec.max !== undefined
               ? ` of at most ${spec.max}`
               : '';

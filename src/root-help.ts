@@ -27,7 +27,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '-y, --yes', description: 'confirm destructive or costly steps without asking' },
   { flags: '-q, --quiet', description: 'print results only: no notes, no spinners' },
   { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },
-  { flags: '--timeout <seconds>', description: 'give up waiting after this many seconds (exit 8)' },
+  { flags: '--timeout <seconds>', description: 'give up waiting after this many seconds (exit 8; 7 for the rate limit)' },
   { flags: '--insecure', description: 'allow plain http:// to a host that is not this machine' },
 ];
 export const VERSION_FLAG: GlobalFlag = { flags: '-V, --version', description: 'print the version' };

@@ -90,15 +90,24 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
   }
   const [{ createApiClient }, { defaultCacheDir }] = await Promise.all([import('./api/client.js'), import('./http/shared-pacer.js')]);
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
+  const sameKey = apiKey === ctx.config.apiKey;
+  const apiKeySource =
+    sameKey && ctx.config.apiKeySource === 'env' ? 'KAGENT_API_KEY' : sameKey && ctx.config.apiKeySource === 'profile' ? `profile "${ctx.config.profile}"` : 'the key given';
+  const stderr = ctx.io.stderr;
   return createApiClient({
     baseUrl,
     apiKey,
+    apiKeySource,
+    env: ctx.io.env,
     userAgent: `kagent/${ctx.version}`,
     insecure: ctx.flags.insecure,
     ratePerMinute: ctx.config.rateLimit,
     // Parallel kagent processes (CI jobs, xargs -P) share one budget through the cache dir.
     sharedPacingDir: defaultCacheDir(ctx.io.env),
     requestTimeoutMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
+    // --timeout bounds every wait too: for the rate budget, a Retry-After, a backoff.
+    waitLimitMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
+    notice: ctx.flags.quiet ? undefined : (line) => void stderr.write(`${line}\n`),
     signal: ctx.signal,
     debug: debugOn ? debugWriter(ctx.io.stderr, apiKey) : undefined,
   });

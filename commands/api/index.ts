@@ -16,6 +16,7 @@ import { ApiError, UsageError } from '../../src/errors.js';
 import { defineGroup } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { checkHeader } from '../../src/http/headers.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -131,6 +132,7 @@ function parseHeaders(entries: string[]): Record<string, string> {
     const name = at > 0 ? entry.slice(0, at).trim() : '';
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H ${entry}: expected "Name: value"`, "e.g. -H 'Accept-Language: zh'");
     headers[name.toLowerCase()] = entry.slice(at + 1).trim();
+    checkHeader(name, headers[name.toLowerCase()]!, '-H');
   }
   return headers;
 }

@@ -1,7 +1,8 @@
-// A token bucket shared by every kagent process using the same base URL and key
-// (parallel CI jobs on one runner, `xargs -P`): its state lives in a small file in
-// the cache directory, read and written under a lock file. Same arithmetic as the
-// in-process bucket (pacer.ts); one short critical section per request.
+// A sliding window shared by every kagent process using the same base URL and key
+// (parallel CI jobs on one runner, `xargs -P`, a shell loop of `kagent me`): its
+// state lives in a small file in the cache directory, read and written under a
+// lock file. Same arithmetic as the in-process window (pacer.ts); one short
+// critical section per request.
 //
 // The file's name hashes the key with @noble/hashes' SHA-256 (audited, plain
 // JavaScript) rather than node:crypto, whose module loads all of Node's crypto
@@ -13,7 +14,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../context.js';
 import { abortableSleep } from './clock.js';
-import { bucketShape, pauseState, reserve, TokenBucketPacer, type BucketShape, type BucketState, type Pacer } from './pacer.js';
+import { pauseState, PacingTooLong, reserve, SlidingWindowPacer, waitOutPause, windowShape, type Pacer, type TakeOptions, type WindowShape, type WindowState } from './pacer.js';
 
 /** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent` (`%LOCALAPPDATA%\kagent` on Windows). */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -30,6 +31,8 @@ export interface SharedPacerOptions {
   ratePerMinute: number;
   /** Must be a wall clock shared by all processes (Date.now), or a test's fake one. */
   clock: Clock;
+  /** The window's length; a minute plus a margin (pacer.ts) unless a test shortens it. */
+  windowMs?: number;
 }
 
 /** A held lock older than this belongs to a process that died inside the critical section. */
@@ -42,7 +45,7 @@ const LOCK_GIVE_UP_MS = 5_000;
 export class SharedFilePacer implements Pacer {
   readonly file: string;
   private readonly lock: string;
-  private readonly shape: BucketShape;
+  private readonly shape: WindowShape;
   private readonly clock: Clock;
   /** Set when the state file cannot be used (read-only or full disk…): pacing goes on in-process. */
   private fallback: Pacer | undefined;
@@ -50,9 +53,10 @@ export class SharedFilePacer implements Pacer {
   constructor(private readonly options: SharedPacerOptions) {
     // The key itself never touches the disk: the file is named by a hash of base URL and key.
     const id = bytesToHex(sha256(new TextEncoder().encode(`${options.baseUrl}\n${options.apiKey}\n${options.ratePerMinute}`))).slice(0, 24);
-    this.file = join(options.dir, `pace-${id}.json`);
+    // (`window-`: the token bucket kept its state in `pace-` files, which are left alone.)
+    this.file = join(options.dir, `window-${id}.json`);
     this.lock = `${this.file}.lock`;
-    this.shape = bucketShape(options.ratePerMinute);
+    this.shape = windowShape(options.ratePerMinute, options.windowMs);
     this.clock = options.clock;
     try {
       mkdirSync(options.dir, { recursive: true, mode: 0o700 });
@@ -66,23 +70,25 @@ export class SharedFilePacer implements Pacer {
     return this.fallback === undefined;
   }
 
-  async take(signal?: AbortSignal): Promise<number> {
-    if (this.fallback) return this.fallback.take(signal);
+  async take(signal?: AbortSignal, options: TakeOptions = {}): Promise<number> {
+    if (this.fallback) return this.fallback.take(signal, options);
     const start = this.clock.now();
-    let waitMs: number;
+    let result: { waitMs: number } | { refusedMs: number };
     try {
-      waitMs = await this.update((state, now) => reserve(state, now, this.shape));
+      result = await this.update<{ waitMs: number } | { refusedMs: number }>((state, now) => {
+        const reserved = reserve(state, now, this.shape, options.deadline);
+        return 'refusedMs' in reserved ? { result: reserved } : { state: reserved.state, result: { waitMs: reserved.waitMs } };
+      });
     } catch {
-      return this.fallBack().take(signal);
+      return this.fallBack().take(signal, options);
     }
-    if (waitMs > 0) await this.clock.sleep(waitMs, signal);
+    if ('refusedMs' in result) throw new PacingTooLong(result.refusedMs);
+    if (result.waitMs > 0) {
+      options.onWait?.(result.waitMs);
+      await this.clock.sleep(result.waitMs, signal);
+    }
     // Another process may have seen a 429 while we slept.
-    for (;;) {
-      const pausedUntil = this.read()?.pausedUntil ?? 0;
-      const now = this.clock.now();
-      if (pausedUntil <= now) break;
-      await this.clock.sleep(pausedUntil - now, signal);
-    }
+    await waitOutPause(() => this.read()?.pausedUntil ?? 0, this.clock, signal, options);
     return this.clock.now() - start;
   }
 
@@ -90,43 +96,51 @@ export class SharedFilePacer implements Pacer {
     this.fallback?.pause(untilMs);
     if (this.fallback) return;
     // Synchronous by interface; the write happens as soon as the lock is free.
-    this.update((state, now) => ({ state: pauseState(state, untilMs, now, this.shape), waitMs: 0 })).catch(() => this.fallBack().pause(untilMs));
+    this.update((state, now) => ({ state: pauseState(state, untilMs, now), result: undefined })).catch(() => this.fallBack().pause(untilMs));
   }
 
   private fallBack(): Pacer {
-    this.fallback ??= new TokenBucketPacer(this.options.ratePerMinute, this.clock);
+    this.fallback ??= new SlidingWindowPacer(this.options.ratePerMinute, this.clock, this.options.windowMs);
     return this.fallback;
   }
 
-  /** Read-modify-write of the state under the lock. */
-  private async update(change: (state: BucketState | undefined, now: number) => { state: BucketState; waitMs: number }): Promise<number> {
+  /** Read-modify-write of the state under the lock; a change without a new state writes nothing. */
+  private async update<T>(change: (state: WindowState | undefined, now: number) => { state?: WindowState; result: T }): Promise<T> {
     await this.acquire();
     try {
-      const { state, waitMs } = change(this.read(), this.clock.now());
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-      renameSync(tmp, this.file);
-      return waitMs;
+      const { state, result } = change(this.read(), this.clock.now());
+      if (state) {
+        const tmp = `${this.file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+        renameSync(tmp, this.file);
+      }
+      return result;
     } finally {
       this.release();
     }
   }
 
-  private read(): BucketState | undefined {
+  private read(): WindowState | undefined {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
     } catch {
-      return undefined; // no file yet: a full bucket
+      return undefined; // no file yet: an empty window
     }
     try {
-      const state = JSON.parse(text) as Partial<BucketState>;
-      if (typeof state.tokens === 'number' && typeof state.at === 'number') return { tokens: state.tokens, at: state.at, pausedUntil: state.pausedUntil ?? 0 };
+      const state = JSON.parse(text) as Partial<WindowState>;
+      const sent = Array.isArray(state.sent) ? state.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)) : undefined;
+      const pausedUntil = typeof state.pausedUntil === 'number' && Number.isFinite(state.pausedUntil) ? state.pausedUntil : 0;
+      // A pause is only ever stored for at most a window (core.ts never stores a longer Retry-After);
+      // one further away than that was not written by kagent and is not obeyed.
+      if (sent) return { sent: sent.sort((a, b) => a - b).slice(-this.shape.limit), pausedUntil: pausedUntil > this.clock.now() + this.shape.windowMs ? 0 : pausedUntil };
     } catch {
       // fall through
     }
-    // Unreadable state: assume the budget is spent rather than grant a fresh burst.
-    return { tokens: 0, at: this.clock.now(), pausedUntil: 0 };
+    // Unreadable state (the file is written whole, by rename, so something else wrote it): start an
+    // empty window rather than hold every command back a minute; should that be too generous, the
+    // service's 429 and its Retry-After pace us, and the next write repairs the file.
+    return undefined;
   }
 
   private async acquire(): Promise<void> {

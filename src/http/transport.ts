@@ -25,6 +25,8 @@ export interface WireRequest {
   signal?: AbortSignal;
   /** Time allowed for the answer's headers, and between chunks of its body. */
   timeoutMs: number;
+  /** The proxy to go through (proxy.ts decides), credentials included; none: direct. */
+  proxy?: string;
 }
 
 export interface WireResponse {
@@ -41,6 +43,9 @@ const KEEP_ALIVE_MS = 10_000;
 interface Undici {
   agent: Dispatcher;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options) => Dispatcher>;
+  /** One keep-alive ProxyAgent per proxy URL, made on first use. */
+  proxies: Map<string, Promise<Dispatcher>>;
 }
 
 let loading: Promise<Undici> | undefined;
@@ -54,15 +59,39 @@ async function undiciModule(): Promise<typeof import('./undici.js')> {
 
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    const { Agent, request } = await undiciModule();
+    const { Agent, request, loadProxyAgent } = await undiciModule();
     const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
-    return { agent, request };
+    return { agent, request, loadProxyAgent, proxies: new Map() };
   })();
   return loading;
 }
 
+/**
+ * Through a proxy as curl goes: an http:// URL is asked of the proxy as an
+ * absolute-URI request (`GET http://host/path`), an https:// one through a
+ * CONNECT tunnel. The proxy agent's code is loaded only when a proxy is used.
+ */
+function proxyDispatcher(u: Undici, proxy: string): Promise<Dispatcher> {
+  let dispatcher = u.proxies.get(proxy);
+  if (!dispatcher) {
+    dispatcher = u.loadProxyAgent().then((createProxyAgent) =>
+      createProxyAgent({
+        uri: proxy,
+        proxyTunnel: false,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+        requestTls: { timeout: CONNECT_TIMEOUT_MS },
+      }),
+    );
+    u.proxies.set(proxy, dispatcher);
+  }
+  return dispatcher;
+}
+
 export async function send(req: WireRequest): Promise<WireResponse> {
-  const { agent, request } = await undici();
+  const u = await undici();
+  const { request } = u;
+  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy);
   const call = () =>
     request.call(agent, {
       origin: req.url.origin,
@@ -91,7 +120,9 @@ export async function send(req: WireRequest): Promise<WireResponse> {
 export async function closeTransport(): Promise<void> {
   const current = loading;
   loading = undefined;
-  if (current) await (await current).agent.close();
+  if (!current) return;
+  const u = await current;
+  await Promise.all([u.agent.close(), ...[...u.proxies.values()].map(async (proxy) => (await proxy).close())]);
 }
 
 export interface NetworkFailure {
@@ -126,8 +157,20 @@ const DESCRIPTIONS: Record<string, string> = {
 export function classifyNetworkError(error: unknown): NetworkFailure {
   const err = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
   const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
-  const interrupted = code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || err?.name === 'AbortError';
   const message = typeof err?.message === 'string' ? err.message : String(error);
+  // undici reports a proxy's refusal as an abort (CONNECT) or an invalid argument (407 to a plain request).
+  const proxyStatus = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/.exec(message);
+  if (proxyStatus) {
+    const status = Number(proxyStatus[1] ?? proxyStatus[2]);
+    return {
+      code: status === 407 ? 'PROXY_AUTH' : 'PROXY_ERROR',
+      mayHaveReachedServer: false,
+      transient: status === 502 || status === 503 || status === 504,
+      interrupted: false,
+      description: status === 407 ? 'the proxy asks for credentials (407)' : `the proxy answered ${status} instead of opening a tunnel`,
+    };
+  }
+  const interrupted = code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || err?.name === 'AbortError';
   return {
     code,
     mayHaveReachedServer: !NEVER_SENT.has(code),

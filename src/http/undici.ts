@@ -1,5 +1,20 @@
 // The two parts of undici kagent uses, behind one import: the bundle then keeps
 // them (and the undici core they share) in one chunk instead of three files,
 // each of which Node's ESM loader would resolve, read and link on its own.
+// The proxy agent is a third, loaded only when a proxy variable applies: in the
+// CommonJS bundle (dist/undici.cjs) its modules are wrapped and run on first
+// call, so without a proxy they are never evaluated.
 export { default as Agent } from 'undici/lib/dispatcher/agent.js';
 export { default as request } from 'undici/lib/api/api-request.js';
+
+export async function loadProxyAgent(): Promise<(options: import('undici').ProxyAgent.Options) => import('undici').Dispatcher> {
+  const [{ default: ProxyAgent }, { default: Pool }, { default: connect }] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/dispatcher/pool.js'),
+    import('undici/lib/api/api-connect.js'),
+  ]);
+  // The proxy agent opens tunnels with its client's `connect()`, an API undici's package root
+  // adds to every dispatcher; kagent loads the parts without the root, so the client gets it here.
+  const clientFactory = (origin: URL, options: object) => Object.assign(new Pool(origin, options), { connect });
+  return (options) => new ProxyAgent({ ...options, clientFactory });
+}

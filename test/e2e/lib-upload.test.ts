@@ -1,14 +1,14 @@
 // `kagent lib upload` as the built binary (bin/kagent.js → dist/):
 // - three processes at once against a sandbox limited to 60 requests a minute:
-//   they share one rate budget through the cache dir, so together they stay
-//   under it (zero 429s) — and, as a control, without a shared cache dir they
-//   do not wait for each other;
+//   they share one rate window through the cache dir (one state file holds
+//   every request of the three), so together they stay under it (zero 429s) —
+//   and, as a control, without a shared cache dir they do not wait for each other;
 // - stdin from a real pipe (binary bytes);
 // - a real pseudo-terminal (`script` from util-linux): the progress bar, and
 //   Ctrl-C in the middle, which stops with 130 and says how to resume.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,13 @@ function folderOf(name: string, count: number): string {
   return dir;
 }
 
+/** How many requests each pacing state file in a cache dir holds. */
+function windowEntries(cacheDir: string): number[] {
+  return readdirSync(cacheDir)
+    .filter((name) => /^window-[0-9a-f]{24}\.json$/.test(name))
+    .map((name) => (JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as { sent: number[] }).sent.length);
+}
+
 describe('three kagent processes, one key, a sandbox allowing 60 requests a minute', () => {
   let t: TestSandbox;
   let arrivals: number[];
@@ -85,10 +92,11 @@ describe('three kagent processes, one key, a sandbox allowing 60 requests a minu
     }
     const stats = (await t.call('GET', '/_sandbox/stats', { key: null })).body;
     expect(stats.statuses['429'] ?? 0).toBe(0);
-    // 3 × (GET /me + 2 uploads) = 9 requests. One bucket for the three: a burst of 5, then the rest of
-    // the minute's budget evenly (55/min, ~1.1 s apart): the last leaves at least ~4.4 s after the first.
+    // 3 × (GET /me + 2 uploads) = 9 requests, all within the 60 a minute the window lets go at once;
+    // one window for the three: its one state file counts every one of them.
     expect(count).toBe(9);
-    expect(span).toBeGreaterThan(3_500);
+    expect(span).toBeLessThan(2_500);
+    expect(windowEntries(shared)).toEqual([9]);
     const files = (await t.call('GET', '/library', { query: { kind: 'file', limit: 200 } })).body.items;
     expect(files.filter((f: any) => f.fileName.startsWith('shared'))).toHaveLength(6);
   }, 30_000);
@@ -98,8 +106,9 @@ describe('three kagent processes, one key, a sandbox allowing 60 requests a minu
     await t.call('POST', '/_sandbox/rate-limit', { key: null, body: { perMinute: 60 } });
     const { runs, span } = await threeAtOnce([join(home, 'cache-a'), join(home, 'cache-b'), join(home, 'cache-c')], 'apart');
     for (const run of runs) expect(run.code).toBe(0);
-    // Each process has its own burst of 5 for its 3 requests.
     expect(span).toBeLessThan(2_500);
+    // Each process kept its own window of its own 3 requests.
+    for (const dir of ['cache-a', 'cache-b', 'cache-c']) expect(windowEntries(join(home, dir))).toEqual([3]);
   }, 30_000);
 });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import { bucketShape, processPacer, TokenBucketPacer } from '../../src/http/pacer.js';
+import { ARRIVAL_MARGIN_MS, nextSlot, PacingTooLong, processPacer, reserve, SlidingWindowPacer, windowShape, type WindowState } from '../../src/http/pacer.js';
 import { SharedFilePacer } from '../../src/http/shared-pacer.js';
 import { createFakeClock, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
@@ -24,55 +24,93 @@ function busiestWindow(times: number[], width: number): number {
   return most;
 }
 
-describe('the token bucket', () => {
-  it.each([60, 10, 1, 300])('at %i/min, 3 minutes of eager callers never exceed it in any 60 s window', async (rate) => {
+const WINDOW = MINUTE + ARRIVAL_MARGIN_MS;
+
+describe('the sliding window', () => {
+  it('lets a burst of up to the limit go at once', async () => {
     const clock = createFakeClock();
-    const pacer = new TokenBucketPacer(rate, clock);
+    const pacer = new SlidingWindowPacer(60, clock);
+    const waits = [];
+    for (let i = 0; i < 60; i++) waits.push(await pacer.take());
+    expect(waits).toEqual(Array.from({ length: 60 }, () => 0));
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('makes the (limit+1)th wait exactly until the oldest leaves the window, and only that one', async () => {
+    const clock = createFakeClock();
+    const pacer = new SlidingWindowPacer(5, clock);
+    const t0 = clock.now();
+    await pacer.take();
+    await clock.sleep(10_000);
+    for (let i = 0; i < 4; i++) await pacer.take(); // 5 in the window: the first at t0, four at t0 + 10 s
+    const sixth = await pacer.take();
+    expect(sixth).toBe(t0 + WINDOW - (t0 + 10_000));
+    expect(clock.now()).toBe(t0 + WINDOW);
+    // The next four wait for the four that left at t0 + 10 s, all at the same moment.
+    const waits = [];
+    for (let i = 0; i < 4; i++) waits.push(await pacer.take());
+    expect(waits).toEqual([10_000, 0, 0, 0]);
+    expect(clock.now()).toBe(t0 + 10_000 + WINDOW);
+  });
+
+  it('the pure arithmetic: the window is a parameter, the wait is oldest + window − now', () => {
+    const shape = windowShape(3, MINUTE);
+    let state: WindowState | undefined;
+    for (const now of [0, 1000, 2000]) {
+      const r = reserve(state, now, shape);
+      expect('waitMs' in r && r.waitMs).toBe(0);
+      state = (r as { state: WindowState }).state;
+    }
+    const fourth = reserve(state, 30_000, shape);
+    expect(fourth).toEqual({ state: { sent: [1000, 2000, MINUTE], pausedUntil: 0 }, waitMs: MINUTE - 30_000 });
+    // With a deadline it misses, nothing is reserved.
+    expect(reserve(state, 30_000, shape, 50_000)).toEqual({ refusedMs: MINUTE - 30_000 });
+    expect(nextSlot(state, 61_000, shape)).toBe(61_000);
+  });
+
+  it.each([60, 10, 1, 300])('at %i/min, 3 minutes of eager callers never exceed it in any window', async (rate) => {
+    const clock = createFakeClock();
+    const pacer = new SlidingWindowPacer(rate, clock);
     const start = clock.now();
     const released: number[] = [];
     await Promise.all(Array.from({ length: rate * 3 + 5 }, () => pacer.take().then(() => released.push(clock.now()))));
-    expect(busiestWindow(released, MINUTE)).toBeLessThanOrEqual(rate);
-    // …while still using most of the budget: the burst goes at once, the rest evenly.
-    const { burst } = bucketShape(rate);
-    expect(released.filter((t) => t === start)).toHaveLength(burst);
-    expect(busiestWindow(released, MINUTE)).toBeGreaterThanOrEqual(Math.floor(rate * 0.9));
-  });
-
-  it('starts with a small burst, then spaces requests evenly', async () => {
-    const clock = createFakeClock();
-    const pacer = new TokenBucketPacer(60, clock);
-    const waits: number[] = [];
-    for (let i = 0; i < 8; i++) waits.push(await pacer.take());
-    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
-    // 55 tokens a minute after a burst of 5: one every ~1.09 s.
-    for (const wait of waits.slice(5)) expect(wait).toBe(Math.ceil(MINUTE / 55));
-  });
-
-  it('refills while idle, up to the burst only', async () => {
-    const clock = createFakeClock();
-    const pacer = new TokenBucketPacer(60, clock);
-    for (let i = 0; i < 5; i++) await pacer.take();
-    await clock.sleep(10 * MINUTE);
-    const waits = [];
-    for (let i = 0; i < 6; i++) waits.push(await pacer.take());
-    expect(waits).toEqual([0, 0, 0, 0, 0, Math.ceil(MINUTE / 55)]);
+    expect(busiestWindow(released, WINDOW)).toBeLessThanOrEqual(rate);
+    // …while using the whole budget: the first `rate` at once, then `rate` per window.
+    expect(released.filter((t) => t === start)).toHaveLength(rate);
+    expect(busiestWindow(released, WINDOW)).toBe(rate);
   });
 
   it('pause() holds everyone back, including callers already waiting', async () => {
     const clock = createFakeClock();
-    const pacer = new TokenBucketPacer(60, clock);
+    const pacer = new SlidingWindowPacer(5, clock);
     const t0 = clock.now();
     for (let i = 0; i < 5; i++) await pacer.take();
     const waiting = pacer.take().then(() => clock.now());
-    pacer.pause(t0 + 30_000);
+    pacer.pause(t0 + WINDOW + 30_000);
     const later = pacer.take().then(() => clock.now());
-    expect(await waiting).toBeGreaterThanOrEqual(t0 + 30_000);
-    expect(await later).toBeGreaterThanOrEqual(t0 + 30_000);
+    expect(await waiting).toBe(t0 + WINDOW + 30_000);
+    expect(await later).toBe(t0 + WINDOW + 30_000);
+  });
+
+  it('a wait past the deadline is refused at once and reserves nothing', async () => {
+    const clock = createFakeClock();
+    const pacer = new SlidingWindowPacer(2, clock);
+    const t0 = clock.now();
+    await pacer.take();
+    await pacer.take();
+    const error = await pacer.take(undefined, { deadline: t0 + 5_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PacingTooLong);
+    expect((error as PacingTooLong).waitMs).toBe(WINDOW);
+    expect(clock.now()).toBe(t0);
+    // Nothing reserved: the next caller waits for the first slot, not behind a phantom one.
+    const notices: number[] = [];
+    expect(await pacer.take(undefined, { onWait: (ms) => notices.push(ms) })).toBe(WINDOW);
+    expect(notices).toEqual([WINDOW]);
   });
 
   it('an abort while waiting rejects the take', async () => {
     const clock = createFakeClock();
-    const pacer = new TokenBucketPacer(1, clock);
+    const pacer = new SlidingWindowPacer(1, clock);
     await pacer.take();
     const controller = new AbortController();
     const pending = pacer.take(controller.signal);
@@ -103,10 +141,10 @@ describe('pacing through the client', () => {
     const a = createApiClient({ baseUrl: server.baseUrl, apiKey: 'sk_pacing_2', clock, ratePerMinute: 6 });
     const b = createApiClient({ baseUrl: server.origin, apiKey: 'sk_pacing_2', clock, ratePerMinute: 6 });
     expect(processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock)).toBe(processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock));
-    for (let i = 0; i < 4; i++) await (i % 2 ? b : a).call('getMe');
+    for (let i = 0; i < 8; i++) await (i % 2 ? b : a).call('getMe');
     const arrivals = server.requests.map((r) => r.at);
-    // Burst of 1, then 5 a minute: one every 12 s, whichever client asks.
-    expect(arrivals.slice(1).map((t, i) => t - arrivals[i]!)).toEqual([12_000, 12_000, 12_000]);
+    // Six at once, whichever client asks; the 7th and 8th wait for the first two to leave the window.
+    expect(arrivals.map((t) => t - arrivals[0]!)).toEqual([0, 0, 0, 0, 0, 0, WINDOW, WINDOW]);
   });
 });
 
@@ -117,16 +155,16 @@ describe('the shared pacer across processes', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const account = { baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_in_process', ratePerMinute: 60 };
+  const account = { baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_in_process', ratePerMinute: 5 };
 
-  it('two pacers on the same file share the bucket and see each other\'s pause', async () => {
+  it('two pacers on the same file share the window and see each other\'s pause', async () => {
     const clock = createFakeClock();
     const cacheDir = join(dir, 'same-file');
     const a = new SharedFilePacer({ dir: cacheDir, clock, ...account });
     const b = new SharedFilePacer({ dir: cacheDir, clock, ...account });
     const waits = [];
     for (let i = 0; i < 6; i++) waits.push(await (i % 2 ? b : a).take());
-    expect(waits).toEqual([0, 0, 0, 0, 0, Math.ceil(MINUTE / 55)]);
+    expect(waits).toEqual([0, 0, 0, 0, 0, WINDOW]);
     const t = clock.now();
     a.pause(t + 20_000);
     await new Promise((r) => setTimeout(r, 20)); // the pause is written once the lock is free
@@ -143,7 +181,7 @@ describe('the shared pacer across processes', () => {
     const waits = [];
     for (let i = 0; i < 7; i++) waits.push(await pacer.take());
     expect(pacer.isShared).toBe(false);
-    expect(waits).toEqual([0, 0, 0, 0, 0, Math.ceil(MINUTE / 55), Math.ceil(MINUTE / 55)]);
+    expect(waits).toEqual([0, 0, 0, 0, 0, WINDOW, 0]);
   });
 
   it('four processes with the same key share one budget', async () => {
@@ -154,7 +192,7 @@ describe('the shared pacer across processes', () => {
       `import { createSharedPacer } from './shared-pacer.mjs';
 const [cacheDir, n] = process.argv.slice(2);
 const clock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
-const pacer = createSharedPacer({ dir: cacheDir, baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_secret', ratePerMinute: 600, clock });
+const pacer = createSharedPacer({ dir: cacheDir, baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_secret', ratePerMinute: 10, windowMs: 2000, clock });
 const times = [];
 for (let i = 0; i < Number(n); i++) { await pacer.take(); times.push(Date.now()); }
 process.stdout.write(JSON.stringify(times));
@@ -172,17 +210,17 @@ process.stdout.write(JSON.stringify(times));
     const releases = (await Promise.all([run(), run(), run(), run()])).flat();
 
     expect(releases).toHaveLength(32);
-    // 600/min: a burst of 5, then 595 a minute (~9.9/s). One budget for all four
-    // processes means 27 paid-for tokens, ≥ 2.7 s; four separate budgets would take 0.3 s.
-    const { burst, refillPerMs } = bucketShape(600);
+    // 10 per (2-second, for the test) window: one window for all four processes means
+    // 10 at once, then 10 a window, so the last goes three windows after the first;
+    // four separate windows would let all 32 go at once.
     const span = Math.max(...releases) - Math.min(...releases);
-    expect(span).toBeGreaterThanOrEqual(((32 - burst) / refillPerMs) * 0.95);
-    // No second holds more than the burst plus a second's refill (+1 for timer jitter).
-    expect(busiestWindow(releases, 1000)).toBeLessThanOrEqual(burst + Math.ceil(refillPerMs * 1000) + 1);
+    expect(span).toBeGreaterThanOrEqual(3 * 2000 * 0.95);
+    // Releases are stamped after the timer fired, up to a few hundred ms late on a busy machine.
+    expect(busiestWindow(releases, 1500)).toBeLessThanOrEqual(10);
 
     // The state file is named by a hash and holds no key.
     const files = readdirSync(cacheDir);
-    expect(files).toEqual([expect.stringMatching(/^pace-[0-9a-f]{24}\.json$/)]);
+    expect(files).toEqual([expect.stringMatching(/^window-[0-9a-f]{24}\.json$/)]);
     expect(readFileSync(join(cacheDir, files[0]!), 'utf8')).not.toContain('sk_shared_secret');
   }, 30_000);
 });

@@ -1,0 +1,33 @@
+// Local mistakes in what kagent is about to send — a header with a line break
+// (`kagent api -H`), an API key pasted with its newline — are usage errors
+// (exit 2) that name where the value came from, found before any request;
+// undici would otherwise refuse them mid-request and they would look like a
+// network failure (exit 7).
+import { UsageError } from '../errors.js';
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// RFC 9110 field values: visible characters, spaces and tabs; no CR, LF, NUL or other controls.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+function describeControl(value: string): string {
+  if (/[\r\n]/.test(value)) return 'a line break (CR or LF)';
+  return 'a control character';
+}
+
+/** Throws a UsageError naming `where` (a flag, a variable, a setting) when this header could not be sent as it is. */
+export function checkHeader(name: string, value: string, where: string): void {
+  if (!TOKEN.test(name)) throw new UsageError(`${where}: "${printable(name)}" is not a valid header name`, "e.g. -H 'Accept-Language: zh'");
+  if (CONTROL.test(value)) throw new UsageError(`${where}: the value of header ${name} contains ${describeControl(value)}`, 'a header value is one line of text');
+}
+
+/** Throws a UsageError naming `where` when the API key cannot go into an Authorization header. */
+export function checkApiKey(key: string, where: string): void {
+  if (CONTROL.test(key)) {
+    throw new UsageError(`the API key from ${where} contains ${describeControl(key)}`, 'was it copied with a line break? Set it again without one');
+  }
+}
+
+/** For messages: control characters shown as escapes. */
+function printable(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
