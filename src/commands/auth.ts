@@ -4,6 +4,7 @@
 import type { Me } from '../api/shapes.js';
 import type { Context, ValueSource } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import { redactUrlCredentials } from '../http/url.js';
 import type { Formatter } from '../io/output.js';
 import { defineCommand, defineGroup } from './define.js';
 
@@ -52,7 +53,7 @@ function statusOf(ctx: Context, user: Me | null, masked: (key: string) => string
     profile: config.profile,
     profileSource: config.profileSource,
     configPath: config.configPath,
-    baseUrl: config.baseUrl ?? null,
+    baseUrl: config.baseUrl ? redactUrlCredentials(config.baseUrl) : null,
     baseUrlSource: config.baseUrlSource,
     apiKey: config.apiKey ? masked(config.apiKey) : null,
     apiKeySource: config.apiKeySource,

@@ -4,6 +4,7 @@
 import type { Context, ValueSource } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { checkBaseUrl, configDirOf, maskKey, storedProfile } from '../config/resolve.js';
+import { redactUrlCredentials } from '../http/url.js';
 import type { Profile } from '../config/store.js';
 import type { Column } from '../io/output.js';
 import { defineCommand, defineGroup } from './define.js';
@@ -26,7 +27,7 @@ const SETTINGS: Setting[] = [
     key: 'base-url',
     field: 'baseUrl',
     about: 'API base URL, e.g. https://example.com/api/v1',
-    current: (config) => [config.baseUrl, config.baseUrlSource],
+    current: (config) => [config.baseUrl && redactUrlCredentials(config.baseUrl), config.baseUrlSource],
     parse(value) {
       checkBaseUrl(value, 'base-url');
       return value;
@@ -198,7 +199,7 @@ const profiles = defineCommand({
     const rows: ProfileRow[] = Object.entries(file.profiles).map(([name, profile]) => ({
       name,
       current: name === (file.currentProfile ?? 'default'),
-      baseUrl: profile.baseUrl ?? null,
+      baseUrl: profile.baseUrl ? redactUrlCredentials(profile.baseUrl) : null,
       loggedIn: profile.apiKey !== undefined,
     }));
     await output.printList(ctx, rows, {
