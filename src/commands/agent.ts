@@ -6,7 +6,6 @@
 //            memory. The size is checked against the agent's memoryMax before
 //            anything is sent; a short summary of the change is printed.
 // updateAgent answers 204: --json prints the Agent as it now stands.
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { Agent } from '../api/shapes.js';
 import { UsageError } from '../errors.js';
@@ -115,17 +114,8 @@ export function lineChanges(before: string, after: string): { added: number; rem
 }
 
 async function readSource(ctx: Context, path: string): Promise<string> {
-  if (path === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError('--file -: stdin is a terminal, not a file', 'pipe the memory in: kagent agent memory --file - < memory.md');
-    let text = '';
-    for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    return text;
-  }
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const { readBounded, inputBounds } = await import('../io/input.js');
+  return readBounded(ctx, path, '--file', (await inputBounds()).memory);
 }
 
 const memory = defineCommand<MemoryOptions>({

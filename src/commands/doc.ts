@@ -60,8 +60,8 @@ async function bodyFrom(ctx: Context, opts: { file?: string; body?: string }): P
   if (opts.file !== undefined && opts.body !== undefined) throw new UsageError('use --file or --body, not both');
   if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
   if (opts.file === undefined) return undefined;
-  const { readTextArg } = await import('../io/doc-edit.js');
-  return { text: await readTextArg(ctx, opts.file, '--file'), flag: '--file' };
+  const { readBounded, inputBounds } = await import('../io/input.js');
+  return { text: await readBounded(ctx, opts.file, '--file', (await inputBounds()).docBody), flag: '--file' };
 }
 
 /** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
@@ -452,8 +452,9 @@ const edit = defineCommand<EditOptions, { id: string }>({
     let revision = opts.revision;
     if (opts.ops !== undefined) {
       if (edits.length > 0) throw new UsageError('use --ops or the edit flags (--replace, --insert-after, --append, --prepend), not both');
-      const { parseOps, readTextArg } = await import('../io/doc-edit.js');
-      const parsed = parseOps(await readTextArg(ctx, opts.ops, '--ops'), opts.ops === '-' ? 'stdin' : opts.ops);
+      const { parseOps } = await import('../io/doc-edit.js');
+      const { readBounded, inputBounds } = await import('../io/input.js');
+      const parsed = parseOps(await readBounded(ctx, opts.ops, '--ops', (await inputBounds()).docOps), opts.ops === '-' ? 'stdin' : opts.ops);
       edits = parsed.edits.map((op, i) => ({ op: op as EditOp, source: `--ops edits[${i}]`, flags: {} }));
       revision ??= parsed.revision;
     }
