@@ -80,6 +80,8 @@ export interface CallResult<T> {
   body: T;
   /** The service answered from its idempotency cache (`idempotent-replayed: true`). */
   replayed: boolean;
+  /** Earlier attempts that may have reached the service without an answer (see CoreResponse). */
+  unanswered: number;
 }
 
 export interface ApiClient {
@@ -134,7 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       signal: args.signal,
       read: 'json',
     });
-    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed };
+    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
   }
 
   return {

@@ -28,7 +28,7 @@ export const SAMPLE_BLOCKS = 16;
 export const SAMPLE_BLOCK_BYTES = 64 * 1024;
 
 export interface Refusal {
-  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE';
+  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE' | 'NAME_TOO_LONG' | 'UNREADABLE_NAME';
   message: string;
   exitCode: number;
 }
