@@ -123,6 +123,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
       });
     }
+    // An empty id or slug (`kagent doc show ''`, an unset shell variable) is the user's mistake, not a bug.
+    for (const [name, value] of Object.entries(args.params ?? {})) {
+      if (value.trim() === '') throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
+    }
     const response = await core.send({
       method: info.method,
       url: joinPath(core.baseUrl, fillPath(info.path, args.params)),
