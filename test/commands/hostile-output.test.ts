@@ -6,8 +6,10 @@
 // piped. What comes out carries no escape sequence but kagent's own colour and
 // hyperlinks, no C0/C1 control and no bidi control; the bidi controls are shown
 // as visible <U+XXXX> markers (which also proves the hostile text was printed).
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
@@ -142,5 +144,37 @@ describe('--json stays faithful to the answer', () => {
     expect(r.stdout).toContain('\\u202e');
     const spaces = JSON.parse(r.stdout) as Array<{ id: string; name: string }>;
     expect(spaces.find((space) => space.id === ids.space)?.name).toBe(`Ops${HOSTILE}`);
+  });
+});
+
+describe('a chat turn as it happens (piped, one-shot)', () => {
+  it('prints the reply with no escape sequence or bidi control of the service', async () => {
+    const r = await runCli(['chat', 'What is in my library?'], { configDir: proxyConfig, env: { CI: '1' }, clock: sandboxClock(s.t) });
+    expect(r.code).toBe(0);
+    const all = `${r.stdout}\n${r.stderr}`;
+    expect(all).not.toContain('\x1b');
+    expect(all.match(FOREIGN)).toBeNull();
+    expect(all).toContain('<U+202E><U+2066><U+200F>');
+  });
+});
+
+describe('upload lines and their errors', () => {
+  it('a file name with bidi controls is shown with markers in every line, and kept exactly in --json', async () => {
+    const dir = tempDir('kagent-upload-');
+    writeFileSync(join(dir, 'invoice\u202Edm.txt'), 'Totals for May.\n');
+    writeFileSync(join(dir, 'empty\u2066.md'), '');
+    for (const tty of [true, false]) {
+      const r = await runCli(['lib', 'upload', dir], { configDir: proxyConfig, tty, env: { CI: '1' } });
+      expect(r.code).toBe(2);
+      const all = `${r.stdout}\n${r.stderr}`;
+      expect(withoutOwnStyling(all).match(FOREIGN)).toBeNull();
+      expect(all).toContain('invoice<U+202E>dm.txt');
+      expect(all).toContain('empty<U+2066>.md');
+      expect(all).toContain('EMPTY_FILE');
+    }
+    const json = await runCli(['lib', 'upload', dir, '--json'], { configDir: proxyConfig, env: { CI: '1' } });
+    expect(json.stdout.match(FOREIGN)).toBeNull();
+    const names = json.stdout.trim().split('\n').map((line) => JSON.parse(line).name).sort();
+    expect(names).toEqual(['empty\u2066.md', 'invoice\u202Edm.txt']);
   });
 });
