@@ -59,7 +59,8 @@ async function spaceNames(ctx: Context, items: Array<{ spaceId: string | null }>
   if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
   try {
     const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
-    return new Map(spaces.map((space) => [space.id, space.name]));
+    const { sanitizeLine } = await import('../io/sanitize.js');
+    return new Map(spaces.map((space) => [space.id, sanitizeLine(space.name)]));
   } catch {
     return new Map();
   }

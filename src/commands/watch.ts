@@ -103,7 +103,8 @@ const list = defineCommand<Record<string, never>>({
     let spaceNames = new Map<string, string>();
     if (ctx.io.stdoutIsTTY && !wantsJson(ctx) && items.some((w) => w.spaceId)) {
       try {
-        spaceNames = new Map((await api.call('listSpaces')).items.map((s) => [s.id, s.name]));
+        const { sanitizeLine } = await import('../io/sanitize.js');
+        spaceNames = new Map((await api.call('listSpaces')).items.map((s) => [s.id, sanitizeLine(s.name)]));
       } catch {
         // the ids will do
       }

@@ -79,7 +79,8 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
 
   const f = await getFormatter(ctx);
   const { visibleColumns, plainRow, renderTable } = await import('./table.js');
-  // A display callback may add strings fetched elsewhere (space names): its output is sanitised, keeping our styling.
+  // A display callback may add strings fetched elsewhere (space names): its output is sanitised, keeping our styling
+  // (colour codes there cannot be told from ours, so such strings are best sanitised where they are fetched too).
   const columns = visibleColumns(options.columns, f.tty).map((column) => {
     const display = column.display;
     return display ? { ...column, display: (row: T, fmt: Formatter) => sanitizeStyled(display(row, fmt)) } : column;

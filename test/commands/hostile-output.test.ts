@@ -17,7 +17,7 @@ import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { runCli, tempDir } from '../helpers/run.js';
 import { sandboxClock } from '../helpers/sandbox-clock.js';
 
-const HOSTILE = ' \x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b]0;pwned\x07\u202E\u2066\u200F\x9b2J\x1bP1$r\x1b\\';
+const HOSTILE = ' \x1b[8m\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b]0;pwned\x07\u202E\u2066\u200F\x9b2J\x1bP1$r\x1b\\';
 /** Fields that carry free text (never ids, enums, times or URLs, which views parse). */
 const TEXT_FIELDS = new Set([
   'name', 'title', 'headline', 'why', 'summary', 'text', 'body', 'markdown', 'note', 'message', 'label', 'excerpt', 'source',
@@ -133,6 +133,8 @@ describe.each([
     // The hostile text was printed, its bidi controls made visible.
     expect(all).toContain('<U+202E><U+2066><U+200F>');
     expect(all).not.toContain('pwned');
+    // The service's own colour codes (here: conceal) are removed too; only kagent's styling remains.
+    expect(all).not.toContain('\x1b[8m');
   });
 });
 
