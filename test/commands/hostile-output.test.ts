@@ -180,3 +180,22 @@ describe('upload lines and their errors', () => {
     expect(names).toEqual(['empty\u2066.md', 'invoice\u202Edm.txt']);
   });
 });
+
+describe('live views while the work goes on', () => {
+  it.each([
+    ['on a terminal', true],
+    ['piped', false],
+  ])('media show --follow and task watch %s: progress lines and results carry no control of the service', async (_mode, tty) => {
+    const media = (await s.t.call('POST', '/media', { body: { url: `https://www.youtube.com/watch?v=kagent-live-${tty}` } })).body.mediaId;
+    const watch = (await s.t.call('POST', '/watches', { body: { intent: `Heat pumps in Nordic homes ${tty}`, cadence: 'daily' } })).body;
+    for (const argv of [['media', 'show', media, '--follow'], ['task', 'watch', watch.taskId]]) {
+      const r = await runCli(argv, { configDir: proxyConfig, tty, columns: 300, clock: sandboxClock(s.t) });
+      const all = `${r.stdout}\n${r.stderr}`;
+      expect(r.code, argv.join(' ')).toBe(0);
+      if (!tty) expect(all).not.toContain('\x1b');
+      expect(withoutOwnStyling(all).replace(/\x1b\[\d*A\r?|\r?\x1b\[2K|\x1b\[J/g, '').match(FOREIGN), argv.join(' ')).toBeNull();
+      expect(all, argv.join(' ')).toContain('<U+202E><U+2066><U+200F>');
+      expect(all).not.toContain('\x1b[8m');
+    }
+  });
+});
