@@ -155,7 +155,7 @@ const login = defineCommand<{ withKey?: boolean }>({
     const status: AuthStatus = {
       ...statusOf(ctx, me, maskKey),
       configPath: path,
-      baseUrl,
+      baseUrl: redactUrlCredentials(baseUrl),
       baseUrlSource: ctx.config.baseUrlSource === 'default' ? 'profile' : ctx.config.baseUrlSource,
       apiKey: maskKey(apiKey),
       apiKeySource: 'profile',

@@ -140,7 +140,8 @@ const set = defineCommand<Record<string, never>, { key: string; value: string }>
     const { writeProfile } = await import('../config/store.js');
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
     const output = await import('../io/output.js');
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
+    const shown = setting.field === 'baseUrl' ? redactUrlCredentials(String(value)) : value;
+    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value: shown, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
     const [, source] = setting.current(ctx.config);
     if (source === 'env' || source === 'flag') await output.warn(ctx, `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`);

@@ -33,6 +33,17 @@ describe('credentials in the base URL', () => {
     expect(JSON.parse(json.stderr).error.message).toContain('ftp://***@files.example.com/api/v1');
   });
 
+  it('auth login and config set echo the base URL masked', async () => {
+    const configDir = tempDir('kagent-config-');
+    const login = await runCli(['auth', 'login', '--with-key', '--base-url', withCredentials(), '--json'], { configDir, stdin: `${s.t.apiKey}\n` });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout).baseUrl).toMatch(/^http:\/\/\*\*\*@127\.0\.0\.1:\d+\/api\/v1$/);
+    const set = await runCli(['config', 'set', 'base-url', withCredentials(), '--json'], { configDir });
+    expect(set.code).toBe(0);
+    expect(`${set.stdout}${set.stderr}`).not.toContain(SECRET);
+    expect(JSON.parse(set.stdout).value).toContain('http://***@127.0.0.1:');
+  });
+
   it('auth status, config get base-url and config profiles show them masked, piped and with --json', async () => {
     const configDir = tempDir('kagent-config-');
     await writeProfile(configDir, 'default', { baseUrl: withCredentials(), apiKey: s.t.apiKey }, { makeCurrent: true });
