@@ -2,7 +2,7 @@
 // root `kagent --help` are answered here without loading commander (the help
 // text comes from src/root-help.ts, tested to match commander's); everything
 // else goes to the program, imported on demand. This is the only place that touches the real process:
-// Ctrl-C, a closed stdout pipe, and the exit code.
+// Ctrl-C, SIGTERM and SIGHUP, a closed stdout pipe, and the exit code.
 import pkg from '../package.json' with { type: 'json' };
 
 const argv = process.argv.slice(2);
@@ -36,6 +36,16 @@ if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--ver
     if (controller.signal.aborted) process.exit(130);
     controller.abort();
   });
+  // SIGTERM and SIGHUP (a CI job cancelled, a terminal closed) stop the run the same way, so
+  // that what it holds is cleaned up (the temporary copy of stdin), then exit 128 + the signal.
+  let ended: number | undefined;
+  for (const [name, exitCode] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.on(name, () => {
+      if (controller.signal.aborted) process.exit(ended ?? exitCode);
+      ended = exitCode;
+      controller.abort();
+    });
+  }
   const { run } = await import('./program.js');
   const code = await run({
     argv,
@@ -52,7 +62,7 @@ if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--ver
   });
   // Let buffered output reach the pipe, then end even if a socket or timer lingers.
   await Promise.all([flush(process.stdout), flush(process.stderr)]);
-  process.exit(code);
+  process.exit(ended ?? code);
 }
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {

@@ -24,7 +24,9 @@ export const exitCodeTable: Array<[number, string]> = [
   [6, 'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)'],
   [7, 'rate-limited or unavailable after retries (429, 5xx), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, or a network failure'],
   [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
+  [129, 'hung up (SIGHUP): stopped as Ctrl-C stops it, temporary files removed'],
   [130, 'interrupted (Ctrl-C)'],
+  [143, 'terminated (SIGTERM): stopped as Ctrl-C stops it, temporary files removed'],
 ];
 
 export interface CliErrorOptions {

@@ -8,7 +8,8 @@ import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { maskKey, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';
 import { createPrompter } from './io/prompt.js';
-import { sanitize } from './io/sanitize.js';
+import { redactUrlCredentials } from './http/url.js';
+import { guardOutput, sanitize } from './io/sanitize.js';
 import { createIO, envFlag, type Streams } from './io/terminal.js';
 
 export interface RuntimeOptions {
@@ -113,10 +114,10 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
   });
 }
 
-/** --debug lines on stderr; the key is masked here too, whatever the HTTP layer wrote. */
+/** --debug lines on stderr; the key and any URL's user and password are masked here too, whatever the HTTP layer wrote. */
 export function debugWriter(stderr: NodeJS.WritableStream, apiKey: string): (line: string) => void {
   const masked = maskKey(apiKey);
   return (line) => {
-    stderr.write(`debug: ${sanitize(line.split(apiKey).join(masked))}\n`);
+    stderr.write(guardOutput(`debug: ${sanitize(redactUrlCredentials(line.split(apiKey).join(masked)))}\n`));
   };
 }

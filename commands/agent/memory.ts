@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { defineCommand, InputError } from '../../src/kit/define.js';
@@ -21,17 +20,8 @@ function lineChanges(before: string, after: string): { added: number; removed: n
 }
 
 async function readSource(ctx: Context, path: string): Promise<string> {
-  if (path === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError('--file -: stdin is a terminal, not a file', 'pipe the memory in: kagent agent memory --file - < memory.md');
-    let text = '';
-    for await (const chunk of ctx.io.stdin) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    return text;
-  }
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--file: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const { readBounded, inputBounds } = await import('../../src/io/input.js');
+  return readBounded(ctx, path, '--file', (await inputBounds()).memory);
 }
 
 export default defineCommand({

@@ -78,8 +78,8 @@ async function typedValue(ctx: Context, value: string, key: string): Promise<Jso
   if (value === 'null') return null;
   if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return Number(value);
   if (value.startsWith('@')) {
-    const { readTextArg } = await import('../../src/views/doc-edit.js');
-    return readTextArg(ctx, value.slice(1), `-F ${key}=@`);
+    const { readBounded, inputBounds } = await import('../../src/io/input.js');
+    return readBounded(ctx, value.slice(1), `-F ${key}=@`, (await inputBounds()).apiInput);
   }
   return value;
 }
@@ -235,8 +235,8 @@ export default defineGroup({
     const fields = await parseFields(ctx, opts);
     let body: unknown;
     if (opts.input !== undefined) {
-      const { readTextArg } = await import('../../src/views/doc-edit.js');
-      const text = await readTextArg(ctx, opts.input, '--input');
+      const { readBounded, inputBounds } = await import('../../src/io/input.js');
+      const text = await readBounded(ctx, opts.input, '--input', (await inputBounds()).apiInput);
       try {
         body = JSON.parse(text);
       } catch (error) {

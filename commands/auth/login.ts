@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
+import { redactUrlCredentials } from '../../src/http/url.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -82,7 +83,7 @@ export default defineCommand({
     const status: AuthStatus = {
       ...statusOf(ctx, me, maskKey),
       configPath: path,
-      baseUrl,
+      baseUrl: redactUrlCredentials(baseUrl),
       baseUrlSource: ctx.config.baseUrlSource === 'default' ? 'profile' : ctx.config.baseUrlSource,
       apiKey: maskKey(apiKey),
       apiKeySource: 'profile',

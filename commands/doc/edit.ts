@@ -168,8 +168,9 @@ export default defineCommand({
     let revision = opts.revision;
     if (opts.ops !== undefined) {
       if (edits.length > 0) throw new UsageError('use --ops or the edit flags (--replace, --insert-after, --append, --prepend), not both');
-      const { parseOps, readTextArg } = await import('../../src/views/doc-edit.js');
-      const parsed = parseOps(await readTextArg(ctx, opts.ops, '--ops'), opts.ops === '-' ? 'stdin' : opts.ops);
+      const { parseOps } = await import('../../src/views/doc-edit.js');
+      const { readBounded, inputBounds } = await import('../../src/io/input.js');
+      const parsed = parseOps(await readBounded(ctx, opts.ops, '--ops', (await inputBounds()).docOps), opts.ops === '-' ? 'stdin' : opts.ops);
       edits = parsed.edits.map((op, i) => ({ op: op as EditOp, source: `--ops edits[${i}]`, flags: {} }));
       revision ??= parsed.revision;
     }

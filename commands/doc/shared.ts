@@ -20,8 +20,8 @@ export async function bodyFrom(ctx: Context, opts: { file?: string; body?: strin
   if (opts.file !== undefined && opts.body !== undefined) throw new UsageError('use --file or --body, not both');
   if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
   if (opts.file === undefined) return undefined;
-  const { readTextArg } = await import('../../src/views/doc-edit.js');
-  return { text: await readTextArg(ctx, opts.file, '--file'), flag: '--file' };
+  const { readBounded, inputBounds } = await import('../../src/io/input.js');
+  return { text: await readBounded(ctx, opts.file, '--file', (await inputBounds()).docBody), flag: '--file' };
 }
 
 /** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */

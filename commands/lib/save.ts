@@ -5,7 +5,8 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { shapes, spaceNames, renderItem } from './shared.js';
+import { shapes, renderItem } from './shared.js';
+import { spaceNames } from '../../src/kit/space.js';
 
 export default defineCommand({
   name: 'save',

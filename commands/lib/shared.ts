@@ -2,6 +2,7 @@
 import type { Context } from '../../src/context.js';
 import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
+import { spaceNames } from '../../src/kit/space.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
 
@@ -11,18 +12,6 @@ export type Kind = (typeof KINDS)[number];
 
 export async function shapes() {
   return import('../../src/api/shapes.js');
-}
-
-/** Space names for people (one extra request, terminal only); scripts get ids. */
-export async function spaceNames(ctx: Context, items: Array<{ spaceId: string | null }>): Promise<Map<string, string>> {
-  const { wantsJson } = await import('../../src/io/output.js');
-  if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
-  try {
-    const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
-    return new Map(spaces.map((space) => [space.id, space.name]));
-  } catch {
-    return new Map();
-  }
 }
 
 function sourceOf(item: LibraryItem): string {

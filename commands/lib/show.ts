@@ -1,6 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest, withNotFound } from '../../src/kit/hints.js';
-import { spaceNames, renderItem } from './shared.js';
+import { renderItem } from './shared.js';
+import { spaceNames } from '../../src/kit/space.js';
 
 export default defineCommand({
   name: 'show',

@@ -1,6 +1,7 @@
 import type { FollowedWatch } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
+import { spaceNames } from '../../src/kit/space.js';
 
 export default defineCommand({
   name: 'list',
@@ -13,18 +14,10 @@ export default defineCommand({
     'kagent watch list | cut -f1',
   ],
   async run(ctx) {
-    const { printList, wantsJson } = await import('../../src/io/output.js');
+    const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
     const { items } = await api.call('listFollowedWatches');
-    // Space names only for people; scripts get the id.
-    let spaceNames = new Map<string, string>();
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx) && items.some((w) => w.spaceId)) {
-      try {
-        spaceNames = new Map((await api.call('listSpaces')).items.map((s) => [s.id, s.name]));
-      } catch {
-        // the ids will do
-      }
-    }
+    const names = await spaceNames(ctx, items);
     await printList<FollowedWatch>(ctx, items, {
       empty: `You follow no watches yet: find one with \`${suggest(ctx, 'watch search TOPIC')}\` or start one with \`${suggest(ctx, 'watch create "what to follow"')}\`.`,
       columns: [
@@ -33,7 +26,7 @@ export default defineCommand({
         { header: 'Type', value: (w) => w.type },
         { header: 'Cadence', value: (w) => w.cadence },
         { header: 'Owner', value: (w) => w.owner, kind: 'bool' },
-        { header: 'Space', value: (w) => w.spaceId, display: (w) => (w.spaceId ? (spaceNames.get(w.spaceId) ?? w.spaceId) : ''), only: 'tty' },
+        { header: 'Space', value: (w) => w.spaceId, display: (w) => (w.spaceId ? (names.get(w.spaceId) ?? w.spaceId) : ''), only: 'tty' },
         { header: 'Space', value: (w) => w.spaceId, only: 'plain' },
         {
           header: 'Latest brief',

@@ -80,6 +80,8 @@ export interface CallResult<T> {
   body: T;
   /** The service answered from its idempotency cache (`idempotent-replayed: true`). */
   replayed: boolean;
+  /** Earlier attempts that may have reached the service without an answer (see CoreResponse). */
+  unanswered: number;
 }
 
 export interface ApiClient {
@@ -121,6 +123,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
       });
     }
+    // An empty id or slug (`kagent doc show ''`, an unset shell variable) is the user's mistake, not a bug.
+    for (const [name, value] of Object.entries(args.params ?? {})) {
+      if (value.trim() === '') throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
+    }
     const response = await core.send({
       method: info.method,
       url: joinPath(core.baseUrl, fillPath(info.path, args.params)),
@@ -134,7 +140,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       signal: args.signal,
       read: 'json',
     });
-    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed };
+    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
   }
 
   return {

@@ -45,6 +45,8 @@ export const limits = {
   spaceFilter: { min: 1, max: 80 },
   textChunk: { min: 100, max: 50000, default: 8000 },
   memoryMax: 20000,
+  /** X-File-Name, decoded (the contract states none; the sandbox's limit). */
+  fileNameMax: 255,
 } as const;
 
 const SpaceRef = Str(1, 80);

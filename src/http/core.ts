@@ -77,6 +77,12 @@ export interface CoreResponse {
   headers: IncomingHeaders;
   body: unknown;
   replayed: boolean;
+  /**
+   * Attempts of this request that may have reached the service and got no usable answer (a
+   * connection lost after sending, a cut-off answer): a replayed answer after one of them may be
+   * this run's own work. 0 when every earlier attempt was turned away with an answer (429, 503…).
+   */
+  unanswered: number;
 }
 
 export interface HttpCore {
@@ -155,6 +161,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     let retry = 0;
     let refusedRetries = 0;
     let inProgressWaits = 0;
+    let unanswered = 0;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw interruption(signal);
       try {
@@ -181,8 +188,15 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         response = await sendOnWire({ url, method, headers: sendHeaders, body, signal, timeoutMs, proxy: proxy?.url });
         text = response.status === 204 ? (await response.discard(), '') : await response.text();
       } catch (error) {
+        // The body's own source failed (a file that changed while being sent): not the network's doing, never retried.
+        const local = body && typeof body === 'object' && 'localFailure' in body ? (body as { localFailure?: Error }).localFailure : undefined;
         if (body && typeof body === 'object' && 'destroy' in body) body.destroy();
+        if (local && !signal?.aborted) {
+          trace.line(`✗ ${what} the body could not be read: ${local.message}`);
+          throw local;
+        }
         const failure = classifyNetworkError(error);
+        if (failure.mayHaveReachedServer) unanswered++;
         if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
         const elapsed = msSince(started);
         // A write that may have reached the service is only repeated under an idempotency key.
@@ -211,8 +225,9 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
 
       if (status >= 200 && status < 300) {
         const parsed = readBody(text, contentTypeOf(headers), req.read);
-        if (parsed.ok) return { status, headers, body: parsed.value, replayed };
+        if (parsed.ok) return { status, headers, body: parsed.value, replayed, unanswered };
         // Cut off or garbled: the same request again is harmless only when replayable.
+        unanswered++;
         if (replayable && retry < retries) {
           const delay = backoffDelay(++retry, backoff);
           await pauseBeforeRetry(delay, `✗ ${what} answer is not valid JSON; retry ${retry}/${retries} in ${delay} ms`, 'a cut-off answer', () =>

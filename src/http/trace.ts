@@ -1,6 +1,9 @@
 // `--debug`: one stderr line per request, response and retry. Secrets never
 // reach it: the Authorization header is not printed and any occurrence of the
-// key in traced text (a URL, an echoed message) is replaced.
+// key in traced text (a URL, an echoed message) is replaced, and so is the
+// user and password of any URL (a base URL may carry them).
+
+import { redactUrlCredentials } from './url.js';
 
 export type DebugSink = ((line: string) => void) | undefined;
 
@@ -14,7 +17,7 @@ export function createTracer(sink: DebugSink, secrets: Array<string | undefined>
   return {
     enabled: sink !== undefined,
     line(text) {
-      sink?.(redact(text));
+      sink?.(redactUrlCredentials(redact(text)));
     },
   };
 }

@@ -84,3 +84,11 @@ function splitQuery(path: string): [string, string] {
   const at = path.indexOf('?');
   return at < 0 ? [path, ''] : [path.slice(0, at), path.slice(at)];
 }
+
+// `scheme://user:password@host`: the user-info part of any URL in a text.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+/** Every URL in `text` with its user and password replaced by `***` (debug lines, errors, settings shown). */
+export function redactUrlCredentials(text: string): string {
+  return text.includes('@') ? text.replace(URL_USERINFO, '$1***@') : text;
+}

@@ -16,12 +16,17 @@ export function createEditor(io: IO): Editor {
       const [{ mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')]);
       const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
+      // However the process ends (a second Ctrl-C, SIGTERM or SIGHUP end it with process.exit), the copy goes.
+      const { rmSync } = await import('node:fs');
+      const onExit = () => rmSync(dir, { recursive: true, force: true });
+      process.once('exit', onExit);
       try {
         await writeFile(file, text, { mode: 0o600 });
         const code = await runEditor(command, file, io.env);
         if (code !== 0) throw new CliError(`the editor (${command}) exited with status ${code}; nothing was changed`, { code: 'EDITOR_FAILED' });
         return await readFile(file, 'utf8');
       } finally {
+        process.off('exit', onExit);
         await rm(dir, { recursive: true, force: true });
       }
     },

@@ -10,7 +10,7 @@
 // cli-table3, jq) are imported on first use, never at start-up.
 import type { Context } from '../context.js';
 import type { Formatter } from './format.js';
-import { sanitize, sanitizeDeep } from './sanitize.js';
+import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeStyled } from './sanitize.js';
 import { emit } from './streams.js';
 import type { Column } from './table.js';
 
@@ -51,18 +51,19 @@ export async function printJson(ctx: OutputContext, data: unknown): Promise<void
 }
 
 /**
- * JSON.stringify escapes C0 controls but leaves DEL and C1 (U+007F–U+009F)
- * raw, and some terminals act on those; escape them too. Still the same JSON.
+ * JSON.stringify escapes C0 controls but leaves DEL, C1 (U+007F–U+009F) and
+ * bidi controls raw, and terminals act on those; escape them too. Still the same JSON.
  */
 export function toJson(data: unknown, pretty: boolean): string {
-  return JSON.stringify(data, null, pretty ? 2 : undefined).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeJsonControls(JSON.stringify(data, null, pretty ? 2 : undefined));
 }
 
 /** Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy). */
 export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T, f: Formatter) => string | Promise<string>): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
   const f = await getFormatter(ctx);
-  const text = await render(sanitizeDeep(data), f);
+  // The render may add strings it fetched itself (a space's name): its output is sanitised again, keeping our styling.
+  const text = sanitizeStyled(await render(sanitizeDeep(data), f));
   if (text !== '') await emit(ctx.io.stdout, text.endsWith('\n') ? text : `${text}\n`);
 }
 
@@ -78,7 +79,12 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
 
   const f = await getFormatter(ctx);
   const { visibleColumns, plainRow, renderTable } = await import('./table.js');
-  const columns = visibleColumns(options.columns, f.tty);
+  // A display callback may add strings fetched elsewhere (space names): its output is sanitised, keeping our styling
+  // (colour codes there cannot be told from ours, so such strings are best sanitised where they are fetched too).
+  const columns = visibleColumns(options.columns, f.tty).map((column) => {
+    const display = column.display;
+    return display ? { ...column, display: (row: T, fmt: Formatter) => sanitizeStyled(display(row, fmt)) } : column;
+  });
   let count = 0;
 
   if (!f.tty) {
@@ -131,11 +137,11 @@ type Message = string | ((f: Formatter) => string);
 
 async function toStderr(ctx: OutputContext, message: Message, decorate: (text: string, f: Formatter) => string): Promise<void> {
   const f = await getFormatter(ctx, 'stderr');
-  const text = typeof message === 'string' ? sanitize(message) : message(f);
+  const text = typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f));
   await emit(ctx.io.stderr, `${decorate(text, f)}\n`);
 }
 
-/** A remark for the person at the terminal, on stderr; --quiet silences it. Strings are sanitised; a function gets the formatter and must sanitise server text itself (or use data from printItem). */
+/** A remark for the person at the terminal, on stderr; --quiet silences it. Strings are sanitised; a function gets the formatter, and what it returns is sanitised keeping our styling. */
 export async function note(ctx: OutputContext, message: Message): Promise<void> {
   if (ctx.flags.quiet) return;
   await toStderr(ctx, message, (text) => text);

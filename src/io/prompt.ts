@@ -6,12 +6,15 @@
 // below, which name the flag to pass instead when prompting is not possible.
 import type { Context, IO, Prompter } from '../context.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
+import { sanitizeStyled } from './sanitize.js';
 import { promptBlocker, terminalState } from './terminal.js';
 
 export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false };
 
-  async function ask<T>(message: string, show: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
+  async function ask<T>(raw: string, show: (prompts: typeof import('@inquirer/prompts'), message: string) => Promise<T>): Promise<T> {
+    // Prompts often quote the service (a space's name, an action's title): no control reaches the terminal.
+    const message = sanitizeStyled(raw);
     if (!io.canPrompt) {
       const why = promptBlocker(io.stdinIsTTY, io.stdoutIsTTY, io.env, flags) ?? 'no terminal';
       throw new UsageError(`cannot ask "${message}": ${why}`);
@@ -21,7 +24,7 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
     terminal.spinner?.pause();
     terminal.prompting = true;
     try {
-      return await show(prompts);
+      return await show(prompts, message);
     } catch (error) {
       const name = (error as Error | undefined)?.name;
       if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
@@ -33,11 +36,13 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
   }
 
   return {
-    text: (message, options = {}) =>
-      ask(message, (p) => p.input({ message, default: options.default, validate: options.validate }, context)),
-    password: (message) => ask(message, (p) => p.password({ message, mask: '*' }, context)),
-    confirm: (message, options = {}) => ask(message, (p) => p.confirm({ message, default: options.default ?? false }, context)),
-    select: (message, choices) => ask(message, (p) => p.select({ message, choices }, context)),
+    text: (raw, options = {}) => ask(raw, (p, message) => p.input({ message, default: options.default, validate: options.validate }, context)),
+    password: (raw) => ask(raw, (p, message) => p.password({ message, mask: '*' }, context)),
+    confirm: (raw, options = {}) => ask(raw, (p, message) => p.confirm({ message, default: options.default ?? false }, context)),
+    select: (raw, choices) =>
+      ask(raw, (p, message) =>
+        p.select({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context),
+      ),
   };
 }
 

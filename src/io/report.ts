@@ -5,8 +5,9 @@
 // or, with --json / --jq, the envelope {"error":{"code","message","issues"?}}
 // on stderr. Messages may quote the server: they are sanitised.
 import type { Writable } from 'node:stream';
+import { redactUrlCredentials } from '../http/url.js';
 import { ApiError, CliError, ExitCode, InterruptedError, type ApiIssue } from '../errors.js';
-import { sanitizeLine } from './sanitize.js';
+import { escapeJsonControls, guardOutput, sanitizeLine } from './sanitize.js';
 import { PipeClosedError } from './streams.js';
 
 export interface ReportOptions {
@@ -34,10 +35,13 @@ export function reportError(error: unknown, options: ReportOptions): number {
   const failure = toCliError(error, options.interrupted);
   if (failure instanceof PipeClosedError) return ExitCode.OK;
   const issues = issuesOf(failure);
-  const hint = failure.hint ?? defaultHint(failure);
+  // A base URL may carry a user and password: never print them.
+  const message = redactUrlCredentials(failure.message);
+  const rawHint = failure.hint ?? defaultHint(failure);
+  const hint = rawHint === undefined ? undefined : redactUrlCredentials(rawHint);
   const write = (text: string) => {
     try {
-      options.stderr.write(text);
+      options.stderr.write(guardOutput(text));
     } catch {
       // stderr gone too: nothing left to tell.
     }
@@ -47,25 +51,25 @@ export function reportError(error: unknown, options: ReportOptions): number {
     const envelope = {
       error: {
         code: failure.code,
-        message: failure.message,
+        message,
         ...(issues.length > 0 ? { issues } : {}),
         ...(hint ? { hint } : {}),
       },
     };
-    write(`${JSON.stringify(envelope).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`);
+    write(`${escapeJsonControls(JSON.stringify(envelope))}\n`);
   } else {
     const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[39m` : s);
     const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
-    let text = `${red('error:')} ${sanitizeLine(failure.message)} (${sanitizeLine(failure.code)})\n`;
+    let text = `${red('error:')} ${sanitizeLine(message)} (${sanitizeLine(failure.code)})\n`;
     // One issue already said by the message needs no second line.
-    const said = issues.length === 1 && failure.message.endsWith(issues[0]?.message ?? '');
+    const said = issues.length === 1 && message.endsWith(issues[0]?.message ?? '');
     if (!said) for (const issue of issues) text += `  ${sanitizeLine(issue.path)}: ${sanitizeLine(issue.message)}\n`;
     if (hint) text += `${dim('hint:')} ${sanitizeLine(hint)}\n`;
     write(text);
   }
   if (options.debug && failure.code === 'UNEXPECTED') {
     const cause = (failure as { cause?: unknown }).cause;
-    if (cause instanceof Error && cause.stack) write(`${cause.stack}\n`);
+    if (cause instanceof Error && cause.stack) write(`${redactUrlCredentials(cause.stack)}\n`);
   }
   return failure.exitCode;
 }

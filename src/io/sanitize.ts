@@ -11,15 +11,76 @@ const CSI_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?/g;
 const OTHER_ESCAPE = /\x1b[ -/]*[0-~]?/g;
 // What is left of C0 (but \t and \n), DEL and C1.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// Bidi controls (ALM, LRM, RLM, embeddings and overrides, isolates) and invisible
+// format characters (zero-width space, word joiner and invisible operators,
+// deprecated format controls, a BOM inside text, interlinear annotation): they
+// reorder or hide what a reader sees ("Trojan Source"). Zero-width joiners
+// (emoji, Indic and Persian text) and soft hyphens are kept.
+const FORMAT = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
-/** Removes escape sequences and control characters; keeps newlines and tabs. */
+/** `<U+202E>`: a bidi or invisible format control made visible, so a reader sees that it was there. */
+function visibleCodePoint(char: string): string {
+  return `<U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/** Bidi and invisible format controls shown as `<U+202E>` markers; everything else untouched. */
+export function showFormatControls(text: string): string {
+  return text.replace(FORMAT, visibleCodePoint);
+}
+
+/** Removes escape sequences and control characters, shows bidi/format controls as `<U+XXXX>`; keeps newlines and tabs. */
 export function sanitize(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(STRING_SEQUENCE, '')
     .replace(CSI_SEQUENCE, '')
     .replace(OTHER_ESCAPE, '')
-    .replace(CONTROL, '');
+    .replace(CONTROL, '')
+    .replace(FORMAT, visibleCodePoint);
+}
+
+// What kagent itself writes to a terminal: colour and style (SGR), hyperlinks
+// (OSC 8 with a printable target, ended by ST), and the few cursor moves of its
+// progress lines (erase line after a carriage return, erase below, cursor up).
+const OWN_STYLING = /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\/g;
+const OWN_CURSOR = /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\|\r?\x1b\[2K|\x1b\[[0-9]{0,4}A\r?|\x1b\[J/g;
+
+function keepOnly(text: string, allowed: RegExp): string {
+  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/.test(text)) return text;
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(allowed)) {
+    out += sanitize(text.slice(last, match.index)) + match[0];
+    last = match.index + match[0].length;
+  }
+  return out + sanitize(text.slice(last));
+}
+
+/**
+ * Text that mixes server strings with kagent's own styling (a table cell's
+ * display callback, a rendered record): colour and hyperlinks survive, every
+ * other escape sequence and control is removed, bidi controls are shown.
+ */
+export function sanitizeStyled(text: string): string {
+  return keepOnly(text, OWN_STYLING);
+}
+
+/**
+ * The last gate before a stream (see emit() in streams.ts): whatever a command
+ * writes, only kagent's own styling and progress-line cursor moves get through;
+ * other escape sequences, C0/C1 controls and bidi/format controls do not.
+ */
+export function guardOutput(text: string): string {
+  return keepOnly(text, OWN_CURSOR);
+}
+
+/**
+ * JSON text with DEL, C1 and bidi/format controls written as \u escapes
+ * (JSON.stringify already escapes C0): the same JSON values, nothing a
+ * terminal acts on. --json output stays faithful to the API's answer.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(/[\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */

@@ -2,6 +2,7 @@
 // turned into a quiet exit 0 instead of an unhandled 'error' event.
 import type { Writable } from 'node:stream';
 import { CliError, ExitCode } from '../errors.js';
+import { guardOutput } from './sanitize.js';
 
 /** The reader went away; nothing more can be written. The handler maps it to exit 0, silently. */
 export class PipeClosedError extends CliError {
@@ -43,14 +44,18 @@ function failure(state: StreamState): Error | undefined {
   return error;
 }
 
-/** Writes text; waits when the stream asks to (constant memory for long outputs); throws PipeClosedError once the reader is gone. */
+/**
+ * Writes text; waits when the stream asks to (constant memory for long outputs); throws PipeClosedError once the reader is gone.
+ * Every write passes guardOutput(): only kagent's own styling and progress-line cursor moves reach the stream, so a
+ * server string that a command forgot to sanitise still cannot drive the terminal.
+ */
 export async function emit(stream: Writable, text: string): Promise<void> {
   const state = stateOf(stream);
   const before = failure(state);
   if (before) throw before;
   if (stream.destroyed || stream.writableEnded) throw new PipeClosedError();
   if (text.length === 0) return;
-  const more = stream.write(text);
+  const more = stream.write(guardOutput(text));
   if (!more) {
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -27,3 +27,20 @@ export async function resolveSpace(ctx: Context, ref: string): Promise<Space> {
 export async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
   return (await resolveSpace(ctx, ref)).id;
 }
+
+/**
+ * Space names by id, for the Space column of a table on a terminal (one extra
+ * request); empty for scripts, which get the ids, and when the lookup fails.
+ */
+export async function spaceNames(ctx: Context, items: Array<{ spaceId?: string | null }>): Promise<Map<string, string>> {
+  const { wantsJson } = await import('../io/output.js');
+  if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
+  try {
+    const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
+    // Names reach the table through a display callback: sanitise them here, where they are fetched.
+    const { sanitizeLine } = await import('../io/sanitize.js');
+    return new Map(spaces.map((space) => [space.id, sanitizeLine(space.name)]));
+  } catch {
+    return new Map();
+  }
+}

@@ -25,6 +25,7 @@
 // the one computed before sending.
 import { close, open, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { CliError, ExitCode } from '../errors.js';
 
 export const BODY_CHUNK = 256 * 1024;
 const POOL = 3;
@@ -34,6 +35,8 @@ export class FileBody extends Readable {
   private position = 0;
   private readonly pool: Buffer[] = [];
   private turn = 0;
+  /** Set when the file itself failed (changed or became unreadable while being sent): the HTTP core then fails this file, not the network. */
+  localFailure: CliError | undefined;
 
   constructor(
     private readonly path: string,
@@ -61,16 +64,21 @@ export class FileBody extends Readable {
     try {
       bytesRead = readSync(this.fd as number, buffer, 0, Math.min(buffer.length, remaining), this.position);
     } catch (error) {
-      this.destroy(error as Error);
+      this.fail(new CliError(`cannot read the file: ${(error as Error).message}`, { code: 'FILE_UNREADABLE', exitCode: ExitCode.ERROR, cause: error }));
       return;
     }
     if (bytesRead === 0) {
-      this.destroy(Object.assign(new Error('the file got shorter while it was being sent'), { code: 'FILE_CHANGED' }));
+      this.fail(new CliError(`the file got shorter while it was being sent (${this.position} of ${this.size} bytes)`, { code: 'FILE_CHANGED', exitCode: ExitCode.ERROR }));
       return;
     }
     this.position += bytesRead;
     this.onBytes?.(bytesRead);
     this.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+  }
+
+  private fail(error: CliError): void {
+    this.localFailure = error;
+    this.destroy(error);
   }
 
   private nextBuffer(): Buffer {

@@ -7,9 +7,12 @@
 //   folder without a file) is a usage error before anything is sent;
 // - walking a folder skips hidden entries (names starting with "."), does not
 //   follow symbolic links to folders (no loops), and goes in name order;
-// - a file reached twice (named and inside a named folder) is sent once.
+// - a file reached twice (named and inside a named folder) is sent once;
+// - an entry whose name is not UTF-8 cannot be named to the service (nor opened
+//   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
+//   on its own (UNREADABLE_NAME) while the other files go.
 import { lstat, readdir, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export interface Source {
@@ -21,6 +24,8 @@ export interface Source {
   name: string;
   size: number;
   stdin?: boolean;
+  /** Found, but not to be sent: refused here with its own code (a name that is not UTF-8). */
+  refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE'; message: string };
 }
 
 export interface DiscoverOptions {
@@ -78,8 +83,15 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
       const matches = await expand(globPattern(operand, options.platform), options);
       if (matches.length === 0) throw new UsageError(`no files match ${operand}`);
       for (const match of matches) {
-        const matchInfo = await stat(match.path).catch(() => undefined);
-        if (matchInfo?.isFile()) add({ display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size }, fileId(matchInfo));
+        const matchInfo = await stat(match.path).catch((error: Error) => error);
+        if (matchInfo instanceof Error) {
+          // The glob decoded a name that is not UTF-8 (its odd bytes became U+FFFD): find the real ones.
+          const raw = match.path.includes('\uFFFD') ? await rawNamesLike(dirname(match.path), basename(match.path)) : [];
+          for (const name of raw) add(unreadableName(join(dirname(match.display), escapeName(name)), false), `raw:${match.path}:${name.toString('hex')}`);
+          if (raw.length === 0) add({ display: match.display, path: match.path, name: basename(match.path), size: 0, refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${matchInfo.message}` } }, `gone:${match.path}`);
+        } else if (matchInfo.isFile()) {
+          add({ display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size }, fileId(matchInfo));
+        }
       }
     } else {
       throw new UsageError(`no such file or folder: ${operand}`);
@@ -96,29 +108,82 @@ function fileId(info: { dev: number; ino: number }): string {
 async function walk(dir: string, shown: string, add: (source: Source, id: string) => void, signal?: AbortSignal): Promise<number> {
   if (signal?.aborted) return 0;
   let files = 0;
-  let entries;
+  let raw;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    // As bytes: a name that is not UTF-8 would come back mangled (U+FFFD) and name no file.
+    raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (error) {
     throw new UsageError(`cannot read folder ${shown}: ${(error as Error).message}`);
   }
+  const entries = raw.map((entry) => {
+    const bytes = entry.name as unknown as Buffer;
+    const name = bytes.toString('utf8');
+    return { entry, bytes, name, utf8: Buffer.from(name, 'utf8').equals(bytes) };
+  });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    const display = shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${entry.name}` : `${shown}/${entry.name}`;
+  const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
+  for (const { entry, bytes, name, utf8 } of entries) {
+    if (name.startsWith('.')) continue;
+    if (!utf8) {
+      add(unreadableName(under(escapeName(bytes)), entry.isDirectory()), `raw:${dir}:${bytes.toString('hex')}`);
+      files++;
+      continue;
+    }
+    const path = join(dir, name);
+    const display = under(name);
     if (entry.isDirectory()) {
       files += await walk(path, display, add, signal);
       continue;
     }
     if (!entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, fifos, devices
     // A link is followed to a file, never to a folder.
-    const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : await lstat(path);
-    if (!info?.isFile()) continue;
-    add({ display, path, name: entry.name, size: info.size }, fileId(info));
+    const info = await (entry.isSymbolicLink() ? stat(path) : lstat(path)).catch((error: Error) => error);
+    if (info instanceof Error) {
+      // Gone or unreadable since the folder was listed: that file fails, the others go.
+      if (!entry.isSymbolicLink()) {
+        add({ display, path, name, size: 0, refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` } }, `gone:${path}`);
+        files++;
+      }
+      continue;
+    }
+    if (!info.isFile()) continue;
+    add({ display, path, name, size: info.size }, fileId(info));
     files++;
   }
   return files;
+}
+
+function unreadableName(display: string, folder: boolean): Source {
+  const what = folder ? 'a folder whose name is not UTF-8: its files were not looked at' : 'the name is not UTF-8, so it cannot be given to the service';
+  return { display, path: '', name: basename(display), size: 0, refusal: { code: 'UNREADABLE_NAME', message: `${what} (odd bytes shown as \\xNN); rename it to upload it` } };
+}
+
+/** The raw names in `dir` that decode (lossily) to `decoded`. */
+async function rawNamesLike(dir: string, decoded: string): Promise<Buffer[]> {
+  const names = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  return names.filter((name) => name.toString('utf8') === decoded);
+}
+
+/** A file name's bytes as text: UTF-8 where it is valid, each other byte as \xNN. */
+export function escapeName(bytes: Buffer): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n > 0 && i + n <= bytes.length) {
+      const slice = bytes.subarray(i, i + n);
+      const char = slice.toString('utf8');
+      if (Buffer.from(char, 'utf8').equals(slice)) {
+        out += char;
+        i += n;
+        continue;
+      }
+    }
+    out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    i++;
+  }
+  return out;
 }
 
 async function isPattern(operand: string): Promise<boolean> {

@@ -8,7 +8,7 @@
 // because the service needs the length up front and the key comes from the
 // bytes.
 import { createHash } from 'node:crypto';
-import { createWriteStream, type BigIntStats } from 'node:fs';
+import { createWriteStream, rmSync, type BigIntStats } from 'node:fs';
 import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ export const SAMPLE_BLOCKS = 16;
 export const SAMPLE_BLOCK_BYTES = 64 * 1024;
 
 export interface Refusal {
-  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE';
+  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE' | 'NAME_TOO_LONG' | 'UNREADABLE_NAME';
   message: string;
   exitCode: number;
 }
@@ -240,7 +240,13 @@ export interface Spooled {
 export async function spoolStdin(stdin: Readable, signal?: AbortSignal): Promise<Spooled> {
   const dir = await mkdtemp(join(tmpdir(), 'kagent-stdin-'));
   const path = join(dir, 'stdin');
-  const remove = () => rm(dir, { recursive: true, force: true });
+  // However the process ends (process.exit after a second Ctrl-C, SIGTERM or SIGHUP: see cli.ts), the copy goes.
+  const onExit = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', onExit);
+  const remove = async () => {
+    process.off('exit', onExit);
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     await pipeline(stdin, createWriteStream(path, { mode: 0o600, highWaterMark: HASH_CHUNK }), { signal });
     const { size } = await stat(path);

@@ -11,7 +11,7 @@
 //   a closing summary (uploaded, already there, failed, skipped), unless --quiet.
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { escapeJsonControls, guardOutput, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
 import { formatBytes } from './prepare.js';
@@ -43,7 +43,7 @@ export async function createReporter(ctx: ReportContext, sources: Source[], opti
         const { runJq } = await import('../io/jq.js');
         await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
       } else {
-        await emit(ctx.io.stdout, `${JSON.stringify(data)}\n`);
+        await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
       }
       return;
     }
@@ -216,7 +216,7 @@ class ProgressBar {
       const more = names.length - shown.length;
       text += this.f.dim(` · ${shown.join(', ')}${more > 0 ? `${shown.length > 0 ? ' ' : ''}+${more}` : ''}`);
     }
-    this.ctx.io.stderr.write(`\r\x1b[2K${text}`);
+    this.ctx.io.stderr.write(guardOutput(`\r\x1b[2K${text}`));
     this.shown = true;
   }
 

@@ -13,6 +13,8 @@
 // failure that every other file would meet too — no key, service unreachable).
 import type { ApiClient } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
+import { limits } from '../api/shapes.js';
+import { charLength } from '../api/validate.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import { FileBody } from './body.js';
 import type { Source } from './discover.js';
@@ -161,21 +163,24 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
 
 async function uploadOne(source: Source, options: UploadOptions, bySha: Map<string, Promise<unknown>>): Promise<FileResult> {
   const { api, target, events, signal } = options;
+  if (source.refusal) return refused(source, { ...source.refusal, exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR });
+  if (charLength(source.name) > limits.fileNameMax) {
+    return refused(source, { code: 'NAME_TOO_LONG', message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`, exitCode: ExitCode.USAGE });
+  }
   events.started?.(source);
   const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal });
   if (!checked.ok) return refused(source, checked.refusal);
+  // As it was when checked: compared again once the service has answered.
+  const before = await statOf(source.path);
 
   const query: Record<string, string> = {};
   if (target.space !== undefined) query.space = target.space;
   if (target.note !== undefined) query.note = target.note;
   if (target.lang !== undefined) query.lang = target.lang;
 
-  let attempts = 0;
   const send = (digest: string, sampled: boolean) => {
-    attempts = 0;
     return api.callFull('uploadFile', {
       stream: () => {
-        attempts++;
         events.attempt?.(source);
         return new FileBody(source.path, source.size, (n) => events.bytes?.(source, n));
       },
@@ -210,10 +215,23 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
       if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
     }
     const item = answer.body.item;
-    // A replay answers with the first result. When an earlier attempt of this very run may have
-    // reached the service (a reset after the work was done, a cut-off answer), the file was added
-    // by this run; otherwise the replay comes from an earlier run: it was already there.
-    const already = answer.body.duplicate === true || (answer.replayed && attempts <= 1);
+    // What the service did, from its answers: a duplicate was already there; a replay answers
+    // with the first result — this run's own work only when an earlier attempt of it may have
+    // reached the service without an answer (a reset after the work was done, a cut-off answer),
+    // else an earlier run's (attempts turned away with a 429 or 503 added nothing).
+    const already = answer.body.duplicate === true || (answer.replayed && answer.unanswered === 0);
+    // A file that changed while it was sent (same size, other bytes, or a new mtime): what the
+    // service holds is not the file as it is now.
+    const after = await statOf(source.path);
+    if (before && after && (before.size !== after.size || before.mtimeNs !== after.mtimeNs || before.ino !== after.ino)) {
+      return {
+        ...base(source),
+        status: 'failed',
+        item,
+        error: { code: 'FILE_CHANGED', message: `the file changed while it was being sent; the library holds what it received as ${item.id}` },
+        exitCode: ExitCode.ERROR,
+      };
+    }
     // What the service received is the file as it was read (when both SHA-256 digests are known).
     const received = sha256Said(item);
     if (sha256 !== undefined && received !== undefined && received !== sha256) {
@@ -236,6 +254,11 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
   } finally {
     if (bySha.get(checked.digest) === sending) bySha.delete(checked.digest);
   }
+}
+
+async function statOf(path: string): Promise<{ size: bigint; mtimeNs: bigint; ino: bigint } | undefined> {
+  const { stat } = await import('node:fs/promises');
+  return stat(path, { bigint: true }).catch(() => undefined);
 }
 
 /** The SHA-256 the service reports for what it stored (`item.sha256`), lower-case; undefined when it does not say. */

@@ -1,8 +1,7 @@
-// Document text helpers for `kagent doc`: reading a body from a file or stdin,
-// the front-matter rule, an `--ops` file of edits, and turning an edit made in
-// $EDITOR into one small exact-match edit (what `doc edit` sends).
+// Document text helpers for `kagent doc`: the front-matter rule, an `--ops` file
+// of edits, and turning an edit made in $EDITOR into one small exact-match edit
+// (what `doc edit` sends). Reading a file or stdin is src/io/input.ts.
 import type { EditOp } from '../api/shapes.js';
-import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { validate } from '../api/validate.js';
 
@@ -20,27 +19,6 @@ export function refuseFrontMatter(markdown: string, flag: string, hint?: string)
     `${flag} starts with front matter (a --- block): documents have none`,
     hint ?? 'remove the block; give the title with --title',
   );
-}
-
-/** Everything on stdin as text (for `--file -`, `--ops -`, `--input -`). */
-export async function readStdin(ctx: Pick<Context, 'io'>, flag: string): Promise<string> {
-  if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads stdin, but stdin is a terminal`, `pipe the text in, e.g. \`cat notes.md | kagent … ${flag} -\``);
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A file's text, or stdin's for `-`; a missing or unreadable file is a usage error naming the flag. */
-export async function readTextArg(ctx: Pick<Context, 'io'>, path: string, flag: string): Promise<string> {
-  if (path === '-') return readStdin(ctx, flag);
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new UsageError(`${flag} ${path}: cannot read it (${why})`);
-  }
 }
 
 /**

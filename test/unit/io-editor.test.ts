@@ -1,5 +1,5 @@
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createEditor } from '../../src/io/editor.js';
@@ -31,5 +31,26 @@ describe('the editor', () => {
 
   it('without a terminal and without VISUAL/EDITOR it is a usage error', async () => {
     await expect(createEditor(ioWith({ PATH: process.env.PATH })).edit('x')).rejects.toMatchObject({ exitCode: 2 });
+  });
+
+  it('the temporary copy is removed however the process ends: an exit hook while the editor is open, gone after', async () => {
+    const dir = tempDir();
+    const script = join(dir, 'slow-editor.sh');
+    // Says where the file is, then waits until the test lets it go.
+    writeFileSync(script, `#!/bin/sh\necho "$1" > ${dir}/opened\nfor i in $(seq 1 100); do [ -e ${dir}/release ] && exit 0; sleep 0.05; done\nexit 1\n`);
+    chmodSync(script, 0o755);
+    const before = new Set(process.listeners('exit'));
+    const editing = createEditor(ioWith({ EDITOR: script, PATH: process.env.PATH })).edit('# Draft\n');
+    for (let i = 0; i < 100 && !existsSync(join(dir, 'opened')); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const file = readFileSync(join(dir, 'opened'), 'utf8').trim();
+    expect(existsSync(file)).toBe(true);
+    const hooks = process.listeners('exit').filter((listener) => !before.has(listener));
+    expect(hooks).toHaveLength(1);
+    // What process.exit (a second Ctrl-C, SIGTERM, SIGHUP) would run:
+    (hooks[0] as () => void)();
+    expect(existsSync(dirname(file))).toBe(false);
+    writeFileSync(join(dir, 'release'), '');
+    await expect(editing).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(process.listeners('exit').filter((listener) => !before.has(listener))).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepOnlyStyling } from '../../src/io/markdown.js';
-import { sanitize, sanitizeDeep, sanitizeLine } from '../../src/io/sanitize.js';
+import { redactUrlCredentials } from '../../src/http/url.js';
+import { escapeJsonControls, guardOutput, sanitize, sanitizeDeep, sanitizeLine, sanitizeStyled } from '../../src/io/sanitize.js';
 
 const ESC = '\x1b';
 
@@ -41,5 +42,63 @@ describe('keepOnlyStyling (after Markdown rendering)', () => {
   it('keeps colour and hyperlinks, drops every other sequence', () => {
     const rendered = `${ESC}[1mbold${ESC}[22m ${ESC}]8;;https://a.test${ESC}\\a${ESC}]8;;${ESC}\\ ${ESC}[2J${ESC}]0;t\x07${ESC}c`;
     expect(keepOnlyStyling(rendered)).toBe(`${ESC}[1mbold${ESC}[22m ${ESC}]8;;https://a.test${ESC}\\a${ESC}]8;;${ESC}\\ `);
+  });
+});
+
+describe('bidi and invisible format controls', () => {
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  it('are shown as <U+XXXX> markers by sanitize and sanitizeLine, not dropped', () => {
+    const text = 'invoice\u202Efdp.exe \u2066a\u2069 \u200Fb \u061Cc \uFEFFd \u200Be';
+    expect(sanitize(text)).toBe('invoice<U+202E>fdp.exe <U+2066>a<U+2069> <U+200F>b <U+061C>c <U+FEFF>d <U+200B>e');
+    expect(sanitizeLine(`x\u202D\ny`)).toBe('x<U+202D> y');
+    expect(BIDI.test(sanitize(text))).toBe(false);
+  });
+
+  it('keeps joiners that scripts and emoji need', () => {
+    expect(sanitize('👩\u200D💻 می\u200Cخواهم')).toBe('👩\u200D💻 می\u200Cخواهم');
+  });
+});
+
+describe('sanitizeStyled (server text inside our own styling)', () => {
+  it('keeps our colour and hyperlinks, removes other sequences, shows bidi controls', () => {
+    const ours = `${ESC}[1mName${ESC}[22m ${ESC}]8;;https://a.test/x${ESC}\\link${ESC}]8;;${ESC}\\`;
+    const hostile = `Ops${ESC}]52;c;ZXZpbA==\x07${ESC}[2J${ESC}]0;pwned\x07\u202E`;
+    expect(sanitizeStyled(`${ours} ${hostile}`)).toBe(`${ours} Ops<U+202E>`);
+  });
+
+  it('does not keep a cursor move or a carriage return', () => {
+    expect(sanitizeStyled(`a\r${ESC}[2Kb${ESC}[3Ac${ESC}[J`)).toBe('a\nbc');
+  });
+});
+
+describe('guardOutput (every write to stdout/stderr)', () => {
+  it('lets our progress-line moves and styling through and nothing else', () => {
+    const progress = `${ESC}[2A\r${ESC}[2K${ESC}[36m██${ESC}[39m 50%\n${ESC}[J\r${ESC}[2K`;
+    expect(guardOutput(progress)).toBe(progress);
+    expect(guardOutput(`${progress}${ESC}]52;c;eA==\x07${ESC}[2J${ESC}P1$r${ESC}\\\x9b2J\u2067x`)).toBe(`${progress}<U+2067>x`);
+  });
+
+  it('returns clean text unchanged', () => {
+    const text = 'id\tname\n研究 📚\n';
+    expect(guardOutput(text)).toBe(text);
+  });
+});
+
+describe('escapeJsonControls', () => {
+  it('escapes DEL, C1 and bidi controls as \\u escapes: the same JSON value, nothing a terminal acts on', () => {
+    const value = { name: 'a\x7fb\x9bc\u202Ed\u2066e' };
+    const json = escapeJsonControls(JSON.stringify(value));
+    expect(json).toBe('{"name":"a\\u007fb\\u009bc\\u202ed\\u2066e"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('redactUrlCredentials', () => {
+  it('hides the user and password of every URL in a text and leaves the rest', () => {
+    expect(redactUrlCredentials('GET https://alice:s3cret@api.example.com/api/v1/me 200; see http://tok@h:8080/x')).toBe(
+      'GET https://***@api.example.com/api/v1/me 200; see http://***@h:8080/x',
+    );
+    expect(redactUrlCredentials('mail me at a@b.test, https://example.com/a@b')).toBe('mail me at a@b.test, https://example.com/a@b');
   });
 });

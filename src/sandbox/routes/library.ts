@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LibraryItem, Locale, SaveLinkRequest, Space, UpdateLibraryItemRequest } from '../../api/shapes.js';
+import { limits } from '../../api/shapes.js';
 import { charLength } from '../../api/validate.js';
 import { extractText } from '../extract.js';
 import { decideType } from '../filetypes.js';
@@ -19,7 +20,7 @@ import { notFound, page, publicView, type World } from '../world.js';
 export const LINK_SUMMARY_CREDITS = 1;
 export const FILE_SUMMARY_CREDITS = 2;
 
-const FILE_NAME_MAX = 255;
+const FILE_NAME_MAX = limits.fileNameMax;
 const SUMMARY_SOURCE_CHARS = 200_000;
 
 export const routes: Routes = {
