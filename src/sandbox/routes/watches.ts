@@ -1,81 +1,22 @@
 // Watch routes: watches, briefs and entries. The model is in ../watches/
-// (model.ts: records, visibility and views; setup.ts: creating a watch and its
-// `watch_setup` task; brief.ts: writing briefs and the weekly report).
+// (model.ts: records, visibility, views and saved entries; setup.ts: creating a
+// watch and its `watch_setup` task; brief.ts: writing briefs and the weekly
+// report; follows.ts: following and search).
 import type * as S from '../../api/shapes.js';
 import { methodSummary } from '../content.js';
-import { HttpFail, type Account, type Jobs, type LibraryRecord, type Routes } from '../types.js';
-import { notFound, page, type World } from '../world.js';
+import { HttpFail, type Jobs, type Routes } from '../types.js';
+import { notFound, page } from '../world.js';
 import { briefView, knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';
-import { briefRef, followerCount, latestBrief, savedIn, visibleEntry, visibleWatch, watches, watchView, type BriefRec, type WatchRec } from '../watches/model.js';
+import { followedWatches, followWatch, searchWatches } from '../watches/follows.js';
+import { briefRef, savedIn, setEntrySaved, visibleEntry, visibleWatch, watchView, type BriefRec } from '../watches/model.js';
 import { createWatchFor, setupStep } from '../watches/setup.js';
 
-// ---------------------------------------------------------------- search
-
-function searchScore(q: string, w: WatchRec): number {
-  const hay = `${w.title} ${w.intent} ${w.slug.replace(/-/g, ' ')}`.toLowerCase();
-  const query = q.toLowerCase().trim();
-  if (!query) return 0;
-  let score = hay.includes(query) ? 3 : 0;
-  for (const raw of query.split(/\s+/)) {
-    if (!raw) continue;
-    const stem = raw.length > 3 && raw.endsWith('s') ? raw.slice(0, -1) : raw;
-    if (hay.includes(stem)) score += 1;
-    else if (/[\u3400-\u9fff]/.test(raw)) {
-      for (let i = 0; i + 2 <= raw.length; i++) if (hay.includes(raw.slice(i, i + 2))) score += 0.5;
-    }
-  }
-  return score;
-}
-
-// ---------------------------------------------------------------- routes
-
-function followedView(world: World, account: Account, w: WatchRec): S.FollowedWatch {
-  const follow = account.follows[w.slug];
-  const latest = latestBrief(world, w);
-  return {
-    slug: w.slug,
-    title: w.title,
-    intent: w.intent,
-    type: w.type,
-    cadence: w.cadence,
-    owner: w._ownerId === account.id,
-    spaceId: follow?.spaceId ?? null,
-    followedAt: follow?.followedAt ?? w.createdAt,
-    latestBrief: latest ? briefRef(latest) : null,
-  };
-}
-
 export const routes: Routes = {
-  listFollowedWatches: ({ world, account }) => {
-    const all = watches(world);
-    const followed = Object.entries(account.follows)
-      .map(([slug, f], i) => ({ w: all[slug], f, i }))
-      .filter((x): x is { w: WatchRec; f: { spaceId: string | null; followedAt: string }; i: number } => x.w !== undefined)
-      .sort((a, b) => (a.f.followedAt === b.f.followedAt ? b.i - a.i : a.f.followedAt < b.f.followedAt ? 1 : -1));
-    return { body: { items: followed.map((x) => followedView(world, account, x.w)) } };
-  },
+  listFollowedWatches: ({ world, account }) => ({ body: { items: followedWatches(world, account) } }),
 
   createWatch: ({ world, account, body }) => ({ status: 202, body: createWatchFor(world, account, body as S.CreateWatchRequest) }),
 
-  searchWatches: ({ world, query }) => {
-    const q = String(query.q ?? '');
-    const hits = Object.values(watches(world))
-      .filter((w) => w.visibility === 'public' && w.status !== 'failed')
-      .map((w) => ({ w, score: searchScore(q, w), followers: followerCount(world, w) }))
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score || b.followers - a.followers || (a.w.slug < b.w.slug ? -1 : 1))
-      .slice(0, 20);
-    const items: S.WatchCard[] = hits.map(({ w, followers }) => ({
-      slug: w.slug,
-      title: w.title,
-      intent: w.intent,
-      type: w.type,
-      cadence: w.cadence,
-      followers,
-      lastBriefAt: latestBrief(world, w)?.createdAt ?? null,
-    }));
-    return { body: { items } };
-  },
+  searchWatches: ({ world, query }) => ({ body: { items: searchWatches(world, String(query.q ?? '')) } }),
 
   getWatch: ({ world, account, params, query }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
@@ -118,26 +59,7 @@ export const routes: Routes = {
     return { body: { items, nextCursor: result.nextCursor } };
   },
 
-  followWatch: ({ world, account, params, body }) => {
-    const w = visibleWatch(world, account, params.slug ?? '');
-    const input = body as S.FollowRequest;
-    const existing = account.follows[w.slug];
-    let spaceId: string;
-    if (input.spaceId === undefined) spaceId = existing?.spaceId ?? world.defaultSpace(account).id;
-    else if (input.spaceId === null) spaceId = world.defaultSpace(account).id;
-    else spaceId = world.space(account, input.spaceId).id;
-    if (existing) {
-      existing.spaceId = spaceId;
-    } else {
-      const count = Object.keys(account.follows).length;
-      if (count >= account.limits.follows) {
-        throw new HttpFail(403, 'FOLLOW_LIMIT', `Your plan follows at most ${account.limits.follows} watches (limits.follows); unfollow one first`);
-      }
-      account.follows[w.slug] = { spaceId, followedAt: world.iso() };
-    }
-    const state: S.FollowState = { slug: w.slug, following: true, spaceId, followers: followerCount(world, w) };
-    return { body: state };
-  },
+  followWatch: ({ world, account, params, body }) => ({ body: followWatch(world, account, visibleWatch(world, account, params.slug ?? ''), body as S.FollowRequest) }),
 
   unfollowWatch: ({ world, account, params }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
@@ -165,34 +87,7 @@ export const routes: Routes = {
   },
 
   setEntrySaved: ({ world, account, params, body }) => {
-    const { entry, watch } = visibleEntry(world, account, params.id ?? '');
-    const input = body as S.EntrySavedRequest;
-    if (input.saved && !savedIn(account, entry.id)) {
-      const now = world.iso();
-      const item: LibraryRecord = {
-        id: world.id('li'),
-        kind: 'entry',
-        title: entry.headline,
-        url: entry.primaryUrl,
-        note: null,
-        spaceId: account.follows[watch.slug]?.spaceId ?? world.defaultSpace(account).id,
-        status: 'ready',
-        summary: entry.summary,
-        keyPoints: [entry.why, ...entry.evidence.map((e) => `${e.source}: ${e.title}`)],
-        fileName: null,
-        mime: null,
-        size: null,
-        sha256: null,
-        entryId: entry.id,
-        mediaId: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      account.library.push(item);
-    } else if (!input.saved) {
-      account.library = account.library.filter((i) => !(i.kind === 'entry' && i.entryId === entry.id));
-    }
-    account.entryState[entry.id] = { feedback: account.entryState[entry.id]?.feedback ?? null, saved: input.saved };
+    setEntrySaved(world, account, visibleEntry(world, account, params.id ?? ''), (body as S.EntrySavedRequest).saved);
     return { status: 204 };
   },
 };

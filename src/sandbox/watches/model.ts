@@ -5,7 +5,7 @@
 import type * as S from '../../api/shapes.js';
 import { keyTerms, methodSummary, slugify, watchTitle } from '../content.js';
 import { findTask, isActive } from '../tasks.js';
-import type { Account, WatchRecord } from '../types.js';
+import type { Account, LibraryRecord, WatchRecord } from '../types.js';
 import { notFound, type World } from '../world.js';
 
 export const DAY_MS = 86_400_000;
@@ -176,4 +176,35 @@ export function visibleEntry(world: World, account: Account, id: string): { brie
   const watch = found ? watches(world)[found.brief._slug] : undefined;
   if (!found || !watch || !canSee(account, watch)) throw notFound('ENTRY_NOT_FOUND', `Entry ${id}`);
   return { ...found, watch };
+}
+
+/** Saves a brief entry to the library (into the space the watch is followed in), or removes it; records the flag. */
+export function setEntrySaved(world: World, account: Account, found: { entry: S.BriefEntry; watch: WatchRec }, saved: boolean): void {
+  const { entry, watch } = found;
+  if (saved && !savedIn(account, entry.id)) {
+    const now = world.iso();
+    const item: LibraryRecord = {
+      id: world.id('li'),
+      kind: 'entry',
+      title: entry.headline,
+      url: entry.primaryUrl,
+      note: null,
+      spaceId: account.follows[watch.slug]?.spaceId ?? world.defaultSpace(account).id,
+      status: 'ready',
+      summary: entry.summary,
+      keyPoints: [entry.why, ...entry.evidence.map((e) => `${e.source}: ${e.title}`)],
+      fileName: null,
+      mime: null,
+      size: null,
+      sha256: null,
+      entryId: entry.id,
+      mediaId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    account.library.push(item);
+  } else if (!saved) {
+    account.library = account.library.filter((i) => !(i.kind === 'entry' && i.entryId === entry.id));
+  }
+  account.entryState[entry.id] = { feedback: account.entryState[entry.id]?.feedback ?? null, saved };
 }
