@@ -5,8 +5,9 @@
 // suggestion in its inbox. Deterministic for a seed, and cheap (a few hundred
 // generated entries), so start-up stays fast.
 import { foundSources, hostOf } from './content.js';
-import { addInbox } from './routes/inbox.js';
-import { addWatchRecord, DAY_MS, scheduleNextBrief, writeBrief, type NewWatch } from './routes/watches.js';
+import { addInbox } from './inbox.js';
+import { scheduleNextBrief, writeBrief } from './watches/brief.js';
+import { addWatchRecord, DAY_MS, type NewWatch } from './watches/model.js';
 import type { Account } from './types.js';
 import type { World } from './world.js';
 

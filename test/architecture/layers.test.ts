@@ -86,6 +86,41 @@ describe('layers', () => {
   });
 });
 
+/**
+ * In the sandbox, routes depend on the model modules and never the other way:
+ * only the sandbox's entry reaches the routes (through routes/index.ts), and a
+ * route module never imports another one.
+ */
+function wrongSandboxRouteEdges(all: ImportEdge[]): string[] {
+  const route = (file: string) => file.startsWith('src/sandbox/routes/');
+  return all
+    .filter((edge) => edge.from.startsWith('src/sandbox/') && route(edge.to))
+    .filter((edge) => !(edge.from === 'src/sandbox/index.ts' && edge.to === 'src/sandbox/routes/index.ts') && edge.from !== 'src/sandbox/routes/index.ts')
+    .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
+}
+
+describe('sandbox', () => {
+  const sandboxEdges = edges.filter((edge) => edge.from.startsWith('src/sandbox/') && edge.to.startsWith('src/sandbox/'));
+
+  it('routes depend on the models, never the other way (type imports included)', () => {
+    expect(wrongSandboxRouteEdges(sandboxEdges)).toEqual([]);
+    // The rule has something to hold: every route module is gathered, and each imports models.
+    const gathered = sandboxEdges.filter((edge) => edge.from === 'src/sandbox/routes/index.ts').map((edge) => edge.to);
+    expect(gathered).toEqual(expect.arrayContaining(['src/sandbox/routes/actions.ts', 'src/sandbox/routes/conversations.ts', 'src/sandbox/routes/watches.ts', 'src/sandbox/routes/agent.ts']));
+    expect(sandboxEdges.some((edge) => edge.from === 'src/sandbox/routes/actions.ts' && edge.to === 'src/sandbox/actions/state.ts')).toBe(true);
+  });
+
+  it('the route rule sees a model importing a route, and one route importing another (it can fail)', () => {
+    const fake: ImportEdge[] = [
+      { from: 'src/sandbox/agent/compose.ts', to: 'src/sandbox/routes/actions.ts', typeOnly: false, dynamic: false },
+      { from: 'src/sandbox/routes/actions.ts', to: 'src/sandbox/routes/conversations.ts', typeOnly: true, dynamic: false },
+      { from: 'src/sandbox/routes/index.ts', to: 'src/sandbox/routes/actions.ts', typeOnly: false, dynamic: false },
+      { from: 'src/sandbox/index.ts', to: 'src/sandbox/routes/index.ts', typeOnly: false, dynamic: false },
+    ];
+    expect(wrongSandboxRouteEdges(fake)).toEqual(['src/sandbox/agent/compose.ts → src/sandbox/routes/actions.ts', 'src/sandbox/routes/actions.ts → src/sandbox/routes/conversations.ts (type)']);
+  });
+});
+
 /** The declarative shapes (one line a bound) are exempt from the file size rule. */
 const LONG_FILES_ALLOWED = new Set(['src/api/shapes.ts']);
 const MAX_FILE_LINES = 450;

@@ -3,13 +3,13 @@
 // items and recent conversations.
 import type * as S from '../../api/shapes.js';
 import { limits } from '../../api/shapes.js';
-import { researchStep } from '../agent.js';
+import { researchStep } from '../agent/research.js';
+import { conversationView } from '../conversations.js';
+import { inboxItemView, inboxOrder, newestFirst, unreadCount } from '../inbox.js';
+import { isActive, taskView } from '../tasks.js';
 import type { Account, Jobs, Routes } from '../types.js';
+import { briefRef, latestBrief, watches } from '../watches/model.js';
 import { publicView, type World } from '../world.js';
-import { conversationView } from './conversations.js';
-import { inboxItemView, inboxOrder, newestFirst, unreadCount } from './inbox.js';
-import { isActive, taskView } from './tasks.js';
-import { briefRef, latestBrief, watches } from './watches.js';
 
 const HOME_LIST = 5;
 

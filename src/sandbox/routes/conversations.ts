@@ -3,45 +3,14 @@
 // (3 s of sandbox time plus 1 s per extra tool the turn uses). A turn costs
 // 1 credit plus 0.5 per extra tool, charged when the message is sent (402
 // CREDITS_EXHAUSTED when not enough is left; nothing is created then). The reply
-// itself is composed by agent.ts from the message and the account's own content.
+// itself is composed by agent/compose.ts from the message and the account's own content.
 import type * as S from '../../api/shapes.js';
-import { composeReply, planTurn, refreshParts, turnLang } from '../agent.js';
-import { HttpFail, type Account, type Jobs, type Routes, type ScheduledEvent } from '../types.js';
+import { composeReply } from '../agent/compose.js';
+import { planTurn, turnLang } from '../agent/plan.js';
+import { refreshParts } from '../agent/refresh.js';
+import { appendMessage, conversationView, endRunning, findConversation } from '../conversations.js';
+import { HttpFail, type Jobs, type Routes, type ScheduledEvent } from '../types.js';
 import { notFound, page, type World } from '../world.js';
-
-export function findConversation(account: Account, id: string): S.Conversation | undefined {
-  return account.conversations.find((c) => c.id === id);
-}
-
-function textOf(parts: S.ChatPart[]): string {
-  const text = parts.find((p): p is Extract<S.ChatPart, { type: 'text' }> => p.type === 'text')?.text ?? '';
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 140 ? `${line.slice(0, 139)}…` : line;
-}
-
-export function appendMessage(world: World, account: Account, conversation: S.Conversation, message: S.ChatMessage): void {
-  (account.messages[conversation.id] ??= []).push(message);
-  conversation.messageCount = account.messages[conversation.id]?.length ?? 0;
-  conversation.updatedAt = world.now();
-  const preview = textOf(message.parts);
-  if (preview) conversation.preview = preview;
-}
-
-export function appendAssistantMessage(world: World, account: Account, conversation: S.Conversation, parts: S.ChatPart[], options: { id?: string; at?: number } = {}): S.ChatMessage {
-  const message: S.ChatMessage = { id: options.id ?? world.id('msg'), conversationId: conversation.id, role: 'assistant', parts, createdAt: options.at ?? world.now() };
-  appendMessage(world, account, conversation, message);
-  return message;
-}
-
-/** Clears `running` unless other work (a turn, an approved action) is still due for the conversation. */
-export function endRunning(world: World, _account: Account, conversation: S.Conversation): void {
-  const busy = world.state.events.some((e) => (e.kind === 'chat.reply' || e.kind === 'action.execute') && e.data.conversationId === conversation.id);
-  if (!busy) conversation.running = false;
-}
-
-export function conversationView(c: S.Conversation): S.Conversation {
-  return { ...c };
-}
 
 function replyJob(world: World, event: ScheduledEvent): void {
   const account = world.state.accounts[event.accountId ?? ''];

@@ -1,0 +1,189 @@
+// What each action does when it is executed, and how it is undone: the tools the
+// agent proposes (create_doc, delete_doc, delete_library_item, create_watch,
+// save_report) and the memory update it makes on its own (update_memory).
+import type * as S from '../../api/shapes.js';
+import { toolLabel } from '../agent/plan.js';
+import { completeMilestone, findTask, finishTask, isActive } from '../tasks.js';
+import { HttpFail, type Account, type ActionRecord, type DocRecord, type LibraryRecord } from '../types.js';
+import { deleteWatch } from '../watches/model.js';
+import { createWatchFor } from '../watches/setup.js';
+import { monthKey, type World } from '../world.js';
+import { UNDO_WINDOW_MS } from './times.js';
+
+type Lang = S.Locale;
+type ChangeCore = Omit<S.ArtifactChange, 'actionIds' | 'undoUntil'>;
+
+export interface ExecutionOutcome {
+  ok: boolean;
+  change: ChangeCore | null;
+  text: string | null;
+}
+
+export interface Executor {
+  label(lang: Lang): string;
+  execute(world: World, account: Account, action: ActionRecord): ExecutionOutcome;
+  undo(world: World, account: Account, action: ActionRecord): void;
+  /** The action was rejected or expired. */
+  declined?(world: World, account: Account, action: ActionRecord): void;
+}
+
+function langOf(account: Account, action: ActionRecord): Lang {
+  const lang = action._execute?.lang;
+  return lang === 'zh' || lang === 'en' ? lang : account.lang;
+}
+
+function addDoc(world: World, account: Account, title: string, markdown: string, spaceId: unknown): DocRecord {
+  const space = account.spaces.find((s) => s.id === spaceId) ?? world.defaultSpace(account);
+  const doc: DocRecord = { id: world.id('doc'), title, body: markdown, revision: 1, origin: 'agent', folderId: null, updatedAt: world.iso(), spaceId: space.id, publication: null };
+  account.docs.push(doc);
+  return doc;
+}
+
+function removeDoc(account: Account, id: unknown): void {
+  account.docs = account.docs.filter((d) => d.id !== id);
+}
+
+const createDoc: Executor = {
+  label: (lang) => toolLabel('create_doc', lang),
+  execute(world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const { title, markdown, spaceId } = action._execute as { title: string; markdown: string; spaceId: string };
+    const doc = addDoc(world, account, title, markdown, spaceId);
+    action._undo = { docId: doc.id };
+    return {
+      ok: true,
+      change: { kind: 'doc', id: doc.id, title, action: 'created', href: `/docs/${doc.id}` },
+      text: zh ? `已创建文档“${title}”。` : `I created the document “${title}”.`,
+    };
+  },
+  undo(_world, account, action) {
+    removeDoc(account, action._undo?.docId);
+  },
+};
+
+const deleteDoc: Executor = {
+  label: (lang) => toolLabel('delete_doc', lang),
+  execute(_world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const id = action._execute?.id;
+    const index = account.docs.findIndex((d) => d.id === id && !d._deleted);
+    const doc = account.docs[index];
+    if (!doc) return { ok: false, change: null, text: zh ? '这个文档已经不在了。' : 'That document is already gone.' };
+    account.docs.splice(index, 1);
+    action._undo = { doc: { ...doc }, index };
+    return {
+      ok: true,
+      change: { kind: 'doc', id: doc.id, title: doc.title, action: 'updated', href: `/docs/${doc.id}`, note: zh ? '已删除' : 'deleted' },
+      text: zh ? `已删除“${doc.title}”。${UNDO_WINDOW_MS / 60_000} 分钟内可以撤销。` : `I deleted “${doc.title}”. You can undo this for ${UNDO_WINDOW_MS / 60_000} minutes.`,
+    };
+  },
+  undo(_world, account, action) {
+    const doc = action._undo?.doc as DocRecord | undefined;
+    if (!doc || account.docs.some((d) => d.id === doc.id)) return;
+    const index = Math.min(Number(action._undo?.index ?? account.docs.length), account.docs.length);
+    account.docs.splice(index, 0, doc);
+  },
+};
+
+const deleteLibraryItem: Executor = {
+  label: (lang) => toolLabel('delete_library_item', lang),
+  execute(_world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const id = action._execute?.id;
+    const index = account.library.findIndex((i) => i.id === id);
+    const item = account.library[index];
+    if (!item) return { ok: false, change: null, text: zh ? '这一条已经不在资料库里了。' : 'That item is no longer in the library.' };
+    account.library.splice(index, 1);
+    action._undo = { item: { ...item }, index };
+    return {
+      ok: true,
+      change: { kind: 'clip', id: item.id, title: item.title, action: 'updated', href: `/library/${item.id}`, note: zh ? '已删除' : 'deleted' },
+      text: zh ? `已从资料库删除“${item.title}”。` : `I removed “${item.title}” from the library.`,
+    };
+  },
+  undo(_world, account, action) {
+    const item = action._undo?.item as LibraryRecord | undefined;
+    if (!item || account.library.some((i) => i.id === item.id)) return;
+    const index = Math.min(Number(action._undo?.index ?? account.library.length), account.library.length);
+    account.library.splice(index, 0, item);
+  },
+};
+
+const createWatch: Executor = {
+  label: (lang) => toolLabel('create_watch', lang),
+  execute(world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const { intent, lang, spaceId } = action._execute as { intent: string; lang: Lang; spaceId: string };
+    try {
+      const created = createWatchFor(world, account, { intent, lang, spaceId, visibility: 'private', cadence: 'daily', type: 'topic' });
+      action._undo = { slug: created.slug, month: monthKey(world.now()) };
+      return {
+        ok: true,
+        change: { kind: 'watch', id: created.slug, title: created.watch.title, action: 'created', href: `/watches/${created.slug}`, pending: true },
+        text: zh ? `已设置关注“${created.watch.title}”，大约一分钟后会有第一期简报。` : `I set up the watch “${created.watch.title}”; the first brief arrives in about a minute.`,
+      };
+    } catch (error) {
+      if (!(error instanceof HttpFail)) throw error;
+      return { ok: false, change: null, text: zh ? `没能设置关注：${error.message}（${error.code}）` : `I could not set up the watch: ${error.message} (${error.code})` };
+    }
+  },
+  undo(world, account, action) {
+    const slug = String(action._undo?.slug ?? '');
+    const month = String(action._undo?.month ?? '');
+    deleteWatch(world, slug);
+    const used = account.watchesByMonth[month];
+    if (used) account.watchesByMonth[month] = used - 1;
+  },
+};
+
+const updateMemory: Executor = {
+  label: (lang) => toolLabel('update_memory', lang),
+  execute: () => ({ ok: true, change: null, text: null }),
+  undo(_world, account, action) {
+    const previous = action._undo?.previous;
+    if (typeof previous === 'string') account.agent.memory = previous;
+  },
+};
+
+const saveReport: Executor = {
+  label: (lang) => toolLabel('save_report', lang),
+  execute(world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const { title, markdown, spaceId } = action._execute as { title: string; markdown: string; spaceId: string };
+    const doc = addDoc(world, account, title, markdown, spaceId);
+    action._undo = { docId: doc.id };
+    const task = action.taskId ? findTask(account, action.taskId) : undefined;
+    if (task && isActive(task)) {
+      task.status = 'running';
+      const last = task.milestones.length - 1;
+      completeMilestone(world, task, last, { detail: zh ? `已保存为文档 ${doc.id}` : `Saved as doc ${doc.id}` });
+      finishTask(world, account, task, 'done', { result: { kind: 'doc', id: doc.id, href: `/docs/${doc.id}` }, body: title });
+    }
+    return {
+      ok: true,
+      change: { kind: 'doc', id: doc.id, title, action: 'created', href: `/docs/${doc.id}` },
+      text: zh ? `报告已保存为文档“${title}”。` : `I saved the report as the document “${title}”.`,
+    };
+  },
+  undo(_world, account, action) {
+    removeDoc(account, action._undo?.docId);
+  },
+  declined(world, account, action) {
+    const task = action.taskId ? findTask(account, action.taskId) : undefined;
+    if (!task || !isActive(task)) return;
+    const zh = langOf(account, action) === 'zh';
+    task.status = 'running';
+    const last = task.milestones.length - 1;
+    completeMilestone(world, task, last, { status: 'skipped', detail: action.status === 'expired' ? (zh ? '未获批准（已过期），报告未保存' : 'Not approved in time; the report was not saved') : zh ? '已拒绝，报告未保存' : 'Rejected; the report was not saved' });
+    finishTask(world, account, task, 'done', { body: zh ? '报告未保存。' : 'The report was not saved.' });
+  },
+};
+
+export const executors: Record<string, Executor> = {
+  create_doc: createDoc,
+  delete_doc: deleteDoc,
+  delete_library_item: deleteLibraryItem,
+  create_watch: createWatch,
+  update_memory: updateMemory,
+  save_report: saveReport,
+};
