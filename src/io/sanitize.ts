@@ -14,6 +14,8 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /** Removes escape sequences and control characters; keeps newlines and tabs. */
 export function sanitize(text: string): string {
+  // A field of another type than the view expected (tolerant reading) is shown as text, never a crash.
+  if (typeof text !== 'string') text = asText(text);
   return text
     .replace(/\r\n?/g, '\n')
     .replace(STRING_SEQUENCE, '')
@@ -23,6 +25,12 @@ export function sanitize(text: string): string {
 }
 
 /** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */
+function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value) ?? '';
+  return String(value);
+}
+
 export function sanitizeLine(text: string): string {
   return sanitize(text).replace(/[\n\t]+/g, ' ');
 }
