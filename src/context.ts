@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
 import type { Misfit } from './api/misfit.js';
+import type { OperationId } from './api/operations.js';
 
 export interface GlobalFlags {
   json: boolean;
@@ -79,6 +80,8 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** Answers of this run that did not fit their assumed shape (tolerant reading), oldest first. */
   misfits?: Misfit[];
+  /** The last answer of this run (tolerant reading falls back to it when a command fails on it). */
+  lastAnswer?: { op: OperationId; body: unknown };
   clock: Clock;
   prompter: Prompter;
   editor: Editor;

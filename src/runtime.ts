@@ -74,7 +74,7 @@ export interface Credentials {
  * `auth login` checks new ones before saving them). The HTTP stack is
  * imported here, on first use.
  */
-export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits'>, credentials: Credentials): Promise<ApiClient> {
+export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>, credentials: Credentials): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
@@ -104,6 +104,11 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
     signal: ctx.signal,
     debug: debugOn ? debugWriter(ctx.io.stderr, apiKey) : undefined,
     onMisfit: misfitReporter(ctx, debugOn),
+    // --json prints answers as they came: no need to load the shapes for them (start-up), unless --debug.
+    checkAnswers: debugOn || !(ctx.flags.json || ctx.flags.jq !== undefined),
+    onAnswer: (op, body) => {
+      ctx.lastAnswer = { op, body };
+    },
   });
 }
 

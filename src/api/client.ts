@@ -108,6 +108,14 @@ export interface ApiClientOptions extends HttpCoreOptions {
    * answer as it came: views and --json decide what to do with it.
    */
   onMisfit?: (misfit: Misfit) => void;
+  /**
+   * Compare answers with their shapes (default true). Off for --json without --debug:
+   * the answer is printed as it came either way, and the shapes (about 100 ms of
+   * start-up) are then loaded only if a command fails on an answer.
+   */
+  checkAnswers?: boolean;
+  /** Told of every answer (cheap): the last one is what a failing command falls back to. */
+  onAnswer?: (op: OperationId, body: unknown) => void;
 }
 
 /** The contract's bound on Idempotency-Key. */
@@ -150,6 +158,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** Tolerant reading: the answer is compared with its shape; one that differs is marked and reported, never rejected. */
   async function checkAnswer(op: OperationId, body: unknown, empty: boolean): Promise<void> {
     if (empty) return;
+    options.onAnswer?.(op, body);
+    if (options.checkAnswers === false) return;
     const { verdictFor } = await import('./fit.js');
     const verdict = verdictFor(op, body);
     if (!verdict || (verdict.fits && !verdict.notAList && verdict.differences.length === 0)) return;

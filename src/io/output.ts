@@ -154,7 +154,7 @@ function scalarText(value: unknown): string {
  * yet); a terminal or pipe gets the answer rendered generically, with a note. Returns
  * false when the failure is not one of these (it is then reported as it is).
  */
-export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misfits'>, error: unknown): Promise<boolean> {
+export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misfits' | 'lastAnswer'>, error: unknown): Promise<boolean> {
   const answer = (error as { answer?: unknown } | undefined)?.answer;
   const notAList = (error as { code?: unknown } | undefined)?.code === 'NOT_A_LIST';
   if (notAList) {
@@ -163,7 +163,7 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
     return true;
   }
   if (error instanceof CliError || !(error instanceof Error) || isInterruption(error)) return false;
-  const misfit = ctx.misfits?.[ctx.misfits.length - 1];
+  const misfit = ctx.misfits?.[ctx.misfits.length - 1] ?? (await lastAnswerMisfit(ctx));
   if (!misfit) return false;
   if (wantsJson(ctx)) {
     // The result was printed before the failure (a remark after it failed): it stands.
@@ -176,6 +176,16 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
   const text = renderGeneric(sanitizeDeep(misfit.body), f);
   if (text !== '') await emit(ctx.io.stdout, `${text}\n`);
   return true;
+}
+
+/** With --json answers are not checked as they come: the last one is checked now, on failure. */
+async function lastAnswerMisfit(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
+  const last = ctx.lastAnswer;
+  if (!last) return undefined;
+  const { verdictFor } = await import('../api/fit.js');
+  const verdict = verdictFor(last.op, last.body);
+  if (!verdict || (verdict.fits && !verdict.notAList)) return undefined;
+  return { ...verdict, body: last.body };
 }
 
 function isInterruption(error: Error): boolean {
