@@ -13,6 +13,7 @@ export const environmentTable: Array<[string, string]> = [
   ['KAGENT_CONFIG_DIR', 'directory of config.json (default: $XDG_CONFIG_HOME/kagent or ~/.config/kagent)'],
   ['KAGENT_NO_PROMPT', 'never prompt (like --no-input)'],
   ['KAGENT_DEBUG', 'trace HTTP requests on stderr (like --debug)'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'the proxy `kagent doctor` names and checks (kagent\'s own requests do not use a proxy yet)'],
   ['CI', 'set by CI systems: no prompts, no spinners'],
   ['NO_COLOR', 'no colour (--no-color does the same)'],
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],

@@ -295,11 +295,17 @@ async function fetchDocument(ctx: RuntimeContext, where: string): Promise<{ ok: 
   let text: string;
   try {
     if (/^https?:\/\//i.test(where)) {
-      const { request } = await import('undici');
+      const { send } = await import('../http/transport.js');
       // The description is public: no key goes with it.
-      const res = await request(where, { headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS, signal: ctx.signal, headers: { accept: 'application/json', 'user-agent': `kagent/${ctx.version}` } });
-      text = await res.body.text();
-      if (res.statusCode !== 200) return { ok: false, error: `HTTP ${res.statusCode}` };
+      const res = await send({
+        url: new URL(where),
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': `kagent/${ctx.version}` },
+        signal: ctx.signal,
+        timeoutMs: PROBE_TIMEOUT_MS,
+      });
+      text = await res.text();
+      if (res.status !== 200) return { ok: false, error: `HTTP ${res.status}` };
     } else {
       const { readFile } = await import('node:fs/promises');
       text = await readFile(where, 'utf8');
