@@ -4,7 +4,7 @@
 // list that is not a list — and, for the note, fields kagent does not know.
 // Loaded on the first answer of a run (it pulls in the shapes), never for --help.
 import { spec } from './spec.js';
-import * as S from './shapes.js';
+import { shapeName } from './shape-names.js';
 import type { OperationId } from './operations.js';
 
 type Schema = Record<string, any>;
@@ -134,19 +134,4 @@ function typeMatches(expected: string, got: string): boolean {
   return expected === 'number' && got === 'integer';
 }
 
-// ---------------------------------------------------------------- names
-
-let names: Map<unknown, string> | undefined;
-
-/** WatchPage, page of Task, list of Space: the export name in shapes.ts. */
-export function shapeName(schema: Schema): string {
-  names ??= new Map(Object.entries(S).filter(([, v]) => typeof v === 'object' && v !== null && 'type' in (v as object) || (typeof v === 'object' && v !== null && 'anyOf' in (v as object))).map(([k, v]) => [v, k]));
-  const direct = names.get(schema);
-  if (direct) return direct;
-  const items = schema.properties?.items?.items;
-  const inner = items ? names.get(items) : undefined;
-  if (inner) return 'nextCursor' in (schema.properties ?? {}) ? `page of ${inner}` : `list of ${inner}`;
-  return schema.description?.replace(/ \(assumed\)$/, '') ?? 'answer';
-}
-
-export { describeDifferences } from './misfit.js';
+export { shapeName };

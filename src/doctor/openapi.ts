@@ -5,7 +5,7 @@
 // the service has are listed too (harmless: kagent ignores them).
 import { operations, type OperationId } from '../api/operations.js';
 import { spec } from '../api/spec.js';
-import { shapeName } from '../api/fit.js';
+import { shapeName } from '../api/shape-names.js';
 
 type Schema = Record<string, any>;
 

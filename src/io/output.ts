@@ -149,10 +149,12 @@ function scalarText(value: unknown): string {
 }
 
 /**
- * The last line of tolerant reading, for a command that failed on an answer that did
- * not fit its shape: --json prints the answer as it came (when nothing was printed
- * yet); a terminal or pipe gets the answer rendered generically, with a note. Returns
- * false when the failure is not one of these (it is then reported as it is).
+ * The last line of tolerant reading, for a command that failed (not with a CliError)
+ * after the service answered: on the answer that did not fit its shape, or else on
+ * the last answer. --json prints that answer as it came (when nothing was printed
+ * yet); a terminal or pipe gets it rendered generically, with a note (--debug adds
+ * the stack). Returns false when no answer came (the failure is then reported as
+ * UNEXPECTED: a bug of kagent's own).
  */
 export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misfits' | 'lastAnswer'>, error: unknown): Promise<boolean> {
   const answer = (error as { answer?: unknown } | undefined)?.answer;
@@ -163,8 +165,10 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
     return true;
   }
   if (error instanceof CliError || !(error instanceof Error) || isInterruption(error)) return false;
-  const misfit = ctx.misfits?.[ctx.misfits.length - 1] ?? (await lastAnswerMisfit(ctx));
+  // The answer that did not fit; else the last answer (a value within its shape that a view still could not use).
+  const misfit = ctx.misfits?.[ctx.misfits.length - 1] ?? (await lastAnswerVerdict(ctx));
   if (!misfit) return false;
+  if (ctx.flags.debug && error.stack) await emit(ctx.io.stderr, `debug: ${sanitize(error.stack)}\n`);
   if (wantsJson(ctx)) {
     // The result was printed before the failure (a remark after it failed): it stands.
     if (!hasWritten(ctx.io.stdout)) await printJson(ctx, misfit.body);
@@ -178,14 +182,13 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
   return true;
 }
 
-/** With --json answers are not checked as they come: the last one is checked now, on failure. */
-async function lastAnswerMisfit(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
+/** The last answer of the run with its verdict (with --json answers are not checked as they come: it is checked now). */
+async function lastAnswerVerdict(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
   const last = ctx.lastAnswer;
   if (!last) return undefined;
   const { verdictFor } = await import('../api/fit.js');
   const verdict = verdictFor(last.op, last.body);
-  if (!verdict || (verdict.fits && !verdict.notAList)) return undefined;
-  return { ...verdict, body: last.body };
+  return verdict ? { ...verdict, body: last.body } : undefined;
 }
 
 function isInterruption(error: Error): boolean {
