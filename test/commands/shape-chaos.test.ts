@@ -16,7 +16,7 @@ import { tempDir, type RunCliResult } from '../helpers/run.js';
 import { sandboxClock } from '../helpers/sandbox-clock.js';
 
 /** Seeds tried; each seed is a fresh sandbox whose chaos stream differs. Bounded so the file runs well under a minute. */
-const SEEDS = [11, 23, 37, 41, 59, 67, 73, 89, 97, 101];
+const SEEDS = [11, 23, 37, 41, 59, 67, 73, 89, 97, 101, 103, 107, 109, 113, 127, 131];
 /** Commands that do not read the service's answers and never return by themselves. */
 const NOT_RUN = new Set(['sandbox']);
 
