@@ -196,6 +196,27 @@ describe('kagent doctor', () => {
     expect(fromFile.code).toBe(1);
     expect(fromFile.stdout).toContain("getWatch: the service's WatchPage differs (missing: watch)");
 
+    // Served where a service publishes it ({base URL}/openapi.json), in front of the sandbox: found without --spec.
+    const sandboxOrigin = new URL(s.t.baseUrl).origin;
+    const front = createServer((req, res) => {
+      if (req.url === '/api/v1/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(edited));
+        return;
+      }
+      const upstream = httpRequest(`${sandboxOrigin}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    const frontOrigin = await listen(front);
+    const discovered = await s.kagent(['doctor'], { env: { KAGENT_BASE_URL: `${frontOrigin}/api/v1` } });
+    expect(discovered.code).toBe(1);
+    expect(discovered.stdout).toMatch(/^ok\tkey\t/m);
+    expect(discovered.stdout).toContain(`shapes differ from what kagent assumes (${frontOrigin}/api/v1/openapi.json)`);
+    expect(discovered.stdout).toContain("-\topenapi\tgetWatch: the service's WatchPage differs (missing: watch)");
+
     const missing = await s.kagent(['doctor', '--spec', `${origin}/nothing.json`]);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toMatch(/^fail\topenapi\tno OpenAPI document at .*nothing\.json$/m);
