@@ -135,6 +135,33 @@ describe('kagent doctor', () => {
     expect(dead.stdout).toMatch(new RegExp(`^fail\\tproxy\\tproxy http://127.0.0.1:${port} \\(from http_proxy\\) is not reachable: ECONNREFUSED$`, 'm'));
   });
 
+  it('rate-limit headers: the budget left, and a warning (not a problem) when it is spent', async () => {
+    const me = (await s.t.call('GET', '/me')).body;
+    let remaining = '42';
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/api/v1/me') {
+        res.writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': '60', 'ratelimit-remaining': remaining, 'ratelimit-reset': '12' });
+        res.end(JSON.stringify(me));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    const origin = await listen(server);
+    const env = { KAGENT_BASE_URL: `${origin}/api/v1` };
+    const r = await s.kagent(['doctor', '--json'], { env });
+    const check = checkOf(JSON.parse(r.stdout), 'rate-limit');
+    expect(check).toMatchObject({ status: 'ok', summary: '42 requests left of 60, resets in 12 s; kagent keeps under 100000/minute', data: { limit: '60', remaining: 42 } });
+    // No OpenAPI document there: a warning, so still exit 0.
+    expect(checkOf(JSON.parse(r.stdout), 'openapi').status).toBe('warn');
+    expect(r.code).toBe(0);
+    remaining = '0';
+    const spent = await s.kagent(['doctor'], { env });
+    expect(spent.code).toBe(0);
+    expect(spent.stdout).toMatch(/^warn\trate-limit\t0 requests left of 60, resets in 12 s/m);
+    expect(spent.stdout).toContain('-\trate-limit\tthe budget is spent: commands will wait or fail with exit 7 until it resets');
+  });
+
   it("a clock 5 minutes ahead of the service's Date: a problem", async () => {
     const ahead = { now: () => Date.now() + 5 * 60_000, sleep: async () => {} };
     const r = await s.kagent(['doctor'], { clock: ahead });
