@@ -142,6 +142,24 @@ describe('the commands that crashed against an independent mock', () => {
   }
 });
 
+describe('a write whose answer lacks what the next step needs', () => {
+  it('watch create (following the set-up) shows the answer as it came instead of failing on it', async () => {
+    const created = { watch: { slug: 'battery', title: 'Battery recycling' }, task: { id: 'tk_9' } };
+    serve('POST /api/v1/watches', { body: created, status: 202 });
+    const json = await kagent(['watch', 'create', 'Battery recycling', '--yes', '--json']);
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe(`${JSON.stringify(created)}\n`);
+    expect(json.stderr).not.toContain('UNEXPECTED');
+    for (const tty of [true, false]) {
+      const r = await kagent(['watch', 'create', 'Battery recycling', '--yes'], { tty, env: { NO_COLOR: '1' } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain("note: the service's WatchCreated differs from what kagent knows (missing: slug, taskId, watch.intent, ");
+      expect(r.stderr).toContain("note: kagent could not read the service's WatchCreated (createWatch); here it is as it came");
+      expect(r.stdout).toContain(tty ? 'watch:\n  slug: battery' : 'watch.slug\tbattery');
+    }
+  });
+});
+
 describe('answers that cannot be read at all', () => {
   it('a list that is not a list: NOT_A_LIST (exit 1) on a terminal or piped; --json prints it as it came', async () => {
     const odd = { items: { tk_1: { id: 'tk_1' } }, nextCursor: null };
