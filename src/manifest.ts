@@ -31,7 +31,7 @@ export const groups: readonly GroupEntry[] = [
 
   { name: 'api', section: 'Tools', summary: 'Make an authenticated request to any API path' },
   { name: 'sandbox', section: 'Tools', summary: 'Run a local double of the whole API for tests and demos' },
-  { name: 'doctor', section: 'Tools', summary: 'Check that kagent will work here: config, network, key, clock, API shapes' },
+  { name: 'doctor', section: 'Tools', summary: 'Check config, network, key, clock and API shapes' },
   { name: 'completion', section: 'Tools', summary: 'Print a shell completion script (bash, zsh, fish)' },
   { name: 'help', section: 'Tools', summary: 'Help on a command, or a topic: exit-codes, environment' },
 ];

@@ -11,7 +11,7 @@ interface DoctorOptions {
 
 export default defineGroup<DoctorOptions>({
   name: 'doctor',
-  summary: 'Check that kagent will work here: config, network, key, clock, API shapes',
+  summary: 'Check config, network, key, clock and API shapes',
   description:
     'Checks, in order: the config and profile in use (and where each value came from); DNS for the base URL; the proxy from ' +
     'HTTPS_PROXY/HTTP_PROXY/NO_PROXY; that the service answers (over TLS for https) and accepts the key; the clock against the ' +
