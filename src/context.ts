@@ -2,6 +2,8 @@
 // fake streams and a sandbox URL and call handlers in-process.
 import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
+import type { Misfit } from './api/misfit.js';
+import type { OperationId } from './api/operations.js';
 
 export interface GlobalFlags {
   json: boolean;
@@ -76,6 +78,10 @@ export interface Context {
   config: ResolvedConfig;
   /** Built on first use: commands that never call the API never load the HTTP stack. */
   api(): Promise<ApiClient>;
+  /** Answers of this run that did not fit their assumed shape (tolerant reading), oldest first. */
+  misfits?: Misfit[];
+  /** The last answer of this run (tolerant reading falls back to it when a command fails on it). */
+  lastAnswer?: { op: OperationId; body: unknown };
   clock: Clock;
   prompter: Prompter;
   editor: Editor;

@@ -34,6 +34,7 @@ export const groups: readonly GroupEntry[] = [
 
   { name: 'api', section: 'Tools', summary: 'Make an authenticated request to any API path', load: () => import('../commands/api/index.js') },
   { name: 'sandbox', section: 'Tools', summary: 'Run a local double of the whole API for tests and demos', load: () => import('../commands/sandbox/index.js') },
+  { name: 'doctor', section: 'Tools', summary: 'Check config, network, key, clock and API shapes', load: () => import('../commands/doctor/index.js') },
   { name: 'completion', section: 'Tools', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('../commands/completion/index.js') },
   { name: 'help', section: 'Tools', summary: 'Help on a command, or a topic: exit-codes, environment', load: () => import('../commands/help/index.js') },
 ];

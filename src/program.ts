@@ -101,7 +101,13 @@ export async function run(options: RunOptions): Promise<number> {
     flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
     const found = invocation as Invocation;
-    await found.spec.run?.(ctx, found.opts, found.args);
+    try {
+      await found.spec.run?.(ctx, found.opts, found.args);
+    } catch (error) {
+      // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
+      const { recoverFromMisfit } = await import('./io/output.js');
+      if (!(await recoverFromMisfit(ctx, error))) throw error;
+    }
     if (signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
     return ExitCode.OK;
   } catch (error) {

@@ -3,6 +3,7 @@
 // editor. Everything comes from the arguments: tests pass fake streams, an
 // env and a config dir, and get the same behaviour as the binary.
 import type { ApiClient } from './api/client.js';
+import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
 import type { Clock, Context, Editor, GlobalFlags, Prompter } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { maskKey, resolveConfig, type Resolved } from './config/resolve.js';
@@ -37,6 +38,7 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
     flags,
     config,
     api: () => (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
+    misfits: [],
     clock: options.overrides?.clock ?? systemClock,
     prompter: options.overrides?.prompter ?? createPrompter(io, signal, flags),
     editor: options.overrides?.editor ?? createEditor(io),
@@ -73,7 +75,7 @@ export interface Credentials {
  * `auth login` checks new ones before saving them). The HTTP stack is
  * imported here, on first use.
  */
-export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version'>, credentials: Credentials): Promise<ApiClient> {
+export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>, credentials: Credentials): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
@@ -111,7 +113,42 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
     notice: ctx.flags.quiet ? undefined : (line) => void stderr.write(`${line}\n`),
     signal: ctx.signal,
     debug: debugOn ? debugWriter(ctx.io.stderr, apiKey) : undefined,
+    onMisfit: misfitReporter(ctx, debugOn),
+    // --json prints answers as they came: no need to load the shapes for them (start-up), unless --debug.
+    checkAnswers: debugOn || !(ctx.flags.json || ctx.flags.jq !== undefined),
+    onAnswer: (op, body) => {
+      ctx.lastAnswer = { op, body };
+    },
   });
+}
+
+/**
+ * Tolerant reading: an answer that does not fit its shape is kept on the context
+ * (views and the fallback renderer use it) and said once per operation on stderr;
+ * --debug lists every difference. --quiet keeps the note but not the details.
+ */
+function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn: boolean): (misfit: Misfit) => void {
+  const told = new Set<string>();
+  return (misfit) => {
+    ctx.misfits?.push(misfit);
+    const serious = misfit.differences.filter((d) => d.kind !== 'extra');
+    const write = (line: string) => {
+      try {
+        ctx.io.stderr.write(`${sanitize(line)}\n`);
+      } catch {
+        // stderr gone: nothing to tell.
+      }
+    };
+    if (debugOn) {
+      write(`debug: ${misfit.op} answer differs from ${misfit.shape}:`);
+      for (const d of misfit.differences) write(`debug:   ${d.kind} ${d.path}${d.kind === 'retyped' ? ` (kagent expects ${d.expected}, got ${d.got})` : ''}`);
+    }
+    // Fields kagent does not know are harmless: noted only with --debug.
+    if (serious.length === 0 && !misfit.notAList) return;
+    if (told.has(misfit.op) || ctx.flags.quiet) return;
+    told.add(misfit.op);
+    write(misfitNote(misfit, (m) => describeDifferences(m.differences)));
+  };
 }
 
 /** --debug lines on stderr; the key and any URL's user and password are masked here too, whatever the HTTP layer wrote. */

@@ -34,7 +34,7 @@ export interface SandboxOptions {
   autoAdvance?: boolean;
 }
 
-export type FaultKind = '503' | '502' | '504' | '429' | '500' | 'reset' | 'slow' | 'truncate' | 'reset-after';
+export type FaultKind = '503' | '502' | '504' | '429' | '500' | 'reset' | 'slow' | 'truncate' | 'reset-after' | 'shape';
 
 export interface FaultRequest {
   kind: FaultKind;

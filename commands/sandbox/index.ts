@@ -15,7 +15,7 @@ const options = [
   { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
   { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
   { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
-  { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05' },
+  { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05; shape=0.2 changes the shape of answers' },
   { flags: '--error-format <format>', description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents', choices: ['envelope', 'problem'], default: 'envelope' },
   { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
   { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },

@@ -6,6 +6,8 @@ import { createHttpCore, type HttpCoreOptions } from '../http/core.js';
 import { paginate as paginatePages } from '../http/paginate.js';
 import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
+import { markMisfit, NotAListError, type Misfit } from './misfit.js';
+export { NotAListError } from './misfit.js';
 import type * as S from './shapes.js';
 
 /** What each operation answers with (void for 204s). */
@@ -101,7 +103,22 @@ export type PageItem<K extends PagedOperation> = Responses[K] extends { items: A
 
 // ---------------------------------------------------------------- implementation
 
-export type ApiClientOptions = HttpCoreOptions;
+export interface ApiClientOptions extends HttpCoreOptions {
+  /**
+   * Told of every answer that does not fit the shape kagent assumes for it (after
+   * the answer is marked, before the caller gets it). The caller still gets the
+   * answer as it came: views and --json decide what to do with it.
+   */
+  onMisfit?: (misfit: Misfit) => void;
+  /**
+   * Compare answers with their shapes (default true). Off for --json without --debug:
+   * the answer is printed as it came either way, and the shapes (about 100 ms of
+   * start-up) are then loaded only if a command fails on an answer.
+   */
+  checkAnswers?: boolean;
+  /** Told of every answer (cheap): the last one is what a failing command falls back to. */
+  onAnswer?: (op: OperationId, body: unknown) => void;
+}
 
 /** The contract's bound on Idempotency-Key. */
 const IDEMPOTENCY_KEY_MAX = 200;
@@ -140,7 +157,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       signal: args.signal,
       read: 'json',
     });
+    await checkAnswer(op, response.body, info.success === 204);
     return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
+  }
+
+  /** Tolerant reading: the answer is compared with its shape; one that differs is marked and reported, never rejected. */
+  async function checkAnswer(op: OperationId, body: unknown, empty: boolean): Promise<void> {
+    if (empty) return;
+    options.onAnswer?.(op, body);
+    if (options.checkAnswers === false) return;
+    const { verdictFor } = await import('./fit.js');
+    const verdict = verdictFor(op, body);
+    if (!verdict || (verdict.fits && !verdict.notAList && verdict.differences.length === 0)) return;
+    const misfit: Misfit = { ...verdict, body };
+    markMisfit(misfit);
+    options.onMisfit?.(misfit);
   }
 
   return {
@@ -174,6 +205,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           async (cursor, pageSize) => {
             const query = { ...args.query, ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) };
             const page = (await callFull(op, { ...args, query })).body as unknown as { items: Array<PageItem<K>>; nextCursor: string | null };
+            if (typeof page !== 'object' || page === null || !Array.isArray(page.items)) throw new NotAListError(op, page);
+            // A cursor that is not text cannot be sent back: the pages end here.
+            if (page.nextCursor !== null && typeof page.nextCursor !== 'string') return { items: page.items, nextCursor: null };
             return page;
           },
           { limit: options.limit, all: options.all, maxPageSize },
@@ -205,3 +239,4 @@ async function maxPageSizeOf(op: OperationId): Promise<number | undefined> {
   const maximum = query?.properties?.limit?.maximum;
   return typeof maximum === 'number' ? maximum : undefined;
 }
+

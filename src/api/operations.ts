@@ -90,6 +90,8 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || value === '') throw new Error(`missing path parameter ${name}`);
+    // An id read from an answer of another shape (an object, null) is no id: never send "[object Object]".
+    if (typeof value !== 'string' && typeof value !== 'number') throw new TypeError(`path parameter ${name} is not text`);
     return encodeURIComponent(value);
   });
 }

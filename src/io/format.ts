@@ -53,7 +53,10 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
     number: (value) => (typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value)),
     bytes: (value) => (typeof value === 'number' ? (tty ? humanBytes(value) : String(value)) : plain(value)),
     fields(rows) {
-      const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== null);
+      // A value of another type than the view expected (tolerant reading) is shown as text.
+      const shown = rows
+        .filter((row) => row[1] !== undefined && row[1] !== null)
+        .map(([label, value]): [string, string] => [label, typeof value === 'string' ? value : plain(value)]);
       if (!tty) return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
       const pad = Math.max(0, ...shown.map(([label]) => displayWidth(label)));
       return shown.map(([label, value]) => `${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`).join('\n');
@@ -72,7 +75,8 @@ function plain(value: unknown): string {
 }
 
 export function toMillis(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  // Beyond ±8.64e15 ms a Date is invalid: such a number is not a time.
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= 8.64e15) return value;
   if (typeof value === 'string' && value !== '') {
     const ms = Date.parse(value);
     if (!Number.isNaN(ms)) return ms;

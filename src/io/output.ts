@@ -9,9 +9,11 @@
 // text is sanitised before it reaches the terminal. Heavy modules (chalk,
 // cli-table3, jq) are imported on first use, never at start-up.
 import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
 import type { Formatter } from './format.js';
-import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeStyled } from './sanitize.js';
-import { emit } from './streams.js';
+import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeLine, sanitizeStyled } from './sanitize.js';
+import { emit, hasWritten } from './streams.js';
 import type { Column } from './table.js';
 
 export type { Column } from './table.js';
@@ -58,13 +60,141 @@ export function toJson(data: unknown, pretty: boolean): string {
   return escapeJsonControls(JSON.stringify(data, null, pretty ? 2 : undefined));
 }
 
-/** Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy). */
+/**
+ * Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy).
+ * An answer that did not fit its assumed shape (tolerant reading) is rendered by its
+ * view where the view can, with the fields the view does not know shown after it;
+ * where the view cannot, the whole answer is shown generically (key/value, nested lists).
+ */
 export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T, f: Formatter) => string | Promise<string>): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
   const f = await getFormatter(ctx);
+  const misfit = misfitOf(data);
   // The render may add strings it fetched itself (a space's name): its output is sanitised again, keeping our styling.
-  const text = sanitizeStyled(await render(sanitizeDeep(data), f));
+  let text: string;
+  if (!misfit) text = sanitizeStyled(await render(sanitizeDeep(data), f));
+  else {
+    try {
+      text = sanitizeStyled(await render(sanitizeDeep(data), f));
+      text = withUnknownFields(text, data, misfit, f);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      text = renderGeneric(sanitizeDeep(data), f);
+    }
+  }
   if (text !== '') await emit(ctx.io.stdout, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** The view's text, then the answer's top-level fields kagent does not know, shown generically. */
+function withUnknownFields(text: string, data: unknown, misfit: Misfit, f: Formatter): string {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return text;
+  const unknown = misfit.differences.filter((d) => d.kind === 'extra' && !/[.[]/.test(d.path)).map((d) => d.path);
+  if (unknown.length === 0) return text;
+  const rest = Object.fromEntries(unknown.map((key) => [key, (data as Record<string, unknown>)[key]]));
+  const generic = renderGeneric(sanitizeDeep(rest), f);
+  return f.tty ? `${text.replace(/\n+$/, '')}\n\n${f.dim('Also in the answer:')}\n${generic}` : `${text.replace(/\n+$/, '')}\n${generic}`;
+}
+
+/**
+ * Any JSON value as text, for answers no view can render. On a terminal: `key: value`
+ * lines, nested objects and lists indented under their key. Piped: one
+ * `path<TAB>value` line per leaf (`brief.entries.0.title\tHello`), stable for awk.
+ * Give it sanitised data (sanitizeDeep).
+ */
+export function renderGeneric(value: unknown, f: Pick<Formatter, 'tty' | 'dim'>): string {
+  const lines: string[] = [];
+  if (!f.tty) {
+    const leaf = (path: string, v: unknown) => lines.push(`${path || '.'}\t${scalarText(v)}`);
+    const walk = (v: unknown, path: string, depth: number): void => {
+      if (v !== null && typeof v === 'object' && depth < 12 && Object.keys(v).length > 0) {
+        for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k, depth + 1);
+      } else leaf(path, v);
+    };
+    walk(value, '', 0);
+    return lines.join('\n');
+  }
+  const walk = (v: unknown, indent: string, depth: number): void => {
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        if (isComposite(item) && depth < 12) {
+          lines.push(`${indent}-`);
+          walk(item, `${indent}  `, depth + 1);
+        } else lines.push(`${indent}- ${scalarText(item)}`);
+      }
+      return;
+    }
+    if (isComposite(v) && depth < 12) {
+      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+        if (isComposite(item) && depth < 11) {
+          lines.push(`${indent}${f.dim(`${sanitizeLine(k)}:`)}`);
+          walk(item, `${indent}  `, depth + 1);
+        } else lines.push(`${indent}${f.dim(`${sanitizeLine(k)}:`)} ${scalarText(item)}`);
+      }
+      return;
+    }
+    lines.push(`${indent}${scalarText(v)}`);
+  };
+  walk(value, '', 0);
+  return lines.join('\n');
+}
+
+function isComposite(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+}
+
+function scalarText(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return sanitizeLine(value);
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? '[]' : '{}';
+  return String(value);
+}
+
+/**
+ * The last line of tolerant reading, for a command that failed (not with a CliError)
+ * after the service answered: on the answer that did not fit its shape, or else on
+ * the last answer. --json prints that answer as it came (when nothing was printed
+ * yet); a terminal or pipe gets it rendered generically, with a note (--debug adds
+ * the stack). Returns false when no answer came (the failure is then reported as
+ * UNEXPECTED: a bug of kagent's own).
+ */
+export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misfits' | 'lastAnswer'>, error: unknown): Promise<boolean> {
+  const answer = (error as { answer?: unknown } | undefined)?.answer;
+  const notAList = (error as { code?: unknown } | undefined)?.code === 'NOT_A_LIST';
+  if (notAList) {
+    if (!wantsJson(ctx) || hasWritten(ctx.io.stdout)) return false;
+    await printJson(ctx, answer);
+    return true;
+  }
+  if (error instanceof CliError || !(error instanceof Error) || isInterruption(error)) return false;
+  // The answer that did not fit; else the last answer (a value within its shape that a view still could not use).
+  const misfit = ctx.misfits?.[ctx.misfits.length - 1] ?? (await lastAnswerVerdict(ctx));
+  if (!misfit) return false;
+  if (ctx.flags.debug && error.stack) await emit(ctx.io.stderr, `debug: ${sanitize(error.stack)}\n`);
+  if (wantsJson(ctx)) {
+    // The result was printed before the failure (a remark after it failed): it stands.
+    if (!hasWritten(ctx.io.stdout)) await printJson(ctx, misfit.body);
+    return true;
+  }
+  if (misfit.notAList) throw new NotAListError(misfit.op, misfit.body);
+  if (!ctx.flags.quiet) await emit(ctx.io.stderr, `note: kagent could not read the service's ${misfit.shape} (${misfit.op}); here it is as it came\n`);
+  const f = await getFormatter(ctx);
+  const text = renderGeneric(sanitizeDeep(misfit.body), f);
+  if (text !== '') await emit(ctx.io.stdout, `${text}\n`);
+  return true;
+}
+
+/** The last answer of the run with its verdict (with --json answers are not checked as they come: it is checked now). */
+async function lastAnswerVerdict(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
+  const last = ctx.lastAnswer;
+  if (!last) return undefined;
+  const { verdictFor } = await import('../api/fit.js');
+  const verdict = verdictFor(last.op, last.body);
+  return verdict ? { ...verdict, body: last.body } : undefined;
+}
+
+function isInterruption(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return error.name === 'AbortError' || error.name === 'ExitPromptError' || code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 /** Prints a list, row by row as it arrives: memory stays flat however many pages follow. Returns how many items there were. */
@@ -79,12 +209,7 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
 
   const f = await getFormatter(ctx);
   const { visibleColumns, plainRow, renderTable } = await import('./table.js');
-  // A display callback may add strings fetched elsewhere (space names): its output is sanitised, keeping our styling
-  // (colour codes there cannot be told from ours, so such strings are best sanitised where they are fetched too).
-  const columns = visibleColumns(options.columns, f.tty).map((column) => {
-    const display = column.display;
-    return display ? { ...column, display: (row: T, fmt: Formatter) => sanitizeStyled(display(row, fmt)) } : column;
-  });
+  const columns = visibleColumns(options.columns, f.tty).map(tolerantColumn);
   let count = 0;
 
   if (!f.tty) {
@@ -113,6 +238,39 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
   await flushBatch();
   if (count === 0 && options.empty) await note(ctx, options.empty);
   return count;
+}
+
+/**
+ * A column that cannot fail on an item of another shape (tolerant reading): a
+ * getter that trips over a missing or retyped field shows the cell empty.
+ */
+function tolerantColumn<T>(column: Column<T>): Column<T> {
+  const value = (row: T): unknown => {
+    try {
+      return column.value(row);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      return undefined;
+    }
+  };
+  const display = column.display;
+  return {
+    ...column,
+    value,
+    display: display
+      ? (row, f) => {
+          try {
+            // A display callback may add strings fetched elsewhere (space names): its output is sanitised, keeping
+            // our styling (colour codes there cannot be told from ours, so such strings are sanitised where fetched too).
+            return sanitizeStyled(display(row, f));
+          } catch (error) {
+            if (error instanceof CliError) throw error;
+            const raw = value(row);
+            return sanitize(raw === undefined || raw === null ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
+          }
+        }
+      : undefined,
+  };
 }
 
 async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>): Promise<number> {

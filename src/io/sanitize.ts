@@ -30,6 +30,8 @@ export function showFormatControls(text: string): string {
 
 /** Removes escape sequences and control characters, shows bidi/format controls as `<U+XXXX>`; keeps newlines and tabs. */
 export function sanitize(text: string): string {
+  // A field of another type than the view expected (tolerant reading) is shown as text, never a crash.
+  if (typeof text !== 'string') text = asText(text);
   return text
     .replace(/\r\n?/g, '\n')
     .replace(STRING_SEQUENCE, '')
@@ -84,6 +86,12 @@ export function escapeJsonControls(json: string): string {
 }
 
 /** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */
+function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value) ?? '';
+  return String(value);
+}
+
 export function sanitizeLine(text: string): string {
   return sanitize(text).replace(/[\n\t]+/g, ' ');
 }

@@ -14,6 +14,8 @@ export class PipeClosedError extends CliError {
 
 interface StreamState {
   error: (Error & { code?: string }) | undefined;
+  /** Characters written through emit(). */
+  written: number;
 }
 
 // Per-stream, keyed by the stream object itself: no process-wide state.
@@ -22,7 +24,7 @@ const states = new WeakMap<Writable, StreamState>();
 function stateOf(stream: Writable): StreamState {
   let state = states.get(stream);
   if (!state) {
-    const fresh: StreamState = { error: undefined };
+    const fresh: StreamState = { error: undefined, written: 0 };
     stream.on('error', (error: Error & { code?: string }) => {
       fresh.error ??= error;
     });
@@ -30,6 +32,11 @@ function stateOf(stream: Writable): StreamState {
     state = fresh;
   }
   return state;
+}
+
+/** Whether anything was written to the stream through emit() (a fallback must not add a second result). */
+export function hasWritten(stream: Writable): boolean {
+  return (states.get(stream)?.written ?? 0) > 0;
 }
 
 /** Starts watching a stream for EPIPE right away (before any write can fail). */
@@ -55,6 +62,7 @@ export async function emit(stream: Writable, text: string): Promise<void> {
   if (before) throw before;
   if (stream.destroyed || stream.writableEnded) throw new PipeClosedError();
   if (text.length === 0) return;
+  state.written += text.length;
   const more = stream.write(guardOutput(text));
   if (!more) {
     await new Promise<void>((resolve) => {

@@ -1,8 +1,11 @@
 // Fault injection, for trying scripts against a flaky service: by probability
 // (`--faults 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05`) or for the next N
 // requests (admin route), optionally only for one method and path prefix.
+// `shape` does not fail the request: its answer comes back with a changed shape
+// (fields removed, renamed, retyped, nested, flattened or added; see shape-chaos.ts).
+import { mangle } from './shape-chaos.js';
 
-export const FAULT_KINDS = ['503', '502', '504', '429', '500', 'reset', 'slow', 'truncate', 'reset-after'] as const;
+export const FAULT_KINDS = ['503', '502', '504', '429', '500', 'reset', 'slow', 'truncate', 'reset-after', 'shape'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -32,6 +35,11 @@ export class Faults {
   inject(fault: Fault & { count?: number; method?: string; path?: string }): void {
     if (!FAULT_KINDS.includes(fault.kind)) throw new Error(`unknown fault ${fault.kind}; one of ${FAULT_KINDS.join(', ')}`);
     this.queue.push({ ...fault, remaining: fault.count ?? 1 });
+  }
+
+  /** A shape-chaos copy of an answer body, from the same seeded stream as the odds. */
+  mangle(body: unknown): unknown {
+    return mangle(body, this.random).body;
   }
 
   clear(): void {

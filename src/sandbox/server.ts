@@ -163,11 +163,13 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   world.changed();
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
+  // Shape chaos changes only what is sent: the stored state and idempotent replays keep the true shape.
+  if (fault?.kind === 'shape' && reply.body !== undefined && (reply.status ?? 200) < 300) reply = { ...reply, body: deps.faults.mangle(reply.body) };
   send(deps, res, reply);
 }
 
 function failsBeforeWork(fault: Fault): boolean {
-  return fault.kind !== 'slow' && fault.kind !== 'truncate' && fault.kind !== 'reset-after';
+  return fault.kind !== 'slow' && fault.kind !== 'truncate' && fault.kind !== 'reset-after' && fault.kind !== 'shape';
 }
 
 function injectFailure(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, fault: Fault, reply?: Reply): void {

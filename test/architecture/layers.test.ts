@@ -40,7 +40,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   version: [],
   environment: [],
   manpages: ['kit', 'manifest', 'root-help', 'environment', 'errors'],
-  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment'],
+  doctor: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment', 'doctor'],
 };
 
 const own = (edge: ImportEdge) => !edge.to.endsWith('.json');

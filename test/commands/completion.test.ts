@@ -49,7 +49,7 @@ function paths(): Array<[string, CommandSpec]> {
 /** Completion candidates bash offers for a command line (the last word is the one being completed). */
 const BASH_CASES: Array<[string[], string]> = [
   [['kagent', ''], groups.map((g) => g.name).join(' ')],
-  [['kagent', 'd'], 'doc'],
+  [['kagent', 'd'], 'doc doctor'],
   [['kagent', 'doc', ''], 'list search show create update edit delete'],
   [['kagent', 'doc', 'rm', '--y'], '--yes'],
   [['kagent', 'doc', 'edit', 'dc_1', '--r'], '--replace --revision'],

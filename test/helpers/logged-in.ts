@@ -1,5 +1,6 @@
 // A sandbox plus a config dir already logged in to it: the setup of most command tests.
 import { writeProfile } from '../../src/config/store.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
 import { runCli, tempDir, type RunCliOptions, type RunCliResult } from './run.js';
 
@@ -11,8 +12,8 @@ export interface LoggedIn {
   close(): Promise<void>;
 }
 
-export async function loggedInSandbox(): Promise<LoggedIn> {
-  const t = await startTestSandbox();
+export async function loggedInSandbox(options: SandboxOptions = {}): Promise<LoggedIn> {
+  const t = await startTestSandbox(options);
   const configDir = tempDir('kagent-config-');
   // A high client-side rate: tests make many quick calls; the sandbox's own limit is off too.
   await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });

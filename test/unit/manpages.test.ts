@@ -52,7 +52,7 @@ describe('man pages', () => {
     for (const flag of help.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)) expect(text).toContain(flag[1]);
     for (const group of groups) expect(text).toContain(`kagent ${group.name}`);
     expect(text).toMatch(/EXIT STATUS\n[\s\S]*\n {7}130 +interrupted \(Ctrl-C\)\n/);
-    expect(text).toMatch(/ENVIRONMENT\n[\s\S]*KAGENT_API_KEY[\s\S]*HTTPS_PROXY, HTTP_PROXY, NO_PROXY/);
+    expect(text).toMatch(/ENVIRONMENT\n[\s\S]*KAGENT_API_KEY[\s\S]*HTTPS_PROXY, https_proxy[\s\S]*HTTP_PROXY, http_proxy[\s\S]*NO_PROXY, no_proxy/);
   });
 
   it('each group page has every subcommand, argument and flag its --help shows', async () => {

@@ -1,0 +1,187 @@
+// The service's OpenAPI description compared with the shapes kagent assumes:
+// for each operation kagent calls, the success answer the service describes is
+// set beside kagent's shape; what kagent expects and the service leaves out,
+// describes with another type, or makes optional is a difference. Fields only
+// the service has are listed too (harmless: kagent ignores them).
+import { operations, type OperationId } from '../api/operations.js';
+import { spec } from '../api/spec.js';
+import { shapeName } from '../api/shape-names.js';
+
+type Schema = Record<string, any>;
+
+export interface SpecDifference {
+  kind: 'missing' | 'retyped' | 'optional' | 'extra';
+  path: string;
+  /** For retyped: kagent's type and the service's. */
+  kagent?: string;
+  service?: string;
+}
+
+export interface OperationComparison {
+  op: OperationId;
+  shape: string;
+  /** The service does not describe this operation (or its answer). */
+  undescribed?: boolean;
+  differences: SpecDifference[];
+}
+
+/** Every operation kagent reads an answer of, compared. */
+export function compareWithSpec(document: Schema): OperationComparison[] {
+  const found = indexOperations(document);
+  const out: OperationComparison[] = [];
+  for (const [op, entry] of Object.entries(spec) as Array<[OperationId, (typeof spec)[OperationId]]>) {
+    const ours = entry.response as Schema | undefined;
+    if (!ours) continue;
+    const info = operations[op];
+    const theirs = found.byId.get(op) ?? found.byRoute.get(routeKey(info.method, info.path));
+    const answer = theirs ? successSchema(theirs, info.success) : undefined;
+    if (!answer) {
+      out.push({ op, shape: shapeName(ours), undescribed: true, differences: [] });
+      continue;
+    }
+    const differences: SpecDifference[] = [];
+    diff(ours, answer, '', differences, new Resolver(document), 0);
+    out.push({ op, shape: shapeName(ours), differences });
+  }
+  return out;
+}
+
+function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '')}`;
+}
+
+function indexOperations(document: Schema): { byId: Map<string, Schema>; byRoute: Map<string, Schema> } {
+  const byId = new Map<string, Schema>();
+  const byRoute = new Map<string, Schema>();
+  // Paths may or may not carry the base path (/api/v1): match on what follows it.
+  const servers: string[] = Array.isArray(document.servers) ? document.servers.map((s: Schema) => String(s?.url ?? '')) : [];
+  const basePaths = servers.map((url) => {
+    try {
+      return new URL(url, 'http://x').pathname.replace(/\/+$/, '');
+    } catch {
+      return '';
+    }
+  });
+  for (const [path, item] of Object.entries<Schema>(document.paths ?? {})) {
+    if (typeof item !== 'object' || item === null) continue;
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+      const operation = item[method] as Schema | undefined;
+      if (typeof operation !== 'object' || operation === null) continue;
+      if (typeof operation.operationId === 'string') byId.set(operation.operationId, operation);
+      const stripped = ['/api/v1', ...basePaths].reduce((p, base) => (base && p.startsWith(`${base}/`) ? p.slice(base.length) : p), path);
+      byRoute.set(routeKey(method, stripped), operation);
+    }
+  }
+  return { byId, byRoute };
+}
+
+function successSchema(operation: Schema, status: number): Schema | undefined {
+  const responses: Schema = operation.responses ?? {};
+  const response = responses[String(status)] ?? Object.entries(responses).find(([code]) => /^2\d\d$|^2XX$/i.test(code))?.[1];
+  const content: Schema = response?.content ?? {};
+  const json = content['application/json'] ?? Object.entries(content).find(([type]) => /json/i.test(type))?.[1];
+  return json?.schema;
+}
+
+class Resolver {
+  constructor(private readonly document: Schema) {}
+  resolve(schema: Schema | undefined, depth = 0): Schema | undefined {
+    if (!schema || typeof schema !== 'object') return undefined;
+    if (typeof schema.$ref === 'string' && depth < 20) {
+      const target = schema.$ref.startsWith('#/')
+        ? schema.$ref
+            .slice(2)
+            .split('/')
+            .reduce<any>((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document)
+        : undefined;
+      return this.resolve(target, depth + 1);
+    }
+    if (Array.isArray(schema.allOf)) {
+      const parts = schema.allOf.map((part: Schema) => this.resolve(part, depth + 1) ?? {});
+      const merged: Schema = { type: 'object', properties: {}, required: [] };
+      for (const part of [schema, ...parts]) {
+        Object.assign(merged.properties, part.properties ?? {});
+        merged.required.push(...(part.required ?? []));
+      }
+      return merged;
+    }
+    return schema;
+  }
+}
+
+/** The JSON types a schema allows (integer counts as number for the service's side). */
+function typesOf(schema: Schema, resolver: Resolver | undefined, depth = 0): Set<string> {
+  const s = resolver ? resolver.resolve(schema) : schema;
+  const types = new Set<string>();
+  if (!s || depth > 10) return types;
+  const branches = s.anyOf ?? s.oneOf;
+  if (Array.isArray(branches)) {
+    for (const b of branches) for (const t of typesOf(b, resolver, depth + 1)) types.add(t);
+    return types;
+  }
+  const raw = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : s.properties ? ['object'] : s.const !== undefined ? [typeof s.const] : [];
+  for (const t of raw) types.add(t === 'integer' ? 'number' : String(t));
+  if (s.nullable === true) types.add('null');
+  return types;
+}
+
+/** kagent's non-null branch of a Nullable(X), or the schema itself. */
+function core(schema: Schema): Schema {
+  if (Array.isArray(schema.anyOf)) {
+    const nonNull = schema.anyOf.filter((b: Schema) => b.type !== 'null');
+    if (nonNull.length === 1) return nonNull[0];
+  }
+  return schema;
+}
+
+function diff(ours: Schema, theirsRaw: Schema, path: string, out: SpecDifference[], resolver: Resolver, depth: number): void {
+  const theirs = resolver.resolve(theirsRaw);
+  if (!theirs || depth > 8) return;
+  const ourTypes = typesOf(ours, undefined);
+  const theirTypes = typesOf(theirs, resolver);
+  // A service that describes no type says nothing to compare.
+  if (ourTypes.size > 0 && theirTypes.size > 0) {
+    const foreign = [...theirTypes].filter((t) => !ourTypes.has(t));
+    if (foreign.length > 0) {
+      out.push({ kind: 'retyped', path: path || '(answer)', kagent: [...ourTypes].join('|'), service: [...theirTypes].join('|') });
+      return;
+    }
+  }
+  const mine = core(ours);
+  const theirCore = resolver.resolve(core(theirs)) ?? theirs;
+  if (mine.type === 'array' && mine.items) {
+    const theirItems = theirCore.items;
+    if (theirItems) diff(mine.items, theirItems, `${path}[]`, out, resolver, depth + 1);
+    return;
+  }
+  if (mine.type === 'object' && mine.properties && (theirCore.properties || theirCore.type === 'object')) {
+    const theirProps: Schema = theirCore.properties ?? {};
+    const theirRequired = new Set<string>(theirCore.required ?? []);
+    const ourRequired = new Set<string>(mine.required ?? []);
+    // An object described without properties (free-form) is not a difference.
+    if (!theirCore.properties) return;
+    for (const [name, sub] of Object.entries<Schema>(mine.properties)) {
+      const at = path ? `${path}.${name}` : name;
+      if (!(name in theirProps)) {
+        if (ourRequired.has(name)) out.push({ kind: 'missing', path: at });
+        continue;
+      }
+      if (ourRequired.has(name) && !theirRequired.has(name)) out.push({ kind: 'optional', path: at });
+      diff(sub, theirProps[name], at, out, resolver, depth + 1);
+    }
+    for (const name of Object.keys(theirProps)) if (!(name in mine.properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
+  }
+}
+
+/** "missing: watch; retyped: brief.date (kagent string, service number); optional: slug" */
+export function describeSpecDifferences(differences: SpecDifference[], max = 6): string {
+  const parts: string[] = [];
+  for (const kind of ['missing', 'retyped', 'optional', 'extra'] as const) {
+    const these = differences.filter((d) => d.kind === kind);
+    if (these.length === 0) continue;
+    const shown = these.slice(0, max).map((d) => (kind === 'retyped' ? `${d.path} (kagent ${d.kagent}, service ${d.service})` : d.path));
+    const label = kind === 'optional' ? 'optional in the service' : kind === 'extra' ? 'only in the service' : kind;
+    parts.push(`${label}: ${shown.join(', ')}${these.length > max ? `, … ${these.length - max} more` : ''}`);
+  }
+  return parts.join('; ');
+}

@@ -1,0 +1,31 @@
+// The doctor's report: --json as it is; on a terminal one line per check with
+// ✓ / ! / ✗ and the details of a problem under it; piped `status<TAB>check<TAB>text`
+// lines (details as `-<TAB>check<TAB>text`).
+import type { Context } from '../context.js';
+import { getFormatter, printJson, wantsJson } from '../io/output.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { emit } from '../io/streams.js';
+import type { DoctorReport } from './run.js';
+
+export async function printDoctorReport(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, report: DoctorReport): Promise<void> {
+  if (wantsJson(ctx)) return printJson(ctx, report);
+  const f = await getFormatter(ctx);
+  const lines: string[] = [];
+  for (const check of report.checks) {
+    // The config's details (where each value came from) are always worth seeing; others only when something is wrong.
+    const details = check.status !== 'ok' || check.name === 'config' ? check.details : [];
+    if (!f.tty) {
+      lines.push(`${check.status}\t${check.name}\t${sanitizeLine(check.summary)}`);
+      for (const detail of details) lines.push(`-\t${check.name}\t${sanitizeLine(detail)}`);
+      continue;
+    }
+    const mark = check.status === 'ok' ? f.green('✓') : check.status === 'warn' ? f.yellow('!') : f.red('✗');
+    lines.push(`${mark} ${f.bold(check.name.padEnd(10))} ${sanitizeLine(check.summary)}`);
+    for (const detail of details) lines.push(`    ${f.dim('·')} ${sanitizeLine(detail)}`);
+  }
+  if (f.tty) {
+    const problems = report.checks.filter((c) => c.status === 'fail').length;
+    lines.push('', problems === 0 ? f.green('No problems found.') : f.red(`${problems} problem${problems === 1 ? '' : 's'} found.`));
+  }
+  await emit(ctx.io.stdout, `${lines.join('\n')}\n`);
+}
