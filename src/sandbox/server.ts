@@ -6,6 +6,7 @@ import { operations, type OperationId } from '../api/operations.js';
 import { spec } from '../api/spec.js';
 import { coerceQuery, validate } from '../api/validate.js';
 import { handleAdmin } from './admin.js';
+import { guardRequest } from './guard.js';
 import { expectBody, holdContinue } from './continue.js';
 import type { Faults, Fault } from './faults.js';
 import { begin, checkKey, finish, fingerprint } from './idempotency.js';
@@ -87,6 +88,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const { world } = deps;
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
+  // Before anything else, on every route: only this machine's programs get in.
+  guardRequest(method, url.pathname, req.headers);
 
   if (url.pathname.startsWith('/_sandbox/')) {
     const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
