@@ -144,6 +144,19 @@ function untilInterrupted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What is wrong with --state (unreadable, unknown version, unwritable, in use): a StateFileError of src/sandbox/journal.ts. */
+function stateFailure(error: unknown): { code: string; hint: string } | undefined {
+  const code = (error as { stateError?: string }).stateError;
+  if (code === undefined) return undefined;
+  const hints: Record<string, string> = {
+    STATE_UNREADABLE: 'fix or remove the --state file',
+    STATE_VERSION: 'use the kagent that wrote it, or another --state file',
+    STATE_UNWRITABLE: 'give --state a file in a directory you can write',
+    STATE_LOCKED: 'stop that sandbox first, or use another --state file',
+  };
+  return { code, hint: hints[code] ?? 'check the --state file' };
+}
+
 function startFailure(error: unknown, flags: SandboxFlags): CliError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
@@ -151,8 +164,7 @@ function startFailure(error: unknown, flags: SandboxFlags): CliError {
   }
   if (code === 'EACCES') return new CliError(`not allowed to listen on port ${flags.port}`, { code: 'PORT_DENIED', hint: 'use a port above 1023, or --port 0', cause: error });
   const message = (error as Error).message ?? String(error);
-  if (/cannot read sandbox state/.test(message)) {
-    return new CliError(message, { exitCode: ExitCode.USAGE, code: 'STATE_UNREADABLE', hint: 'fix or remove the --state file', cause: error });
-  }
+  const state = stateFailure(error);
+  if (state) return new CliError(message, { exitCode: ExitCode.USAGE, code: state.code, hint: state.hint, cause: error });
   return new CliError(`the sandbox could not start: ${message}`, { code: 'SANDBOX_FAILED', cause: error });
 }

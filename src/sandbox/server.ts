@@ -93,7 +93,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   if (url.pathname.startsWith('/_sandbox/')) {
     const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
-    return send(deps, res, await handleAdmin(deps, method, url, body, req.headers));
+    const reply = await handleAdmin(deps, method, url, body, req.headers);
+    // With --state, a change is durable before it is answered.
+    await world.commit();
+    return send(deps, res, reply);
   }
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
     return send(deps, res, { status: 200, body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`) });
@@ -163,7 +166,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     throw error;
   }
   if (slot) finish(world, slot, reply);
-  world.changed();
+  // With --state, the write is in the journal, fsync'd, before it is answered.
+  await world.commit();
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
   send(deps, res, reply);
