@@ -32,12 +32,13 @@ const COMPACT_MIN_BYTES = 16 * 1024 * 1024;
 
 // ------------------------------------------------------------ change tracking
 
+/** Where an object was last reached from. For a list element the key is its index then (unused: records go by id). */
 interface Parent {
   parent: object;
-  key: Key;
+  key: string;
 }
 
-type Unit = { kind: 'path'; path: Path } | { kind: 'record'; path: Path; id: string } | { kind: 'list'; path: Path; before: string[] | undefined };
+type Unit = { kind: 'path'; path: Path } | { kind: 'record'; path: Path; id: string } | { kind: 'list'; path: Path; before: unknown[] };
 
 function isRecordWithId(value: unknown): value is { id: string } {
   return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
@@ -74,12 +75,13 @@ export class ChangeTracker {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const tracker = this;
     const proxy = new Proxy(target, {
-      get(t, key, receiver) {
-        const value = Reflect.get(t, key, receiver) as unknown;
+      get(t, key) {
+        const value = (t as Record<PropertyKey, unknown>)[key];
         if (typeof value !== 'object' || value === null || typeof key === 'symbol') return value;
         const raw = tracker.targets.get(value) ?? value;
-        tracker.link(raw, t, key);
-        return tracker.wrap(raw);
+        const known = tracker.parents.get(raw);
+        if (known === undefined || known.parent !== t || known.key !== key) tracker.parents.set(raw, { parent: t, key });
+        return tracker.proxies.get(raw) ?? tracker.wrap(raw);
       },
       set(t, key, value, receiver) {
         if (typeof key !== 'symbol') tracker.mark(t, key, value);
@@ -93,12 +95,6 @@ export class ChangeTracker {
     this.proxies.set(target, proxy);
     this.targets.set(proxy, target);
     return proxy;
-  }
-
-  private link(child: object, parent: object, key: string): void {
-    const k: Key = Array.isArray(parent) && /^\d+$/.test(key) ? Number(key) : key;
-    const known = this.parents.get(child);
-    if (!known || known.parent !== parent || known.key !== k) this.parents.set(child, { parent, key: k });
   }
 
   /** Stores raw objects, not proxies (one level deep: lists and copies made from proxied values). */
@@ -163,7 +159,8 @@ export class ChangeTracker {
 
   private markList(path: Path, before: unknown[]): void {
     const id = `l${JSON.stringify(path)}`;
-    if (!this.units.has(id)) this.units.set(id, { kind: 'list', path: [...path], before: idsOf(before) });
+    // The elements as they were (a shallow copy): compared by identity at commit.
+    if (!this.units.has(id)) this.units.set(id, { kind: 'list', path: [...path], before: before.slice() });
   }
 
   private add(id: string, unit: Unit): void {
@@ -182,23 +179,39 @@ export class ChangeTracker {
       } else if (unit.kind === 'record') {
         const record = found && Array.isArray(value) ? (value as unknown[]).find((r) => isRecordWithId(r) && r.id === unit.id) : undefined;
         if (record) ops.push(['u', unit.path, record as { id: string }]);
+      } else if (!found) {
+        ops.push(['d', unit.path]);
       } else {
-        const ids = found && Array.isArray(value) ? idsOf(value) : undefined;
-        if (!found) {
-          ops.push(['d', unit.path]);
-        } else if (!ids || !unit.before) {
-          ops.push(['s', unit.path, value]);
-        } else {
-          const list = value as Array<{ id: string }>;
-          const before = new Set(unit.before);
-          for (const record of list) if (!before.has(record.id)) ops.push(['u', unit.path, record]);
-          // Only appended: the upserts say it all. Otherwise the order (and who left) too.
-          const appended = unit.before.length <= ids.length && unit.before.every((id, i) => ids[i] === id);
-          if (!appended) ops.push(['o', unit.path, ids]);
-        }
+        this.collectList(ops, unit.path, value, unit.before);
       }
     }
     return ops;
+  }
+
+  /** A list that gained, lost or reordered elements: upserts of the new ones, and the order when it is not a mere append. */
+  private collectList(ops: Op[], path: Path, value: unknown, before: unknown[]): void {
+    if (!Array.isArray(value)) {
+      ops.push(['s', path, value]);
+      return;
+    }
+    const list = value as unknown[];
+    let same = before.length <= list.length;
+    for (let i = 0; same && i < before.length; i++) same = before[i] === list[i];
+    if (same) {
+      // Only appended (the common case, and cheap for long lists).
+      const added = list.slice(before.length);
+      if (added.every(isRecordWithId)) for (const record of added) ops.push(['u', path, record]);
+      else ops.push(['s', path, value]);
+      return;
+    }
+    const ids = idsOf(list);
+    if (!ids || !idsOf(before)) {
+      ops.push(['s', path, value]);
+      return;
+    }
+    const kept = new Set(before);
+    for (const record of list as Array<{ id: string }>) if (!kept.has(record)) ops.push(['u', path, record]);
+    ops.push(['o', path, ids]);
   }
 
   /** Forgets what was marked (after a snapshot, which holds it all). */

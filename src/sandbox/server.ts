@@ -95,7 +95,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
     const reply = await handleAdmin(deps, method, url, body, req.headers);
     // With --state, a change is durable before it is answered.
-    await world.commit();
+    if (method !== 'GET') await world.commit();
     return send(deps, res, reply);
   }
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
@@ -114,7 +114,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   // Only the bearer key counts; cookies are never looked at.
   const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  const account = world.accountForKey(key);
+  // A read works on the state as it is, not through the change-tracking view of --state
+  // (reads change nothing; background work that came due ran above, tracked).
+  const view = method === 'GET' ? world.readView() : world;
+  const account = view.accountForKey(key);
   if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
 
   // The contract counts requests per account: all keys of one account share the budget.
@@ -159,15 +162,17 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const handler = deps.routes[route.op];
     if (!handler) throw new HttpFail(501, 'NOT_IMPLEMENTED', `${route.op} is not implemented by this sandbox`);
     deps.stats.executions[route.op] = (deps.stats.executions[route.op] ?? 0) + 1;
-    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world });
+    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world: view });
     reply = { status: reply.status ?? info.success, body: reply.body, headers: reply.headers };
   } catch (error) {
     if (slot) finish(world, slot, undefined);
     throw error;
   }
   if (slot) finish(world, slot, reply);
-  // With --state, the write is in the journal, fsync'd, before it is answered.
-  await world.commit();
+  // With --state, a write is in the journal, fsync'd, before it is answered. A read does not
+  // wait for the disk; what background work it set going is saved all the same.
+  if (method === 'GET') world.commit().catch((error: unknown) => deps.log?.(`warning: could not save the state: ${(error as Error).message}`));
+  else await world.commit();
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
   send(deps, res, reply);

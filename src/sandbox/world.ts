@@ -263,6 +263,20 @@ export class World {
     this.state = tracker.proxy;
   }
 
+  private reader: World | undefined;
+
+  /**
+   * The world for a read: the same world, but its `state` is the plain state, not the
+   * change-tracking view of --state (reading through that view costs several times more).
+   * Only for handlers that change nothing.
+   */
+  readView(): World {
+    const tracker = this.tracker;
+    if (!tracker) return this;
+    this.reader ??= Object.create(this, { state: { value: tracker.root, writable: false } }) as World;
+    return this.reader;
+  }
+
   /** Resolves once every change so far is durable (immediately without --state). */
   async commit(): Promise<void> {
     if (!this.journal) return;

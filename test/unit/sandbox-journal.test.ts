@@ -81,4 +81,20 @@ describe('tracking changes', () => {
     expect(copy).toEqual(JSON.parse(JSON.stringify(state)));
     expect(tracker.collect()).toEqual([]);
   });
+
+  it('handles lists replaced, records replaced in place, and lists of plain values', () => {
+    const state = baseState();
+    state.accounts.a = { id: 'a', docs: [{ id: 'd1', title: 'one' }, { id: 'd2', title: 'two' }], rules: ['x'] } as never;
+    const copy = JSON.parse(JSON.stringify(state));
+    const tracker = new ChangeTracker(state);
+    const view = tracker.proxy as any;
+    view.accounts.a.docs[0] = { ...view.accounts.a.docs[0], title: 'one, replaced' };
+    view.accounts.a.docs = view.accounts.a.docs.filter((d: { id: string }) => d.id !== 'd2');
+    view.accounts.a.rules.push('y');
+    view.accounts.b = { id: 'b', docs: [] };
+    view.accounts.b.docs.push({ id: 'd9', title: 'nine' });
+    for (const op of tracker.collect()) applyOp(copy, op);
+    expect(copy).toEqual(JSON.parse(JSON.stringify(state)));
+    expect(copy.accounts.a.docs).toEqual([{ id: 'd1', title: 'one, replaced' }]);
+  });
 });
