@@ -400,6 +400,7 @@ export class Journal {
   private pending: string[] = [];
   private bytes = 0;
   private snapshotBytes = 0;
+  private broken = false;
 
   private constructor(
     private readonly stateFile: string,
@@ -420,22 +421,36 @@ export class Journal {
   commit(): Promise<void> {
     const ops = this.tracker.collect();
     if (ops.length > 0) this.pending.push(`${JSON.stringify(ops)}\n`);
-    this.chain = this.chain.then(() => this.writePending());
-    return this.chain;
+    const run = this.chain.then(() => this.writePending());
+    // A failed write fails its callers (not answered as saved); the next commit tries again.
+    this.chain = run.catch(() => undefined);
+    return run;
   }
 
   private async writePending(): Promise<void> {
+    if (this.broken) {
+      // A write failed part-way: the journal may lack those changes. Only a snapshot (all of
+      // the state) makes it whole again; until one succeeds, every commit fails.
+      await this.compact();
+      this.broken = false;
+      return;
+    }
     if (this.pending.length === 0 || !this.handle) return;
     const text = this.pending.join('');
     this.pending = [];
-    await this.handle.write(text);
-    await this.handle.datasync();
+    try {
+      await this.handle.write(text);
+      await this.handle.datasync();
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    }
     this.bytes += Buffer.byteLength(text);
     if (this.bytes > COMPACT_MIN_BYTES && this.bytes > this.snapshotBytes) await this.compact();
   }
 
   private async compact(): Promise<void> {
-    await this.handle?.close();
+    await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
     this.compactNow();
     this.handle = await open(journalPath(this.stateFile), 'a', 0o600);

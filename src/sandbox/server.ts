@@ -95,7 +95,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
     const reply = await handleAdmin(deps, method, url, body, req.headers);
     // With --state, a change is durable before it is answered.
-    if (method !== 'GET') await world.commit();
+    if (method !== 'GET') await saved(deps);
     return send(deps, res, reply);
   }
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
@@ -171,11 +171,22 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (slot) finish(world, slot, reply);
   // With --state, a write is in the journal, fsync'd, before it is answered. A read does not
   // wait for the disk; what background work it set going is saved all the same.
-  if (method === 'GET') world.commit().catch((error: unknown) => deps.log?.(`warning: could not save the state: ${(error as Error).message}`));
-  else await world.commit();
+  if (method === 'GET') saved(deps).catch(() => undefined);
+  else await saved(deps);
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
   send(deps, res, reply);
+}
+
+/** Waits until every change so far is durable (--state); a failure to save is a 500 that says so. */
+async function saved(deps: ServerDeps): Promise<void> {
+  try {
+    await deps.world.commit();
+  } catch (error) {
+    const message = `The sandbox could not save this change to its state file: ${(error as Error).message}`;
+    deps.log?.(`warning: ${message}`);
+    throw new HttpFail(500, 'STATE_NOT_SAVED', message);
+  }
 }
 
 function failsBeforeWork(fault: Fault): boolean {

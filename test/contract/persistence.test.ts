@@ -116,4 +116,23 @@ describe('the journal', () => {
       await t.close();
     }
   });
+
+  it('a failed journal write fails that answer (500), and the next write makes the files whole again', async () => {
+    const stateFile = join(dir, 'broken-write.json');
+    const t = await startTestSandbox({ stateFile });
+    try {
+      // The journal's file goes away under it, as on a failing disk.
+      await (t.sandbox.world as any).journal.handle.close();
+      const failed = await t.call('POST', '/spaces', { body: { name: 'Not saved' }, validate: false });
+      expect(failed.status).toBe(500);
+      expect(failed.body.error).toMatchObject({ code: 'STATE_NOT_SAVED', message: expect.stringContaining('could not save this change to its state file') });
+      const saved = await t.call('POST', '/spaces', { body: { name: 'Saved after' } });
+      expect(saved.status).toBe(201);
+      const loaded = loadState(stateFile)!;
+      expect(comparable(loaded.state)).toEqual(comparable(t.sandbox.world.state));
+      expect(loaded.state.accounts[t.sandbox.accountId]!.spaces.map((s) => s.name)).toEqual(expect.arrayContaining(['Not saved', 'Saved after']));
+    } finally {
+      await t.close();
+    }
+  });
 });
