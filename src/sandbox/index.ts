@@ -48,7 +48,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 async function startLocked(options: SandboxOptions, lock: StateLock | undefined): Promise<Sandbox> {
   const seed = options.seed ?? 1;
   const ownBlobDir = !options.blobDir && !options.stateFile;
-  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), 'kagent-sandbox-')));
+  if (ownBlobDir) removeOrphanedBlobDirs();
+  // Named after this process, so a later sandbox can tell it was left behind by one that was killed.
+  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
   const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
   world.registerJobs(jobs);
   if (!ownBlobDir) removeUnfinishedUploads(blobDir);
@@ -135,4 +137,28 @@ function removeUnfinishedUploads(blobDir: string): void {
     return;
   }
   for (const name of names) if (name.startsWith('incoming-')) rmSync(join(blobDir, 'files', name), { force: true });
+}
+
+/** Temp dirs of sandboxes that were killed (kill -9: no chance to clean up) and whose process is gone. */
+function removeOrphanedBlobDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^kagent-sandbox-(\d+)-\w+$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

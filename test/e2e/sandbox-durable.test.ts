@@ -178,6 +178,27 @@ describe('stopping with a signal (built binary)', () => {
   }, 30_000);
 });
 
+describe('temp dirs of a killed sandbox (built binary)', () => {
+  it('the next sandbox removes the temp dir left by one killed with SIGKILL', async () => {
+    const tmp = join(home, 'tmp-killed');
+    mkdirSync(tmp);
+    const killed = sandboxChild(['--quiet'], { TMPDIR: tmp });
+    await killed.started;
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const left = readdirSync(tmp);
+    expect(left).toEqual([expect.stringMatching(new RegExp(`^kagent-sandbox-${killed.child.pid}-`))]);
+    const next = sandboxChild(['--quiet'], { TMPDIR: tmp });
+    await next.started;
+    const now = readdirSync(tmp);
+    expect(now).not.toContain(left[0]);
+    expect(now).toEqual([expect.stringMatching(new RegExp(`^kagent-sandbox-${next.child.pid}-`))]);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toEqual({ code: 0, signal: null });
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 30_000);
+});
+
 describe('refusals at start (built binary)', () => {
   it('a second sandbox on a state in use is refused, naming the process that holds it', async () => {
     const stateFile = join(home, 'shared', 'state.json');
