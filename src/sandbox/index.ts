@@ -10,7 +10,7 @@ import { sweep } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 import { jobs, routes } from './routes/index.js';
 import { seedWorld } from './seed.js';
-import { lockStateFile, type StateLock } from './statelock.js';
+import { isAlive, lockStateFile, type StateLock } from './statelock.js';
 import { createHandler, type SandboxStats } from './server.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
@@ -149,16 +149,7 @@ function removeOrphanedBlobDirs(): void {
   }
   for (const name of names) {
     const pid = Number(/^kagent-sandbox-(\d+)-\w+$/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
