@@ -430,7 +430,9 @@ export class Journal {
   private async writePending(): Promise<void> {
     if (this.broken) {
       // A write failed part-way: the journal may lack those changes. Only a snapshot (all of
-      // the state) makes it whole again; until one succeeds, every commit fails.
+      // the state) makes it whole again; until one succeeds, every commit with changes fails.
+      // (Not retried without changes: a failing disk is not hammered with snapshots.)
+      if (this.pending.length === 0) return;
       await this.compact();
       this.broken = false;
       return;
