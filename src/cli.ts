@@ -49,6 +49,16 @@ if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--ver
   const { run } = await import('./program.js');
   const code = await run({
     argv,
+    // A server-like command (the sandbox) ends on SIGTERM and SIGHUP as on Ctrl-C: cleanly, state saved.
+    // A second one leaves at once, with the signal's usual exit status.
+    onLongRunning() {
+      for (const [name, number] of [['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+        process.on(name, () => {
+          if (controller.signal.aborted) process.exit(128 + number);
+          controller.abort();
+        });
+      }
+    },
     env: process.env,
     // A getter: creating process.stdin costs start-up time that --help should not pay.
     get stdin() {

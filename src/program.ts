@@ -22,6 +22,11 @@ export interface RunOptions extends Streams {
   versionText?: string;
   /** Aborted on the first Ctrl-C. */
   signal?: AbortSignal;
+  /**
+   * Called before a command that runs until interrupted (`endsOnInterrupt`, e.g. the sandbox)
+   * starts: the binary then lets SIGTERM and SIGHUP end it the way Ctrl-C does.
+   */
+  onLongRunning?: () => void;
   /** Test seams. */
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
 }
@@ -101,6 +106,7 @@ export async function run(options: RunOptions): Promise<number> {
     flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
     const found = invocation as Invocation;
+    if (found.spec.endsOnInterrupt) options.onLongRunning?.();
     try {
       await found.spec.run?.(ctx, found.opts, found.args);
     } catch (error) {

@@ -11,7 +11,7 @@ const DEFAULT_PORT = 8787;
 
 const options = [
   { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
-  { flags: '--state <file>', description: 'keep state in this JSON file (uploads beside it in FILE.blobs): reloaded on start, saved on exit' },
+  { flags: '--state <file>', description: 'keep state in this file (journal in FILE.journal, uploads in FILE.blobs): reloaded on start, every write saved before it is answered' },
   { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
   { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
   { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
@@ -37,7 +37,7 @@ export default defineGroup({
     'A stateful, faithful double of the whole API on 127.0.0.1: every operation, every error code and limit,',
     'idempotency, the rate limit, credits, and background work (watch briefs, media transcripts, chat turns)',
     'that moves on with the sandbox clock. It prints its base URL and an API key, writes a `sandbox` profile',
-    '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C. Sandbox-only admin routes live under',
+    '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C, SIGTERM or SIGHUP. Sandbox-only admin routes live under',
     '/_sandbox/ (GET /_sandbox/ lists them): create accounts, set credits and limits, advance the clock, inject faults.',
     '',
     'Piped, it prints `base-url`, `api-key` and `profile` lines (key<TAB>value); --json prints {baseUrl, apiKey, profile}.',
@@ -134,6 +134,19 @@ function untilInterrupted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What is wrong with --state (unreadable, unknown version, unwritable, in use): a StateFileError of src/sandbox/journal.ts. */
+function stateFailure(error: unknown): { code: string; hint: string } | undefined {
+  const code = (error as { stateError?: string }).stateError;
+  if (code === undefined) return undefined;
+  const hints: Record<string, string> = {
+    STATE_UNREADABLE: 'fix or remove the --state file',
+    STATE_VERSION: 'use the kagent that wrote it, or another --state file',
+    STATE_UNWRITABLE: 'give --state a file in a directory you can write',
+    STATE_LOCKED: 'stop that sandbox first, or use another --state file',
+  };
+  return { code, hint: hints[code] ?? 'check the --state file' };
+}
+
 function startFailure(error: unknown, flags: SandboxFlags): CliError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
@@ -141,8 +154,7 @@ function startFailure(error: unknown, flags: SandboxFlags): CliError {
   }
   if (code === 'EACCES') return new CliError(`not allowed to listen on port ${flags.port}`, { code: 'PORT_DENIED', hint: 'use a port above 1023, or --port 0', cause: error });
   const message = (error as Error).message ?? String(error);
-  if (/cannot read sandbox state/.test(message)) {
-    return new CliError(message, { exitCode: ExitCode.USAGE, code: 'STATE_UNREADABLE', hint: 'fix or remove the --state file', cause: error });
-  }
+  const state = stateFailure(error);
+  if (state) return new CliError(message, { exitCode: ExitCode.USAGE, code: state.code, hint: state.hint, cause: error });
   return new CliError(`the sandbox could not start: ${message}`, { code: 'SANDBOX_FAILED', cause: error });
 }

@@ -1,7 +1,8 @@
 // The config file: profiles { baseUrl, apiKey, lang, space, rateLimit } and the
 // current profile. Reading is a plain fs read of JSON (start-up stays fast;
 // conf and its validator load only to write). The file holds API keys, so it
-// is kept at mode 0600 (0700 for its directory), checked on every read.
+// is kept at mode 0600 (0700 for its directory), checked on every read and
+// write. Writes take a lock, so parallel kagent processes never lose an update.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { CliError } from '../errors.js';
 import { configDir, configPath } from './paths.js';
@@ -68,24 +69,59 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function ensurePrivate(path: string): void {
+function ensurePrivate(path: string, mode = 0o600): void {
   if (process.platform === 'win32') return;
   try {
-    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, mode);
   } catch {
     // Not ours to change (another owner): reading still works.
   }
 }
 
+/** How long a write waits for another kagent process to finish its own write. */
+export const CONFIG_LOCK_WAIT_MS = 5000;
+
 /**
- * Changes the config file through conf (atomic write, mode 0600). `change`
- * edits a normalised copy in place; the result is written back whole.
+ * Changes the config file: under an exclusive lock (proper-lockfile: a
+ * `config.json.lock` directory, safe across processes), the file is re-read,
+ * `change` edits a normalised copy in place, and conf writes it back whole
+ * (atomic replace, fsync'd, mode 0600). Parallel writers never lose each
+ * other's updates; a writer that cannot take the lock within `lockWaitMs`
+ * fails (CONFIG_LOCKED, exit 1) without writing.
  */
-export async function updateConfigFile(dir: string, change: (config: ConfigFile) => void): Promise<ConfigFile> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const { default: Conf } = await import('conf');
+export async function updateConfigFile(dir: string, change: (config: ConfigFile) => void, options: { lockWaitMs?: number } = {}): Promise<ConfigFile> {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new CliError(`cannot create the config directory ${dir}: ${(error as Error).message}`, { code: 'CONFIG_UNWRITABLE' });
+  }
+  ensurePrivate(dir, 0o700);
+  // Both load before the lock is taken: the time under the lock is only read, change and write.
+  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+  const path = configPath(dir);
+  const release = await acquireConfigLock(lockfile.lock, path, options.lockWaitMs ?? CONFIG_LOCK_WAIT_MS);
+  let config: ConfigFile;
+  try {
+    config = writeUnderLock(Conf, dir, path, change);
+  } catch (error) {
+    await release.unlock().catch(() => undefined);
+    throw error;
+  }
+  let lost = await release.unlock().then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  if (release.compromised()) lost ??= 'another process took it over';
+  if (lost !== undefined) {
+    throw new CliError(`the config file ${path} may not have been saved: its lock was lost (${lost})`, { code: 'CONFIG_LOCK_LOST', hint: 'check it with `kagent config list` and try again' });
+  }
+  return config;
+}
+
+function writeUnderLock(Conf: typeof import('conf').default, dir: string, path: string, change: (config: ConfigFile) => void): ConfigFile {
   let store: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
+    // Opened under the lock: it reads what the last writer left.
     store = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: 'config',
@@ -95,7 +131,7 @@ export async function updateConfigFile(dir: string, change: (config: ConfigFile)
       clearInvalidConfig: false,
     });
   } catch (error) {
-    throw new CliError(`cannot open the config file ${configPath(dir)}: ${(error as Error).message}`, {
+    throw new CliError(`cannot open the config file ${path}: ${(error as Error).message}`, {
       code: 'CONFIG_INVALID',
       hint: 'fix it by hand, or remove it and log in again',
     });
@@ -105,6 +141,45 @@ export async function updateConfigFile(dir: string, change: (config: ConfigFile)
   store.store = config as unknown as Record<string, unknown>;
   ensurePrivate(store.path);
   return config;
+}
+
+interface ConfigLock {
+  unlock(): Promise<void>;
+  compromised(): boolean;
+}
+
+async function acquireConfigLock(lock: typeof import('proper-lockfile').lock, path: string, waitMs: number): Promise<ConfigLock> {
+  let compromised = false;
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const unlock = await lock(path, {
+        lockfilePath: `${path}.lock`,
+        realpath: false,
+        // A writer holds it for milliseconds; one that died holding it is taken over after 3 s.
+        stale: 3000,
+        onCompromised: () => {
+          compromised = true;
+        },
+      });
+      return { unlock, compromised: () => compromised };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED') {
+        throw new CliError(`cannot lock the config file ${path}: ${(error as Error).message}`, { code: 'CONFIG_UNWRITABLE' });
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new CliError(`the config file ${path} is locked by another kagent process; nothing was saved (waited ${(waitMs / 1000).toFixed(1)} s)`, {
+          code: 'CONFIG_LOCKED',
+          hint: `try again; if no kagent is running, remove ${path}.lock`,
+        });
+      }
+      // Short randomised waits: parallel writers take turns instead of stepping in lock-step.
+      const pause = Math.min(left, Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // startSandbox(): the local double of the whole API on 127.0.0.1. Used by
 // `kagent sandbox`, by the demo, and by the tests (in-process, port 0).
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import { sweep } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 import { jobs, routes } from './routes/index.js';
 import { seedWorld } from './seed.js';
+import { isAlive, lockStateFile, type StateLock } from './statelock.js';
 import { createHandler, type SandboxStats } from './server.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
@@ -34,11 +35,25 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // One sandbox per state file: a second one is refused before it reads anything.
+  const lock = options.stateFile ? await lockStateFile(options.stateFile, { onLost: (error) => options.log?.(`warning: lost the lock on ${options.stateFile}: ${error.message}`) }) : undefined;
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: SandboxOptions, lock: StateLock | undefined): Promise<Sandbox> {
   const seed = options.seed ?? 1;
   const ownBlobDir = !options.blobDir && !options.stateFile;
-  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), 'kagent-sandbox-')));
+  if (ownBlobDir) removeOrphanedBlobDirs();
+  // Named after this process, so a later sandbox can tell it was left behind by one that was killed.
+  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
   const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
   world.registerJobs(jobs);
+  if (!ownBlobDir) removeUnfinishedUploads(blobDir);
 
   // The default account: reused from a persisted state, or made (with its seeded content) on first start.
   let accountId = Object.values(world.state.keys)[0];
@@ -53,6 +68,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accountId = created.account.id;
     seedWorld(world, created.account);
   }
+  // With --state: a snapshot of this start, then every change goes to the journal before it is answered.
+  await world.openJournal();
 
   const stats: SandboxStats = { requests: {}, executions: {}, statuses: {} };
   // The window runs on real time plus explicit clock advances: moving the clock a minute
@@ -73,8 +90,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
-  // With real time passing, background work comes due on its own.
-  const ticker = options.autoAdvance === false ? undefined : setInterval(() => world.runDue(), 250);
+  // With real time passing, background work comes due on its own (and is saved like any change).
+  const ticker =
+    options.autoAdvance === false
+      ? undefined
+      : setInterval(() => {
+          world.runDue();
+          world.commit().catch((error: Error) => options.log?.(`warning: could not save the state: ${error.message}`));
+        }, 250);
   ticker?.unref();
   const sweeper = setInterval(() => sweep(world), 60_000);
   sweeper.unref();
@@ -93,10 +116,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     async close() {
       if (ticker) clearInterval(ticker);
       clearInterval(sweeper);
-      world.persistNow();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (ownBlobDir) rmSync(blobDir, { recursive: true, force: true });
+      try {
+        await world.closeJournal();
+      } finally {
+        await lock?.release();
+        if (ownBlobDir) rmSync(blobDir, { recursive: true, force: true });
+      }
     },
   };
+}
+
+/** Uploads cut short by a crash leave `files/incoming-*` behind: nothing refers to them. */
+function removeUnfinishedUploads(blobDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(blobDir, 'files'));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith('incoming-')) rmSync(join(blobDir, 'files', name), { force: true });
+}
+
+/** Temp dirs of sandboxes that were killed (kill -9: no chance to clean up) and whose process is gone. */
+function removeOrphanedBlobDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^kagent-sandbox-(\d+)-\w+$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
 }

@@ -6,6 +6,7 @@ import { operations, type OperationId } from '../api/operations.js';
 import { spec } from '../api/spec.js';
 import { coerceQuery, validate } from '../api/validate.js';
 import { handleAdmin } from './admin.js';
+import { guardRequest } from './guard.js';
 import { expectBody, holdContinue } from './continue.js';
 import type { Faults, Fault } from './faults.js';
 import { begin, checkKey, finish, fingerprint } from './idempotency.js';
@@ -87,10 +88,15 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const { world } = deps;
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
+  // Before anything else, on every route: only this machine's programs get in.
+  guardRequest(method, url.pathname, req.headers);
 
   if (url.pathname.startsWith('/_sandbox/')) {
     const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
-    return send(deps, res, await handleAdmin(deps, method, url, body, req.headers));
+    const reply = await handleAdmin(deps, method, url, body, req.headers);
+    // With --state, a change is durable before it is answered.
+    if (method !== 'GET') await saved(deps);
+    return send(deps, res, reply);
   }
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
     return send(deps, res, { status: 200, body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`) });
@@ -108,7 +114,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   // Only the bearer key counts; cookies are never looked at.
   const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  const account = world.accountForKey(key);
+  // A read works on the state as it is, not through the change-tracking view of --state
+  // (reads change nothing; background work that came due ran above, tracked).
+  const view = method === 'GET' ? world.readView() : world;
+  const account = view.accountForKey(key);
   if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
 
   // The contract counts requests per account: all keys of one account share the budget.
@@ -153,19 +162,33 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const handler = deps.routes[route.op];
     if (!handler) throw new HttpFail(501, 'NOT_IMPLEMENTED', `${route.op} is not implemented by this sandbox`);
     deps.stats.executions[route.op] = (deps.stats.executions[route.op] ?? 0) + 1;
-    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world });
+    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world: view });
     reply = { status: reply.status ?? info.success, body: reply.body, headers: reply.headers };
   } catch (error) {
     if (slot) finish(world, slot, undefined);
     throw error;
   }
   if (slot) finish(world, slot, reply);
-  world.changed();
+  // With --state, a write is in the journal, fsync'd, before it is answered. A read does not
+  // wait for the disk; what background work it set going is saved all the same.
+  if (method === 'GET') saved(deps).catch(() => undefined);
+  else await saved(deps);
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
   // Shape chaos changes only what is sent: the stored state and idempotent replays keep the true shape.
   if (fault?.kind === 'shape' && reply.body !== undefined && (reply.status ?? 200) < 300) reply = { ...reply, body: deps.faults.mangle(reply.body) };
   send(deps, res, reply);
+}
+
+/** Waits until every change so far is durable (--state); a failure to save is a 500 that says so. */
+async function saved(deps: ServerDeps): Promise<void> {
+  try {
+    await deps.world.commit();
+  } catch (error) {
+    const message = `The sandbox could not save this change to its state file: ${(error as Error).message}`;
+    deps.log?.(`warning: ${message}`);
+    throw new HttpFail(500, 'STATE_NOT_SAVED', message);
+  }
 }
 
 function failsBeforeWork(fault: Fault): boolean {

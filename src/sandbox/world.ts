@@ -1,10 +1,9 @@
 // The world: state, clock, deterministic ids and randomness, the scheduler of
 // background work, accounts, persistence, and small helpers every route uses.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Space } from '../api/shapes.js';
 import { SandboxClock } from './clock.js';
+import { ChangeTracker, Journal, loadState, STATE_VERSION } from './journal.js';
 import { HttpFail, type Account, type Jobs, type ScheduledEvent, type State } from './types.js';
 
 export const DEFAULT_LIMITS: Account['limits'] = {
@@ -16,26 +15,31 @@ export const DEFAULT_LIMITS: Account['limits'] = {
 export const DEFAULT_CREDITS = 1000;
 
 export class World {
-  readonly state: State;
+  /** The state; with --state, a tracking view of it (see journal.ts) once the journal is open. */
+  state: State;
   readonly clock: SandboxClock;
   private readonly jobs: Jobs = {};
-  private persistTimer: NodeJS.Timeout | undefined;
   private running = false;
+  private journal: Journal | undefined;
+  private tracker: ChangeTracker | undefined;
 
   constructor(
     state: State,
     clock: SandboxClock,
     readonly blobDir: string,
     private readonly stateFile: string | undefined,
+    /** The generation of the snapshot the state was loaded from (0 for a new one). */
+    private readonly generation = 0,
   ) {
     this.state = state;
     this.clock = clock;
   }
 
   static create(options: { seed: number; start: number; speed: number; blobDir: string; stateFile?: string }): World {
-    const loaded = options.stateFile ? loadState(options.stateFile) : undefined;
+    const stored = options.stateFile ? loadState(options.stateFile) : undefined;
+    const loaded = stored?.state;
     const state: State = loaded ?? {
-      version: 1,
+      version: STATE_VERSION,
       seed: options.seed,
       seq: 0,
       accounts: {},
@@ -52,7 +56,7 @@ export class World {
     if (saved) state.clockAdvancedMs = 0;
     const start = saved ? saved.sandbox + Math.max(0, Date.now() - saved.real) : options.start;
     const clock = new SandboxClock(start, options.speed, state.clockAdvancedMs);
-    return new World(state, clock, options.blobDir, options.stateFile);
+    return new World(state, clock, options.blobDir, options.stateFile, stored?.generation ?? 0);
   }
 
   // ------------------------------------------------------------ ids and randomness
@@ -244,37 +248,55 @@ export class World {
 
   // ------------------------------------------------------------ persistence
 
-  /** Marks the state dirty; with --state it is written shortly after (never on the hot path). */
-  changed(): void {
-    if (!this.stateFile || this.persistTimer) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      this.persistNow();
-    }, 200);
-    this.persistTimer.unref();
+  /** Kept for the call sites that mark a change: with a journal, changes are found as they are made. */
+  changed(): void {}
+
+  /**
+   * With --state: writes a snapshot of the state as it is now, and from then on
+   * tracks every change for the journal. Called once the world is set up.
+   */
+  async openJournal(): Promise<void> {
+    if (!this.stateFile || this.journal) return;
+    const tracker = new ChangeTracker(this.state);
+    this.tracker = tracker;
+    this.journal = await Journal.open(this.stateFile, tracker, this.generation, () => this.stampClock(tracker.root));
+    this.state = tracker.proxy;
   }
 
-  persistNow(): void {
-    if (!this.stateFile) return;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = undefined;
-    this.state.clockAdvancedMs = this.clock.advancedMs;
-    this.state.clockSavedAt = { sandbox: this.clock.now(), real: Date.now() };
-    mkdirSync(dirname(this.stateFile), { recursive: true });
-    const tmp = `${this.stateFile}.tmp`;
-    // The state holds API keys: readable by its owner only.
-    writeFileSync(tmp, JSON.stringify(this.state), { mode: 0o600 });
-    renameSync(tmp, this.stateFile);
-  }
-}
+  private reader: World | undefined;
 
-function loadState(file: string): State | undefined {
-  try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as State;
-    return state.version === 1 ? state : undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`cannot read sandbox state ${file}: ${(error as Error).message}`);
+  /**
+   * The world for a read: the same world, but its `state` is the plain state, not the
+   * change-tracking view of --state (reading through that view costs several times more).
+   * Only for handlers that change nothing.
+   */
+  readView(): World {
+    const tracker = this.tracker;
+    if (!tracker) return this;
+    this.reader ??= Object.create(this, { state: { value: tracker.root, writable: false } }) as World;
+    return this.reader;
+  }
+
+  /** Resolves once every change so far is durable (immediately without --state). */
+  async commit(): Promise<void> {
+    if (!this.journal) return;
+    // The clock is saved with whatever else changed (not on its own: an idle sandbox writes nothing).
+    if (this.tracker?.dirty) this.stampClock(this.state);
+    await this.journal.commit();
+  }
+
+  /** The last commit, a final snapshot; the journal is closed. */
+  async closeJournal(): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return;
+    await this.commit().catch(() => undefined);
+    this.journal = undefined;
+    await journal.close();
+  }
+
+  private stampClock(state: State): void {
+    state.clockAdvancedMs = this.clock.advancedMs;
+    state.clockSavedAt = { sandbox: this.clock.now(), real: Date.now() };
   }
 }
 

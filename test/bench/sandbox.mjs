@@ -2,18 +2,22 @@
 // its memory is the sandbox's alone:
 //   1. throughput: GET /spaces with the rate limit off, autocannon for 5 s with
 //      a few connections on loopback — target at least 2,000 requests/second;
-//   2. uploads: a 1 GiB file (and a 4 GiB one; BENCH_SKIP_4G=1 leaves it out)
+//   2. --state under load: 12,000 docs, 4 clients writing (each answer waits for
+//      its fsync'd journal line) and 4 reading GET /docs for 5 s — answers must
+//      not stall behind the disk (p97.5 of reads ≤ 50 ms, of writes ≤ 200 ms);
+//   3. uploads: a 1 GiB file (and a 4 GiB one; BENCH_SKIP_4G=1 leaves it out)
 //      sent with `curl -T FILE -X POST` — the sandbox's peak resident memory
 //      (VmHWM from /proc/<pid>/status) must stay under 150 MB.
 // The upload is a sparse file starting with a PDF header: accepted as a PDF,
 // too large to parse, so it exercises streaming, hashing and storing only.
 //
-// Run alone:      node test/bench/sandbox.mjs
+// Run alone:      node test/bench/sandbox.mjs   (BENCH_SANDBOX_ONLY=state for one part)
 // From run.mjs:   const { benchSandbox } = await import('./sandbox.mjs'); await benchSandbox();
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -41,11 +45,17 @@ async function sandboxModule() {
   return pathToFileURL(outfile).href;
 }
 
-/** Starts the sandbox in a child process; resolves once it listens. */
-function startChild(moduleUrl, options) {
+/** Starts the sandbox in a child process; resolves once it listens. `docs`: that many docs made first. */
+function startChild(moduleUrl, options, docs = 0) {
   const code = `
     const { startSandbox } = await import(${JSON.stringify(moduleUrl)});
     const sandbox = await startSandbox(${JSON.stringify(options)});
+    const account = sandbox.world.state.accounts[sandbox.accountId];
+    for (let i = 0; i < ${docs}; i++) {
+      const at = new Date().toISOString();
+      account.docs.push({ id: 'doc_bench' + i, title: 'Bench doc ' + i, body: '# Doc ' + i + '\\n\\n' + 'lorem ipsum dolor sit amet '.repeat(20), revision: 1, origin: 'api', folderId: null, createdAt: at, updatedAt: at, spaceId: account.spaces[0].id });
+    }
+    await sandbox.world.commit();
     process.stdout.write(JSON.stringify({ baseUrl: sandbox.baseUrl, origin: sandbox.origin, apiKey: sandbox.apiKey }) + '\\n');
     process.on('SIGTERM', async () => { await sandbox.close(); process.exit(0); });
   `;
@@ -148,14 +158,69 @@ async function upload(moduleUrl, bytes, dir) {
   }
 }
 
+async function stateUnderLoad(moduleUrl, dir) {
+  const docs = 12_000;
+  const { child, baseUrl, apiKey } = await startChild(moduleUrl, { port: 0, rateLimit: 0, quiet: true, stateFile: join(dir, 'state.json') }, docs);
+  try {
+    const { Agent, request } = await import('undici');
+    const dispatcher = new Agent({ connections: 8 });
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const latency = { write: [], read: [] };
+    let stop = false;
+    const writer = async (c) => {
+      for (let i = 0; !stop; i++) {
+        const started = performance.now();
+        const res = await request(`${baseUrl}/docs`, { method: 'POST', headers, body: JSON.stringify({ title: `w${c}-${i}`, markdown: 'x' }), dispatcher });
+        await res.body.dump();
+        if (res.statusCode !== 201) throw new Error(`POST /docs: ${res.statusCode}`);
+        latency.write.push(performance.now() - started);
+      }
+    };
+    const reader = async () => {
+      while (!stop) {
+        const started = performance.now();
+        const res = await request(`${baseUrl}/docs?limit=20`, { headers, dispatcher });
+        await res.body.dump();
+        if (res.statusCode !== 200) throw new Error(`GET /docs: ${res.statusCode}`);
+        latency.read.push(performance.now() - started);
+      }
+    };
+    const started = performance.now();
+    const clients = [0, 1, 2, 3].map(writer).concat([0, 1, 2, 3].map(reader));
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    stop = true;
+    await Promise.all(clients);
+    const seconds = (performance.now() - started) / 1000;
+    await dispatcher.close();
+    const at = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))] ?? NaN;
+    const readP975 = at(latency.read, 0.975);
+    const writeP975 = at(latency.write, 0.975);
+    const f = (ms) => `${ms.toFixed(1)} ms`;
+    return {
+      name: `--state with ${docs.toLocaleString('en')} docs: 4 clients writing, 4 reading (5 s)`,
+      value: `reads p97.5 ${f(readP975)}, writes p97.5 ${f(writeP975)}`,
+      detail: `${Math.round(latency.write.length / seconds)} writes/s (p50 ${f(at(latency.write, 0.5))}, max ${f(at(latency.write, 1))}), ${Math.round(latency.read.length / seconds)} reads/s (p50 ${f(at(latency.read, 0.5))}, max ${f(at(latency.read, 1))}); every write answered after its journal line was fsync'd`,
+      target: 'reads p97.5 ≤ 50 ms, writes p97.5 ≤ 200 ms',
+      pass: readP975 <= 50 && writeP975 <= 200,
+    };
+  } finally {
+    await stopChild(child);
+  }
+}
+
 export async function benchSandbox() {
   const moduleUrl = await sandboxModule();
   const dir = mkdtempSync(join(tmpdir(), 'kagent-sandbox-bench-'));
   const rows = [];
   try {
-    rows.push(await throughput(moduleUrl));
-    rows.push(await upload(moduleUrl, GiB, dir));
-    if (process.env.BENCH_SKIP_4G !== '1') rows.push(await upload(moduleUrl, 4 * GiB, dir));
+    // BENCH_SANDBOX_ONLY=throughput|state|upload runs one part alone.
+    const only = process.env.BENCH_SANDBOX_ONLY;
+    if (!only || only === 'throughput') rows.push(await throughput(moduleUrl));
+    if (!only || only === 'state') rows.push(await stateUnderLoad(moduleUrl, dir));
+    if (!only || only === 'upload') {
+      rows.push(await upload(moduleUrl, GiB, dir));
+      if (process.env.BENCH_SKIP_4G !== '1') rows.push(await upload(moduleUrl, 4 * GiB, dir));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

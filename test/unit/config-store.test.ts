@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { configDir } from '../../src/config/paths.js';
 import { normalize, readConfigFile, updateConfigFile, writeProfile } from '../../src/config/store.js';
@@ -48,6 +49,59 @@ describe('writing profiles', () => {
       config.currentProfile = 'x';
     });
     expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('tightens an existing directory to 0700 on a write', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o755);
+    await writeProfile(dir, 'default', { lang: 'en' });
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+  });
+
+  it('waits for the lock, then fails with CONFIG_LOCKED and writes nothing', async () => {
+    const dir = tempDir();
+    await writeProfile(dir, 'default', { lang: 'en' });
+    const path = join(dir, 'config.json');
+    const before = readFileSync(path, 'utf8');
+    const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 3000 });
+    try {
+      const started = Date.now();
+      await expect(updateConfigFile(dir, (config) => void (config.currentProfile = 'other'), { lockWaitMs: 300 })).rejects.toMatchObject({
+        exitCode: 1,
+        code: 'CONFIG_LOCKED',
+        message: expect.stringContaining(`the config file ${path} is locked by another kagent process; nothing was saved`),
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    } finally {
+      await release();
+    }
+  });
+
+  it('a write waiting for the lock goes through once it is released, keeping both changes', async () => {
+    const dir = tempDir();
+    await writeProfile(dir, 'a', { lang: 'en' });
+    const path = join(dir, 'config.json');
+    const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 3000 });
+    const waiting = writeProfile(dir, 'b', { lang: 'zh' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The holder writes while the other waits: the waiter re-reads under the lock and keeps it.
+    writeFileSync(path, JSON.stringify({ profiles: { a: { lang: 'en' }, held: { lang: 'zh' } } }), { mode: 0o600 });
+    await release();
+    await waiting;
+    expect(readConfigFile(path).profiles).toEqual({ a: { lang: 'en' }, held: { lang: 'zh' }, b: { lang: 'zh' } });
+  });
+
+  it('takes over a lock left by a writer that died (older than 3 s)', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'config.json.lock'), { recursive: true });
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(join(dir, 'config.json.lock'), old, old);
+    await writeProfile(dir, 'default', { lang: 'zh' }, { makeCurrent: true });
+    expect(readConfigFile(join(dir, 'config.json'))).toEqual({ currentProfile: 'default', profiles: { default: { lang: 'zh' } } });
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
   });
 
   it('refuses a bad profile name', async () => {

@@ -1,0 +1,94 @@
+// Config writes from parallel processes: the built binary, many at once, on one
+// config dir. Every `config set` that says "✓ Set" must be in the file after;
+// the directory stays 0700 and the file 0600; a write that cannot take the
+// lock fails with a clear error and a non-zero exit, and changes nothing.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, ensureBuilt } from '../helpers/binary.js';
+
+let home: string;
+beforeAll(() => {
+  ensureBuilt();
+  home = mkdtempSync(join(tmpdir(), 'kagent-config-par-'));
+}, 60_000);
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function kagent(args: string[], configDir: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('config set from parallel processes (built binary)', () => {
+  it('8 processes × 25 `config set` keep all 200 profiles, the dir at 0700 and the file at 0600', async () => {
+    const dir = join(home, 'parallel');
+    // A directory that exists already with a loose mode is tightened too.
+    mkdirSync(dir, { mode: 0o755 });
+    const workers = Array.from({ length: 8 }, async (_, w) => {
+      const results: Ran[] = [];
+      for (let i = 0; i < 25; i++) results.push(await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`], dir));
+      return results;
+    });
+    const results = (await Promise.all(workers)).flat();
+    expect(results).toHaveLength(200);
+    for (const result of results) {
+      expect(result.stderr).toMatch(/✓ Set space for profile/);
+      expect(result.status).toBe(0);
+    }
+    const file = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    const expected: Record<string, { space: string }> = {};
+    for (let w = 0; w < 8; w++) for (let i = 0; i < 25; i++) expected[`w${w}-p${i}`] = { space: `space-${w}-${i}` };
+    expect(file.profiles).toEqual(expected);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, 'config.json'))).toBe(0o600);
+    // No lock left behind.
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  }, 120_000);
+
+  it('a write that cannot take the lock fails (exit 1, CONFIG_LOCKED) and changes nothing', async () => {
+    const dir = join(home, 'locked');
+    mkdirSync(dir, { mode: 0o700 });
+    const path = join(dir, 'config.json');
+    const before = '{"profiles":{"kept":{"lang":"zh"}}}';
+    writeFileSync(path, before, { mode: 0o600 });
+    // Another writer (this test, with kagent's own lock settings) holds the lock, kept fresh, for the whole run.
+    const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 3000 });
+    try {
+      const started = Date.now();
+      const result = await kagent(['config', 'set', 'lang', 'en', '-p', 'kept'], dir);
+      const waited = Date.now() - started;
+      expect(result.stderr).toContain(`error: the config file ${path} is locked by another kagent process; nothing was saved`);
+      expect(result.stderr).toContain('(CONFIG_LOCKED)');
+      expect(result.stderr).not.toContain('✓');
+      expect(result.status).toBe(1);
+      // Bounded: it waited about 5 s, not forever.
+      expect(waited).toBeGreaterThanOrEqual(4_500);
+      expect(waited).toBeLessThan(20_000);
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    } finally {
+      await release();
+    }
+    // Once the lock is free, the same command goes through.
+    const again = await kagent(['config', 'set', 'lang', 'en', '-p', 'kept'], dir);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles.kept).toEqual({ lang: 'en' });
+  }, 60_000);
+});
