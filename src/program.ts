@@ -312,12 +312,13 @@ function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Inv
  * its subcommand (`kagent inbox --filter x` and `kagent inbox list --filter x`);
  * commander gives a flag after the subcommand's name to the group, so a value
  * the group got from the command line is the subcommand's, unless the
- * subcommand got its own.
+ * subcommand got its own. The root's flags are the global ones, never a
+ * command's own (`kagent api --no-input` is not `api --input`).
  */
 function ownOptions(command: Command): Record<string, unknown> {
   const opts = command.opts();
   const names = new Set(command.options.map((option) => option.attributeName()));
-  for (let parent = command.parent; parent; parent = parent.parent) {
+  for (let parent = command.parent; parent?.parent; parent = parent.parent) {
     for (const [name, value] of Object.entries(parent.opts())) {
       if (names.has(name) && parent.getOptionValueSource(name) === 'cli' && command.getOptionValueSource(name) !== 'cli') opts[name] = value;
     }

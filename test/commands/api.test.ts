@@ -121,6 +121,14 @@ describe('kagent api: fields and bodies', () => {
     expect(await requests()).toEqual({});
   });
 
+  it('the global --no-input is not `api --input`: the request goes without a body', async () => {
+    for (const argv of [['api', 'GET', '/me', '--no-input'], ['--no-input', 'api', 'GET', '/me']]) {
+      const r = await kagent(argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ id: expect.any(String) });
+    }
+  });
+
   it('malformed fields and headers are usage errors', async () => {
     for (const [argv, message] of [
       [['-f', 'novalue'], '-f novalue: expected key=value'],
