@@ -37,27 +37,23 @@ if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--ver
     controller.abort();
   });
   // SIGTERM and SIGHUP (a CI job cancelled, a terminal closed) stop the run the same way, so
-  // that what it holds is cleaned up (the temporary copy of stdin), then exit 128 + the signal.
+  // that what it holds is cleaned up (the temporary copy of stdin), then exit 128 + the signal;
+  // a server-like command (the sandbox) ends on them as on Ctrl-C: cleanly, state saved, exit 0.
+  // A second signal leaves at once, with the signal's usual exit status.
   let ended: number | undefined;
+  let endsOnInterrupt = false;
   for (const [name, exitCode] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
     process.on(name, () => {
-      if (controller.signal.aborted) process.exit(ended ?? exitCode);
-      ended = exitCode;
+      if (controller.signal.aborted) process.exit(exitCode);
+      if (!endsOnInterrupt) ended = exitCode;
       controller.abort();
     });
   }
   const { run } = await import('./program.js');
   const code = await run({
     argv,
-    // A server-like command (the sandbox) ends on SIGTERM and SIGHUP as on Ctrl-C: cleanly, state saved.
-    // A second one leaves at once, with the signal's usual exit status.
     onLongRunning() {
-      for (const [name, number] of [['SIGTERM', 15], ['SIGHUP', 1]] as const) {
-        process.on(name, () => {
-          if (controller.signal.aborted) process.exit(128 + number);
-          controller.abort();
-        });
-      }
+      endsOnInterrupt = true;
     },
     env: process.env,
     // A getter: creating process.stdin costs start-up time that --help should not pay.

@@ -15,11 +15,12 @@
 // is transport.ts's business.
 import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../errors.js';
+import { redactUrlCredentials } from './url.js';
 
 export interface ProxyRoute {
   /** The proxy's URL as undici needs it, credentials included. */
   url: string;
-  /** The same for people: credentials replaced by `****`. */
+  /** The same for people: credentials replaced by `***`, as in every URL kagent prints (redactUrlCredentials). */
   display: string;
   /** The variable it came from, spelled as it was set. */
   variable: string;
@@ -119,12 +120,12 @@ function parseProxy(value: string, variable: string): ProxyRoute {
   const credentials = url.username !== '' || url.password !== '';
   return {
     url: credentials ? `${url.protocol}//${url.username}${url.password !== '' ? `:${url.password}` : ''}@${url.host}` : base,
-    display: credentials ? `${url.protocol}//****@${url.host}` : base,
+    display: credentials ? redactUrlCredentials(`${url.protocol}//x@${url.host}`) : base,
     variable,
   };
 }
 
-/** user:password@ in text about a proxy value that could not even be parsed. */
+/** user:password@ in text about a proxy value that could not even be parsed (a scheme may be missing). */
 function redactText(value: string): string {
-  return value.replace(/\/\/[^/@]*@/, '//****@').replace(/^[^/:@]*:[^/@]*@/, '****@');
+  return redactUrlCredentials(value).replace(/^[^/:@]*:[^/@]*@/, '***@');
 }

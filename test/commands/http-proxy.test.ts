@@ -114,7 +114,7 @@ describe('HTTP_PROXY for an http:// service', () => {
     const r = await s.kagent(['me', '--json', '--debug'], { env: { http_proxy: withUser } });
     expect(r.code).toBe(0);
     expect(proxy.seen).toHaveLength(1);
-    expect(r.stderr).toContain(`via proxy ${proxy.url.replace('http://', 'http://****@')} (http_proxy)`);
+    expect(r.stderr).toContain(`via proxy ${proxy.url.replace('http://', 'http://***@')} (http_proxy)`);
     expect(r.stderr).not.toContain('s3cret');
   });
 
