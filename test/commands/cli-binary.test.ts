@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, hasScript, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, hasScript, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -69,15 +69,15 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', () => {
 
 describe('the binary in a pipeline', () => {
   it('--version answers without loading the program', () => {
-    const r = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    const r = spawnSync(testNode, [bin, '--version'], { encoding: 'utf8' });
     expect(r).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
   it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {
     const env = baseEnv(tempDir());
-    const ok = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
+    const ok = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
     expect(ok).toMatchObject({ status: 0, stdout: 'interrupted (Ctrl-C)\n' });
-    const bad = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
+    const bad = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: 'JQ_ERROR', message: expect.stringContaining('syntax error') } });
   });
@@ -91,7 +91,7 @@ describe('the binary in a pipeline', () => {
       account.spaces.push({ id: `sp_bulk${i}`, name: `Bulk space number ${i}`, icon: null, description: 'x'.repeat(40), isDefault: false, position: 100 + i, createdAt: new Date().toISOString() });
     }
     try {
-      const child = spawn(process.execPath, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(testNode, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdout.once('data', () => child.stdout.destroy());
@@ -114,7 +114,7 @@ describe('the binary in a pipeline', () => {
 
     const hanging = () => {
       const env = { ...baseEnv(tempDir()), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_hangingserverkey' };
-      const child = spawn(process.execPath, [bin, 'me'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(testNode, [bin, 'me'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, root } from '../helpers/binary.js';
+import { bin, ensureBuilt, root, testNode } from '../helpers/binary.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kagent-bundle-'));
@@ -33,7 +33,7 @@ afterAll(() => server.close());
 
 function kagent(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
+    execFile(testNode, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
