@@ -116,9 +116,10 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
-  // pdfjs-dist loads its own worker file at run time; it stays a package import.
+  // unpdf (the sandbox's PDF parser, 2.6 MB) loads its PDF.js build as `unpdf/pdfjs`
+  // from its own package; it stays a package import.
   // jq-wasm finds its .wasm file through __dirname, which an ESM bundle does not have.
-  external: ['pdfjs-dist', 'pdfjs-dist/*', 'jq-wasm'],
+  external: ['unpdf', 'unpdf/*', 'jq-wasm'],
   // Some CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" },
   sourcemap: false,

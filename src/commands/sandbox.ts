@@ -89,6 +89,8 @@ export default defineGroup<SandboxFlags>({
         apiKey: flags.apiKey,
         quiet: ctx.flags.quiet,
         log: (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`),
+        warn: (line) => ctx.io.stderr.write(`warning: ${sanitizeLine(line)}\n`),
+        checkExtractors: true,
       });
     } catch (error) {
       throw startFailure(error, flags);

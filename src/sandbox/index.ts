@@ -39,6 +39,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), 'kagent-sandbox-')));
   const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
   world.registerJobs(jobs);
+  if (options.warn) world.warn = options.warn;
+  if (options.checkExtractors) {
+    const { pdfExtractionProblem, pdfWarning } = await import('./extract.js');
+    const problem = await pdfExtractionProblem();
+    if (problem) world.warn(pdfWarning(problem));
+  }
 
   // The default account: reused from a persisted state, or made (with its seeded content) on first start.
   let accountId = Object.values(world.state.keys)[0];

@@ -21,6 +21,8 @@ export class World {
   private readonly jobs: Jobs = {};
   private persistTimer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Says something the person running the sandbox must see (startSandbox's `warn`). */
+  warn: (line: string) => void = (line) => process.stderr.write(`warning: ${line}\n`);
 
   constructor(
     state: State,
