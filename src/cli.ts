@@ -15,7 +15,11 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
-if (only === '--version' || only === '-V') {
+const versionOnly = only === '--version' || only === '-V';
+// Node 22.1+: every module loaded from here on comes from (or goes into) Node's
+// compile cache (src/compile-cache.ts). --version loads nothing more.
+if (!versionOnly) (await import('./compile-cache.js')).enableCompileCache();
+if (versionOnly) {
   process.stdout.write(`${pkg.version}\n`);
 } else if (only === '' || only === '--help' || only === '-h' || only === 'help') {
   const { renderRootHelp } = await import('./root-help.js');

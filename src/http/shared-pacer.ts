@@ -9,17 +9,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../context.js';
 import { abortableSleep } from './clock.js';
 import { bucketShape, pauseState, reserve, TokenBucketPacer, type BucketShape, type BucketState, type Pacer } from './pacer.js';
 
-/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kagent');
-}
+export { defaultCacheDir } from '../cache-dir.js';
 
 export interface SharedPacerOptions {
   dir: string;

@@ -1,0 +1,10 @@
+// Where kagent keeps what it may lose: the shared pacing state, upload digests,
+// Node's compile cache. Small on purpose: the entry imports it before anything else.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kagent');
+}
