@@ -37,9 +37,15 @@ interface RunningSandbox {
 }
 
 let running: RunningSandbox | undefined;
-afterEach(() => {
-  running?.child.kill('SIGINT');
+afterEach(async () => {
+  const child = running?.child;
   running = undefined;
+  if (!child || child.exitCode !== null) return;
+  // Waited for: on its way out Node writes its compile cache into the home removed after.
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGINT');
+  });
 });
 
 /** `kagent sandbox` in a fresh process where the packages in `hide` cannot load. */
