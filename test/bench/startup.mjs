@@ -6,6 +6,7 @@
 //
 //   node test/bench/startup.mjs          (npm run bench runs it too)
 //   BENCH_NODES=20,26 node test/bench/startup.mjs   only these majors
+//   BENCH_BIN=../other/bin/kagent.js node test/bench/startup.mjs   another build
 //
 // `me --json` runs against the sandbox (in this process) with a fresh cache dir
 // per run, so the file that shares the 60/min budget between processes never
@@ -19,7 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodes } from '../../scripts/nodes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
+// BENCH_BIN measures another build (another checkout's bin/kagent.js) against the same sandbox: before and after.
+const bin = process.env.BENCH_BIN || join(root, 'bin', 'kagent.js');
 
 /** Targets (ratio to `node -e 0` on the same Node). */
 export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6 };
@@ -103,7 +105,7 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
     table.push([row.node, row.name, row.ms.toFixed(1), `${row.ratio.toFixed(3)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
   }
   const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
-  console.log('\nStart-up on every Node (ratio to `node -e 0` on the same Node, same rounds)');
+  console.log(`\nStart-up on every Node (ratio to \`node -e 0\` on the same Node, same rounds)${process.env.BENCH_BIN ? `: ${bin}` : ''}`);
   for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
   console.log(`\n${runs} timed runs each (after ${warmup} warm-up rounds), in rotation with the baseline.`);
   return failed;
