@@ -3,6 +3,7 @@
 // text comes from src/root-help.ts, tested to match commander's); everything
 // else goes to the program, imported on demand. This is the only place that touches the real process:
 // Ctrl-C, a closed stdout pipe, and the exit code.
+import nodeModule from 'node:module';
 import pkg from '../package.json' with { type: 'json' };
 
 const argv = process.argv.slice(2);
@@ -16,12 +17,14 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
 const versionOnly = only === '--version' || only === '-V';
-// Node 22.1+: every module loaded from here on comes from (or goes into) Node's
-// compile cache (src/compile-cache.ts). --version loads nothing more.
-if (!versionOnly) (await import('./compile-cache.js')).enableCompileCache();
+const rootHelp = only === '' || only === '--help' || only === '-h' || only === 'help';
+// Node 22.1+: every module a command loads from here on comes from (or goes into)
+// Node's compile cache (src/compile-cache.ts). --version loads nothing more and the
+// root help one small chunk: for them the cache costs more than it saves (measured).
+if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await import('./compile-cache.js')).enableCompileCache();
 if (versionOnly) {
   process.stdout.write(`${pkg.version}\n`);
-} else if (only === '' || only === '--help' || only === '-h' || only === 'help') {
+} else if (rootHelp) {
   const { renderRootHelp } = await import('./root-help.js');
   process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {

@@ -2,7 +2,8 @@
 // on KAGENT_TEST_NODE (CI runs this file on Node 20, 22, 24 and 26): on Node
 // 22.1+ a command leaves V8's compiled code of the chunks it loaded under
 // <cache dir>/compile-cache and the next run reads it back; on Node 20, which
-// has no such cache, nothing is written there; --version loads nothing to cache;
+// has no such cache, nothing is written there; --version and the root --help
+// leave it alone;
 // and a cache dir that cannot be written never fails a command.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,11 +57,14 @@ describe(`the compile cache on Node ${version}`, () => {
     expect(again.stderr).toMatch(/cache for (ESM )?file:\/\/\S+\/chunks\/\S+\.js was accepted/);
   });
 
-  it('is not touched by --version', () => {
+  it('is not touched by --version nor by the root --help', () => {
     const cache = join(home, 'cache-version');
-    const r = kagent(['--version'], cache);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const version = kagent(['--version'], cache);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = kagent(['--help'], cache);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/Usage: kagent/);
     expect(existsSync(join(cache, 'compile-cache'))).toBe(false);
   });
 
