@@ -119,7 +119,7 @@ const old = new URL('../dist.old', import.meta.url);
 rmSync(next, { recursive: true, force: true });
 // Package step: the day this build was made, shown by `kagent --version` and the man pages.
 const date = buildDate();
-const external = ['pdfjs-dist', 'pdfjs-dist/*', 'jq-wasm'];
+const external = ['unpdf', 'unpdf/*', 'jq-wasm'];
 const banner = { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" };
 standIns = new StandIns(['undici client-h2.js', 'undici node:assert', 'undici node:http', 'commander node:child_process']);
 const main = await build({
@@ -132,7 +132,8 @@ const main = await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
-  // pdfjs-dist loads its own worker file at run time; it stays a package import.
+  // unpdf (the sandbox's PDF parser, 2.6 MB) loads its PDF.js build as `unpdf/pdfjs`
+  // from its own package; it stays a package import.
   // jq-wasm finds its .wasm file through __dirname, which an ESM bundle does not have.
   external,
   // Some CommonJS dependencies call require(); give the ESM bundle one.

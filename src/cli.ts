@@ -3,6 +3,7 @@
 // text comes from src/root-help.ts, tested to match commander's); everything
 // else goes to the program, imported on demand. This is the only place that touches the real process:
 // Ctrl-C, SIGTERM and SIGHUP, a closed stdout pipe, and the exit code.
+import nodeModule from 'node:module';
 import pkg from '../package.json' with { type: 'json' };
 
 const argv = process.argv.slice(2);
@@ -22,11 +23,17 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
 const isVersion = (arg: string) => arg === '--version' || arg === '-V';
-if (argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose')) {
+const versionOnly = argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose');
+const rootHelp = only === '' || only === '--help' || only === '-h' || only === 'help';
+// Node 22.1+: every module a command loads from here on comes from (or goes into)
+// Node's compile cache (src/compile-cache.ts). --version loads nothing more and the
+// root help one small chunk: for them the cache costs more than it saves (measured).
+if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await import('./compile-cache.js')).enableCompileCache();
+if (versionOnly) {
   // --verbose adds what a bug report needs: the Node.js and the system it runs on.
   const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
   process.stdout.write(`${versionText}\n${platformText()}`);
-} else if (only === '' || only === '--help' || only === '-h' || only === 'help') {
+} else if (rootHelp) {
   const { renderRootHelp } = await import('./root-help.js');
   process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {

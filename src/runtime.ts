@@ -91,7 +91,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: `run \`kagent auth login\`${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}, or set KAGENT_API_KEY`,
     });
   }
-  const [{ createApiClient }, { defaultCacheDir }] = await Promise.all([import('./api/client.js'), import('./http/shared-pacer.js')]);
+  const [{ createApiClient }, { defaultCacheDir }] = await Promise.all([import('./api/client.js'), import('./cache-dir.js')]);
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
   const apiKeySource =

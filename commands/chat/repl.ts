@@ -20,16 +20,27 @@ async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undef
   const onData = (chunk: Buffer | string) => {
     lastWasEot = String(chunk).includes(EOT);
   };
+  // Node 22+: on Ctrl-D the prompt's readline closes (pausing stdin) and the prompt
+  // never settles; the process would end with a pending await (exit 13). Its pause
+  // right after an EOT is the end of the input. (onData goes first: readline's own
+  // data listener, added by an earlier prompt, closes it before later listeners run.)
+  let endOfInput = () => {};
+  const ended = new Promise<undefined>((resolve) => (endOfInput = () => resolve(undefined)));
+  const onPause = () => {
+    if (lastWasEot) endOfInput();
+  };
   const stdin = ctx.io.stdin;
   const wasFlowing = stdin.readableFlowing === true;
-  stdin.on('data', onData);
+  stdin.prependListener('data', onData);
+  stdin.on('pause', onPause);
   try {
-    return await prompt();
+    return await Promise.race([prompt(), ended]);
   } catch (error) {
     if (error instanceof InterruptedError && lastWasEot && !ctx.signal.aborted) return undefined;
     throw error;
   } finally {
     stdin.off('data', onData);
+    stdin.off('pause', onPause);
     if (!wasFlowing) stdin.pause();
   }
 }

@@ -40,7 +40,7 @@ async function runUploads(
     ));
 
   const { digestCache } = await import('../../src/upload/digest-cache.js');
-  const { defaultCacheDir } = await import('../../src/http/shared-pacer.js');
+  const { defaultCacheDir } = await import('../../src/cache-dir.js');
   const cache = digestCache(defaultCacheDir(ctx.io.env));
 
   const reporter = await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) });
@@ -105,7 +105,7 @@ export default defineCommand({
       import('../../src/upload/uploader.js'),
       import('../../src/upload/report.js'),
       import('../../src/upload/digest-cache.js'),
-      import('../../src/http/shared-pacer.js'),
+      import('../../src/cache-dir.js'),
       import('../../src/io/spinner.js'),
     ]).catch(() => undefined);
     const S = await shapes();

@@ -79,6 +79,8 @@ export default defineGroup({
         apiKey: flags.apiKey,
         quiet: ctx.flags.quiet,
         log: (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`),
+        warn: (line) => ctx.io.stderr.write(`warning: ${sanitizeLine(line)}\n`),
+        checkExtractors: true,
       });
     } catch (error) {
       throw startFailure(error, flags);

@@ -10,19 +10,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../context.js';
 import { abortableSleep } from './clock.js';
 import { pauseState, PacingTooLong, reserve, SlidingWindowPacer, waitOutPause, windowShape, type Pacer, type TakeOptions, type WindowShape, type WindowState } from './pacer.js';
 
-/** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent` (`%LOCALAPPDATA%\kagent` on Windows). */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'kagent');
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || homedir(), 'AppData', 'Local'), 'kagent');
-  return join(homedir(), '.cache', 'kagent');
-}
 
 export interface SharedPacerOptions {
   dir: string;

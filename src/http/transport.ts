@@ -7,12 +7,17 @@
 //   (about 25 ms more on a 2-core machine, measured);
 // - the first request runs with WebAssembly compiled by Liftoff only, while
 //   undici compiles its llhttp parser (see wasm-tiers.ts);
-// - the bundle loads undici with a V8 code cache made at build time
-//   (code-cache.ts).
+// - on Node 20 the bundle loads undici with a V8 code cache made at build time
+//   (code-cache.ts); on Node 22.1+ Node's compile cache covers it (compile-cache.ts);
+// - and most requests do not load undici at all: a body in memory (or none) goes
+//   by Node's own client when no proxy is configured (node-wire.ts); undici
+//   carries streamed uploads.
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
+import { hasCompileCache } from '../compile-cache.js';
 import { loadCommonJs } from './code-cache.js';
+import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
 import { baselineWasmDuring } from '../wasm-tiers.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
@@ -51,9 +56,12 @@ interface Undici {
 let loading: Promise<Undici> | undefined;
 let firstRequest = true;
 
-/** The built undici with its code cache (code-cache.ts), or, from src/, the module itself. */
+/**
+ * Node 20: the built undici with its code cache (code-cache.ts), or, from src/, the module itself.
+ * Node 22.1+: the module itself, a chunk of the bundle that Node's compile cache keeps (compile-cache.ts).
+ */
 async function undiciModule(): Promise<typeof import('./undici.js')> {
-  const built = loadCommonJs(fileURLToPath(new URL('../undici.cjs', import.meta.url)));
+  const built = hasCompileCache ? undefined : loadCommonJs(fileURLToPath(new URL('../undici.cjs', import.meta.url)));
   return (built?.exports as typeof import('./undici.js') | undefined) ?? import('./undici.js');
 }
 
@@ -89,6 +97,7 @@ function proxyDispatcher(u: Undici, proxy: string): Promise<Dispatcher> {
 }
 
 export async function send(req: WireRequest): Promise<WireResponse> {
+  if (takesQuickWire(req)) return sendQuick(req);
   const u = await undici();
   const { request } = u;
   const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy);
@@ -118,6 +127,7 @@ export async function send(req: WireRequest): Promise<WireResponse> {
 
 /** Closes idle keep-alive connections (tests, and long-lived embedders). */
 export async function closeTransport(): Promise<void> {
+  closeQuickWire();
   const current = loading;
   loading = undefined;
   if (!current) return;

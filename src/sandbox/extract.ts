@@ -1,5 +1,5 @@
-// Text extraction from an uploaded file, with well-kept libraries: pdfjs-dist
-// for PDF, mammoth for .docx. Markdown and plain text were decoded while the
+// Text extraction from an uploaded file, with well-kept libraries in plain
+// JavaScript (no native addon): unpdf (PDF.js) for PDF, mammoth for .docx. Markdown and plain text were decoded while the
 // upload streamed in; an image gets a generated description. Both parsers
 // load the file into memory, so files over PARSE_MAX_BYTES are stored without
 // text (readLibraryText answers NO_TEXT for them).
@@ -11,7 +11,8 @@ import { TEXT_MAX_CHARS, type ReceivedFile } from './uploads.js';
 
 export const PARSE_MAX_BYTES = 64 * 1024 * 1024;
 
-export async function extractText(file: ReceivedFile, type: FileType, fileName: string, lang: Locale): Promise<string> {
+/** `warn` is told, once per upload, when a PDF cannot be read because the parser cannot load. */
+export async function extractText(file: ReceivedFile, type: FileType, fileName: string, lang: Locale, warn: (line: string) => void = () => {}): Promise<string> {
   switch (type.kind) {
     case 'markdown':
     case 'text':
@@ -19,18 +20,60 @@ export async function extractText(file: ReceivedFile, type: FileType, fileName: 
     case 'image':
       return describeImage(fileName, type.mime.slice('image/'.length), imageSize(file.head, type.mime), lang);
     case 'pdf':
-      return file.path && file.size <= PARSE_MAX_BYTES ? cap(await pdfText(file.path)) : '';
+      return file.path && file.size <= PARSE_MAX_BYTES ? cap(await pdfText(file.path, fileName, warn)) : '';
     case 'docx':
       return file.path && file.size <= PARSE_MAX_BYTES ? cap(await docxText(file.path)) : '';
   }
 }
 
-async function pdfText(path: string): Promise<string> {
+type Unpdf = typeof import('unpdf');
+
+let pdfParser: Promise<Unpdf> | undefined;
+
+/**
+ * unpdf: PDF.js built for servers, in plain JavaScript with its worker inlined.
+ * pdfjs-dist itself needs DOMMatrix when it loads, which Node has not, and takes
+ * it from the optional native @napi-rs/canvas package; where that package is
+ * missing (no prebuilt binary, --omit=optional) it failed to load and every PDF
+ * was stored without text. unpdf brings its own DOMMatrix and has no native part.
+ * Loaded once, on the first PDF (or by checkExtractors at `kagent sandbox` start).
+ */
+function loadPdfParser(): Promise<Unpdf> {
+  pdfParser ??= (async () => {
+    const unpdf = await import('unpdf');
+    await unpdf.resolvePDFJSImport(); // loads PDF.js itself now, so a failure shows here
+    return unpdf;
+  })();
+  return pdfParser;
+}
+
+/** Why PDF text cannot be extracted in this process, or undefined when it can. */
+export async function pdfExtractionProblem(): Promise<string | undefined> {
   try {
-    // Loaded only when a PDF arrives; in Node no worker is needed.
-    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    await loadPdfParser();
+    return undefined;
+  } catch (error) {
+    return firstLine(error);
+  }
+}
+
+/** What `kagent sandbox` says at start (and per upload) when PDFs cannot be read. */
+export function pdfWarning(problem: string, fileName?: string): string {
+  const what = fileName ? `${fileName} is stored without text` : 'uploaded PDFs are stored without text';
+  return `PDF text extraction is not available (${problem}): ${what}, and \`lib text\` answers NO_TEXT for it`;
+}
+
+async function pdfText(path: string, fileName: string, warn: (line: string) => void): Promise<string> {
+  let unpdf: Unpdf;
+  try {
+    unpdf = await loadPdfParser();
+  } catch (error) {
+    warn(pdfWarning(firstLine(error), fileName));
+    return '';
+  }
+  try {
     const data = new Uint8Array(await readFile(path));
-    const doc = await pdfjs.getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+    const doc = await unpdf.getDocumentProxy(data, { disableFontFace: true, useSystemFonts: false, verbosity: 0 });
     try {
       const pages: string[] = [];
       let length = 0;
@@ -44,11 +87,16 @@ async function pdfText(path: string): Promise<string> {
       }
       return pages.join('\n\n');
     } finally {
-      await doc.destroy();
+      await doc.loadingTask.destroy();
     }
   } catch {
     return ''; // a damaged PDF is still stored; it just has no text
   }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n').find(Boolean)?.slice(0, 200) ?? 'unknown error';
 }
 
 async function docxText(path: string): Promise<string> {

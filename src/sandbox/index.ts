@@ -54,6 +54,12 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
   const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
   world.registerJobs(jobs);
   if (!ownBlobDir) removeUnfinishedUploads(blobDir);
+  if (options.warn) world.warn = options.warn;
+  if (options.checkExtractors) {
+    const { pdfExtractionProblem, pdfWarning } = await import('./extract.js');
+    const problem = await pdfExtractionProblem();
+    if (problem) world.warn(pdfWarning(problem));
+  }
 
   // The default account: reused from a persisted state, or made (with its seeded content) on first start.
   let accountId = Object.values(world.state.keys)[0];

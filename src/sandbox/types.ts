@@ -163,6 +163,10 @@ export interface SandboxOptions {
   /** Silence the request log. */
   quiet?: boolean;
   log?: (line: string) => void;
+  /** Where warnings go even when `quiet` (a PDF that cannot be read, say); stderr by default. */
+  warn?: (line: string) => void;
+  /** Load the file parsers at start and warn (through `warn`) when one cannot load: `kagent sandbox` does. */
+  checkExtractors?: boolean;
   blobDir?: string;
   /** Run due background work on a real-time timer (off in tests that drive the clock). */
   autoAdvance?: boolean;

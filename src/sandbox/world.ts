@@ -22,6 +22,8 @@ export class World {
   private running = false;
   private journal: Journal | undefined;
   private tracker: ChangeTracker | undefined;
+  /** Says something the person running the sandbox must see (startSandbox's `warn`). */
+  warn: (line: string) => void = (line) => process.stderr.write(`warning: ${line}\n`);
 
   constructor(
     state: State,

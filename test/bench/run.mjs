@@ -211,6 +211,18 @@ if (wanted('Package')) {
   }
 }
 
+// ---------------------------------------------------------------- start-up on every supported Node
+// --version, --help and me --json on this Node and on Node 22, 24 and 26 (installed by
+// scripts/nodes.mjs into a cache on first use), each against its own node -e 0 (test/bench/startup.mjs).
+if (wanted('Start-up on every Node')) {
+  try {
+    const { benchStartup } = await import('./startup.mjs');
+    if ((await benchStartup()) > 0) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nStart-up on every Node: skipped: ${firstLine(error)}`);
+  }
+}
+
 // ---------------------------------------------------------------- the sandbox itself
 // Throughput of GET /spaces and resident memory during 1 GiB / 4 GiB uploads (test/bench/sandbox.mjs).
 if (wanted('Sandbox')) {

@@ -9,7 +9,7 @@ import { release, type } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, root, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, root, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -75,34 +75,35 @@ describe('the binary in a pipeline', () => {
     expect(date).toMatch(/^\d{4}-\d\d-\d\d$/);
     const line = `kagent version ${pkg.version} (${date})\n`;
     for (const flag of ['--version', '-V']) {
-      const r = spawnSync(process.execPath, [bin, flag], { encoding: 'utf8' });
+      const r = spawnSync(testNode, [bin, flag], { encoding: 'utf8' });
       expect(r).toMatchObject({ status: 0, stdout: line, stderr: '' });
     }
     // Through the program (with another global flag) it is the same line.
-    const viaProgram = spawnSync(process.execPath, [bin, '--no-color', '--version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    const viaProgram = spawnSync(testNode, [bin, '--no-color', '--version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
     expect(viaProgram).toMatchObject({ status: 0, stdout: line, stderr: '' });
   });
 
   it('--version --verbose adds the Node.js and the platform, for bug reports', () => {
+    const nodeVersion = spawnSync(testNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
     for (const args of [['--version', '--verbose'], ['--verbose', '-V']]) {
-      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      const r = spawnSync(testNode, [bin, ...args], { encoding: 'utf8' });
       expect(r.status).toBe(0);
       const [first, second, rest] = r.stdout.split('\n');
       expect(first).toMatch(new RegExp(`^kagent version ${pkg.version.replace(/\./g, '\\.')} \\(\\d{4}-\\d\\d-\\d\\d\\)$`));
-      expect(second).toBe(`Node.js ${process.version} on ${process.platform}-${process.arch} (${type()} ${release()})`);
+      expect(second).toBe(`Node.js ${nodeVersion} on ${process.platform}-${process.arch} (${type()} ${release()})`);
       expect(rest).toBe('');
     }
     // --verbose is no flag of its own.
-    const alone = spawnSync(process.execPath, [bin, '--verbose'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    const alone = spawnSync(testNode, [bin, '--verbose'], { encoding: 'utf8', env: baseEnv(tempDir()) });
     expect(alone.status).toBe(2);
     expect(alone.stderr).toMatch(/unknown option '--verbose'/);
   });
 
   it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {
     const env = baseEnv(tempDir());
-    const ok = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
+    const ok = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
     expect(ok).toMatchObject({ status: 0, stdout: 'interrupted (Ctrl-C)\n' });
-    const bad = spawnSync(process.execPath, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
+    const bad = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: 'JQ_ERROR', message: expect.stringContaining('syntax error') } });
   });
@@ -116,7 +117,7 @@ describe('the binary in a pipeline', () => {
       account.spaces.push({ id: `sp_bulk${i}`, name: `Bulk space number ${i}`, icon: null, description: 'x'.repeat(40), isDefault: false, position: 100 + i, createdAt: new Date().toISOString() });
     }
     try {
-      const child = spawn(process.execPath, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(testNode, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdout.once('data', () => child.stdout.destroy());
@@ -139,7 +140,7 @@ describe('the binary in a pipeline', () => {
 
     const hanging = () => {
       const env = { ...baseEnv(tempDir()), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_hangingserverkey' };
-      const child = spawn(process.execPath, [bin, 'me'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(testNode, [bin, 'me'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));

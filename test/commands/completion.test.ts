@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/kit/define.js';
 import { groups, loadAllGroups } from '../../src/manifest.js';
+import { testNode } from '../helpers/binary.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -197,7 +198,7 @@ describe('completions/ loaders, with the built binary as `kagent` on PATH', () =
   beforeAll(() => {
     if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'kagent'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'kagent.js'))} "$@"\n`);
+    writeFileSync(join(bin, 'kagent'), `#!/bin/sh\nexec ${JSON.stringify(testNode)} ${JSON.stringify(join(root, 'bin', 'kagent.js'))} "$@"\n`);
     chmodSync(join(bin, 'kagent'), 0o755);
   }, 60_000);
   const env = () => ({ PATH: `${bin}:${process.env.PATH}`, KAGENT_CONFIG_DIR: join(dir, 'config') });

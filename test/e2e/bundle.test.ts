@@ -2,12 +2,14 @@
 // Node built-ins that undici and commander require but kagent does not use stay
 // unloaded, and the one setting they stood for, --max-http-header-size, is
 // still honoured. A read never loads node:crypto (src/http/shared-pacer.ts).
+// A request with its body in memory goes by Node's own node:http, part of the
+// node binary, and does not load the bundled undici (src/http/node-wire.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, root } from '../helpers/binary.js';
+import { bin, ensureBuilt, root, testNode } from '../helpers/binary.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kagent-bundle-'));
@@ -33,28 +35,40 @@ afterAll(() => server.close());
 
 function kagent(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
+    execFile(testNode, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 describe('the bundle', () => {
-  it('an API call loads neither node:http, node:child_process nor node:assert', async () => {
+  it('an API call goes by node:http and loads neither undici, node:child_process, node:assert nor crypto', async () => {
     bigHeader = false;
     const r = await kagent(['me', '--json'], { NODE_OPTIONS: `--require ${recorder}` });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
     const loaded = /builtins: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
-    expect(loaded).toContain('node:net'); // the recorder saw undici load
-    expect(loaded).not.toContain('node:http');
+    expect(loaded.length).toBeGreaterThan(0); // the recorder saw the bundle's require() calls
+    expect(loaded).not.toContain('node:net'); // the bundled undici, which requires it when it loads, was not loaded
     expect(loaded).not.toContain('node:child_process');
     expect(loaded).not.toContain('node:assert');
-    // Imported as ES modules too: Node's own list of the modules it loaded.
+    // Imported as ES modules, or by process.getBuiltinModule: Node's own list of the modules it loaded.
     const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
-    expect(native).toContain('net');
+    expect(native).toContain('http');
     expect(native).not.toContain('crypto');
-    expect(native).not.toContain('http');
+    expect(native).not.toContain('child_process');
+    expect(native).not.toContain('internal/deps/undici/undici'); // nor Node's own fetch
+  });
+
+  it('an upload (a streamed body) still goes by undici, without node:http', async () => {
+    const file = join(dir, 'notes.md');
+    writeFileSync(file, '# Notes\n');
+    const r = await kagent(['lib', 'upload', file, '--json'], { NODE_OPTIONS: `--require ${recorder}` });
+    const loaded = /builtins: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(loaded).toContain('node:net'); // undici loaded
+    expect(loaded).not.toContain('node:http');
+    expect(loaded).not.toContain('node:assert');
+    expect(server.requests.some((request) => request.method === 'POST' && request.url.includes('/library/files'))).toBe(true);
   });
 
   it('answers with headers over 16 KiB fail as in Node, and pass with --max-http-header-size', async () => {

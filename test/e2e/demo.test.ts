@@ -3,12 +3,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { testNode } from '../helpers/binary.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm run demo', () => {
   it('runs every step of the tour successfully against the embedded sandbox', async () => {
-    const child = spawn(process.execPath, ['scripts/demo.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(testNode, ['scripts/demo.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../helpers/files.js';
-import { bin, ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, plain, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let home: string;
@@ -34,7 +34,7 @@ interface Run {
 
 function kagent(args: string[], env: Record<string, string>, input?: Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(testNode, [bin, ...args], {
       env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env },
       stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
@@ -144,7 +144,7 @@ describe('the binary', () => {
     const dir = folderOf('held', 2);
     // The first upload is held by the service for 1.5 s; SIGINT (Ctrl-C) comes while it waits.
     await t.inject({ kind: 'slow', ms: 1500, count: 1, method: 'POST', path: '/api/v1/library/files' });
-    const child = spawn(process.execPath, [bin, 'lib', 'upload', dir, '--concurrency', '1', '--json'], {
+    const child = spawn(testNode, [bin, 'lib', 'upload', dir, '--concurrency', '1', '--json'], {
       env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), ...env() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

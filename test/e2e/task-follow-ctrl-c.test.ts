@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { bin, ensureBuilt, plain, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 
@@ -39,7 +39,7 @@ describe('built binary, piped', () => {
     const page = (await t.call('GET', `/watches/${created.body.slug}`)).body;
     // Asynchronously: the sandbox answering it runs in this very process.
     const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
+      const child = spawn(testNode, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
         env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey },
       });
       let stdout = '';

@@ -8,6 +8,12 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin', 'kagent.js');
 
+/**
+ * The Node that runs the built binary: KAGENT_TEST_NODE when set (.ci/run runs the
+ * end-to-end and binary tests once more with each other supported Node), else this one.
+ */
+export const testNode = process.env.KAGENT_TEST_NODE || process.execPath;
+
 /** `npm test` builds first; a test file run on its own builds here. */
 export function ensureBuilt(): void {
   if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
@@ -15,7 +21,7 @@ export function ensureBuilt(): void {
 
 /** The shell command line that runs `kagent ARGS…` (quoted for `script -c`). */
 export function kagentCommandLine(args: string[]): string {
-  return [process.execPath, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return [testNode, bin, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
 }
 
 /** A keystroke sequence typed once the screen output since the previous step matches `wait`. */

@@ -137,7 +137,7 @@ export const routes: Routes = {
       if (world.credits(account) < FILE_SUMMARY_CREDITS) world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
 
       const id = world.id('li');
-      const text = await extractText(received, type, fileName, lang);
+      const text = await extractText(received, type, fileName, lang, world.warn);
       const title = titleOf(fileName);
       // The beginning of a long text is enough to summarise it (and keeps big uploads quick).
       const reading = summarise(text.slice(0, SUMMARY_SOURCE_CHARS), title, lang);
