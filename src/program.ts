@@ -100,7 +100,7 @@ export async function run(options: RunOptions): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     if (!invocation) return ExitCode.OK;
 
-    const [{ createContext }, { guardStream }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
+    const [{ createContext }, { guardStream, settled }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
@@ -114,6 +114,7 @@ export async function run(options: RunOptions): Promise<number> {
       const { recoverFromMisfit } = await import('./io/output.js');
       if (!(await recoverFromMisfit(ctx, error))) throw error;
     }
+    await Promise.all([settled(options.stdout), settled(options.stderr)]);
     if (signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
     return ExitCode.OK;
   } catch (error) {

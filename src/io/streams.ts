@@ -80,3 +80,15 @@ export async function emit(stream: Writable, text: string): Promise<void> {
   const after = failure(state);
   if (after) throw after;
 }
+
+/** Resolves once the stream has taken every write queued so far (a command's output is out when it returns). */
+export function settled(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || stream.writableEnded) return resolve();
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}

@@ -61,7 +61,7 @@ describe(`the compile cache on Node ${version}`, () => {
     const cache = join(home, 'cache-version');
     const version = kagent(['--version'], cache);
     expect(version.status).toBe(0);
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(version.stdout).toMatch(/^kagent version \d+\.\d+\.\d+ \(\d{4}-\d\d-\d\d\)\n$/);
     const help = kagent(['--help'], cache);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/Usage: kagent/);
