@@ -81,7 +81,7 @@ const CORE = [
   'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
   'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
   'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
-  'src/http/headers.ts',
+  'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
 ].map((path) => fileURLToPath(new URL(`../${path}`, import.meta.url)));
 const coreChunk = {
   name: 'core-chunk',

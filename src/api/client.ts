@@ -2,7 +2,7 @@
 // (Interface first; the implementation lives below the types.)
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { createHttpCore, type HttpCoreOptions } from '../http/core.js';
+import { createHttpCore, type CoreRequest, type HttpCore, type HttpCoreOptions } from '../http/core.js';
 import { paginate as paginatePages } from '../http/paginate.js';
 import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
@@ -133,30 +133,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function callFull<K extends OperationId>(op: K, args: CallArgs = {}): Promise<CallResult<Responses[K]>> {
     const info: OperationInfo = operations[op];
-    if (!core.hasKey && !info.public) {
-      throw new CliError('no API key configured', {
-        exitCode: ExitCode.AUTH,
-        code: 'NOT_AUTHENTICATED',
-        hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
-      });
-    }
-    // An empty id or slug (`kagent doc show ''`, an unset shell variable) is the user's mistake, not a bug.
-    for (const [name, value] of Object.entries(args.params ?? {})) {
-      if (value.trim() === '') throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
-    }
-    const response = await core.send({
-      method: info.method,
-      url: joinPath(core.baseUrl, fillPath(info.path, args.params)),
-      query: args.query,
-      headers: args.headers,
-      json: info.binary ? undefined : args.body,
-      body: info.binary && (typeof args.body === 'string' || Buffer.isBuffer(args.body)) ? args.body : undefined,
-      stream: args.stream,
-      contentLength: args.contentLength,
-      idempotencyKey: info.idempotent ? await idempotencyKeyFor(args) : args.idempotencyKey,
-      signal: args.signal,
-      read: 'json',
-    });
+    checkCall(core, info, args);
+    const response = await core.send(await operationRequest(core, info, args));
     await checkAnswer(op, response.body, info.success === 204);
     return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
   }
@@ -198,23 +176,63 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     },
 
-    paginate<K extends PagedOperation>(op: K, args: CallArgs = {}, options: { limit?: number; all?: boolean } = {}): AsyncIterable<PageItem<K>> {
-      return (async function* () {
-        const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
-        yield* paginatePages<PageItem<K>>(
-          async (cursor, pageSize) => {
-            const query = { ...args.query, ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) };
-            const page = (await callFull(op, { ...args, query })).body as unknown as { items: Array<PageItem<K>>; nextCursor: string | null };
-            if (typeof page !== 'object' || page === null || !Array.isArray(page.items)) throw new NotAListError(op, page);
-            // A cursor that is not text cannot be sent back: the pages end here.
-            if (page.nextCursor !== null && typeof page.nextCursor !== 'string') return { items: page.items, nextCursor: null };
-            return page;
-          },
-          { limit: options.limit, all: options.all, maxPageSize },
-        );
-      })();
-    },
+    paginate: (op, args, pageOptions) => paginateOperation(callFull, op, args, pageOptions),
   };
+}
+
+/** Before anything is sent: a key for an operation that needs one, and no empty id in the path. */
+function checkCall(core: HttpCore, info: OperationInfo, args: CallArgs): void {
+  if (!core.hasKey && !info.public) {
+    throw new CliError('no API key configured', {
+      exitCode: ExitCode.AUTH,
+      code: 'NOT_AUTHENTICATED',
+      hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
+    });
+  }
+  // An empty id or slug (`kagent doc show ''`, an unset shell variable) is the user's mistake, not a bug.
+  for (const [name, value] of Object.entries(args.params ?? {})) {
+    if (value.trim() === '') throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
+  }
+}
+
+/** The core's request for one operation: its path filled, its body as JSON or raw, a key when it is idempotent. */
+async function operationRequest(core: HttpCore, info: OperationInfo, args: CallArgs): Promise<CoreRequest> {
+  return {
+    method: info.method,
+    url: joinPath(core.baseUrl, fillPath(info.path, args.params)),
+    query: args.query,
+    headers: args.headers,
+    json: info.binary ? undefined : args.body,
+    body: info.binary && (typeof args.body === 'string' || Buffer.isBuffer(args.body)) ? args.body : undefined,
+    stream: args.stream,
+    contentLength: args.contentLength,
+    idempotencyKey: info.idempotent ? await idempotencyKeyFor(args) : args.idempotencyKey,
+    signal: args.signal,
+    read: 'json',
+  };
+}
+
+/** Every item of a paged operation, page after page, within --limit/--all. */
+function paginateOperation<K extends PagedOperation>(
+  callFull: ApiClient['callFull'],
+  op: K,
+  args: CallArgs = {},
+  options: { limit?: number; all?: boolean } = {},
+): AsyncIterable<PageItem<K>> {
+  return (async function* () {
+    const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
+    yield* paginatePages<PageItem<K>>(
+      async (cursor, pageSize) => {
+        const query = { ...args.query, ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) };
+        const page = (await callFull(op, { ...args, query })).body as unknown as { items: Array<PageItem<K>>; nextCursor: string | null };
+        if (typeof page !== 'object' || page === null || !Array.isArray(page.items)) throw new NotAListError(op, page);
+        // A cursor that is not text cannot be sent back: the pages end here.
+        if (page.nextCursor !== null && typeof page.nextCursor !== 'string') return { items: page.items, nextCursor: null };
+        return page;
+      },
+      { limit: options.limit, all: options.all, maxPageSize },
+    );
+  })();
 }
 
 /**

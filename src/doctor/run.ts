@@ -3,10 +3,8 @@
 // problem found: the report carries it, and the command decides the exit code.
 import type { Context } from '../context.js';
 import type { Resolved } from '../config/resolve.js';
-import { describeSource, maskKey } from '../config/resolve.js';
-import { ApiError, CliError } from '../errors.js';
-import type { Misfit } from '../api/misfit.js';
-import { proxyRoute, type ProxyRoute } from '../http/proxy.js';
+import { proxyRoute } from '../http/proxy.js';
+import { configCheck, dnsCheck, PROBE_TIMEOUT_MS, probeService, proxyCheck, serviceChecks, sourcesOf } from './checks.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -34,166 +32,25 @@ export interface DoctorOptions {
 }
 
 const DEFAULT_MAX_SKEW_MS = 30_000;
-const PROBE_TIMEOUT_MS = 10_000;
 
 export async function runDoctor(ctx: Context, options: DoctorOptions = {}): Promise<DoctorReport> {
-  const checks: Check[] = [];
-  const add = (check: Check) => checks.push(check);
   // The runtime resolves every setting with its source (the rate limit's too).
   const config = ctx.config as Resolved;
-  const env = ctx.io.env;
-
-  // ---- configuration: what is in use, and where each value came from
-  const profileFrom = describeSource(config.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, config.profile);
-  const baseFrom = describeSource(config.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, config.profile);
-  const keyFrom = describeSource(config.apiKeySource, { env: 'KAGENT_API_KEY' }, config.profile);
-  const rateFrom = describeSource(config.rateLimitSource, {}, config.profile);
-  const configDetails = [
-    `config file: ${config.configPath}`,
-    `profile: ${config.profile} (${profileFrom})`,
-    `base URL: ${config.baseUrl ?? '(none)'}${config.baseUrl ? ` (${baseFrom})` : ''}`,
-    `API key: ${config.apiKey ? `${maskKey(config.apiKey)} (${keyFrom})` : '(none)'}`,
-    `rate limit: ${config.rateLimit}/min (${rateFrom})`,
-  ];
-  const configData = {
-    configPath: config.configPath,
-    profile: { value: config.profile, source: config.profileSource },
-    baseUrl: { value: config.baseUrl ?? null, source: config.baseUrlSource },
-    apiKey: { value: config.apiKey ? maskKey(config.apiKey) : null, source: config.apiKeySource },
-    rateLimit: { value: config.rateLimit, source: config.rateLimitSource },
-  };
-  const configProblems: string[] = [];
-  if (!config.baseUrl) configProblems.push('no base URL: set KAGENT_BASE_URL, run `kagent auth login --base-url URL`, or start `kagent sandbox`');
-  if (!config.apiKey) configProblems.push('no API key: run `kagent auth login`, or set KAGENT_API_KEY');
-  add({
-    name: 'config',
-    status: configProblems.length ? 'fail' : 'ok',
-    summary: configProblems.length ? `configuration incomplete (profile ${config.profile})` : `profile ${config.profile} (${profileFrom}), ${config.baseUrl} (${baseFrom}), key ${maskKey(config.apiKey as string)} (${keyFrom})`,
-    details: [...configProblems, ...configDetails],
-    data: configData,
-  });
+  const sources = sourcesOf(config);
+  const checks: Check[] = [configCheck(config, sources)];
   if (!config.baseUrl) return finish(checks);
-
   const base = new URL(config.baseUrl);
-
-  // ---- network: DNS, proxy
-  const { isIP } = await import('node:net');
-  const host = base.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    add({ name: 'dns', status: 'ok', summary: `${host} is an address: no DNS needed`, details: [], data: { host, addresses: [host] } });
-  } else {
-    const { lookup } = await import('node:dns/promises');
-    try {
-      const addresses = (await lookup(host, { all: true })).map((a) => a.address);
-      add({ name: 'dns', status: 'ok', summary: `${host} resolves to ${addresses.join(', ')}`, details: [], data: { host, addresses } });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
-      add({ name: 'dns', status: 'fail', summary: `${host} does not resolve (${code})`, details: [`check the host name in the base URL (${baseFrom})`], data: { host, code } });
-    }
+  // The network, then the service: reachable (TLS), key accepted, clock, rate limit.
+  checks.push(await dnsCheck(base, sources.baseFrom));
+  checks.push(await proxyCheck(base, ctx.io.env));
+  const probe = await probeService(ctx, config, base);
+  checks.push(...serviceChecks(probe, base, config, sources.keyFrom));
+  if (probe.headers) {
+    checks.push(clockCheck(probe.headers, probe.receivedAt, options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS));
+    checks.push(rateCheck(probe.headers, config.rateLimit, sources.rateFrom));
   }
-
-  let proxy: ProxyRoute | undefined;
-  let proxyProblem: string | undefined;
-  try {
-    proxy = proxyRoute(base, env);
-  } catch (error) {
-    proxyProblem = (error as Error).message;
-  }
-  if (proxyProblem !== undefined) {
-    add({ name: 'proxy', status: 'fail', summary: proxyProblem, details: ['kagent cannot use this proxy variable: fix it or unset it'], data: { proxy: null } });
-  } else if (!proxy) {
-    add({ name: 'proxy', status: 'ok', summary: 'no proxy for this URL (HTTPS_PROXY / HTTP_PROXY unset, or NO_PROXY matches)', details: [], data: { proxy: null } });
-  } else {
-    const reach = await tcpReach(proxy.url);
-    add({
-      name: 'proxy',
-      status: reach.ok ? 'ok' : 'fail',
-      summary: reach.ok ? `proxy ${proxy.display} (from ${proxy.variable}) accepts connections` : `proxy ${proxy.display} (from ${proxy.variable}) is not reachable: ${reach.error}`,
-      details: ["kagent's requests to the service go through it"],
-      data: { proxy: proxy.display, from: proxy.variable, reachable: reach.ok },
-    });
-  }
-
-  // ---- the service: reachable (TLS), key accepted, clock, rate limit
-  let misfit: Misfit | undefined;
-  let meStatus: number | undefined;
-  let headers: Record<string, string | string[] | undefined> | undefined;
-  let receivedAt = 0;
-  let elapsedMs = 0;
-  let reachable = false;
-  const tls = base.protocol === 'https:';
-  try {
-    const { createApiClient } = await import('../api/client.js');
-    const client = createApiClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      userAgent: `kagent/${ctx.version}`,
-      insecure: ctx.flags.insecure,
-      env: ctx.io.env,
-      retries: 0,
-      requestTimeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : PROBE_TIMEOUT_MS,
-      signal: ctx.signal,
-      onMisfit: (m) => (misfit = m),
-    });
-    if (!config.apiKey) throw new CliError('no key to try', { code: 'NO_KEY' });
-    const started = Date.now();
-    const result = await client.callFull('getMe');
-    elapsedMs = Date.now() - started;
-    receivedAt = ctx.clock.now();
-    meStatus = result.status;
-    headers = result.headers;
-    reachable = true;
-  } catch (error) {
-    if (error instanceof ApiError) {
-      reachable = true;
-      meStatus = error.status;
-      headers = error.headers;
-      receivedAt = ctx.clock.now();
-    } else if ((error as CliError).code !== 'NO_KEY') {
-      const message = error instanceof Error ? error.message : String(error);
-      add({
-        name: 'reachable',
-        status: 'fail',
-        summary: `${base.origin} is not reachable: ${message}`,
-        details: [(error as CliError).hint ?? 'check the base URL and your network'].filter(Boolean),
-        data: { url: base.href, error: (error as CliError).code ?? 'ERROR' },
-      });
-    }
-  }
-  if (reachable) {
-    add({
-      name: 'reachable',
-      status: 'ok',
-      summary: `${base.origin} answered${elapsedMs ? ` in ${elapsedMs} ms` : ''}${tls ? ' over TLS (certificate accepted)' : ' (plain http)'}`,
-      details: [],
-      data: { url: base.href, tls, elapsedMs },
-    });
-  }
-  if (reachable && config.apiKey) {
-    const accepted = meStatus !== undefined && meStatus >= 200 && meStatus < 300;
-    add({
-      name: 'key',
-      status: accepted ? (misfit ? 'warn' : 'ok') : 'fail',
-      summary: accepted
-        ? `the API key is accepted (GET /me answered ${meStatus})`
-        : meStatus === 401
-          ? 'the API key is not accepted (401)'
-          : `GET /me answered ${meStatus}`,
-      details: accepted
-        ? misfit
-          ? [`the account answer differs from what kagent knows: see --debug`]
-          : []
-        : [meStatus === 401 ? `the key from ${keyFrom} was refused: run \`kagent auth login\` again, or check KAGENT_API_KEY` : 'the service refused the check'],
-      data: { status: meStatus },
-    });
-  }
-  if (headers) {
-    add(clockCheck(headers, receivedAt, options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS));
-    add(rateCheck(headers, config.rateLimit, rateFrom));
-  }
-
-  // ---- the service's OpenAPI description against kagent's shapes
-  add(await specCheck(ctx, base, options.spec, reachable));
+  // The service's OpenAPI description against kagent's shapes.
+  checks.push(await specCheck(ctx, base, options.spec, probe.reachable));
   return finish(checks);
 }
 
@@ -334,25 +191,3 @@ async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; d
     return { ok: false, error: 'not JSON (only JSON descriptions are read)' };
   }
 }
-
-async function tcpReach(url: string): Promise<{ ok: true } | { ok: false; error: string }> {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return { ok: false, error: 'not a URL' };
-  }
-  const { connect } = await import('node:net');
-  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  return new Promise((resolve) => {
-    const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });
-    const done = (result: { ok: true } | { ok: false; error: string }) => {
-      socket.destroy();
-      resolve(result);
-    };
-    socket.setTimeout(PROBE_TIMEOUT_MS, () => done({ ok: false, error: 'timed out' }));
-    socket.once('connect', () => done({ ok: true }));
-    socket.once('error', (error: NodeJS.ErrnoException) => done({ ok: false, error: error.code ?? error.message }));
-  });
-}
-

@@ -61,19 +61,7 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
     if (problem) world.warn(pdfWarning(problem));
   }
 
-  // The default account: reused from a persisted state, or made (with its seeded content) on first start.
-  let accountId = Object.values(world.state.keys)[0];
-  let apiKey = Object.keys(world.state.keys)[0];
-  if (options.apiKey && world.state.keys[options.apiKey]) {
-    apiKey = options.apiKey;
-    accountId = world.state.keys[options.apiKey];
-  }
-  if (!apiKey || !accountId) {
-    const created = world.createAccount({ apiKey: options.apiKey, email: 'you@sandbox.test', name: 'Sandbox User' });
-    apiKey = created.apiKey;
-    accountId = created.account.id;
-    seedWorld(world, created.account);
-  }
+  const { apiKey, accountId } = defaultAccount(world, options.apiKey);
   // With --state: a snapshot of this start, then every change goes to the journal before it is answered.
   await world.openJournal();
 
@@ -132,6 +120,23 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
       }
     },
   };
+}
+
+/** The default account: reused from a persisted state, or made (with its seeded content) on first start. */
+function defaultAccount(world: World, wanted: string | undefined): { apiKey: string; accountId: string } {
+  let accountId = Object.values(world.state.keys)[0];
+  let apiKey = Object.keys(world.state.keys)[0];
+  if (wanted && world.state.keys[wanted]) {
+    apiKey = wanted;
+    accountId = world.state.keys[wanted];
+  }
+  if (!apiKey || !accountId) {
+    const created = world.createAccount({ apiKey: wanted, email: 'you@sandbox.test', name: 'Sandbox User' });
+    apiKey = created.apiKey;
+    accountId = created.account.id;
+    seedWorld(world, created.account);
+  }
+  return { apiKey, accountId };
 }
 
 /** Uploads cut short by a crash leave `files/incoming-*` behind: nothing refers to them. */

@@ -12,7 +12,7 @@ import type { Faults, Fault } from './faults.js';
 import { begin, checkKey, finish, fingerprint } from './idempotency.js';
 import { openapiDocument } from './openapi.js';
 import type { RateLimiter } from './ratelimit.js';
-import { HttpFail, type Reply, type Routes } from './types.js';
+import { HttpFail, type Reply, type RouteRequest, type Routes } from './types.js';
 import type { World } from './world.js';
 
 export interface ServerDeps {
@@ -91,84 +91,31 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   // Before anything else, on every route: only this machine's programs get in.
   guardRequest(method, url.pathname, req.headers);
 
-  if (url.pathname.startsWith('/_sandbox/')) {
-    const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
-    const reply = await handleAdmin(deps, method, url, body, req.headers);
-    // With --state, a change is durable before it is answered.
-    if (method !== 'GET') await saved(deps);
-    return send(deps, res, reply);
-  }
+  if (url.pathname.startsWith('/_sandbox/')) return handleAdminRequest(deps, req, res, method, url);
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
     return send(deps, res, { status: 200, body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`) });
   }
-  if (!url.pathname.startsWith(`${PREFIX}/`)) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${url.pathname} (the API lives under ${PREFIX})`);
-
-  const found = match(method, url.pathname.slice(PREFIX.length));
-  if (found === 'wrong-method') throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`);
-  if (!found) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${method} ${url.pathname}`);
-  const { route, params } = found;
-  const info = operations[route.op] as { idempotent?: boolean; binary?: boolean; success: number };
+  const { route, params } = routeOf(method, url.pathname);
+  const info = operations[route.op] as OperationTraits;
   deps.stats.requests[route.op] = (deps.stats.requests[route.op] ?? 0) + 1;
 
   world.runDue();
-
-  // Only the bearer key counts; cookies are never looked at.
-  const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   // A read works on the state as it is, not through the change-tracking view of --state
   // (reads change nothing; background work that came due ran above, tracked).
   const view = method === 'GET' ? world.readView() : world;
-  const account = view.accountForKey(key);
-  if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
-
-  // The contract counts requests per account: all keys of one account share the budget.
-  const waitMs = deps.limiter.take(account.id);
-  if (waitMs > 0) {
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new HttpFail(429, 'RATE_LIMITED', `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`, {}, { 'retry-after': String(seconds) });
-  }
+  const account = authenticate(view, req);
+  takeBudget(deps, account.id);
 
   const fault = deps.faults.pick(method, url.pathname);
   if (fault && failsBeforeWork(fault)) return injectFailure(deps, req, res, fault);
 
-  const operation = spec[route.op];
-  const rawQuery = Object.fromEntries(url.searchParams.entries());
-  const query = operation.query ? coerceQuery(operation.query, rawQuery) : {};
-  let body: unknown;
-  if (!info.binary && method !== 'GET' && method !== 'DELETE') body = await readJson(req);
-  const issues = [
-    ...(operation.query ? validate(operation.query, query) : []),
-    ...(operation.body ? validate(operation.body, body ?? {}) : []),
-  ];
-  if (issues.length > 0) throw new HttpFail(400, 'INVALID_INPUT', `Invalid input: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
-
+  const input = await readInput(route.op, info, method, url, req);
   const idempotencyKey = headerValue(req.headers['idempotency-key']);
-  let slot: string | undefined;
-  if (info.idempotent && idempotencyKey !== undefined) {
-    checkKey(idempotencyKey);
-    const print = info.binary
-      ? fingerprint([route.op, rawQuery, req.headers['x-file-name'], req.headers['content-length']])
-      : fingerprint([route.op, params, rawQuery, body ?? null]);
-    const outcome = begin(world, `${account.id} ${route.op} ${idempotencyKey}`, print);
-    if ('replay' in outcome) {
-      if (info.binary) req.resume();
-      return send(deps, res, outcome.replay);
-    }
-    slot = outcome.reserved;
-  }
+  const started = startIdempotent(world, info, { op: route.op, params, input, req, accountId: account.id, key: idempotencyKey });
+  if (started && 'replay' in started) return send(deps, res, started.replay);
+  const slot = started?.reserved;
 
-  let reply: Reply | undefined;
-  try {
-    if (fault?.kind === 'slow') await delay(fault.ms ?? 2000);
-    const handler = deps.routes[route.op];
-    if (!handler) throw new HttpFail(501, 'NOT_IMPLEMENTED', `${route.op} is not implemented by this sandbox`);
-    deps.stats.executions[route.op] = (deps.stats.executions[route.op] ?? 0) + 1;
-    reply = await handler({ op: route.op, params, query, body: body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world: view });
-    reply = { status: reply.status ?? info.success, body: reply.body, headers: reply.headers };
-  } catch (error) {
-    if (slot) finish(world, slot, undefined);
-    throw error;
-  }
-  if (slot) finish(world, slot, reply);
+  let reply = await runHandler(deps, info, slot, fault, { op: route.op, params, query: input.query, body: input.body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world: view });
   // With --state, a write is in the journal, fsync'd, before it is answered. A read does not
   // wait for the disk; what background work it set going is saved all the same.
   if (method === 'GET') saved(deps).catch(() => undefined);
@@ -178,6 +125,98 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   // Shape chaos changes only what is sent: the stored state and idempotent replays keep the true shape.
   if (fault?.kind === 'shape' && reply.body !== undefined && (reply.status ?? 200) < 300) reply = { ...reply, body: deps.faults.mangle(reply.body) };
   send(deps, res, reply);
+}
+
+type OperationTraits = { idempotent?: boolean; binary?: boolean; success: number };
+
+/** `/_sandbox/…`: the test's controls. */
+async function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+  const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
+  const reply = await handleAdmin(deps, method, url, body, req.headers);
+  // With --state, a change is durable before it is answered.
+  if (method !== 'GET') await saved(deps);
+  return send(deps, res, reply);
+}
+
+/** The operation a request is for: 404 outside the API or for an unknown path, 405 for a known path's wrong method. */
+function routeOf(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+  if (!pathname.startsWith(`${PREFIX}/`)) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${pathname} (the API lives under ${PREFIX})`);
+  const found = match(method, pathname.slice(PREFIX.length));
+  if (found === 'wrong-method') throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname}`);
+  if (!found) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${method} ${pathname}`);
+  return found;
+}
+
+function authenticate(view: World, req: IncomingMessage): NonNullable<ReturnType<World['accountForKey']>> {
+  // Only the bearer key counts; cookies are never looked at.
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const account = view.accountForKey(key);
+  if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
+  return account;
+}
+
+/** The contract counts requests per account: all keys of one account share the budget. */
+function takeBudget(deps: ServerDeps, accountId: string): void {
+  const waitMs = deps.limiter.take(accountId);
+  if (waitMs > 0) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new HttpFail(429, 'RATE_LIMITED', `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`, {}, { 'retry-after': String(seconds) });
+  }
+}
+
+interface Input {
+  rawQuery: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The query and JSON body, checked against the operation's shapes (400 with every issue). */
+async function readInput(op: OperationId, info: OperationTraits, method: string, url: URL, req: IncomingMessage): Promise<Input> {
+  const operation = spec[op];
+  const rawQuery = Object.fromEntries(url.searchParams.entries());
+  const query = operation.query ? coerceQuery(operation.query, rawQuery) : {};
+  let body: unknown;
+  if (!info.binary && method !== 'GET' && method !== 'DELETE') body = await readJson(req);
+  const issues = [
+    ...(operation.query ? validate(operation.query, query) : []),
+    ...(operation.body ? validate(operation.body, body ?? {}) : []),
+  ];
+  if (issues.length > 0) throw new HttpFail(400, 'INVALID_INPUT', `Invalid input: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+  return { rawQuery, query, body };
+}
+
+/** An idempotent operation with a key: the stored answer to replay, or the slot reserved for this run; nothing without a key. */
+function startIdempotent(
+  world: World,
+  info: OperationTraits,
+  { op, params, input, req, accountId, key }: { op: OperationId; params: Record<string, string>; input: Input; req: IncomingMessage; accountId: string; key: string | undefined },
+): { replay: Reply } | { reserved: string } | undefined {
+  if (!info.idempotent || key === undefined) return undefined;
+  checkKey(key);
+  const print = info.binary
+    ? fingerprint([op, input.rawQuery, req.headers['x-file-name'], req.headers['content-length']])
+    : fingerprint([op, params, input.rawQuery, input.body ?? null]);
+  const outcome = begin(world, `${accountId} ${op} ${key}`, print);
+  if ('replay' in outcome && info.binary) req.resume();
+  return outcome;
+}
+
+/** Runs the operation's handler; its reply (or its failure) settles the idempotency slot. */
+async function runHandler(deps: ServerDeps, info: OperationTraits, slot: string | undefined, fault: Fault | undefined, args: RouteRequest): Promise<Reply> {
+  let reply: Reply;
+  try {
+    if (fault?.kind === 'slow') await delay(fault.ms ?? 2000);
+    const handler = deps.routes[args.op];
+    if (!handler) throw new HttpFail(501, 'NOT_IMPLEMENTED', `${args.op} is not implemented by this sandbox`);
+    deps.stats.executions[args.op] = (deps.stats.executions[args.op] ?? 0) + 1;
+    reply = await handler(args);
+    reply = { status: reply.status ?? info.success, body: reply.body, headers: reply.headers };
+  } catch (error) {
+    if (slot) finish(deps.world, slot, undefined);
+    throw error;
+  }
+  if (slot) finish(deps.world, slot, reply);
+  return reply;
 }
 
 /** Waits until every change so far is durable (--state); a failure to save is a 500 that says so. */

@@ -3,7 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Space } from '../api/shapes.js';
 import { SandboxClock } from './clock.js';
-import { ChangeTracker, Journal, loadState, STATE_VERSION } from './journal.js';
+import { ChangeTracker } from './changes.js';
+import { Journal, loadState, STATE_VERSION } from './journal.js';
 import { HttpFail, type Account, type Jobs, type ScheduledEvent, type State } from './types.js';
 
 export const DEFAULT_LIMITS: Account['limits'] = {

@@ -11,7 +11,7 @@
 // in the library — `duplicate: true`), `failed` (refused here, or an error
 // answer), `skipped` (not started, or cut short by Ctrl-C: --fail-fast after a failure, Ctrl-C, or a
 // failure that every other file would meet too — no key, service unreachable).
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, CallResult, Responses } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
@@ -20,7 +20,7 @@ import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
 import type { DigestCache } from './digest-cache.js';
-import { inspect, sha256Of, type Refusal } from './prepare.js';
+import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
 
 export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
 
@@ -162,91 +162,19 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
 }
 
 async function uploadOne(source: Source, options: UploadOptions, bySha: Map<string, Promise<unknown>>): Promise<FileResult> {
-  const { api, target, events, signal } = options;
-  if (source.refusal) return refused(source, { ...source.refusal, exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR });
-  if (charLength(source.name) > limits.fileNameMax) {
-    return refused(source, { code: 'NAME_TOO_LONG', message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`, exitCode: ExitCode.USAGE });
-  }
+  const { events, signal } = options;
+  const tooLong = refusedBeforeReading(source);
+  if (tooLong) return tooLong;
   events.started?.(source);
   const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal });
   if (!checked.ok) return refused(source, checked.refusal);
   // As it was when checked: compared again once the service has answered.
   const before = await statOf(source.path);
-
-  const query: Record<string, string> = {};
-  if (target.space !== undefined) query.space = target.space;
-  if (target.note !== undefined) query.note = target.note;
-  if (target.lang !== undefined) query.lang = target.lang;
-
-  const send = (digest: string, sampled: boolean) => {
-    return api.callFull('uploadFile', {
-      stream: () => {
-        events.attempt?.(source);
-        return new FileBody(source.path, source.size, (n) => events.bytes?.(source, n));
-      },
-      contentLength: source.size,
-      headers: { 'x-file-name': encodeURIComponent(source.name) },
-      query,
-      idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target }),
-      signal,
-    });
-  };
-
-  const previous = bySha.get(checked.digest);
-  const sending = (async () => {
-    if (previous) await previous.catch(() => undefined);
-    return send(checked.digest, checked.sampled);
-  })();
-  bySha.set(checked.digest, sending);
-
+  const send = (digest: string, sampled: boolean) => sendFile(source, options, digest, sampled);
+  const sending = sendInTurn(bySha, checked.digest, () => send(checked.digest, checked.sampled));
   try {
-    let sha256 = checked.sha256;
-    let answer = await sending.catch((error: unknown) => {
-      // A service that compares the bytes of a replay too refuses a changed file under its
-      // sampled key (422): it goes under the key of its SHA-256 below.
-      if (checked.sampled && error instanceof ApiError && error.status === 422) return undefined;
-      throw error;
-    });
-    // A sampled key is shared by versions of a file that differ between the samples, so its
-    // replayed answer counts only when the service stored this file's SHA-256; otherwise (or when
-    // the service does not say) the file is sent again, keyed by its SHA-256.
-    if (answer === undefined || (checked.sampled && answer.replayed)) {
-      sha256 ??= await sha256Of(source.path, source.size, { cache: options.cache, signal });
-      if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
-    }
-    const item = answer.body.item;
-    // What the service did, from its answers: a duplicate was already there; a replay answers
-    // with the first result — this run's own work only when an earlier attempt of it may have
-    // reached the service without an answer (a reset after the work was done, a cut-off answer),
-    // else an earlier run's (attempts turned away with a 429 or 503 added nothing).
-    const already = answer.body.duplicate === true || (answer.replayed && answer.unanswered === 0);
-    // A file that changed while it was sent (same size, other bytes, or a new mtime): what the
-    // service holds is not the file as it is now.
-    const after = await statOf(source.path);
-    if (before && after && (before.size !== after.size || before.mtimeNs !== after.mtimeNs || before.ino !== after.ino)) {
-      return {
-        ...base(source),
-        status: 'failed',
-        item,
-        error: { code: 'FILE_CHANGED', message: `the file changed while it was being sent; the library holds what it received as ${item.id}` },
-        exitCode: ExitCode.ERROR,
-      };
-    }
-    // What the service received is the file as it was read (when both SHA-256 digests are known).
-    const received = sha256Said(item);
-    if (sha256 !== undefined && received !== undefined && received !== sha256) {
-      return {
-        ...base(source),
-        status: 'failed',
-        item,
-        error: {
-          code: 'CONTENT_MISMATCH',
-          message: `the service received other bytes than were read before sending (did the file change meanwhile?); the library holds what it received as ${item.id}`,
-        },
-        exitCode: ExitCode.ERROR,
-      };
-    }
-    return { ...base(source), status: already ? 'exists' : 'uploaded', item };
+    const { answer, sha256 } = await confirmedAnswer(source, options, checked, sending, send);
+    return outcome(source, answer, before, sha256);
   } catch (error) {
     // No key, service unreachable, Ctrl-C: not this file's fault; the run stops (see the worker).
     if (error instanceof CliError && !FATAL_EXIT.has(error.exitCode) && !signal?.aborted) return failure(source, error);
@@ -256,7 +184,114 @@ async function uploadOne(source: Source, options: UploadOptions, bySha: Map<stri
   }
 }
 
-async function statOf(path: string): Promise<{ size: bigint; mtimeNs: bigint; ino: bigint } | undefined> {
+type Saved = CallResult<Responses['uploadFile']>;
+type Checked = Extract<Inspection, { ok: true }>;
+
+/** Refusals known from the listing alone, before the file is opened. */
+function refusedBeforeReading(source: Source): FileResult | undefined {
+  if (source.refusal) return refused(source, { ...source.refusal, exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR });
+  if (charLength(source.name) > limits.fileNameMax) {
+    return refused(source, { code: 'NAME_TOO_LONG', message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`, exitCode: ExitCode.USAGE });
+  }
+  return undefined;
+}
+
+/** One upload of the file under the key made from `digest`; every attempt re-opens it. */
+function sendFile(source: Source, options: UploadOptions, digest: string, sampled: boolean): Promise<Saved> {
+  const { api, target, events, signal } = options;
+  const query: Record<string, string> = {};
+  if (target.space !== undefined) query.space = target.space;
+  if (target.note !== undefined) query.note = target.note;
+  if (target.lang !== undefined) query.lang = target.lang;
+  return api.callFull('uploadFile', {
+    stream: () => {
+      events.attempt?.(source);
+      return new FileBody(source.path, source.size, (n) => events.bytes?.(source, n));
+    },
+    contentLength: source.size,
+    headers: { 'x-file-name': encodeURIComponent(source.name) },
+    query,
+    idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target }),
+    signal,
+  });
+}
+
+/** Files of the same digest are sent one after another: the second then meets the first's answer, not a 409. */
+function sendInTurn(bySha: Map<string, Promise<unknown>>, digest: string, send: () => Promise<Saved>): Promise<Saved> {
+  const previous = bySha.get(digest);
+  const sending = (async () => {
+    if (previous) await previous.catch(() => undefined);
+    return send();
+  })();
+  bySha.set(digest, sending);
+  return sending;
+}
+
+/** The service's answer, once it is known to be for this file's bytes, with the file's SHA-256 when it was read. */
+async function confirmedAnswer(
+  source: Source,
+  options: UploadOptions,
+  checked: Checked,
+  sending: Promise<Saved>,
+  send: (digest: string, sampled: boolean) => Promise<Saved>,
+): Promise<{ answer: Saved; sha256: string | undefined }> {
+  let sha256 = checked.sha256;
+  let answer = await sending.catch((error: unknown) => {
+    // A service that compares the bytes of a replay too refuses a changed file under its
+    // sampled key (422): it goes under the key of its SHA-256 below.
+    if (checked.sampled && error instanceof ApiError && error.status === 422) return undefined;
+    throw error;
+  });
+  // A sampled key is shared by versions of a file that differ between the samples, so its
+  // replayed answer counts only when the service stored this file's SHA-256; otherwise (or when
+  // the service does not say) the file is sent again, keyed by its SHA-256.
+  if (answer === undefined || (checked.sampled && answer.replayed)) {
+    sha256 ??= await sha256Of(source.path, source.size, { cache: options.cache, signal: options.signal });
+    if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
+  }
+  return { answer, sha256 };
+}
+
+/** Uploaded, already there, or failed because what the service holds is not the file as it is now. */
+async function outcome(source: Source, answer: Saved, before: FileStat | undefined, sha256: string | undefined): Promise<FileResult> {
+  const item = answer.body.item;
+  // What the service did, from its answers: a duplicate was already there; a replay answers
+  // with the first result — this run's own work only when an earlier attempt of it may have
+  // reached the service without an answer (a reset after the work was done, a cut-off answer),
+  // else an earlier run's (attempts turned away with a 429 or 503 added nothing).
+  const already = answer.body.duplicate === true || (answer.replayed && answer.unanswered === 0);
+  // A file that changed while it was sent (same size, other bytes, or a new mtime): what the
+  // service holds is not the file as it is now.
+  const after = await statOf(source.path);
+  if (before && after && (before.size !== after.size || before.mtimeNs !== after.mtimeNs || before.ino !== after.ino)) {
+    return {
+      ...base(source),
+      status: 'failed',
+      item,
+      error: { code: 'FILE_CHANGED', message: `the file changed while it was being sent; the library holds what it received as ${item.id}` },
+      exitCode: ExitCode.ERROR,
+    };
+  }
+  // What the service received is the file as it was read (when both SHA-256 digests are known).
+  const received = sha256Said(item);
+  if (sha256 !== undefined && received !== undefined && received !== sha256) {
+    return {
+      ...base(source),
+      status: 'failed',
+      item,
+      error: {
+        code: 'CONTENT_MISMATCH',
+        message: `the service received other bytes than were read before sending (did the file change meanwhile?); the library holds what it received as ${item.id}`,
+      },
+      exitCode: ExitCode.ERROR,
+    };
+  }
+  return { ...base(source), status: already ? 'exists' : 'uploaded', item };
+}
+
+type FileStat = { size: bigint; mtimeNs: bigint; ino: bigint };
+
+async function statOf(path: string): Promise<FileStat | undefined> {
   const { stat } = await import('node:fs/promises');
   return stat(path, { bigint: true }).catch(() => undefined);
 }

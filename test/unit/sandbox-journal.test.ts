@@ -6,7 +6,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyOp, ChangeTracker, journalPath, loadState, writeSnapshot } from '../../src/sandbox/journal.js';
+import { applyOp, ChangeTracker } from '../../src/sandbox/changes.js';
+import { journalPath, loadState, writeSnapshot } from '../../src/sandbox/journal.js';
 import type { State } from '../../src/sandbox/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kagent-journal-'));

@@ -1,0 +1,81 @@
+// The errors the HTTP core ends a call with: what each failure is called, which
+// exit code it carries and what the hint tells the user to do next.
+import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
+import type { ProxyRoute } from './proxy.js';
+import type { NetworkFailure } from './transport.js';
+
+/** Methods whose repetition changes nothing. Other writes need an Idempotency-Key to be retried once they reached the service. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Ctrl-C (or a caller's abort): a CliError given as the reason is passed on as it is. */
+export function interruption(signal: AbortSignal | undefined, cause?: unknown): CliError {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof CliError) return reason;
+  const error = new InterruptedError('interrupted');
+  if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
+  return error;
+}
+
+export function networkError(
+  failure: NetworkFailure,
+  cause: unknown,
+  { url, method, attempts, retried, proxy }: { url: URL; method: string; attempts: number; retried: boolean; proxy: ProxyRoute | undefined },
+): NetworkError {
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const proxyHost = proxy ? new URL(proxy.url).host : undefined;
+  if (failure.code === 'ECONNREFUSED') {
+    // Name who refused: the API's host, or the proxy in between.
+    const who = proxyHost ? `proxy ${proxyHost}` : url.host;
+    const hint = proxy
+      ? `nothing is listening at the proxy ${proxy.display} (${proxy.variable}): check it, or list ${url.hostname} in NO_PROXY`
+      : `nothing is listening at ${url.origin}: check the base URL (--base-url / KAGENT_BASE_URL)`;
+    return new NetworkError(`${method} ${url.pathname}: connection refused by ${who}${tries}`, cause, hint);
+  }
+  if (failure.code === 'PROXY_AUTH' || failure.code === 'PROXY_ERROR') {
+    const hint =
+      failure.code === 'PROXY_AUTH'
+        ? `give the proxy's credentials in ${proxy?.variable ?? 'the proxy variable'} (http://user:password@host:port)`
+        : `the proxy ${proxy?.display ?? ''} could not reach ${url.host}; or list ${url.hostname} in NO_PROXY`;
+    return new NetworkError(`${method} ${url.pathname}: ${failure.description}${tries}`, cause, hint);
+  }
+  let hint: string | undefined;
+  if (failure.code === 'ENOTFOUND' && proxyHost) hint = `check the proxy's host name in ${proxy?.variable}`;
+  else if (failure.code === 'ENOTFOUND') hint = `check the host name in the base URL (${url.host})`;
+  else if (!retried && failure.transient && !SAFE_METHODS.has(method))
+    hint = 'the request may have reached the service, so it was not repeated: check whether it took effect before running it again';
+  else if (failure.transient) hint = 'the service may be unreachable or overloaded; try again later';
+  return new NetworkError(`${method} ${url.pathname}: ${failure.description}${tries}`, cause, hint);
+}
+
+/** `--timeout` is shorter than the wait for the rate budget: nothing was sent, nothing reserved. */
+export function pacingTooLong(waitMs: number, rate: number, limitMs: number): CliError {
+  return new CliError(`the rate limit (${rate} request${rate === 1 ? '' : 's'} a minute) lets the next request go in ${seconds(waitMs)}, later than --timeout (${seconds(limitMs)}) allows`, {
+    exitCode: ExitCode.UNAVAILABLE,
+    code: 'RATE_LIMITED',
+    hint: `nothing was sent; run it again in ${seconds(waitMs)}, or give a longer --timeout`,
+  });
+}
+
+/** 42 s, 1.5 s, 250 ms. */
+export function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${s >= 10 ? Math.ceil(s) : Math.round(s * 10) / 10} s`;
+}
+
+export function invalidAnswer(method: string, url: URL, status: number, replayable: boolean): CliError {
+  return new CliError(`${method} ${url.pathname}: the service answered ${status} but its body is not valid JSON (cut off?)`, {
+    exitCode: ExitCode.UNAVAILABLE,
+    code: 'INVALID_RESPONSE',
+    hint: replayable
+      ? 'the answer was still broken after retrying; try again later'
+      : 'the request reached the service and probably took effect: check before running it again',
+  });
+}
+
+export function exhaustedHint(status: number, attempts: number, rate: number): string {
+  if (status === 429) {
+    return `still rate-limited after ${attempts} attempts: the account allows about ${rate} requests a minute, shared by every client using this key; wait a minute and try again`;
+  }
+  return `the service is unavailable (still ${status} after ${attempts} attempts); try again later`;
+}
