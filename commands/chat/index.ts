@@ -16,7 +16,7 @@ import { creditsText, FLAG_FOR, latestConversation, parseAbout, printReply, read
 
 const options = [
   { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
-  { flags: '--conversation <id>', description: 'continue this conversation' },
+  { flags: '--conversation <id>', description: 'continue this conversation', complete: 'conversation' },
   spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
   { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
   { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
