@@ -5,6 +5,8 @@ import type { ApiClient } from './api/client.js';
 
 export interface GlobalFlags {
   json: boolean;
+  /** `--json id,title`: only these fields of each object. */
+  jsonFields?: string[];
   jq?: string;
   profile?: string;
   baseUrl?: string;

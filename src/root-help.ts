@@ -19,7 +19,7 @@ export const ROOT_DESCRIPTION = 'Command-line client for your knowledge agent: s
 export const GLOBAL_FLAGS_HEADING = 'Global flags (work with every command):';
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flags: '--json', description: "print the API's JSON (pretty on a terminal, compact when piped)" },
+  { flags: '--json [fields]', description: "print the API's JSON (pretty on a terminal, compact when piped); --json id,title keeps those fields" },
   { flags: '--jq <expr>', description: 'filter the JSON with a jq expression (implies --json)' },
   { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)', complete: 'profile' },
   { flags: '--base-url <url>', description: 'API base URL for this run (env KAGENT_BASE_URL)' },

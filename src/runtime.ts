@@ -5,7 +5,7 @@
 import type { ApiClient } from './api/client.js';
 import type { Clock, Context, Editor, GlobalFlags, Prompter } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
-import { maskKey, resolveConfig, type Resolved } from './config/resolve.js';
+import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';
 import { createPrompter } from './io/prompt.js';
 import { sanitize } from './io/sanitize.js';
@@ -74,6 +74,9 @@ export interface Credentials {
  */
 export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version'>, credentials: Credentials): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
+  // `-p sandbx`: say that the profile does not exist (and which one was meant), not that it has no URL or key.
+  const missing = (!baseUrl || !apiKey) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
+  if (missing) throw missing;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
       exitCode: ExitCode.AUTH,

@@ -11,6 +11,8 @@ const environmentTable: Array<[string, string]> = [
   ['KAGENT_PROFILE', 'profile to use instead of the current one; -p/--profile wins over it'],
   ['KAGENT_LANG', 'content language for writes: zh or en; --lang wins over it'],
   ['KAGENT_CONFIG_DIR', 'directory of config.json (default: $XDG_CONFIG_HOME/kagent or ~/.config/kagent)'],
+  ['KAGENT_CACHE_DIR', 'directory of the shared rate budget, upload digests and completion values (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent)'],
+  ['KAGENT_COMPLETE_TIMEOUT', 'milliseconds a Tab waits for values from the service (default 250; at most 10000)'],
   ['KAGENT_NO_PROMPT', 'never prompt (like --no-input)'],
   ['KAGENT_DEBUG', 'trace HTTP requests on stderr (like --debug)'],
   ['CI', 'set by CI systems: no prompts, no spinners'],
@@ -18,6 +20,7 @@ const environmentTable: Array<[string, string]> = [
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
   ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
   ['XDG_CONFIG_HOME', 'base of the default config directory'],
+  ['XDG_CACHE_HOME', 'base of the default cache directory'],
 ];
 
 const TOPICS = ['exit-codes', 'environment'] as const;
