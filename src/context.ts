@@ -7,6 +7,8 @@ import type { OperationId } from './api/operations.js';
 
 export interface GlobalFlags {
   json: boolean;
+  /** `--json id,title`: only these fields of each object. */
+  jsonFields?: string[];
   jq?: string;
   profile?: string;
   baseUrl?: string;

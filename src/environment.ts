@@ -6,6 +6,7 @@ export const environmentTable: Array<[string, string]> = [
   ['KAGENT_PROFILE', 'profile to use instead of the current one; -p/--profile wins over it'],
   ['KAGENT_LANG', 'content language for writes: zh or en; --lang wins over it'],
   ['KAGENT_CONFIG_DIR', 'directory of config.json (default: $XDG_CONFIG_HOME/kagent or ~/.config/kagent)'],
+  ['KAGENT_COMPLETE_TIMEOUT', 'milliseconds a Tab waits for values from the service (default 250; at most 10000)'],
   ['KAGENT_NO_PROMPT', 'never prompt (like --no-input)'],
   ['KAGENT_DEBUG', 'trace HTTP requests on stderr (like --debug)'],
   ['CI', 'set by CI systems: no prompts, no spinners'],

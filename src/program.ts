@@ -10,6 +10,7 @@ import type { Clock, Editor, GlobalFlags, Prompter } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './kit/define.js';
 import type { Streams } from './io/terminal.js';
+import { FIELD_LIST, parseFields } from './io/fields.js';
 import { findGroup, groups, loadGroup } from './manifest.js';
 import { formatExamples, GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE, VERSION_FLAG } from './root-help.js';
 
@@ -83,12 +84,19 @@ export async function run(options: RunOptions): Promise<number> {
         groupName = topic;
       }
     }
+    // `kagent status` is `kagent home`.
+    if (groupName === 'status') {
+      argv = argv.map((token, i) => (i === argv.indexOf('status') ? 'home' : token));
+      groupName = 'home';
+    }
     const entry = findGroup(groupName);
     // What running a command needs loads while the group module does (not for --help).
     const helpOnly = argv.includes('--help') || argv.includes('-h');
     const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
+    let jsonFields: string[] | undefined;
     if (entry) {
       const spec = await loadGroup(entry.name);
+      ({ argv, fields: jsonFields } = extractJsonFields(argv, spec));
       const placeholder = program.commands.find((command) => command.name() === entry.name);
       if (placeholder) replaceWithSpec(program, placeholder, spec, (found) => (invocation = found));
     }
@@ -103,7 +111,7 @@ export async function run(options: RunOptions): Promise<number> {
     const [{ createContext }, { guardStream, settled }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
-    flags = globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG'));
+    flags = { ...globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
     const found = invocation as Invocation;
     if (found.spec.endsOnInterrupt) options.onLongRunning?.();
@@ -149,13 +157,13 @@ function toUsage(error: unknown): unknown {
 }
 
 function jsonRequested(argv: string[]): boolean {
-  return argv.some((token) => token === '--json' || token === '--jq' || token.startsWith('--jq='));
+  return argv.some((token) => token === '--json' || token.startsWith('--json=') || token === '--jq' || token.startsWith('--jq='));
 }
 
 function globalFlags(opts: Record<string, unknown>, debugFromEnv: boolean): GlobalFlags {
   const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
   return {
-    json: opts.json === true || jq !== undefined,
+    json: opts.json === true || typeof opts.json === 'string' || jq !== undefined,
     jq,
     profile: opts.profile as string | undefined,
     baseUrl: opts.baseUrl as string | undefined,
@@ -170,6 +178,56 @@ function globalFlags(opts: Record<string, unknown>, debugFromEnv: boolean): Glob
   };
 }
 
+/**
+ * `--json FIELDS` / `--json=FIELDS` out of the arguments (commander then sees `--json=`).
+ * The word after --json is taken as fields when it is a list (has a comma), or one field name
+ * where the command reached takes no further operand; else it stays an operand
+ * (`kagent doc show --json doc_1`). `--json=FIELDS` always works.
+ */
+export function extractJsonFields(argv: string[], group: CommandSpec): { argv: string[]; fields?: string[] } {
+  const out: string[] = [];
+  let fields: string[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (token.startsWith('--json=')) {
+      fields = parseFields(token.slice('--json='.length));
+      out.push('--json=');
+      continue;
+    }
+    // `--json=` (no value): commander must not take the next word as one.
+    out.push(token === '--json' ? '--json=' : token);
+    const next = argv[i + 1];
+    if (token !== '--json' || next === undefined || !FIELD_LIST.test(next)) continue;
+    if (next.includes(',') || !wantsOperand(group, [...out, ...argv.slice(i + 2)], next)) {
+      fields = parseFields(next);
+      i++;
+    }
+  }
+  return fields ? { argv: out, fields } : { argv: out };
+}
+
+/** Whether the command these arguments reach would take `word` as an operand (or as a subcommand). */
+function wantsOperand(group: CommandSpec, argv: string[], word: string): boolean {
+  const operands = argv.filter((token) => !token.startsWith('-'));
+  // `kagent --json space list`: the word is the group's name itself.
+  if (!operands.includes(group.name)) return true;
+  let spec = group;
+  let at = operands.indexOf(group.name) + 1;
+  for (; at < operands.length; at++) {
+    const sub = spec.commands?.find((command) => command.name === operands[at] || command.aliases?.includes(operands[at] as string));
+    if (!sub) break;
+    spec = sub;
+  }
+  if (spec.commands?.some((command) => command.name === word || command.aliases?.includes(word))) return true;
+  const declared = spec.arguments ?? [];
+  if (declared.some((argument) => argument.variadic)) return true;
+  return operands.length - at < declared.length;
+}
+
 /** The first operand past the global flags (and their values): the group to load. */
 export function groupNameIn(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -177,6 +235,8 @@ export function groupNameIn(argv: string[]): string | undefined {
     if (token === '--') return argv[i + 1];
     if (token.startsWith('--')) {
       if (!token.includes('=') && VALUE_FLAGS.has(token)) i++;
+      // `--json id,title` before the group's name
+      else if (token === '--json' && argv[i + 1]?.includes(',') && FIELD_LIST.test(argv[i + 1] as string)) i++;
       continue;
     }
     if (token.startsWith('-') && token.length > 1) {

@@ -10,6 +10,8 @@ export interface GlobalFlag {
   flags: string;
   description: string;
   choices?: readonly string[];
+  /** What the shell completion offers for its value (see CompleteKind in src/kit/define.ts). */
+  complete?: 'profile';
 }
 
 export const ROOT_USAGE = '<command> [subcommand] [flags]';
@@ -17,9 +19,9 @@ export const ROOT_DESCRIPTION = 'Command-line client for your knowledge agent: s
 export const GLOBAL_FLAGS_HEADING = 'Global flags (work with every command):';
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flags: '--json', description: "print the API's JSON (pretty on a terminal, compact when piped)" },
+  { flags: '--json [fields]', description: "print the API's JSON (pretty on a terminal, compact when piped); --json id,title keeps those fields" },
   { flags: '--jq <expr>', description: 'filter the JSON with a jq expression (implies --json)' },
-  { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)' },
+  { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)', complete: 'profile' },
   { flags: '--base-url <url>', description: 'API base URL for this run (env KAGENT_BASE_URL)' },
   { flags: '--lang <lang>', description: 'content language for writes (env KAGENT_LANG)', choices: ['zh', 'en'] },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },

@@ -6,7 +6,7 @@ import type { ApiClient } from './api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
 import type { Clock, Context, Editor, GlobalFlags, Prompter } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
-import { maskKey, resolveConfig, type Resolved } from './config/resolve.js';
+import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';
 import { createPrompter } from './io/prompt.js';
 import { redactUrlCredentials } from './http/url.js';
@@ -77,6 +77,9 @@ export interface Credentials {
  */
 export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>, credentials: Credentials): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
+  // `-p sandbx`: say that the profile does not exist (and which one was meant), not that it has no URL or key.
+  const missing = (!baseUrl || !apiKey) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
+  if (missing) throw missing;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
       exitCode: ExitCode.AUTH,

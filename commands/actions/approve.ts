@@ -8,7 +8,7 @@ export default defineCommand({
     'A high-risk action (a deletion, for instance) is shown and confirmed first on a terminal; elsewhere it needs --yes (exit 2 without). ' +
     'An action whose risk this version does not know is treated as high-risk. Low- and medium-risk actions are approved at once. ' +
     'Piped, prints the id and the new status; --json prints the Action. Deciding an action twice is exit 5 (ACTION_DECIDED), with its current status.',
-  arguments: [{ name: 'id', description: 'the action' }],
+  arguments: [{ name: 'id', description: 'the action', complete: 'action' }],
   options: [{ flags: '--remember', description: 'allow this kind of action from now on (when the action has a rule scope)' }],
   examples: ['kagent actions approve ac_3k9x0q2m', 'kagent actions approve ac_3k9x0q2m --remember', 'kagent actions approve ac_7h1v2c9d --yes --json'],
   async run(ctx, opts, args) {

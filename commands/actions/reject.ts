@@ -5,7 +5,7 @@ export default defineCommand({
   name: 'reject',
   summary: 'Reject an action: nothing is done',
   description: 'Piped, prints the id and the new status; --json prints the Action. Deciding an action twice is exit 5 (ACTION_DECIDED), with its current status.',
-  arguments: [{ name: 'id', description: 'the action' }],
+  arguments: [{ name: 'id', description: 'the action', complete: 'action' }],
   examples: ['kagent actions reject ac_3k9x0q2m', 'kagent actions list | cut -f1 | xargs -n1 kagent actions reject'],
   async run(ctx, _opts, args) {
     await decide(ctx, args.id, false, false);

@@ -16,7 +16,7 @@ import { creditsText, FLAG_FOR, latestConversation, parseAbout, printReply, read
 
 const options = [
   { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
-  { flags: '--conversation <id>', description: 'continue this conversation' },
+  { flags: '--conversation <id>', description: 'continue this conversation', complete: 'conversation' },
   spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
   { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
   { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
@@ -30,7 +30,7 @@ export default defineGroup({
   description: [
     'With MESSAGE: sends it, waits for the reply (a spinner on a terminal) and prints it: the tools the agent used, the text (Markdown, [n] citation markers kept), the sources, actions waiting for your approval with the commands that decide them, choices, what it remembered, tasks and media started, changes made (with the undo command) and services to connect. MESSAGE may be several words; `-` (or no MESSAGE with stdin piped) reads it from stdin.',
     '',
-    'On a terminal with no MESSAGE: a conversation (REPL). Type a message; /new starts a new conversation; /exit or Ctrl-D ends. When the agent offers a choice you pick it from a list and it is sent as your next message. Without a terminal there is never a prompt.',
+    'On a terminal with no MESSAGE: a conversation (REPL). Type a message; /new starts a new conversation; /exit or Ctrl-D ends (or Ctrl-C twice). When the agent offers a choice you pick it from a list and it is sent as your next message. An action waiting for your approval is decided right there (approve, approve and allow that kind from now on, reject, or later; a high-risk one is confirmed); /approve [ID], /reject [ID], /undo [ID], /actions, /inbox and /help work at the prompt. Ctrl-C clears the line, or stops waiting for a running turn (it goes on). Without a terminal there is never a prompt.',
     '',
     'Each message costs credits (402 CREDITS_EXHAUSTED: exit 6). One turn at a time per conversation (409 CONVERSATION_BUSY: exit 5). --timeout bounds the wait (exit 8) and Ctrl-C stops it (exit 130): the turn goes on, and `kagent conversation show ID --follow` reads the reply.',
     '',

@@ -1,21 +1,27 @@
 // The conversation on a terminal: prompt (on stderr) → spinner → reply, until
-// /exit or Ctrl-D; /new starts a new conversation; a reply with a choice offers
-// it as a select prompt and sends the chosen label as the next message.
-import type { SendMessageRequest } from '../../src/api/shapes.js';
+// /exit, Ctrl-D, or Ctrl-C twice; /new starts a new conversation; a reply with
+// a choice offers it as a select prompt and sends the chosen label as the next
+// message; actions waiting for approval are decided right there, and the slash
+// commands of inline.ts work at the prompt. Ctrl-C clears the prompt line, or
+// stops waiting for a running turn (the turn goes on server-side).
+import type { ChatMessage, Messages, SendMessageRequest } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, InterruptedError } from '../../src/errors.js';
 import { checkInput } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
+import { decideInline, HELP, slashCommand, type Session } from './inline.js';
 import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
 
 const EOT = '\x04';
+/** Ctrl-C at a prompt (not the end of input). */
+const INTERRUPT = Symbol('ctrl-c');
 
 /**
- * One line from the person, or undefined when they end the input (Ctrl-D on an
- * empty line). The prompter (on stderr) turns both Ctrl-C and Ctrl-D into an
- * interruption; Ctrl-D is told apart by watching for the EOT byte it sends.
+ * One answer from the person, undefined when they end the input (Ctrl-D on an
+ * empty line), or INTERRUPT for Ctrl-C. The prompter (on stderr) turns both
+ * into an interruption; Ctrl-D is told apart by watching for the EOT byte it sends.
  */
-async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undefined> {
+async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undefined | typeof INTERRUPT> {
   let lastWasEot = false;
   const onData = (chunk: Buffer | string) => {
     lastWasEot = String(chunk).includes(EOT);
@@ -36,7 +42,7 @@ async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undef
   try {
     return await Promise.race([prompt(), ended]);
   } catch (error) {
-    if (error instanceof InterruptedError && lastWasEot && !ctx.signal.aborted) return undefined;
+    if (error instanceof InterruptedError && !ctx.signal.aborted) return lastWasEot ? undefined : INTERRUPT;
     throw error;
   } finally {
     stdin.off('data', onData);
@@ -49,10 +55,7 @@ const OWN = '\u0000own';
 
 export async function repl(ctx: Context, first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] }): Promise<void> {
   const { note, warn } = await import('../../src/io/output.js');
-  const { reportError } = await import('../../src/io/report.js');
-  const { choicesOf } = await import('../../src/views/chat.js');
   const { sanitizeLine } = await import('../../src/io/sanitize.js');
-  const S = await import('../../src/api/shapes.js');
   const api = await ctx.api();
   let name = 'your agent';
   try {
@@ -60,69 +63,166 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
   } catch (error) {
     if (ctx.signal.aborted) throw error;
   }
-  let conversationId = first.conversationId;
-  await note(ctx, (f) => `Chatting with ${f.bold(name)}${conversationId ? ` in conversation ${conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`);
+  const session: Session = { conversationId: first.conversationId, waiting: [], approved: [] };
+  await note(ctx, (f) => `Chatting with ${f.bold(name)}${session.conversationId ? ` in conversation ${session.conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`);
 
-  const printError = (error: unknown) =>
-    reportError(error, { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: ctx.flags.debug, interrupted: ctx.signal.aborted });
+  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
+  /**
+   * A prompt in this loop: Ctrl-C there counts towards the two that end it. Between
+   * one prompt and the next the terminal stays raw, so a quick second Ctrl-C is a
+   * key that counts too, not a signal that ends the command.
+   */
+  let interrupts = 0;
+  const prompt = async <T>(show: () => Promise<T>): Promise<T | undefined> => {
+    for (;;) {
+      const got = await ask(ctx, show);
+      if (got !== INTERRUPT) return got;
+      let again = false;
+      const release = onInterruptKey(ctx.io, () => (again = true));
+      try {
+        if (++interrupts >= 2) return undefined;
+        await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
+        await import('@inquirer/prompts');
+      } finally {
+        release();
+      }
+      if (again) return undefined;
+    }
+  };
   let next: string | undefined;
   for (;;) {
-    const text = next ?? (await ask(ctx, () => ctx.prompter.text('You')));
+    const text = next ?? (await prompt(() => ctx.prompter.text('You')));
     next = undefined;
     if (text === undefined) break;
+    interrupts = 0;
     const trimmed = text.trim();
     if (trimmed === '') continue;
     if (trimmed === '/exit' || trimmed === '/quit') break;
     if (trimmed === '/new') {
-      conversationId = undefined;
+      session.conversationId = undefined;
       await note(ctx, 'New conversation: your next message starts it.');
       continue;
     }
     if (trimmed === '/help') {
-      await note(ctx, '/new  start a new conversation\n/exit end (Ctrl-D too)\n//…  send a message that starts with /');
+      await note(ctx, HELP);
       continue;
     }
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
-      await warn(ctx, `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`);
+      const done = await slashCommand(ctx, trimmed, session);
+      if (!done) await warn(ctx, `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`);
+      else if (done.approved.length > 0 && !(await carryOn(ctx, session, prompt))) break;
       continue;
     }
-    const message = trimmed.startsWith('//') ? text.replace(/^\s*\//, '') : text;
-    const body: SendMessageRequest = { text: message };
-    if (conversationId) body.conversationId = conversationId;
-    else if (first.spaceId) body.spaceId = first.spaceId;
-    if (ctx.config.lang) body.lang = ctx.config.lang;
-    if (first.context) body.context = first.context;
-    let turn: Turn;
-    try {
-      checkInput(S.SendMessageRequest, body, { ...FLAG_FOR, text: 'the message' });
-      turn = await runTurn(ctx, body);
-    } catch (error) {
-      // What the person can fix by typing again keeps the REPL going; the rest ends it.
-      const code = error instanceof CliError ? error.exitCode : undefined;
-      if (!ctx.signal.aborted && (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)) {
-        printError(error);
-        if (code === ExitCode.NOT_FOUND && body.conversationId) conversationId = undefined;
-        continue;
-      }
-      throw error;
+    const turn = await sendTurn(ctx, session, first, trimmed.startsWith('//') ? text.replace(/^\s*\//, '') : text);
+    if (turn === 'stopped') {
+      interrupts = 1;
+      continue;
     }
-    conversationId = turn.started.conversationId;
-    await printReply(ctx, turn.reply, conversationId, true);
-    await note(ctx, (f) => f.dim(`${sanitizeLine(turn.started.conversationId)}${creditsText(turn.reply)}`));
-
-    const choice = choicesOf(turn.reply).pop();
-    if (choice && ctx.io.canPrompt) {
-      const ids = choice.options.map((o) => o.id);
-      const byId = ids.every((id) => id !== '') && new Set(ids).size === ids.length;
-      const picked = await ask(ctx, () =>
-        ctx.prompter.select(choice.question || 'Choose one', [
-          ...choice.options.map((o, i) => ({ value: byId ? o.id : String(i), name: o.label, ...(o.hint ? { description: o.hint } : {}) })),
-          { value: OWN, name: 'Something else (type it)' },
-        ]),
-      );
-      if (picked === undefined) break;
-      if (picked !== OWN) next = choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label;
-    }
+    if (!turn) continue;
+    const shown = await showReply(ctx, session, turn.reply, prompt);
+    if (shown.ended) break;
+    next = shown.next;
   }
-  if (conversationId) await note(ctx, `conversation ${conversationId}: ${suggest(ctx, `conversation show ${conversationId}`)}`);
+  if (session.conversationId) await note(ctx, `conversation ${session.conversationId}: ${suggest(ctx, `conversation show ${session.conversationId}`)}`);
+}
+
+type Prompt = <T>(show: () => Promise<T>) => Promise<T | undefined>;
+
+/**
+ * Sends one message and waits for the reply; Ctrl-C while it runs stops waiting
+ * ('stopped': the turn goes on). Errors the person can fix by typing again are
+ * printed (undefined); the rest end the REPL.
+ */
+async function sendTurn(ctx: Context, session: Session, first: { spaceId?: string; context?: SendMessageRequest['context'] }, message: string): Promise<Turn | 'stopped' | undefined> {
+  const S = await import('../../src/api/shapes.js');
+  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
+  const body: SendMessageRequest = { text: message };
+  if (session.conversationId) body.conversationId = session.conversationId;
+  else if (first.spaceId) body.spaceId = first.spaceId;
+  if (ctx.config.lang) body.lang = ctx.config.lang;
+  if (first.context) body.context = first.context;
+  const stop = new AbortController();
+  const release = onInterruptKey(ctx.io, () => stop.abort());
+  try {
+    checkInput(S.SendMessageRequest, body, { ...FLAG_FOR, text: 'the message' });
+    const turn = await runTurn({ ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]) }, body);
+    session.conversationId = turn.started.conversationId;
+    return turn;
+  } catch (error) {
+    if (stop.signal.aborted && !ctx.signal.aborted) {
+      const { note } = await import('../../src/io/output.js');
+      // The follower's hint names the conversation, also of a first message.
+      const resume = error instanceof CliError && error.hint ? `: ${error.hint}` : '';
+      await note(ctx, (f) => f.dim(`Stopped waiting; the turn goes on${resume}. (Ctrl-C again to end)`));
+      return 'stopped';
+    }
+    // What the person can fix by typing again keeps the REPL going; the rest ends it.
+    const code = error instanceof CliError ? error.exitCode : undefined;
+    if (!ctx.signal.aborted && (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)) {
+      const { reportError } = await import('../../src/io/report.js');
+      reportError(error, { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: ctx.flags.debug, interrupted: false });
+      if (code === ExitCode.NOT_FOUND && body.conversationId) session.conversationId = undefined;
+      return undefined;
+    }
+    throw error;
+  } finally {
+    release();
+  }
+}
+
+/** Prints a reply, decides its waiting actions, and offers its choice: the label picked is the next message. */
+async function showReply(ctx: Context, session: Session, reply: ChatMessage, prompt: Prompt): Promise<{ ended: boolean; next?: string }> {
+  const { note } = await import('../../src/io/output.js');
+  const { choicesOf } = await import('../../src/views/chat.js');
+  const conversationId = session.conversationId as string;
+  await printReply(ctx, reply, conversationId, true);
+  await note(ctx, (f) => f.dim(`${conversationId}${creditsText(reply)}`));
+  if (!ctx.io.canPrompt) return { ended: false };
+  const decided = await decideInline(ctx, reply, session, prompt);
+  if (decided.ended) return { ended: true };
+  if (decided.approved.length > 0) return { ended: !(await carryOn(ctx, session, prompt)) };
+  const choice = choicesOf(reply).pop();
+  if (!choice) return { ended: false };
+  const ids = choice.options.map((o) => o.id);
+  const byId = ids.every((id) => id !== '') && new Set(ids).size === ids.length;
+  const picked = await prompt(() =>
+    ctx.prompter.select(choice.question || 'Choose one', [
+      ...choice.options.map((o, i) => ({ value: byId ? o.id : String(i), name: o.label, ...(o.hint ? { description: o.hint } : {}) })),
+      { value: OWN, name: 'Something else (type it)' },
+    ]),
+  );
+  if (picked === undefined) return { ended: true };
+  return { ended: false, next: picked === OWN ? undefined : choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label };
+}
+
+/**
+ * After an approval the agent carries on in the conversation (the action runs, the
+ * agent says what it did): follows it and shows what it added. False when the person ended.
+ */
+async function carryOn(ctx: Context, session: Session, prompt: Prompt): Promise<boolean> {
+  const conversationId = session.conversationId;
+  if (!conversationId) return true;
+  const { followConversation } = await import('../../src/views/chat.js');
+  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
+  const stop = new AbortController();
+  const release = onInterruptKey(ctx.io, () => stop.abort());
+  let page: Messages;
+  try {
+    page = await followConversation({ ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]) }, conversationId, {
+      limit: 5,
+      label: 'Working…',
+      resumeHint: `\`${suggest(ctx, `conversation show ${conversationId} --follow`)}\``,
+    });
+  } catch (error) {
+    if (stop.signal.aborted && !ctx.signal.aborted) return true;
+    throw error;
+  } finally {
+    release();
+  }
+  const messages = Array.isArray(page.messages) ? page.messages : [];
+  const last = messages.at(-1);
+  if (!last || last.role !== 'assistant' || session.shown === last.id) return true;
+  session.shown = last.id;
+  const shown = await showReply(ctx, session, last, prompt);
+  return !shown.ended;
 }

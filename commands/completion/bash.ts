@@ -1,5 +1,5 @@
 // The bash completion script, generated from the command tree (see tree.ts).
-import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, sq, header, type Node } from './tree.js';
+import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, offersValues, valueMarker, sq, header, type Node } from './tree.js';
 
 export function bashScript(root: Node, version: string): string {
   const global = root.flags;
@@ -35,26 +35,36 @@ export function bashScript(root: Node, version: string): string {
     '  esac',
     '}',
     '',
-    '# Values after a flag: REPLY holds the choices, or @files.',
+    '# Values of a kind asked of kagent itself (slugs, ids, names; one "value<TAB>title" a line), quietly and',
+    '# within a deadline: nothing at all when there is no key or no network. $3 is the profile typed, if any.',
+    '__kagent_fetch() {',
+    '  local line',
+    '  COMPREPLY=()',
+    '  while IFS= read -r line; do',
+    '    [[ -n $line ]] && COMPREPLY+=("$(printf \'%q\' "${line%%$\'\\t\'*}")")',
+    '  done < <(command kagent ${3:+"--profile=$3"} completion __complete "$1" "$2" 2>/dev/null </dev/null)',
+    '}',
+    '',
+    '# Values after a flag: REPLY holds the choices, @files or @complete:KIND.',
     '__kagent_flag_values() {',
     '  REPLY=""',
     '  case "$1 $2" in',
-    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    ${sq(`${item.path} ${name}`)}) REPLY=${sq(item.files ? '@files' : (item.choices ?? []).join(' '))} ;;`)),
+    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    ${sq(`${item.path} ${name}`)}) REPLY=${sq(valueMarker(item) ?? (item.choices ?? []).join(' '))} ;;`)),
     '  esac',
     ...global
-      .filter((flag) => flag.takesValue && (flag.choices || flag.files))
-      .map((flag) => `  case "$2" in ${flagNames(flag).map(sq).join('|')}) REPLY=${sq(flag.files ? '@files' : (flag.choices ?? []).join(' '))} ;; esac`),
+      .filter((flag) => flag.takesValue && offersValues(flag))
+      .map((flag) => `  case "$2" in ${flagNames(flag).map(sq).join('|')}) REPLY=${sq(valueMarker(flag) ?? (flag.choices ?? []).join(' '))} ;; esac`),
     '}',
     '',
-    '# Values of the Nth argument (from 0) at a path: REPLY holds the choices, or @files.',
+    '# Values of the Nth argument (from 0) at a path: REPLY holds the choices, @files or @complete:KIND.',
     '__kagent_arg_values() {',
     '  REPLY=""',
     '  case "$1" in',
     ...nodes(root)
-      .filter((node) => node.args.some((arg) => arg.choices || arg.files))
+      .filter((node) => node.args.some(offersValues))
       .map((node) => {
         const cases = node.args.map((arg, i) => {
-          const value = sq(arg.files ? '@files' : (arg.choices ?? []).join(' '));
+          const value = sq(valueMarker(arg) ?? (arg.choices ?? []).join(' '));
           return arg.variadic ? `*) REPLY=${value} ;;` : `${i}) REPLY=${value} ;;`;
         });
         if (!node.args.some((arg) => arg.variadic)) cases.push('*) REPLY="" ;;');
@@ -64,7 +74,7 @@ export function bashScript(root: Node, version: string): string {
     '}',
     '',
     '_kagent() {',
-    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i nargs=0 REPLY REPLY2',
+    '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="" word i nargs=0 profile="" REPLY REPLY2',
     '  (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
     '  # "--flag=value" may arrive as three words when "=" is in COMP_WORDBREAKS.',
     '  if [[ $cur == "=" ]]; then cur=""; elif [[ $prev == "=" ]] && (( COMP_CWORD > 1 )); then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi',
@@ -72,8 +82,10 @@ export function bashScript(root: Node, version: string): string {
     '    word="${COMP_WORDS[i]}"',
     '    case "$word" in',
     '      --) break ;;',
+    '      --profile=*) profile="${word#--profile=}"; continue ;;',
     '      --*=*) continue ;;',
     '      -?*)',
+    '        if [[ $word == -p || $word == --profile ]]; then profile="${COMP_WORDS[i+1]}"; [[ $profile == "=" ]] && profile="${COMP_WORDS[i+2]}"; fi',
     '        if __kagent_value_flag "$path" "$word"; then',
     '          if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then (( i += 2 )); else (( i += 1 )); fi',
     '        fi',
@@ -85,7 +97,9 @@ export function bashScript(root: Node, version: string): string {
     '  COMPREPLY=()',
     '  if [[ $prev == -?* ]] && [[ ${COMP_WORDS[COMP_CWORD]} != -* || $prev == *= ]] && __kagent_value_flag "$path" "$prev"; then',
     '    __kagent_flag_values "$path" "$prev"',
-    '    if [[ $REPLY == @files ]]; then compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ); else COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); fi',
+    '    if [[ $REPLY == @files ]]; then compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") );',
+    '    elif [[ $REPLY == @complete:* ]]; then __kagent_fetch "${REPLY#@complete:}" "$cur" "$profile";',
+    '    else COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); fi',
     '    return 0',
     '  fi',
     '  __kagent_words "$path"',
@@ -96,6 +110,7 @@ export function bashScript(root: Node, version: string): string {
     '  if [[ -n $REPLY ]]; then COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); return 0; fi',
     '  __kagent_arg_values "$path" "$nargs"',
     '  if [[ $REPLY == @files ]]; then compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") );',
+    '  elif [[ $REPLY == @complete:* ]]; then __kagent_fetch "${REPLY#@complete:}" "$cur" "$profile";',
     '  elif [[ -n $REPLY ]]; then COMPREPLY=( $(compgen -W "$REPLY" -- "$cur") ); fi',
     '  return 0',
     '}',

@@ -7,7 +7,15 @@ export function fishScript(root: Node, version: string): string {
   const complete = (path: string | undefined, rest: string) => `complete -c kagent${path === undefined ? '' : ` -n ${fishQuote(`__kagent_at ${fishQuote(path)}`)}`} ${rest}`;
   const flagLine = (path: string | undefined, flag: FlagInfo) => {
     const names = [flag.long ? `-l ${flag.long.slice(2)}` : '', flag.short ? `-s ${flag.short.slice(1)}` : ''].filter(Boolean).join(' ');
-    const value = !flag.takesValue ? '' : flag.files ? ' -r -F' : flag.choices ? ` -x -a ${fishQuote(flag.choices.join(' '))}` : ' -x';
+    const value = !flag.takesValue
+      ? ''
+      : flag.files
+        ? ' -r -F'
+        : flag.choices
+          ? ` -x -a ${fishQuote(flag.choices.join(' '))}`
+          : flag.complete
+            ? ` -x -a ${fishQuote(`(__kagent_fetch ${flag.complete})`)}`
+            : ' -x';
     return complete(path, `${names}${value} -d ${fishQuote(flag.description)}`);
   };
   const lines: string[] = [
@@ -66,6 +74,32 @@ export function fishScript(root: Node, version: string): string {
     '    echo $path',
     'end',
     '',
+    '# Values of a kind asked of kagent itself ("value<TAB>title" a line), quietly and within a deadline:',
+    '# nothing at all when there is no key or no network. The profile typed (-p NAME) is the one asked.',
+    'function __kagent_fetch',
+    '    set -l current (commandline -ct)',
+    "    if string match -q -- '-*' \"$current\"; or not command -q kagent",
+    '        return',
+    '    end',
+    '    set -l words (commandline -opc)',
+    '    set -l profile',
+    '    for i in (seq (count $words))',
+    '        switch $words[$i]',
+    "            case -p --profile",
+    '                if test $i -lt (count $words)',
+    '                    set profile $words[(math $i + 1)]',
+    '                end',
+    "            case '--profile=*'",
+    "                set profile (string replace -- '--profile=' '' $words[$i])",
+    '        end',
+    '    end',
+    '    if test -n "$profile"',
+    '        command kagent --profile $profile completion __complete $argv[1] "$current" 2>/dev/null </dev/null',
+    '    else',
+    '        command kagent completion __complete $argv[1] "$current" 2>/dev/null </dev/null',
+    '    end',
+    'end',
+    '',
     'function __kagent_at',
     '    test (__kagent_path) = "$argv[1]"',
     'end',
@@ -84,6 +118,7 @@ export function fishScript(root: Node, version: string): string {
     for (const arg of node.args) {
       if (arg.files) lines.push(complete(node.path, '-F'));
       else if (arg.choices) lines.push(complete(node.path, `-a ${fishQuote(arg.choices.join(' '))}`));
+      else if (arg.complete) lines.push(complete(node.path, `-a ${fishQuote(`(__kagent_fetch ${arg.complete})`)}`));
     }
   }
   lines.push('');

@@ -3,6 +3,7 @@
 // command is not start-up critical), so the script always matches the commands,
 // flags and choices there are. The files in completions/ only load this output.
 import { defineGroup } from '../../src/kit/define.js';
+import values from './values.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
@@ -30,6 +31,7 @@ export default defineGroup({
     'kagent completion zsh > "${fpath[1]}/_kagent"',
     'kagent completion fish > ~/.config/fish/completions/kagent.fish',
   ],
+  commands: [values],
   async run(ctx, _opts, args) {
     const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }, { emit }] = await Promise.all([
       import('./tree.js'),

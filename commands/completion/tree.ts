@@ -5,7 +5,7 @@
 // Each script finds where the cursor is the same way: it walks the words typed
 // so far, skipping flags (and the value of a flag that takes one), and follows
 // subcommand names from the root; what it offers depends on that path.
-import type { ArgumentSpec, CommandSpec, OptionSpec } from '../../src/kit/define.js';
+import type { ArgumentSpec, CommandSpec, CompleteKind, OptionSpec } from '../../src/kit/define.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
@@ -16,11 +16,14 @@ export interface FlagInfo {
   description: string;
   choices?: readonly string[];
   files: boolean;
+  /** Values asked of `kagent completion __complete KIND` at Tab time. */
+  complete?: CompleteKind;
 }
 
 export interface ArgInfo {
   choices?: readonly string[];
   files: boolean;
+  complete?: CompleteKind;
   variadic: boolean;
 }
 
@@ -38,9 +41,10 @@ export interface Node {
 /** Extra values for arguments whose choices are not fixed (so commander does not restrict them). */
 type ArgumentValues = Record<string, Record<number, readonly string[]>>;
 
-const FILE_PLACEHOLDER = /file|path|dir/i;
+/** A placeholder naming a path: 'file', 'paths', 'out-dir' (but not 'profile'). */
+const FILE_PLACEHOLDER = /(?:^|[^a-z])(?:file|path|dir)s?$/i;
 
-export function flagInfo(spec: Pick<OptionSpec, 'flags' | 'description' | 'choices'>): FlagInfo {
+export function flagInfo(spec: Pick<OptionSpec, 'flags' | 'description' | 'choices' | 'complete'>): FlagInfo {
   const short = /(?:^|[\s,])(-[A-Za-z])(?=[\s,]|$)/.exec(spec.flags)?.[1];
   const long = /(--[A-Za-z0-9][\w-]*)/.exec(spec.flags)?.[1];
   const placeholder = /[<[]([^>\]]+)[>\]]/.exec(spec.flags)?.[1];
@@ -51,11 +55,12 @@ export function flagInfo(spec: Pick<OptionSpec, 'flags' | 'description' | 'choic
     description: oneLine(spec.description),
     ...(spec.choices ? { choices: spec.choices } : {}),
     files: placeholder !== undefined && FILE_PLACEHOLDER.test(placeholder),
+    ...(spec.complete ? { complete: spec.complete } : {}),
   };
 }
 
 function argInfo(spec: ArgumentSpec): ArgInfo {
-  return { ...(spec.choices ? { choices: spec.choices } : {}), files: FILE_PLACEHOLDER.test(spec.name), variadic: spec.variadic === true };
+  return { ...(spec.choices ? { choices: spec.choices } : {}), files: FILE_PLACEHOLDER.test(spec.name), variadic: spec.variadic === true, ...(spec.complete ? { complete: spec.complete } : {}) };
 }
 
 /** The tree under a root with these global flags and groups (each a group module's CommandSpec). */
@@ -109,11 +114,26 @@ export function childCases(root: Node): Array<[key: string, path: string]> {
   return nodes(root).flatMap((node) => node.children.flatMap((child) => [child.name, ...child.aliases].map((name): [string, string] => [`${node.path}/${name}`, child.path])));
 }
 
-/** What to offer after a flag: its choices, files, or nothing. */
-export function flagValueCases(root: Node): Array<{ path: string; names: string[]; choices?: readonly string[]; files: boolean }> {
+/** What to offer after a flag: its choices, files, values fetched at Tab time, or nothing. */
+export function flagValueCases(root: Node): Array<{ path: string; names: string[]; choices?: readonly string[]; files: boolean; complete?: CompleteKind }> {
   return nodes(root).flatMap((node) =>
-    node.flags.filter((flag) => flag.takesValue && (flag.choices || flag.files)).map((flag) => ({ path: node.path, names: flagNames(flag), ...(flag.choices ? { choices: flag.choices } : {}), files: flag.files })),
+    node.flags
+      .filter((flag) => flag.takesValue && offersValues(flag))
+      .map((flag) => ({ path: node.path, names: flagNames(flag), ...(flag.choices ? { choices: flag.choices } : {}), files: flag.files, ...(flag.complete ? { complete: flag.complete } : {}) })),
   );
+}
+
+/** A flag or argument whose values the scripts can offer. */
+export function offersValues(item: { choices?: readonly string[]; files: boolean; complete?: CompleteKind }): boolean {
+  return item.choices !== undefined || item.files || item.complete !== undefined;
+}
+
+/**
+ * The word bash and zsh scripts use for what a value takes: '@files', '@complete:KIND'
+ * (asked of `kagent completion __complete`), or undefined for fixed choices.
+ */
+export function valueMarker(item: { files: boolean; complete?: CompleteKind }): string | undefined {
+  return item.files ? '@files' : item.complete ? `@complete:${item.complete}` : undefined;
 }
 
 // ---------------------------------------------------------------- quoting

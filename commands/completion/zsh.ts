@@ -1,10 +1,15 @@
 // The zsh completion script, generated from the command tree (see tree.ts).
-import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, sq, header, type Node, type ArgInfo } from './tree.js';
+import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, offersValues, valueMarker, sq, header, type Node, type FlagInfo } from './tree.js';
 
 export function zshScript(root: Node, version: string): string {
   const global = root.flags;
   const globalValue = global.filter((flag) => flag.takesValue).flatMap(flagNames);
   const described = (name: string, description: string) => sq(`${name.replace(/:/g, '\\:')}:${description}`);
+  /** REPLY=@files, REPLY=@complete:KIND, or the choices in $reply. */
+  const action = (item: Pick<FlagInfo, 'files' | 'choices' | 'complete'>) => {
+    const marker = valueMarker(item);
+    return marker ? `REPLY=${marker}` : `reply=(${(item.choices ?? []).map(sq).join(' ')})`;
+  };
   const flagItems = (node: Node) => node.flags.flatMap((flag) => flagNames(flag).map((name) => described(name, flag.description)));
   const lines: string[] = [
     '#compdef kagent',
@@ -45,25 +50,37 @@ export function zshScript(root: Node, version: string): string {
     `  reply+=(${flagItems(root).join(' ')})`,
     '}',
     '',
-    '# Values after a flag: the choices in $reply, or REPLY=@files.',
+    '# Values of a kind asked of kagent itself ("value<TAB>title" a line), quietly and within a deadline:',
+    '# nothing at all when there is no key or no network. $3 is the profile typed, if any.',
+    '__kagent_fetch() {',
+    '  local line value',
+    '  local -a candidates',
+    '  for line in "${(@f)$(command kagent ${3:+--profile=$3} completion __complete "$1" "$2" 2>/dev/null </dev/null)}"; do',
+    '    [[ -n $line ]] || continue',
+    "    value=\"${line%%$'\\t'*}\"",
+    "    candidates+=(\"${value//:/\\\\:}:${line#*$'\\t'}\")",
+    '  done',
+    '  (( ${#candidates} )) && _describe -t values "$1" candidates',
+    '}',
+    '',
+    '# Values after a flag: the choices in $reply, or REPLY=@files or @complete:KIND.',
     '__kagent_flag_values() {',
     '  REPLY=""; reply=()',
     '  case "$1 $2" in',
-    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    (${sq(`${item.path} ${name}`)}) ${item.files ? 'REPLY=@files' : `reply=(${(item.choices ?? []).map(sq).join(' ')})`} ;;`)),
+    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    (${sq(`${item.path} ${name}`)}) ${action(item)} ;;`)),
     '  esac',
     ...global
-      .filter((flag) => flag.takesValue && (flag.choices || flag.files))
-      .map((flag) => `  case "$2" in (${flagNames(flag).map(sq).join('|')}) ${flag.files ? 'REPLY=@files' : `reply=(${(flag.choices ?? []).map(sq).join(' ')})`} ;; esac`),
+      .filter((flag) => flag.takesValue && offersValues(flag))
+      .map((flag) => `  case "$2" in (${flagNames(flag).map(sq).join('|')}) ${action(flag)} ;; esac`),
     '}',
     '',
-    '# Values of the Nth argument (from 0) at a path: the choices in $reply, or REPLY=@files.',
+    '# Values of the Nth argument (from 0) at a path: the choices in $reply, or REPLY=@files or @complete:KIND.',
     '__kagent_arg_values() {',
     '  REPLY=""; reply=()',
     '  case "$1" in',
     ...nodes(root)
-      .filter((node) => node.args.some((arg) => arg.choices || arg.files))
+      .filter((node) => node.args.some(offersValues))
       .map((node) => {
-        const action = (arg: ArgInfo) => (arg.files ? 'REPLY=@files' : `reply=(${(arg.choices ?? []).map(sq).join(' ')})`);
         const cases = node.args.map((arg, i) => (arg.variadic ? `(*) ${action(arg)} ;;` : `(${i}) ${action(arg)} ;;`));
         return `    (${sq(node.path)}) case "$2" in ${cases.join(' ')} esac ;;`;
       }),
@@ -71,33 +88,36 @@ export function zshScript(root: Node, version: string): string {
     '}',
     '',
     '_kagent() {',
-    '  local path="" word i nargs=0 REPLY',
+    '  # (not "path": in zsh that is $PATH, which the values are fetched with)',
+    '  local at="" word i nargs=0 profile="" REPLY',
     '  local -a reply',
     '  local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}"',
     '  for (( i = 2; i < CURRENT; i++ )); do',
     '    word="${words[i]}"',
     '    case "$word" in',
     '      (--) break ;;',
+    '      (--profile=*) profile="${word#--profile=}"; continue ;;',
     '      (--*=*) continue ;;',
-    '      (-?*) __kagent_value_flag "$path" "$word" && (( i += 1 )); continue ;;',
+    '      (-p|--profile) profile="${words[i+1]}"; (( i += 1 )); continue ;;',
+    '      (-?*) __kagent_value_flag "$at" "$word" && (( i += 1 )); continue ;;',
     '    esac',
-    '    __kagent_child "$path" "$word"',
-    '    if [[ -n $REPLY ]]; then path="$REPLY"; nargs=0; else (( nargs += 1 )); fi',
+    '    __kagent_child "$at" "$word"',
+    '    if [[ -n $REPLY ]]; then at="$REPLY"; nargs=0; else (( nargs += 1 )); fi',
     '  done',
-    '  if (( CURRENT > 2 )) && [[ $prev == -?* ]] && __kagent_value_flag "$path" "$prev"; then',
-    '    __kagent_flag_values "$path" "$prev"',
-    '    if [[ $REPLY == @files ]]; then _files; elif (( ${#reply} )); then compadd -- "${reply[@]}"; fi',
+    '  if (( CURRENT > 2 )) && [[ $prev == -?* ]] && __kagent_value_flag "$at" "$prev"; then',
+    '    __kagent_flag_values "$at" "$prev"',
+    '    if [[ $REPLY == @files ]]; then _files; elif [[ $REPLY == @complete:* ]]; then __kagent_fetch "${REPLY#@complete:}" "$cur" "$profile"; elif (( ${#reply} )); then compadd -- "${reply[@]}"; fi',
     '    return',
     '  fi',
     '  if [[ $cur == -* ]]; then',
-    '    __kagent_flags "$path"',
+    '    __kagent_flags "$at"',
     "    _describe -t flags 'flag' reply",
     '    return',
     '  fi',
-    '  __kagent_commands "$path"',
+    '  __kagent_commands "$at"',
     "  if (( ${#reply} )); then _describe -t commands 'command' reply; return; fi",
-    '  __kagent_arg_values "$path" "$nargs"',
-    '  if [[ $REPLY == @files ]]; then _files; elif (( ${#reply} )); then compadd -- "${reply[@]}"; fi',
+    '  __kagent_arg_values "$at" "$nargs"',
+    '  if [[ $REPLY == @files ]]; then _files; elif [[ $REPLY == @complete:* ]]; then __kagent_fetch "${REPLY#@complete:}" "$cur" "$profile"; elif (( ${#reply} )); then compadd -- "${reply[@]}"; fi',
     '}',
     '',
     '# Autoloaded from $fpath (this file, or completions/_kagent evaluating it), the caller is _kagent: run it. Sourced: register it.',

@@ -5,7 +5,7 @@ import { defineCommand } from '../../src/kit/define.js';
 export default defineCommand({
   name: 'use',
   summary: 'Make a profile the current one',
-  arguments: [{ name: 'profile', description: 'a saved profile' }],
+  arguments: [{ name: 'profile', description: 'a saved profile', complete: 'profile' }],
   examples: ['kagent config use sandbox', 'kagent config use default'],
   async run(ctx, _opts, args) {
     const [{ readConfigFile, updateConfigFile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);

@@ -7,7 +7,7 @@ export default defineCommand({
   aliases: ['rm'],
   summary: 'Delete a conversation and its messages',
   description: 'Asks first on a terminal; elsewhere pass --yes. Piped, prints the id; --json prints the conversation as it was.',
-  arguments: [{ name: 'id', description: 'the conversation' }],
+  arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
   examples: ['kagent conversation delete cv_3k9x0q2m', 'kagent conversation delete cv_3k9x0q2m --yes --json'],
   async run(ctx, _opts, args) {
     const api = await ctx.api();

@@ -11,7 +11,7 @@ export default defineCommand({
     '(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way). ' +
     'Piped: label/value lines for the conversation, `--`, then for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits` ' +
     "followed by the message, each of its lines indented by two spaces. --json prints the API's Messages {conversation, messages}.",
-  arguments: [{ name: 'id', description: 'the conversation' }],
+  arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
   options: [
     { flags: '-L, --limit <n>', description: 'the most recent N messages (1 to 200, default 60)', type: 'integer', min: 1, max: 200 },
     { flags: '-f, --follow', description: 'if the agent is answering, wait for its reply' },

@@ -7,7 +7,7 @@ export default defineCommand({
   aliases: ['rm'],
   summary: 'Delete a document',
   description: 'Asks first on a terminal (naming the document); elsewhere needs --yes (without it: exit 2, nothing deleted). Piped, prints the id; --json prints {"id": ..., "deleted": true}.',
-  arguments: [{ name: 'id', description: 'the document' }],
+  arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   examples: ['kagent doc delete dc_8f2k1x', 'kagent doc delete dc_8f2k1x --yes', 'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes'],
   async run(ctx, _opts, args) {
     const { confirmOrYes } = await import('../../src/io/prompt.js');

@@ -144,7 +144,7 @@ export default defineCommand({
     'Every bound is checked before anything is sent (find 1 to 20000 characters, replace at most 40000, anchor 1 to 4000, content 1 to 40000). ' +
       '--revision N makes the edits apply only to that revision. Piped, prints "id<TAB>revision"; --json prints the Revision.',
   ].join('\n\n'),
-  arguments: [{ name: 'id', description: 'the document' }],
+  arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   options: [
     { flags: '--replace <find>', description: 'text to replace, matching exactly once (repeatable; pair each with --with)', repeatable: true },
     { flags: '--with <text>', description: 'what replaces the matching --replace ("" deletes it)', repeatable: true },

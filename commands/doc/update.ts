@@ -12,7 +12,7 @@ export default defineCommand({
     'If someone saved the document in between, nothing is saved: REVISION_CONFLICT (exit 5) says which revision it is at now. ' +
     '--force then reads the document again and saves over that latest revision (once). ' +
     'Bounds are checked first (title at most 200 characters, body at most 500000; no front matter). Piped, prints "id<TAB>revision"; --json prints the Revision.',
-  arguments: [{ name: 'id', description: 'the document' }],
+  arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   options: [
     { flags: '--title <title>', description: 'the new title (at most 200 characters)' },
     { flags: '--file <path>', description: 'the new Markdown body from this file, or - for stdin' },

@@ -97,7 +97,7 @@ export default defineGroup({
   name: 'home',
   summary: 'An overview: what the agent read, briefs, tasks, actions, inbox',
   description: [
-    'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision (with the commands that approve or reject them), suggestions, unread inbox items and recent conversations.',
+    'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision (with the commands that approve or reject them), suggestions, unread inbox items and recent conversations. `kagent status` is the same command.',
     '',
     'Piped, one line per row, tab-separated, the first column naming the section:',
     '  agent         name',

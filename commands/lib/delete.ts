@@ -10,7 +10,7 @@ export default defineCommand({
     'Asks first on a terminal; elsewhere needs --yes (without it: exit 2, nothing deleted). ' +
     'Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). ' +
     'Piped: prints each deleted id; --json prints [{id, deleted, error?}].',
-  arguments: [{ name: 'ids', description: 'one or more item ids', variadic: true }],
+  arguments: [{ name: 'ids', description: 'one or more item ids', variadic: true, complete: 'lib' }],
   examples: ['kagent lib delete li_8f2k1x', 'kagent lib delete li_8f2k1x li_3m9q0z --yes', "kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes"],
   async run(ctx, _opts, args) {
     const ids = [...new Set(args.ids)];

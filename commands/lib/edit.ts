@@ -9,7 +9,7 @@ export default defineCommand({
   name: 'edit',
   summary: "Change an item's note or move it to another space",
   description: '`--note ""` removes the note. Piped: prints the id; --json prints {id, note?, spaceId?}.',
-  arguments: [{ name: 'id', description: 'the item' }],
+  arguments: [{ name: 'id', description: 'the item', complete: 'lib' }],
   options: [
     { flags: '--note <text>', description: 'the new note (at most 2000 characters; "" removes it)' },
     spaceOption('move it to this space (id or name)'),

@@ -1,6 +1,5 @@
 import type { LinkSaved } from '../../src/api/shapes.js';
-import { UsageError } from '../../src/errors.js';
-import { sanitizeLine } from '../../src/io/sanitize.js';
+import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { spaceOption } from '../../src/kit/options.js';
@@ -12,8 +11,8 @@ export default defineCommand({
   name: 'save',
   summary: 'Save a web page to the library: it is read, summarised and given key points',
   description:
-    'Spends credits for the summary. Video and podcast links are not saved here: the service says so, and ' +
-    "`kagent media quote URL` tells what transcribing one costs. Piped: prints the new item's id.",
+    'Spends credits for the summary. Video and podcast links are not saved here: nothing is printed on stdout, exit 2 ' +
+    "(MEDIA_LINK), and `kagent media quote URL` tells what transcribing one costs. Piped: prints the new item's id.",
   arguments: [{ name: 'url', description: 'an http(s) link' }],
   options: [
     { flags: '--note <text>', description: 'your note on it (at most 2000 characters)' },
@@ -37,13 +36,9 @@ export default defineCommand({
     const api = await ctx.api();
     const { withSpinner } = await import('../../src/io/spinner.js');
     const saved: LinkSaved = await withSpinner(ctx, 'Reading and summarising the page…', () => api.call('saveLink', { body, signal: ctx.signal }));
-    const { printItem, printJson, wantsJson, note, success } = await import('../../src/io/output.js');
-    if (saved.media || !saved.item) {
-      if (wantsJson(ctx)) await printJson(ctx, saved);
-      const quote = suggest(ctx, 'media quote', args.url);
-      await note(ctx, (f) => `${f.yellow('!')} This is a video or podcast link: nothing was saved. Media is transcribed instead (charged per minute); see the price first with:\n  ${sanitizeLine(quote)}`);
-      return;
-    }
+    const { printItem, printJson, wantsJson, success } = await import('../../src/io/output.js');
+    // Nothing saved: nothing on stdout and a non-zero exit, so `id=$(kagent lib save URL)` cannot take it for a save.
+    if (saved.media || !saved.item) throw mediaLinkError(suggest(ctx, 'media quote', args.url));
     if (wantsJson(ctx)) return printJson(ctx, saved);
     await success(ctx, `Saved ${saved.item.title} (${saved.item.id})`);
     const item = saved.item;
@@ -51,3 +46,12 @@ export default defineCommand({
     await printItem(ctx, item, (i, f) => (f.tty ? renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined) : i.id));
   },
 });
+
+/** A video or podcast link: not saved here (exit 2), with the command that prices its transcription. */
+function mediaLinkError(quote: string): CliError {
+  return new CliError('this is a video or podcast link: nothing was saved', {
+    exitCode: ExitCode.USAGE,
+    code: 'MEDIA_LINK',
+    hint: `media is transcribed instead (charged per minute); see the price first with \`${quote}\``,
+  });
+}

@@ -8,7 +8,7 @@ export default defineCommand({
   aliases: ['view'],
   summary: 'Show a library item: where it came from, its summary and key points',
   description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',
-  arguments: [{ name: 'id', description: 'the item (ids are shown by `lib list` and `lib search`)' }],
+  arguments: [{ name: 'id', description: 'the item (ids are shown by `lib list` and `lib search`)', complete: 'lib' }],
   examples: ['kagent lib show li_8f2k1x', 'kagent lib show li_8f2k1x --json | jq .keyPoints', "kagent lib show li_8f2k1x | grep '^summary' | cut -f2"],
   async run(ctx, _opts, args) {
     const api = await ctx.api();

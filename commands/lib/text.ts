@@ -21,7 +21,7 @@ export default defineCommand({
     'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +
     'With --all: every chunk from --offset on, streamed to stdout in order (memory stays flat however long the text). ' +
     'Only uploaded files keep their text; for other items the service answers NO_TEXT (exit 2).',
-  arguments: [{ name: 'id', description: 'an uploaded file (kind "file")' }],
+  arguments: [{ name: 'id', description: 'an uploaded file (kind "file")', complete: 'lib' }],
   options: [
     { flags: '--offset <n>', description: 'start at this character (default 0)', type: 'integer', min: 0 },
     { flags: '-L, --limit <n>', description: 'characters per chunk, 100 to 50000 (default 8000; 50000 with --all)', type: 'integer', min: 100, max: 50000 },

@@ -10,7 +10,7 @@ export default defineCommand({
     'Rendered on a terminal; the Markdown source when piped; --json prints the Transcript. ' +
     '--from and --to limit it to a time range, given as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30). ' +
     'Only a media item that is ready has a transcript: before that the service answers MEDIA_NOT_READY (exit 2).',
-  arguments: [{ name: 'id', description: 'the media item' }],
+  arguments: [{ name: 'id', description: 'the media item', complete: 'media' }],
   options: [
     { flags: '--from <time>', description: 'start at this time (seconds, m:ss or h:mm:ss)' },
     { flags: '--to <time>', description: 'end at this time (seconds, m:ss or h:mm:ss)' },

@@ -16,7 +16,7 @@ export default defineCommand({
   aliases: ['rm'],
   summary: 'Delete a space; what it holds moves to your default space',
   description: 'Asks for confirmation on a terminal; elsewhere pass --yes. The default space cannot be deleted.',
-  arguments: [{ name: 'space', description: 'id or name of the space' }],
+  arguments: [{ name: 'space', description: 'id or name of the space', complete: 'space' }],
   examples: ['kagent space delete Travel', 'kagent space delete sp_123 --yes'],
   async run(ctx, _opts, args) {
     const space = await resolveSpace(ctx, args.space);

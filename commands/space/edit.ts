@@ -6,7 +6,7 @@ import { label } from './shared.js';
 export default defineCommand({
   name: 'edit',
   summary: "Change a space's name, icon, description or position",
-  arguments: [{ name: 'space', description: 'id or name of the space' }],
+  arguments: [{ name: 'space', description: 'id or name of the space', complete: 'space' }],
   options: [
     { flags: '--name <name>', description: 'new name' },
     { flags: '--icon <emoji>', description: 'new icon' },

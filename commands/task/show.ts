@@ -54,7 +54,7 @@ export default defineCommand({
   aliases: ['view'],
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
   description: 'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time.',
-  arguments: [{ name: 'id', description: 'the task' }],
+  arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   examples: ['kagent task show tk_3k9x0q2m7d', `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`, 'kagent task show tk_3k9x0q2m7d --json'],
   async run(ctx, _opts, args) {
     const { printItem } = await import('../../src/io/output.js');

@@ -11,7 +11,7 @@ export default defineCommand({
     'Shows the milestones as they happen (in place on a terminal, one line each when piped) until the task is done, failed or cancelled. ' +
     'Exits 0 when it is done, 1 when it failed or was cancelled, 8 when --timeout runs out first and 130 on Ctrl-C; the task goes on in the last two cases. ' +
     'With --json prints the task as it ended.',
-  arguments: [{ name: 'id', description: 'the task' }],
+  arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   examples: ['kagent task watch tk_3k9x0q2m7d', 'kagent task watch tk_3k9x0q2m7d --timeout 120', 'kagent task watch tk_3k9x0q2m7d --json | jq -r .status'],
   async run(ctx, _opts, args) {
     const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');

@@ -29,7 +29,7 @@ export default defineCommand({
   name: 'follow',
   summary: 'Follow a watch, or move one you follow to another space',
   description: 'Your plan follows at most a number of watches (`kagent me` shows it). Following a watch you already follow moves it to --space.',
-  arguments: [{ name: 'slug', description: 'the watch' }],
+  arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   options: [spaceOption('the space to file it in, by id or name (default: where it is, or your default space)')],
   examples: ['kagent watch follow ai-chips', 'kagent watch follow ai-chips --space Research', 'kagent watch follow ai-chips --json'],
   async run(ctx, opts, args) {

@@ -6,7 +6,7 @@ import { pageOptions, paging } from '../../src/kit/options.js';
 export default defineCommand({
   name: 'issues',
   summary: "A watch's briefs, newest first",
-  arguments: [{ name: 'slug', description: 'the watch' }],
+  arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   options: [
     ...pageOptions('every brief'),
   ],

@@ -5,7 +5,7 @@ export default defineCommand({
   name: 'knowledge',
   summary: "A watch's latest weekly report and its timeline of important items",
   description: 'Piped, the report\'s Markdown source comes first, then `--`, then one row per timeline item: date, importance, entry id, headline, URL.',
-  arguments: [{ name: 'slug', description: 'the watch' }],
+  arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   examples: ['kagent watch knowledge ai-chips', 'kagent watch knowledge ai-chips --jq .report.markdown', `kagent watch knowledge ai-chips --jq '.timeline[] | select(.importance > 0.9) | .headline'`],
   async run(ctx, _opts, args) {
     const { printItem } = await import('../../src/io/output.js');

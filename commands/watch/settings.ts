@@ -9,7 +9,7 @@ export default defineCommand({
   description:
     'Only the owner of a watch (who created it) can change its settings; followers cannot. --alert replaces the whole list of alert phrases; --clear-alerts removes them all. ' +
     'With --json prints {"slug": ..., and the settings sent} (the service answers 204 with no body).',
-  arguments: [{ name: 'slug', description: 'a watch you own' }],
+  arguments: [{ name: 'slug', description: 'a watch you own', complete: 'watch' }],
   options: [
     { flags: '--cadence <cadence>', description: 'daily, weekly or off' },
     { flags: '--alert <phrase>', description: 'an alert phrase (repeatable; replaces the current list)', repeatable: true },

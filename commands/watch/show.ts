@@ -12,7 +12,7 @@ export default defineCommand({
     'Entries come by position with their importance, category, headline, summary (Markdown, rendered on a terminal), why it matters, the primary link and the evidence. ' +
     'Links are clickable where the terminal supports it. Piped, the watch is label/value lines, then `--`, then one tab-separated row per entry: ' +
     'position, importance, category, headline, primary URL, entry id. --lang reads the brief in the other language.',
-  arguments: [{ name: 'slug', description: 'the watch' }],
+  arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   options: [{ flags: '--date <YYYY-MM-DD>', description: 'the brief of this date instead of the latest (see the archive)' }],
   examples: [
     'kagent watch show ai-chips',

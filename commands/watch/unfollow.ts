@@ -5,7 +5,7 @@ export default defineCommand({
   name: 'unfollow',
   summary: 'Stop following a watch',
   description: 'With --json prints {"slug": ..., "following": false} (the service answers 204 with no body).',
-  arguments: [{ name: 'slug', description: 'the watch' }],
+  arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   examples: ['kagent watch unfollow ai-chips', 'kagent watch list | cut -f1 | grep ^test- | xargs -n1 kagent watch unfollow'],
   async run(ctx, _opts, args) {
     const { printItem, success } = await import('../../src/io/output.js');

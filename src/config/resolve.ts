@@ -3,7 +3,7 @@
 // show the sources; nothing here talks to the network.
 import { dirname } from 'node:path';
 import type { ResolvedConfig, ValueSource } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { configDir, configPath } from './paths.js';
 import { PROFILE_NAME, readConfigFile, type ConfigFile, type Lang, type Profile } from './store.js';
 
@@ -131,4 +131,49 @@ export function configDirOf(config: Pick<ResolvedConfig, 'configPath'>): string 
 /** The profile as saved in the file (without env or flags), possibly empty. */
 export function storedProfile(config: Pick<ResolvedConfig, 'configPath' | 'profile'>): Profile {
   return readConfigFile(config.configPath).profiles[config.profile] ?? {};
+}
+
+/**
+ * The profile named with -p/--profile or KAGENT_PROFILE that is not saved, as an error that
+ * names the closest saved one ("no profile "sandbx": did you mean "sandbox"?"), or undefined
+ * when the profile exists or was not asked for by name. (A profile that does not exist yet is
+ * fine for commands that create it, such as `auth login -p NAME`: this is checked only when a
+ * command needs the profile's base URL or key and it has none.)
+ */
+export function missingProfileError(config: Pick<Resolved, 'profile' | 'profileSource' | 'file'>): CliError | undefined {
+  if (config.profileSource !== 'flag' && config.profileSource !== 'env') return undefined;
+  const names = Object.keys(config.file.profiles);
+  if (names.includes(config.profile)) return undefined;
+  const closest = closestName(config.profile, names);
+  const where = config.profileSource === 'env' ? ' (from KAGENT_PROFILE)' : '';
+  return new CliError(`no profile "${config.profile}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
+    exitCode: ExitCode.NOT_FOUND,
+    code: 'PROFILE_NOT_FOUND',
+    hint: names.length ? `saved profiles: ${names.join(', ')} (\`kagent config profiles\`); create one with \`kagent auth login -p ${config.profile}\`` : `no profile is saved yet: create one with \`kagent auth login -p ${config.profile}\``,
+  });
+}
+
+/** The name nearest to `name` by edit distance, if it is near enough to be a typo (at most a third of its length, and 3). */
+export function closestName(name: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of names) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best !== undefined && bestDistance <= Math.min(3, Math.max(1, Math.ceil(name.length / 3))) ? best : undefined;
+}
+
+/** Levenshtein distance, with a transposition of two neighbours counting as one edit. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = value;
+    }
+  }
+  return d[a.length]![b.length]!;
 }

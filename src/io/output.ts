@@ -43,6 +43,7 @@ export async function getFormatter(ctx: Pick<Context, 'io' | 'clock'>, stream: '
 /** Prints a value as JSON (or through --jq). */
 export async function printJson(ctx: OutputContext, data: unknown): Promise<void> {
   const pretty = ctx.io.stdoutIsTTY;
+  if (ctx.flags.jsonFields) data = (await import('./fields.js')).selectFields(data, ctx.flags.jsonFields);
   if (ctx.flags.jq !== undefined) {
     const { runJq } = await import('./jq.js');
     // jq prints strings raw (like -r): server text, so it is sanitised like any other text.
@@ -276,7 +277,11 @@ function tolerantColumn<T>(column: Column<T>): Column<T> {
 async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
   let count = 0;
-  for await (const item of items) {
+  const fields = ctx.flags.jsonFields;
+  const pick = fields ? await import('./fields.js') : undefined;
+  for await (const raw of items) {
+    if (pick && fields && count === 0) pick.checkFields(raw, fields);
+    const item = pick && fields ? pick.pickFields(raw, fields) : raw;
     const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
     await emit(ctx.io.stdout, count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`);
     count++;

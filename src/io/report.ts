@@ -47,6 +47,11 @@ export function reportError(error: unknown, options: ReportOptions): number {
     }
   };
 
+  // Saying no to a confirmation is a choice, not an error: one word, exit 1 all the same.
+  if (failure.code === 'CANCELLED' && !options.json) {
+    write('Cancelled.\n');
+    return failure.exitCode;
+  }
   if (options.json) {
     const envelope = {
       error: {

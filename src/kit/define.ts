@@ -55,6 +55,14 @@ import { validate } from '../api/validate.js';
 
 export type OptionValueType = 'string' | 'integer' | 'number';
 
+/**
+ * What the shell completion offers for a value, asked of the account at Tab
+ * time (`kagent completion __complete KIND PREFIX`, see src/kit/complete.ts):
+ * watch slugs, space names and ids, the ids of docs, library items, media,
+ * tasks, conversations, actions and inbox items, profile names.
+ */
+export type CompleteKind = 'watch' | 'space' | 'doc' | 'lib' | 'media' | 'task' | 'conversation' | 'action' | 'inbox' | 'profile';
+
 export interface OptionSpec {
   /** Commander flag syntax: '--icon <emoji>', '-l, --limit <n>', '--all', '--no-wait'. */
   flags: string;
@@ -71,6 +79,8 @@ export interface OptionSpec {
   /** Missing → usage error (exit 2). Prefer a prompt on a terminal where it helps. */
   required?: boolean;
   hidden?: boolean;
+  /** The shell completion offers these values (fetched at Tab time). */
+  complete?: CompleteKind;
 }
 
 export interface ArgumentSpec {
@@ -81,6 +91,8 @@ export interface ArgumentSpec {
   /** Takes the rest of the operands as an array (last argument only). */
   variadic?: boolean;
   choices?: readonly string[];
+  /** The shell completion offers these values (fetched at Tab time). */
+  complete?: CompleteKind;
 }
 
 export interface CommandSpec<O = any, A = any> {

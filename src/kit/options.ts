@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 
 /** `--space <space>`: a space by id or name (see resolveSpace). */
 export function spaceOption<const D extends string>(description: D) {
-  return { flags: '--space <space>', description } as const;
+  return { flags: '--space <space>', description, complete: 'space' } as const;
 }
 
 /** `--idempotency-key <key>`: checked with checkIdempotencyKey before anything is sent. */

@@ -238,15 +238,16 @@ const renderers: Record<string, PartRenderer> = {
     return lines.join('\n');
   },
 
-  action(ctx, part, f) {
-    return renderAction(ctx, (part.action ?? {}) as Loose, f);
+  action(ctx, part, f, options) {
+    // In the REPL a waiting action is decided right after the reply: no command lines for it.
+    return renderAction(ctx, (part.action ?? {}) as Loose, f, { commands: !options.repl });
   },
 
   choice(ctx, part, f, options) {
     const choices = Array.isArray(part.options) ? (part.options as Loose[]) : [];
     const lines = [`${f.yellow('?')} ${f.bold(line(part.question) || 'Choose one')}`];
-    // In the REPL the options come as a select prompt right after the reply.
-    if (options.repl) return lines[0] as string;
+    // In the REPL the question and its options come as a select prompt right after the reply (asked once).
+    if (options.repl) return '';
     choices.forEach((option, i) => {
       const hint = line(option?.hint);
       lines.push(`    ${i + 1}. ${line(option?.label)}${hint ? f.dim(` — ${hint}`) : ''}`);

@@ -31,7 +31,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   config: ['errors', 'context', 'http', 'api'],
   io: ['errors', 'context', 'api', 'config', 'http'],
   upload: ['errors', 'context', 'api', 'io', 'http'],
-  kit: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  kit: ['errors', 'context', 'api', 'io', 'http', 'config', 'cache-dir'],
   views: ['errors', 'context', 'api', 'io', 'http', 'config'],
   sandbox: ['api', 'upload'],
   runtime: ['errors', 'context', 'api', 'io', 'http', 'config', 'wasm-tiers', 'cache-dir'],

@@ -423,6 +423,61 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
     expect(plain(r.stdout)).not.toContain('answer: kagent chat');
   });
 
+  it('the choice is asked once: the prompt, not also a line of the choice part', async () => {
+    const r = await kagent(['chat'], { tty: true, answers: ['which should I read first?', 'details', '/exit'] });
+    expect(r.prompts.filter((p) => p === 'Which should I focus on?')).toHaveLength(1);
+    // once, in the agent's own words; the choice part adds no second copy
+    expect(plain(r.stdout).split('Which should I focus on?')).toHaveLength(2);
+    expect(plain(r.stderr)).not.toContain('Which should I focus on?');
+  });
+
+  it('an action waiting for approval is approved inline; the agent carries on; /undo reverts it', async () => {
+    const r = await kagent(['chat'], { tty: true, answers: ['Create a doc about rye bread', 'approve', '/undo', '/exit'] });
+    expect(r.code, r.stderr).toBe(0);
+    const title = /“([^”]+)”/.exec(r.prompts[1] ?? '')?.[1];
+    expect(r.prompts[0]).toBe('You');
+    expect(r.prompts[1]).toMatch(/^Create the document “.+”\?$/);
+    expect(r.prompts.slice(2)).toEqual(['You', 'You']);
+    const out = plain(r.stdout);
+    expect(out).toContain('Waiting for your approval:');
+    // decided right here: no command to go and type elsewhere
+    expect(out).not.toContain('approve: kagent actions approve');
+    const err = plain(r.stderr);
+    expect(err).toMatch(/Approved: Create the document .* \(ac_\w+\); it runs in the background/);
+    // the agent carries on: what it made, shown without leaving the REPL
+    expect(out).toContain(`I created the document “${title}”.`);
+    expect(out).toMatch(new RegExp(`\\+ created doc “${title}” \\(doc_\\w+\\)`));
+    const id = /\((ac_\w+)\); it runs/.exec(err)![1]!;
+    expect(err).toContain(`Undone: Create the document “${title}” (${id})`);
+    const docs = (await s.t.call('GET', '/docs')).body.items.map((d: any) => d.title);
+    expect(docs).not.toContain(title);
+  });
+
+  it('approve and remember (a rule scope); a high-risk action is confirmed, and declining says Cancelled.; /reject, /actions, /inbox, /help', async () => {
+    const r = await kagent(['chat'], {
+      tty: true,
+      answers: ['Create a doc about spelt', 'remember', '/help', 'Delete the doc Vector search notes', 'approve', false, '/actions', '/reject', '/actions', '/inbox', '/undo ac_nope', '/exit'],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const err = plain(r.stderr);
+    expect(r.prompts[1]).toMatch(/^Create the document/);
+    expect(err).toContain('from now on, actions of this kind (docs.create) are approved without asking');
+    expect(err).toContain('/approve [ID]');
+    expect(err).toContain('/inbox');
+    // the high-risk one: the choice, then the confirmation (declined)
+    expect(r.prompts.find((p) => /^Approve this high-risk action/.test(p))).toBeDefined();
+    expect(err).toContain('Cancelled.');
+    expect(err).not.toContain('error: did not approve');
+    // /actions lists it (once: /reject, with no id, rejects the last one shown waiting here)
+    const deleteId = /(ac_\w+) {2}high {2}Delete “Vector search notes”/.exec(err)?.[1];
+    expect(deleteId).toBeDefined();
+    expect(err.split(`${deleteId}  high`)).toHaveLength(2);
+    expect(err).toContain(`Rejected: Delete “Vector search notes” (${deleteId}); nothing was done`);
+    expect(err).toMatch(/error: no action|ACTION_NOT_FOUND|NOT_FOUND/);
+    const docs = (await s.t.call('GET', '/docs')).body.items.map((d: any) => d.title);
+    expect(docs).toContain('Vector search notes');
+  });
+
   it('/new starts a new conversation; --continue starts in the latest; blank lines and unknown commands send nothing', async () => {
     const latest = JSON.parse((await kagent(['chat', '--json', 'the latest one'])).stdout).conversationId;
     const before = await stats();

@@ -1,12 +1,14 @@
 // The program itself: help, version, parse errors, error output, exit codes,
 // lazy group loading. In-process, with fake streams.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
 import { exitCodeTable } from '../../src/errors.js';
 import { groups, loadGroup } from '../../src/manifest.js';
 import { groupNameIn } from '../../src/program.js';
-import { runCli } from '../helpers/run.js';
+import { writeProfile } from '../../src/config/store.js';
+import { runCli, tempDir } from '../helpers/run.js';
 
 describe('version and help', () => {
   it('--version and -V print the version, exit 0', async () => {
@@ -80,6 +82,16 @@ describe('help topics', () => {
     const r = await runCli(['help', 'environment']);
     expect(r.code).toBe(0);
     for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI']) expect(r.stdout).toContain(name);
+  });
+  it('environment lists every variable of the README\'s table', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.split('## Environment variables')[1]!.split('\n## ')[0]!;
+    const documented = [...section.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]!));
+    expect(documented.length).toBeGreaterThan(10);
+    expect(documented).toContain('KAGENT_CACHE_DIR');
+    const r = await runCli(['help', 'environment', '--json']);
+    const listed = (JSON.parse(r.stdout) as Array<{ name: string }>).flatMap((row) => row.name.split(', '));
+    for (const name of documented) expect(listed, name).toContain(name);
   });
   it('--json gives arrays', async () => {
     const codes = JSON.parse((await runCli(['help', 'exit-codes', '--json'])).stdout);
@@ -155,5 +167,59 @@ describe('the commander-free root help', () => {
       const r = await runCli(['--help'], { columns });
       expect(renderRootHelp(columns), `width ${columns}`).toBe(r.stdout);
     }
+  });
+});
+
+describe('--json FIELDS (the gh habit)', () => {
+  const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
+  it('keeps those fields, in that order, as --json id,title, --json=FIELDS and after a command without operands', async () => {
+    for (const argv of [['help', 'exit-codes', '--json', 'meaning,code'], ['help', 'exit-codes', '--json=meaning,code'], ['--json', 'meaning,code', 'help', 'exit-codes']]) {
+      const r = await runCli(argv, { env });
+      expect(r.code, argv.join(' ')).toBe(0);
+      const rows = JSON.parse(r.stdout);
+      expect(rows[0]).toEqual({ meaning: expect.any(String), code: 0 });
+      expect(Object.keys(rows[0])).toEqual(['meaning', 'code']);
+    }
+    const one = JSON.parse((await runCli(['help', 'environment', '--json', 'name'], { env })).stdout);
+    expect(one[0]).toEqual({ name: 'KAGENT_API_KEY' });
+    // --jq sees the fields picked
+    expect((await runCli(['help', 'exit-codes', '--json', 'code', '--jq', '.[0] | keys | join(",")'], { env })).stdout).toBe('code\n');
+  });
+
+  it('an unknown field is exit 2 and lists the known ones; stdout stays empty', async () => {
+    const r = await runCli(['help', 'exit-codes', '--json', 'code,nope'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    // --json asked: the error is the JSON envelope on stderr
+    expect(JSON.parse(r.stderr).error).toEqual({ code: 'USAGE', message: 'unknown field for --json: nope', hint: 'known fields: code, meaning' });
+  });
+
+  it('the word after --json stays an operand where the command expects one', async () => {
+    // `help` takes a topic: "exit-codes" is the topic, not a field
+    const r = await runCli(['help', '--json', 'exit-codes'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)[0]).toEqual({ code: 0, meaning: expect.any(String) });
+  });
+});
+
+describe('-p with a profile that does not exist', () => {
+  it('says so and names the closest saved profile (exit 4), not NO_BASE_URL', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_x' });
+    await writeProfile(configDir, 'work', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_y' });
+    const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
+    const r = await runCli(['-p', 'sandbx', 'me'], { configDir, env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
+    expect(r.stderr).toContain('hint: saved profiles: sandbox, work');
+    expect(r.stderr).not.toContain('NO_BASE_URL');
+    const fromEnv = await runCli(['me'], { configDir, env: { ...env, KAGENT_PROFILE: 'wrok' } });
+    expect(fromEnv.stderr).toContain('no profile "wrok" (from KAGENT_PROFILE): did you mean "work"?');
+    const far = await runCli(['-p', 'elsewhere', 'me'], { configDir, env });
+    expect(far.code).toBe(4);
+    expect(far.stderr).toContain('error: no profile "elsewhere" (PROFILE_NOT_FOUND)');
+    // a profile that does not exist yet is fine where it is being made
+    const login = await runCli(['auth', 'login', '-p', 'fresh', '--base-url', 'http://127.0.0.1:9/api/v1', '--with-key'], { configDir, env, stdin: 'kak_z\n' });
+    expect(login.stderr).not.toContain('PROFILE_NOT_FOUND');
   });
 });

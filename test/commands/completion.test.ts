@@ -41,7 +41,8 @@ function paths(): Array<[string, CommandSpec]> {
   const out: Array<[string, CommandSpec]> = [];
   const walk = (spec: CommandSpec, path: string) => {
     out.push([path, spec]);
-    for (const sub of spec.commands ?? []) walk(sub, `${path}/${sub.name}`);
+    // Hidden commands (`completion __complete`, what the scripts call) are not offered.
+    for (const sub of spec.commands ?? []) if (!sub.hidden) walk(sub, `${path}/${sub.name}`);
   };
   for (const spec of specs) walk(spec, spec.name);
   return out;
@@ -99,7 +100,7 @@ describe('bash', () => {
       const entry = words.get(path);
       expect(entry, path).toBeDefined();
       const [subs, flags] = entry!.split(' | ') as [string, string];
-      for (const sub of spec.commands ?? []) expect(subs.split(' '), path).toContain(sub.name);
+      for (const sub of (spec.commands ?? []).filter((command) => !command.hidden)) expect(subs.split(' '), path).toContain(sub.name);
       for (const option of spec.options ?? []) {
         const long = /--[\w-]+/.exec(option.flags)?.[0];
         if (long && !option.hidden) expect(flags.split(' '), `${path} ${long}`).toContain(long);

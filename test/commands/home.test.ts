@@ -81,6 +81,15 @@ describe('kagent home', () => {
     expect((await kagent(['home', '--jq', '.actions[].id'])).stdout).toBe(`${home.actions[0].id}\n`);
   });
 
+  it('`kagent status` is `kagent home` (piped, --json, flags before it)', async () => {
+    const [status, homeRun] = [await kagent(['status']), await kagent(['home'])];
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(homeRun.stdout);
+    expect(status.stdout.split('\n')[0]).toBe('agent\tAda');
+    expect(JSON.parse((await kagent(['-q', 'status', '--json'])).stdout)).toEqual((await s.t.call('GET', '/home')).body);
+    expect((await kagent(['status', '--help'])).stdout).toContain('Usage: kagent home');
+  });
+
   it('a new account: sections with nothing in them are left out; server text is sanitised', async () => {
     const fresh = await s.t.newAccount();
     const env = { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: fresh.apiKey };

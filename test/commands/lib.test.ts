@@ -345,16 +345,20 @@ describe('lib save', () => {
     expect(answer.item.url).toBe('https://example.com/articles/waves');
   });
 
-  it('a video link: says nothing was saved and shows the media quote command', async () => {
+  it('a video link: nothing on stdout, exit 2 (MEDIA_LINK) with the media quote command, so $(kagent lib save …) cannot take it for a save', async () => {
     const before = await libraryIds();
     const url = 'https://www.youtube.com/watch?v=abc123';
-    const r = await kagent(['lib', 'save', url]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/video or podcast link: nothing was saved/);
-    expect(r.stderr).toContain(`kagent media quote 'https://www.youtube.com/watch?v=abc123'`);
+    for (const tty of [false, true]) {
+      const r = await kagent(['lib', 'save', url], { tty });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toContain('error: this is a video or podcast link: nothing was saved (MEDIA_LINK)');
+      expect(r.stderr).toContain(`kagent media quote 'https://www.youtube.com/watch?v=abc123'`);
+    }
     const json = await kagent(['lib', 'save', url, '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ media: true, item: null });
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'MEDIA_LINK', hint: expect.stringContaining('kagent media quote') });
     expect(await libraryIds()).toEqual(before);
   });
 

@@ -201,7 +201,9 @@ describe('media start', () => {
     await resetStats();
     const r = await kagent(['media', 'start', VIDEO], { tty: true, answers: [false] });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('(CANCELLED)');
+    // declining is a choice, not an error: one word on stderr, exit 1
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('Cancelled.');
+    expect(r.stderr).not.toContain('error:');
     expect((await requests()).startMedia).toBeUndefined();
     expect((await s.t.call('GET', '/media', { key })).body.items).toEqual([]);
   });

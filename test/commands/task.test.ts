@@ -290,7 +290,9 @@ describe('task cancel', () => {
     const no = await kagent(['task', 'cancel', id], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
     expect(no.prompts[0]).toMatch(/Cancel task "Set up watch: Offshore grids" \(tk_\w+, (queued|running)\)\? Work already done is kept\./);
-    expect(no.stderr).toContain('(CANCELLED)');
+    // declining is a choice, not an error: one word on stderr, exit 1
+    expect(no.stderr.trimEnd().split('\n').at(-1)).toBe('Cancelled.');
+    expect(no.stderr).not.toContain('error:');
     expect((await s.t.call('GET', `/tasks/${id}`)).body.status).not.toBe('cancelled');
     const yes = await kagent(['task', 'cancel', id], { tty: true, answers: [true] });
     expect(yes.code).toBe(0);

@@ -72,4 +72,65 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     expect(screen).toMatch(/conversation cv_\w+: kagent conversation show cv_\w+/);
     expect(screen).not.toContain('INTERRUPTED');
   });
+
+  it('an action waiting for approval is approved right there (Enter on "Approve"), the agent carries on, /undo reverts it', async () => {
+    const run = await chat(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'Create a doc about barley malt\r' },
+        { wait: /Decide later/, type: '\r' },
+        { wait: /I created the document[\s\S]*\? You/, type: '/undo\r' },
+        { wait: /Undone:[\s\S]*\? You/, type: '/exit\r' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(run.typed).toBe(4);
+    expect(screen).toMatch(/Approved: Create the document “Notes on barley malt” \(ac_\w+\); it runs in the background/);
+    expect(screen).not.toContain('approve: kagent actions approve');
+    const docs = (await t.call('GET', '/docs')).body.items.map((d: any) => d.title);
+    expect(docs).not.toContain('Notes on barley malt');
+    const id = /\((ac_\w+)\); it runs/.exec(screen)![1]!;
+    expect(screen).toContain(`Undone: Create the document “Notes on barley malt” (${id})`);
+  });
+
+  it('Ctrl-C clears the prompt line (the REPL goes on); twice in a row ends it with exit 0', async () => {
+    const run = await chat(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'half a thought' },
+        { wait: /half a thought/, type: '\x03' },
+        { wait: /Ctrl-C again to end[\s\S]*\? You/, type: 'hello\r' },
+        { wait: /Hello! Ask me about anything[\s\S]*\? You/, type: '\x03' },
+        { wait: /Ctrl-C again to end/, type: '\x03' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(run.typed).toBe(5);
+    const id = /conversation (cv_\w+): kagent conversation show/.exec(screen)?.[1];
+    expect(await userMessages(id!)).toEqual(['hello']);
+    expect(screen).not.toContain('INTERRUPTED');
+  });
+
+  it('Ctrl-C while a turn runs stops waiting for it (the turn goes on) and the REPL goes on', async () => {
+    // A sandbox at normal speed: the turn takes seconds, time to press Ctrl-C.
+    const slow = await startTestSandbox({ speed: 1 });
+    try {
+      const run = await runInPty(['chat'], {
+        env: { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: slow.baseUrl, KAGENT_API_KEY: slow.apiKey },
+        steps: [
+          { wait: /\? You/, type: 'what did I save about vector search?\r' },
+          { wait: /Searching|Thinking/, type: '\x03' },
+          { wait: /Stopped waiting; the turn goes on[\s\S]*\? You/, type: '/exit\r' },
+        ],
+      });
+      const screen = plain(run.output);
+      expect(run.code, screen).toBe(0);
+      expect(run.typed).toBe(3);
+      expect(screen).toMatch(/Stopped waiting; the turn goes on: the reply will be in the conversation: `kagent conversation show cv_\w+ --follow`/);
+    } finally {
+      await slow.close();
+    }
+  });
 });

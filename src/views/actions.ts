@@ -1,0 +1,186 @@
+// Deciding and undoing the agent's actions, as `kagent actions approve/reject/undo`
+// and the chat REPL (inline, and /approve, /reject, /undo) both do: the pending
+// actions, an action's current state, the confirmation of high-risk ones, and
+// errors that say what became of the action.
+import type { Context } from '../context.js';
+import type { Action, InboxItem } from '../api/shapes.js';
+import { ApiError, CliError, InterruptedError } from '../errors.js';
+import { kagentCommand } from '../io/command-line.js';
+
+/** A 404 on an action id says where the ids are (unless it has a hint). */
+function actionNotFound(ctx: Pick<Context, 'flags'>, error: unknown, id: string): unknown {
+  if (error instanceof ApiError && error.status === 404 && !error.hint) {
+    error.hint = `no action "${id}": \`${kagentCommand(ctx, 'actions list')}\` shows the ones waiting for you`;
+  }
+  return error;
+}
+
+/** Conversations searched (most recent first) for an action's current status. */
+const RECENT_CONVERSATIONS = 5;
+
+/** Risks that need no confirmation; `high` and any value this version does not know do. */
+function needsConfirmation(risk: unknown): boolean {
+  return risk !== 'low' && risk !== 'medium';
+}
+
+/** The pending actions, in inbox order, as the approval filter lists them. */
+export async function* pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): AsyncIterable<Action> {
+  const api = await ctx.api();
+  const items = api.paginate('listInbox', { query: { filter: 'approval' }, signal: ctx.signal }, { all: options.all || options.limit !== undefined });
+  let count = 0;
+  for await (const item of items as AsyncIterable<InboxItem>) {
+    const action = item.action;
+    if (!action || (action.status !== undefined && action.status !== 'pending')) continue;
+    yield action;
+    if (options.limit !== undefined && ++count >= options.limit) return;
+  }
+}
+
+/** A pending action by id: among the inbox's approvals, then the home overview's actions waiting. */
+async function findPending(ctx: Context, id: string): Promise<Action | undefined> {
+  for await (const action of pendingActions(ctx, { all: true })) if (action.id === id) return action;
+  const home = await (await ctx.api()).call('getHome', { signal: ctx.signal });
+  return (home.actions ?? []).find((action) => action.id === id);
+}
+
+/** An action's current state from the action parts of recent conversations (best effort, for explaining errors). */
+export async function locateAction(ctx: Context, id: string, conversationId?: string | null): Promise<Action | undefined> {
+  const api = await ctx.api();
+  try {
+    const ids: string[] = conversationId ? [conversationId] : [];
+    const recent = await api.call('listConversations', { query: { limit: RECENT_CONVERSATIONS }, signal: ctx.signal });
+    for (const c of recent.items) if (!ids.includes(c.id)) ids.push(c.id);
+    for (const cid of ids) {
+      const page = await api.call('getConversationMessages', { params: { id: cid }, signal: ctx.signal });
+      for (const message of [...(page.messages ?? [])].reverse()) {
+        for (const part of message.parts ?? []) {
+          if (part?.type === 'action' && part.action?.id === id) return part.action;
+        }
+      }
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    void error;
+  }
+  return undefined;
+}
+
+/** ACTION_DECIDED with the action's current status and what can still be done about it. */
+async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return actionNotFound(ctx, error, id);
+  const current = await locateAction(ctx, id);
+  const { getFormatter } = await import('../io/output.js');
+  const { sanitizeLine } = await import('../io/sanitize.js');
+  const f = await getFormatter(ctx, 'stderr');
+  const status = current?.status;
+  const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
+  let hint: string;
+  switch (status) {
+    case 'executed':
+      hint =
+        undoUntil !== null && undoUntil >= ctx.clock.now()
+          ? `it has run; undo it with \`${kagentCommand(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
+          : 'it has run, and its undo window has closed';
+      break;
+    case 'approved':
+      hint = 'it was approved and is running now';
+      break;
+    case 'rejected':
+      hint = 'it was rejected and nothing was done: ask the agent again if you changed your mind';
+      break;
+    case 'expired':
+      hint = 'it waited too long for a decision and expired: ask the agent again';
+      break;
+    case 'failed':
+      hint = 'it was approved but failed when it ran';
+      break;
+    case 'undone':
+      hint = 'it ran and was undone';
+      break;
+    default:
+      hint = `the service says: ${sanitizeLine(error.message)}; \`${kagentCommand(ctx, 'actions list')}\` shows the actions still waiting`;
+  }
+  return new CliError(`action ${id} was already decided${status ? `: it is ${sanitizeLine(status)}` : ''}`, { exitCode: error.exitCode, code: error.code, hint, cause: error });
+}
+
+// ---------------------------------------------------------------- approve / reject
+
+/**
+ * Approves or rejects an action, as `kagent actions approve/reject` and the chat REPL do:
+ * a high-risk one (or one of a risk this version does not know) is shown and confirmed
+ * first (or needs --yes); with `print`, the decided Action goes to stdout (--json, piped).
+ */
+export async function decideAction(ctx: Context, id: string, approve: boolean, remember: boolean, options: { print: boolean } = { print: true }): Promise<Action> {
+  const api = await ctx.api();
+  const { note, printItem, success, warn } = await import('../io/output.js');
+  const { sanitizeLine } = await import('../io/sanitize.js');
+  const known = approve ? await findPending(ctx, id) : undefined;
+  if (approve && known && needsConfirmation(known.risk) && !ctx.flags.yes) {
+    if (ctx.io.canPrompt) {
+      const { renderAction } = await import('./chat.js');
+      const { getFormatter } = await import('../io/output.js');
+      const { sanitizeDeep } = await import('../io/sanitize.js');
+      const f = await getFormatter(ctx, 'stderr');
+      await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }));
+    }
+    const { confirmOrYes } = await import('../io/prompt.js');
+    await confirmOrYes(ctx, {
+      message: `Approve this ${known.risk === 'high' ? 'high-risk' : `${sanitizeLine(String(known.risk))}-risk`} action: ${sanitizeLine(known.title)}?`,
+      action: `approve the ${known.risk === 'high' ? 'high-risk' : 'unknown-risk'} action ${id}`,
+    });
+  }
+  if (approve && remember && known && !known.ruleScope) {
+    await warn(ctx, `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`);
+  }
+  let decided: Action;
+  try {
+    decided = await api.call('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, signal: ctx.signal });
+  } catch (error) {
+    throw await explainDecideError(ctx, error, id);
+  }
+  if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
+  const title = sanitizeLine(decided.title ?? id);
+  if (!approve) {
+    await success(ctx, `Rejected: ${title} (${id}); nothing was done`);
+    return decided;
+  }
+  await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
+  if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
+  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, `task watch ${decided.taskId}`)}`);
+  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, `conversation show ${decided.conversationId} --follow`)}`);
+  return decided;
+}
+
+/** ACTION_NOT_UNDOABLE: the window passed, or the action never ran. */
+async function explainUndoError(ctx: Context, error: unknown, id: string): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return actionNotFound(ctx, error, id);
+  const current = await locateAction(ctx, id);
+  const { getFormatter } = await import('../io/output.js');
+  const { sanitizeLine } = await import('../io/sanitize.js');
+  const f = await getFormatter(ctx, 'stderr');
+  const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
+  let message: string;
+  if (current?.status === 'executed' && undoUntil !== null && undoUntil < ctx.clock.now()) {
+    message = `action ${id} can no longer be undone: its undo window closed ${f.time(undoUntil)}`;
+  } else if (current && current.status !== 'executed') {
+    message = `action ${id} cannot be undone: it is ${sanitizeLine(current.status)}, and only an action that has run can be undone`;
+  } else {
+    message = `action ${id} cannot be undone: its undo window has passed or it has not run (the service says: ${sanitizeLine(error.message)})`;
+  }
+  return new CliError(message, {
+    exitCode: error.exitCode,
+    code: error.code,
+    hint: 'undo is possible only for a short while after an action runs; to reverse it now, ask the agent (`kagent chat`) or change it yourself',
+    cause: error,
+  });
+}
+
+/** Undoes one action that ran; an error says why it cannot be (the window passed, it never ran). */
+export async function undoAction(ctx: Context, id: string): Promise<Action> {
+  const api = await ctx.api();
+  try {
+    return await api.call('undoAction', { params: { id }, signal: ctx.signal });
+  } catch (error) {
+    throw await explainUndoError(ctx, error, id);
+  }
+}
