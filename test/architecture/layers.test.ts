@@ -30,7 +30,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   io: ['errors', 'context', 'api', 'config', 'http'],
   upload: ['errors', 'context', 'api', 'io', 'http'],
   kit: ['errors', 'context', 'api', 'io', 'http', 'config'],
-  views: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  views: ['errors', 'context', 'api', 'io', 'http', 'config', 'docsync'],
+  docsync: ['errors', 'context', 'api', 'io', 'http', 'config'],
   sandbox: ['api', 'upload'],
   runtime: ['errors', 'context', 'api', 'io', 'http', 'config', 'wasm-tiers'],
   manifest: ['commands', 'kit'],
@@ -40,7 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   version: [],
   environment: [],
   manpages: ['kit', 'manifest', 'root-help', 'environment', 'errors'],
-  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment'],
+  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'docsync', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment'],
 };
 
 const own = (edge: ImportEdge) => !edge.to.endsWith('.json');
