@@ -558,6 +558,7 @@ describe('doc edit in $EDITOR (terminal)', () => {
     expect(r.stderr).toContain(`doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit, and the markers are still in the text; nothing was saved (MERGE_CONFLICT)`);
     const kept = /your text is kept in (\S+\.md)/.exec(r.stderr)?.[1];
     expect(kept).toBeDefined();
+    expect(existsSync(kept!)).toBe(true);
     expect(readFileSync(kept!, 'utf8')).toBe(`${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`);
     expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
   });
