@@ -51,7 +51,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
     throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
       exitCode: ExitCode.CONFLICT,
       code: 'LOCAL_CHANGES',
-      hint: `push them first (\`kagent doc push ${file}\`), or --force to overwrite them with revision of the service`,
+      hint: `push them first (\`kagent doc push ${file}\`), or --force to overwrite them with the service's revision`,
     });
   }
 }

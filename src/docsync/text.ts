@@ -6,6 +6,7 @@
 import { diff3Merge, diffPatch } from 'node-diff3';
 import type { EditOp } from '../api/shapes.js';
 import { validate } from '../api/validate.js';
+import { anchors } from './anchors.js';
 
 /** The service's bounds on one request (EditDocRequest): 1 to 20 edits. */
 export const MAX_EDITS = 20;
@@ -33,12 +34,21 @@ function hunks(before: string, after: string): Hunk[] {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const offsets = [0];
   for (const line of a) offsets.push((offsets[offsets.length - 1] as number) + line.length);
-  const patch = diffPatch(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
-  return patch.map((p) => ({
-    start: offsets[head + p.buffer1.offset] as number,
-    end: offsets[head + p.buffer1.offset + p.buffer1.length] as number,
-    replacement: p.buffer2.chunk.join(''),
-  }));
+  const middleA = a.slice(head, a.length - tail);
+  const middleB = b.slice(head, b.length - tail);
+  const found: Hunk[] = [];
+  // The pieces between anchor lines, diffed one by one (see anchors.ts).
+  let fromA = 0;
+  let fromB = 0;
+  for (const [toA, toB] of [...anchors([middleA, middleB]), [middleA.length, middleB.length]] as Array<[number, number]>) {
+    for (const p of diffPatch(middleA.slice(fromA, toA), middleB.slice(fromB, toB))) {
+      const at = head + fromA + p.buffer1.offset;
+      found.push({ start: offsets[at] as number, end: offsets[at + p.buffer1.length] as number, replacement: p.buffer2.chunk.join('') });
+    }
+    fromA = toA + 1;
+    fromB = toB + 1;
+  }
+  return found;
 }
 
 function occursOnce(text: string, needle: string): boolean {
@@ -118,7 +128,16 @@ const ensureNewline = (lines: string[]) => {
  * diff3-style markers (as `git merge-file --diff3` writes them).
  */
 export function merge3(base: string, mine: string, theirs: string, labels: MergeLabels): Merged {
-  const regions = diff3Merge(splitLines(mine), splitLines(base), splitLines(theirs), { excludeFalseConflicts: true });
+  const [a, o, b] = [splitLines(mine), splitLines(base), splitLines(theirs)];
+  // The pieces between anchor lines (unchanged on both sides), merged one by one (see anchors.ts).
+  const regions: Array<{ ok?: string[]; conflict?: { a: string[]; o: string[]; b: string[] } }> = [];
+  let from = [0, 0, 0];
+  for (const to of [...anchors([a, o, b]), [a.length, o.length, b.length]]) {
+    const [ta, to_, tb] = to as [number, number, number];
+    regions.push(...diff3Merge(a.slice(from[0], ta), o.slice(from[1], to_), b.slice(from[2], tb), { excludeFalseConflicts: true }));
+    if (ta < a.length) regions.push({ ok: [a[ta] as string] });
+    from = [ta + 1, to_ + 1, tb + 1];
+  }
   let text = '';
   let conflicts = 0;
   for (const region of regions) {

@@ -307,6 +307,26 @@ describe('the edits a push sends (planPush) and the merge (merge3)', () => {
     expect(planPush('', 'new\n', EditOp)).toEqual({ kind: 'rewrite' });
   });
 
+  it('a 500,000-character text with 2,500 blank lines and changes all over: edits and merge stay fast and exact', () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => (i % 2 ? '\n' : `p${i} ${'z'.repeat(190)}\n`));
+    const base = lines.join('');
+    const mineAt = (i: number) => i % 100 === 0 || i === 2;
+    const theirsAt = (i: number) => i % 100 === 50 || i === 2;
+    const mine = lines.map((l, i) => (mineAt(i) ? l.replace('\n', '!\n') : l));
+    const theirs = lines.map((l, i) => (theirsAt(i) ? `?${l}` : l));
+    const started = performance.now();
+    const merged = merge3(base, mine.join(''), theirs.join(''), { mine: 'm', base: 'b', theirs: 't' });
+    const plan = planPush(base, mine.join(''), EditOp);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Line 2, changed on both sides, is the one conflict; every other change is taken.
+    expect(merged.conflicts).toBe(1);
+    const expected = lines.map((l, i) =>
+      i === 2 ? `<<<<<<< m\n${mine[2]}||||||| b\n${l}=======\n${theirs[2]}>>>>>>> t\n` : mineAt(i) ? (mine[i] as string) : theirsAt(i) ? (theirs[i] as string) : l,
+    );
+    expect(merged.text).toBe(expected.join(''));
+    expect(plan.kind).toBe('rewrite'); // 51 changed places: more than 20 edits
+  });
+
   it('merge3: one-sided changes taken, the same change once, different changes to a line a conflict', () => {
     const labels = { mine: 'mine', base: 'base', theirs: 'theirs' };
     expect(merge3('1\n2\n3\n', '1\n2\n3\n4\n', '0\n1\n2\n3\n', labels)).toEqual({ text: '0\n1\n2\n3\n4\n', conflicts: 0 });
