@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EditOp } from '../../src/api/shapes.js';
 import { merge3, planPush } from '../../src/docsync/text.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
-import { tempDir } from '../helpers/run.js';
+import { runCli, tempDir } from '../helpers/run.js';
+import { tinyServer } from '../helpers/tiny-server.js';
 
 let s: LoggedIn;
 let key: string;
@@ -332,5 +333,40 @@ describe('the edits a push sends (planPush) and the merge (merge3)', () => {
     expect(merge3('1\n2\n3\n', '1\n2\n3\n4\n', '0\n1\n2\n3\n', labels)).toEqual({ text: '0\n1\n2\n3\n4\n', conflicts: 0 });
     expect(merge3('1\n2\n', '1\nx\n', '1\nx\n', labels)).toEqual({ text: '1\nx\n', conflicts: 0 });
     expect(merge3('1\n2\n3\n', '1\nm\n3\n', '1\nt\n3\n', labels)).toEqual({ text: '1\n<<<<<<< mine\nm\n||||||| base\n2\n=======\nt\n>>>>>>> theirs\n3\n', conflicts: 1 });
+  });
+});
+
+describe('doc push against a service whose REVISION_CONFLICT carries no latest text', () => {
+  it('reads the latest revision, merges, and saves on it', async () => {
+    const base = BODY;
+    let revision = 1;
+    let body = base;
+    let writes = 0;
+    const docOf = () => ({ id: 'dc_t', title: 'Plan', body, revision, origin: 'api', folderId: null, updatedAt: '2026-11-25T10:00:00Z', space: null, publication: null });
+    const server = await tinyServer((req) => {
+      if (req.method === 'GET' && req.url === '/api/v1/docs/dc_t') return { status: 200, body: docOf() };
+      if (req.url?.startsWith('/api/v1/docs/dc_t')) {
+        writes++;
+        if (writes === 1) return { status: 409, body: { error: { code: 'REVISION_CONFLICT', message: 'stale revision' } } };
+        return { status: 200, body: { id: 'dc_t', revision: revision + 1, updatedAt: '2026-11-25T10:05:00Z' } };
+      }
+      return { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } };
+    });
+    try {
+      const env = { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' };
+      const file = join(dir, 'plan.md');
+      expect((await runCli(['doc', 'pull', 'dc_t', '-o', file], { env })).code).toBe(0);
+      // Someone saves revision 2 (the title line); you change the notes.
+      revision = 2;
+      body = base.replace('# Plan', '# Plan for Q3');
+      writeFileSync(file, base.replace('Nothing yet.', 'Ship it.'));
+      const r = await runCli(['doc', 'push', file], { env });
+      expect(r.stderr).toContain(`Pushed ${file}: doc dc_t is now at revision 3 (merged with revision 2, saved meanwhile`);
+      expect(r.code).toBe(0);
+      expect(server.requests.map((req) => req.method)).toEqual(['GET', expect.stringMatching(/^(POST|PATCH)$/), 'GET', expect.stringMatching(/^(POST|PATCH)$/)]);
+      expect(readFileSync(file, 'utf8')).toBe(base.replace('# Plan', '# Plan for Q3').replace('Nothing yet.', 'Ship it.'));
+    } finally {
+      await server.close();
+    }
   });
 });
