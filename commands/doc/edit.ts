@@ -88,47 +88,31 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
   if (!ctx.io.canPrompt) {
     throw new UsageError('no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE', 'on a terminal, `kagent doc edit ID` alone opens the document in $EDITOR');
   }
-  const S = await shapes();
   const doc = await readDoc(ctx, id);
   const edited = await ctx.editor.edit(doc.body, { extension: '.md' });
-  const { editFromChange, hasFrontMatter } = await import('../../src/views/doc-edit.js');
+  const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
   const { note } = await import('../../src/io/output.js');
-  const op = editFromChange(doc.body, edited, S.EditOp);
-  if (!op) {
+  if (edited === doc.body) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
     const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
     return;
   }
-  const keep = async (why: string): Promise<string> => {
+  const keep = async (why: string, text = edited): Promise<string> => {
     const { writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const path = join(tmpdir(), `kagent-${id.replace(/[^\w.-]/g, '_')}-r${doc.revision}-${ctx.clock.now()}.md`);
-    await writeFile(path, edited, { mode: 0o600 });
+    await writeFile(path, text, { mode: 0o600 });
     return `${why}; your text is kept in ${path}`;
   };
   if (hasFrontMatter(edited)) throw new UsageError('the edited text starts with front matter (a --- block): documents have none; nothing was saved', await keep('remove the block and try again'));
-  try {
-    checkInput(S.EditDocRequest, { edits: [op], revision: doc.revision }, { edits: 'the edited document', revision: 'the revision' });
-  } catch (error) {
-    if (error instanceof CliError) error.hint = await keep(error.hint ?? 'nothing was saved');
-    throw error;
-  }
-  const api = await ctx.api();
-  let saved: Revision;
-  try {
-    saved = await withNotFound(ctx, 'doc', id, () => api.call('editDoc', { params: { id }, body: { edits: [op], revision: doc.revision }, signal: ctx.signal }));
-  } catch (error) {
-    if (isConflict(error)) {
-      const explained = await conflictError(ctx, error, id, doc.revision, 'then `kagent doc edit` again');
-      explained.hint = await keep(explained.hint ?? '');
-      throw explained;
-    }
-    if (error instanceof CliError) error.hint = await keep(error.hint ?? 'nothing was saved');
-    throw error;
-  }
-  await printRevision(ctx, saved, op.op === 'rewrite' ? 'Saved (rewritten)' : 'Saved');
+  // Saved as the smallest exact-match edits; a save made meanwhile is merged (src/docsync/editing.ts).
+  const { saveEditedDoc } = await import('../../src/docsync/editing.js');
+  const outcome = await withNotFound(ctx, 'doc', id, () => saveEditedDoc(ctx, { id, body: doc.body, revision: doc.revision, edited, keep: (text, why) => keep(why, text) }));
+  if (outcome.outcome === 'unchanged') return;
+  const how = outcome.mergedWith !== undefined ? `Merged with revision ${outcome.mergedWith} (saved meanwhile) and saved` : 'Saved';
+  await printRevision(ctx, outcome.saved, how);
 }
 
 export default defineCommand({
@@ -139,8 +123,9 @@ export default defineCommand({
       "Texts are taken as given, without escapes: for a newline, write $'…\\n…' in bash or zsh. " +
       'FIND and ANCHOR must match the current text exactly, once; otherwise the service refuses the request (EDIT_NOT_APPLICABLE, exit 2) and the message names the edit. ' +
       'For another order, or a rewrite, give --ops FILE: a JSON array of edits ({"op":"replace","find":…,"replace":…}, {"op":"insert_after","after":…,"content":…}, {"op":"append"|"prepend","content":…}, {"op":"rewrite","content":…}), or - for stdin.',
-    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR; when you save and quit, your change is sent as one exact-match replace of the lines you changed ' +
-      '(or as a rewrite when it is too large for one), based on the revision you edited: if someone saved the document meanwhile, nothing is saved (REVISION_CONFLICT, exit 5) and your text is kept in a file the message names.',
+    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR; when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
+      '(or as the whole body when that is smaller), based on the revision you edited. If someone saved the document meanwhile, your edit and theirs are merged (three-way): a clean merge is saved and said; ' +
+      'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in, or an editor that fails, save nothing (exit 5) and your text is kept in a file the message names.',
     'Every bound is checked before anything is sent (find 1 to 20000 characters, replace at most 40000, anchor 1 to 4000, content 1 to 40000). ' +
       '--revision N makes the edits apply only to that revision. Piped, prints "id<TAB>revision"; --json prints the Revision.',
   ].join('\n\n'),

@@ -6,6 +6,9 @@
 //   update   updateDoc (replaces title and/or body; carries the revision read as baseRevision)
 //   edit     editDoc (exact-match edits from flags, an --ops file, or $EDITOR)
 //   delete   deleteDoc (confirmed on a terminal, --yes elsewhere)
+//   pull     getDoc into a file, with the revision pulled beside it (.kagent/docs/); --all mirrors a space
+//   push     a pulled file's change as exact-match edits; a save made meanwhile is merged (three-way)
+//   status   each pulled file: unchanged, changed locally, on the service, or both
 // Every save increments a doc's revision; update and edit send the revision
 // they are based on, so a change never overwrites a newer one unnoticed
 // (REVISION_CONFLICT, exit 5, explained with the latest revision).
@@ -19,11 +22,14 @@ import create from './create.js';
 import update from './update.js';
 import edit from './edit.js';
 import remove from './delete.js';
+import pull from './pull.js';
+import push from './push.js';
+import status from './status.js';
 
 export default defineGroup({
   name: 'doc',
   summary: 'Documents: list, search, show, create, edit and delete',
   description: 'Documents are Markdown (without front matter). Each save increments the revision; `update` and `edit` send the revision they are based on, so they never overwrite a newer change unnoticed.',
   examples: ['kagent doc list', 'kagent doc create --title "Meeting notes" --file notes.md', 'kagent doc edit dc_8f2k1x --replace "draft" --with "final"', 'kagent doc show dc_8f2k1x --raw > notes.md'],
-  commands: [list, search, show, create, update, edit, remove],
+  commands: [list, search, show, create, update, edit, remove, pull, push, status],
 });

@@ -11,6 +11,8 @@ interface UploadOptions {
   name?: string;
   concurrency: number;
   failFast?: boolean;
+  dryRun?: boolean;
+  report?: string;
 }
 
 async function runUploads(
@@ -43,7 +45,8 @@ async function runUploads(
   const { defaultCacheDir } = await import('../../src/cache-dir.js');
   const cache = digestCache(defaultCacheDir(ctx.io.env));
 
-  const reporter = await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) });
+  const { withCiReports } = await import('../../src/upload/ci-report.js');
+  const reporter = withCiReports(ctx, await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) }), { report: opts.report });
   const started = performance.now();
   let summary;
   try {
@@ -77,6 +80,8 @@ export default defineCommand({
     "Each file is checked first, and a file refused here costs no request: its type by content (not by name alone), empty files, and the size against your plan's per-file limit (as `kagent me` shows it). Files are streamed from disk, several at once (--concurrency), within the account's request rate, which kagent processes running in parallel on this machine share.",
     'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
     'Output, one line per file: on a terminal "✓ uploaded PATH → ID"; piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
+    '--dry-run sends no file: it makes every check above, and prints each file as "would upload" (with its Idempotency-Key), "already there" (the library lists an item with the same SHA-256: known only when the service gives items\' SHA-256) or "would fail", then the bytes and upload requests the run would take at the profile\'s rate (`kagent config set rate-limit`, default the contract\'s 60 a minute). It reads GET /me and the library listing. Piped: "status path size key item-id|error-code" (status: would-upload, exists, failed); --json one object per file {path, name, size, status, key?, sha256?, item?, error?}. Its exit status is the one a real run would end with for those checks.',
+    'In CI: when GITHUB_ACTIONS is set, a Markdown table of the results is appended to $GITHUB_STEP_SUMMARY and each failed file gets an `::error file=PATH::message` annotation (on stderr); --report FILE writes a JUnit XML report (one test case per file: a failure for a failed file, skipped for one not attempted).',
     'Exit status: 0 when every file is uploaded or already there; otherwise that of the most severe failure, in this order: 130 interrupted, 3 not authenticated, 7 unavailable, 6 quota (402, 413), 1 other, 5 conflict, 4 not found, 2 refused (unsupported type, empty file, invalid input).',
   ].join('\n\n'),
   arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
@@ -86,6 +91,8 @@ export default defineCommand({
     { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
     { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },
     { flags: '--fail-fast', description: 'start no new file after the first failure (files in flight finish)' },
+    { flags: '--report <file>', description: 'also write a JUnit XML report there, one test case per file (for GitLab, Jenkins and other CI)' },
+    { flags: '--dry-run', description: 'check every file and say what would happen (keys, bytes, requests), sending no file' },
   ],
   examples: [
     'kagent lib upload report.pdf notes.md',
@@ -95,6 +102,8 @@ export default defineCommand({
     'curl -s https://example.com/notes.md | kagent lib upload - --name notes.md',
     '# CI: safe to re-run; fails (non-zero) if any file failed',
     'KAGENT_API_KEY=$SECRET kagent lib upload dist/docs --fail-fast',
+    'kagent lib upload docs/ --dry-run',
+    'kagent lib upload dist/docs --report upload-report.xml',
   ],
   async run(ctx, opts, args) {
     // The modules of an upload load side by side, not one await after another: the
@@ -141,7 +150,10 @@ export default defineCommand({
         stdinSource.size = spooled.size;
       }
       if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
-      await runUploads(ctx, api, sources, target, opts);
+      if (opts.dryRun) {
+        const { dryRun } = await import('../../src/upload/plan.js');
+        await dryRun(ctx, api, sources, target);
+      } else await runUploads(ctx, api, sources, target, opts);
     } finally {
       await spooled?.remove();
     }

@@ -10,6 +10,7 @@ export default defineCommand({
   summary: 'Transcribe a video or podcast: see the cost, confirm, then read it as it arrives',
   description: [
     'Asks for a quote first and shows the cost; spending credits needs a yes: on a terminal kagent asks, elsewhere pass --yes (without it: exit 2, nothing spent). ' +
+      '--max-credits N is a yes with a cap: the quote is checked against N and against the credits left (from `kagent me`) before anything is spent, and a higher cost is refused (exit 6); no question is asked. ' +
       'Then follows the transcription until it is ready: segments are printed as they arrive ("[h:mm:ss] text", one line each), then the summary and the chapters. ' +
       'With --json, prints the finished MediaPage (or MediaStarted with --no-wait).',
     'Ctrl-C stops following (exit 130) and --timeout stops waiting (exit 8); the transcription goes on, and `kagent media show ID --follow` picks it up again. ' +
@@ -19,6 +20,7 @@ export default defineCommand({
   options: [
     spaceOption("the space to save it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the media and task ids' },
+    { flags: '--max-credits <n>', description: 'spend at most this many credits: refuse (exit 6, nothing spent) when the quote is higher or more than is left; no confirmation needed', type: 'integer', min: 0 },
     idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first start instead of paying twice'),
   ],
   examples: [
@@ -26,6 +28,7 @@ export default defineCommand({
     'kagent media start https://example.com/episode.mp3 --yes > episode.txt',
     'kagent media start URL --yes --no-wait --json | jq -r .mediaId',
     'kagent media start URL --yes --timeout 60 || kagent media show MEDIA_ID --follow',
+    'kagent media start URL --max-credits 30 --no-wait --json',
   ],
   async run(ctx, opts, args) {
     const S = await shapes();
@@ -37,7 +40,7 @@ export default defineCommand({
     checkUrl(args.url);
     await checkIdempotencyKey(opts.idempotencyKey);
     // Costly: refuse early, before any request, when nobody can say yes.
-    if (!ctx.flags.yes && !ctx.io.canPrompt) {
+    if (!ctx.flags.yes && opts.maxCredits === undefined && !ctx.io.canPrompt) {
       const { confirmOrYes } = await import('../../src/io/prompt.js');
       await confirmOrYes(ctx, { message: '', action: `spend credits transcribing ${args.url}` });
     }
@@ -52,7 +55,10 @@ export default defineCommand({
     const { timecode } = await import('../../src/views/media.js');
     const what = `"${sanitizeLine(q.title)}" (${q.kind}, ${timecode(q.durationSec)}, ${q.minutes} minute${q.minutes === 1 ? '' : 's'})`;
     await note(ctx, `Transcribing ${what} costs ${q.credits} credits (${q.pricePerMinute} per minute).`);
-    if (!ctx.flags.yes) {
+    if (opts.maxCredits !== undefined) {
+      const { checkBudget } = await import('../../src/kit/credit-budget.js');
+      await checkBudget(ctx, { cost: q.credits, max: opts.maxCredits, what: `transcribing ${sanitizeLine(args.url)}` });
+    } else if (!ctx.flags.yes) {
       const left = await creditsLeft(ctx);
       const { confirmOrYes } = await import('../../src/io/prompt.js');
       await confirmOrYes(ctx, {

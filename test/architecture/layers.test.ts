@@ -30,9 +30,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'compile-cache': ['cache-dir'],
   config: ['errors', 'context', 'http', 'api'],
   io: ['errors', 'context', 'api', 'config', 'http'],
-  upload: ['errors', 'context', 'api', 'io', 'http'],
+  upload: ['errors', 'context', 'api', 'io', 'http', 'cache-dir'],
   kit: ['errors', 'context', 'api', 'io', 'http', 'config', 'cache-dir'],
-  views: ['errors', 'context', 'api', 'io', 'http', 'config'],
+  views: ['errors', 'context', 'api', 'io', 'http', 'config', 'docsync'],
+  docsync: ['errors', 'context', 'api', 'io', 'http', 'config'],
   sandbox: ['api', 'upload'],
   runtime: ['errors', 'context', 'api', 'io', 'http', 'config', 'wasm-tiers', 'cache-dir'],
   manifest: ['commands', 'kit'],
@@ -43,7 +44,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   environment: [],
   manpages: ['kit', 'manifest', 'root-help', 'environment', 'errors'],
   doctor: ['errors', 'context', 'api', 'io', 'http', 'config'],
-  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment', 'doctor', 'cache-dir'],
+  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'docsync', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment', 'doctor', 'cache-dir'],
 };
 
 const own = (edge: ImportEdge) => !edge.to.endsWith('.json');

@@ -52,7 +52,7 @@ function paths(): Array<[string, CommandSpec]> {
 const BASH_CASES: Array<[string[], string]> = [
   [['kagent', ''], groups.map((g) => g.name).join(' ')],
   [['kagent', 'd'], 'doc doctor'],
-  [['kagent', 'doc', ''], 'list search show create update edit delete'],
+  [['kagent', 'doc', ''], 'list search show create update edit delete pull push status'],
   [['kagent', 'doc', 'rm', '--y'], '--yes'],
   [['kagent', 'doc', 'edit', 'dc_1', '--r'], '--replace --revision'],
   [['kagent', '-p', 'work', 'doc', 'cr'], 'create'],
@@ -95,7 +95,7 @@ describe('bash', () => {
     for (const match of scripts.bash!.matchAll(/^ {4}'([^']*)'\) REPLY='([^']*)'; REPLY2='([^']*)' ;;$/gm)) words.set(match[1]!, `${match[2]} | ${match[3]}`);
     // one per group of the root help, in its order (a group whose module is missing is still completed by name)
     expect(specs.map((spec) => spec.name)).toEqual(groups.map((group) => group.name));
-    expect(specs.find((spec) => spec.name === 'doc')?.commands?.length).toBe(7);
+    expect(specs.find((spec) => spec.name === 'doc')?.commands?.length).toBe(10);
     for (const [path, spec] of paths()) {
       const entry = words.get(path);
       expect(entry, path).toBeDefined();

@@ -44,6 +44,39 @@ describe('doc in a pseudo-terminal (built binary)', () => {
     expect(after).toMatchObject({ body: '# Plan\n\nStatus: final\n\n- one\n', revision: 2 });
   });
 
+  it('`doc edit ID`: a save made meanwhile on the same line reopens $EDITOR with the markers; resolved there, it is saved', async () => {
+    const body = '# Plan\n\nStatus: draft\n\n- one\n';
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Plan', markdown: body } })).body;
+    const editor = join(home, 'racing-editor.sh');
+    const first = join(home, `first-${doc.id}`);
+    const save = `node -e 'fetch(process.env.KAGENT_BASE_URL + "/docs/${doc.id}/edits", { method: "POST", headers: { authorization: "Bearer " + process.env.KAGENT_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ edits: [{ op: "replace", find: "Status: draft", replace: "Status: review" }] }) }).then((r) => process.exit(r.ok ? 0 : 1))'`;
+    writeFileSync(
+      editor,
+      [
+        '#!/bin/sh',
+        'test -t 0 || exit 3',
+        `if [ -f "${first}" ]; then`,
+        // Reopened with the markers: keep both words, drop the markers.
+        `  grep -q '^<<<<<<< your edit$' "$1" || exit 4`,
+        `  printf '# Plan\\n\\nStatus: final, after review\\n\\n- one\\n' > "$1"`,
+        'else',
+        `  touch "${first}"`,
+        `  ${save} || exit 5`,
+        `  sed -i 's/Status: draft/Status: final/' "$1"`,
+        'fi',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(editor, 0o755);
+    const run = await inPty(['doc', 'edit', doc.id], { EDITOR: editor });
+    const screen = plain(run.output);
+    expect(screen).toContain('1 hunk conflicts with your edit; reopening the editor');
+    expect(screen).toContain(`✓ Saved: doc ${doc.id} is now at revision 3`);
+    expect(run.code).toBe(0);
+    const after = (await t.call('GET', `/docs/${doc.id}`)).body;
+    expect(after).toMatchObject({ body: '# Plan\n\nStatus: final, after review\n\n- one\n', revision: 3 });
+  });
+
   it('`doc delete ID` asks on the terminal; typing y deletes it', async () => {
     const doc = (await t.call('POST', '/docs', { body: { title: 'Scratch' } })).body;
     const run = await inPty(['doc', 'delete', doc.id], {}, { when: /Delete doc "Scratch"/, answer: 'y\r' });

@@ -521,22 +521,46 @@ describe('doc edit in $EDITOR (terminal)', () => {
     expect((await requests()).editDoc).toBeUndefined();
   });
 
-  it('someone saves while you edit: REVISION_CONFLICT (exit 5), your text kept in a file', async () => {
-    const script = editorScript(
-      'racing.sh',
-      [
-        `node -e 'fetch(process.env.SANDBOX_URL, { method: "POST", headers: { authorization: "Bearer " + process.env.KAGENT_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ edits: [{ op: "append", content: "theirs" }] }) }).then((r) => process.exit(r.ok ? 0 : 1))'`,
-        `printf 'mine\\n' >> "$1"`,
-      ].join('\n'),
-    );
-    const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { EDITOR: script, SANDBOX_URL: `${s.t.baseUrl}/docs/${doc.id}/edits` } });
+  /**
+   * An editor that, the first time, saves `theirs` through the API (someone
+   * else, meanwhile) and then makes `mine` to the file; every later time (the
+   * editor reopened on conflicts) runs `again` on the file.
+   */
+  function racingEditor(name: string, theirs: object[], mine: string, again: string): { editor: string; env: Record<string, string> } {
+    const marker = join(dir, `${name}-${Date.now()}.first`);
+    const save = `node -e 'fetch(process.env.SANDBOX_URL, { method: "POST", headers: { authorization: "Bearer " + process.env.KAGENT_API_KEY, "content-type": "application/json" }, body: process.env.THEIRS }).then((r) => process.exit(r.ok ? 0 : 1))'`;
+    const editor = editorScript(name, [`if [ -f "${marker}" ]; then`, again, 'else', `touch "${marker}"`, save, mine, 'fi'].join('\n'));
+    return { editor, env: { EDITOR: editor, SANDBOX_URL: `${s.t.baseUrl}/docs/${doc.id}/edits`, THEIRS: JSON.stringify({ edits: theirs }) } };
+  }
+
+  it('someone saves other lines while you edit: the edits are merged and saved, and it says so', async () => {
+    const race = racingEditor('clean.sh', [{ op: 'replace', find: '# Plan\n', replace: '# Plan for Q3\n' }], `sed -i 's/^- one$/- one, done/' "$1"`, 'exit 9');
+    const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: race.env });
+    expect(r.code).toBe(0);
+    expect(plain(r.stderr)).toContain(`✓ Merged with revision 2 (saved meanwhile) and saved: doc ${doc.id} is now at revision 3`);
+    expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: body.replace('# Plan\n', '# Plan for Q3\n').replace('- one\n', '- one, done\n') });
+  });
+
+  it('someone saves the same lines: the editor reopens with the markers; resolved, it is saved', async () => {
+    const resolved = body.replace('- one\n', '- one, and uno\n');
+    const race = racingEditor('conflict.sh', [{ op: 'replace', find: '- one\n', replace: '- uno\n' }], `sed -i 's/^- one$/- one!/' "$1"`, `grep -q '^<<<<<<< your edit$' "$1" && grep -q '^>>>>>>> revision 2 (saved meanwhile)$' "$1" && printf '%s' "$RESOLVED" > "$1"`);
+    const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { ...race.env, RESOLVED: resolved } });
+    expect(r.code).toBe(0);
+    expect(plain(r.stderr)).toContain(`doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor`);
+    expect(plain(r.stderr)).toContain(`✓ Saved: doc ${doc.id} is now at revision 3`);
+    expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: resolved });
+  });
+
+  it('markers left in when the editor closes again: nothing is saved (exit 5), the text with the markers kept in a file', async () => {
+    const race = racingEditor('left.sh', [{ op: 'append', content: 'theirs' }], `printf 'mine\\n' >> "$1"`, 'true');
+    const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: race.env });
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(`doc ${doc.id} changed since revision 1: it is now at revision 2`);
+    expect(r.stderr).toContain(`doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit, and the markers are still in the text; nothing was saved (MERGE_CONFLICT)`);
     const kept = /your text is kept in (\S+\.md)/.exec(r.stderr)?.[1];
     expect(kept).toBeDefined();
     expect(existsSync(kept!)).toBe(true);
-    expect(readFileSync(kept!, 'utf8')).toBe(`${body}mine\n`);
-    expect((await getDoc(doc.id)).body).toBe(`${body}theirs`);
+    expect(readFileSync(kept!, 'utf8')).toBe(`${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`);
+    expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
   });
 
   it('front matter typed in the editor is refused, the text kept', async () => {

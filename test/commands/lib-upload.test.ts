@@ -3,6 +3,7 @@
 // idempotency keys (a rerun adds nothing), faults survived without
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
-import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, sampleOffsets } from '../../src/upload/prepare.js';
+import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
+import { uploadKey } from '../../src/upload/key.js';
 
 let s: LoggedIn;
 let key: string;
@@ -653,5 +655,181 @@ describe('lib upload: output modes', () => {
     }
     const jq = await kagent(['lib', 'upload', dir, '--jq', '.status + " " + .name']);
     expect(jq.stdout.trimEnd().split('\n').sort()).toEqual(['exists a.md', 'exists b.md']);
+  });
+});
+
+describe('lib upload --dry-run: the plan, and not a single upload request', () => {
+  it('every local check, each key, the bytes and requests; "already there" from the library\'s SHA-256; exit as a real run', async () => {
+    const dir = folder({ ...DOCS, 'empty.md': '', 'photo.pdf': randomBytes(4096) });
+    // One of them is in the library already.
+    expect((await kagent(['lib', 'upload', join(dir, 'report.pdf')])).code).toBe(0);
+    const [stored] = await files();
+    await resetStats();
+
+    const r = await kagent(['lib', 'upload', dir, '--dry-run', '--json']);
+    expect(r.code).toBe(2);
+    const st = await stats();
+    expect(st.requests.uploadFile).toBeUndefined();
+    expect(st.executions.uploadFile).toBeUndefined();
+    expect(Object.keys(st.requests).sort()).toEqual(['getMe', 'listLibrary']);
+    expect(await files()).toHaveLength(1);
+
+    const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
+    expect(Object.keys(byName).sort()).toEqual(['empty.md', 'map.png', 'minutes.docx', 'photo.pdf', 'plan.md', 'report.pdf', 'todo.txt']);
+    expect(byName['report.pdf']).toMatchObject({ status: 'exists', item: { id: stored.id }, sha256: sha256(DOCS['report.pdf']) });
+    expect(byName['empty.md']).toMatchObject({ status: 'failed', error: { code: 'EMPTY_FILE' } });
+    expect(byName['photo.pdf']).toMatchObject({ status: 'failed', error: { code: 'UNSUPPORTED_TYPE' } });
+    const plan = byName['plan.md'];
+    expect(plan).toMatchObject({ status: 'would-upload', size: Buffer.byteLength(DOCS['notes/plan.md']), sha256: sha256(DOCS['notes/plan.md']) });
+    expect(plan.key).toBe(uploadKey({ digest: sha256(DOCS['notes/plan.md']), sampled: false, name: 'plan.md' }));
+    const sending = ['map.png', 'minutes.docx', 'plan.md', 'todo.txt'].map((name) => byName[name]);
+    expect(sending.every((f) => f.status === 'would-upload')).toBe(true);
+    const bytes = sending.reduce((sum, f) => sum + f.size, 0);
+    expect(r.stderr).toContain(`Dry run, nothing sent: 4 would upload (${formatBytes(bytes)} in 4 upload requests, 1 s of the rate of 100000 requests a minute), 1 already there, 2 would fail`);
+    expect(r.stderr).toContain('2 of 7 files would fail; nothing was sent (dry run)');
+
+    // The run it planned: the keys it said are the keys sent (a rerun of the same files adds nothing twice).
+    const real = await kagent(['lib', 'upload', dir, '--json']);
+    const realByName = Object.fromEntries(ndjson(real.stdout).map((x) => [x.name, x]));
+    expect(realByName['plan.md'].status).toBe('uploaded');
+    expect(realByName['report.pdf'].status).toBe('exists');
+  });
+
+  it('piped: status, path, size, key, item or error; terminal: a line per file; the rate of the profile sets the time', async () => {
+    const dir = folder({ 'a.md': '# A\n', 'b.txt': 'b\n' });
+    await writeProfile(s.configDir, 'slow', { baseUrl: s.t.baseUrl, apiKey: key, rateLimit: 30 }, {});
+    const r = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow']);
+    expect(r.code).toBe(0);
+    expect(rows(r.stdout).sort()).toEqual([
+      ['would-upload', join(dir, 'a.md'), '4', uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' }), ''],
+      ['would-upload', join(dir, 'b.txt'), '2', uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' }), ''],
+    ]);
+    expect(r.stderr).toContain('2 would upload (6 bytes in 2 upload requests, 4 s of the rate of 30 requests a minute)');
+    const tty = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toContain(`+ would upload ${join(dir, 'a.md')} (4 bytes) key `);
+    expect((await stats()).executions.uploadFile).toBeUndefined();
+  });
+});
+
+/** A strict subset of the JUnit XML schema CI servers read (the Ant/Jenkins layout): required counts and names. */
+const JUNIT_XSD = `<?xml version="1.0" encoding="UTF-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+  <xs:simpleType name="count"><xs:restriction base="xs:nonNegativeInteger"/></xs:simpleType>
+  <xs:simpleType name="seconds"><xs:restriction base="xs:decimal"><xs:minInclusive value="0"/></xs:restriction></xs:simpleType>
+  <xs:complexType name="problem">
+    <xs:simpleContent>
+      <xs:extension base="xs:string">
+        <xs:attribute name="message" type="xs:string" use="required"/>
+        <xs:attribute name="type" type="xs:string" use="required"/>
+      </xs:extension>
+    </xs:simpleContent>
+  </xs:complexType>
+  <xs:element name="testsuites">
+    <xs:complexType>
+      <xs:sequence><xs:element ref="testsuite" minOccurs="1" maxOccurs="unbounded"/></xs:sequence>
+      <xs:attribute name="name" type="xs:string"/>
+      <xs:attribute name="tests" type="count" use="required"/>
+      <xs:attribute name="failures" type="count" use="required"/>
+      <xs:attribute name="errors" type="count" use="required"/>
+      <xs:attribute name="skipped" type="count"/>
+      <xs:attribute name="time" type="seconds"/>
+    </xs:complexType>
+  </xs:element>
+  <xs:element name="testsuite">
+    <xs:complexType>
+      <xs:sequence><xs:element name="testcase" minOccurs="0" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:choice minOccurs="0" maxOccurs="1">
+              <xs:element name="failure" type="problem"/>
+              <xs:element name="error" type="problem"/>
+              <xs:element name="skipped"><xs:complexType><xs:attribute name="message" type="xs:string"/></xs:complexType></xs:element>
+            </xs:choice>
+            <xs:element name="system-out" type="xs:string" minOccurs="0"/>
+          </xs:sequence>
+          <xs:attribute name="name" type="xs:string" use="required"/>
+          <xs:attribute name="classname" type="xs:string" use="required"/>
+          <xs:attribute name="time" type="seconds" use="required"/>
+        </xs:complexType>
+      </xs:element></xs:sequence>
+      <xs:attribute name="name" type="xs:string" use="required"/>
+      <xs:attribute name="tests" type="count" use="required"/>
+      <xs:attribute name="failures" type="count" use="required"/>
+      <xs:attribute name="errors" type="count" use="required"/>
+      <xs:attribute name="skipped" type="count"/>
+      <xs:attribute name="time" type="seconds" use="required"/>
+      <xs:attribute name="timestamp" type="xs:dateTime" use="required"/>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+`;
+
+/** xmllint --schema: its exit status and what it said. */
+function xmllint(xsd: string, xml: string): { status: number | null; output: string } {
+  const r = spawnSync('xmllint', ['--noout', '--schema', xsd, xml], { encoding: 'utf8' });
+  if (r.error) throw r.error; // no xmllint: the test fails (.ci/run installs libxml2-utils)
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+describe('lib upload: reports where CI reads them', () => {
+  const content = { 'good.md': '# Good\n', 'also good.txt': 'fine\n', 'a,b: empty.md': '', 'fake.pdf': randomBytes(2048) };
+
+  it('GITHUB_ACTIONS: a Markdown table appended to $GITHUB_STEP_SUMMARY, an ::error annotation per failed file', async () => {
+    const dir = folder(content);
+    const summaryFile = join(tempDir('kagent-gha-'), 'step-summary.md');
+    writeFileSync(summaryFile, '## Earlier step\n\n');
+    const r = await kagent(['lib', 'upload', dir], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
+    expect(r.code).toBe(2);
+    const md = readFileSync(summaryFile, 'utf8');
+    expect(md.startsWith('## Earlier step\n\n### kagent lib upload\n\n2 uploaded, 0 already there, 2 failed (12 bytes)\n\n')).toBe(true);
+    expect(md).toContain('| Status | File | Size | Item or error |\n| --- | --- | ---: | --- |\n');
+    const ids = Object.fromEntries((await files()).map((f) => [f.fileName, f.id]));
+    expect(md).toContain(`| ✅ uploaded | \`${join(dir, 'good.md')}\` | 7 bytes | ${ids['good.md']} |`);
+    expect(md).toContain(`| ❌ failed | \`${join(dir, 'a,b: empty.md')}\` | 0 bytes | EMPTY_FILE: the file is empty |`);
+    expect(md).toMatch(/\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| UNSUPPORTED_TYPE: /);
+    const annotations = r.stderr.split('\n').filter((line) => line.startsWith('::'));
+    expect(annotations).toHaveLength(2);
+    expect(annotations).toContain(`::error file=${join(dir, 'a%2Cb%3A empty.md')},title=upload failed (EMPTY_FILE)::${join(dir, 'a,b: empty.md')}: the file is empty`);
+    expect(annotations.some((line) => line.startsWith(`::error file=${join(dir, 'fake.pdf')},title=upload failed (UNSUPPORTED_TYPE)::`))).toBe(true);
+    // Without GITHUB_ACTIONS: neither.
+    writeFileSync(summaryFile, '');
+    const plainRun = await kagent(['lib', 'upload', dir], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
+    expect(plainRun.stderr).not.toContain('::error');
+    expect(readFileSync(summaryFile, 'utf8')).toBe('');
+  });
+
+  it('--report FILE: a JUnit XML report, one test case per file, that a JUnit schema validator accepts', async () => {
+    const dir = folder(content);
+    const work = tempDir('kagent-junit-');
+    const xsd = join(work, 'junit.xsd');
+    writeFileSync(xsd, JUNIT_XSD);
+    const report = join(work, 'report.xml');
+    const r = await kagent(['lib', 'upload', dir, '--report', report, '--json']);
+    expect(r.code).toBe(2);
+    const lint = xmllint(xsd, report);
+    expect(lint.output).toContain('validates');
+    expect(lint.status).toBe(0);
+    const xml = readFileSync(report, 'utf8');
+    expect(xml).toMatch(/<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/);
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).toContain(`<testcase name="${join(dir, 'a,b: empty.md')}" classname="kagent.lib.upload"`);
+    expect(xml).toContain('<failure message="the file is empty" type="EMPTY_FILE">EMPTY_FILE: the file is empty</failure>');
+    expect(xml.match(/<failure /g)).toHaveLength(2);
+
+    // The validator is strict: a report without its counts, or with an unknown element, is refused.
+    const broken = join(work, 'broken.xml');
+    writeFileSync(broken, xml.replace(/ tests="4"/g, ''));
+    expect(xmllint(xsd, broken).status).not.toBe(0);
+    writeFileSync(broken, xml.replace('<failure ', '<oops ').replace('</failure>', '</oops>'));
+    expect(xmllint(xsd, broken).status).not.toBe(0);
+  });
+
+  it('a report that cannot be written is said, and the uploads stand', async () => {
+    const dir = folder({ 'good.md': '# Good\n' });
+    const r = await kagent(['lib', 'upload', dir, '--report', join(dir, 'no', 'such', 'dir', 'r.xml')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('could not write the JUnit report to');
+    expect(await files()).toHaveLength(1);
   });
 });

@@ -137,6 +137,41 @@ describe('media start', () => {
     expect(await requests()).toEqual({});
   });
 
+  it('--max-credits N over the quote: refused before anything is spent (exit 6), credits unchanged, no start sent', async () => {
+    const q = await quoteOf(VIDEO);
+    await resetStats();
+    const r = await kagent(['media', 'start', VIDEO, '--max-credits', String(q.credits - 1), '--no-wait']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(`error: transcribing ${VIDEO} costs ${q.credits} credits, more than --max-credits ${q.credits - 1}; nothing was spent (OVER_MAX_CREDITS)`);
+    expect((await requests()).startMedia).toBeUndefined();
+    expect((await s.t.call('GET', '/me', { key })).body.credits.total).toBe(1000);
+  });
+
+  it('--max-credits N above the credits left: refused from GET /me (exit 6), credits unchanged', async () => {
+    await freshAccount(5);
+    const q = await quoteOf(VIDEO);
+    expect(q.credits).toBeGreaterThan(5);
+    await resetStats();
+    const r = await kagent(['media', 'start', VIDEO, '--max-credits', '100000', '--json']);
+    expect(r.code).toBe(6);
+    const envelope = JSON.parse(r.stderr.slice(r.stderr.indexOf('{')));
+    expect(envelope.error).toMatchObject({ code: 'CREDITS_EXHAUSTED', message: `transcribing ${VIDEO} costs ${q.credits} credits, and 5 are left; nothing was spent` });
+    const stats = await requests();
+    expect(stats.getMe).toBe(1);
+    expect(stats.startMedia).toBeUndefined();
+    expect((await s.t.call('GET', '/me', { key })).body.credits.total).toBe(5);
+  });
+
+  it('--max-credits N within the quote and the credits: starts without --yes, piped, and spends the quote', async () => {
+    const q = await quoteOf(VIDEO);
+    const r = await kagent(['media', 'start', VIDEO, '--max-credits', String(q.credits), '--no-wait', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ mediaId: expect.stringMatching(/^md_/), credits: q.credits });
+    expect((await s.t.call('GET', '/me', { key })).body.credits.total).toBe(1000 - q.credits);
+    const bad = await kagent(['media', 'start', VIDEO, '--max-credits', '-1']);
+    expect(bad.code).toBe(2);
+  });
+
   it('piped with --yes: follows to ready; stdout is the title, one line per segment, summary and chapters', async () => {
     const q = await quoteOf(VIDEO);
     const r = await kagent(['media', 'start', VIDEO, '--yes']);

@@ -1,0 +1,106 @@
+import type { Context } from '../../src/context.js';
+import type { Doc, DocSummary } from '../../src/api/shapes.js';
+import { CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { withNotFound } from '../../src/kit/hints.js';
+import { spaceOption } from '../../src/kit/options.js';
+import { spaceIdFor } from '../../src/kit/space.js';
+import { shapes } from './shared.js';
+
+interface Pulled {
+  id: string;
+  title: string;
+  revision: number;
+  file: string;
+  status: 'pulled' | 'kept';
+  reason?: string;
+}
+
+const columns = [
+  { header: 'Status', value: (p: Pulled) => p.status },
+  { header: 'Id', value: (p: Pulled) => p.id },
+  { header: 'Rev', value: (p: Pulled) => p.revision, kind: 'number' as const },
+  { header: 'File', value: (p: Pulled) => p.file, flex: true },
+];
+
+/** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
+async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
+  const { join } = await import('node:path');
+  const { slugOf, readSidecar } = await import('../../src/docsync/sidecar.js');
+  const { checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
+  const S = await shapes();
+  const query: Record<string, string | undefined> = { space: opts.space };
+  checkInput(S.Queries.listDocs, query, { space: '--space' });
+  if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
+  const dir = opts.output ?? '.';
+  const api = await ctx.api();
+  const summaries: DocSummary[] = [];
+  for await (const summary of api.paginate('listDocs', { query, signal: ctx.signal }, { all: true })) summaries.push(summary);
+  const taken = new Set<string>();
+  const results: Pulled[] = [];
+  for (const summary of summaries) {
+    let file = join(dir, `${slugOf(summary.title, summary.id)}.md`);
+    const owner = await readSidecar(file);
+    if (taken.has(file) || (owner && owner.id !== summary.id)) file = join(dir, `${slugOf(summary.title, summary.id)}-${summary.id}.md`);
+    taken.add(file);
+    const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
+    try {
+      await checkPullTarget(file, doc.id, opts.force === true);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      results.push({ id: doc.id, title: doc.title, revision: doc.revision, file, status: 'kept', reason: error.message });
+      continue;
+    }
+    await writePulled(file, doc);
+    results.push({ id: doc.id, title: doc.title, revision: doc.revision, file, status: 'pulled' });
+  }
+  const { printList, warn } = await import('../../src/io/output.js');
+  await printList(ctx, results, { columns, empty: `No documents${opts.space ? ` in ${opts.space}` : ''} to pull.` });
+  const kept = results.filter((r) => r.status === 'kept');
+  for (const k of kept) await warn(ctx, k.reason ?? `${k.file} kept`);
+  if (kept.length > 0) {
+    throw new CliError(`${kept.length} of ${results.length} file${results.length === 1 ? '' : 's'} kept: they have changes not pushed yet`, {
+      exitCode: ExitCode.CONFLICT,
+      code: 'LOCAL_CHANGES',
+      hint: 'push them (`kagent doc push FILE`), or pull again with --force to overwrite them',
+    });
+  }
+}
+
+export default defineCommand({
+  name: 'pull',
+  summary: "Write a document's Markdown to a file, remembering its revision for push",
+  description:
+    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /) and remembers, beside it, ' +
+    'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
+    'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
+    '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5. ' +
+    'Piped, prints "status<TAB>id<TAB>revision<TAB>file"; --json an array of {id, title, revision, file, status}.',
+  arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true }],
+  options: [
+    { flags: '-o, --output <path>', description: 'the file to write, or a directory (default: <slug-of-title>.md here)' },
+    spaceOption('with --all: only the documents of this space (id or name)'),
+    { flags: '--all', description: 'every document (of --space), one file each, into -o DIR' },
+    { flags: '--force', description: 'overwrite a file even if it has changes not pushed' },
+  ],
+  examples: ['kagent doc pull dc_8f2k1x', 'kagent doc pull dc_8f2k1x -o notes/plan.md', 'kagent doc pull --space Research --all -o research/', 'kagent doc pull dc_8f2k1x -o plan.md --force'],
+  async run(ctx, opts, args) {
+    if (opts.all) {
+      if (args.id !== undefined) throw new UsageError('give an ID or --all, not both');
+      return pullAll(ctx, opts);
+    }
+    if (args.id === undefined) throw new UsageError('which document? give its ID, or --all for every one', 'ids are shown by `kagent doc list`');
+    if (opts.space !== undefined) throw new UsageError('--space goes with --all (a document is named by its ID)');
+    const id = args.id;
+    const api = await ctx.api();
+    const doc: Doc = await withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
+    const { pullTarget, checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
+    const file = await pullTarget(doc, opts.output, '.');
+    await checkPullTarget(file, doc.id, opts.force === true);
+    await writePulled(file, doc);
+    const { printItem, success } = await import('../../src/io/output.js');
+    await success(ctx, `Pulled doc ${doc.id} (revision ${doc.revision}) into ${file}`);
+    const result: Pulled = { id: doc.id, title: doc.title, revision: doc.revision, file, status: 'pulled' };
+    await printItem(ctx, result, (r, f) => (f.tty ? '' : `${r.status}\t${r.id}\t${r.revision}\t${r.file}`));
+  },
+});

@@ -1,0 +1,62 @@
+import { CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { withNotFound } from '../../src/kit/hints.js';
+
+export default defineCommand({
+  name: 'push',
+  summary: 'Send the changes made to a pulled file, merging with saves made meanwhile',
+  description: [
+    'Sends what changed in FILE since it was pulled (or last pushed) as the smallest exact-match edits, or as the whole body when that is smaller, based on the revision pulled. Nothing changed: nothing is sent.',
+    'If someone saved the document since, the pulled text, your file and the latest revision are merged (three-way, like git): a clean merge is saved, written into FILE and said; ' +
+      'changes to the same lines are a conflict: they are written into FILE between <<<<<<< ||||||| ======= >>>>>>> markers, nothing is sent and the command ends with exit 5, counting the conflicting hunks. ' +
+      'Resolve them, then push again (a file that still holds markers is refused, exit 2).',
+    'Piped, prints "id<TAB>revision<TAB>file"; --json {id, revision, updatedAt, file, status, mergedWith, edits} (status: pushed, unchanged).',
+  ].join('\n\n'),
+  arguments: [{ name: 'file', description: 'a file written by `kagent doc pull`' }],
+  examples: ['kagent doc push plan.md', 'kagent doc pull dc_8f2k1x -o plan.md && $EDITOR plan.md && kagent doc push plan.md'],
+  async run(ctx, _opts, args) {
+    const file = args.file;
+    const { readSidecar, writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
+    const { readLocal } = await import('../../src/docsync/files.js');
+    const { hasConflictMarkers } = await import('../../src/docsync/text.js');
+    const sidecar = await readSidecar(file);
+    if (!sidecar) throw new UsageError(`${file} was not pulled: kagent does not know which document it is`, 'pull it first: `kagent doc pull ID -o FILE`, then edit and push');
+    const text = await readLocal(file);
+    if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`kagent doc pull ${sidecar.id} -o ${file} --force\``);
+    if (hasConflictMarkers(text)) throw new UsageError(`${file} still holds conflict markers (<<<<<<< … >>>>>>>); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
+
+    const { saveMerging } = await import('../../src/docsync/sync.js');
+    const outcome = await withNotFound(ctx, 'doc', sidecar.id, () =>
+      saveMerging(ctx, {
+        id: sidecar.id,
+        base: sidecar.base,
+        baseRevision: sidecar.revision,
+        text,
+        labels: (latest) => ({ mine: file, base: `revision ${sidecar.revision} (pulled)`, theirs: `doc ${sidecar.id} revision ${latest}` }),
+      }),
+    );
+    const { note, printItem, success } = await import('../../src/io/output.js');
+    const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${r.revision}\t${r.file}`;
+    if (outcome.outcome === 'unchanged') {
+      await note(ctx, `No changes: ${file} is doc ${sidecar.id} at revision ${sidecar.revision}; nothing was sent.`);
+      await printItem(ctx, { id: sidecar.id, revision: sidecar.revision, file, status: 'unchanged', mergedWith: null, edits: 0 }, (r, f) => (f.tty ? '' : line(r)));
+      return;
+    }
+    if (outcome.outcome === 'conflict') {
+      await writeText(file, outcome.text);
+      await writeSidecar(file, { id: sidecar.id, revision: outcome.latest.revision, title: outcome.latest.title || sidecar.title, base: outcome.latest.body });
+      const n = outcome.conflicts;
+      throw new CliError(`doc ${sidecar.id} changed since revision ${sidecar.revision} (now ${outcome.latest.revision}) and ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your changes; nothing was sent`, {
+        exitCode: ExitCode.CONFLICT,
+        code: 'MERGE_CONFLICT',
+        hint: `both sides are written into ${file} between <<<<<<< and >>>>>>> markers: keep what you want, remove the markers, then \`kagent doc push ${file}\` again`,
+      });
+    }
+    if (outcome.text !== text) await writeText(file, outcome.text);
+    await writeSidecar(file, { id: sidecar.id, revision: outcome.saved.revision, title: sidecar.title, base: outcome.text });
+    const merged = outcome.mergedWith !== undefined ? ` (merged with revision ${outcome.mergedWith}, saved meanwhile; ${file} now holds the merge)` : '';
+    await success(ctx, `Pushed ${file}: doc ${sidecar.id} is now at revision ${outcome.saved.revision}${merged}`);
+    const result = { ...outcome.saved, file, status: 'pushed', mergedWith: outcome.mergedWith ?? null, edits: outcome.edits };
+    await printItem(ctx, result, (r, f) => (f.tty ? '' : line(r)));
+  },
+});

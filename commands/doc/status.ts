@@ -1,0 +1,32 @@
+import { defineCommand } from '../../src/kit/define.js';
+import type { FileState } from '../../src/docsync/files.js';
+
+export default defineCommand({
+  name: 'status',
+  summary: 'Say for each pulled file whether it changed here, on the service, or both',
+  description:
+    'For each FILE (default: every file pulled into the current directory; a directory stands for the files pulled into it): ' +
+    'unchanged, changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, or not pulled. ' +
+    'Asks the service for each document\'s revision. Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
+    '(state: unchanged, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
+  arguments: [{ name: 'files', description: 'pulled files or directories', optional: true, variadic: true }],
+  examples: ['kagent doc status', 'kagent doc status notes/plan.md', "kagent doc status research/ --json | jq -r '.[] | select(.state != \"unchanged\") | .file'"],
+  async run(ctx, _opts, args) {
+    const { statusFiles, stateOf, STATE_WORDS } = await import('../../src/docsync/files.js');
+    const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);
+    const states: FileState[] = [];
+    for (const file of files) states.push(await stateOf(ctx, file));
+    const { printList } = await import('../../src/io/output.js');
+    const tty = ctx.io.stdoutIsTTY;
+    await printList(ctx, states, {
+      columns: [
+        { header: 'State', value: (s: FileState) => (tty ? STATE_WORDS[s.state] : s.state) },
+        { header: 'File', value: (s: FileState) => s.file, flex: true },
+        { header: 'Id', value: (s: FileState) => s.id },
+        { header: 'Rev', value: (s: FileState) => s.revision, kind: 'number' as const },
+        { header: 'Latest', value: (s: FileState) => s.latest, kind: 'number' as const },
+      ],
+      empty: 'No pulled files here: `kagent doc pull ID` writes one.',
+    });
+  },
+});

@@ -1,0 +1,71 @@
+// `doc edit` in $EDITOR when someone saved the document meanwhile: the text
+// edited, the revision it was opened at and the latest revision are merged;
+// a clean merge is saved (and said), conflicts reopen the editor with the
+// markers, and when the markers are left in (or the editor fails) the text is
+// kept in a recovery file as the last resort.
+import type { Context } from '../context.js';
+import { CliError, ExitCode } from '../errors.js';
+import { saveMerging, type SaveOutcome } from './sync.js';
+import { hasConflictMarkers } from './text.js';
+
+/** The editor is reopened on conflicts at most this many times. */
+const REOPEN_MAX = 3;
+
+export interface EditedDoc {
+  id: string;
+  /** The body opened in the editor, and its revision. */
+  body: string;
+  revision: number;
+  /** What the editor saved. */
+  edited: string;
+  /** Writes `text` to a recovery file; returns `why` with "your text is kept in PATH". */
+  keep: (text: string, why: string) => Promise<string>;
+}
+
+export type EditSaved = Extract<SaveOutcome, { outcome: 'saved' } | { outcome: 'unchanged' }>;
+
+export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditSaved> {
+  let base = doc.body;
+  let revision = doc.revision;
+  let text = doc.edited;
+  for (let round = 0; ; round++) {
+    let outcome: SaveOutcome;
+    try {
+      outcome = await saveMerging(ctx, {
+        id: doc.id,
+        base,
+        baseRevision: revision,
+        text,
+        labels: (latest) => ({ mine: 'your edit', base: `revision ${revision} (opened)`, theirs: `revision ${latest} (saved meanwhile)` }),
+      });
+    } catch (error) {
+      if (error instanceof CliError) error.hint = await doc.keep(text, error.hint ?? 'nothing was saved');
+      throw error;
+    }
+    if (outcome.outcome !== 'conflict') return outcome;
+    const n = outcome.conflicts;
+    const what = `doc ${doc.id} changed since revision ${revision} (now ${outcome.latest.revision}): ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your edit`;
+    if (round >= REOPEN_MAX || !ctx.io.canPrompt) throw await gaveUp(doc, what, outcome.text);
+    const { warn } = await import('../io/output.js');
+    await warn(ctx, `${what}; reopening the editor with both sides between <<<<<<< and >>>>>>> markers`);
+    let resolved: string;
+    try {
+      resolved = await ctx.editor.edit(outcome.text, { extension: '.md' });
+    } catch (error) {
+      if (error instanceof CliError) error.hint = await doc.keep(outcome.text, error.hint ?? 'nothing was saved');
+      throw error;
+    }
+    if (hasConflictMarkers(resolved)) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
+    base = outcome.latest.body;
+    revision = outcome.latest.revision;
+    text = resolved;
+  }
+}
+
+async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliError> {
+  return new CliError(`${what}; nothing was saved`, {
+    exitCode: ExitCode.CONFLICT,
+    code: 'MERGE_CONFLICT',
+    hint: await doc.keep(text, `resolve the markers and \`kagent doc edit ${doc.id}\` again`),
+  });
+}

@@ -1,0 +1,114 @@
+// Pulled files on disk: where a pull writes, whether it may, and the state of
+// a pulled file against its sidecar and the service (`doc status`).
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Doc } from '../api/shapes.js';
+import type { Context } from '../context.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import { pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
+
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The file's text, or undefined when there is no such file. */
+export async function readLocal(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`${file}: cannot read it (${code === 'EISDIR' ? 'it is a directory' : (error as Error).message})`);
+  }
+}
+
+/** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory). */
+export async function pullTarget(doc: Pick<Doc, 'id' | 'title'>, output: string | undefined, cwd: string): Promise<string> {
+  const name = `${slugOf(doc.title, doc.id)}.md`;
+  if (output === undefined) return join(cwd, name);
+  if (output.endsWith('/') || (await isDirectory(output))) return join(output, name);
+  return output;
+}
+
+/**
+ * Whether `file` may be (over)written by a pull of `id`: a new file, or one
+ * pulled from the same document and not changed since. Otherwise a usage error
+ * (another file) or a conflict (local changes not pushed); --force overwrites.
+ */
+export async function checkPullTarget(file: string, id: string, force: boolean): Promise<void> {
+  if (force) return;
+  const text = await readLocal(file);
+  if (text === undefined) return;
+  const sidecar = await readSidecar(file);
+  if (!sidecar || sidecar.id !== id) {
+    throw new UsageError(`${file} exists and was not pulled from doc ${id}; nothing was written`, 'give another -o FILE, or --force to overwrite it');
+  }
+  if (text !== sidecar.base) {
+    throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
+      exitCode: ExitCode.CONFLICT,
+      code: 'LOCAL_CHANGES',
+      hint: `push them first (\`kagent doc push ${file}\`), or --force to overwrite them with the service's revision`,
+    });
+  }
+}
+
+/** Writes a pulled document and its sidecar. */
+export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 'revision' | 'body'>): Promise<void> {
+  await writeText(file, doc.body);
+  await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
+}
+
+export type SyncState = 'unchanged' | 'changed-locally' | 'changed-on-service' | 'both' | 'missing-locally' | 'deleted-on-service' | 'not-pulled';
+
+export const STATE_WORDS: Record<SyncState, string> = {
+  unchanged: 'unchanged',
+  'changed-locally': 'changed locally',
+  'changed-on-service': 'changed on the service',
+  both: 'changed locally and on the service',
+  'missing-locally': 'file missing',
+  'deleted-on-service': 'deleted on the service',
+  'not-pulled': 'not pulled',
+};
+
+export interface FileState {
+  file: string;
+  state: SyncState;
+  id: string | null;
+  /** The revision pulled (or last pushed). */
+  revision: number | null;
+  /** The service's revision now. */
+  latest: number | null;
+}
+
+/** The files `doc status` looks at: each FILE, and every pulled file of each directory given. */
+export async function statusFiles(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    if (await isDirectory(path)) files.push(...(await pulledFiles(path)));
+    else files.push(path);
+  }
+  return files;
+}
+
+export async function stateOf(ctx: Context, file: string): Promise<FileState> {
+  const sidecar: Sidecar | undefined = await readSidecar(file);
+  if (!sidecar) return { file, state: 'not-pulled', id: null, revision: null, latest: null };
+  const text = await readLocal(file);
+  let latest: number | null = null;
+  try {
+    const api = await ctx.api();
+    latest = (await api.call('getDoc', { params: { id: sidecar.id }, signal: ctx.signal })).revision;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+  const base = { file, id: sidecar.id, revision: sidecar.revision, latest };
+  if (latest === null) return { ...base, state: 'deleted-on-service' };
+  if (text === undefined) return { ...base, state: 'missing-locally' };
+  const local = text !== sidecar.base;
+  const remote = latest !== sidecar.revision;
+  return { ...base, state: local && remote ? 'both' : local ? 'changed-locally' : remote ? 'changed-on-service' : 'unchanged' };
+}

@@ -1,0 +1,106 @@
+// Saving a local text against the revision it was based on, and what happens
+// when someone else saved in between: the three-way merge of the base, the
+// local text and the latest revision. A clean merge is saved (on the latest
+// revision); conflicts come back as a text with markers and nothing is sent.
+// Used by `doc push` and by `doc edit` in $EDITOR.
+import type { Doc, Revision } from '../api/shapes.js';
+import type { Context } from '../context.js';
+import { ApiError } from '../errors.js';
+import { merge3, planPush, type MergeLabels } from './text.js';
+
+/** A merged save that meets yet another save is merged again, at most this many times. */
+const MERGE_ROUNDS = 3;
+
+export interface Latest {
+  revision: number;
+  body: string;
+  title: string;
+}
+
+export type SaveOutcome =
+  | { outcome: 'unchanged' }
+  | {
+      outcome: 'saved';
+      saved: Revision;
+      /** What the service now holds (the local text, or the merge). */
+      text: string;
+      how: 'edits' | 'rewrite';
+      edits: number;
+      /** Set when someone else's revision was merged in. */
+      mergedWith?: number;
+    }
+  | { outcome: 'conflict'; text: string; conflicts: number; latest: Latest };
+
+export interface SaveRequest {
+  id: string;
+  base: string;
+  baseRevision: number;
+  text: string;
+  /** How the markers name each side; `theirs` is given the latest revision. */
+  labels: (latestRevision: number) => MergeLabels;
+}
+
+export function isRevisionConflict(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'REVISION_CONFLICT';
+}
+
+/** The latest revision with its text: from the conflict's `latest` when it carries the body, else read again. */
+async function latestAfter(ctx: Context, id: string, error: ApiError): Promise<Latest> {
+  const latest = (error.body as { latest?: Partial<Latest> } | undefined)?.latest;
+  if (latest && typeof latest.revision === 'number' && typeof latest.body === 'string') {
+    return { revision: latest.revision, body: latest.body, title: typeof latest.title === 'string' ? latest.title : '' };
+  }
+  const doc = await readLatest(ctx, id);
+  return { revision: doc.revision, body: doc.body, title: doc.title };
+}
+
+export async function readLatest(ctx: Context, id: string): Promise<Doc> {
+  const api = await ctx.api();
+  return api.call('getDoc', { params: { id }, signal: ctx.signal });
+}
+
+/** One save of `text` over `base` at `baseRevision`: the smallest exact-match edits, or the whole body (updateDoc with baseRevision). */
+export async function sendChange(ctx: Context, id: string, base: string, baseRevision: number, text: string): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
+  const { EditOp } = await import('../api/shapes.js');
+  const plan = planPush(base, text, EditOp);
+  if (plan.kind === 'none') return undefined;
+  const api = await ctx.api();
+  if (plan.kind === 'edits') {
+    const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
+    return { saved, how: 'edits', edits: plan.edits.length };
+  }
+  const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
+  return { saved, how: 'rewrite', edits: 0 };
+}
+
+/**
+ * Saves `text` (based on `base` at `baseRevision`). On REVISION_CONFLICT:
+ * merges with the latest revision; a clean merge is saved on that revision
+ * (again, if yet another save came in between), conflicts are returned.
+ */
+export async function saveMerging(ctx: Context, request: SaveRequest): Promise<SaveOutcome> {
+  let { base, baseRevision, text } = request;
+  let mergedWith: number | undefined;
+  for (let round = 0; ; round++) {
+    try {
+      const sent = await sendChange(ctx, request.id, base, baseRevision, text);
+      if (!sent) return mergedWith === undefined ? { outcome: 'unchanged' } : { outcome: 'saved', saved: await revisionOf(ctx, request.id), text, how: 'edits', edits: 0, mergedWith };
+      return { outcome: 'saved', saved: sent.saved, text, how: sent.how, edits: sent.edits, ...(mergedWith !== undefined ? { mergedWith } : {}) };
+    } catch (error) {
+      if (!isRevisionConflict(error) || round >= MERGE_ROUNDS) throw error;
+      const latest = await latestAfter(ctx, request.id, error);
+      const merged = merge3(base, text, latest.body, request.labels(latest.revision));
+      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest };
+      base = latest.body;
+      baseRevision = latest.revision;
+      text = merged.text;
+      mergedWith = latest.revision;
+    }
+  }
+}
+
+/** When the merge equals the latest revision (their change contained yours), nothing is sent: the revision is the latest one. */
+async function revisionOf(ctx: Context, id: string): Promise<Revision> {
+  const doc = await readLatest(ctx, id);
+  return { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt };
+}

@@ -1,0 +1,124 @@
+// `lib upload` results where CI reads them, fed by the reporter's events (a
+// wrapper around report.ts's Reporter: the terminal/piped/JSON output is
+// unchanged):
+//   GITHUB_ACTIONS set   a Markdown table appended to $GITHUB_STEP_SUMMARY, and
+//                        one `::error file=PATH::message` annotation per failed
+//                        file on stderr (the runner reads workflow commands there)
+//   --report FILE        a JUnit XML report, one test case per file (GitLab,
+//                        Jenkins, Azure and others read it)
+import type { Context } from '../context.js';
+import type { Source } from './discover.js';
+import { formatBytes } from './prepare.js';
+import type { Reporter } from './report.js';
+import type { FileResult, UploadSummary } from './uploader.js';
+
+type CiContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+
+interface Timed {
+  result: FileResult;
+  seconds: number;
+}
+
+/** A workflow command's message: %, CR and LF escaped as the runner expects. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property (file=…): also : and , escaped. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function xmlEscape(text: string): string {
+  // Characters XML 1.0 cannot hold at all are dropped.
+  return text
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+const STATUS_WORDS: Record<FileResult['status'], string> = { uploaded: '✅ uploaded', exists: '☑️ already there', failed: '❌ failed', skipped: '⏭️ not attempted' };
+
+export function stepSummary(results: FileResult[], summary: UploadSummary): string {
+  const lines = [
+    '### kagent lib upload',
+    '',
+    `${summary.uploaded} uploaded, ${summary.exists} already there, ${summary.failed} failed${summary.skipped > 0 ? `, ${summary.skipped} not attempted` : ''} (${formatBytes(summary.bytes)})`,
+    '',
+    '| Status | File | Size | Item or error |',
+    '| --- | --- | ---: | --- |',
+  ];
+  for (const r of results) {
+    const detail = r.error ? `${r.error.code}: ${r.error.message}` : (r.item?.id ?? '');
+    lines.push(`| ${STATUS_WORDS[r.status]} | \`${cell(r.path).replace(/`/g, "'")}\` | ${formatBytes(r.size)} | ${cell(detail)} |`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+export function junitXml(timed: Timed[], timestamp: string, seconds: number): string {
+  const failures = timed.filter((t) => t.result.status === 'failed').length;
+  const skipped = timed.filter((t) => t.result.status === 'skipped').length;
+  const counts = `tests="${timed.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
+  const cases = timed.map(({ result: r, seconds: s }) => {
+    const open = `    <testcase name="${xmlEscape(r.path)}" classname="kagent.lib.upload" time="${s.toFixed(3)}"`;
+    if (r.status === 'failed') {
+      const message = xmlEscape(r.error?.message ?? 'failed');
+      const code = xmlEscape(r.error?.code ?? 'ERROR');
+      return `${open}>\n      <failure message="${message}" type="${code}">${code}: ${message}${r.error?.hint ? `\n${xmlEscape(r.error.hint)}` : ''}</failure>\n    </testcase>`;
+    }
+    if (r.status === 'skipped') return `${open}>\n      <skipped message="not attempted"/>\n    </testcase>`;
+    return `${open}>\n      <system-out>${xmlEscape(`${r.status} ${r.item?.id ?? ''}`.trim())}</system-out>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="kagent lib upload" ${counts}>`,
+    `  <testsuite name="kagent lib upload" ${counts} timestamp="${timestamp}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** Wraps the reporter: the same output, plus the CI reports when GITHUB_ACTIONS is set or a --report FILE is given. */
+export function withCiReports(ctx: CiContext, reporter: Reporter, options: { report?: string }): Reporter {
+  const github = ctx.io.env.GITHUB_ACTIONS !== undefined && ctx.io.env.GITHUB_ACTIONS !== '' && ctx.io.env.GITHUB_ACTIONS !== 'false';
+  if (!github && options.report === undefined) return reporter;
+  const startedAt = ctx.clock.now();
+  const starts = new Map<Source, number>();
+  const timed: Timed[] = [];
+  return {
+    ...reporter,
+    started(source) {
+      starts.set(source, ctx.clock.now());
+      reporter.started?.(source);
+    },
+    async finished(result, source) {
+      const began = starts.get(source);
+      timed.push({ result, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+      await reporter.finished(result, source);
+    },
+    async summary(summary, elapsedMs) {
+      await reporter.summary(summary, elapsedMs);
+      const { appendFile, writeFile } = await import('node:fs/promises');
+      const { warn } = await import('../io/output.js');
+      if (github) {
+        for (const { result } of timed) {
+          if (result.status !== 'failed') continue;
+          ctx.io.stderr.write(`::error file=${escapeProperty(result.path)},title=${escapeProperty(`upload failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${result.path}: ${result.error?.message ?? 'failed'}`)}\n`);
+        }
+        const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+        if (path) {
+          await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+        }
+      }
+      if (options.report !== undefined) {
+        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000);
+        await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
+      }
+    },
+  };
+}
