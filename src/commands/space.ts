@@ -26,7 +26,7 @@ export async function resolveSpace(ctx: Context, ref: string): Promise<Space> {
 
 const columns: Column<Space>[] = [
   { header: 'id', value: (space) => space.id },
-  { header: 'name', value: (space) => space.name, display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name) },
+  { header: 'name', value: (space) => space.name, display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name), flex: true },
   { header: 'icon', value: (space) => space.icon, only: 'plain' },
   { header: 'description', value: (space) => space.description, flex: true },
   { header: 'default', value: (space) => space.isDefault, kind: 'bool' },

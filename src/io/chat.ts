@@ -23,6 +23,7 @@ import { poll } from '../http/poll.js';
 import type { Formatter } from './format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from './hyperlink.js';
 import { renderMarkdown } from './markdown.js';
+import { truncate } from './width.js';
 import { sanitize, sanitizeLine } from './sanitize.js';
 import { kagentCommand, shellQuote } from './task-follow.js';
 
@@ -173,8 +174,7 @@ function previewLines(preview: unknown, width: number): string[] {
 }
 
 function cut(text: string, width: number): string {
-  const room = Math.max(20, width);
-  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+  return truncate(text, Math.max(20, width));
 }
 
 /** `kagent doc show ID` and the like: the command that opens what a change or part names. */

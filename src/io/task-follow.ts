@@ -14,6 +14,7 @@ import { ACTIVE_TASK_STATUSES } from '../api/shapes.js';
 import { CliError, ExitCode } from '../errors.js';
 import { poll } from '../http/poll.js';
 import { displayWidth, type Formatter } from './format.js';
+import { truncate } from './width.js';
 import { sanitizeLine } from './sanitize.js';
 import { emit } from './streams.js';
 import { envFlag } from './terminal.js';
@@ -165,14 +166,7 @@ export function taskStatus(status: string, f: Formatter): string {
 
 /** Cuts plain text to `width` terminal columns, with an ellipsis. */
 export function fit(text: string, width: number): string {
-  if (width <= 0) return '';
-  if (displayWidth(text) <= width) return text;
-  let out = '';
-  for (const char of text) {
-    if (displayWidth(out + char) > width - 1) break;
-    out += char;
-  }
-  return `${out}…`;
+  return truncate(text, width);
 }
 
 /** "1m 05s", "12s". */
