@@ -6,6 +6,7 @@ import { CliError, UsageError } from '../errors.js';
 import { checkBaseUrl, configDirOf, maskKey, storedProfile } from '../config/resolve.js';
 import type { Profile } from '../config/store.js';
 import type { Column } from '../io/output.js';
+import { parsePager } from '../io/pager-setting.js';
 import { defineCommand, defineGroup } from './define.js';
 
 type Bounds = typeof import('../api/shapes.js')['limits'];
@@ -67,6 +68,13 @@ const SETTINGS: Setting[] = [
     },
   },
   {
+    key: 'pager',
+    field: 'pager',
+    about: 'program that shows long output on a terminal, e.g. "less -R" (cat: none; KAGENT_PAGER overrides it, it overrides PAGER)',
+    current: (config) => [config.pager, config.pagerSource],
+    parse: (value) => parsePager(value),
+  },
+  {
     key: 'api-key',
     field: 'apiKey',
     about: 'API key (set it with `kagent auth login`; shown masked)',
@@ -97,6 +105,7 @@ const SOURCE_WORDS: Record<string, string> = {
   'base-url': 'KAGENT_BASE_URL',
   lang: 'KAGENT_LANG',
   'api-key': 'KAGENT_API_KEY',
+  pager: 'KAGENT_PAGER or PAGER',
 };
 
 function sourceText(row: Row): string {

@@ -81,6 +81,7 @@ interface ShowOptions {
 
 const show = defineCommand<ShowOptions, { id: string }>({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a conversation: its messages, rendered like chat replies',
   description:

@@ -99,6 +99,8 @@ export interface CommandSpec<O = any, A = any> {
   hidden?: boolean;
   /** Ctrl-C is how this command normally ends (a server such as `kagent sandbox`): exit 0, not 130. */
   endsOnInterrupt?: boolean;
+  /** Long output goes through the pager on a terminal (src/io/pager.ts): documents, briefs, transcripts. Lists page by themselves. */
+  pager?: boolean;
 }
 
 /** Identity with types: `defineCommand<{ icon?: string }, { name: string }>({...})`. */

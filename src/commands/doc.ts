@@ -187,6 +187,7 @@ const search = defineCommand<Record<string, never>, { query: string }>({
 
 const show = defineCommand<{ raw?: boolean }, { id: string }>({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a document: rendered on a terminal, its raw Markdown when piped',
   description:
@@ -217,7 +218,7 @@ const show = defineCommand<{ raw?: boolean }, { id: string }>({
     if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
     const { renderMarkdown } = await import('../io/markdown.js');
     const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
-    await emit(ctx.io.stdout, `${lines.join('\n')}\n\n${body}\n`);
+    await emit(ctx.io.stdout, `${f.wrap(lines.join('\n'))}\n\n${body}\n`);
   },
 });
 

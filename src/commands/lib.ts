@@ -202,6 +202,7 @@ async function renderItem(ctx: Context, item: LibraryItem, f: Formatter, spaceNa
 
 const show = defineCommand<Record<string, never>, { id: string }>({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a library item: where it came from, its summary and key points',
   description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',
@@ -237,6 +238,7 @@ function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> 
 
 const text = defineCommand<TextOptions, { id: string }>({
   name: 'text',
+  pager: true,
   summary: "Print the text extracted from an uploaded file, in chunks or all of it",
   description:
     'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +

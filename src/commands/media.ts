@@ -308,6 +308,7 @@ const list = defineCommand<ListOptions>({
 
 const show = defineCommand<{ follow?: boolean }, { id: string }>({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a media item: its transcript segments, summary and chapters',
   description:
@@ -338,6 +339,7 @@ const show = defineCommand<{ follow?: boolean }, { id: string }>({
 
 const transcript = defineCommand<{ from?: string; to?: string }, { id: string }>({
   name: 'transcript',
+  pager: true,
   summary: 'The summary and transcript as Markdown with timestamp links',
   description:
     'Rendered on a terminal; the Markdown source when piped; --json prints the Transcript. ' +

@@ -279,6 +279,7 @@ const search = defineCommand<Record<string, never>, { query: string }>({
 
 const show = defineCommand<{ date?: string }, { slug: string }>({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: "Read a watch's brief (latest, or of a date), with its archive and method",
   description:
@@ -316,6 +317,7 @@ const show = defineCommand<{ date?: string }, { slug: string }>({
 
 const knowledge = defineCommand<Record<string, never>, { slug: string }>({
   name: 'knowledge',
+  pager: true,
   summary: "A watch's latest weekly report and its timeline of important items",
   description: 'Piped, the report\'s Markdown source comes first, then `--`, then one row per timeline item: date, importance, entry id, headline, URL.',
   arguments: [{ name: 'slug', description: 'the watch' }],

@@ -89,6 +89,8 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
     return count;
   }
 
+  // A list taller than the screen goes through the pager.
+  await ctx.io.page();
   const size = Array.isArray(items) ? Math.max(items.length, 1) : (options.batch ?? 100);
   let batch: T[] = [];
   let widths: number[] | undefined;
