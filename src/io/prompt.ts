@@ -4,6 +4,8 @@
 // an idle one it hangs.) Prompts render on stderr so stdout stays the result.
 // Ctrl-C in a prompt is an interruption (exit 130). Commands use the helpers
 // below, which name the flag to pass instead when prompting is not possible.
+// Each kind of prompt loads its own package (@inquirer/confirm, …) when first
+// shown, not the @inquirer/prompts barrel, which loaded every prompt (769 KB).
 import type { Context, IO, Prompter } from '../context.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
 import { promptBlocker, terminalState } from './terminal.js';
@@ -11,17 +13,17 @@ import { promptBlocker, terminalState } from './terminal.js';
 export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false };
 
-  async function ask<T>(message: string, show: (prompts: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> {
+  async function ask<M, T>(message: string, load: () => Promise<M>, show: (prompt: M) => Promise<T>): Promise<T> {
     if (!io.canPrompt) {
       const why = promptBlocker(io.stdinIsTTY, io.stdoutIsTTY, io.env, flags) ?? 'no terminal';
       throw new UsageError(`cannot ask "${message}": ${why}`);
     }
-    const prompts = await import('@inquirer/prompts');
+    const prompt = await load();
     const terminal = terminalState(io);
     terminal.spinner?.pause();
     terminal.prompting = true;
     try {
-      return await show(prompts);
+      return await show(prompt);
     } catch (error) {
       const name = (error as Error | undefined)?.name;
       if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
@@ -34,10 +36,10 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
 
   return {
     text: (message, options = {}) =>
-      ask(message, (p) => p.input({ message, default: options.default, validate: options.validate }, context)),
-    password: (message) => ask(message, (p) => p.password({ message, mask: '*' }, context)),
-    confirm: (message, options = {}) => ask(message, (p) => p.confirm({ message, default: options.default ?? false }, context)),
-    select: (message, choices) => ask(message, (p) => p.select({ message, choices }, context)),
+      ask(message, () => import('@inquirer/input'), (p) => p.default({ message, default: options.default, validate: options.validate }, context)),
+    password: (message) => ask(message, () => import('@inquirer/password'), (p) => p.default({ message, mask: '*' }, context)),
+    confirm: (message, options = {}) => ask(message, () => import('@inquirer/confirm'), (p) => p.default({ message, default: options.default ?? false }, context)),
+    select: (message, choices) => ask(message, () => import('@inquirer/select'), (p) => p.default({ message, choices }, context)),
   };
 }
 
