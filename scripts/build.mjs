@@ -26,9 +26,15 @@ const withoutHttp2 = {
 // at its top, for syntax colour in code blocks. src/io/markdown.ts renders code
 // blocks itself, plainly, so the highlighter is never called: it is left out
 // of the bundle, and the first rendered Markdown no longer pays for it.
+// The same for node-emoji (emoji shortcodes, ~100 ms with its table): marked-
+// terminal gets src/io/emoji-codes.ts instead, which loads the table only for
+// Markdown that has a :code: in it.
 const withoutHighlighter = {
   name: 'without-highlighter',
   setup(build) {
+    build.onResolve({ filter: /^node-emoji$/ }, (args) =>
+      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL('../src/io/emoji-codes.ts', import.meta.url)) } : undefined,
+    );
     build.onResolve({ filter: /^cli-highlight$/ }, (args) =>
       /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: 'cli-highlight', namespace: 'no-highlighter' } : undefined,
     );

@@ -8,7 +8,8 @@
 // lines indented under their list marker or quote; URLs are never split.
 // Code blocks are printed without syntax highlighting: marked-terminal's
 // highlighter (cli-highlight, all of highlight.js) is left out of the bundle
-// (scripts/build.mjs), which took ~135 ms off the first rendered Markdown.
+// (scripts/build.mjs), which took ~135 ms off the first rendered Markdown; the
+// emoji shortcode table (`:rocket:` → 🚀) loads only when the text has one.
 import type { Context } from '../context.js';
 import { sanitize } from './sanitize.js';
 import { colorLevel } from './terminal.js';
@@ -21,7 +22,8 @@ export const MARKDOWN_MAX_WIDTH = 100;
 export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string, options: { width?: number } = {}): Promise<string> {
   const source = sanitize(markdown);
   if (!ctx.io.stdoutIsTTY || !ctx.io.color) return ensureNewline(source);
-  const [{ Marked }, { markedTerminal }, { Chalk }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk')]);
+  const [{ Marked }, { markedTerminal }, { Chalk }, { loadEmojiCodes }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk'), import('./emoji-codes.js')]);
+  await loadEmojiCodes(source);
   const chalk = new Chalk({ level: colorLevel(ctx.io.env) });
   const width = Math.max(20, Math.min(options.width ?? ctx.io.columns, ctx.io.columns, MARKDOWN_MAX_WIDTH));
   const marked = new Marked(
