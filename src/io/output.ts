@@ -58,11 +58,13 @@ export function toJson(data: unknown, pretty: boolean): string {
   return JSON.stringify(data, null, pretty ? 2 : undefined).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy). */
+/** Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy), wrapped to the terminal. */
 export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T, f: Formatter) => string | Promise<string>): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
   const f = await getFormatter(ctx);
-  const text = await render(sanitizeDeep(data), f);
+  // On a terminal nothing is wider than the screen: lines that fit stay as they are, longer ones are
+  // wrapped at word boundaries (URLs whole), continuation lines under their indentation.
+  const text = f.wrap(await render(sanitizeDeep(data), f));
   if (text !== '') await emit(ctx.io.stdout, text.endsWith('\n') ? text : `${text}\n`);
 }
 
