@@ -16,6 +16,9 @@ export const environmentTable: Array<[string, string]> = [
   ['CI', 'set by CI systems: no prompts, no spinners'],
   ['NO_COLOR', 'no colour (--no-color does the same)'],
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
+  ['KAGENT_PAGER', 'pager for long output on a terminal (cat or empty: none); wins over `kagent config set pager` and PAGER'],
+  ['PAGER', 'pager when neither KAGENT_PAGER nor the pager setting is set (default: less -FRX, if installed)'],
+  ['LINES', 'terminal height when the terminal does not say (output taller than it is paged)'],
   ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
   ['XDG_CONFIG_HOME', 'base of the default config directory'],
 ];

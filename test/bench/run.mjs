@@ -189,6 +189,16 @@ for (const line of table) console.log(line.map((cell, column) => cell.padEnd(wid
 console.log(`\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`);
 process.exitCode = failed ? 1 : 0;
 
+// ---------------------------------------------------------------- on a terminal
+// `doc show` of a 50 KB document rendered, and the first confirmation prompt of `space delete`,
+// in a pseudo-terminal against `node -e 0` (test/bench/terminal.mjs; reported, no target).
+try {
+  const { benchTerminal } = await import('./terminal.mjs');
+  await benchTerminal();
+} catch (error) {
+  console.log(`\nTerminal: skipped: ${firstLine(error)}`);
+}
+
 // ---------------------------------------------------------------- the sandbox itself
 // Throughput of GET /spaces and resident memory during 1 GiB / 4 GiB uploads (test/bench/sandbox.mjs).
 const { benchSandbox } = await import('./sandbox.mjs');
