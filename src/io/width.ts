@@ -6,9 +6,25 @@
 // on the next, so every line stands on its own (in a pager too).
 import stringWidth from 'string-width';
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ANY_ESCAPE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]/g;
+
 /** Columns a string takes on a terminal. */
 export function displayWidth(text: string): number {
-  return stringWidth(text);
+  // Most text is printable ASCII (once escapes are out): its width is its length.
+  const bare = text.includes('\x1b') ? text.replace(ANY_ESCAPE, '') : text;
+  return PRINTABLE_ASCII.test(bare) ? bare.length : stringWidth(bare);
+}
+
+// Widths of the graphemes met so far (CJK text repeats them): measuring is the slow part.
+const graphemeWidths = new Map<string, number>();
+function graphemeWidth(grapheme: string): number {
+  let width = graphemeWidths.get(grapheme);
+  if (width === undefined) {
+    width = stringWidth(grapheme);
+    if (graphemeWidths.size < 10_000) graphemeWidths.set(grapheme, width);
+  }
+  return width;
 }
 
 // An escape sequence: OSC (hyperlinks) ended by BEL or ST, or CSI (SGR colour and the rest).
@@ -20,15 +36,37 @@ function segmenter(): Intl.Segmenter {
   return (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 }
 
-type Token = { escape: string } | { text: string; width: number };
+type Kind = 'space' | 'word' | 'wide';
+type Token = { escape: string } | { text: string; width: number; kind: Kind };
 
-/** Escape sequences and grapheme clusters, in order. */
+// Printable ASCII: one column a character, no segmenting or measuring needed (most text is this).
+const ASCII_RUN = /[\x20-\x7e]+/g;
+const ASCII_PIECES = /\s+|\S+/g;
+
+/** Escape sequences and text: runs of ASCII as whole words and spaces, anything else grapheme by grapheme. */
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let plainFrom = 0;
+  const graphemesOf = (part: string) => {
+    for (const { segment } of segmenter().segment(part)) {
+      const width = graphemeWidth(segment);
+      tokens.push({ text: segment, width, kind: /^\s+$/.test(segment) ? 'space' : width >= 2 ? 'wide' : 'word' });
+    }
+  };
   const flushPlain = (until: number) => {
     if (until <= plainFrom) return;
-    for (const { segment } of segmenter().segment(text.slice(plainFrom, until))) tokens.push({ text: segment, width: stringWidth(segment) });
+    const part = text.slice(plainFrom, until);
+    let at = 0;
+    for (const run of part.matchAll(ASCII_RUN)) {
+      const start = run.index ?? 0;
+      // An ASCII character right before a combining mark belongs to the grapheme that follows.
+      let end = start + run[0].length;
+      if (end < part.length && /\p{M}/u.test(part[end] ?? '')) end--;
+      if (start > at) graphemesOf(part.slice(at, start));
+      for (const piece of part.slice(start, end).matchAll(ASCII_PIECES)) tokens.push({ text: piece[0], width: piece[0].length, kind: /^\s/.test(piece[0]) ? 'space' : 'word' });
+      at = end;
+    }
+    if (at < part.length) graphemesOf(part.slice(at));
   };
   for (let i = text.indexOf('\x1b'); i !== -1; i = text.indexOf('\x1b', i + 1)) {
     ESCAPE.lastIndex = i;
@@ -39,8 +77,15 @@ function tokenize(text: string): Token[] {
     plainFrom = i + match[0].length;
     i = plainFrom - 1;
   }
+  plainFrom = Math.min(plainFrom, text.length);
   flushPlain(text.length);
   return tokens;
+}
+
+/** A token's graphemes, for splitting a word wider than the line. */
+function graphemeTokens(token: Token): Token[] {
+  if ('escape' in token || token.text.length === 1) return [token];
+  return [...segmenter().segment(token.text)].map(({ segment }) => ({ text: segment, width: graphemeWidth(segment), kind: token.kind }));
 }
 
 /** The styles and link open at some point of a line, to close at a break and reopen after it. */
@@ -75,9 +120,9 @@ class Pen {
  * Escape sequences are kept (an open style or link is closed after the cut).
  */
 export function truncate(text: string, width: number, ellipsis = '…'): string {
-  if (stringWidth(text) <= width) return text;
+  if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
-  const room = width - stringWidth(ellipsis);
+  const room = width - displayWidth(ellipsis);
   const pen = new Pen();
   let out = '';
   let used = 0;
@@ -87,7 +132,15 @@ export function truncate(text: string, width: number, ellipsis = '…'): string 
       out += token.escape;
       continue;
     }
-    if (used + token.width > room) break;
+    if (used + token.width > room) {
+      // A word that does not fit whole: as much of it as fits.
+      for (const part of graphemeTokens(token)) {
+        if ('escape' in part || used + part.width > room) break;
+        out += part.text;
+        used += part.width;
+      }
+      break;
+    }
     out += token.text;
     used += token.width;
   }
@@ -114,7 +167,7 @@ function pieces(tokens: Token[]): Piece[] {
       else pendingEscapes.push(token);
       continue;
     }
-    const kind: Piece['kind'] = /^\s+$/.test(token.text) ? 'space' : token.width >= 2 ? 'wide' : 'word';
+    const kind = token.kind;
     if (current && current.kind === kind && kind !== 'wide') {
       current.tokens.push(token);
       current.width += token.width;
@@ -155,10 +208,10 @@ export function wrapText(text: string, width: number, options: WrapOptions = {})
 }
 
 function wrapLine(line: string, width: number, options: WrapOptions): string {
-  if (stringWidth(line) <= width) return line;
+  if (displayWidth(line) <= width) return line;
   const tokens = tokenize(line);
   const visible = tokens.map((token) => ('text' in token ? token.text : '')).join('');
-  const hanging = Math.min(options.hanging ?? stringWidth(HANGING.exec(visible)?.[1] ?? ''), Math.floor(width / 2));
+  const hanging = Math.min(options.hanging ?? displayWidth(HANGING.exec(visible)?.[1] ?? ''), Math.floor(width / 2));
   const indent = ' '.repeat(hanging);
   const pen = new Pen();
   const lines: string[] = [];
@@ -211,7 +264,7 @@ function wrapLine(line: string, width: number, options: WrapOptions): string {
     }
     if (used + piece.width > width && piece.kind === 'word' && !URL_LIKE.test(piece.plain)) {
       // One word wider than the line: split it where it must be.
-      for (const token of piece.tokens) {
+      for (const token of piece.tokens.flatMap(graphemeTokens)) {
         if ('text' in token && lineHasText && used + token.width > width) breakLine();
         emitTokens([token]);
         if ('text' in token) lineHasText = true;

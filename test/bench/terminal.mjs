@@ -4,7 +4,8 @@
 //   - `kagent doc show ID` of a 50 KB Markdown document, rendered (to the end of the output);
 //   - `kagent space delete NAME`: until its confirmation prompt is on the screen.
 // Run alone with `node test/bench/terminal.mjs` (after `npm run build`); `npm run bench`
-// runs it too. KAGENT_BENCH_BIN points it at another build (to compare before/after).
+// runs it too. KAGENT_BENCH_BIN points it at another build; KAGENT_BENCH_COMPARE adds the
+// rows of a second build to the same rotation (before/after on an equally busy machine).
 // BENCH_TERMINAL_RUNS sets the rounds (default 15).
 /* global fetch */
 import { spawn, spawnSync } from 'node:child_process';
@@ -97,10 +98,13 @@ export async function benchTerminal() {
       KAGENT_API_KEY: sandbox.apiKey,
       KAGENT_PAGER: 'cat',
     });
+    const builds = [['', bin], ...(process.env.KAGENT_BENCH_COMPARE ? [[' [compared]', process.env.KAGENT_BENCH_COMPARE]] : [])];
     const commands = [
       { name: 'node -e 0 (in a pty)', words: [node, '-e', '0'] },
-      { name: 'kagent doc show ID (50 KB, rendered)', words: [node, bin, 'doc', 'show', doc.id], check: (r) => r.code === 0 && /nested point 0/.test(r.output) },
-      { name: 'kagent space delete: first prompt shown', words: [node, bin, 'space', 'delete', 'Bench space'], until: /Delete space/, check: (r) => r.seen },
+      ...builds.flatMap(([tag, kagent]) => [
+        { name: `kagent doc show ID (50 KB, rendered)${tag}`, words: [node, kagent, 'doc', 'show', doc.id], check: (r) => r.code === 0 && /nested point 0/.test(r.output) },
+        { name: `kagent space delete: first prompt shown${tag}`, words: [node, kagent, 'space', 'delete', 'Bench space'], until: /Delete space/, check: (r) => r.seen },
+      ]),
     ];
     for (const command of commands) {
       const once = await timeInPty(command.words, env(), command.until);
@@ -116,7 +120,7 @@ export async function benchTerminal() {
     const baseline = median(times[0]);
     console.log(`\nTerminal (${bin === join(root, 'bin', 'kagent.js') ? 'this build' : bin})`);
     for (const [i, command] of commands.entries()) {
-      console.log(`  ${command.name.padEnd(44)} ${median(times[i]).toFixed(1).padStart(7)} ms  ${(median(times[i]) / baseline).toFixed(3)}×`);
+      console.log(`  ${command.name.padEnd(56)} ${median(times[i]).toFixed(1).padStart(7)} ms  ${(median(times[i]) / baseline).toFixed(3)}×`);
     }
     console.log(`  ${RUNS} timed runs each in rotation (after ${WARMUP} warm-up rounds); node ${process.version}.`);
   } finally {
