@@ -308,7 +308,6 @@ const list = defineCommand<ListOptions>({
 
 const show = defineCommand<{ follow?: boolean }, { id: string }>({
   name: 'show',
-  pager: true,
   aliases: ['view'],
   summary: 'Show a media item: its transcript segments, summary and chapters',
   description:
@@ -325,6 +324,8 @@ const show = defineCommand<{ follow?: boolean }, { id: string }>({
       await finishFollowing(ctx, last);
       return;
     }
+    // Paged unless following (segments must show as they arrive).
+    await ctx.io.page();
     const api = await ctx.api();
     const page = await withMedia(ctx, args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
     const { printJson, wantsJson, note, warn } = await import('../io/output.js');

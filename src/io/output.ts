@@ -134,6 +134,8 @@ export async function printText(ctx: Pick<Context, 'io'>, text: string): Promise
 type Message = string | ((f: Formatter) => string);
 
 async function toStderr(ctx: OutputContext, message: Message, decorate: (text: string, f: Formatter) => string): Promise<void> {
+  // Output held for the pager (src/io/pager.ts) goes out first: a note after the result reads after it.
+  await (ctx.io.stdout as { settle?: () => Promise<void> }).settle?.();
   const f = await getFormatter(ctx, 'stderr');
   const text = typeof message === 'string' ? sanitize(message) : message(f);
   await emit(ctx.io.stderr, `${decorate(text, f)}\n`);

@@ -69,7 +69,8 @@ export class PagingStream extends Writable {
   private lines = 0;
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
-  private failedToStart = false;
+  /** No pager after all (it could not start, or held output was let out): writes go straight to the terminal. */
+  private direct_ = false;
 
   constructor(private readonly options: PagerOptions) {
     super({ decodeStrings: true });
@@ -84,7 +85,7 @@ export class PagingStream extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.child) return this.intoPager(chunk, callback);
-    if (this.failedToStart) return this.direct(chunk, callback);
+    if (this.direct_) return this.direct(chunk, callback);
     this.held.push(chunk);
     for (const byte of chunk) if (byte === 0x0a) this.lines++;
     if (this.lines < this.options.rows) return callback();
@@ -104,6 +105,19 @@ export class PagingStream extends Writable {
     const stdin = this.child.stdin;
     if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.end();
     void this.exited?.then(() => callback());
+  }
+
+  /**
+   * Something is about to be said on stderr (a note after the result): output
+   * held so far is written first, so the two read in order, and the rest of
+   * this run is printed without a pager. Nothing changes once the pager runs.
+   */
+  async settle(): Promise<void> {
+    if (this.child || this.direct_ || this.held.length === 0 || this.writableLength > 0) return;
+    this.direct_ = true;
+    const held = Buffer.concat(this.held);
+    this.held = [];
+    await new Promise<void>((resolve) => this.options.stdout.write(held, () => resolve()));
   }
 
   /** Ends paging: writes what is held, or waits for the pager to be quit. Never throws (a pager quit early is fine). */
@@ -148,7 +162,7 @@ export class PagingStream extends Writable {
         env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
       });
     } catch (error) {
-      this.failedToStart = true;
+      this.direct_ = true;
       this.options.onStartFailure?.(`cannot start the pager "${command}": ${(error as Error).message}`);
       return false;
     }
