@@ -121,6 +121,19 @@ describe('nothing wider than the terminal', () => {
   });
 });
 
+describe('Markdown in the built binary', () => {
+  it('turns :rocket: into 🚀 (the shortcode table loads on demand) and prints code blocks without a highlighter', async () => {
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Launch', markdown: ':rocket: launch day\n\n```js\nconst answer = 42;\n```\n' } })).body.id;
+    const run = await runInPty(['doc', 'show', doc], { env: { ...env, KAGENT_PAGER: 'cat' }, cols: 80 });
+    expect(run.code).toBe(0);
+    expect(plain(run.output)).toMatch(/🚀 +launch day/);
+    expect(run.output).toContain('\x1b[33mconst answer = 42;\x1b[39m');
+    // Neither highlight.js nor the emoji table is in the chunks every rendering loads.
+    const chunks = spawnSync('grep', ['-l', 'hljs', '-r', join(root, 'dist')]).stdout.toString();
+    expect(chunks).toBe('');
+  });
+});
+
 describe('the pager on a real terminal', () => {
   let recorder: string;
   let log: string;
