@@ -3,11 +3,13 @@
 //   --json        the API's own objects; lists as a JSON array ([] when empty),
 //                 streamed item by item; pretty on a terminal, compact when piped
 //   --jq EXPR     the same JSON through jq (strings raw)
-//   terminal      tables fitted to the width, relative times, colour
+//   terminal      tables that fit the width, text wrapped to it, relative times,
+//                 colour; output taller than the screen through the pager (lists
+//                 ask for it here; show commands declare `pager: true`)
 //   piped         tab-separated rows without header, ISO times, raw values, no colour
 // Results go to stdout; notes, warnings and confirmations to stderr. Server
 // text is sanitised before it reaches the terminal. Heavy modules (chalk,
-// cli-table3, jq) are imported on first use, never at start-up.
+// the table layout, jq) are imported on first use, never at start-up.
 import type { Context } from '../context.js';
 import type { Formatter } from './format.js';
 import { sanitize, sanitizeDeep } from './sanitize.js';
