@@ -61,7 +61,8 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
       const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== null);
       if (!tty) return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
       const pad = Math.max(0, ...shown.map(([label]) => displayWidth(label)));
-      return shown.map(([label, value]) => `${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`).join('\n');
+      // A long value wraps under itself, not under the labels.
+      return shown.map(([label, value]) => wrapText(`${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, { hanging: pad + 2 })).join('\n');
     },
   };
 }

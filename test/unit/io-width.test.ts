@@ -167,3 +167,20 @@ describe('tables that always fit', () => {
     expect(huge[0]).toBe(38);
   });
 });
+
+describe('labelled fields on a terminal', () => {
+  it('a long value wraps under itself, within the width', () => {
+    const io = createIO({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), { isTTY: true, columns: 40 }), stderr: new PassThrough() }, {}, { color: false, input: true });
+    const f = formatter({ io, clock: { now: () => 0, sleep: async () => {} } });
+    const text = f.fields([
+      ['Title', 'A fairly long title that will not fit on one line of forty columns'],
+      ['Id', 'li_123'],
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^Title {2}A fairly/);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines.slice(1, -1)) expect(line).toMatch(/^ {7}\S/);
+    expect(lines.at(-1)).toBe('Id     li_123');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+  });
+});
