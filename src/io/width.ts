@@ -4,7 +4,22 @@
 // Colour (SGR) and hyperlinks (OSC 8) survive cutting and wrapping: a style or
 // link open at a line break is closed at the end of the line and opened again
 // on the next, so every line stands on its own (in a pager too).
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+// string-width builds an Intl.Segmenter and compiles Unicode-property regexps when
+// it loads (~25 ms): it is loaded on the first text that is not printable ASCII,
+// so piped output and plain ASCII tables never pay for it. In the bundle the
+// require() below is esbuild's (the module is bundled and initialised on first
+// call); from source, Node's require of an ES module (Node 20.19 and later).
+declare const require: NodeJS.Require | undefined;
+let measure: ((text: string) => number) | undefined;
+function stringWidth(text: string): number {
+  if (!measure) {
+    const loaded = (typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')) as { default: (text: string) => number };
+    measure = loaded.default;
+  }
+  return measure(text);
+}
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ANY_ESCAPE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]/g;
