@@ -30,6 +30,29 @@ const withoutHttp2 = {
   },
 };
 
+// marked-terminal imports cli-highlight (all of highlight.js, ~135 ms to load)
+// at its top, for syntax colour in code blocks. src/io/markdown.ts renders code
+// blocks itself, plainly, so the highlighter is never called: it is left out
+// of the bundle, and the first rendered Markdown no longer pays for it.
+// The same for node-emoji (emoji shortcodes, ~100 ms with its table): marked-
+// terminal gets src/io/emoji-codes.ts instead, which loads the table only for
+// Markdown that has a :code: in it.
+const withoutHighlighter = {
+  name: 'without-highlighter',
+  setup(build) {
+    build.onResolve({ filter: /^node-emoji$/ }, (args) =>
+      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL('../src/io/emoji-codes.ts', import.meta.url)) } : undefined,
+    );
+    build.onResolve({ filter: /^cli-highlight$/ }, (args) =>
+      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: 'cli-highlight', namespace: 'no-highlighter' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-highlighter' }, () => ({
+      contents: 'export function highlight(code) { return code; }',
+      loader: 'js',
+    }));
+  },
+};
+
 // Node built-ins that undici and commander require when they load, though a
 // kagent run seldom or never uses them: each costs 0.5-2 ms of start-up on every
 // API call (measured: node:http 1.7 ms, node:child_process 1.7 ms, node:assert
@@ -144,7 +167,7 @@ const main = await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, lazyBuiltins, coreChunk],
+  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, coreChunk],
 });
 standIns.check('dist/');
 

@@ -38,8 +38,12 @@ if (versionOnly) {
   process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {
   // First Ctrl-C: abort what is running (waits stop and say how to resume). Second: leave now.
+  // While a pager shows the output, Ctrl-C is the pager's: leaving under it would hand the
+  // shell a terminal the pager still holds in raw mode. Quitting the pager ends kagent.
   const controller = new AbortController();
+  const pagerHold = { running: false };
   process.on('SIGINT', () => {
+    if (pagerHold.running) return;
     if (controller.signal.aborted) process.exit(130);
     controller.abort();
   });
@@ -72,6 +76,7 @@ if (versionOnly) {
     signal: controller.signal,
     version: pkg.version,
     versionText,
+    pagerHold,
   });
   // Let buffered output reach the pipe, then end even if a socket or timer lingers.
   await Promise.all([flush(process.stdout), flush(process.stderr)]);

@@ -21,6 +21,8 @@ export interface GlobalFlags {
   /** Seconds; bounds waits (polling) and, per request, the time to an answer. */
   timeout?: number;
   insecure: boolean;
+  /** false with --no-pager (undefined: paging allowed). */
+  pager?: boolean;
 }
 
 export interface IO {
@@ -37,7 +39,17 @@ export interface IO {
   canPrompt: boolean;
   /** Terminal width for tables (80 when unknown). */
   columns: number;
+  /** Terminal height (stdout's rows, else LINES), when known: output taller than this is paged. */
+  rows: number | undefined;
   env: NodeJS.ProcessEnv;
+  /**
+   * From here on, stdout may go through the pager (src/io/pager.ts): only on a
+   * terminal, without --json/--jq/--no-pager, and only once the output is taller
+   * than the screen. Lists do it themselves; a command that shows long text asks once.
+   */
+  page(): Promise<void>;
+  /** Ends paging (output held is written, a running pager is waited for); the program calls it when the command ends. */
+  endPaging(): Promise<void>;
 }
 
 export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
@@ -54,6 +66,9 @@ export interface ResolvedConfig {
   space: string | undefined;
   /** Requests per minute this process (and its siblings) stays under. */
   rateLimit: number;
+  /** The pager for long output on a terminal: KAGENT_PAGER > profile `pager` > PAGER > `less -FRX`; '' or `cat` is none. */
+  pager: string;
+  pagerSource: ValueSource;
   configPath: string;
 }
 

@@ -30,13 +30,15 @@ export interface RunOptions extends Streams {
   onLongRunning?: () => void;
   /** Test seams. */
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
+  /** Set while a pager runs (the binary then leaves Ctrl-C to the pager). */
+  pagerHold?: { running: boolean };
 }
 
 /** The root's flags (as attribute names): a command must not declare them again (checked when registering). */
-const GLOBAL_OPTION_NAMES = ['json', 'jq', 'profile', 'baseUrl', 'lang', 'color', 'input', 'yes', 'quiet', 'debug', 'timeout', 'insecure', 'help', 'version'];
+const GLOBAL_OPTION_NAMES = ['json', 'jq', 'profile', 'baseUrl', 'lang', 'color', 'input', 'pager', 'yes', 'quiet', 'debug', 'timeout', 'insecure', 'help', 'version'];
 const GLOBAL_SHORT_FLAGS = ['-p', '-y', '-q', '-h', '-V'];
 /** Globals that exist only as --no-X: a command's own --X <value> (e.g. `api --input FILE`) is a different flag, which commander tells apart. */
-const NEGATE_ONLY_GLOBALS = ['color', 'input'];
+const NEGATE_ONLY_GLOBALS = ['color', 'input', 'pager'];
 
 /** Global flags that take a value: the group-name scan must skip their values. */
 /** --timeout's upper bound, in seconds. */
@@ -112,15 +114,19 @@ export async function run(options: RunOptions): Promise<number> {
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = { ...globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
-    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides });
+    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold });
     const found = invocation as Invocation;
     if (found.spec.endsOnInterrupt) options.onLongRunning?.();
     try {
+      if (found.spec.pager) await ctx.io.page();
       await found.spec.run?.(ctx, found.opts, found.args);
     } catch (error) {
       // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
       const { recoverFromMisfit } = await import('./io/output.js');
       if (!(await recoverFromMisfit(ctx, error))) throw error;
+    } finally {
+      // What was held for the pager is written (or the pager is waited for) before any error is reported.
+      await ctx.io.endPaging();
     }
     await Promise.all([settled(options.stdout), settled(options.stderr)]);
     if (signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
@@ -170,6 +176,7 @@ function globalFlags(opts: Record<string, unknown>, debugFromEnv: boolean): Glob
     lang: opts.lang as 'zh' | 'en' | undefined,
     color: opts.color !== false,
     input: opts.input !== false,
+    pager: opts.pager !== false,
     yes: opts.yes === true,
     quiet: opts.quiet === true,
     debug: opts.debug === true || debugFromEnv,

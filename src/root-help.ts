@@ -26,6 +26,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--lang <lang>', description: 'content language for writes (env KAGENT_LANG)', choices: ['zh', 'en'] },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
   { flags: '--no-input', description: 'never prompt; missing input is an error (also KAGENT_NO_PROMPT=1)' },
+  { flags: '--no-pager', description: 'never page long output (also PAGER=cat; see KAGENT_PAGER)' },
   { flags: '-y, --yes', description: 'confirm destructive or costly steps without asking' },
   { flags: '-q, --quiet', description: 'print results only: no notes, no spinners' },
   { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },

@@ -4,10 +4,11 @@
 // env and a config dir, and get the same behaviour as the binary.
 import type { ApiClient } from './api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
-import type { Clock, Context, Editor, GlobalFlags, Prompter } from './context.js';
+import type { Clock, Context, Editor, GlobalFlags, IO, Prompter } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';
+import type { PagerHold, PagingStream } from './io/pager.js';
 import { createPrompter } from './io/prompt.js';
 import { redactUrlCredentials } from './http/url.js';
 import { guardOutput, sanitize } from './io/sanitize.js';
@@ -21,6 +22,8 @@ export interface RuntimeOptions {
   version: string;
   /** Test seams: a scripted prompter, a fake editor or clock. */
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
+  /** Set while a pager runs, so the process boundary leaves Ctrl-C to it. */
+  pagerHold?: PagerHold;
 }
 
 /** What a running command has: the Context plus the resolved config with its sources. */
@@ -32,6 +35,7 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   const { env, flags, signal, version } = options;
   const io = createIO(options.streams, env, flags);
   const config = resolveConfig(flags, env);
+  enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   const ctx: RuntimeContext = {
     io,
@@ -46,6 +50,44 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
     version,
   };
   return ctx;
+}
+
+/**
+ * Gives io.page() its pager: KAGENT_PAGER > config `pager` > PAGER > `less -FRX`
+ * (when installed). Nothing happens unless stdout is a terminal of known
+ * height and neither --json, --jq nor --no-pager was given.
+ */
+function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerHold | undefined): void {
+  let stream: PagingStream | undefined;
+  const real = io.stdout;
+  io.page = async () => {
+    if (stream || flags.pager === false || flags.json || flags.jq !== undefined || !io.stdoutIsTTY || io.rows === undefined) return;
+    const { PagingStream, findProgram, isNoPager } = await import('./io/pager.js');
+    const command = config.pager;
+    if (isNoPager(command)) return;
+    if (!findProgram(command, io.env)) {
+      // No less on this machine: print as is. A pager the user named and we cannot find is worth a word.
+      const from = config.pagerSource === 'profile' ? '`kagent config set pager`' : config.pagerVariable;
+      if (from) io.stderr.write(`warning: the pager "${sanitize(command)}" (from ${from}) was not found; printing directly\n`);
+      return;
+    }
+    stream = new PagingStream({
+      command,
+      env: io.env,
+      stdout: real,
+      stderr: io.stderr,
+      rows: io.rows,
+      hold,
+      onStartFailure: (message) => io.stderr.write(`warning: ${sanitize(message)}\n`),
+    });
+    io.stdout = Object.assign(stream, { isTTY: true, columns: io.columns });
+  };
+  io.endPaging = async () => {
+    if (!stream) return;
+    await stream.close();
+    io.stdout = real;
+    stream = undefined;
+  };
 }
 
 export const systemClock: Clock = {

@@ -82,7 +82,8 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
       try {
         if (++interrupts >= 2) return undefined;
         await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
-        await import('@inquirer/prompts');
+        // The next prompt's module loads while the key is still watched, so a quick second Ctrl-C is seen.
+        await import('@inquirer/input');
       } finally {
         release();
       }

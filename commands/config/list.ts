@@ -6,6 +6,7 @@ const SOURCE_WORDS: Record<string, string> = {
   'base-url': 'KAGENT_BASE_URL',
   lang: 'KAGENT_LANG',
   'api-key': 'KAGENT_API_KEY',
+  pager: 'KAGENT_PAGER or PAGER',
 };
 
 function sourceText(row: Row): string {

@@ -4,6 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkBaseUrl, maskKey, storedProfile } from '../../src/config/resolve.js';
 import type { Profile } from '../../src/config/store.js';
 import { redactUrlCredentials } from '../../src/http/url.js';
+import { parsePager } from '../../src/io/pager-setting.js';
 
 export type Bounds = typeof import('../../src/api/shapes.js')['limits'];
 
@@ -62,6 +63,13 @@ export const SETTINGS: Setting[] = [
       if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new UsageError(`rate-limit must be an integer from 1 to 100000 (got "${value}")`);
       return n;
     },
+  },
+  {
+    key: 'pager',
+    field: 'pager',
+    about: 'program that shows long output on a terminal, e.g. "less -R" (cat: none; KAGENT_PAGER overrides it, it overrides PAGER)',
+    current: (config) => [config.pager, config.pagerSource],
+    parse: (value) => parsePager(value),
   },
   {
     key: 'api-key',

@@ -4,6 +4,7 @@ import { suggest, notFoundHint } from '../../src/kit/hints.js';
 
 export default defineCommand({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a conversation: its messages, rendered like chat replies',
   description:

@@ -3,6 +3,7 @@ import { readDoc } from './shared.js';
 
 export default defineCommand({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a document: rendered on a terminal, its raw Markdown when piped',
   description:
@@ -33,6 +34,6 @@ export default defineCommand({
     if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
     const { renderMarkdown } = await import('../../src/io/markdown.js');
     const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
-    await emit(ctx.io.stdout, `${lines.join('\n')}\n\n${body}\n`);
+    await emit(ctx.io.stdout, `${f.wrap(lines.join('\n'))}\n\n${body}\n`);
   },
 });

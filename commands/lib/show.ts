@@ -5,6 +5,7 @@ import { spaceNames } from '../../src/kit/space.js';
 
 export default defineCommand({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: 'Show a library item: where it came from, its summary and key points',
   description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',

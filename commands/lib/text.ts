@@ -16,6 +16,7 @@ function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> 
 
 export default defineCommand({
   name: 'text',
+  pager: true,
   summary: "Print the text extracted from an uploaded file, in chunks or all of it",
   description:
     'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +

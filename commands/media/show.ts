@@ -20,6 +20,8 @@ export default defineCommand({
       await finishFollowing(ctx, last);
       return;
     }
+    // Paged unless following (segments must show as they arrive).
+    await ctx.io.page();
     const api = await ctx.api();
     const page = await withNotFound(ctx, 'media', args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
     const { printJson, wantsJson, note, warn } = await import('../../src/io/output.js');

@@ -5,6 +5,7 @@ import { shapes } from './shared.js';
 
 export default defineCommand({
   name: 'transcript',
+  pager: true,
   summary: 'The summary and transcript as Markdown with timestamp links',
   description:
     'Rendered on a terminal; the Markdown source when piped; --json prints the Transcript. ' +

@@ -3,6 +3,7 @@ import { withNotFound } from '../../src/kit/hints.js';
 
 export default defineCommand({
   name: 'knowledge',
+  pager: true,
   summary: "A watch's latest weekly report and its timeline of important items",
   description: 'Piped, the report\'s Markdown source comes first, then `--`, then one row per timeline item: date, importance, entry id, headline, URL.',
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],

@@ -23,9 +23,9 @@ export default defineCommand({
       columns: [
         { header: 'Slug', value: (w) => w.slug },
         { header: 'Title', value: (w) => w.title, flex: true },
-        { header: 'Type', value: (w) => w.type },
-        { header: 'Cadence', value: (w) => w.cadence },
-        { header: 'Owner', value: (w) => w.owner, kind: 'bool' },
+        { header: 'Type', value: (w) => w.type, priority: 3 },
+        { header: 'Cadence', value: (w) => w.cadence, priority: 3 },
+        { header: 'Owner', value: (w) => w.owner, kind: 'bool', priority: 3 },
         { header: 'Space', value: (w) => w.spaceId, display: (w) => (w.spaceId ? (names.get(w.spaceId) ?? w.spaceId) : ''), only: 'tty' },
         { header: 'Space', value: (w) => w.spaceId, only: 'plain' },
         {

@@ -6,6 +6,7 @@ import { shapes } from './shared.js';
 
 export default defineCommand({
   name: 'show',
+  pager: true,
   aliases: ['view'],
   summary: "Read a watch's brief (latest, or of a date), with its archive and method",
   description:

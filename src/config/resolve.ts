@@ -10,6 +10,8 @@ import { PROFILE_NAME, readConfigFile, type ConfigFile, type Lang, type Profile 
 /** The contract's rate: 60 requests per minute per account. */
 export const DEFAULT_RATE_LIMIT = 60;
 export const DEFAULT_PROFILE = 'default';
+/** As gh: quit when the text fits one screen, keep colour, leave the screen as it is. Used only when less is installed. */
+export const DEFAULT_PAGER = 'less -FRX';
 
 export interface ResolveFlags {
   profile?: string;
@@ -24,6 +26,8 @@ export interface Resolved extends ResolvedConfig {
   stored: Profile;
   spaceSource: ValueSource;
   rateLimitSource: ValueSource;
+  /** Which variable gave the pager when its source is 'env'. */
+  pagerVariable: 'KAGENT_PAGER' | 'PAGER' | undefined;
 }
 
 export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Resolved {
@@ -63,6 +67,11 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
 
   const [space, spaceSource] = pick<string | undefined>([[stored.space, 'profile']], undefined);
   const [rateLimit, rateLimitSource] = pick<number>([[stored.rateLimit, 'profile']], DEFAULT_RATE_LIMIT);
+  const [pager, pagerSource] = pick<string>([
+    [env.KAGENT_PAGER, 'env'],
+    [stored.pager, 'profile'],
+    [env.PAGER, 'env'],
+  ], DEFAULT_PAGER);
 
   return {
     profile,
@@ -77,6 +86,9 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
     spaceSource,
     rateLimit,
     rateLimitSource,
+    pager: pager.trim(),
+    pagerSource,
+    pagerVariable: pagerSource !== 'env' ? undefined : env.KAGENT_PAGER !== undefined ? 'KAGENT_PAGER' : 'PAGER',
     configPath: path,
     configDir: dir,
     file,

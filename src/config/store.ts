@@ -17,6 +17,8 @@ export interface Profile {
   space?: string;
   /** Requests per minute this profile stays under. */
   rateLimit?: number;
+  /** The pager for long output ('' or `cat`: none); KAGENT_PAGER overrides it, it overrides PAGER. */
+  pager?: string;
 }
 
 export interface ConfigFile {
@@ -58,6 +60,7 @@ export function normalize(raw: unknown): ConfigFile {
       if (value.lang === 'zh' || value.lang === 'en') profile.lang = value.lang;
       if (typeof value.space === 'string' && value.space !== '') profile.space = value.space;
       if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0) profile.rateLimit = value.rateLimit;
+      if (typeof value.pager === 'string') profile.pager = value.pager;
       profiles[name] = profile;
     }
   }

@@ -3,7 +3,9 @@
 // imported here, and this module is only imported when something is printed.
 import { Chalk } from 'chalk';
 import type { Context } from '../context.js';
+import { formatBytes } from './bytes.js';
 import { colorLevel } from './terminal.js';
+import { displayWidth, wrapText, type WrapOptions } from './width.js';
 
 type Paint = (text: string) => string;
 
@@ -25,8 +27,10 @@ export interface Formatter {
   time(value: unknown): string;
   /** 1234567 → "1,234,567" on a terminal, "1234567" when piped. */
   number(value: unknown): string;
-  /** 1536 → "1.5 KB" on a terminal, "1536" when piped. */
+  /** 1536 → "1.5 KiB" on a terminal, "1536" when piped. */
   bytes(value: unknown): string;
+  /** Text wrapped to the terminal width (src/io/width.ts: words kept whole, CJK broken anywhere, URLs never); as is when piped. */
+  wrap(text: string, options?: WrapOptions): string;
   /** Labelled lines: aligned "Label  value" on a terminal, "label<TAB>value" when piped. Undefined values are skipped. */
   fields(rows: Array<[label: string, value: string | undefined | null]>): string;
 }
@@ -51,7 +55,8 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
     underline: (s) => chalk.underline(s),
     time: (value) => formatTime(value, tty, now()),
     number: (value) => (typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value)),
-    bytes: (value) => (typeof value === 'number' ? (tty ? humanBytes(value) : String(value)) : plain(value)),
+    bytes: (value) => (typeof value === 'number' ? (tty ? formatBytes(value) : String(value)) : plain(value)),
+    wrap: (text, options) => (tty ? wrapText(text, ctx.io.columns, options) : text),
     fields(rows) {
       // A value of another type than the view expected (tolerant reading) is shown as text.
       const shown = rows
@@ -59,7 +64,8 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
         .map(([label, value]): [string, string] => [label, typeof value === 'string' ? value : plain(value)]);
       if (!tty) return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
       const pad = Math.max(0, ...shown.map(([label]) => displayWidth(label)));
-      return shown.map(([label, value]) => `${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`).join('\n');
+      // A long value wraps under itself, not under the labels.
+      return shown.map(([label, value]) => wrapText(`${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, { hanging: pad + 2 })).join('\n');
     },
   };
 }
@@ -122,28 +128,5 @@ export function relativeTime(ms: number, now: number): string {
   return relativeFormat().format(Math.round(diff / 60_000), 'minute');
 }
 
-export function humanBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-// East Asian wide and fullwidth ranges (CJK, Hangul, fullwidth forms, emoji): two columns each.
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-const ANSI = /\x1b\[[0-9;]*m/g;
-
-/** Columns a string takes on a terminal (colour codes count zero, CJK two). */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text.replace(ANSI, '')) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code < 0x20 || (code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) continue;
-    width += WIDE.test(char) ? 2 : 1;
-  }
-  return width;
-}
+/** Where the width rules live; re-exported for the views that measure text. */
+export { displayWidth } from './width.js';

@@ -1,19 +1,35 @@
 // Markdown from the service (documents, memory, transcripts): rendered with
 // marked + marked-terminal on a colour terminal, printed as sanitised source
 // otherwise (piped, or colour turned off). Both libraries load only here.
+// Wrapping is ours (src/io/width.ts), not marked-terminal's: its reflow measures
+// CJK as one column and leaves list items alone, so lines overflowed or broke
+// mid-word. Soft line breaks are joined, then every rendered line is wrapped to
+// the width at word boundaries (between any two CJK characters), continuation
+// lines indented under their list marker or quote; URLs are never split.
+// Code blocks are printed without syntax highlighting: marked-terminal's
+// highlighter (cli-highlight, all of highlight.js) is left out of the bundle
+// (scripts/build.mjs), which took ~135 ms off the first rendered Markdown; the
+// emoji shortcode table (`:rocket:` → 🚀) loads only when the text has one.
 import type { Context } from '../context.js';
 import { sanitize } from './sanitize.js';
 import { colorLevel } from './terminal.js';
+import { wrapText } from './width.js';
 
-export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string): Promise<string> {
+/** Rendered Markdown is at most this wide, however wide the terminal: long lines are hard to read. */
+export const MARKDOWN_MAX_WIDTH = 100;
+
+/** `width`: the columns the text may take (less than the terminal's when the caller indents it). */
+export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string, options: { width?: number } = {}): Promise<string> {
   const source = sanitize(markdown);
   if (!ctx.io.stdoutIsTTY || !ctx.io.color) return ensureNewline(source);
-  const [{ Marked }, { markedTerminal }, { Chalk }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk')]);
+  const [{ Marked }, { markedTerminal }, { Chalk }, { loadEmojiCodes }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk'), import('./emoji-codes.js')]);
+  await loadEmojiCodes(source);
   const chalk = new Chalk({ level: colorLevel(ctx.io.env) });
+  const width = Math.max(20, Math.min(options.width ?? ctx.io.columns, ctx.io.columns, MARKDOWN_MAX_WIDTH));
   const marked = new Marked(
     markedTerminal({
-      width: Math.min(ctx.io.columns, 100),
-      reflowText: true,
+      width,
+      reflowText: false,
       tab: 2,
       code: chalk.yellow,
       codespan: chalk.yellow,
@@ -32,14 +48,26 @@ export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string)
   // item) as raw source, so "- **bold** item" kept its asterisks: render its
   // inline tokens instead, as marked's own renderer does.
   marked.use({
+    // A soft line break in a paragraph or list item is a space: the text is wrapped below.
+    walkTokens(token) {
+      if (token.type === 'text' && !('tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0)) token.text = token.text.replace(/ *\n(?!\n) */g, ' ');
+    },
     renderer: {
       text(token) {
         return typeof token === 'object' && 'tokens' in token && Array.isArray(token.tokens) ? this.parser.parseInline(token.tokens) : false;
       },
+      // Plain code in the code colour, indented: no highlighter is loaded.
+      code(token) {
+        const lines = token.text.replace(/\n+$/, '').split('\n');
+        return `${lines.map((line) => `  ${chalk.yellow(line)}`).join('\n')}\n\n`;
+      },
+      hr() {
+        return `${chalk.dim('─'.repeat(width))}\n\n`;
+      },
     },
   });
   const rendered = await marked.parse(source);
-  return ensureNewline(keepOnlyStyling(rendered).replace(/\n{3,}/g, '\n\n').trimEnd());
+  return ensureNewline(wrapText(keepOnlyStyling(rendered).replace(/\n{3,}/g, '\n\n').trimEnd(), width));
 }
 
 /**

@@ -3,11 +3,13 @@
 //   --json        the API's own objects; lists as a JSON array ([] when empty),
 //                 streamed item by item; pretty on a terminal, compact when piped
 //   --jq EXPR     the same JSON through jq (strings raw)
-//   terminal      tables fitted to the width, relative times, colour
+//   terminal      tables that fit the width, text wrapped to it, relative times,
+//                 colour; output taller than the screen through the pager (lists
+//                 ask for it here; show commands declare `pager: true`)
 //   piped         tab-separated rows without header, ISO times, raw values, no colour
 // Results go to stdout; notes, warnings and confirmations to stderr. Server
 // text is sanitised before it reaches the terminal. Heavy modules (chalk,
-// cli-table3, jq) are imported on first use, never at start-up.
+// the table layout, jq) are imported on first use, never at start-up.
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
@@ -62,10 +64,11 @@ export function toJson(data: unknown, pretty: boolean): string {
 }
 
 /**
- * Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy).
- * An answer that did not fit its assumed shape (tolerant reading) is rendered by its
- * view where the view can, with the fields the view does not know shown after it;
- * where the view cannot, the whole answer is shown generically (key/value, nested lists).
+ * Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy), wrapped to
+ * the terminal: lines that fit stay as they are, longer ones are wrapped at word boundaries (URLs
+ * whole), continuation lines under their indentation. An answer that did not fit its assumed shape
+ * (tolerant reading) is rendered by its view where the view can, with the fields the view does not
+ * know shown after it; where the view cannot, the whole answer is shown generically.
  */
 export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T, f: Formatter) => string | Promise<string>): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
@@ -73,14 +76,14 @@ export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T
   const misfit = misfitOf(data);
   // The render may add strings it fetched itself (a space's name): its output is sanitised again, keeping our styling.
   let text: string;
-  if (!misfit) text = sanitizeStyled(await render(sanitizeDeep(data), f));
+  if (!misfit) text = f.wrap(sanitizeStyled(await render(sanitizeDeep(data), f)));
   else {
     try {
-      text = sanitizeStyled(await render(sanitizeDeep(data), f));
+      text = f.wrap(sanitizeStyled(await render(sanitizeDeep(data), f)));
       text = withUnknownFields(text, data, misfit, f);
     } catch (error) {
       if (error instanceof CliError) throw error;
-      text = renderGeneric(sanitizeDeep(data), f);
+      text = f.wrap(renderGeneric(sanitizeDeep(data), f));
     }
   }
   if (text !== '') await emit(ctx.io.stdout, text.endsWith('\n') ? text : `${text}\n`);
@@ -221,6 +224,8 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
     return count;
   }
 
+  // A list taller than the screen goes through the pager.
+  await ctx.io.page();
   const size = Array.isArray(items) ? Math.max(items.length, 1) : (options.batch ?? 100);
   let batch: T[] = [];
   let widths: number[] | undefined;
@@ -299,6 +304,8 @@ export async function printText(ctx: Pick<Context, 'io'>, text: string): Promise
 type Message = string | ((f: Formatter) => string);
 
 async function toStderr(ctx: OutputContext, message: Message, decorate: (text: string, f: Formatter) => string): Promise<void> {
+  // Output held for the pager (src/io/pager.ts) goes out first: a note after the result reads after it.
+  await (ctx.io.stdout as { settle?: () => Promise<void> }).settle?.();
   const f = await getFormatter(ctx, 'stderr');
   const text = typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f));
   await emit(ctx.io.stderr, `${decorate(text, f)}\n`);

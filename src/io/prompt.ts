@@ -4,6 +4,8 @@
 // an idle one it hangs.) Prompts render on stderr so stdout stays the result.
 // Ctrl-C in a prompt is an interruption (exit 130). Commands use the helpers
 // below, which name the flag to pass instead when prompting is not possible.
+// Each kind of prompt loads its own package (@inquirer/confirm, …) when first
+// shown, not the @inquirer/prompts barrel, which loaded every prompt (769 KB).
 import type { Context, IO, Prompter } from '../context.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
 import { sanitizeStyled } from './sanitize.js';
@@ -12,19 +14,19 @@ import { promptBlocker, terminalState } from './terminal.js';
 export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false };
 
-  async function ask<T>(raw: string, show: (prompts: typeof import('@inquirer/prompts'), message: string) => Promise<T>): Promise<T> {
+  async function ask<M, T>(raw: string, load: () => Promise<M>, show: (prompt: M, message: string) => Promise<T>): Promise<T> {
     // Prompts often quote the service (a space's name, an action's title): no control reaches the terminal.
     const message = sanitizeStyled(raw);
     if (!io.canPrompt) {
       const why = promptBlocker(io.stdinIsTTY, io.stdoutIsTTY, io.env, flags) ?? 'no terminal';
       throw new UsageError(`cannot ask "${message}": ${why}`);
     }
-    const prompts = await import('@inquirer/prompts');
+    const prompt = await load();
     const terminal = terminalState(io);
     terminal.spinner?.pause();
     terminal.prompting = true;
     try {
-      return await show(prompts, message);
+      return await show(prompt, message);
     } catch (error) {
       const name = (error as Error | undefined)?.name;
       if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
@@ -36,12 +38,13 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
   }
 
   return {
-    text: (raw, options = {}) => ask(raw, (p, message) => p.input({ message, default: options.default, validate: options.validate }, context)),
-    password: (raw) => ask(raw, (p, message) => p.password({ message, mask: '*' }, context)),
-    confirm: (raw, options = {}) => ask(raw, (p, message) => p.confirm({ message, default: options.default ?? false }, context)),
+    text: (raw, options = {}) =>
+      ask(raw, () => import('@inquirer/input'), (p, message) => p.default({ message, default: options.default, validate: options.validate }, context)),
+    password: (raw) => ask(raw, () => import('@inquirer/password'), (p, message) => p.default({ message, mask: '*' }, context)),
+    confirm: (raw, options = {}) => ask(raw, () => import('@inquirer/confirm'), (p, message) => p.default({ message, default: options.default ?? false }, context)),
     select: (raw, choices) =>
-      ask(raw, (p, message) =>
-        p.select({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context),
+      ask(raw, () => import('@inquirer/select'), (p, message) =>
+        p.default({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context),
       ),
   };
 }

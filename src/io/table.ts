@@ -1,7 +1,11 @@
-// Lists on a terminal: borderless cli-table3 tables fitted to the width, flexible
-// columns shrinking first; piped: one tab-separated row per item, no header.
-import Table from 'cli-table3';
-import { displayWidth, type Formatter } from './format.js';
+// Lists on a terminal: borderless tables that always fit the width (no row ever
+// wraps): low-priority columns drop first, then cells are cut with `…` at display
+// width (string-width: CJK and emoji two columns, combining marks none); the id
+// column is never cut. Rows are laid out here rather than by cli-table3, whose
+// older width rules disagree with string-width on some emoji (a row one column
+// too wide wraps). Piped: one tab-separated row per item, no header.
+import type { Formatter } from './format.js';
+import { displayWidth, truncate } from './width.js';
 import { sanitizeLine } from './sanitize.js';
 
 export interface Column<T> {
@@ -15,18 +19,34 @@ export interface Column<T> {
   display?: (row: T, f: Formatter) => string;
   /** Shrinks first when the table is wider than the terminal (titles, descriptions). */
   flex?: boolean;
+  /** The id column: never cut or dropped (a column headed "id" or "slug" is one without saying so). */
+  id?: boolean;
+  /** How readily the column is dropped on a narrow terminal: 1 never, 2 (default), 3 first (default for times). */
+  priority?: 1 | 2 | 3;
   /** Only on a terminal, or only when piped. */
   only?: 'tty' | 'plain';
 }
 
-const BLANK = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: ' ',
-};
-// Two spaces between columns: one of padding, one separator.
-const PAD = 1;
+// Two spaces between columns.
+const GAP = 2;
+// A flexible column (titles) gives way down to this many columns before anything else is cut.
 const MIN_FLEX = 10;
+// Any other column cut keeps at least this much (a few letters and the ellipsis), unless nothing else fits.
+const MIN_CUT = 4;
+
+/** The id column: never cut, never dropped. Declared with `id: true`; a column headed "id" or "slug" is one too. */
+export function isIdColumn<T>(column: Column<T>): boolean {
+  return column.id ?? /^(id|slug)$/i.test(column.header);
+}
+
+/**
+ * How readily a column is dropped when the terminal is narrow: 1 never (the id
+ * and the first column), 3 first (times, unless declared otherwise), 2 the rest.
+ */
+export function columnPriority<T>(column: Column<T>, index: number): number {
+  if (isIdColumn(column) || index === 0) return 1;
+  return column.priority ?? (column.kind === 'time' ? 3 : 2);
+}
 
 export function visibleColumns<T>(columns: Column<T>[], tty: boolean): Column<T>[] {
   return columns.filter((column) => column.only === undefined || column.only === (tty ? 'tty' : 'plain'));
@@ -68,24 +88,53 @@ function sanitizeControlOnly(text: string): string {
 }
 
 /**
- * Column widths for cli-table3 (each includes one space of padding; one more
- * space separates columns) so that rows fit `width`: flexible columns shrink
- * first, widest first, down to a floor; without any, the widest column does.
+ * The display width of each column (0: dropped) so that every row fits in
+ * `width` columns with two spaces between columns. In order: flexible columns
+ * (titles) shrink, widest first, down to MIN_FLEX; while that is not enough,
+ * columns are dropped, lowest priority and rightmost first (the rest get their
+ * room back); then the other columns shrink, down to MIN_CUT, then to a lone
+ * `…`. The id column never shrinks and is never dropped. Cells wider than their
+ * column are cut with `…` at display width.
  */
 export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: number): number[] {
-  const widths = columns.map((column, i) => Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))) + PAD);
-  // A line is every width plus the separators, minus the trailing padding (trimmed).
-  let excess = widths.reduce((sum, w) => sum + w, 0) + (columns.length - 1) - PAD - width;
-  const flexible = columns.map((column, i) => (column.flex ? i : -1)).filter((i) => i >= 0);
-  const candidates = flexible.length > 0 ? flexible : widths.map((_, i) => i);
-  while (excess > 0) {
-    const widest = candidates.reduce((best, i) => ((widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), candidates[0] ?? 0);
-    const current = widths[widest] ?? 0;
-    if (current <= MIN_FLEX + PAD) break;
-    const cut = Math.min(excess, current - (MIN_FLEX + PAD), Math.max(1, Math.ceil(current / 4)));
-    widths[widest] = current - cut;
-    excess -= cut;
+  const natural = columns.map((column, i) => Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))));
+  const shown = natural.map((w) => w > 0);
+  const isId = (i: number) => isIdColumn(columns[i] as Column<T>);
+  const dropOrder = columns
+    .map((column, i) => ({ i, priority: columnPriority(column, i) }))
+    .filter(({ i, priority }) => priority > 1 && shown[i])
+    .sort((a, b) => b.priority - a.priority || b.i - a.i)
+    .map(({ i }) => i);
+
+  let widths: number[] = [];
+  let excess = 0;
+  const shrink = (candidates: number[], floor: (i: number) => number) => {
+    while (excess > 0) {
+      const room = candidates.filter((i) => (widths[i] ?? 0) > floor(i));
+      if (room.length === 0) return;
+      const widest = room.reduce((best, i) => ((widths[i] ?? 0) > (widths[best] ?? 0) ? i : best));
+      const current = widths[widest] ?? 0;
+      const cut = Math.min(excess, current - floor(widest), Math.max(1, Math.ceil(current / 4)));
+      widths[widest] = current - cut;
+      excess -= cut;
+    }
+  };
+  const layout = () => {
+    widths = natural.map((w, i) => (shown[i] ? w : 0));
+    const visible = widths.map((_, i) => i).filter((i) => shown[i]);
+    excess = visible.reduce((sum, i) => sum + (widths[i] ?? 0), 0) + GAP * Math.max(0, visible.length - 1) - width;
+    shrink(visible.filter((i) => columns[i]?.flex && !isId(i)), (i) => Math.min(natural[i] ?? 0, MIN_FLEX));
+    return visible;
+  };
+
+  let visible = layout();
+  for (const i of dropOrder) {
+    if (excess <= 0) break;
+    shown[i] = false;
+    visible = layout();
   }
+  shrink(visible.filter((i) => !isId(i)), (i) => Math.min(natural[i] ?? 0, MIN_CUT));
+  shrink(visible.filter((i) => !isId(i)), () => 1);
   return widths;
 }
 
@@ -97,16 +146,20 @@ export interface TableBatch {
 /** Renders rows as a table; pass the widths of the first batch to keep later batches aligned (no header then). */
 export function renderTable<T>(rows: T[], columns: Column<T>[], f: Formatter, widths?: number[]): TableBatch {
   const cells = rows.map((row) => columns.map((column) => terminalCell(row, column, f)));
-  const colWidths = widths ?? fitWidths(columns, cells, f.width);
-  const table = new Table({
-    ...(widths ? {} : { head: columns.map((column) => f.bold(column.header.toUpperCase())) }),
-    chars: BLANK,
-    colWidths,
-    truncate: '…',
-    wordWrap: false,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD, compact: true },
-  });
-  table.push(...cells);
-  const text = table.toString().replace(/[ ]+$/gm, '');
-  return { text, widths: colWidths };
+  // Later batches keep the first one's widths, unless an id there is longer (ids are never cut): then this batch is laid out anew.
+  const idTooWide = widths !== undefined && cells.some((row) => row.some((cell, i) => isIdColumn(columns[i] as Column<T>) && (widths[i] ?? 0) > 0 && displayWidth(cell) > (widths[i] ?? 0)));
+  const colWidths = widths && !idTooWide ? widths : fitWidths(columns, cells, f.width);
+  const line = (row: string[], paint: (text: string) => string = (text) => text) =>
+    colWidths
+      .map((w, i) => (w > 0 ? pad(paint(isIdColumn(columns[i] as Column<T>) ? (row[i] ?? '') : truncate(row[i] ?? '', w)), w) : undefined))
+      .filter((cell) => cell !== undefined)
+      .join(' '.repeat(GAP))
+      .replace(/[ ]+$/, '');
+  const lines = cells.map((row) => line(row));
+  if (!widths) lines.unshift(line(columns.map((column) => column.header.toUpperCase()), f.bold));
+  return { text: lines.join('\n'), widths: colWidths };
+}
+
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }

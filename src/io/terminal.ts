@@ -59,6 +59,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
   const stdoutIsTTY = streams.stdout.isTTY === true;
   const stderrIsTTY = streams.stderr.isTTY === true;
   const envColumns = Number.parseInt(env.COLUMNS ?? '', 10);
+  const envRows = Number.parseInt(env.LINES ?? '', 10);
   return {
     stdin: streams.stdin,
     stdout: streams.stdout,
@@ -70,7 +71,11 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
     colorStderr: colorEnabled(stderrIsTTY, env, flags.color),
     canPrompt: promptBlocker(stdinIsTTY, stdoutIsTTY, env, flags) === undefined,
     columns: streams.stdout.columns || (envColumns > 0 ? envColumns : 80),
+    rows: (streams.stdout as { rows?: number }).rows || (envRows > 0 ? envRows : undefined),
     env,
+    // No pager unless the runtime provides one (src/runtime.ts).
+    page: async () => {},
+    endPaging: async () => {},
   };
 }
 

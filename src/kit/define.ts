@@ -111,6 +111,8 @@ export interface CommandSpec<O = any, A = any> {
   hidden?: boolean;
   /** Ctrl-C is how this command normally ends (a server such as `kagent sandbox`): exit 0, not 130. */
   endsOnInterrupt?: boolean;
+  /** Long output goes through the pager on a terminal (src/io/pager.ts): documents, briefs, transcripts. Lists page by themselves. */
+  pager?: boolean;
 }
 
 // ---------------------------------------------------------------- types from the spec

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CliError, ExitCode } from '../errors.js';
+import { formatBytes } from '../io/bytes.js';
 import { noDigestCache, type DigestCache } from './digest-cache.js';
 import { ACCEPTED_TYPES, HEAD_BYTES, isDocx, sniffHead, Utf8Checker, type SniffedType } from './sniff.js';
 
@@ -219,16 +220,7 @@ function unsupported(name: string, why: string): Inspection {
   return refuse('UNSUPPORTED_TYPE', `${name} is ${why}; the library accepts ${ACCEPTED_TYPES}`, ExitCode.USAGE);
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
+export { formatBytes };
 
 /** A temporary copy of stdin (mode 0600 in a private folder); `remove` deletes it. */
 export interface Spooled {

@@ -114,17 +114,6 @@ function terminalLine(result: FileResult, f: Formatter): string {
   }
 }
 
-/** "35 B", "1.2 MiB": short units for the progress line. */
-function shortBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 /** One line on stderr, redrawn in place: [████░░░░] 3/10 files · 12 MiB/40 MiB · 8.1 MiB/s · a.pdf, b.md */
 class ProgressBar {
@@ -193,7 +182,7 @@ class ProgressBar {
     const width = Math.max(40, (this.ctx.io.stderr.columns || this.ctx.io.columns || 80) - 1);
     const cells = width >= 100 ? 20 : 12;
     const filled = Math.round(fraction * cells);
-    const stats = `${String(Math.floor(fraction * 100)).padStart(3)}% ${this.doneFiles}/${this.totalFiles} files · ${shortBytes(current)}/${shortBytes(this.totalBytes)} · ${shortBytes(Math.round(speed))}/s`;
+    const stats = `${String(Math.floor(fraction * 100)).padStart(3)}% ${this.doneFiles}/${this.totalFiles} files · ${formatBytes(current)}/${formatBytes(this.totalBytes)} · ${formatBytes(Math.round(speed))}/s`;
     let text = `${this.f.cyan('█'.repeat(filled))}${this.f.dim('░'.repeat(cells - filled))} ${stats}`;
     // The files in flight, as many as fit: "a.pdf, b.md +3".
     const names = [...this.inFlight.keys()].map((s) => sanitizeLine(s.name));

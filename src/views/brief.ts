@@ -12,6 +12,7 @@ import { displayWidth } from '../io/format.js';
 import { hyperlink, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { wrapText } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
 import { fit } from './task-follow.js';
 
@@ -51,20 +52,7 @@ function indent(text: string, spaces: number): string {
 /** Wraps plain text to `width` columns (words kept whole), each line indented. */
 export function wrap(text: string, width: number, spaces = 0): string {
   const room = Math.max(20, width - spaces);
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && displayWidth(`${line} ${word}`) > room) {
-        out.push(line);
-        line = word;
-      } else {
-        line = line ? `${line} ${word}` : word;
-      }
-    }
-    out.push(line);
-  }
-  return indent(out.join('\n'), spaces);
+  return indent(wrapText(text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).join('\n'), room, { hanging: 0 }), spaces);
 }
 
 interface EntryRenderOptions {
@@ -79,8 +67,8 @@ export async function renderEntry(ctx: RenderContext, entry: BriefEntry, f: Form
   const position = String(entry.position).padStart(2);
   const category = entry.category ? `  ${f.magenta(sanitizeLine(entry.category).toUpperCase())}` : '';
   lines.push(`${f.bold(position)}  ${importanceMeter(entry.importance, f)}${category}`);
-  lines.push(`    ${f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links))}`);
-  if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary), 4));
+  lines.push(wrap(f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links)), width, 4));
+  if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary, { width: width - 4 }), 4));
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
   if (entry.primaryUrl) lines.push(`    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`);
   if (entry.evidence.length > 0) {

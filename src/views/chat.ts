@@ -24,6 +24,7 @@ import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
+import { truncate } from '../io/width.js';
 import { kagentCommand, shellQuote } from '../io/command-line.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
@@ -173,8 +174,7 @@ function previewLines(preview: unknown, width: number): string[] {
 }
 
 function cut(text: string, width: number): string {
-  const room = Math.max(20, width);
-  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+  return truncate(text, Math.max(20, width));
 }
 
 /** `kagent doc show ID` and the like: the command that opens what a change or part names. */

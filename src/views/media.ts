@@ -210,13 +210,13 @@ class View implements MediaView {
     const title = sanitizeLine(page.title || page.url || page.id);
     if (!f.tty) return `# ${title}\n\n`;
     const facts = [page.id, page.kind, timecode(page.durationSec), page.url].filter((fact) => typeof fact === 'string' && fact !== '').map((fact) => sanitizeLine(String(fact)));
-    return `${f.bold(title)}\n${f.dim(facts.join(' · '))}\n\n`;
+    return `${f.wrap(`${f.bold(title)}\n${f.dim(facts.join(' · '))}`)}\n\n`;
   }
 
   private segmentLine(segment: Segment): string {
     const stamp = `[${timecode(segment.start)}]`;
     const text = sanitizeLine(segment.text ?? '');
-    return this.f.tty ? `${this.f.dim(stamp)} ${text}` : `${stamp} ${text}`;
+    return this.f.tty ? this.f.wrap(`${this.f.dim(stamp)} ${text}`, { hanging: stamp.length + 1 }) : `${stamp} ${text}`;
   }
 
   private async tail(page: MediaPage): Promise<string> {

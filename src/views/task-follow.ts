@@ -15,6 +15,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { poll } from '../http/poll.js';
 import { displayWidth, type Formatter } from '../io/format.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { truncate } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
 import { emit } from '../io/streams.js';
 import { envFlag } from '../io/terminal.js';
@@ -153,14 +154,7 @@ export function taskStatus(status: string, f: Formatter): string {
 
 /** Cuts plain text to `width` terminal columns, with an ellipsis. */
 export function fit(text: string, width: number): string {
-  if (width <= 0) return '';
-  if (displayWidth(text) <= width) return text;
-  let out = '';
-  for (const char of text) {
-    if (displayWidth(out + char) > width - 1) break;
-    out += char;
-  }
-  return `${out}…`;
+  return truncate(text, width);
 }
 
 /** "1m 05s", "12s". */

@@ -223,6 +223,18 @@ if (wanted('Start-up on every Node')) {
   }
 }
 
+// ---------------------------------------------------------------- on a terminal
+// `doc show` of a 50 KB document rendered, and the first confirmation prompt of `space delete`,
+// in a pseudo-terminal against `node -e 0` (test/bench/terminal.mjs; reported, no target).
+if (wanted('Terminal')) {
+  try {
+    const { benchTerminal } = await import('./terminal.mjs');
+    await benchTerminal();
+  } catch (error) {
+    console.log(`\nTerminal: skipped: ${firstLine(error)}`);
+  }
+}
+
 // ---------------------------------------------------------------- the sandbox itself
 // Throughput of GET /spaces and resident memory during 1 GiB / 4 GiB uploads (test/bench/sandbox.mjs).
 if (wanted('Sandbox')) {

@@ -296,7 +296,8 @@ describe('every ChatPart type', () => {
     await s.t.patchAccount(s.t.sandbox.accountId, { credits: 1000 });
     const message =
       'Remember that I keep bees. Which beekeeping notes should I read? Create a doc about beekeeping, research hive swarms, connect gmail and transcribe https://www.youtube.com/watch?v=bees123';
-    const tty = await kagent(['chat', message], { tty: true, env: { FORCE_HYPERLINK: '1' } });
+    // Wide enough for every part's line to fit (narrower, long lines wrap at word boundaries).
+    const tty = await kagent(['chat', message], { tty: true, columns: 400, env: { FORCE_HYPERLINK: '1' } });
     expect(tty.code).toBe(0);
     expect(hasForeignEscapes(tty.stdout.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, ''))).toBe(false);
     // Hyperlinks only for http(s) URLs: the file's site path stays text.

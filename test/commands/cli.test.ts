@@ -81,7 +81,7 @@ describe('help topics', () => {
   it('environment lists the variables', async () => {
     const r = await runCli(['help', 'environment']);
     expect(r.code).toBe(0);
-    for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']) expect(r.stdout).toContain(name);
+    for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'KAGENT_PAGER', 'PAGER', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']) expect(r.stdout).toContain(name);
   });
   it('environment lists every variable of the README\'s table', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -61,7 +61,7 @@ const BASH_CASES: Array<[string[], string]> = [
   [['kagent', 'lib', 'list', '--kind', ''], 'entry link file media'],
   [['kagent', 'completion', ''], 'bash zsh fish'],
   [['kagent', 'api', 'GET', '/med'], '/media /media/quote'],
-  [['kagent', 'media', 'start', 'URL', '--no'], '--no-wait --no-color --no-input'],
+  [['kagent', 'media', 'start', 'URL', '--no'], '--no-wait --no-color --no-input --no-pager'],
   [['kagent', 'doc', 'create', '--file', join(dir, 'kagent.b')], join(dir, 'kagent.bash')],
   [['kagent', 'help', 'exit'], 'exit-codes'],
 ];

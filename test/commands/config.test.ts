@@ -103,10 +103,10 @@ describe('config list', () => {
   it('piped: key, value, source separated by tabs; --json: an array', async () => {
     const configDir = await setup();
     const piped = await runCli(['config', 'list'], { configDir });
-    expect(piped.stdout).toBe('base-url\thttps://a.test/api/v1\tprofile\nlang\t\t\nspace\t\t\nrate-limit\t60\tdefault\napi-key\tkak_…9876\tprofile\n');
+    expect(piped.stdout).toBe('base-url\thttps://a.test/api/v1\tprofile\nlang\t\t\nspace\t\t\nrate-limit\t60\tdefault\npager\tless -FRX\tdefault\napi-key\tkak_…9876\tprofile\n');
     const json = JSON.parse((await runCli(['config', 'list', '--json'], { configDir })).stdout);
     expect(json).toContainEqual({ key: 'api-key', value: 'kak_…9876', source: 'profile' });
-    expect(json).toHaveLength(5);
+    expect(json).toHaveLength(6);
   });
 });
 

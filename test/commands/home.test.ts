@@ -40,7 +40,8 @@ afterAll(() => s.close());
 
 describe('kagent home', () => {
   it('terminal: every section, with the commands that act on it', async () => {
-    const r = await kagent(['home'], { tty: true });
+    // Wide enough for every item on one line (narrower, long lines wrap: test/e2e/terminal-pty.test.ts).
+    const r = await kagent(['home'], { tty: true, columns: 200 });
     expect(r.code).toBe(0);
     const out = plain(r.stdout);
     const action = home.actions[0];

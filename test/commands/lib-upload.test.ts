@@ -443,7 +443,7 @@ describe('lib upload: checked before sending', () => {
       ['failed', join(dir, 'big.txt'), '', 'FILE_TOO_LARGE'],
       ['uploaded', join(dir, 'small.txt'), expect.stringMatching(/^li_/), ''],
     ]);
-    expect(r.stderr).toMatch(/big\.txt: the file is 1001 bytes; the plan allows 1000 bytes per file \(FILE_TOO_LARGE\)/);
+    expect(r.stderr).toMatch(/big\.txt: the file is 1001 B; the plan allows 1000 B per file \(FILE_TOO_LARGE\)/);
     expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
   });
 });
@@ -617,7 +617,7 @@ describe('lib upload: output modes', () => {
     expect(r.code).toBe(2);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 bytes\\)`));
+    expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 B\\)`));
     expect(lines.find((line) => line.startsWith('✗ failed'))).toMatch(/b\.bin: b\.bin is (binary content|not UTF-8 text).*\(UNSUPPORTED_TYPE\)/);
     expect(r.stderr).toMatch(/1 uploaded, 0 already there, 1 failed/);
     expect(r.stderr).toMatch(/error: 1 of 2 files failed \(UPLOAD_FAILED\)/);

@@ -24,7 +24,7 @@ describe('kagent me', () => {
     expect(plain).toMatch(/Credits\s+1,000 left/);
     expect(plain).toMatch(/ {2}monthly\s+1,000 of 1,000/);
     expect(plain).toMatch(/Follows\s+0 of 20/);
-    expect(plain).toMatch(/Storage\s+0 B of 10 GB/);
+    expect(plain).toMatch(/Storage\s+0 B of 10 GiB/);
   });
 
   it('piped: key<TAB>value lines with raw values', async () => {

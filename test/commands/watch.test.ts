@@ -4,6 +4,7 @@
 // brief flow driven by the sandbox clock (no real sleeping), --timeout (exit 8)
 // and Ctrl-C (exit 130) with the resume command, and the error paths
 // (404, FOLLOW_LIMIT, NOT_OWNER, EMAIL_NOT_VERIFIED, monthly watch limit).
+import { displayWidth } from '../../src/io/width.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
@@ -545,8 +546,12 @@ describe('watch list', () => {
     const piped = await kagent(['watch', 'list']);
     const row = piped.stdout.split('\n').find((l) => l.startsWith(`${slug}\t`))!.split('\t');
     expect(row).toEqual([slug, mine.title, mine.type, mine.cadence, 'true', mine.spaceId, mine.latestBrief.date, mine.latestBrief.id, String(mine.latestBrief.entryCount), mine.latestBrief.title]);
-    const tty = await kagent(['watch', 'list'], { tty: true });
+    // Wide enough for every column (narrower, the type, cadence and owner columns drop first).
+    const tty = await kagent(['watch', 'list'], { tty: true, columns: 160 });
     expect(plain(tty.stdout)).toMatch(/SLUG\s+TITLE\s+TYPE\s+CADENCE\s+OWNER\s+SPACE\s+LATEST BRIEF/);
+    const narrow = plain((await kagent(['watch', 'list'], { tty: true, columns: 80 })).stdout);
+    expect(narrow.split('\n')[0]).toMatch(/^SLUG\s+TITLE\s.*LATEST BRIEF$/);
+    for (const line of narrow.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
     expect(tty.stdout).toContain(`${mine.latestBrief.date}`);
     expect(tty.stdout).toContain('Personal'); // the space by name on a terminal
   });

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,28 +40,37 @@ export interface PtyRun {
 }
 
 /**
- * Runs `kagent ARGS…` in a pseudo-terminal of 100 × 40 (`script` from util-linux) and
+ * Runs `kagent ARGS…` in a pseudo-terminal of 100 × 40 (or cols × rows; `script` from util-linux) and
  * types each step's keys once its text is on screen: answers to prompts, arrow keys,
  * `\x03` for Ctrl-C, `\x04` for Ctrl-D. `env` is the whole environment besides PATH and
  * the terminal's. Asynchronous, so a sandbox running in the test process can answer.
  */
-export function runInPty(args: string[], options: { env: Record<string, string>; steps?: PtyStep[]; timeoutMs?: number }): Promise<PtyRun> {
+export function runInPty(
+  args: string[],
+  options: { env: Record<string, string>; steps?: PtyStep[]; timeoutMs?: number; cols?: number; rows?: number; shell?: string },
+): Promise<PtyRun> {
   const steps = options.steps ?? [];
-  const child = spawn('script', ['-qefc', `stty cols 100 rows 40; exec ${kagentCommandLine(args)}`, '/dev/null'], {
+  const cols = options.cols ?? 100;
+  const rows = options.rows ?? 40;
+  // `shell`: a shell command line to run instead, with $KAGENT standing for the kagent command (pipes, say).
+  const command = options.shell ? `KAGENT=${JSON.stringify(kagentCommandLine([]))}; ${options.shell}` : `exec ${kagentCommandLine(args)}`;
+  const child = spawn('script', ['-qefc', `stty cols ${cols} rows ${rows}; ${command}`, '/dev/null'], {
     cwd: root,
-    env: { PATH: process.env.PATH, TERM: 'xterm-256color', COLUMNS: '100', LINES: '40', ...options.env },
+    env: { PATH: process.env.PATH, TERM: 'xterm-256color', COLUMNS: String(cols), LINES: String(rows), ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
   let from = 0;
   let typed = 0;
+  // A decoder per stream: a character split between two reads is not turned into U+FFFD.
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`timed out at step ${typed} (waiting for ${steps[typed]?.wait}); output so far:\n${plain(output)}`));
     }, options.timeoutMs ?? 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
+    const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      output += decoders[stream].write(chunk);
       const next = steps[typed];
       if (next && next.wait.test(plain(output.slice(from)))) {
         from = output.length;
@@ -68,8 +78,8 @@ export function runInPty(args: string[], options: { env: Record<string, string>;
         child.stdin.write(next.type);
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout.on('data', onData('stdout'));
+    child.stderr.on('data', onData('stderr'));
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

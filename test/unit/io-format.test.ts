@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, fieldKey, formatTime, humanBytes, relativeTime } from '../../src/io/format.js';
+import { formatBytes } from '../../src/io/bytes.js';
+import { displayWidth, fieldKey, formatTime, relativeTime } from '../../src/io/format.js';
 import { fitWidths, type Column } from '../../src/io/table.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -38,21 +39,25 @@ describe('widths', () => {
     { header: 'when', value: (r) => r.when },
   ];
   it('keeps natural widths when the table fits', () => {
-    expect(fitWidths(columns, [['sp_1', 'short', 'now']], 80)).toEqual([5, 6, 5]);
+    expect(fitWidths(columns, [['sp_1', 'short', 'now']], 80)).toEqual([4, 5, 4]);
   });
   it('shrinks the flexible column first to fit the terminal', () => {
     const widths = fitWidths(columns, [['sp_1', 'x'.repeat(200), 'yesterday']], 60);
-    expect(widths.reduce((a, b) => a + b, 0) + 2 - 1).toBeLessThanOrEqual(60);
-    expect(widths[0]).toBe(5);
-    expect(widths[2]).toBe(10);
+    // Two spaces between columns.
+    expect(widths.reduce((a, b) => a + b, 0) + 2 * 2).toBe(60);
+    expect(widths[0]).toBe(4);
+    expect(widths[2]).toBe(9);
   });
 });
 
 describe('other values', () => {
   it('bytes read as people say them', () => {
-    expect(humanBytes(512)).toBe('512 B');
-    expect(humanBytes(1536)).toBe('1.5 KB');
-    expect(humanBytes(10 * 1024 ** 3)).toBe('10 GB');
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(10 * 1024 ** 3)).toBe('10 GiB');
+    expect(formatBytes(1024 * 1024 - 1)).toBe('1.0 MiB');
+    expect(formatBytes(100 * 1024 * 1024)).toBe('100 MiB');
   });
   it('labels become stable keys when piped', () => {
     expect(fieldKey('File size')).toBe('file-size');

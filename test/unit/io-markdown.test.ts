@@ -24,3 +24,61 @@ describe('Markdown', () => {
     expect(await renderMarkdown(ctx(true, { NO_COLOR: '1' }), source)).toBe(expected);
   });
 });
+
+describe('Markdown wrapped to the terminal', () => {
+  const at = (columns: number) => {
+    const out = Object.assign(new PassThrough(), { isTTY: true, columns });
+    return { io: createIO({ stdin: stream(true), stdout: out, stderr: stream(true) }, {}, { color: true, input: true }) };
+  };
+  const bare = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\x1b\]8;[^\x07]*\x07/g, '');
+  const words = 'the quick brown fox jumps over the lazy dog and keeps on running through the forest';
+  const doc = [
+    `A paragraph written over\nseveral short source lines: ${words}.`,
+    '',
+    `- ${words}`,
+    `  1. nested ${words}`,
+    '',
+    `> ${words}`,
+    '',
+    '中文段落：这是一个很长的中文段落，用来测试换行是否正确处理宽字符，不会超出终端宽度。',
+    '',
+    'Read https://example.com/a/rather/long/path/to/a/page today.',
+    '',
+    '```ts\nconst x: number = 1; // a code block\n```',
+  ].join('\n');
+
+  for (const columns of [40, 60, 80, 120]) {
+    it(`no line wider than ${columns} columns (at most 100), words whole`, async () => {
+      const out = bare(await renderMarkdown(at(columns), doc));
+      const limit = Math.min(columns, 100);
+      const { displayWidth } = await import('../../src/io/width.js');
+      for (const line of out.split('\n')) if (!line.includes('https://')) expect(displayWidth(line), line).toBeLessThanOrEqual(limit);
+      const known = new Set(doc.match(/[A-Za-z]+/g));
+      for (const word of out.match(/[A-Za-z]+/g) ?? []) expect(known, word).toContain(word);
+      expect(out).toContain('https://example.com/a/rather/long/path/to/a/page');
+    });
+  }
+
+  it('joins soft line breaks, indents list continuations under the text, keeps code plain', async () => {
+    const out = await renderMarkdown(at(40), doc);
+    const lines = bare(out).split('\n');
+    // "over several" were on two source lines: now one paragraph, wrapped by width.
+    expect(bare(out)).toMatch(/written over several/);
+    const item = lines.findIndex((line) => /^\s+\* the quick/.test(line));
+    expect(lines[item + 1]).toMatch(/^ {4}\S/);
+    const nested = lines.findIndex((line) => /^\s+1\. nested/.test(line));
+    const indent = (lines[nested] ?? '').indexOf('nested');
+    expect((lines[nested + 1] ?? '').search(/\S/)).toBe(indent);
+    // The code block: one colour (yellow), no highlighter's palette.
+    const code = out.split('\n').find((line) => line.includes('const x'));
+    expect(code).toBe('  \x1b[33mconst x: number = 1; // a code block\x1b[39m');
+  });
+
+  it('breaks Chinese text between characters to fill each line', async () => {
+    const out = bare(await renderMarkdown(at(40), '中文段落：这是一个很长的中文段落，用来测试换行是否正确处理宽字符，不会超出终端宽度。'));
+    const lines = out.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    const { displayWidth } = await import('../../src/io/width.js');
+    for (const line of lines.slice(0, -1)) expect(displayWidth(line)).toBeGreaterThanOrEqual(39);
+  });
+});

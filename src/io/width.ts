@@ -1,0 +1,295 @@
+// Display width on a terminal, and text cut or wrapped to it. Widths come from
+// string-width (grapheme clusters; East Asian wide characters and emoji two
+// columns, combining marks and zero-width joiners none, escape sequences none).
+// Colour (SGR) and hyperlinks (OSC 8) survive cutting and wrapping: a style or
+// link open at a line break is closed at the end of the line and opened again
+// on the next, so every line stands on its own (in a pager too).
+import { createRequire } from 'node:module';
+
+// string-width builds an Intl.Segmenter and compiles Unicode-property regexps when
+// it loads (~25 ms): it is loaded on the first text that is not printable ASCII,
+// so piped output and plain ASCII tables never pay for it. In the bundle the
+// require() below is esbuild's (the module is bundled and initialised on first
+// call); from source, Node's require of an ES module (Node 20.19 and later).
+declare const require: NodeJS.Require | undefined;
+let measure: ((text: string) => number) | undefined;
+function stringWidth(text: string): number {
+  if (!measure) {
+    const loaded = (typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')) as { default: (text: string) => number };
+    measure = loaded.default;
+  }
+  return measure(text);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ANY_ESCAPE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]/g;
+
+/** Columns a string takes on a terminal. */
+export function displayWidth(text: string): number {
+  // Most text is printable ASCII (once escapes are out): its width is its length.
+  const bare = text.includes('\x1b') ? text.replace(ANY_ESCAPE, '') : text;
+  return PRINTABLE_ASCII.test(bare) ? bare.length : stringWidth(bare);
+}
+
+// Widths of the graphemes met so far (CJK text repeats them): measuring is the slow part.
+const graphemeWidths = new Map<string, number>();
+function graphemeWidth(grapheme: string): number {
+  let width = graphemeWidths.get(grapheme);
+  if (width === undefined) {
+    width = stringWidth(grapheme);
+    if (graphemeWidths.size < 10_000) graphemeWidths.set(grapheme, width);
+  }
+  return width;
+}
+
+// An escape sequence: OSC (hyperlinks) ended by BEL or ST, or CSI (SGR colour and the rest).
+const ESCAPE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]/y;
+const OSC8 = /^\x1b\]8;[^;\x07\x1b]*;([^\x07\x1b]*)(?:\x07|\x1b\\)$/;
+
+let graphemes: Intl.Segmenter | undefined;
+function segmenter(): Intl.Segmenter {
+  return (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
+}
+
+type Kind = 'space' | 'word' | 'wide';
+type Token = { escape: string } | { text: string; width: number; kind: Kind };
+
+// Printable ASCII: one column a character, no segmenting or measuring needed (most text is this).
+const ASCII_RUN = /[\x20-\x7e]+/g;
+const ASCII_PIECES = /\s+|\S+/g;
+
+/** Escape sequences and text: runs of ASCII as whole words and spaces, anything else grapheme by grapheme. */
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let plainFrom = 0;
+  const graphemesOf = (part: string) => {
+    for (const { segment } of segmenter().segment(part)) {
+      const width = graphemeWidth(segment);
+      tokens.push({ text: segment, width, kind: /^\s+$/.test(segment) ? 'space' : width >= 2 ? 'wide' : 'word' });
+    }
+  };
+  const flushPlain = (until: number) => {
+    if (until <= plainFrom) return;
+    const part = text.slice(plainFrom, until);
+    let at = 0;
+    for (const run of part.matchAll(ASCII_RUN)) {
+      const start = run.index ?? 0;
+      // An ASCII character right before a combining mark belongs to the grapheme that follows.
+      let end = start + run[0].length;
+      if (end < part.length && /\p{M}/u.test(part[end] ?? '')) end--;
+      if (start > at) graphemesOf(part.slice(at, start));
+      for (const piece of part.slice(start, end).matchAll(ASCII_PIECES)) tokens.push({ text: piece[0], width: piece[0].length, kind: /^\s/.test(piece[0]) ? 'space' : 'word' });
+      at = end;
+    }
+    if (at < part.length) graphemesOf(part.slice(at));
+  };
+  for (let i = text.indexOf('\x1b'); i !== -1; i = text.indexOf('\x1b', i + 1)) {
+    ESCAPE.lastIndex = i;
+    const match = ESCAPE.exec(text);
+    if (!match) continue;
+    flushPlain(i);
+    tokens.push({ escape: match[0] });
+    plainFrom = i + match[0].length;
+    i = plainFrom - 1;
+  }
+  plainFrom = Math.min(plainFrom, text.length);
+  flushPlain(text.length);
+  return tokens;
+}
+
+/** A token's graphemes, for splitting a word wider than the line. */
+function graphemeTokens(token: Token): Token[] {
+  if ('escape' in token || token.text.length === 1) return [token];
+  return [...segmenter().segment(token.text)].map(({ segment }) => ({ text: segment, width: graphemeWidth(segment), kind: token.kind }));
+}
+
+/** The styles and link open at some point of a line, to close at a break and reopen after it. */
+class Pen {
+  private sgr: string[] = [];
+  private link: string | undefined;
+
+  apply(escape: string): void {
+    const osc = OSC8.exec(escape);
+    if (osc) {
+      this.link = osc[1] ? escape : undefined;
+      return;
+    }
+    if (!escape.endsWith('m') || !escape.startsWith('\x1b[')) return;
+    if (escape === '\x1b[m' || escape === '\x1b[0m') this.sgr = [];
+    else this.sgr.push(escape);
+  }
+
+  /** What ends the line cleanly. */
+  close(): string {
+    return `${this.link ? '\x1b]8;;\x07' : ''}${this.sgr.length > 0 ? '\x1b[0m' : ''}`;
+  }
+
+  /** What starts the next line in the same state. */
+  reopen(): string {
+    return `${this.sgr.join('')}${this.link ?? ''}`;
+  }
+}
+
+/**
+ * Cuts text to at most `width` columns, ending with `…` when anything was cut.
+ * Escape sequences are kept (an open style or link is closed after the cut).
+ */
+export function truncate(text: string, width: number, ellipsis = '…'): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  const room = width - displayWidth(ellipsis);
+  const pen = new Pen();
+  let out = '';
+  let used = 0;
+  for (const token of tokenize(text)) {
+    if ('escape' in token) {
+      pen.apply(token.escape);
+      out += token.escape;
+      continue;
+    }
+    if (used + token.width > room) {
+      // A word that does not fit whole: as much of it as fits.
+      for (const part of graphemeTokens(token)) {
+        if ('escape' in part || used + part.width > room) break;
+        out += part.text;
+        used += part.width;
+      }
+      break;
+    }
+    out += token.text;
+    used += token.width;
+  }
+  return `${out}${room >= 0 ? ellipsis : ''}${pen.close()}`;
+}
+
+interface Piece {
+  kind: 'space' | 'word' | 'wide';
+  /** Tokens, escape sequences included. */
+  tokens: Token[];
+  width: number;
+  /** The piece's text without escapes (to tell a URL). */
+  plain: string;
+}
+
+function pieces(tokens: Token[]): Piece[] {
+  const out: Piece[] = [];
+  let pendingEscapes: Token[] = [];
+  let current: Piece | undefined;
+  for (const token of tokens) {
+    if ('escape' in token) {
+      // A style change belongs to what follows it (or ends the current piece's run).
+      if (current) current.tokens.push(token);
+      else pendingEscapes.push(token);
+      continue;
+    }
+    const kind = token.kind;
+    if (current && current.kind === kind && kind !== 'wide') {
+      current.tokens.push(token);
+      current.width += token.width;
+      current.plain += token.text;
+      continue;
+    }
+    current = { kind, tokens: [...pendingEscapes, token], width: token.width, plain: token.text };
+    pendingEscapes = [];
+    out.push(current);
+  }
+  if (pendingEscapes.length > 0) {
+    if (current) current.tokens.push(...pendingEscapes);
+    else out.push({ kind: 'space', tokens: pendingEscapes, width: 0, plain: '' });
+  }
+  return out;
+}
+
+const URL_LIKE = /[a-z][a-z0-9+.-]*:\/\/|^\(?www\./i;
+// Where a wrapped line's text starts: its indentation, a list marker, a quote bar.
+const HANGING = /^(\s*(?:(?:[*•+-]|\d+[.)]|│|>)\s+)?)/;
+
+export interface WrapOptions {
+  /** Continuation lines start with this many spaces (default: under the first line's text, after its indentation and any list marker). */
+  hanging?: number;
+}
+
+/**
+ * Wraps text to `width` columns: at spaces between words, and between any two
+ * wide (CJK) characters. A Latin word is never split unless it alone is wider
+ * than the line; a URL is never split. Each input line is wrapped on its own;
+ * continuation lines are indented under the text of the line they continue.
+ */
+export function wrapText(text: string, width: number, options: WrapOptions = {}): string {
+  return text
+    .split('\n')
+    .map((line) => wrapLine(line, width, options))
+    .join('\n');
+}
+
+function wrapLine(line: string, width: number, options: WrapOptions): string {
+  if (displayWidth(line) <= width) return line;
+  const tokens = tokenize(line);
+  const visible = tokens.map((token) => ('text' in token ? token.text : '')).join('');
+  const hanging = Math.min(options.hanging ?? displayWidth(HANGING.exec(visible)?.[1] ?? ''), Math.floor(width / 2));
+  const indent = ' '.repeat(hanging);
+  const pen = new Pen();
+  const lines: string[] = [];
+  let out = '';
+  let used = 0;
+  let lineHasText = false;
+  let pendingSpace: Piece | undefined;
+
+  const emitTokens = (list: Token[]) => {
+    for (const token of list) {
+      if ('escape' in token) {
+        pen.apply(token.escape);
+        out += token.escape;
+      } else {
+        out += token.text;
+        used += token.width;
+      }
+    }
+  };
+  const escapesOnly = (list: Token[]) => {
+    for (const token of list) {
+      if ('escape' in token) {
+        pen.apply(token.escape);
+        out += token.escape;
+      }
+    }
+  };
+  const breakLine = () => {
+    lines.push(`${out.replace(/[ \t]+$/, '')}${pen.close()}`);
+    out = `${indent}${pen.reopen()}`;
+    used = hanging;
+    lineHasText = false;
+  };
+
+  for (const piece of pieces(tokens)) {
+    if (piece.kind === 'space') {
+      if (!lineHasText && lines.length === 0) emitTokens(piece.tokens); // leading indentation stays
+      else if (!lineHasText) escapesOnly(piece.tokens);
+      else pendingSpace = piece;
+      continue;
+    }
+    const spaceWidth = pendingSpace?.width ?? 0;
+    if (lineHasText && used + spaceWidth + piece.width > width) {
+      if (pendingSpace) escapesOnly(pendingSpace.tokens);
+      pendingSpace = undefined;
+      breakLine();
+    } else if (pendingSpace) {
+      emitTokens(pendingSpace.tokens);
+      pendingSpace = undefined;
+    }
+    if (used + piece.width > width && piece.kind === 'word' && !URL_LIKE.test(piece.plain)) {
+      // One word wider than the line: split it where it must be.
+      for (const token of piece.tokens.flatMap(graphemeTokens)) {
+        if ('text' in token && lineHasText && used + token.width > width) breakLine();
+        emitTokens([token]);
+        if ('text' in token) lineHasText = true;
+      }
+      continue;
+    }
+    emitTokens(piece.tokens);
+    lineHasText = true;
+  }
+  if (pendingSpace) escapesOnly(pendingSpace.tokens);
+  lines.push(out.replace(/[ \t]+$/, ''));
+  return lines.join('\n');
+}
