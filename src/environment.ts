@@ -16,7 +16,7 @@ export const environmentTable: Array<[string, string]> = [
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
   ['KAGENT_PAGER', 'pager for long output on a terminal (cat or empty: none); wins over `kagent config set pager` and PAGER'],
   ['PAGER', 'pager when neither KAGENT_PAGER nor the pager setting is set (default: less -FRX, if installed)'],
-  ['LINES', 'terminal height when the terminal does not say (output taller than it is paged)'],
+  ['LINES, COLUMNS', 'terminal size when the terminal does not say (tables, wrapping, paging)'],
   ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
   ['XDG_CONFIG_HOME', 'base of the default config directory'],
   ['KAGENT_CACHE_DIR', 'cache directory: the rate window shared by kagent processes, upload digests (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],

@@ -79,13 +79,15 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
       if (got !== INTERRUPT) return got;
       let again = false;
       const release = onInterruptKey(ctx.io, () => (again = true));
-      try {
-        if (++interrupts >= 2) return undefined;
-        await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
-        // The next prompt's module loads while the key is still watched, so a quick second Ctrl-C is seen.
-        await import('@inquirer/input');
-      } finally {
+      if (++interrupts >= 2) {
         release();
+        return undefined;
+      }
+      try {
+        await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
+      } finally {
+        // Going on, the terminal stays raw until the next prompt takes it: a quick second Ctrl-C is a key that prompt reads.
+        release(!again);
       }
       if (again) return undefined;
     }
@@ -203,7 +205,7 @@ async function showReply(ctx: Context, session: Session, reply: ChatMessage, pro
 async function carryOn(ctx: Context, session: Session, prompt: Prompt): Promise<boolean> {
   const conversationId = session.conversationId;
   if (!conversationId) return true;
-  const { followConversation } = await import('../../src/views/chat.js');
+  const { followConversation } = await import('../../src/views/chat-follow.js');
   const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   const stop = new AbortController();
   const release = onInterruptKey(ctx.io, () => stop.abort());

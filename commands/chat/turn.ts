@@ -94,7 +94,7 @@ export async function send(ctx: Context, body: SendMessageRequest, idempotencyKe
 /** Sends one message and follows the turn to its reply. */
 export async function runTurn(ctx: Context, body: SendMessageRequest, idempotencyKey?: string): Promise<Turn> {
   const started = await send(ctx, body, idempotencyKey);
-  const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat.js');
+  const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat-follow.js');
   const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
   const page = await followConversation(ctx, started.conversationId, {
     replyId: started.messageId,

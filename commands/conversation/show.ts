@@ -26,7 +26,7 @@ export default defineCommand({
     let page: Messages;
     try {
       if (opts.follow) {
-        const { followConversation } = await import('../../src/views/chat.js');
+        const { followConversation } = await import('../../src/views/chat-follow.js');
         page = await followConversation(ctx, args.id, {
           limit: opts.limit,
           resumeHint: `read it again with \`${suggest(ctx, `conversation show ${args.id} --follow`)}\``,

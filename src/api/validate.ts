@@ -120,28 +120,9 @@ export function coerceQuery(schema: Schema, query: Record<string, string | undef
   return out;
 }
 
-/** Fills in declared defaults (page sizes, chunk sizes) for values left out. */
-export function withDefaults<T extends Record<string, unknown>>(schema: Schema, value: T): T {
-  const out: Record<string, unknown> = { ...value };
-  for (const [name, sub] of Object.entries<Schema>(schema.properties ?? {})) {
-    const base = baseSchema(sub);
-    if (out[name] === undefined && base.default !== undefined) out[name] = base.default;
-  }
-  return out as T;
-}
-
 function baseSchema(schema: Schema): Schema {
   if (schema.anyOf) return schema.anyOf.find((b: Schema) => b.type !== 'null') ?? schema;
   return schema;
-}
-
-/** A bound in words, for help texts and messages: "2 to 200 characters". */
-export function describeBound(schema: Schema): string {
-  const base = baseSchema(schema);
-  if (base.type === 'string') return base.enum ? `one of: ${base.enum.join(', ')}` : describeLength(base);
-  if (base.type === 'integer' || base.type === 'number') return describeNumber(base);
-  if (base.type === 'array') return describeItems(base);
-  return '';
 }
 
 function describeLength(schema: Schema): string {

@@ -6,8 +6,12 @@ import type { IO } from '../context.js';
 
 const CTRL_C = '\x03';
 
-/** Watches stdin for Ctrl-C until the returned function is called (which restores the terminal). */
-export function onInterruptKey(io: Pick<IO, 'stdin' | 'stdinIsTTY'>, onInterrupt: () => void): () => void {
+/**
+ * Watches stdin for Ctrl-C until the returned function is called, which restores the terminal —
+ * or, with `keepRaw`, leaves it raw for a prompt about to take it (a Ctrl-C typed in between is
+ * then a key that prompt reads, not a signal).
+ */
+export function onInterruptKey(io: Pick<IO, 'stdin' | 'stdinIsTTY'>, onInterrupt: () => void): (keepRaw?: boolean) => void {
   const stdin = io.stdin as IO['stdin'] & { setRawMode?: (raw: boolean) => unknown; isRaw?: boolean };
   if (!io.stdinIsTTY || typeof stdin.setRawMode !== 'function') return () => {};
   const wasRaw = stdin.isRaw === true;
@@ -18,9 +22,9 @@ export function onInterruptKey(io: Pick<IO, 'stdin' | 'stdinIsTTY'>, onInterrupt
   stdin.setRawMode(true);
   stdin.on('data', onData);
   stdin.resume();
-  return () => {
+  return (keepRaw = false) => {
     stdin.off('data', onData);
-    stdin.setRawMode?.(wasRaw);
+    if (!keepRaw) stdin.setRawMode?.(wasRaw);
     if (!wasFlowing) stdin.pause();
   };
 }

@@ -76,21 +76,9 @@ export function completeMilestone(world: World, task: TaskRecord, index: number,
   touch(world, task);
 }
 
-/** Adds a milestone before the output one (e.g. one per registered source). */
-export function insertMilestone(world: World, task: TaskRecord, before: number, m: { kind: MilestoneKind; title: string }): void {
-  task.milestones.splice(before, 0, { id: world.id('ms'), kind: m.kind, title: m.title, status: 'pending', detail: null, at: null });
-  touch(world, task);
-}
-
 export function setWaiting(world: World, task: TaskRecord): void {
   if (!isActive(task)) return;
   task.status = 'waiting';
-  touch(world, task);
-}
-
-export function resumeTask(world: World, task: TaskRecord): void {
-  if (task.status !== 'waiting') return;
-  task.status = 'running';
   touch(world, task);
 }
 

@@ -6,7 +6,7 @@
 // Everything given here is already sanitised by printItem; Markdown and
 // hyperlinks are the only escape sequences added, by us.
 import type { Context } from '../context.js';
-import type { Brief, BriefEntry, Evidence, IssueSummary, Knowledge, WatchPage } from '../api/shapes.js';
+import type { Brief, BriefEntry, Evidence, Knowledge, WatchPage } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { displayWidth } from '../io/format.js';
 import { hyperlink, supportsHyperlinks } from '../io/hyperlink.js';
@@ -211,7 +211,3 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   return parts.join('\n');
 }
 
-/** The first headline of an issue, for the issues table. */
-export function topHeadline(issue: IssueSummary): string {
-  return issue.headlines[0] ?? '';
-}

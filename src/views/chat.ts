@@ -1,5 +1,5 @@
-// Chat messages for reading, and following a turn to its reply. Shared by
-// `kagent chat` (one-shot and REPL) and `kagent conversation show`.
+// Chat messages for reading (following a turn to its reply: chat-follow.ts).
+// Shared by `kagent chat` (one-shot and REPL) and `kagent conversation show`.
 //
 // A message is rendered part by part, in the order the service sent them:
 //   tool        one progress line per tool, with its localized `label` (never `name`)
@@ -18,8 +18,6 @@
 // out without colour, Markdown rendering or hyperlinks, with ISO times.
 import type { Context } from '../context.js';
 import type { ChatMessage, Messages } from '../api/shapes.js';
-import { CliError, InterruptedError, StillRunningError } from '../errors.js';
-import { poll } from '../http/poll.js';
 import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
@@ -28,106 +26,7 @@ import { truncate } from '../io/width.js';
 import { kagentCommand, shellQuote } from '../io/command-line.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
-type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;
 type Loose = Record<string, unknown>;
-
-// ---------------------------------------------------------------- following a turn
-
-/**
- * Polling a running turn. A turn takes seconds, and a person is waiting for
- * it: the first looks come quickly (0.8 s, then ×1.3), and while nothing
- * changes the interval grows to 4 s, so a long turn costs at most 15 requests
- * a minute (a quarter of the account's 60/min budget). A 3-second turn is seen
- * ending after about 3.2 s with four requests.
- */
-export const CHAT_POLL = { minMs: 800, maxMs: 4_000, factor: 1.3 } as const;
-
-export interface FollowTurnOptions {
-  /** How to pick the turn up again (the hint of exit 8 and 130). */
-  resumeHint: string;
-  /** The reply's id (TurnStarted.messageId): its running tools label the spinner. */
-  replyId?: string;
-  /** Messages to fetch per look (getConversationMessages `limit`). */
-  limit?: number;
-  /** Spinner text until a tool says what it is doing. */
-  label?: string;
-}
-
-/**
- * Polls the conversation until `running` is false and returns its messages.
- * A spinner on stderr (terminal only) shows the running tool's label when the
- * service shows a partial reply. --timeout → exit 8, Ctrl-C → exit 130; the
- * turn goes on server-side in both cases and the hint says how to read it.
- */
-export async function followConversation(ctx: FollowContext, conversationId: string, options: FollowTurnOptions): Promise<Messages> {
-  const api = await ctx.api();
-  const { startSpinner } = await import('../io/spinner.js');
-  const label = options.label ?? 'Thinking…';
-  const spinner = startSpinner(ctx, label);
-  const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;
-  try {
-    return await poll<Messages>({
-      fetch: (signal) =>
-        api.call('getConversationMessages', { params: { id: conversationId }, query: options.limit === undefined ? undefined : { limit: options.limit }, signal }),
-      isDone: (page) => page.conversation?.running !== true,
-      fingerprint: (page) => turnFingerprint(page),
-      onUpdate: (page) => spinner.update(runningLabel(page, options.replyId) ?? label),
-      timeoutMs,
-      signal: ctx.signal,
-      clock: ctx.clock,
-      ...CHAT_POLL,
-      resumeHint: options.resumeHint,
-    });
-  } catch (error) {
-    if (error instanceof StillRunningError) {
-      throw new StillRunningError(`the agent is still answering after ${ctx.flags.timeout} s; the turn goes on`, error.hint);
-    }
-    if (error instanceof InterruptedError) throw new InterruptedError('stopped waiting for the reply; the turn goes on', error.hint);
-    throw error;
-  } finally {
-    spinner.stop();
-  }
-}
-
-/** What counts as a change while a turn runs: the flag, the messages and the parts of the last one. */
-function turnFingerprint(page: Messages): string {
-  const messages = Array.isArray(page.messages) ? page.messages : [];
-  const last = messages[messages.length - 1];
-  return JSON.stringify([page.conversation?.running, page.conversation?.messageCount, messages.length, last?.id, last?.parts]);
-}
-
-/** The label of the tool the reply is running right now, if the service shows a partial reply. */
-function runningLabel(page: Messages, replyId: string | undefined): string | undefined {
-  const messages = Array.isArray(page.messages) ? page.messages : [];
-  const reply = replyId ? messages.find((m) => m.id === replyId) : undefined;
-  const parts = Array.isArray(reply?.parts) ? (reply.parts as unknown[]) : [];
-  for (const part of parts) {
-    const p = part as Loose;
-    if (p?.type === 'tool' && p.status === 'running' && typeof p.label === 'string') return `${sanitizeLine(p.label)}…`;
-  }
-  return undefined;
-}
-
-/**
- * The agent's reply to a turn: the message with the id TurnStarted gave, else
- * the last assistant message after the user's message.
- */
-export function replyOf(page: Messages, turn: { messageId?: string; userMessageId?: string }): ChatMessage | undefined {
-  const messages = Array.isArray(page.messages) ? page.messages : [];
-  const byId = turn.messageId ? messages.find((m) => m.id === turn.messageId) : undefined;
-  if (byId) return byId;
-  const userIndex = turn.userMessageId ? messages.findIndex((m) => m.id === turn.userMessageId) : -1;
-  if (turn.userMessageId && userIndex < 0) return undefined;
-  return [...messages.slice(userIndex + 1)].reverse().find((m) => m.role === 'assistant');
-}
-
-/** The turn ended without a reply we can find (the service wrote none, or it is outside the messages read). */
-export function noReplyError(ctx: Pick<Context, 'flags'>, conversationId: string): CliError {
-  return new CliError(`the turn in conversation ${conversationId} ended without a reply`, {
-    code: 'NO_REPLY',
-    hint: `\`${kagentCommand(ctx, `conversation show ${conversationId}`)}\` shows the conversation as it stands`,
-  });
-}
 
 // ---------------------------------------------------------------- rendering
 

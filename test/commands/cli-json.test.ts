@@ -2,6 +2,7 @@
 // succeeds, stdout parses as JSON (pretty on a terminal, compact when piped),
 // and nothing else is printed there. A command added to the tree is run here
 // without a word of this file changing; one that cannot print JSON fails it.
+import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argvFor, everyCommand, makeFixtures, nameOf, type Ids, type Leaf } from '../helpers/every-command.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
@@ -21,7 +22,7 @@ const NOT_JSON: Record<string, string> = {
 const STREAMS = new Set(['lib upload']);
 
 /** What a command that uses something up gets: a fresh one, made through the API, for each run. */
-async function freshIds(name: string, t: TestSandbox, ids: Ids): Promise<Partial<Ids>> {
+async function freshIds(name: string, t: TestSandbox, ids: Ids, kagent: LoggedIn['kagent']): Promise<Partial<Ids>> {
   const turn = async (text: string) => {
     const started = (await t.call('POST', '/conversations/messages', { body: { text } })).body;
     await t.advance(120_000);
@@ -33,6 +34,13 @@ async function freshIds(name: string, t: TestSandbox, ids: Ids): Promise<Partial
     return messages.flatMap((m: any) => m.parts).find((p: any) => p.type === 'action').action.id as string;
   };
   switch (name) {
+    case 'doc push': {
+      // A file pulled, then changed: what push is for.
+      const file = `${ids.pullTo}.${Date.now()}.md`;
+      await kagent(['doc', 'pull', ids.doc, '-o', file]);
+      appendFileSync(file, '\nOne more line.\n');
+      return { file };
+    }
     case 'space delete':
       return { space: (await t.call('POST', '/spaces', { body: { name: `Doomed ${Date.now()}` } })).body.id };
     case 'doc delete':
@@ -98,7 +106,7 @@ describe('--json on every command', () => {
     for (const leaf of tree) {
       const name = nameOf(leaf);
       for (const tty of [false, true]) {
-        const argv = [...argvFor(leaf, { ...ids, ...(await freshIds(name, s.t, ids)) }), '--json', '--yes', '--timeout', '30'];
+        const argv = [...argvFor(leaf, { ...ids, ...(await freshIds(name, s.t, ids, s.kagent)) }), '--json', '--yes', '--timeout', '30'];
         const r = await s.kagent(argv, { tty });
         const said = `${tty ? 'terminal' : 'piped'}: kagent ${argv.join(' ')} → exit ${r.code}`;
         if (r.code !== 0) failures.push(`${said}: ${r.stderr.slice(0, 300)}`);

@@ -6,7 +6,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
 import { exitCodeTable } from '../../src/errors.js';
 import { groups, loadGroup } from '../../src/manifest.js';
-import { groupNameIn } from '../../src/program.js';
+import { groupNameIn } from '../../src/argv.js';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
 

@@ -103,7 +103,7 @@ describe('real shells offer what the account holds', () => {
     expect(spaceFlag).toBe('Field\\ notes');
     expect(profiles!.split('|').sort()).toEqual(['sandbox', 'work']);
     expect(profileFlag!.split('|').sort()).toEqual(['sandbox', 'work']);
-    expect(settings).toBe('base-url|lang|space|rate-limit|api-key');
+    expect(settings).toBe('base-url|lang|space|rate-limit|pager|api-key');
     // -p work points at a port where nothing listens: nothing offered, nothing printed
     expect(otherProfile).toBe('');
     expect(none).toBe('');

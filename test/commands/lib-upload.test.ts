@@ -704,10 +704,10 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
       ['would-upload', join(dir, 'a.md'), '4', uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' }), ''],
       ['would-upload', join(dir, 'b.txt'), '2', uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' }), ''],
     ]);
-    expect(r.stderr).toContain('2 would upload (6 bytes in 2 upload requests, 4 s of the rate of 30 requests a minute)');
+    expect(r.stderr).toContain('2 would upload (6 B in 2 upload requests, 4 s of the rate of 30 requests a minute)');
     const tty = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run'], { tty: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toContain(`+ would upload ${join(dir, 'a.md')} (4 bytes) key `);
+    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toContain(`+ would upload ${join(dir, 'a.md')} (4 B) key `);
     expect((await stats()).executions.uploadFile).toBeUndefined();
   });
 });
@@ -782,11 +782,11 @@ describe('lib upload: reports where CI reads them', () => {
     const r = await kagent(['lib', 'upload', dir], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
     expect(r.code).toBe(2);
     const md = readFileSync(summaryFile, 'utf8');
-    expect(md.startsWith('## Earlier step\n\n### kagent lib upload\n\n2 uploaded, 0 already there, 2 failed (12 bytes)\n\n')).toBe(true);
+    expect(md.startsWith('## Earlier step\n\n### kagent lib upload\n\n2 uploaded, 0 already there, 2 failed (12 B)\n\n')).toBe(true);
     expect(md).toContain('| Status | File | Size | Item or error |\n| --- | --- | ---: | --- |\n');
     const ids = Object.fromEntries((await files()).map((f) => [f.fileName, f.id]));
-    expect(md).toContain(`| ✅ uploaded | \`${join(dir, 'good.md')}\` | 7 bytes | ${ids['good.md']} |`);
-    expect(md).toContain(`| ❌ failed | \`${join(dir, 'a,b: empty.md')}\` | 0 bytes | EMPTY_FILE: the file is empty |`);
+    expect(md).toContain(`| ✅ uploaded | \`${join(dir, 'good.md')}\` | 7 B | ${ids['good.md']} |`);
+    expect(md).toContain(`| ❌ failed | \`${join(dir, 'a,b: empty.md')}\` | 0 B | EMPTY_FILE: the file is empty |`);
     expect(md).toMatch(/\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| UNSUPPORTED_TYPE: /);
     const annotations = r.stderr.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(2);

@@ -47,6 +47,8 @@ export interface Ids {
   inbox: string;
   space: string;
   file: string;
+  /** Where `doc pull` writes. */
+  pullTo: string;
 }
 
 /** Something of every kind the commands take an id of, in a fresh sandbox account. */
@@ -66,7 +68,8 @@ export async function makeFixtures(t: TestSandbox, label: string): Promise<Ids> 
   const messages = (await t.call('GET', `/conversations/${turn.conversationId}/messages`)).body.messages;
   const actionPart = messages.flatMap((m: any) => m.parts).find((p: any) => p.type === 'action');
   const inbox = (await t.call('GET', '/inbox')).body.items;
-  const file = join(tempDir('kagent-fixture-'), 'notes.md');
+  const dir = tempDir('kagent-fixture-');
+  const file = join(dir, 'notes.md');
   writeFileSync(file, '# Fixture\n\nA file to upload.\n');
   return {
     slug,
@@ -82,6 +85,7 @@ export async function makeFixtures(t: TestSandbox, label: string): Promise<Ids> 
     inbox: inbox[0]?.id ?? 'inb_none',
     space,
     file,
+    pullTo: join(dir, 'pulled', 'notes.md'),
   };
 }
 
@@ -125,8 +129,9 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
   return byGroup[group ?? ''] ?? 'fixture';
 }
 
-/** Flags some commands need to do anything at all (the commands themselves still come from the tree). */
-const EXTRA: Record<string, string[]> = {
+/** Arguments and flags some commands need to do anything at all (the commands themselves still come from the tree). */
+const EXTRA = (ids: Ids): Record<string, string[]> => ({
+  'doc pull': [ids.doc, '-o', ids.pullTo],
   'space edit': ['--name', 'Renamed'],
   'watch settings': ['--cadence', 'weekly'],
   'lib edit': ['--note', 'fixture'],
@@ -134,7 +139,7 @@ const EXTRA: Record<string, string[]> = {
   'doc update': ['--title', 'Fixture 2'],
   'doc edit': ['--append', 'More text.'],
   'agent memory': ['--append', 'Likes tidy answers.'],
-};
+});
 /** Optional arguments worth giving: without them the command only asks for them. */
 const GIVE_OPTIONAL = new Set(['message', 'topic', 'intent', 'path']);
 
@@ -151,5 +156,5 @@ export function argvFor(leaf: Leaf, ids: Ids): string[] {
     if (flag === '--no-wait') argv.push(flag);
     else if (option.required) argv.push(flag, option.choices?.[0] ?? (option.type ? String(option.min ?? 1) : 'fixture'));
   }
-  return [...argv, ...(EXTRA[leaf.path.slice(1, 3).join(' ')] ?? [])];
+  return [...argv, ...(EXTRA(ids)[leaf.path.slice(1, 3).join(' ')] ?? [])];
 }

@@ -89,11 +89,25 @@ describe('package.json dependencies', () => {
     expect([...runtimeImports(dir).keys()].sort()).toEqual(['@scope/pkg', 'left-pad']);
   });
 
-  it('every bundled library is a devDependency, none a dependency', () => {
-    const bundled = ['@inquirer/prompts', '@noble/hashes', '@sinclair/typebox', 'chalk', 'cli-table3', 'commander', 'conf', 'mammoth', 'marked', 'marked-terminal', 'ora', 'tinyglobby', 'undici'];
-    for (const name of bundled) {
-      expect(Object.keys(pkg.devDependencies), name).toContain(name);
-      expect(Object.keys(pkg.dependencies), name).not.toContain(name);
+  it('every library the sources import is declared: bundled ones as devDependencies, the ones left to run time as dependencies', async () => {
+    const { sourceFiles } = await import('../helpers/imports.js');
+    const specifiers = new Set<string>();
+    for (const file of sourceFiles(root, ['src', 'commands'])) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const match of text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"./][^'"]*)['"]|\bimport\(\s*['"]([^'"./][^'"]*)['"]\s*\)/gm)) {
+        specifiers.add((match[1] ?? match[2]) as string);
+      }
+    }
+    const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const imported = [...new Set([...specifiers].filter((s) => !s.startsWith('node:') && !builtinModules.includes(s)).map(packageOf))].sort();
+    expect(imported.length).toBeGreaterThan(10);
+    const runtime = [...runtimeImports(dist).keys()];
+    for (const name of imported) {
+      if (runtime.includes(name)) expect(Object.keys(pkg.dependencies), name).toContain(name);
+      else {
+        expect(Object.keys(pkg.devDependencies), `${name} is bundled: a devDependency`).toContain(name);
+        expect(Object.keys(pkg.dependencies), name).not.toContain(name);
+      }
     }
   });
 
