@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { ApiClient } from './api/client.js';
 import type { Misfit } from './api/misfit.js';
 import type { OperationId } from './api/operations.js';
+import type { Clock } from './http/clock.js';
 
 export interface GlobalFlags {
   json: boolean;
@@ -70,11 +71,6 @@ export interface ResolvedConfig {
   pager: string;
   pagerSource: ValueSource;
   configPath: string;
-}
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export interface Prompter {

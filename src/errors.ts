@@ -118,3 +118,21 @@ export function exitCodeForStatus(status: number, code?: string): number {
   if (status === 400 || status === 415 || status === 422) return ExitCode.USAGE;
   return ExitCode.ERROR;
 }
+
+/**
+ * The exit status of a run with failures: the most severe one, in this order —
+ * interrupted 130, not authenticated 3, unavailable 7, quota 6, other error 1,
+ * conflict 5, not found 4, refused input 2.
+ */
+/** Exit codes from the most to the least severe: a run with several failures ends with the worst. */
+const SEVERITY: readonly number[] = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.QUOTA, ExitCode.ERROR, ExitCode.CONFLICT, ExitCode.NOT_FOUND, ExitCode.USAGE];
+
+export function mostSevere(codes: Iterable<number>): number {
+  let best: number | undefined;
+  for (const code of codes) {
+    if (code === ExitCode.OK) continue;
+    const rank = SEVERITY.indexOf(code) === -1 ? SEVERITY.indexOf(ExitCode.ERROR) : SEVERITY.indexOf(code);
+    if (best === undefined || rank < SEVERITY.indexOf(best)) best = SEVERITY[rank];
+  }
+  return best ?? ExitCode.OK;
+}

@@ -6,7 +6,8 @@
 // Start-up matters: for --help only commander, errors.ts and the manifest are
 // loaded; everything a command needs is imported once a command runs.
 import { Command, CommanderError } from 'commander';
-import type { Clock, Context, Editor, GlobalFlags, Prompter } from './context.js';
+import type { Context, Editor, GlobalFlags, Prompter } from './context.js';
+import type { Clock } from './http/clock.js';
 import { ExitCode, UsageError } from './errors.js';
 import type { Streams } from './io/terminal.js';
 import { extractJsonFields, groupNameIn, operandsAfter } from './argv.js';

@@ -4,7 +4,8 @@
 // env and a config dir, and get the same behaviour as the binary.
 import type { ApiClient } from './api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
-import type { Clock, Context, Editor, GlobalFlags, IO, Prompter } from './context.js';
+import type { Context, Editor, GlobalFlags, IO, Prompter } from './context.js';
+import type { Clock } from './http/clock.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';

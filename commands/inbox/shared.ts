@@ -97,7 +97,7 @@ export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summa
       const { printJson, success, wantsJson } = await import('../../src/io/output.js');
       const { emit } = await import('../../src/io/streams.js');
       const { reportError } = await import('../../src/io/report.js');
-      const { mostSevere } = await import('../../src/upload/uploader.js');
+      const { mostSevere } = await import('../../src/errors.js');
       const results: Array<Record<string, unknown>> = [];
       const failures: CliError[] = [];
       const hint = `\`${suggest(ctx, 'inbox list')}\` shows the ids`;

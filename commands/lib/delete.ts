@@ -24,7 +24,7 @@ export default defineCommand({
     const { printJson, success, wantsJson } = await import('../../src/io/output.js');
     const { emit } = await import('../../src/io/streams.js');
     const { reportError } = await import('../../src/io/report.js');
-    const { mostSevere } = await import('../../src/upload/uploader.js');
+    const { mostSevere } = await import('../../src/errors.js');
     const results: Array<{ id: string; deleted: boolean; error?: { code: string; message: string } }> = [];
     const failures: CliError[] = [];
     for (const id of ids) {

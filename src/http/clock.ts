@@ -1,6 +1,10 @@
 // The real clock. Everything that waits (backoff, pacing, polling) takes a Clock
 // so tests can drive time instead of sleeping.
-import type { Clock } from '../context.js';
+/** What waits: the real clock below, or a test's that drives time. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -3,7 +3,7 @@
 // retry, keeps idempotency keys stable across attempts, traces, and turns every
 // failure into a CliError with the documented exit code.
 import type { Readable } from 'node:stream';
-import type { Clock } from '../context.js';
+import type { Clock } from './clock.js';
 import { defaultBackoff, type BackoffOptions } from './backoff.js';
 import { systemClock } from './clock.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';

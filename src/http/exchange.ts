@@ -2,7 +2,7 @@
 // paced, sent, then one method per outcome (a 2xx, an error answer, a network
 // failure), each deciding to return, to throw, or to wait and try again.
 import type { Readable } from 'node:stream';
-import type { Clock } from '../context.js';
+import type { Clock } from './clock.js';
 import type { CliError } from '../errors.js';
 import { parseApiError } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';

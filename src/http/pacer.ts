@@ -14,7 +14,7 @@
 // the connection is made, on a first request tens of milliseconds later). Without
 // the margin the (limit+1)th request could reach the service while the service
 // still counts the first one inside its minute.
-import type { Clock } from '../context.js';
+import type { Clock } from './clock.js';
 
 export interface TakeOptions {
   /** Epoch ms (of the pacer's clock) by which the request must be able to leave; a later moment is refused, nothing reserved. */

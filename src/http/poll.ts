@@ -1,7 +1,7 @@
 // Following background work (tasks, chat turns, media): ask again and again,
 // quickly while things change, more slowly while they do not. Every fetch goes
 // through the paced client, so polling stays inside the rate budget.
-import type { Clock } from '../context.js';
+import type { Clock } from './clock.js';
 import { CliError, InterruptedError, StillRunningError } from '../errors.js';
 import { systemClock } from './clock.js';
 

@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock } from '../context.js';
+import type { Clock } from './clock.js';
 import { abortableSleep } from './clock.js';
 import { pauseState, PacingTooLong, reserve, SlidingWindowPacer, waitOutPause, windowShape, type Pacer, type TakeOptions, type WindowShape, type WindowState } from './pacer.js';
 

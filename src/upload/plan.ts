@@ -14,7 +14,7 @@ import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
 import { formatBytes, inspect, sha256Of } from './prepare.js';
 import type { Target } from './uploader.js';
-import { mostSevere } from './uploader.js';
+import { mostSevere } from '../errors.js';
 
 export type PlannedStatus = 'would-upload' | 'exists' | 'failed';
 

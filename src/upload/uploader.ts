@@ -16,6 +16,7 @@ import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
+import { mostSevere } from '../errors.js';
 import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
@@ -86,23 +87,6 @@ export interface UploadSummary {
 
 /** Failures that every other file would meet as well: stop starting new ones. */
 const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
-
-/**
- * The exit status of a run with failures: the most severe one, in this order —
- * interrupted 130, not authenticated 3, unavailable 7, quota 6, other error 1,
- * conflict 5, not found 4, refused input 2.
- */
-export const SEVERITY: readonly number[] = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.QUOTA, ExitCode.ERROR, ExitCode.CONFLICT, ExitCode.NOT_FOUND, ExitCode.USAGE];
-
-export function mostSevere(codes: Iterable<number>): number {
-  let best: number | undefined;
-  for (const code of codes) {
-    if (code === ExitCode.OK) continue;
-    const rank = SEVERITY.indexOf(code) === -1 ? SEVERITY.indexOf(ExitCode.ERROR) : SEVERITY.indexOf(code);
-    if (best === undefined || rank < SEVERITY.indexOf(best)) best = SEVERITY[rank];
-  }
-  return best ?? ExitCode.OK;
-}
 
 export async function uploadAll(sources: Source[], options: UploadOptions): Promise<UploadSummary> {
   const summary: UploadSummary = { uploaded: 0, exists: 0, failed: 0, skipped: 0, bytes: 0, exitCode: ExitCode.OK };

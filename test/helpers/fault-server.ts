@@ -8,7 +8,7 @@
 // create ran twice.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Clock } from '../../src/context.js';
+import type { Clock } from '../../src/http/clock.js';
 
 export type Fault = (
   | { type: 'reset' }

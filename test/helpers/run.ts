@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import pkg from '../../package.json' with { type: 'json' };
-import type { Clock, Prompter } from '../../src/context.js';
+import type { Prompter } from '../../src/context.js';
+import type { Clock } from '../../src/http/clock.js';
 import { run } from '../../src/program.js';
 
 export interface RunCliOptions {

@@ -2,7 +2,7 @@
 // advances sandbox time by N ms (running the background work that comes due)
 // and returns at once. Polling commands (task followers) then see the sandbox
 // move exactly as far as they waited, with no real sleeping.
-import type { Clock } from '../../src/context.js';
+import type { Clock } from '../../src/http/clock.js';
 import type { TestSandbox } from './sandbox.js';
 
 export interface SandboxClock extends Clock {
