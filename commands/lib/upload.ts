@@ -1,5 +1,5 @@
 import type { Context } from '../../src/context.js';
-import { CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
+import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
@@ -26,20 +26,7 @@ async function runUploads(
   const { createReporter } = await import('../../src/upload/report.js');
   const { spinnersAllowed } = await import('../../src/io/spinner.js');
 
-  // The plan's per-file limit, asked once and only when a file gets that far.
-  let limit: Promise<number | undefined> | undefined;
-  const planLimit = () =>
-    (limit ??= api.call('getMe', { signal: ctx.signal }).then(
-      (me) => {
-        const bytes = (me as { limits?: { fileBytes?: unknown } }).limits?.fileBytes;
-        return typeof bytes === 'number' && bytes > 0 ? bytes : undefined;
-      },
-      (error: unknown) => {
-        // Without an account answer there is nothing to upload with; other failures only skip the check.
-        if (error instanceof CliError && (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.INTERRUPTED)) throw error;
-        return undefined;
-      },
-    ));
+  const planLimit = (await import('../../src/upload/uploader.js')).accountFileLimit(api, ctx.signal);
 
   const { digestCache } = await import('../../src/upload/digest-cache.js');
   const { defaultCacheDir } = await import('../../src/cache-dir.js');

@@ -143,19 +143,9 @@ export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, fi
 
 /** The whole dry run of `lib upload`: plan, print, and end as a real run would for the local checks. */
 export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], target: Target): Promise<void> {
-  const { CliError, ExitCode } = await import('../errors.js');
-  let limit: Promise<number | undefined> | undefined;
-  const planLimit = () =>
-    (limit ??= api.call('getMe', { signal: ctx.signal }).then(
-      (me) => {
-        const bytes = (me as { limits?: { fileBytes?: unknown } }).limits?.fileBytes;
-        return typeof bytes === 'number' && bytes > 0 ? bytes : undefined;
-      },
-      (error: unknown) => {
-        if (error instanceof CliError && (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.INTERRUPTED)) throw error;
-        return undefined;
-      },
-    ));
+  const { CliError } = await import('../errors.js');
+  const { accountFileLimit } = await import('./uploader.js');
+  const planLimit = accountFileLimit(api, ctx.signal);
   const { digestCache } = await import('./digest-cache.js');
   const { defaultCacheDir } = await import('../cache-dir.js');
   const { files, summary } = await planUploads(sources, { api, target, limit: planLimit, cache: digestCache(defaultCacheDir(ctx.io.env)), ratePerMinute: ctx.config.rateLimit, signal: ctx.signal });

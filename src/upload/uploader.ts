@@ -15,8 +15,7 @@ import type { ApiClient, CallResult, Responses } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
-import { ApiError, CliError, ExitCode } from '../errors.js';
-import { mostSevere } from '../errors.js';
+import { ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
@@ -87,6 +86,26 @@ export interface UploadSummary {
 
 /** Failures that every other file would meet as well: stop starting new ones. */
 const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
+
+/**
+ * The plan's per-file limit (GET /me), asked once and only when a file gets that far. Without an
+ * account answer there is nothing to upload with (no key, service unreachable, Ctrl-C); other
+ * failures only skip the check, which the service makes again.
+ */
+export function accountFileLimit(api: ApiClient, signal: AbortSignal | undefined): () => Promise<number | undefined> {
+  let limit: Promise<number | undefined> | undefined;
+  return () =>
+    (limit ??= api.call('getMe', { signal }).then(
+      (me) => {
+        const bytes = (me as { limits?: { fileBytes?: unknown } }).limits?.fileBytes;
+        return typeof bytes === 'number' && bytes > 0 ? bytes : undefined;
+      },
+      (error: unknown) => {
+        if (error instanceof CliError && (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.INTERRUPTED)) throw error;
+        return undefined;
+      },
+    ));
+}
 
 export async function uploadAll(sources: Source[], options: UploadOptions): Promise<UploadSummary> {
   const summary: UploadSummary = { uploaded: 0, exists: 0, failed: 0, skipped: 0, bytes: 0, exitCode: ExitCode.OK };

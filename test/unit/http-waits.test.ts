@@ -111,8 +111,19 @@ describe('notices', () => {
 
 describe('one notice for requests waiting together', () => {
   it('concurrent requests waiting for the same moment are said once', async () => {
-    const api = client({ ratePerMinute: 3 });
-    await Promise.all(Array.from({ length: 6 }, () => api.call('getMe')));
+    // Time stands still until all six have taken their place in the window (the fake clock would
+    // otherwise move on as soon as the first waits, and a late request would find room): then it jumps.
+    let now = clock.now();
+    const sleepers: Array<() => void> = [];
+    const still = { now: () => now, sleep: (ms: number) => new Promise<void>((wake) => sleepers.push(() => ((now = Math.max(now, clock.now() + ms)), wake()))) };
+    const api = client({ ratePerMinute: 3, clock: still });
+    const calls = Promise.all(Array.from({ length: 6 }, () => api.call('getMe')));
+    // Three go at once, three wait: nothing more happens until time moves.
+    while (sleepers.length < 3 || server.requests.length < 3) await new Promise((tick) => setTimeout(tick, 5));
+    await new Promise((tick) => setTimeout(tick, 50));
+    expect([sleepers.length, server.requests.length]).toEqual([3, 3]);
+    for (const wake of sleepers.splice(0)) wake();
+    await calls;
     expect(server.requests).toHaveLength(6);
     expect(trace.filter((line) => line.startsWith('waiting'))).toHaveLength(3);
     expect(notices).toEqual(['waiting 61 s: rate limit']);
