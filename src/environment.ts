@@ -19,7 +19,7 @@ export const environmentTable: Array<[string, string]> = [
   ['LINES, COLUMNS', 'terminal size when the terminal does not say (tables, wrapping, paging)'],
   ['VISUAL, EDITOR', 'the editor commands open for you to write in'],
   ['XDG_CONFIG_HOME', 'base of the default config directory'],
-  ['KAGENT_CACHE_DIR', 'cache directory: the rate window shared by kagent processes, upload digests (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],
+  ['KAGENT_CACHE_DIR', 'cache directory: the rate window shared by kagent processes, upload digests, completion values, Node\'s compile cache (default: $XDG_CACHE_HOME/kagent or ~/.cache/kagent; %LOCALAPPDATA%\\kagent on Windows)'],
   ['XDG_CACHE_HOME', 'base of the default cache directory'],
   ['HTTPS_PROXY, https_proxy', 'proxy for https:// requests (CONNECT): http://[user:password@]host:port, or https://'],
   ['HTTP_PROXY, http_proxy', 'proxy for http:// requests (sent as absolute-URI requests)'],
