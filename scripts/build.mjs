@@ -98,7 +98,7 @@ const lazyBuiltins = {
 // The manifest stays out: the root --help, answered without the program, needs
 // it and nothing else here.
 const CORE = [
-  'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
+  'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
   'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts',
   'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
   'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',

@@ -1,6 +1,6 @@
 import type { Conversation } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { notFoundHint } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 
 export default defineCommand({
   name: 'delete',

@@ -1,6 +1,7 @@
 import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 
 export default defineCommand({
   name: 'show',

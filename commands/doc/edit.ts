@@ -3,7 +3,8 @@ import type { EditOp, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 
 interface EditOptions {

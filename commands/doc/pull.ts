@@ -2,7 +2,7 @@ import type { Context } from '../../src/context.js';
 import type { Doc, DocSummary } from '../../src/api/shapes.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';

@@ -1,6 +1,6 @@
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 
 export default defineCommand({
   name: 'push',

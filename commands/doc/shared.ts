@@ -2,7 +2,8 @@
 import type { Context } from '../../src/context.js';
 import type { Doc, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
-import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 
 // ---------------------------------------------------------------- helpers
 

@@ -1,7 +1,7 @@
 import type { Revision } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 
 export default defineCommand({

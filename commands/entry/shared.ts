@@ -1,7 +1,7 @@
 // What several `kagent entry` verbs share.
 import type { Context } from '../../src/context.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { notFoundHint } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 
 export async function write(ctx: Context, id: string, op: 'setEntryFeedback' | 'setEntrySaved', body: unknown): Promise<void> {
   try {

@@ -1,6 +1,7 @@
 import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 
 export default defineCommand({
   name: 'delete',

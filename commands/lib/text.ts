@@ -2,7 +2,8 @@ import type { Context } from '../../src/context.js';
 import type { LibraryText } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {

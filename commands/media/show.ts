@@ -1,5 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
 
 export default defineCommand({

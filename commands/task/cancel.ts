@@ -2,7 +2,8 @@ import type { Context } from '../../src/context.js';
 import type { Task } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 import { percent } from './shared.js';
 
 async function explainCancelError(ctx: Context, error: unknown, id: string): Promise<unknown> {

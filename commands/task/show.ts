@@ -2,7 +2,8 @@ import type { Context } from '../../src/context.js';
 import type { TaskDetail } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 import { resultCommand, percent } from './shared.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {

@@ -1,6 +1,7 @@
 import type { TaskDetail } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { suggest, notFoundHint } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 import { resultCommand } from './shared.js';
 
 export default defineCommand({

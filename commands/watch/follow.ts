@@ -2,7 +2,8 @@ import type { Context } from '../../src/context.js';
 import type { FollowState } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { meOrNothing, shapes } from './shared.js';
 

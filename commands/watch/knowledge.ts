@@ -1,5 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 
 export default defineCommand({
   name: 'knowledge',

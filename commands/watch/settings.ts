@@ -1,6 +1,7 @@
 import { ApiError, CliError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { suggest, withNotFound } from '../../src/kit/hints.js';
+import { suggest } from '../../src/kit/hints.js';
+import { withNotFound } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
 
 export default defineCommand({

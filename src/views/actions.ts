@@ -6,14 +6,7 @@ import type { Context } from '../context.js';
 import type { Action, InboxItem } from '../api/shapes.js';
 import { ApiError, CliError, InterruptedError } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
-
-/** A 404 on an action id says where the ids are (unless it has a hint). */
-function actionNotFound(ctx: Pick<Context, 'flags'>, error: unknown, id: string): unknown {
-  if (error instanceof ApiError && error.status === 404 && !error.hint) {
-    error.hint = `no action "${id}": \`${kagentCommand(ctx, 'actions list')}\` shows the ones waiting for you`;
-  }
-  return error;
-}
+import { notFoundHint } from './not-found.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -67,7 +60,7 @@ export async function locateAction(ctx: Context, id: string, conversationId?: st
 
 /** ACTION_DECIDED with the action's current status and what can still be done about it. */
 async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return actionNotFound(ctx, error, id);
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const { getFormatter } = await import('../io/output.js');
   const { sanitizeLine } = await import('../io/sanitize.js');
@@ -153,7 +146,7 @@ export async function decideAction(ctx: Context, id: string, approve: boolean, r
 
 /** ACTION_NOT_UNDOABLE: the window passed, or the action never ran. */
 async function explainUndoError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return actionNotFound(ctx, error, id);
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const { getFormatter } = await import('../io/output.js');
   const { sanitizeLine } = await import('../io/sanitize.js');
