@@ -20,8 +20,9 @@ export async function printDoctorReport(ctx: Pick<Context, 'io' | 'flags' | 'clo
       continue;
     }
     const mark = check.status === 'ok' ? f.green('✓') : check.status === 'warn' ? f.yellow('!') : f.red('✗');
-    lines.push(`${mark} ${f.bold(check.name.padEnd(10))} ${sanitizeLine(check.summary)}`);
-    for (const detail of details) lines.push(`    ${f.dim('·')} ${sanitizeLine(detail)}`);
+    // Wrapped to the terminal at word boundaries, under the summary and under the detail text.
+    lines.push(f.wrap(`${mark} ${f.bold(check.name.padEnd(10))} ${sanitizeLine(check.summary)}`, { hanging: 13 }));
+    for (const detail of details) lines.push(f.wrap(`    ${f.dim('·')} ${sanitizeLine(detail)}`, { hanging: 6 }));
   }
   if (f.tty) {
     const problems = report.checks.filter((c) => c.status === 'fail').length;

@@ -41,7 +41,7 @@ const checkOf = (report: any, name: string) => report.checks.find((c: any) => c.
 
 describe('kagent doctor', () => {
   it('against the sandbox: every check passes, exit 0, in all three modes', async () => {
-    const tty = await s.kagent(['doctor'], { tty: true });
+    const tty = await s.kagent(['doctor'], { tty: true, columns: 200 }); // wide: a summary on one line (wrapping: terminal-pty.test.ts)
     expect(tty.code).toBe(0);
     expect(tty.stdout).toContain('No problems found.');
     expect(tty.stdout).toMatch(/config .*profile default/);

@@ -82,6 +82,7 @@ describe('nothing wider than the terminal', () => {
     ['watch list', ['watch', 'list'], /china-ev/],
     ['watch show (a brief in Chinese)', ['watch', 'show', 'china-ev'], /china-ev|中国|新能源/],
     ['watch show (a brief in English)', ['watch', 'show', 'ai-chips'], /Evidence|ai-chips/],
+    ['doctor (each check wrapped under its summary)', ['doctor'], /No problems found/],
   ];
   for (const width of WIDTHS) {
     it(`at ${width} columns`, async () => {
