@@ -7,7 +7,7 @@
 // The reads it makes: GET /me (the per-file limit) and the library listing.
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
-import { sanitizeLine } from '../io/sanitize.js';
+import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { DigestCache } from './digest-cache.js';
 import type { Source } from './discover.js';
@@ -114,7 +114,7 @@ export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, fi
       if (ctx.flags.jq !== undefined) {
         const { runJq } = await import('../io/jq.js');
         await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
-      } else await emit(ctx.io.stdout, `${JSON.stringify(data)}\n`);
+      } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
       continue;
     }
     const path = sanitizeLine(file.path);
