@@ -61,16 +61,19 @@ if (versionOnly) {
     });
   }
   const { run } = await import('./program.js');
+  // Required here, not imported at the top: --version and the root help do without it.
+  const { isatty } = nodeModule.createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
   const code = await run({
     argv,
     onLongRunning() {
       endsOnInterrupt = true;
     },
     env: process.env,
-    // A getter: creating process.stdin costs start-up time that --help should not pay.
+    // A getter: creating process.stdin costs start-up time that a command not reading it should not pay.
     get stdin() {
       return process.stdin;
     },
+    stdinIsTTY: isatty(0),
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
