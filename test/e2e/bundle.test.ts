@@ -22,6 +22,15 @@ writeFileSync(
   process.on('exit', () => process.stderr.write('builtins: ' + [...seen].join(' ') + '\\nnative: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`,
 );
 
+// Says whether process.stdin was made (its getter read) during the run.
+const stdinWatch = join(dir, 'watch-stdin.cjs');
+writeFileSync(
+  stdinWatch,
+  `const real = Object.getOwnPropertyDescriptor(process, 'stdin'); let made = false;
+  Object.defineProperty(process, 'stdin', { configurable: true, enumerable: real.enumerable, get() { made = true; return real.get.call(process); } });
+  process.on('exit', () => process.stderr.write('stdin made: ' + made + '\\n'));`,
+);
+
 let server: TinyServer;
 let bigHeader = false;
 beforeAll(async () => {
@@ -58,6 +67,30 @@ describe('the bundle', () => {
     expect(native).not.toContain('crypto');
     expect(native).not.toContain('child_process');
     expect(native).not.toContain('internal/deps/undici/undici'); // nor Node's own fetch
+  });
+
+  it('an API call loads neither node:v8, node:vm nor the file streams, and never makes process.stdin', async () => {
+    bigHeader = false;
+    const r = await kagent(['me', '--json'], { NODE_OPTIONS: `--require ${recorder} --require ${stdinWatch}` });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
+    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(native).toContain('http');
+    // node:v8 (WebAssembly tiers) and node:vm (undici's code cache) serve undici's first request only.
+    expect(native).not.toContain('v8');
+    expect(native).not.toContain('vm');
+    // node:fs is required, not imported: no ES module facade reads its ReadStream/Utf8Stream getters.
+    expect(native).not.toContain('internal/fs/streams');
+    expect(/stdin made: (\w+)/.exec(r.stderr)?.[1]).toBe('false');
+    // A command that reads stdin still gets it.
+    const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const env = { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config-login'), KAGENT_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: `--require ${stdinWatch}` };
+      const child = execFile(testNode, [bin, 'auth', 'login', '--with-key', '--base-url', server.baseUrl], { env }, (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }));
+      child.stdin?.end('kak_from_stdin\n');
+    });
+    expect(login.code).toBe(0);
+    expect(/stdin made: (\w+)/.exec(login.stderr)?.[1]).toBe('true');
+    expect(readFileSync(join(dir, 'config-login', 'config.json'), 'utf8')).toContain('kak_from_stdin');
   });
 
   it('an upload (a streamed body) still goes by undici, without node:http', async () => {
