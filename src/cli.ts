@@ -14,13 +14,6 @@ const buildDate = typeof KAGENT_BUILD_DATE === 'string' ? KAGENT_BUILD_DATE : un
 // As `gh --version` prints it.
 const versionText = `kagent version ${pkg.version}${buildDate ? ` (${buildDate})` : ''}`;
 
-// `| head` closing stdout: stop quietly with success, as a Unix tool should.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-  });
-}
-
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
 const isVersion = (arg: string) => arg === '--version' || arg === '-V';
 const versionOnly = argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose');
@@ -32,11 +25,19 @@ if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await impo
 if (versionOnly) {
   // --verbose adds what a bug report needs: the Node.js and the system it runs on.
   const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
-  process.stdout.write(`${versionText}\n${platformText()}`);
+  writeOut(`${versionText}\n${platformText()}`);
 } else if (rootHelp) {
   const { renderRootHelp } = await import('./root-help.js');
-  process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
+  // A terminal's width needs the stream; a pipe's or a file's does not (COLUMNS, else 80).
+  const { isatty } = nodeModule.createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  writeOut(renderRootHelp((isatty(1) && process.stdout.columns) || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {
+  // `| head` closing stdout: stop quietly with success, as a Unix tool should.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+    });
+  }
   // First Ctrl-C: abort what is running (waits stop and say how to resume). Second: leave now.
   // While a pager shows the output, Ctrl-C is the pager's: leaving under it would hand the
   // shell a terminal the pager still holds in raw mode. Quitting the pager ends kagent.
@@ -84,6 +85,29 @@ if (versionOnly) {
   // Let buffered output reach the pipe, then end even if a socket or timer lingers.
   await Promise.all([flush(process.stdout), flush(process.stderr)]);
   process.exit(ended ?? code);
+}
+
+/**
+ * --version and the root help: written straight to fd 1. Making process.stdout
+ * costs more than the rest of `--version` (a pipe's stream loads node:net and
+ * the stream modules, ~2 ms on Node 26). A closed pipe ends quietly with success,
+ * as above; a pipe that would block (non-blocking, and full) gets the rest
+ * through process.stdout, which waits.
+ */
+function writeOut(text: string): void {
+  const { writeSync } = nodeModule.createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+  let bytes = Buffer.from(text);
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(writeSync(1, bytes));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') process.exit(0);
+    if (code !== 'EAGAIN') throw error;
+    process.stdout.on('error', (failure: NodeJS.ErrnoException) => {
+      if (failure.code === 'EPIPE') process.exit(0);
+    });
+    process.stdout.write(bytes);
+  }
 }
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {
