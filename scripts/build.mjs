@@ -117,6 +117,10 @@ const SETS = {
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
+// A dynamic import of a member of these sets becomes a static one (below). Not
+// for the help set: that would give its chunk namespace objects, made with a
+// helper of esbuild's, and the root help would read the helpers' chunk too.
+const rewritten = new Set(['core', 'cache']);
 // The entry imports these on demand only (--version loads none of them): no rewrite there.
 const entryFile = fromRoot('src/cli.ts');
 // kagent's own imports of Node built-ins become require() calls (the banner
@@ -162,7 +166,7 @@ const chunkSets = {
       const hoisted = [];
       if (args.path !== entryFile) {
         source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {
-          if (!setOf.has(join(dirname(args.path), `${specifier}.ts`))) return call;
+          if (!rewritten.has(setOf.get(join(dirname(args.path), `${specifier}.ts`)))) return call;
           const name = `__set${hoisted.length}`;
           hoisted.push(`import * as ${name} from '${specifier}.js';`);
           return `Promise.resolve(${name})`;

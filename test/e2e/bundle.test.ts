@@ -135,6 +135,24 @@ describe('the bundle', () => {
     expect([...reached]).not.toContain(core[0]);
   });
 
+  it('--version reads cli.js alone, and the root --help two chunks besides, neither of them the helpers chunk', () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
+    const staticImports = (text: string) => [...text.matchAll(/^(?:import\s+"\.\/(?:chunks\/)?([^"]+)"|\} from "\.\/(?:chunks\/)?([^"]+)")/gm)].map((m) => (m[1] ?? m[2]) as string);
+    // The entry imports nothing of the bundle at its top: the rest is import()ed as each path needs.
+    expect(staticImports(readFileSync(join(root, 'dist', 'cli.js'), 'utf8'))).toEqual([]);
+    const helpers = files.filter((file) => file.text.includes('var __toESM = ')).map((file) => file.name);
+    expect(helpers).toHaveLength(1);
+    // No file imports the helpers for their side effects (they have none), only by name.
+    expect(files.filter((file) => file.text.includes(`import "./${helpers[0]}";`)).map((file) => file.name)).toEqual([]);
+    const rootHelp = files.find((file) => /^root-help-.*\.js$/.test(file.name));
+    expect(rootHelp).toBeDefined();
+    const reached = new Set<string>([rootHelp!.name]);
+    for (const name of reached) for (const next of staticImports(files.find((file) => file.name === name)?.text ?? '')) reached.add(next);
+    expect(reached.size).toBe(2);
+    expect([...reached]).not.toContain(helpers[0]);
+  });
+
   it('undici is built with a code cache that this Node accepts', async () => {
     const { loadCommonJs } = (await import(join(root, 'dist', 'code-cache.js'))) as typeof import('../../src/http/code-cache.js');
     const loaded = loadCommonJs(join(root, 'dist', 'undici.cjs'));
