@@ -153,6 +153,19 @@ describe('the bundle', () => {
     expect([...reached]).not.toContain(helpers[0]);
   });
 
+  it('the files an API call loads are plain ASCII (one other character makes Node hold the whole file as a two-byte string)', () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
+    const core = files.filter((file) => file.text.includes('// src/http/transport.ts\n'));
+    const program = files.filter((file) => file.text.includes('// src/program.ts\n'));
+    const me = files.filter((file) => /^me-.*\.js$/.test(file.name));
+    expect([core, program, me].map((list) => list.length)).toEqual([1, 1, 1]);
+    for (const file of [...core, ...program, ...me, { name: 'cli.js', text: readFileSync(join(root, 'dist', 'cli.js'), 'utf8') }]) {
+      const other = /[^\0-\x7f]/.exec(file.text);
+      expect(other ? `${file.name}: ${file.text.slice(Math.max(0, other.index - 60), other.index + 20)}` : '').toBe('');
+    }
+  });
+
   it('undici is built with a code cache that this Node accepts', async () => {
     const { loadCommonJs } = (await import(join(root, 'dist', 'code-cache.js'))) as typeof import('../../src/http/code-cache.js');
     const loaded = loadCommonJs(join(root, 'dist', 'undici.cjs'));
