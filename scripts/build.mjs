@@ -98,10 +98,10 @@ const lazyBuiltins = {
 //   answer (`kagent me`: 17 files, 11-14 ms less in 41 alternating runs; 7 with
 //   the rewrite below). The manifest stays out: the root --help, answered
 //   without the program, needs it and nothing else here.
-// - help: the root help and the manifest it lists (the root --help loads
-//   nothing else; every command loads both).
-// - cache: the compile cache the entry turns on first, and the cache dir it
-//   lives in (which the pacing, upload and completion caches share).
+// - entry: what the entry loads before the program: the root help and the
+//   manifest it lists (the root --help loads nothing else), the compile cache
+//   every command turns on first, and the cache dir it lives in. Every command
+//   loads all four.
 const SETS = {
   core: [
     'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
@@ -112,30 +112,32 @@ const SETS = {
     'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
     'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
   ],
-  help: ['src/root-help.ts', 'src/manifest.ts'],
-  cache: ['src/compile-cache.ts', 'src/cache-dir.ts'],
+  entry: ['src/root-help.ts', 'src/manifest.ts', 'src/compile-cache.ts', 'src/cache-dir.ts'],
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
 // A dynamic import of a member of these sets becomes a static one (below). Not
-// for the help set: that would give its chunk namespace objects, made with a
+// for the entry set: that would give its chunk namespace objects, made with a
 // helper of esbuild's, and the root help would read the helpers' chunk too.
-const rewritten = new Set(['core', 'cache']);
+const rewritten = new Set(['core']);
 // The entry imports these on demand only (--version loads none of them): no rewrite there.
 const entryFile = fromRoot('src/cli.ts');
-// kagent's own imports of Node built-ins become require() calls (the banner
-// gives every chunk a require). Node gives an imported built-in an ES module
-// facade, made by reading every export, getters included: node:fs's `promises`,
-// `ReadStream` and `Utf8Stream` getters then load fs/promises and the file
-// streams, ~1.5 ms of every API call's start-up on Node 26 (measured with
-// --cpu-prof). A require() reads no getter until it is used. node:module stays
-// an import: the banner imports it to make that require(). Forms rewritten:
-// `import { a, b as c } from 'node:x'`, `import x from 'node:x'` and
-// `import * as x from 'node:x'`; type-only imports and names are dropped.
+// kagent's own imports of Node built-ins become require() calls. Node gives an
+// imported built-in an ES module facade, made by reading every export, getters
+// included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
+// load fs/promises and the file streams, ~1.5 ms of every API call's start-up
+// on Node 26 (measured with --cpu-prof). A require() reads no getter until it is
+// used. The require is made with node:module's createRequire in the module
+// itself (esbuild would turn a bare require() into its __require helper, and
+// the file would then load the helpers' chunk). node:module stays an import.
+// Forms rewritten: `import { a, b as c } from 'node:x'`, `import x from
+// 'node:x'` and `import * as x from 'node:x'`; type-only names are dropped.
 function requireBuiltins(source) {
-  return source.replace(/^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm, (statement, clause, _quote, name) => {
+  let used = false;
+  const rewritten = source.replace(/^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm, (statement, clause, _quote, name) => {
     if (name === 'node:module') return statement;
-    const required = `require(${JSON.stringify(name)})`;
+    used = true;
+    const required = `__kagentBuiltin(${JSON.stringify(name)})`;
     if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
     const names = clause
       .slice(1, -1)
@@ -145,6 +147,7 @@ function requireBuiltins(source) {
       .map((part) => part.replace(/\s+as\s+/, ': '));
     return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
   });
+  return used ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}` : source;
 }
 
 const chunkSets = {
