@@ -153,6 +153,20 @@ describe('the bundle', () => {
     expect([...reached]).not.toContain(helpers[0]);
   });
 
+  it('--version and the root --help into a pipe load none of node:net, the streams, node:tty or node:os', async () => {
+    // Written with writeSync: process.stderr would load the very modules looked for.
+    const quiet = join(dir, 'record-quietly.cjs');
+    writeFileSync(quiet, `process.on('exit', () => require('node:fs').writeSync(2, 'native: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`);
+    for (const args of [['--version'], ['--help']]) {
+      const r = await kagent(args, { NODE_OPTIONS: `--require ${quiet}` });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^(kagent version|Usage: kagent)/);
+      const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+      expect(native.length).toBeGreaterThan(0);
+      expect(native.filter((name) => ['net', 'stream', 'tty', 'os'].includes(name))).toEqual([]);
+    }
+  });
+
   it('the files an API call loads are plain ASCII (one other character makes Node hold the whole file as a two-byte string)', () => {
     const chunks = join(root, 'dist', 'chunks');
     const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
