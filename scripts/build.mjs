@@ -2,7 +2,7 @@
 // command group, the sandbox and heavy dependencies become chunks loaded on demand.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,49 +87,96 @@ const lazyBuiltins = {
   },
 };
 
-// The modules every API command runs through, from the program to the answer,
-// in one chunk. esbuild puts each module into the chunk of the set of entry
-// points that reach it, so small modules shared by different sets of commands
-// became files of their own: `kagent me` loaded 33 files, and Node's ESM loader
-// spends 0.3-0.65 ms on each (resolve, read, compile, link) however small it is.
-// Each member here also imports a virtual module that imports them all, so an
-// entry that reaches one reaches all, and they share one chunk (`kagent me`:
-// 17 files, 11-14 ms less in 41 alternating runs; 7 with the rewrite below).
-// The manifest stays out: the root --help, answered without the program, needs
-// it and nothing else here.
-const CORE = [
-  'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
-  'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts',
-  'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
-  'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
-  'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
-  'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
-  'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
-].map((path) => fileURLToPath(new URL(`../${path}`, import.meta.url)));
-const coreChunk = {
-  name: 'core-chunk',
+// Modules that load together, each set in one chunk. esbuild puts each module
+// into the chunk of the set of entry points that reach it, so small modules
+// shared by different sets of commands became files of their own: `kagent me`
+// loaded 33 files, and Node's ESM loader spends 0.3-0.65 ms on each (resolve,
+// read, compile, link) however small it is. Each member of a set also imports
+// a virtual module that imports the whole set, so an entry that reaches one
+// reaches all, and they share one chunk.
+// - core: the modules every API command runs through, from the program to the
+//   answer (`kagent me`: 17 files, 11-14 ms less in 41 alternating runs; 7 with
+//   the rewrite below). The manifest stays out: the root --help, answered
+//   without the program, needs it and nothing else here.
+// - entry: what the entry loads before the program: the root help and the
+//   manifest it lists (the root --help loads nothing else), the compile cache
+//   every command turns on first, and the cache dir it lives in. Every command
+//   loads all four.
+const SETS = {
+  core: [
+    'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
+    'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts', 'src/io/fields.ts',
+    'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
+    'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
+    'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
+    'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
+    'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
+  ],
+  entry: ['src/root-help.ts', 'src/manifest.ts', 'src/compile-cache.ts', 'src/cache-dir.ts'],
+};
+const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
+// A dynamic import of a member of these sets becomes a static one (below). Not
+// for the entry set: that would give its chunk namespace objects, made with a
+// helper of esbuild's, and the root help would read the helpers' chunk too.
+const rewritten = new Set(['core']);
+// The entry imports these on demand only (--version loads none of them): no rewrite there.
+const entryFile = fromRoot('src/cli.ts');
+// kagent's own imports of Node built-ins become require() calls. Node gives an
+// imported built-in an ES module facade, made by reading every export, getters
+// included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
+// load fs/promises and the file streams, ~1.5 ms of every API call's start-up
+// on Node 26 (measured with --cpu-prof). A require() reads no getter until it is
+// used. The require is made with node:module's createRequire in the module
+// itself (esbuild would turn a bare require() into its __require helper, and
+// the file would then load the helpers' chunk). node:module stays an import.
+// Forms rewritten: `import { a, b as c } from 'node:x'`, `import x from
+// 'node:x'` and `import * as x from 'node:x'`; type-only names are dropped.
+function requireBuiltins(source) {
+  let used = false;
+  const rewritten = source.replace(/^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm, (statement, clause, _quote, name) => {
+    if (name === 'node:module') return statement;
+    used = true;
+    const required = `__kagentBuiltin(${JSON.stringify(name)})`;
+    if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
+    const names = clause
+      .slice(1, -1)
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part && !part.startsWith('type '))
+      .map((part) => part.replace(/\s+as\s+/, ': '));
+    return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
+  });
+  return used ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}` : source;
+}
+
+const chunkSets = {
+  name: 'chunk-sets',
   setup(build) {
-    const members = new Set(CORE);
-    build.onResolve({ filter: /^kagent:core$/ }, () => ({ path: 'core', namespace: 'kagent' }));
-    build.onLoad({ filter: /.*/, namespace: 'kagent' }, () => ({
-      contents: CORE.map((path) => `import ${JSON.stringify(path)};`).join('\n'),
+    build.onResolve({ filter: /^kagent:set:/ }, (args) => ({ path: args.path.slice('kagent:set:'.length), namespace: 'kagent-set' }));
+    build.onLoad({ filter: /.*/, namespace: 'kagent-set' }, (args) => ({
+      contents: SETS[args.path].map((path) => `import ${JSON.stringify(fromRoot(path))};`).join('\n'),
       loader: 'js',
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      resolveDir: fromRoot(''),
     }));
     // import('./x.js') of a member becomes a reference to the member, imported
-    // statically: it is in the core chunk, loaded already, and a dynamic import of
-    // it would cost a file of its own that only re-exports it (7 on `kagent me`).
+    // statically: it is in a chunk the importer has loaded already (a set member
+    // is reached by every command), and a dynamic import of it would cost a file
+    // of its own that only re-exports it (7 on `kagent me`).
     build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
-      let source = await readFile(args.path, 'utf8');
+      const original = await readFile(args.path, 'utf8');
+      let source = requireBuiltins(original);
       const hoisted = [];
-      source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {
-        if (!members.has(join(dirname(args.path), `${specifier}.ts`))) return call;
-        const name = `__core${hoisted.length}`;
-        hoisted.push(`import * as ${name} from '${specifier}.js';`);
-        return `Promise.resolve(${name})`;
-      });
-      if (members.has(args.path)) hoisted.push("import 'kagent:core';");
-      return hoisted.length > 0 ? { contents: `${hoisted.join(' ')}\n${source}`, loader: 'ts' } : undefined;
+      if (args.path !== entryFile) {
+        source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {
+          if (!rewritten.has(setOf.get(join(dirname(args.path), `${specifier}.ts`)))) return call;
+          const name = `__set${hoisted.length}`;
+          hoisted.push(`import * as ${name} from '${specifier}.js';`);
+          return `Promise.resolve(${name})`;
+        });
+      }
+      if (setOf.has(args.path)) hoisted.push(`import 'kagent:set:${setOf.get(args.path)}';`);
+      return hoisted.length > 0 || source !== original ? { contents: `${hoisted.join(' ')}\n${source}`, loader: 'ts' } : undefined;
     });
   },
 };
@@ -167,9 +214,24 @@ const main = await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, coreChunk],
+  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, chunkSets],
 });
 standIns.check('dist/');
+
+// esbuild's helpers (__require, __toESM, …) are a chunk of their own, with no
+// module of ours in it and nothing but definitions, and every entry and many
+// chunks import it for its side effects, which it has none of. `--version`
+// then read one more file than it needs (~1 ms on Node 26): those bare imports
+// are dropped. Chunks that use a helper import it by name and still load it.
+const helperChunks = Object.entries(main.metafile.outputs)
+  .filter(([path, output]) => path.endsWith('.js') && Object.keys(output.inputs).length === 0 && !output.entryPoint)
+  .map(([path]) => path.split('/').pop());
+if (helperChunks.length !== 1) throw new Error(`expected one chunk of esbuild's helpers, found ${helperChunks.length}`);
+for (const path of Object.keys(main.metafile.outputs).filter((path) => path.endsWith('.js'))) {
+  const text = readFileSync(path, 'utf8');
+  const trimmed = text.replace(new RegExp(`^import "\\./(chunks/)?${helperChunks[0].replace(/[.]/g, '\\.')}";\\n`, 'm'), '');
+  if (trimmed !== text) writeFileSync(path, trimmed);
+}
 
 // undici once more, as one CommonJS file, and its V8 code cache, made by
 // running requests through it in a fresh process (V8's flags as at run time);

@@ -14,13 +14,6 @@ const buildDate = typeof KAGENT_BUILD_DATE === 'string' ? KAGENT_BUILD_DATE : un
 // As `gh --version` prints it.
 const versionText = `kagent version ${pkg.version}${buildDate ? ` (${buildDate})` : ''}`;
 
-// `| head` closing stdout: stop quietly with success, as a Unix tool should.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-  });
-}
-
 const only = argv.length === 1 ? argv[0] : argv.length === 0 ? '' : undefined;
 const isVersion = (arg: string) => arg === '--version' || arg === '-V';
 const versionOnly = argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose');
@@ -32,11 +25,18 @@ if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await impo
 if (versionOnly) {
   // --verbose adds what a bug report needs: the Node.js and the system it runs on.
   const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
-  process.stdout.write(`${versionText}\n${platformText()}`);
+  writeOut(`${versionText}\n${platformText()}`);
 } else if (rootHelp) {
   const { renderRootHelp } = await import('./root-help.js');
-  process.stdout.write(renderRootHelp(process.stdout.columns || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
+  // A terminal's width needs the stream; a pipe's or a file's does not (COLUMNS, else 80).
+  writeOut(renderRootHelp((isTerminal(1) && process.stdout.columns) || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {
+  // `| head` closing stdout: stop quietly with success, as a Unix tool should.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+    });
+  }
   // First Ctrl-C: abort what is running (waits stop and say how to resume). Second: leave now.
   // While a pager shows the output, Ctrl-C is the pager's: leaving under it would hand the
   // shell a terminal the pager still holds in raw mode. Quitting the pager ends kagent.
@@ -67,10 +67,11 @@ if (versionOnly) {
       endsOnInterrupt = true;
     },
     env: process.env,
-    // A getter: creating process.stdin costs start-up time that --help should not pay.
+    // A getter: creating process.stdin costs start-up time that a command not reading it should not pay.
     get stdin() {
       return process.stdin;
     },
+    stdinIsTTY: isTerminal(0),
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
@@ -81,6 +82,43 @@ if (versionOnly) {
   // Let buffered output reach the pipe, then end even if a socket or timer lingers.
   await Promise.all([flush(process.stdout), flush(process.stderr)]);
   process.exit(ended ?? code);
+}
+
+/**
+ * --version and the root help: written straight to fd 1. Making process.stdout
+ * costs more than the rest of `--version` (a pipe's stream loads node:net and
+ * the stream modules, ~2 ms on Node 26). A closed pipe ends quietly with success,
+ * as above; a pipe that would block (non-blocking, and full) gets the rest
+ * through process.stdout, which waits.
+ */
+/**
+ * isatty(fd), without loading node:tty (which loads node:net and the streams,
+ * ~2.5 ms on Node 26) for what is no character device: a pipe, a file, a socket.
+ */
+function isTerminal(fd: number): boolean {
+  const load = nodeModule.createRequire(import.meta.url);
+  try {
+    if (!(load('node:fs') as typeof import('node:fs')).fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (load('node:tty') as typeof import('node:tty')).isatty(fd);
+}
+
+function writeOut(text: string): void {
+  const { writeSync } = nodeModule.createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+  let bytes = Buffer.from(text);
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(writeSync(1, bytes));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') process.exit(0);
+    if (code !== 'EAGAIN') throw error;
+    process.stdout.on('error', (failure: NodeJS.ErrnoException) => {
+      if (failure.code === 'EPIPE') process.exit(0);
+    });
+    process.stdout.write(bytes);
+  }
 }
 
 function flush(stream: NodeJS.WriteStream): Promise<void> {

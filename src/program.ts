@@ -50,13 +50,12 @@ export async function run(options: RunOptions): Promise<number> {
     let groupName = groupNameIn(argv);
 
     let invocation: Invocation | undefined;
-    const program = buildRoot(options);
 
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
     if (groupName === 'help') {
       const topic = operandsAfter(argv, 'help')[0];
       if (topic === undefined) {
-        program.outputHelp();
+        buildRoot(options).outputHelp();
         return ExitCode.OK;
       }
       if (findGroup(topic) && topic !== 'help') {
@@ -71,6 +70,9 @@ export async function run(options: RunOptions): Promise<number> {
       groupName = 'home';
     }
     const entry = findGroup(groupName);
+    // A command of a group: only that group is registered (start-up); the others are
+    // needed only to list them or to suggest one for a name that is none.
+    const program = buildRoot(options, entry && entry.name !== 'help' ? entry.name : undefined);
     // What running a command needs loads while the group module does (not for --help).
     const helpOnly = argv.includes('--help') || argv.includes('-h');
     const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
@@ -182,7 +184,7 @@ function loadRuntime(group: string | undefined) {
 
 // ---------------------------------------------------------------- the root
 
-function buildRoot(options: RunOptions): Command {
+function buildRoot(options: RunOptions, onlyGroup?: string): Command {
   const columns = () => options.stdout.columns || Number.parseInt(options.env.COLUMNS ?? '', 10) || 80;
   const program = new Command('kagent');
   // Output and error behaviour first: subcommands copy these settings when created.
@@ -217,6 +219,7 @@ function buildRoot(options: RunOptions): Command {
   program.version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
 
   for (const group of groups) {
+    if (onlyGroup !== undefined && group.name !== onlyGroup) continue;
     program.command(group.name).summary(group.summary).description(group.summary).helpGroup(`${group.section}:`);
   }
   program.addHelpText('after', ROOT_AFTER);

@@ -6,6 +6,7 @@ import type { ApiClient } from './api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
 import type { Context, Editor, GlobalFlags, IO, Prompter } from './context.js';
 import type { Clock } from './http/clock.js';
+import { defaultCacheDir } from './cache-dir.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
 import { createEditor } from './io/editor.js';
@@ -137,7 +138,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: `run \`kagent auth login\`${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}, or set KAGENT_API_KEY`,
     });
   }
-  const [{ createApiClient }, { defaultCacheDir }] = await Promise.all([import('./api/client.js'), import('./cache-dir.js')]);
+  const { createApiClient } = await import('./api/client.js');
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
   const apiKeySource =

@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 
 export interface CommonJsModule {
   exports: unknown;
@@ -39,6 +39,9 @@ export function loadCommonJs(file: string, useCache = true): CommonJsModule | un
       // no cache: compiled as usual
     }
   }
+  // node:vm is required only here (Node 20, first undici request): an import at the top
+  // would load it on every API call, for nothing on Node 22+.
+  const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm');
   const script = new Script(wrap(source), { filename: file, cachedData });
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));

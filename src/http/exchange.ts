@@ -145,7 +145,7 @@ export class Exchange {
     throw invalidAnswer(method, url, status, this.replayable);
   }
 
-  /** An error answer: thrown, or waited out and tried again (429, 502–504, an idempotent request still running). */
+  /** An error answer: thrown, or waited out and tried again (429, 502-504, an idempotent request still running). */
   private async answeredError(status: number, headers: IncomingHeaders, text: string): Promise<undefined> {
     const { clock, pacer, retries, backoff, rate, waitLimitMs } = this.s;
     const retryAfterMs = parseRetryAfter(headers['retry-after'], clock.now());

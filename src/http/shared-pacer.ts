@@ -39,7 +39,7 @@ export class SharedFilePacer implements Pacer {
   private readonly lock: string;
   private readonly shape: WindowShape;
   private readonly clock: Clock;
-  /** Set when the state file cannot be used (read-only or full disk…): pacing goes on in-process. */
+  /** Set when the state file cannot be used (read-only or full disk...): pacing goes on in-process. */
   private fallback: Pacer | undefined;
 
   constructor(private readonly options: SharedPacerOptions) {

@@ -12,7 +12,8 @@ import { sanitizeStyled } from './sanitize.js';
 import { promptBlocker, terminalState } from './terminal.js';
 
 export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
-  const context = { input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false };
+  // Made when a prompt shows: reading io.stdin creates the process's stdin, which a command that never prompts should not pay for.
+  const context = () => ({ input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false });
 
   async function ask<M, T>(raw: string, load: () => Promise<M>, show: (prompt: M, message: string) => Promise<T>): Promise<T> {
     // Prompts often quote the service (a space's name, an action's title): no control reaches the terminal.
@@ -39,12 +40,12 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
 
   return {
     text: (raw, options = {}) =>
-      ask(raw, () => import('@inquirer/input'), (p, message) => p.default({ message, default: options.default, validate: options.validate }, context)),
-    password: (raw) => ask(raw, () => import('@inquirer/password'), (p, message) => p.default({ message, mask: '*' }, context)),
-    confirm: (raw, options = {}) => ask(raw, () => import('@inquirer/confirm'), (p, message) => p.default({ message, default: options.default ?? false }, context)),
+      ask(raw, () => import('@inquirer/input'), (p, message) => p.default({ message, default: options.default, validate: options.validate }, context())),
+    password: (raw) => ask(raw, () => import('@inquirer/password'), (p, message) => p.default({ message, mask: '*' }, context())),
+    confirm: (raw, options = {}) => ask(raw, () => import('@inquirer/confirm'), (p, message) => p.default({ message, default: options.default ?? false }, context())),
     select: (raw, choices) =>
       ask(raw, () => import('@inquirer/select'), (p, message) =>
-        p.default({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context),
+        p.default({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context()),
       ),
   };
 }

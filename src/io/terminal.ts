@@ -3,7 +3,10 @@
 import type { IO } from '../context.js';
 
 export interface Streams {
+  /** Read only when a command reads it: creating process.stdin costs every command start-up time (~1 ms). */
   stdin: IO['stdin'];
+  /** Whether stdin is a terminal, when known without creating the stream (the binary: isatty(0)). */
+  stdinIsTTY?: boolean;
   stdout: IO['stdout'];
   stderr: IO['stderr'];
 }
@@ -55,13 +58,16 @@ export function promptBlocker(stdinIsTTY: boolean, stdoutIsTTY: boolean, env: No
 }
 
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlags): IO {
-  const stdinIsTTY = streams.stdin.isTTY === true;
+  const stdinIsTTY = streams.stdinIsTTY ?? streams.stdin.isTTY === true;
   const stdoutIsTTY = streams.stdout.isTTY === true;
   const stderrIsTTY = streams.stderr.isTTY === true;
   const envColumns = Number.parseInt(env.COLUMNS ?? '', 10);
   const envRows = Number.parseInt(env.LINES ?? '', 10);
   return {
-    stdin: streams.stdin,
+    // A getter: the binary's stdin is made on first use (see Streams).
+    get stdin() {
+      return streams.stdin;
+    },
     stdout: streams.stdout,
     stderr: streams.stderr,
     stdinIsTTY,

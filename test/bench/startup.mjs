@@ -71,7 +71,7 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
       };
       const commands = [
         { name: 'node -e 0', argv: [node.path, '-e', '0'] },
-        { name: 'kagent --version', key: 'version', argv: [node.path, bin, '--version'], env, check: (r) => /^\d+\.\d+\.\d+/.test(r.stdout) },
+        { name: 'kagent --version', key: 'version', argv: [node.path, bin, '--version'], env, check: (r) => /^kagent version \d+\.\d+\.\d+/.test(r.stdout) },
         { name: 'kagent --help', key: 'help', argv: [node.path, bin, '--help'], env, check: (r) => /Usage|usage/.test(r.stdout) },
         { name: 'kagent me --json (one GET)', key: 'me', argv: [node.path, bin, 'me', '--json'], env: meEnv, check: (r) => r.stdout.trim().startsWith('{') },
       ];

@@ -3,13 +3,13 @@
 // that goes away (`| head`), and the --version fast path.
 // `npm test` builds dist/ first; when it is missing it is built here.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { release, type } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeProfile } from '../../src/config/store.js';
-import { bin, ensureBuilt, root, runInPty, testNode } from '../helpers/binary.js';
+import { bin, ensureBuilt, plain, root, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
@@ -43,6 +43,16 @@ describe('in a pseudo-terminal', () => {
     expect(run.output).toContain('****');
     const saved = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
     expect(saved.profiles.default).toEqual({ baseUrl: t.baseUrl, apiKey: t.apiKey });
+  });
+
+  it('the root help is wrapped to the terminal it is shown in (its width, not COLUMNS)', async () => {
+    const env = baseEnv(tempDir());
+    const run = await runInPty(['--help'], { env: { ...env, COLUMNS: '200' }, cols: 60 });
+    expect(run.code).toBe(0);
+    const piped = (columns: string) => spawnSync(testNode, [bin, '--help'], { encoding: 'utf8', env: { ...env, COLUMNS: columns } }).stdout;
+    // Width matters to this help (its description wraps), so the terminal's 60 columns are what made it.
+    expect(piped('60')).not.toBe(piped('200'));
+    expect(plain(run.output).replace(/\r\n/g, '\n')).toBe(piped('60'));
   });
 
   it('Ctrl-C in a prompt stops with exit 130 and saves nothing', async () => {
@@ -81,6 +91,33 @@ describe('the binary in a pipeline', () => {
     // Through the program (with another global flag) it is the same line.
     const viaProgram = spawnSync(testNode, [bin, '--no-color', '--version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
     expect(viaProgram).toMatchObject({ status: 0, stdout: line, stderr: '' });
+  });
+
+  it('--version and the root help write to fd 1 without making process.stdout; a closed pipe still ends them with exit 0', async () => {
+    // Says whether process.stdout was made (its getter read) during the run.
+    const watch = join(tempDir(), 'watch-stdout.cjs');
+    writeFileSync(
+      watch,
+      `const real = Object.getOwnPropertyDescriptor(process, 'stdout'); let made = false;
+      Object.defineProperty(process, 'stdout', { configurable: true, enumerable: real.enumerable, get() { made = true; return real.get.call(process); } });
+      process.on('exit', () => require('node:fs').writeSync(2, 'stdout made: ' + made + '\\n'));`,
+    );
+    const env = { ...baseEnv(tempDir()), NODE_OPTIONS: `--require ${watch}` };
+    const version = spawnSync(testNode, [bin, '--version'], { encoding: 'utf8', env });
+    expect(version).toMatchObject({ status: 0, stdout: expect.stringMatching(/^kagent version /), stderr: 'stdout made: false\n' });
+    const help = spawnSync(testNode, [bin, '--help'], { encoding: 'utf8', env: { ...env, COLUMNS: '64' } });
+    expect(help).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: kagent'), stderr: 'stdout made: false\n' });
+    // A command still writes through process.stdout.
+    expect(spawnSync(testNode, [bin, 'help', 'exit-codes', '--json'], { encoding: 'utf8', env }).stderr).toBe('stdout made: true\n');
+    // The reader gone before anything is written: EPIPE on fd 1 ends the run quietly, with success.
+    for (const args of [['--version'], ['--help']]) {
+      const child = spawn(testNode, [bin, ...args], { env: baseEnv(tempDir()), stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ args, code, stderr }).toEqual({ args, code: 0, stderr: '' });
+    }
   });
 
   it('--version --verbose adds the Node.js and the platform, for bug reports', () => {

@@ -22,6 +22,15 @@ writeFileSync(
   process.on('exit', () => process.stderr.write('builtins: ' + [...seen].join(' ') + '\\nnative: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`,
 );
 
+// Says whether process.stdin was made (its getter read) during the run.
+const stdinWatch = join(dir, 'watch-stdin.cjs');
+writeFileSync(
+  stdinWatch,
+  `const real = Object.getOwnPropertyDescriptor(process, 'stdin'); let made = false;
+  Object.defineProperty(process, 'stdin', { configurable: true, enumerable: real.enumerable, get() { made = true; return real.get.call(process); } });
+  process.on('exit', () => process.stderr.write('stdin made: ' + made + '\\n'));`,
+);
+
 let server: TinyServer;
 let bigHeader = false;
 beforeAll(async () => {
@@ -58,6 +67,30 @@ describe('the bundle', () => {
     expect(native).not.toContain('crypto');
     expect(native).not.toContain('child_process');
     expect(native).not.toContain('internal/deps/undici/undici'); // nor Node's own fetch
+  });
+
+  it('an API call loads neither node:v8, node:vm nor the file streams, and never makes process.stdin', async () => {
+    bigHeader = false;
+    const r = await kagent(['me', '--json'], { NODE_OPTIONS: `--require ${recorder} --require ${stdinWatch}` });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
+    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(native).toContain('http');
+    // node:v8 (WebAssembly tiers) and node:vm (undici's code cache) serve undici's first request only.
+    expect(native).not.toContain('v8');
+    expect(native).not.toContain('vm');
+    // node:fs is required, not imported: no ES module facade reads its ReadStream/Utf8Stream getters.
+    expect(native).not.toContain('internal/fs/streams');
+    expect(/stdin made: (\w+)/.exec(r.stderr)?.[1]).toBe('false');
+    // A command that reads stdin still gets it.
+    const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      const env = { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config-login'), KAGENT_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: `--require ${stdinWatch}` };
+      const child = execFile(testNode, [bin, 'auth', 'login', '--with-key', '--base-url', server.baseUrl], { env }, (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }));
+      child.stdin?.end('kak_from_stdin\n');
+    });
+    expect(login.code).toBe(0);
+    expect(/stdin made: (\w+)/.exec(login.stderr)?.[1]).toBe('true');
+    expect(readFileSync(join(dir, 'config-login', 'config.json'), 'utf8')).toContain('kak_from_stdin');
   });
 
   it('an upload (a streamed body) still goes by undici, without node:http', async () => {
@@ -100,6 +133,51 @@ describe('the bundle', () => {
     const reached = new Set<string>(rootHelp);
     for (const name of reached) for (const next of imported(name)) reached.add(next);
     expect([...reached]).not.toContain(core[0]);
+  });
+
+  it('--version reads cli.js alone, and the root --help two chunks besides, neither of them the helpers chunk', () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
+    const staticImports = (text: string) => [...text.matchAll(/^(?:import\s+"\.\/(?:chunks\/)?([^"]+)"|\} from "\.\/(?:chunks\/)?([^"]+)")/gm)].map((m) => (m[1] ?? m[2]) as string);
+    // The entry imports nothing of the bundle at its top: the rest is import()ed as each path needs.
+    expect(staticImports(readFileSync(join(root, 'dist', 'cli.js'), 'utf8'))).toEqual([]);
+    const helpers = files.filter((file) => file.text.includes('var __toESM = ')).map((file) => file.name);
+    expect(helpers).toHaveLength(1);
+    // No file imports the helpers for their side effects (they have none), only by name.
+    expect(files.filter((file) => file.text.includes(`import "./${helpers[0]}";`)).map((file) => file.name)).toEqual([]);
+    const rootHelp = files.find((file) => /^root-help-.*\.js$/.test(file.name));
+    expect(rootHelp).toBeDefined();
+    const reached = new Set<string>([rootHelp!.name]);
+    for (const name of reached) for (const next of staticImports(files.find((file) => file.name === name)?.text ?? '')) reached.add(next);
+    expect(reached.size).toBe(2);
+    expect([...reached]).not.toContain(helpers[0]);
+  });
+
+  it('--version and the root --help into a pipe load none of node:net, the streams, node:tty or node:os', async () => {
+    // Written with writeSync: process.stderr would load the very modules looked for.
+    const quiet = join(dir, 'record-quietly.cjs');
+    writeFileSync(quiet, `process.on('exit', () => require('node:fs').writeSync(2, 'native: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`);
+    for (const args of [['--version'], ['--help']]) {
+      const r = await kagent(args, { NODE_OPTIONS: `--require ${quiet}` });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^(kagent version|Usage: kagent)/);
+      const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+      expect(native.length).toBeGreaterThan(0);
+      expect(native.filter((name) => ['net', 'stream', 'tty', 'os'].includes(name))).toEqual([]);
+    }
+  });
+
+  it('the files an API call loads are plain ASCII (one other character makes Node hold the whole file as a two-byte string)', () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
+    const core = files.filter((file) => file.text.includes('// src/http/transport.ts\n'));
+    const program = files.filter((file) => file.text.includes('// src/program.ts\n'));
+    const me = files.filter((file) => /^me-.*\.js$/.test(file.name));
+    expect([core, program, me].map((list) => list.length)).toEqual([1, 1, 1]);
+    for (const file of [...core, ...program, ...me, { name: 'cli.js', text: readFileSync(join(root, 'dist', 'cli.js'), 'utf8') }]) {
+      const other = /[^\0-\x7f]/.exec(file.text);
+      expect(other ? `${file.name}: ${file.text.slice(Math.max(0, other.index - 60), other.index + 20)}` : '').toBe('');
+    }
   });
 
   it('undici is built with a code cache that this Node accepts', async () => {

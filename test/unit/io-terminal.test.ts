@@ -66,6 +66,29 @@ describe('createIO', () => {
     expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, { COLUMNS: '132' }, { color: true, input: true }).columns).toBe(132);
     expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true }).columns).toBe(80);
   });
+  it('with stdinIsTTY given, leaves stdin unread (unmade) until a command reads it, as the context and its prompter do', async () => {
+    const { createContext } = await import('../../src/runtime.js');
+    const stdin = stream(false);
+    let reads = 0;
+    const streams = {
+      get stdin() {
+        reads++;
+        return stdin;
+      },
+      stdinIsTTY: true,
+      stdout: stream(true, 100),
+      stderr: stream(true),
+    };
+    const flags = { json: false, color: true, input: true, pager: false, yes: false, quiet: false, debug: false, insecure: false };
+    const ctx = createContext({ streams, env: { KAGENT_CONFIG_DIR: '/nonexistent/kagent-config' }, flags, signal: new AbortController().signal, version: '0.0.0' });
+    expect(reads).toBe(0);
+    // Terminal-ness comes from the hint, not from the stream (whose isTTY is false here).
+    expect(ctx.io).toMatchObject({ stdinIsTTY: true, stdoutIsTTY: true, canPrompt: true });
+    expect(ctx.io.stdin).toBe(stdin);
+    expect(reads).toBe(1);
+    // Without the hint the stream itself says.
+    expect(createIO({ stdin: stream(false), stdout: stream(true), stderr: stream(true) }, {}, { color: true, input: true }).stdinIsTTY).toBe(false);
+  });
 });
 
 describe('spinners', () => {
