@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STARTUP_TARGETS } from './startup.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'kagent.js');
@@ -97,8 +98,8 @@ const sections = [
       };
     },
     benchmarks: ({ env, sandbox, sandboxSkip }) => [
-      { name: 'kagent --version', argv: [node, bin, '--version'], env, target: 1.3, check: (r) => /\d+\.\d+\.\d+/.test(r.stdout) },
-      { name: 'kagent --help', argv: [node, bin, '--help'], env, target: 1.4, check: (r) => /Usage|usage/.test(r.stdout) },
+      { name: 'kagent --version', argv: [node, bin, '--version'], env, target: STARTUP_TARGETS.version, check: (r) => /\d+\.\d+\.\d+/.test(r.stdout) },
+      { name: 'kagent --help', argv: [node, bin, '--help'], env, target: STARTUP_TARGETS.help, check: (r) => /Usage|usage/.test(r.stdout) },
       {
         name: 'kagent me --json (one GET)',
         argv: [node, bin, 'me', '--json'],
@@ -106,7 +107,7 @@ const sections = [
         // processes through a file there, and 20 runs a minute would be paced — correctly,
         // but that is not what this measures. (The sandbox's own limit is lifted in setup.)
         env: sandbox && (() => ({ ...env, KAGENT_CACHE_DIR: join(env.KAGENT_CACHE_DIR, String(++runCounter)), KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey })),
-        target: 2.0,
+        target: STARTUP_TARGETS.me,
         skip: sandboxSkip,
         check: (r) => isJsonObject(r.stdout),
       },
