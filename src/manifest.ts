@@ -21,7 +21,7 @@ export const groups: readonly GroupEntry[] = [
   { name: 'watch', section: 'Knowledge', summary: 'Follow subjects, sources and pages, and read their briefs', load: () => import('../commands/watch/index.js') },
   { name: 'entry', section: 'Knowledge', summary: 'Rate and save entries of a brief', load: () => import('../commands/entry/index.js') },
   { name: 'lib', section: 'Knowledge', summary: 'Your library: save links, upload files, list, search and read', load: () => import('../commands/lib/index.js') },
-  { name: 'doc', section: 'Knowledge', summary: 'Documents: list, search, show, create, edit and delete', load: () => import('../commands/doc/index.js') },
+  { name: 'doc', section: 'Knowledge', summary: 'Documents: list, show, write, edit, pull and push', load: () => import('../commands/doc/index.js') },
   { name: 'media', section: 'Knowledge', summary: 'Transcribe videos and podcasts and read the transcripts', load: () => import('../commands/media/index.js') },
 
   { name: 'agent', section: 'Agent', summary: "Your agent's name, memory and email address", load: () => import('../commands/agent/index.js') },

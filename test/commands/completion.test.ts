@@ -138,7 +138,7 @@ describe('zsh', () => {
     expect(r.stderr).toBe('');
     const [groupsLine, docLine, flagsLine, lang, shells, file, upload] = r.stdout.trimEnd().split('\n');
     expect(groupsLine).toContain('describe auth:Log in with an API key');
-    expect(groupsLine).toContain('|doc:Documents: list, search, show, create, edit and delete|');
+    expect(groupsLine).toContain('|doc:Documents: list, show, write, edit, pull and push|');
     expect(docLine).toContain('|ls:alias of list|');
     expect(docLine).toContain('|edit:Change a document with exact-match edits, or in $EDITOR|');
     expect(flagsLine).toContain('--replace:text to replace, matching exactly once');
@@ -163,7 +163,7 @@ describe('fish', () => {
     const r = run('fish', ['-c', harness]);
     expect(r.stderr).toBe('');
     const [all, doc, flags, lang, create, shells, api, file] = r.stdout.trimEnd().split('\n');
-    expect(all).toContain('doc\tDocuments: list, search, show, create, edit and delete');
+    expect(all).toContain('doc\tDocuments: list, show, write, edit, pull and push');
     expect(all).toContain('media\tTranscribe videos and podcasts and read the transcripts');
     expect(doc).toContain('edit\tChange a document with exact-match edits, or in $EDITOR');
     expect(flags).toBe('--replace\ttext to replace, matching exactly once (repeatable; pair each with --with)');
