@@ -1,19 +1,20 @@
-// The commander program: global flags, the command groups (registered cheaply
-// from the manifest; only the group named on the command line is imported and
-// registered in full), help, and the single path from "something went wrong"
-// to an exit code. `run` is what the binary calls and what tests call
-// in-process with fake streams; it never exits the process itself.
-// Start-up matters: for --help only commander, errors.ts and the manifest are
-// loaded; everything a command needs is imported once a command runs.
-import { Command, CommanderError } from 'commander';
+// The program: from the command line to the command that runs (only the group
+// named on the command line is imported), and the single path from "something
+// went wrong" to an exit code. `run` is what the binary calls and what tests
+// call in-process with fake streams; it never exits the process itself.
+// Start-up matters: a command line is read without commander
+// (src/read-invocation.ts); commander (src/commander-program.ts) is loaded for
+// help and for the command lines that reader leaves to it, whose mistakes it
+// reports. Everything a command needs is imported once a command runs.
 import type { Context, Editor, GlobalFlags, Prompter } from './context.js';
+import type { CommandSpec } from './kit/define.js';
 import type { Clock } from './http/clock.js';
 import { ExitCode, UsageError } from './errors.js';
 import type { Streams } from './io/terminal.js';
 import { extractJsonFields, groupNameIn, operandsAfter } from './argv.js';
-import { numberParser, ParseFailure, replaceWithSpec, type Invocation } from './register.js';
-import { findGroup, groups, loadGroup } from './manifest.js';
-import { GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE, VERSION_FLAG } from './root-help.js';
+import { ParseFailure, type Invocation } from './option-values.js';
+import { readInvocation, type ReadCommandLine } from './read-invocation.js';
+import { findGroup, loadGroup } from './manifest.js';
 
 export interface RunOptions extends Streams {
   /** The user's arguments (process.argv.slice(2)). */
@@ -36,10 +37,6 @@ export interface RunOptions extends Streams {
 }
 
 
-/** --timeout's upper bound, in seconds. */
-export const MAX_TIMEOUT_S = 2_147_483;
-
-
 export async function run(options: RunOptions): Promise<number> {
   const { env, version } = options;
   const signal = options.signal ?? new AbortController().signal;
@@ -49,13 +46,11 @@ export async function run(options: RunOptions): Promise<number> {
   try {
     let groupName = groupNameIn(argv);
 
-    let invocation: Invocation | undefined;
-
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
     if (groupName === 'help') {
       const topic = operandsAfter(argv, 'help')[0];
       if (topic === undefined) {
-        buildRoot(options).outputHelp();
+        (await import('./commander-program.js')).showRootHelp(options);
         return ExitCode.OK;
       }
       if (findGroup(topic) && topic !== 'help') {
@@ -70,33 +65,26 @@ export async function run(options: RunOptions): Promise<number> {
       groupName = 'home';
     }
     const entry = findGroup(groupName);
-    // A command of a group: only that group is registered (start-up); the others are
-    // needed only to list them or to suggest one for a name that is none.
-    const program = buildRoot(options, entry && entry.name !== 'help' ? entry.name : undefined);
     // What running a command needs loads while the group module does (not for --help).
     const helpOnly = argv.includes('--help') || argv.includes('-h');
     const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
+    let group: CommandSpec | undefined;
     let jsonFields: string[] | undefined;
     if (entry) {
-      const spec = await loadGroup(entry.name);
-      ({ argv, fields: jsonFields } = extractJsonFields(argv, spec));
-      const placeholder = program.commands.find((command) => command.name() === entry.name);
-      if (placeholder) replaceWithSpec(program, placeholder, spec, (found) => (invocation = found));
+      group = await loadGroup(entry.name);
+      ({ argv, fields: jsonFields } = extractJsonFields(argv, group));
     }
-
-    if (argv.length === 0) {
-      program.outputHelp();
-      return ExitCode.OK;
-    }
-    await program.parseAsync(argv, { from: 'user' });
-    if (!invocation) return ExitCode.OK;
+    const read: ReadCommandLine | undefined =
+      (group && entry?.name !== 'help' ? readInvocation(argv, group) : undefined) ??
+      (await (await import('./commander-program.js')).readWithCommander(options, argv, group));
+    if (!read) return ExitCode.OK;
 
     const [{ createContext }, { guardStream }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
-    flags = { ...globalFlags(program.opts(), envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
+    flags = { ...globalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold });
-    return await invoke(invocation as Invocation, ctx, options);
+    return await invoke(read.invocation, ctx, options);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;
     const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('./io/report.js'), import('./io/terminal.js')]);
@@ -130,8 +118,8 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions): Pro
   return ExitCode.OK;
 }
 
-function commanderErrorOf(error: unknown): CommanderError | undefined {
-  return error instanceof ParseFailure ? error.commanderError : error instanceof CommanderError ? error : undefined;
+function commanderErrorOf(error: unknown): { code: string; message: string } | undefined {
+  return error instanceof ParseFailure ? error.commanderError : undefined;
 }
 
 /** Help and version (and a group named without its subcommand, which shows help) end with success. */
@@ -180,48 +168,4 @@ function loadRuntime(group: string | undefined) {
   if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('./api/client.js').catch(() => {});
   modules.catch(() => {});
   return modules;
-}
-
-// ---------------------------------------------------------------- the root
-
-function buildRoot(options: RunOptions, onlyGroup?: string): Command {
-  const columns = () => options.stdout.columns || Number.parseInt(options.env.COLUMNS ?? '', 10) || 80;
-  const program = new Command('kagent');
-  // Output and error behaviour first: subcommands copy these settings when created.
-  program
-    .configureOutput({
-      writeOut: (text) => void options.stdout.write(text),
-      writeErr: (text) => void options.stderr.write(text),
-      // Parse errors are printed by the one error handler (with code and hint), not by commander.
-      outputError: () => {},
-      getOutHelpWidth: columns,
-      getErrHelpWidth: () => options.stderr.columns || columns(),
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-    })
-    .exitOverride((error) => {
-      throw new ParseFailure(error, 'kagent');
-    })
-    .showSuggestionAfterError(true)
-    .helpCommand(false)
-    .usage(ROOT_USAGE)
-    .description(ROOT_DESCRIPTION)
-    .optionsGroup(GLOBAL_FLAGS_HEADING);
-
-  // The flags as listed in src/root-help.ts (which renders the same help without commander).
-  for (const flag of GLOBAL_FLAGS) {
-    const option = program.createOption(flag.flags, flag.description);
-    if (flag.choices) option.choices(flag.choices);
-    // At most what a timer can hold (2^31 − 1 ms, 24.8 days): a longer one would fire at once.
-    if (option.attributeName() === 'timeout') option.argParser(numberParser({ type: 'number', min: 0.001, max: MAX_TIMEOUT_S }));
-    program.addOption(option);
-  }
-  program.version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
-
-  for (const group of groups) {
-    if (onlyGroup !== undefined && group.name !== onlyGroup) continue;
-    program.command(group.name).summary(group.summary).description(group.summary).helpGroup(`${group.section}:`);
-  }
-  program.addHelpText('after', ROOT_AFTER);
-  return program;
 }

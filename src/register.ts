@@ -1,9 +1,9 @@
 // From a command spec (src/kit/define.ts) to commander: arguments, options
 // with their parsing and bounds, help text, and what a run of the command
 // hands back to the program (its spec, options and arguments).
-import { Command, CommanderError } from 'commander';
-import { ExitCode } from './errors.js';
+import type { Command } from 'commander';
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './kit/define.js';
+import { camelCase, ParseFailure, valueParser, type Invocation } from './option-values.js';
 import { formatExamples } from './root-help.js';
 
 /** The root's flags (as attribute names): a command must not declare them again (checked when registering). */
@@ -11,22 +11,6 @@ const GLOBAL_OPTION_NAMES = ['json', 'jq', 'profile', 'baseUrl', 'lang', 'color'
 const GLOBAL_SHORT_FLAGS = ['-p', '-y', '-q', '-h', '-V'];
 /** Globals that exist only as --no-X: a command's own --X <value> (e.g. `api --input FILE`) is a different flag, which commander tells apart. */
 const NEGATE_ONLY_GLOBALS = ['color', 'input', 'pager'];
-
-export interface Invocation {
-  spec: CommandSpec;
-  opts: Record<string, unknown>;
-  args: Record<string, unknown>;
-}
-
-/** A commander parse failure, with the command it happened in (for the hint). */
-export class ParseFailure extends Error {
-  constructor(
-    readonly commanderError: CommanderError,
-    readonly commandPath: string,
-  ) {
-    super(commanderError.message);
-  }
-}
 
 /** Swaps a manifest placeholder for the full command tree of its module. */
 export function replaceWithSpec(program: Command, placeholder: Command, spec: CommandSpec, onInvoke: (invocation: Invocation) => void): void {
@@ -111,53 +95,11 @@ function toOption(command: Command, spec: OptionSpec, path: string[]) {
   }
   const takesValue = option.required || option.optional;
   if (takesValue) {
-    const parseOne = spec.type === 'integer' || spec.type === 'number' ? numberParser(spec) : (value: string) => value;
-    option.argParser((value: string, previous: unknown) => {
-      if (spec.choices && !spec.choices.includes(value)) throw invalid(`must be one of: ${spec.choices.join(', ')}`);
-      const parsed = parseOne(value);
-      if (!spec.repeatable) return parsed;
-      // The default (if any) is replaced by the first value given, not appended to.
-      return Array.isArray(previous) && previous !== spec.default ? [...previous, parsed] : [parsed];
-    });
+    option.argParser(valueParser(spec));
     if (spec.choices) option.argChoices = [...spec.choices];
   }
   if (spec.default !== undefined) option.default(spec.default);
   if (spec.required) option.makeOptionMandatory(true);
   if (spec.hidden) option.hideHelp(true);
   return option;
-}
-
-/** 'base-url' → 'baseUrl', as commander names values. */
-function camelCase(name: string): string {
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** Commander shows "option '--limit <n>' argument 'x' is invalid. <message>" for these. */
-function invalid(message: string): Error {
-  return Object.assign(new Error(message), { code: 'commander.invalidArgument', exitCode: ExitCode.USAGE });
-}
-
-export function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (value: string) => number {
-  return (value) => {
-    const integer = spec.type === 'integer';
-    const parsed = Number(value.trim());
-    const ok = value.trim() !== '' && Number.isFinite(parsed) && (!integer || Number.isInteger(parsed));
-    const inRange = ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
-    if (!inRange) {
-      const kind = integer ? 'an integer' : 'a number';
-      const aboveZero = spec.min !== undefined && spec.min > 0 && spec.min < 1;
-      const upper = spec.max !== undefined ? ` and at most ${spec.max}` : '';
-      const range = aboveZero
-        ? ` greater than 0${upper}`
-        : spec.min !== undefined && spec.max !== undefined
-          ? ` from ${spec.min} to ${spec.max}`
-          : spec.min !== undefined
-            ? ` of at least ${spec.min}`
-            : spec.max !== undefined
-              ? ` of at most ${spec.max}`
-              : '';
-      throw invalid(`It must be ${kind}${range}.`);
-    }
-    return parsed;
-  };
 }
