@@ -104,7 +104,7 @@ const lazyBuiltins = {
 //   loads all four.
 const SETS = {
   core: [
-    'src/program.ts', 'src/argv.ts', 'src/read-invocation.ts', 'src/option-values.ts',
+    'src/argv.ts', 'src/read-invocation.ts', 'src/option-values.ts',
     'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
     'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts', 'src/io/fields.ts',
     'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
