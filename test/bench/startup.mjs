@@ -23,6 +23,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // BENCH_BIN measures another build (another checkout's bin/kagent.js) against the same sandbox: before and after.
 const bin = process.env.BENCH_BIN || join(root, 'bin', 'kagent.js');
 
+const BARE_GET = `const http = require('node:http');
+http.get(process.env.KAGENT_BASE_URL + '/me', { headers: { authorization: 'Bearer ' + process.env.KAGENT_API_KEY } }, (res) => {
+  let body = ''; res.setEncoding('utf8'); res.on('data', (d) => (body += d));
+  res.on('end', () => process.stdout.write(body + '\\n', () => process.exit(0)));
+});`;
+
 /** Targets (ratio to `node -e 0` on the same Node). */
 export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6 };
 
@@ -74,6 +80,9 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
         { name: 'kagent --version', key: 'version', argv: [node.path, bin, '--version'], env, check: (r) => /^kagent version \d+\.\d+\.\d+/.test(r.stdout) },
         { name: 'kagent --help', key: 'help', argv: [node.path, bin, '--help'], env, check: (r) => /Usage|usage/.test(r.stdout) },
         { name: 'kagent me --json (one GET)', key: 'me', argv: [node.path, bin, 'me', '--json'], env: meEnv, check: (r) => r.stdout.trim().startsWith('{') },
+        // For reference, no target: the same GET by a bare script with Node's own client, nothing else
+        // (no arguments, config, pacing or output modes): how much of the row above is Node's.
+        { name: 'bare node:http GET (reference)', argv: [node.path, '-e', BARE_GET], env: meEnv, check: (r) => r.stdout.trim().startsWith('{') },
       ];
       for (const command of commands) {
         const result = await runOnce(command.argv, command.env);
