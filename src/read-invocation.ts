@@ -46,7 +46,8 @@ class Level {
     declared: { shape: FlagShape; parse?: Declared['parse']; default?: unknown; mandatory?: boolean; version?: boolean }[],
   ) {
     for (const { shape, parse, mandatory = false, version = false, default: fallback } of declared) {
-      if (shape.variadic) throw new Unsure();
+      // Not read here: variadic options, and digit flags (-1), which change what a negative number is.
+      if (shape.variadic || /^-\d$/.test(shape.short ?? '')) throw new Unsure();
       // As commander adds an option: a --no-X without an --X declared before it defaults to true.
       if (shape.negate && !this.find(shape.long!.replace(/^--no-/, '--'))) this.set(shape.attribute, fallback ?? true, 'default');
       else if (!shape.negate && fallback !== undefined) this.set(shape.attribute, fallback, 'default');
@@ -68,13 +69,13 @@ class Level {
     if (option.version) throw new Unsure();
     let parsed: unknown = value;
     if (value !== null && option.parse) parsed = option.parse(value, this.values[option.shape.attribute]);
-    if (parsed === null) parsed = option.shape.negate ? false : true;
+    if (parsed === null || parsed === undefined) parsed = option.shape.negate ? false : option.shape.value === 'required' ? '' : true;
     this.set(option.shape.attribute, parsed, 'cli');
   }
 }
 
 const maybeOption = (arg: string) => arg.length > 1 && arg[0] === '-';
-// No kagent option is a digit (-1), so a negative number is never one.
+// A negative number is never an option: a digit flag (-1) is left to commander (above).
 const negativeNumber = (arg: string) => /^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg);
 
 /** commander's Command.parseOptions: this level's options out of `args`; the rest as operands and unknown. */

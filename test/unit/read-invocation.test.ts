@@ -200,6 +200,10 @@ describe('the command line without commander', () => {
     ]) {
       expect(readInvocation(argv, space), JSON.stringify(argv)).toBeUndefined();
     }
+    // A digit flag changes what a negative number is (commander's rule): such a command is left to commander.
+    const digits: CommandSpec = { name: 'g', summary: 's', examples: ['x'], options: [{ flags: '-1, --one', description: 'o' }], arguments: [{ name: 'n', description: 'n', optional: true }], run: async () => {} };
+    expect(readInvocation(['g', '-5'], digits)).toBeUndefined();
+    expect(readInvocation(['g'], digits)).toBeUndefined();
     expect(readInvocation(['lib', 'list', '-L', 'x'], lib)).toBeUndefined();
     expect(readInvocation(['lib', 'list', '-L', '0'], lib)).toBeUndefined();
   });
