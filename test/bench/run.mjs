@@ -10,12 +10,12 @@
 // To add benchmarks, append a section to `sections` below: a title, an optional
 // async setup returning what its benchmarks need (and a close()), and a list of
 // benchmarks { name, argv, env?, target?, check?, skip? }.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STARTUP_TARGETS } from './startup.mjs';
+import { runOnce, timeInRotation } from './timing.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'kagent.js');
@@ -26,49 +26,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 // BENCH_ONLY=REGEX runs only the benchmarks (and sections) whose name matches, e.g. BENCH_ONLY=--version.
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const wanted = (name) => !ONLY || ONLY.test(name);
-
-// ---------------------------------------------------------------- timing
-
-/**
- * Runs a command once; resolves with wall time in ms, exit code, stdout and stderr.
- * `env` may be a function, called for every run (a fresh directory per run, say).
- */
-function runOnce(argv, env = {}) {
-  const runEnv = { ...process.env, ...(typeof env === 'function' ? env() : env) };
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(argv[0], argv.slice(1), { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', (error) => resolve({ ms: NaN, code: -1, stdout, stderr: String(error) }));
-    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr }));
-  });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/**
- * Times every command `runs` times in rotation with the baseline, after `warmup`
- * untimed rounds. Async spawns, so an in-process server (the sandbox) keeps answering.
- */
-async function timeInRotation(commands, { runs = RUNS, warmup = WARMUP } = {}) {
-  const all = [{ name: 'node -e 0', argv: [node, '-e', '0'] }, ...commands];
-  const times = all.map(() => []);
-  for (let round = 0; round < warmup + runs; round++) {
-    for (const [i, command] of all.entries()) {
-      const { ms } = await runOnce(command.argv, command.env);
-      if (round >= warmup) times[i].push(ms);
-    }
-  }
-  const baseline = median(times[0]);
-  return all.map((command, i) => ({ ...command, median: median(times[i]), ratio: median(times[i]) / baseline }));
-}
 
 // ---------------------------------------------------------------- sections
 
@@ -166,7 +123,7 @@ for (const section of sections) {
       else runnable.push(benchmark);
     }
     if (runnable.length) {
-      const [baseline, ...results] = await timeInRotation(runnable);
+      const [baseline, ...results] = await timeInRotation([{ name: 'node -e 0', argv: [node, '-e', '0'] }, ...runnable], { runs: RUNS, warmup: WARMUP });
       rows.push({ section: section.title, name: baseline.name, median: baseline.median, ratio: 1 });
       for (const result of results) rows.push({ section: section.title, ...result });
     }

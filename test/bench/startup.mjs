@@ -12,12 +12,12 @@
 // per run, so the file that shares the 60/min budget between processes never
 // paces it; the compile cache inside that dir is a link to one kept for the whole
 // bench, as a user's is kept between runs.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodes } from '../../scripts/nodes.mjs';
+import { runOnce, timeInRotation } from './timing.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // BENCH_BIN measures another build (another checkout's bin/kagent.js) against the same sandbox: before and after.
@@ -31,25 +31,6 @@ http.get(process.env.KAGENT_BASE_URL + '/me', { headers: { authorization: 'Beare
 
 /** Targets (ratio to `node -e 0` on the same Node). */
 export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6 };
-
-function runOnce(argv, env) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...(typeof env === 'function' ? env() : env) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', (error) => resolve({ ms: NaN, code: -1, stdout, stderr: String(error) }));
-    child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr }));
-  });
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Measures every installed Node; prints one table and returns how many rows missed their target. */
 export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21), warmup = Number(process.env.BENCH_WARMUP ?? 2), install = true } = {}) {
@@ -88,18 +69,9 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
         const result = await runOnce(command.argv, command.env);
         if (result.code !== 0 || (command.check && !command.check(result))) throw new Error(`${command.name} on Node ${node.version}: exit ${result.code}: ${(result.stderr || result.stdout).slice(0, 200)}`);
       }
-      const times = commands.map(() => []);
-      for (let round = 0; round < warmup + runs; round++) {
-        for (const [i, command] of commands.entries()) {
-          const { ms } = await runOnce(command.argv, command.env);
-          if (round >= warmup) times[i].push(ms);
-        }
-      }
-      const baseline = median(times[0]);
-      for (const [i, command] of commands.entries()) {
-        const ms = median(times[i]);
-        const target = command.key && STARTUP_TARGETS[command.key];
-        rows.push({ node: node.version, name: command.name, ms, ratio: ms / baseline, target });
+      for (const result of await timeInRotation(commands, { runs, warmup })) {
+        const target = result.key && STARTUP_TARGETS[result.key];
+        rows.push({ node: node.version, name: result.name, ms: result.median, ratio: result.ratio, target });
       }
     }
   } finally {

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './timing.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = process.env.KAGENT_BENCH_BIN ?? join(root, 'bin', 'kagent.js');
@@ -50,11 +51,6 @@ function timeInPty(words, env, until) {
   });
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** A 50 KB document: headings, paragraphs, lists, quotes, links, CJK, a code block. */
 export function fiftyKilobytes() {

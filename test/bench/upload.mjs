@@ -26,6 +26,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { median } from './timing.mjs';
 
 const { fetch } = globalThis;
 
@@ -136,11 +137,6 @@ function makeBigFile(path, size) {
 
 // ---------------------------------------------------------------- helpers
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 function firstLine(text) {
   return String(text).split('\n').find(Boolean)?.slice(0, 160) ?? '';
