@@ -71,7 +71,11 @@ if (versionOnly) {
     get stdin() {
       return process.stdin;
     },
-    stdinIsTTY: isTerminal(0),
+    // A getter too: isatty(0) loads node:tty when stdin is a character device (/dev/null
+    // included), and most commands never ask.
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,

@@ -5,7 +5,10 @@ import type { IO } from '../context.js';
 export interface Streams {
   /** Read only when a command reads it: creating process.stdin costs every command start-up time (~1 ms). */
   stdin: IO['stdin'];
-  /** Whether stdin is a terminal, when known without creating the stream (the binary: isatty(0)). */
+  /**
+   * Whether stdin is a terminal, when known without creating the stream (the binary: isatty(0),
+   * as a getter: asking costs loading node:tty, which a command that never asks should not pay).
+   */
   stdinIsTTY?: boolean;
   stdout: IO['stdout'];
   stderr: IO['stderr'];
@@ -58,7 +61,9 @@ export function promptBlocker(stdinIsTTY: boolean, stdoutIsTTY: boolean, env: No
 }
 
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlags): IO {
-  const stdinIsTTY = streams.stdinIsTTY ?? streams.stdin.isTTY === true;
+  // Asked on first use only (see Streams.stdinIsTTY): most commands never ask.
+  let stdinTTY: boolean | undefined;
+  const stdinIsTTY = () => (stdinTTY ??= streams.stdinIsTTY ?? streams.stdin.isTTY === true);
   const stdoutIsTTY = streams.stdout.isTTY === true;
   const stderrIsTTY = streams.stderr.isTTY === true;
   const envColumns = Number.parseInt(env.COLUMNS ?? '', 10);
@@ -70,12 +75,17 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
     },
     stdout: streams.stdout,
     stderr: streams.stderr,
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinIsTTY();
+    },
     stdoutIsTTY,
     stderrIsTTY,
     color: colorEnabled(stdoutIsTTY, env, flags.color),
     colorStderr: colorEnabled(stderrIsTTY, env, flags.color),
-    canPrompt: promptBlocker(stdinIsTTY, stdoutIsTTY, env, flags) === undefined,
+    // Without a terminal on stdout no prompt can be shown: stdin need not be asked.
+    get canPrompt() {
+      return stdoutIsTTY && promptBlocker(stdinIsTTY(), stdoutIsTTY, env, flags) === undefined;
+    },
     columns: streams.stdout.columns || (envColumns > 0 ? envColumns : 80),
     rows: (streams.stdout as { rows?: number }).rows || (envRows > 0 ? envRows : undefined),
     env,

@@ -89,6 +89,42 @@ describe('createIO', () => {
     // Without the hint the stream itself says.
     expect(createIO({ stdin: stream(false), stdout: stream(true), stderr: stream(true) }, {}, { color: true, input: true }).stdinIsTTY).toBe(false);
   });
+  it('asks whether stdin is a terminal only when something needs to know, and once (asking loads node:tty in the binary)', async () => {
+    const { createContext } = await import('../../src/runtime.js');
+    const flags = { json: false, color: true, input: true, pager: false, yes: false, quiet: false, debug: false, insecure: false };
+    const watched = (stdout: ReturnType<typeof stream>) => {
+      const asked = { count: 0 };
+      const streams = {
+        stdin: stream(false),
+        get stdinIsTTY() {
+          asked.count++;
+          return true;
+        },
+        stdout,
+        stderr: stream(true),
+      };
+      return { streams, asked };
+    };
+    const env = { KAGENT_CONFIG_DIR: '/nonexistent/kagent-config' };
+    const signal = new AbortController().signal;
+
+    // Making the context, and a command printing into a pipe: never asked.
+    const piped = watched(stream(false));
+    const pipedCtx = createContext({ streams: piped.streams, env, flags, signal, version: '0.0.0' });
+    expect(pipedCtx.io.canPrompt).toBe(false); // stdout is no terminal: stdin does not matter
+    expect(piped.asked.count).toBe(0);
+    expect(pipedCtx.io.stdinIsTTY).toBe(true); // asked for itself, it is answered
+    expect(piped.asked.count).toBe(1);
+
+    // On a terminal, whether a prompt can be shown needs stdin's answer: asked once, then kept.
+    const terminal = watched(stream(true, 100));
+    const terminalCtx = createContext({ streams: terminal.streams, env, flags, signal, version: '0.0.0' });
+    expect(terminal.asked.count).toBe(0);
+    expect(terminalCtx.io.canPrompt).toBe(true);
+    expect(terminalCtx.io.canPrompt).toBe(true);
+    expect(terminalCtx.io.stdinIsTTY).toBe(true);
+    expect(terminal.asked.count).toBe(1);
+  });
 });
 
 describe('spinners', () => {
