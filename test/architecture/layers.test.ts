@@ -28,7 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'wasm-tiers': [],
   'cache-dir': [],
   'compile-cache': ['cache-dir'],
-  config: ['errors', 'context', 'http', 'api'],
+  config: ['errors', 'context', 'http', 'api', 'cache-dir'],
   io: ['errors', 'context', 'api', 'config', 'http'],
   upload: ['errors', 'context', 'api', 'io', 'http', 'cache-dir'],
   kit: ['errors', 'context', 'api', 'io', 'http', 'config', 'cache-dir'],

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultCacheDir } from '../../src/cache-dir.js';
+import { defaultCacheDir, homeDir } from '../../src/cache-dir.js';
 import { compileCacheDir } from '../../src/compile-cache.js';
 
 describe('the cache dir', () => {
@@ -10,6 +10,13 @@ describe('the cache dir', () => {
     expect(defaultCacheDir({ KAGENT_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x' })).toBe('/c');
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(join('/x', 'kagent'));
     expect(defaultCacheDir({}, 'linux')).toBe(join(homedir(), '.cache', 'kagent'));
+  });
+  it('finds the home in $HOME on POSIX (as os.homedir() does), else asks node:os; on Windows always asks node:os', () => {
+    expect(homeDir({ HOME: '/home/ada' }, 'linux')).toBe('/home/ada');
+    expect(defaultCacheDir({ HOME: '/home/ada' }, 'darwin')).toBe(join('/home/ada', '.cache', 'kagent'));
+    expect(homeDir({}, 'linux')).toBe(homedir());
+    expect(homeDir({ HOME: '' }, 'linux')).toBe(homedir());
+    expect(homeDir({ HOME: '/home/ada' }, 'win32')).toBe(homedir());
   });
   it('holds the compile cache in compile-cache/', () => {
     expect(compileCacheDir({ KAGENT_CACHE_DIR: '/c' })).toBe(join('/c', 'compile-cache'));
