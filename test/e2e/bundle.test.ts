@@ -4,7 +4,7 @@
 // still honoured. A read never loads node:crypto (src/http/shared-pacer.ts).
 // A request with its body in memory goes by Node's own node:http, part of the
 // node binary, and does not load the bundled undici (src/http/node-wire.ts).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,25 @@ describe('the bundle', () => {
     expect(login.code).toBe(0);
     expect(/stdin made: (\w+)/.exec(login.stderr)?.[1]).toBe('true');
     expect(readFileSync(join(dir, 'config-login', 'config.json'), 'utf8')).toContain('kak_from_stdin');
+  });
+
+  it('an API call with stdin at /dev/null (a character device) and a $HOME loads neither node:tty nor node:os', async () => {
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const env = { ...process.env, HOME: dir, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: `--require ${recorder}` };
+      // stdin 'ignore' is /dev/null: isatty(0) would have to load node:tty to tell it from a terminal.
+      const child = spawn(testNode, [bin, 'me', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
+    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+    expect(native).toContain('http');
+    expect(native).not.toContain('tty');
+    expect(native).not.toContain('os');
   });
 
   it('an upload (a streamed body) still goes by undici, without node:http', async () => {
