@@ -78,9 +78,10 @@ export class SharedFilePacer implements Pacer {
     if (result.waitMs > 0) {
       options.onWait?.(result.waitMs);
       await this.clock.sleep(result.waitMs, signal);
+      // Another process may have seen a 429 while we slept (without a wait, the slot was
+      // reserved from the state just read under the lock, its pause included).
+      await waitOutPause(() => this.read()?.pausedUntil ?? 0, this.clock, signal, options);
     }
-    // Another process may have seen a 429 while we slept.
-    await waitOutPause(() => this.read()?.pausedUntil ?? 0, this.clock, signal, options);
     return this.clock.now() - start;
   }
 

@@ -173,6 +173,30 @@ describe('the shared pacer across processes', () => {
     expect(a.isShared && b.isShared).toBe(true);
   });
 
+  it('a pause another process writes while one waits for its slot holds that one back until the pause ends', async () => {
+    const clock = createFakeClock();
+    const cacheDir = join(dir, 'pause-while-waiting');
+    const a = new SharedFilePacer({ dir: cacheDir, clock, ...account });
+    let duringSleep: (() => void) | undefined;
+    // b's clock: the first sleep lets "another process" (a) see a 429 before it ends.
+    const sleepy = {
+      now: clock.now,
+      sleep(ms: number, signal?: AbortSignal) {
+        const hook = duringSleep;
+        duringSleep = undefined;
+        hook?.();
+        return clock.sleep(ms, signal);
+      },
+    };
+    const b = new SharedFilePacer({ dir: cacheDir, clock: sleepy, ...account });
+    for (let i = 0; i < 5; i++) expect(await a.take()).toBe(0);
+    const t = clock.now();
+    duringSleep = () => a.pause(t + WINDOW + 30_000);
+    await b.take(); // waits a window for its slot, then the pause written meanwhile
+    expect(clock.now()).toBeGreaterThanOrEqual(t + WINDOW + 30_000);
+    expect(a.isShared && b.isShared).toBe(true);
+  });
+
   it('falls back to pacing in-process when the cache directory cannot be used', async () => {
     const notADir = join(dir, 'a-file');
     writeFileSync(notADir, '');
