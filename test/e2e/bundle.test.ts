@@ -42,11 +42,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function kagent(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the built binary; stdin is an empty pipe, or /dev/null with `stdin: 'ignore'`. */
+function kagent(args: string[], env: Record<string, string> = {}, { stdin = 'pipe' }: { stdin?: 'pipe' | 'ignore' } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(testNode, [bin, ...args], { env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
+    const child = spawn(testNode, [bin, ...args], {
+      env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env },
+      stdio: [stdin, 'pipe', 'pipe'],
+    });
+    child.stdin?.end();
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 
@@ -94,16 +102,8 @@ describe('the bundle', () => {
   });
 
   it('an API call with stdin at /dev/null (a character device) and a $HOME loads neither node:tty nor node:os', async () => {
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const env = { ...process.env, HOME: dir, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: `--require ${recorder}` };
-      // stdin 'ignore' is /dev/null: isatty(0) would have to load node:tty to tell it from a terminal.
-      const child = spawn(testNode, [bin, 'me', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
+    // stdin at /dev/null: isatty(0) would have to load node:tty to tell it from a terminal.
+    const r = await kagent(['me', '--json'], { HOME: dir, NODE_OPTIONS: `--require ${recorder}` }, { stdin: 'ignore' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
     const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
