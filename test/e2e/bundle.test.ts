@@ -58,6 +58,17 @@ function kagent(args: string[], env: Record<string, string> = {}, { stdin = 'pip
   });
 }
 
+/** `kagent me --json` with the recorder: it must answer; what Node loaded (its own list), and stderr. */
+async function apiCallLoads(env: Record<string, string>, options: { stdin?: 'pipe' | 'ignore' } = {}): Promise<{ native: string[]; stderr: string }> {
+  bigHeader = false;
+  const r = await kagent(['me', '--json'], { ...env, NODE_OPTIONS: `--require ${recorder}${env.NODE_OPTIONS ? ` ${env.NODE_OPTIONS}` : ''}` }, options);
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
+  const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
+  expect(native).toContain('http');
+  return { native, stderr: r.stderr };
+}
+
 describe('the bundle', () => {
   it('an API call goes by node:http and loads neither undici, node:child_process, node:assert nor crypto', async () => {
     bigHeader = false;
@@ -78,18 +89,13 @@ describe('the bundle', () => {
   });
 
   it('an API call loads neither node:v8, node:vm nor the file streams, and never makes process.stdin', async () => {
-    bigHeader = false;
-    const r = await kagent(['me', '--json'], { NODE_OPTIONS: `--require ${recorder} --require ${stdinWatch}` });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
-    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
-    expect(native).toContain('http');
+    const { native, stderr } = await apiCallLoads({ NODE_OPTIONS: `--require ${stdinWatch}` });
     // node:v8 (WebAssembly tiers) and node:vm (undici's code cache) serve undici's first request only.
     expect(native).not.toContain('v8');
     expect(native).not.toContain('vm');
     // node:fs is required, not imported: no ES module facade reads its ReadStream/Utf8Stream getters.
     expect(native).not.toContain('internal/fs/streams');
-    expect(/stdin made: (\w+)/.exec(r.stderr)?.[1]).toBe('false');
+    expect(/stdin made: (\w+)/.exec(stderr)?.[1]).toBe('false');
     // A command that reads stdin still gets it.
     const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
       const env = { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config-login'), KAGENT_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: `--require ${stdinWatch}` };
@@ -103,11 +109,7 @@ describe('the bundle', () => {
 
   it('an API call with stdin at /dev/null (a character device) and a $HOME loads neither node:tty nor node:os', async () => {
     // stdin at /dev/null: isatty(0) would have to load node:tty to tell it from a terminal.
-    const r = await kagent(['me', '--json'], { HOME: dir, NODE_OPTIONS: `--require ${recorder}` }, { stdin: 'ignore' });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
-    const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
-    expect(native).toContain('http');
+    const { native } = await apiCallLoads({ HOME: dir }, { stdin: 'ignore' });
     expect(native).not.toContain('tty');
     expect(native).not.toContain('os');
   });
