@@ -104,7 +104,7 @@ export function writeNotices(metafiles, outDir) {
 }
 
 /**
- * dist/man/*.1 from the command tree (src/manpages.ts), bundled on its own into a
+ * dist/man/*.1 from the command tree (src/cli/manpages.ts), bundled on its own into a
  * temporary file and run here; the main bundle is not touched by it.
  * @returns {Promise<string[]>} the files written
  */
@@ -112,7 +112,7 @@ export async function writeManPages(outDir, meta, options) {
   const temp = mkdtempSync(join(tmpdir(), 'kagent-man-'));
   try {
     const entry = join(temp, 'manpages.mjs');
-    await build({ ...options, entryPoints: [join(root, 'src', 'manpages.ts')], outfile: entry, bundle: true, splitting: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+    await build({ ...options, entryPoints: [join(root, 'src', 'cli', 'manpages.ts')], outfile: entry, bundle: true, splitting: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
     const { manPages } = await import(pathToFileURL(entry).href);
     const pages = await manPages(meta);
     const dir = join(outDir, 'man');

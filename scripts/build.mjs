@@ -1,13 +1,18 @@
 // Bundles src/ into dist/ with code splitting: the entry stays tiny and each
 // command group, the sandbox and heavy dependencies become chunks loaded on demand.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDate, StandIns, writeManPages, writeNotices } from './build-package.mjs';
 import pkg from '../package.json' with { type: 'json' };
+
+// Each start-up trick below has a name; KAGENT_BUILD_WITHOUT=name,name builds
+// without those, into KAGENT_BUILD_OUT (default dist/), so that
+// test/bench/tricks.mjs can measure what each one gains (docs/performance.md).
+const without = new Set((process.env.KAGENT_BUILD_WITHOUT ?? '').split(',').filter(Boolean));
+const using = (trick) => !without.has(trick);
 
 // Package step: every replacement the plugins below make inside a dependency is
 // expected, per build, and each must apply (StandIns in scripts/build-package.mjs).
@@ -97,23 +102,25 @@ const lazyBuiltins = {
 // - core: the modules every API command runs through, from the program to the
 //   answer (`kagent me`: 17 files, 11-14 ms less in 41 alternating runs; 7 with
 //   the rewrite below). The manifest stays out: the root --help, answered
-//   without the program, needs it and nothing else here.
+//   without the program, needs it and nothing else here. So does src/errors.ts:
+//   every set member imports the set, so the order of the set's modules in the
+//   chunk depends on which one a command reaches first, and errors.ts holds the
+//   classes other members extend as they load (it must run before them).
 // - entry: what the entry loads before the program: the root help and the
 //   manifest it lists (the root --help loads nothing else), the compile cache
 //   every command turns on first, and the cache dir it lives in. Every command
 //   loads all four.
 const SETS = {
   core: [
-    'src/argv.ts', 'src/read-invocation.ts', 'src/option-values.ts',
-    'src/errors.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/runtime.ts', 'src/wasm-tiers.ts',
+    'src/cli/argv.ts', 'src/cli/option-values.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/cli/runtime.ts',
     'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts', 'src/io/fields.ts',
     'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
     'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
     'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
-    'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts', 'src/http/code-cache.ts',
+    'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts',
     'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
   ],
-  entry: ['src/root-help.ts', 'src/manifest.ts', 'src/compile-cache.ts', 'src/cache-dir.ts'],
+  entry: ['src/cli/root-help.ts', 'src/cli/global-flags.ts', 'src/cli/manifest.ts', 'src/cli/compile-cache.ts', 'src/config/cache-dir.ts'],
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
@@ -122,7 +129,7 @@ const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map(
 // helper of esbuild's, and the root help would read the helpers' chunk too.
 const rewritten = new Set(['core']);
 // The entry imports these on demand only (--version loads none of them): no rewrite there.
-const entryFile = fromRoot('src/cli.ts');
+const entryFile = fromRoot('src/main.ts');
 // kagent's own imports of Node built-ins become require() calls. Node gives an
 // imported built-in an ES module facade, made by reading every export, getters
 // included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
@@ -166,9 +173,9 @@ const chunkSets = {
     // of its own that only re-exports it (7 on `kagent me`).
     build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
       const original = await readFile(args.path, 'utf8');
-      let source = requireBuiltins(original);
+      let source = using('require-builtins') ? requireBuiltins(original) : original;
       const hoisted = [];
-      if (args.path !== entryFile) {
+      if (args.path !== entryFile && using('static-imports')) {
         source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {
           if (!rewritten.has(setOf.get(join(dirname(args.path), `${specifier}.ts`)))) return call;
           const name = `__set${hoisted.length}`;
@@ -176,7 +183,7 @@ const chunkSets = {
           return `Promise.resolve(${name})`;
         });
       }
-      if (setOf.has(args.path)) hoisted.push(`import 'kagent:set:${setOf.get(args.path)}';`);
+      if (using('sets') && setOf.has(args.path)) hoisted.push(`import 'kagent:set:${setOf.get(args.path)}';`);
       return hoisted.length > 0 || source !== original ? { contents: `${hoisted.join(' ')}\n${source}`, loader: 'ts' } : undefined;
     });
   },
@@ -184,19 +191,21 @@ const chunkSets = {
 
 // Build beside dist/ and swap it in at the end, so a running kagent (or test)
 // never sees a half-written bundle.
-const dist = new URL('../dist', import.meta.url);
-const next = new URL('../dist.next', import.meta.url);
-const old = new URL('../dist.old', import.meta.url);
+const dist = process.env.KAGENT_BUILD_OUT ? pathToFileURL(resolve(process.env.KAGENT_BUILD_OUT)) : new URL('../dist', import.meta.url);
+const next = new URL(`${dist.href}.next`);
+const old = new URL(`${dist.href}.old`);
 rmSync(next, { recursive: true, force: true });
 // Package step: the day this build was made, shown by `kagent --version` and the man pages.
 const date = buildDate();
 const external = ['unpdf', 'unpdf/*', 'jq-wasm'];
 const banner = { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" };
-standIns = new StandIns(['undici client-h2.js', 'undici node:assert', 'undici node:http', 'commander node:child_process']);
+standIns = new StandIns([
+  ...(using('without-http2') ? ['undici client-h2.js'] : []),
+  ...(using('lazy-builtins') ? ['undici node:assert', 'undici node:http', 'commander node:child_process'] : []),
+]);
 const main = await build({
-  // code-cache: what the step below runs to write undici's code cache.
-  entryPoints: { cli: 'src/cli.ts', sandbox: 'src/sandbox/index.ts', 'code-cache': 'src/http/code-cache.ts' },
-  outdir: 'dist.next',
+  entryPoints: { cli: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
+  outdir: fileURLToPath(next),
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -215,9 +224,9 @@ const main = await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, chunkSets],
+  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
 });
-standIns.check('dist/');
+standIns.check(fileURLToPath(dist));
 
 // esbuild's helpers (__require, __toESM, …) are a chunk of their own, with no
 // module of ours in it and nothing but definitions, and every entry and many
@@ -227,54 +236,15 @@ standIns.check('dist/');
 const helperChunks = Object.entries(main.metafile.outputs)
   .filter(([path, output]) => path.endsWith('.js') && Object.keys(output.inputs).length === 0 && !output.entryPoint)
   .map(([path]) => path.split('/').pop());
-if (helperChunks.length !== 1) throw new Error(`expected one chunk of esbuild's helpers, found ${helperChunks.length}`);
-for (const path of Object.keys(main.metafile.outputs).filter((path) => path.endsWith('.js'))) {
+if (using('helper-imports') && helperChunks.length !== 1) throw new Error(`expected one chunk of esbuild's helpers, found ${helperChunks.length}`);
+for (const path of Object.keys(main.metafile.outputs).filter((path) => using('helper-imports') && path.endsWith('.js'))) {
   const text = readFileSync(path, 'utf8');
   const trimmed = text.replace(new RegExp(`^import "\\./(chunks/)?${helperChunks[0].replace(/[.]/g, '\\.')}";\\n`, 'm'), '');
   if (trimmed !== text) writeFileSync(path, trimmed);
 }
 
-// undici once more, as one CommonJS file, and its V8 code cache, made by
-// running requests through it in a fresh process (V8's flags as at run time);
-// see src/http/code-cache.ts.
-standIns = new StandIns(['undici client-h2.js', 'undici node:assert', 'undici node:http']);
-const undici = await build({
-  entryPoints: ['src/http/undici.ts'],
-  outfile: 'dist.next/undici.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-  plugins: [withoutHttp2, lazyBuiltins],
-});
-standIns.check('dist/undici.cjs');
-const exercise = `
-  const { writeCodeCache } = await import(process.argv[1]);
-  const { createServer } = await import('node:http');
-  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
-  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
-  const origin = 'http://127.0.0.1:' + server.address().port;
-  await writeCodeCache(process.argv[2], async ({ Agent, request }) => {
-    const agent = new Agent({ keepAliveTimeout: 10000, connect: { timeout: 10000 } });
-    const options = { origin, headers: { authorization: 'Bearer x', accept: 'application/json' }, headersTimeout: 30000, bodyTimeout: 30000 };
-    await (await request.call(agent, { ...options, path: '/me', method: 'GET' })).body.text();
-    await (await request.call(agent, { ...options, path: '/spaces', method: 'POST', body: '{"name":"x"}' })).body.dump();
-    await agent.close();
-  });
-  server.close();
-`;
-const cached = spawnSync(process.execPath, ['--input-type=module', '-e', exercise, new URL('../dist.next/code-cache.js', import.meta.url).href, fileURLToPath(new URL('../dist.next/undici.cjs', import.meta.url))], { stdio: 'inherit' });
-// Only ever a speed-up: without it undici.cjs is compiled as usual, so a failure here warns and the build goes on.
-if (cached.status !== 0) {
-  console.warn(`warning: undici's code cache was not written (exit ${cached.status}); API calls start a few ms slower`);
-  rmSync(new URL('../dist.next/undici.cjs.cache', import.meta.url), { force: true });
-}
-
 // Package steps: the licences of everything bundled, and the man pages.
-writeNotices([main.metafile, undici.metafile], fileURLToPath(next));
+writeNotices([main.metafile], fileURLToPath(next));
 await writeManPages(fileURLToPath(next), { version: pkg.version, date }, { external, banner });
 
 rmSync(old, { recursive: true, force: true });

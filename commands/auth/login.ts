@@ -34,7 +34,7 @@ export default defineCommand({
     const [{ askSecret, askText }, { checkBaseUrl, configDirOf, maskKey }, { connect }, { writeProfile }, output, { withSpinner }] = await Promise.all([
       import('../../src/io/prompt.js'),
       import('../../src/config/resolve.js'),
-      import('../../src/runtime.js'),
+      import('../../src/cli/runtime.js'),
       import('../../src/config/store.js'),
       import('../../src/io/output.js'),
       import('../../src/io/spinner.js'),

@@ -36,10 +36,10 @@ export default defineGroup({
     const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }, { emit }] = await Promise.all([
       import('./tree.js'),
       import('./scripts.js'),
-      import('../../src/root-help.js'),
+      import('../../src/cli/global-flags.js'),
       import('../../src/io/streams.js'),
     ]);
-    const { loadAllGroups } = await import('../../src/manifest.js');
+    const { loadAllGroups } = await import('../../src/cli/manifest.js');
     const specs = await loadAllGroups();
     const globals = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map((flag) => flagInfo(flag));
     const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)));

@@ -2,7 +2,7 @@
 // and `kagent help <command>` are turned into --help by the program itself.)
 import { exitCodeTable } from '../../src/errors.js';
 import { UsageError } from '../../src/errors.js';
-import { environmentTable } from '../../src/environment.js';
+import { environmentTable } from '../../src/cli/environment.js';
 import { printItem } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
 

@@ -29,7 +29,7 @@ async function runUploads(
   const planLimit = (await import('../../src/upload/uploader.js')).accountFileLimit(api, ctx.signal);
 
   const { digestCache } = await import('../../src/upload/digest-cache.js');
-  const { defaultCacheDir } = await import('../../src/cache-dir.js');
+  const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
   const cache = digestCache(defaultCacheDir(ctx.io.env));
 
   const { withCiReports } = await import('../../src/upload/ci-report.js');
@@ -101,7 +101,7 @@ export default defineCommand({
       import('../../src/upload/uploader.js'),
       import('../../src/upload/report.js'),
       import('../../src/upload/digest-cache.js'),
-      import('../../src/cache-dir.js'),
+      import('../../src/config/cache-dir.js'),
       import('../../src/io/spinner.js'),
     ]).catch(() => undefined);
     const S = await shapes();

@@ -1,7 +1,7 @@
 // Where the config lives: $KAGENT_CONFIG_DIR, else the XDG config dir
 // ($XDG_CONFIG_HOME/kagent or ~/.config/kagent; %APPDATA%\kagent on Windows).
 import { join } from 'node:path';
-import { homeDir } from '../cache-dir.js';
+import { homeDir } from './cache-dir.js';
 
 export const CONFIG_FILE_NAME = 'config.json';
 

@@ -5,20 +5,13 @@
 // - only the Agent and the request API are imported, not the package root,
 //   which would also evaluate fetch, WebSocket, the mock agent and caches
 //   (about 25 ms more on a 2-core machine, measured);
-// - the first request runs with WebAssembly compiled by Liftoff only, while
-//   undici compiles its llhttp parser (see wasm-tiers.ts);
-// - on Node 20 the bundle loads undici with a V8 code cache made at build time
-//   (code-cache.ts); on Node 22.1+ Node's compile cache covers it (compile-cache.ts);
+// - on Node 22.1+ Node's compile cache keeps undici's compiled code (compile-cache.ts);
 // - and most requests do not load undici at all: a body in memory (or none) goes
 //   by Node's own client when no proxy is configured (node-wire.ts); undici
 //   carries streamed uploads.
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
-import { hasCompileCache } from '../compile-cache.js';
-import { loadCommonJs } from './code-cache.js';
 import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
-import { baselineWasmDuring } from '../wasm-tiers.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -54,20 +47,10 @@ interface Undici {
 }
 
 let loading: Promise<Undici> | undefined;
-let firstRequest = true;
-
-/**
- * Node 20: the built undici with its code cache (code-cache.ts), or, from src/, the module itself.
- * Node 22.1+: the module itself, a chunk of the bundle that Node's compile cache keeps (compile-cache.ts).
- */
-async function undiciModule(): Promise<typeof import('./undici.js')> {
-  const built = hasCompileCache ? undefined : loadCommonJs(fileURLToPath(new URL('../undici.cjs', import.meta.url)));
-  return (built?.exports as typeof import('./undici.js') | undefined) ?? import('./undici.js');
-}
 
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    const { Agent, request, loadProxyAgent } = await undiciModule();
+    const { Agent, request, loadProxyAgent } = await import('./undici.js');
     const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
     return { agent, request, loadProxyAgent, proxies: new Map() };
   })();
@@ -101,20 +84,16 @@ export async function send(req: WireRequest): Promise<WireResponse> {
   const u = await undici();
   const { request } = u;
   const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy);
-  const call = () =>
-    request.call(agent, {
-      origin: req.url.origin,
-      path: req.url.pathname + req.url.search,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    });
-  const first = firstRequest;
-  firstRequest = false;
-  const response = await (first ? baselineWasmDuring(call) : call());
+  const response = await request.call(agent, {
+    origin: req.url.origin,
+    path: req.url.pathname + req.url.search,
+    method: req.method as Dispatcher.HttpMethod,
+    headers: req.headers,
+    body: req.body ?? null,
+    signal: req.signal,
+    headersTimeout: req.timeoutMs,
+    bodyTimeout: req.timeoutMs,
+  });
   return {
     status: response.statusCode,
     headers: response.headers,

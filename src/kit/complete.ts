@@ -104,7 +104,7 @@ async function remote(kind: keyof typeof REMOTE, source: CompleteSource): Promis
   const { baseUrl, apiKey } = source;
   if (!baseUrl || !apiKey) return [];
   const now = source.now ?? Date.now;
-  const [{ createHash }, { join }, fs, { defaultCacheDir }] = await Promise.all([import('node:crypto'), import('node:path'), import('node:fs/promises'), import('../cache-dir.js')]);
+  const [{ createHash }, { join }, fs, { defaultCacheDir }] = await Promise.all([import('node:crypto'), import('node:path'), import('node:fs/promises'), import('../config/cache-dir.js')]);
   const dir = defaultCacheDir(source.env);
   const file = join(dir, `complete-${createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 24)}.json`);
   let cache: Record<string, { at: number; values: Candidate[] }> = {};

@@ -3,8 +3,8 @@
 // own default-exporting one command (defineCommand):
 //
 //   // commands/space/list.ts
-//   import { defineCommand } from '../../src/kit/define.js';
-//   import { pageOptions, paging } from '../../src/kit/options.js';
+//   import { defineCommand } from './define.js';
+//   import { pageOptions, paging } from './options.js';
 //
 //   export default defineCommand({
 //     name: 'list',

@@ -147,7 +147,7 @@ export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], ta
   const { accountFileLimit } = await import('./uploader.js');
   const planLimit = accountFileLimit(api, ctx.signal);
   const { digestCache } = await import('./digest-cache.js');
-  const { defaultCacheDir } = await import('../cache-dir.js');
+  const { defaultCacheDir } = await import('../config/cache-dir.js');
   const { files, summary } = await planUploads(sources, { api, target, limit: planLimit, cache: digestCache(defaultCacheDir(ctx.io.env)), ratePerMinute: ctx.config.rateLimit, signal: ctx.signal });
   await printPlan(ctx, files, summary);
   if (summary.failed > 0) {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
 import { exitCodeTable } from '../../src/errors.js';
-import { groups, loadGroup } from '../../src/manifest.js';
-import { groupNameIn } from '../../src/argv.js';
+import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { groupNameIn } from '../../src/cli/argv.js';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
@@ -162,7 +162,7 @@ describe('group loading', () => {
 
 describe('the commander-free root help', () => {
   it('is exactly what commander prints, at any width', async () => {
-    const { renderRootHelp } = await import('../../src/root-help.js');
+    const { renderRootHelp } = await import('../../src/cli/root-help.js');
     for (const columns of [60, 80, 100, 132]) {
       const r = await runCli(['--help'], { columns });
       expect(renderRootHelp(columns), `width ${columns}`).toBe(r.stdout);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/program.js';
+import { run } from '../../src/cli/program.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

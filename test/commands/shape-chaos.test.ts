@@ -6,7 +6,7 @@
 // parses. Clean errors with their own code (NOT_FOUND after a renamed id, a
 // list that is not a list, ...) are allowed: they are not crashes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groups } from '../../src/manifest.js';
+import { groups } from '../../src/cli/manifest.js';
 import { argvFor, everyCommand, makeFixtures, type Ids, type Leaf } from '../helpers/every-command.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import type { RunCliResult } from '../helpers/run.js';

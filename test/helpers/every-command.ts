@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandSpec } from '../../src/kit/define.js';
-import { groups, loadGroup } from '../../src/manifest.js';
+import { groups, loadGroup } from '../../src/cli/manifest.js';
 import { tempDir } from './run.js';
 import type { TestSandbox } from './sandbox.js';
 

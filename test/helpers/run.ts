@@ -16,7 +16,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Prompter } from '../../src/context.js';
 import type { Clock } from '../../src/http/clock.js';
-import { run } from '../../src/program.js';
+import { run } from '../../src/cli/program.js';
 
 export interface RunCliOptions {
   /** Environment variables on top of the private defaults; undefined removes one. */

@@ -2,8 +2,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultCacheDir, homeDir } from '../../src/cache-dir.js';
-import { compileCacheDir } from '../../src/compile-cache.js';
+import { defaultCacheDir, homeDir } from '../../src/config/cache-dir.js';
+import { compileCacheDir } from '../../src/cli/compile-cache.js';
 
 describe('the cache dir', () => {
   it('is KAGENT_CACHE_DIR, else $XDG_CACHE_HOME/kagent, else ~/.cache/kagent', () => {

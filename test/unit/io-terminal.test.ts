@@ -67,7 +67,7 @@ describe('createIO', () => {
     expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true }).columns).toBe(80);
   });
   it('with stdinIsTTY given, leaves stdin unread (unmade) until a command reads it, as the context and its prompter do', async () => {
-    const { createContext } = await import('../../src/runtime.js');
+    const { createContext } = await import('../../src/cli/runtime.js');
     const stdin = stream(false);
     let reads = 0;
     const streams = {
@@ -90,7 +90,7 @@ describe('createIO', () => {
     expect(createIO({ stdin: stream(false), stdout: stream(true), stderr: stream(true) }, {}, { color: true, input: true }).stdinIsTTY).toBe(false);
   });
   it('asks whether stdin is a terminal only when something needs to know, and once (asking loads node:tty in the binary)', async () => {
-    const { createContext } = await import('../../src/runtime.js');
+    const { createContext } = await import('../../src/cli/runtime.js');
     const flags = { json: false, color: true, input: true, pager: false, yes: false, quiet: false, debug: false, insecure: false };
     const watched = (stdout: ReturnType<typeof stream>) => {
       const asked = { count: 0 };

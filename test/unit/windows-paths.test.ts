@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultCacheDir } from '../../src/cache-dir.js';
+import { defaultCacheDir } from '../../src/config/cache-dir.js';
 import { discover, globPattern } from '../../src/upload/discover.js';
 
 describe('the cache folder', () => {

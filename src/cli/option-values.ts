@@ -1,10 +1,9 @@
-// What an option's declaration means, read the way commander reads it, and how
-// its values are parsed: one definition for both readers of the command line
-// (src/command-line.ts, which runs commands, and src/register.ts, which gives
-// commander the same declarations for help and for the errors it reports).
+// How an option's values are parsed and checked (choices, number bounds,
+// repetition), what a command found on the command line carries, and the
+// failure commander reports a mistake with.
 import type { CommanderError } from 'commander';
-import { ExitCode } from './errors.js';
-import type { CommandSpec, OptionSpec } from './kit/define.js';
+import { ExitCode } from '../errors.js';
+import type { CommandSpec, OptionSpec } from '../kit/define.js';
 
 /** A command found on the command line, with what it was given. */
 export interface Invocation {
@@ -28,35 +27,6 @@ export const MAX_TIMEOUT_S = 2_147_483;
 
 /** The parser of the root's --timeout. */
 export const timeoutParser = () => numberParser({ type: 'number', min: 0.001, max: MAX_TIMEOUT_S });
-
-export interface FlagShape {
-  short?: string;
-  long?: string;
-  /** `<value>`: required; `[value]`: optional. */
-  value: 'none' | 'required' | 'optional';
-  negate: boolean;
-  variadic: boolean;
-  /** commander's name(): the long flag without dashes, else the short one. */
-  name: string;
-  /** The key of its value: 'base-url' → 'baseUrl', '--no-wait' → 'wait'. */
-  attribute: string;
-}
-
-/** A declaration's flags as commander's Option reads them ('-L, --limit <n>', '--no-wait', '--json [fields]'). */
-export function flagShape(flags: string): FlagShape {
-  const parts = flags.split(/[ |,]+/);
-  const shortFlag = /^-[^-]$/;
-  const longFlag = /^--[^-]/;
-  let short: string | undefined;
-  let long: string | undefined;
-  if (shortFlag.test(parts[0] ?? '')) short = parts.shift();
-  if (longFlag.test(parts[0] ?? '')) long = parts.shift();
-  if (!short && shortFlag.test(parts[0] ?? '')) short = parts.shift();
-  const value = flags.includes('<') ? 'required' : flags.includes('[') ? 'optional' : 'none';
-  const negate = long?.startsWith('--no-') === true;
-  const name = long ? long.replace(/^--/, '') : (short ?? '').replace(/^-/, '');
-  return { short, long, value, negate, variadic: /\w\.\.\.[>\]]$/.test(flags), name, attribute: camelCase(negate ? name.replace(/^no-/, '') : name) };
-}
 
 /** 'base-url' → 'baseUrl', as commander names values. */
 export function camelCase(name: string): string {

@@ -1,19 +1,17 @@
-// The program: from the command line to the command that runs (only the group
-// named on the command line is imported), and the single path from "something
-// went wrong" to an exit code. `run` is what the binary calls and what tests
-// call in-process with fake streams; it never exits the process itself.
-// Start-up matters: a command line is read without commander
-// (src/read-invocation.ts); commander (src/commander-program.ts) is loaded for
-// help and for the command lines that reader leaves to it, whose mistakes it
-// reports. Everything a command needs is imported once a command runs.
-import type { Context, Editor, GlobalFlags, Prompter } from './context.js';
-import type { CommandSpec } from './kit/define.js';
-import type { Clock } from './http/clock.js';
-import { ExitCode, UsageError } from './errors.js';
-import type { Streams } from './io/terminal.js';
-import { extractJsonFields, groupNameIn, operandsAfter } from './argv.js';
+// The program: from the command line to the command that runs, and the single
+// path from "something went wrong" to an exit code. `run` is what the binary
+// calls and what tests call in-process with fake streams; it never exits the
+// process itself. Commander reads every command line, with only the group it
+// names registered (commander.ts); the group's module and what running a
+// command needs load at the same time.
+import type { Context, Editor, Prompter } from '../context.js';
+import type { Clock } from '../http/clock.js';
+import type { CommandSpec } from '../kit/define.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { Streams } from '../io/terminal.js';
+import { extractJsonFields, groupWordIn, operandsAfter } from './argv.js';
+import { jsonRequested, toGlobalFlags } from './global-flags.js';
 import { ParseFailure, type Invocation } from './option-values.js';
-import { readInvocation, type ReadCommandLine } from './read-invocation.js';
 import { findGroup, loadGroup } from './manifest.js';
 
 export interface RunOptions extends Streams {
@@ -41,53 +39,52 @@ export async function run(options: RunOptions): Promise<number> {
   const { env, version } = options;
   const signal = options.signal ?? new AbortController().signal;
   let argv = options.argv;
-  let flags: GlobalFlags | undefined;
+  let flags: Context['flags'] | undefined;
 
   try {
-    let groupName = groupNameIn(argv);
-
+    const word = groupWordIn(argv);
+    let groupName = word?.name;
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
-    if (groupName === 'help') {
-      const topic = operandsAfter(argv, 'help')[0];
+    if (word && groupName === 'help') {
+      const topic = operandsAfter(argv, word.index)[0];
       if (topic === undefined) {
-        (await import('./commander-program.js')).showRootHelp(options);
+        (await import('./commander.js')).showRootHelp(options);
         return ExitCode.OK;
       }
       if (findGroup(topic) && topic !== 'help') {
-        const at = argv.indexOf('help');
-        argv = [...argv.slice(0, at), ...argv.slice(at + 1), '--help'];
+        argv = [...argv.slice(0, word.index), ...argv.slice(word.index + 1), '--help'];
         groupName = topic;
       }
     }
-    // `kagent status` is `kagent home`.
-    if (groupName === 'status') {
-      argv = argv.map((token, i) => (i === argv.indexOf('status') ? 'home' : token));
+    // `kagent status` is `kagent home` (the word where the group stands, not a profile or an operand named so).
+    if (word && groupName === 'status') {
+      argv = argv.map((token, i) => (i === word.index ? 'home' : token));
       groupName = 'home';
     }
     const entry = findGroup(groupName);
-    // What running a command needs loads while the group module does (not for --help).
+    // What running a command needs loads while the group module and commander do (not for --help).
     const helpOnly = argv.includes('--help') || argv.includes('-h');
     const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
+    const commander = import('./commander.js');
+    commander.catch(() => {});
     let group: CommandSpec | undefined;
     let jsonFields: string[] | undefined;
     if (entry) {
       group = await loadGroup(entry.name);
       ({ argv, fields: jsonFields } = extractJsonFields(argv, group));
     }
-    const read: ReadCommandLine | undefined =
-      (group && entry?.name !== 'help' ? readInvocation(argv, group) : undefined) ??
-      (await (await import('./commander-program.js')).readWithCommander(options, argv, group));
+    const read = await (await commander).readCommandLine(options, argv, group);
     if (!read) return ExitCode.OK;
 
     const [{ createContext }, { guardStream }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
-    flags = { ...globalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
+    flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold });
     return await invoke(read.invocation, ctx, options);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;
-    const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('./io/report.js'), import('./io/terminal.js')]);
+    const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('../io/report.js'), import('../io/terminal.js')]);
     return reportError(toUsage(error), {
       stderr: options.stderr,
       json: flags ? flags.json : jsonRequested(argv),
@@ -106,13 +103,13 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions): Pro
     await found.spec.run?.(ctx, found.opts, found.args);
   } catch (error) {
     // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
-    const { recoverFromMisfit } = await import('./io/output.js');
+    const { recoverFromMisfit } = await import('../io/output.js');
     if (!(await recoverFromMisfit(ctx, error))) throw error;
   } finally {
     // What was held for the pager is written (or the pager is waited for) before any error is reported.
     await ctx.io.endPaging();
   }
-  const { settled } = await import('./io/streams.js');
+  const { settled } = await import('../io/streams.js');
   await Promise.all([settled(options.stdout), settled(options.stderr)]);
   if (ctx.signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
   return ExitCode.OK;
@@ -136,36 +133,13 @@ function toUsage(error: unknown): unknown {
   return new UsageError(commanderError.message.replace(/^error:\s*/, ''), `see \`${path} --help\``);
 }
 
-function jsonRequested(argv: string[]): boolean {
-  return argv.some((token) => token === '--json' || token.startsWith('--json=') || token === '--jq' || token.startsWith('--jq='));
-}
-
-function globalFlags(opts: Record<string, unknown>, debugFromEnv: boolean): GlobalFlags {
-  const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
-  return {
-    json: opts.json === true || typeof opts.json === 'string' || jq !== undefined,
-    jq,
-    profile: opts.profile as string | undefined,
-    baseUrl: opts.baseUrl as string | undefined,
-    lang: opts.lang as 'zh' | 'en' | undefined,
-    color: opts.color !== false,
-    input: opts.input !== false,
-    pager: opts.pager !== false,
-    yes: opts.yes === true,
-    quiet: opts.quiet === true,
-    debug: opts.debug === true || debugFromEnv,
-    timeout: opts.timeout as number | undefined,
-    insecure: opts.insecure === true,
-  };
-}
-
 /** Groups whose commands never call the API: no point preloading the HTTP client for them. */
 const OFFLINE_GROUPS = new Set(['config', 'help', 'completion', 'sandbox']);
 
 function loadRuntime(group: string | undefined) {
-  const modules = Promise.all([import('./runtime.js'), import('./io/streams.js'), import('./io/terminal.js')]);
+  const modules = Promise.all([import('./runtime.js'), import('../io/streams.js'), import('../io/terminal.js')]);
   // The HTTP client is the largest module a command loads: start reading it now; ctx.api() finds it loaded.
-  if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('./api/client.js').catch(() => {});
+  if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('../api/client.js').catch(() => {});
   modules.catch(() => {});
   return modules;
 }

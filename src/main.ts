@@ -1,8 +1,9 @@
-// The binary's entry (bundled to dist/cli.js). `kagent --version` and the
-// root `kagent --help` are answered here without loading commander (the help
-// text comes from src/root-help.ts, tested to match commander's); everything
-// else goes to the program, imported on demand. This is the only place that touches the real process:
-// Ctrl-C, SIGTERM and SIGHUP, a closed stdout pipe, and the exit code.
+// The binary's entry (bundled to dist/cli.js), and the only place that touches
+// the real process: Ctrl-C, SIGTERM and SIGHUP, a closed stdout pipe, the exit
+// code. `kagent --version` and the root `kagent --help` are answered here
+// without loading commander (the help text comes from src/cli/root-help.ts,
+// tested to match commander's); everything else goes to the program
+// (src/cli/program.ts), imported on demand.
 import nodeModule from 'node:module';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -19,15 +20,15 @@ const isVersion = (arg: string) => arg === '--version' || arg === '-V';
 const versionOnly = argv.some(isVersion) && argv.every((arg) => isVersion(arg) || arg === '--verbose');
 const rootHelp = only === '' || only === '--help' || only === '-h' || only === 'help';
 // Node 22.1+: every module a command loads from here on comes from (or goes into)
-// Node's compile cache (src/compile-cache.ts). --version loads nothing more and the
+// Node's compile cache (src/cli/compile-cache.ts). --version loads nothing more and the
 // root help one small chunk: for them the cache costs more than it saves (measured).
-if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await import('./compile-cache.js')).enableCompileCache();
+if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await import('./cli/compile-cache.js')).enableCompileCache();
 if (versionOnly) {
   // --verbose adds what a bug report needs: the Node.js and the system it runs on.
-  const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
+  const { platformText } = argv.includes('--verbose') ? await import('./cli/version.js') : { platformText: () => '' };
   writeOut(`${versionText}\n${platformText()}`);
 } else if (rootHelp) {
-  const { renderRootHelp } = await import('./root-help.js');
+  const { renderRootHelp } = await import('./cli/root-help.js');
   // A terminal's width needs the stream; a pipe's or a file's does not (COLUMNS, else 80).
   writeOut(renderRootHelp((isTerminal(1) && process.stdout.columns) || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
 } else {
@@ -60,7 +61,7 @@ if (versionOnly) {
       controller.abort();
     });
   }
-  const { run } = await import('./program.js');
+  const { run } = await import('./cli/program.js');
   const code = await run({
     argv,
     onLongRunning() {
@@ -89,13 +90,6 @@ if (versionOnly) {
 }
 
 /**
- * --version and the root help: written straight to fd 1. Making process.stdout
- * costs more than the rest of `--version` (a pipe's stream loads node:net and
- * the stream modules, ~2 ms on Node 26). A closed pipe ends quietly with success,
- * as above; a pipe that would block (non-blocking, and full) gets the rest
- * through process.stdout, which waits.
- */
-/**
  * isatty(fd), without loading node:tty (which loads node:net and the streams,
  * ~2.5 ms on Node 26) for what is no character device: a pipe, a file, a socket.
  */
@@ -109,6 +103,13 @@ function isTerminal(fd: number): boolean {
   return (load('node:tty') as typeof import('node:tty')).isatty(fd);
 }
 
+/**
+ * --version and the root help: written straight to fd 1. Making process.stdout
+ * costs more than the rest of `--version` (a pipe's stream loads node:net and
+ * the stream modules, ~2 ms on Node 26). A closed pipe ends quietly with success,
+ * as above; a pipe that would block (non-blocking, and full) gets the rest
+ * through process.stdout, which waits.
+ */
 function writeOut(text: string): void {
   const { writeSync } = nodeModule.createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
   let bytes = Buffer.from(text);

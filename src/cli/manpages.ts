@@ -3,13 +3,14 @@
 // group with every subcommand, argument, flag and example. They come from the
 // same command tree as `--help` and the completion scripts: the groups of the
 // manifest, each loaded through the program's own loader, and the root's data
-// in src/root-help.ts. The build writes them to dist/man/ (scripts/build.mjs);
+// in src/cli/root-help.ts and src/cli/global-flags.ts. The build writes them to dist/man/ (scripts/build.mjs);
 // package.json's `man` field lists them, so a global install puts them in place.
-import type { ArgumentSpec, CommandSpec, OptionSpec } from './kit/define.js';
+import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
 import { environmentTable } from './environment.js';
-import { exitCodeTable } from './errors.js';
+import { exitCodeTable } from '../errors.js';
 import { groups, loadGroup } from './manifest.js';
-import { flagDescription, GLOBAL_FLAGS, HELP_FLAG, ROOT_DESCRIPTION, ROOT_EXAMPLES, VERSION_FLAG } from './root-help.js';
+import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from './global-flags.js';
+import { flagDescription, ROOT_DESCRIPTION, ROOT_EXAMPLES } from './root-help.js';
 
 export interface ManPage {
   /** `kagent.1`, `kagent-space.1`, … */
@@ -79,7 +80,7 @@ function examples(lines: readonly string[]): string[] {
 }
 
 function header(name: string, meta: ManMeta): string[] {
-  return [`.\\" Generated from kagent's command tree by the build (src/manpages.ts); do not edit.`, `.TH ${arg(name.toUpperCase())} 1 ${arg(meta.date)} ${arg(`kagent ${meta.version}`)} "kagent manual"`,
+  return [`.\\" Generated from kagent's command tree by the build (src/cli/manpages.ts); do not edit.`, `.TH ${arg(name.toUpperCase())} 1 ${arg(meta.date)} ${arg(`kagent ${meta.version}`)} "kagent manual"`,
     // No hyphenation, ragged right: flags and variable names stay whole.
     '.nh',
     '.ad l',

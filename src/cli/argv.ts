@@ -1,10 +1,10 @@
-// Reading the command line before commander does: which group it names (the
-// one module to load), the operands after a word, and `--json FIELDS`.
-import type { CommandSpec } from './kit/define.js';
-import { FIELD_LIST, parseFields } from './io/fields.js';
-
-/** Global flags that take a value: the group-name scan must skip their values. */
-const VALUE_FLAGS = new Set(['--jq', '-p', '--profile', '--base-url', '--lang', '--timeout']);
+// What the program must know of a command line before commander reads it:
+// which group it names (the one module to load, and where that word stands),
+// the operands after it, and `--json FIELDS`, which commander cannot tell from
+// an operand. Which global flags take a value comes from global-flags.ts.
+import type { CommandSpec } from '../kit/define.js';
+import { FIELD_LIST, parseFields } from '../io/fields.js';
+import { SHORT_VALUE_LETTERS, VALUE_FLAGS } from './global-flags.js';
 
 /**
  * `--json FIELDS` / `--json=FIELDS` out of the arguments (commander then sees `--json=`).
@@ -56,34 +56,46 @@ function wantsOperand(group: CommandSpec, argv: string[], word: string): boolean
   return operands.length - at < declared.length;
 }
 
-/** The first operand past the global flags (and their values): the group to load. */
-export function groupNameIn(argv: string[]): string | undefined {
+/** Whether `token` is a global flag (or a cluster of short ones, `-qp`) whose value is the next word. */
+function takesNextWord(token: string): boolean {
+  if (token.includes('=')) return false;
+  if (VALUE_FLAGS.has(token)) return true;
+  // A cluster of short flags: "-p NAME", "-qp NAME" take the next word; "-pNAME" does not.
+  return /^-[a-zA-Z]+$/.test(token) && SHORT_VALUE_LETTERS.has(token.slice(-1));
+}
+
+/** The first operand past the global flags (and their values), and where it stands: the group to load. */
+export function groupWordIn(argv: readonly string[]): { name: string; index: number } | undefined {
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string;
-    if (token === '--') return argv[i + 1];
-    if (token.startsWith('--')) {
-      if (!token.includes('=') && VALUE_FLAGS.has(token)) i++;
-      // `--json id,title` before the group's name
-      else if (token === '--json' && argv[i + 1]?.includes(',') && FIELD_LIST.test(argv[i + 1] as string)) i++;
+    if (token === '--') return i + 1 < argv.length ? { name: argv[i + 1] as string, index: i + 1 } : undefined;
+    if (takesNextWord(token)) {
+      i++;
       continue;
     }
-    if (token.startsWith('-') && token.length > 1) {
-      // A cluster of short flags: "-p NAME", "-qp NAME" take the next token; "-pNAME" does not.
-      if (token.endsWith('p')) i++;
+    // `--json id,title` before the group's name
+    if (token === '--json' && argv[i + 1]?.includes(',') && FIELD_LIST.test(argv[i + 1] as string)) {
+      i++;
       continue;
     }
-    return token;
+    if (token.startsWith('-') && token.length > 1) continue;
+    return { name: token, index: i };
   }
   return undefined;
 }
 
-export function operandsAfter(argv: string[], word: string): string[] {
-  const rest = argv.slice(argv.indexOf(word) + 1);
+/** The group's name alone (completion and tests). */
+export function groupNameIn(argv: readonly string[]): string | undefined {
+  return groupWordIn(argv)?.name;
+}
+
+/** The operands after position `at` (global flags and their values skipped). */
+export function operandsAfter(argv: readonly string[], at: number): string[] {
   const operands: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i] as string;
+  for (let i = at + 1; i < argv.length; i++) {
+    const token = argv[i] as string;
     if (token.startsWith('-')) {
-      if (VALUE_FLAGS.has(token) || (/^-[a-z]+$/.test(token) && token.endsWith('p'))) i++;
+      if (takesNextWord(token)) i++;
       continue;
     }
     operands.push(token);

@@ -2,19 +2,19 @@
 // resolved config, an API client made on first use, the clock, prompter and
 // editor. Everything comes from the arguments: tests pass fake streams, an
 // env and a config dir, and get the same behaviour as the binary.
-import type { ApiClient } from './api/client.js';
-import { describeDifferences, misfitNote, type Misfit } from './api/misfit.js';
-import type { Context, Editor, GlobalFlags, IO, Prompter } from './context.js';
-import type { Clock } from './http/clock.js';
-import { defaultCacheDir } from './cache-dir.js';
-import { CliError, ExitCode, InterruptedError } from './errors.js';
-import { maskKey, missingProfileError, resolveConfig, type Resolved } from './config/resolve.js';
-import { createEditor } from './io/editor.js';
-import type { PagerHold, PagingStream } from './io/pager.js';
-import { createPrompter } from './io/prompt.js';
-import { redactUrlCredentials } from './http/url.js';
-import { guardOutput, sanitize } from './io/sanitize.js';
-import { createIO, envFlag, type Streams } from './io/terminal.js';
+import type { ApiClient } from '../api/client.js';
+import { describeDifferences, misfitNote, type Misfit } from '../api/misfit.js';
+import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
+import type { Clock } from '../http/clock.js';
+import { defaultCacheDir } from '../config/cache-dir.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { maskKey, missingProfileError, resolveConfig, type Resolved } from '../config/resolve.js';
+import { createEditor } from '../io/editor.js';
+import type { PagerHold, PagingStream } from '../io/pager.js';
+import { createPrompter } from '../io/prompt.js';
+import { redactUrlCredentials } from '../http/url.js';
+import { guardOutput, sanitize } from '../io/sanitize.js';
+import { createIO, envFlag, type Streams } from '../io/terminal.js';
 
 export interface RuntimeOptions {
   streams: Streams;
@@ -64,7 +64,7 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
   const real = io.stdout;
   io.page = async () => {
     if (stream || flags.pager === false || flags.json || flags.jq !== undefined || !io.stdoutIsTTY || io.rows === undefined) return;
-    const { PagingStream, findProgram, isNoPager } = await import('./io/pager.js');
+    const { PagingStream, findProgram, isNoPager } = await import('../io/pager.js');
     const command = config.pager;
     if (isNoPager(command)) return;
     if (!findProgram(command, io.env)) {
@@ -138,7 +138,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: `run \`kagent auth login\`${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}, or set KAGENT_API_KEY`,
     });
   }
-  const { createApiClient } = await import('./api/client.js');
+  const { createApiClient } = await import('../api/client.js');
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
   const apiKeySource =

@@ -3,13 +3,10 @@
 // `<cache dir>/compile-cache`, and the next run starts from it instead of
 // parsing and compiling again. Node checks each entry against its own version
 // and the file's content, so another Node or a new kagent just compiles afresh.
-//
-// Node 20 has no such cache; there the bundle loads undici with a code cache
-// made at build time instead (src/http/code-cache.ts). That path goes when
-// Node 20 support does (see the README).
+// Node 20 has no such cache: there modules are compiled on every run.
 import nodeModule from 'node:module';
 import { join } from 'node:path';
-import { defaultCacheDir } from './cache-dir.js';
+import { defaultCacheDir } from '../config/cache-dir.js';
 
 interface CompileCacheApi {
   enableCompileCache?: (dir?: string) => { status: number; message?: string; directory?: string };
@@ -18,7 +15,7 @@ interface CompileCacheApi {
 
 const api = nodeModule as unknown as CompileCacheApi;
 
-/** Whether this Node has the module compile cache (22.1+); where it has not, undici's build-time code cache is used. */
+/** Whether this Node has the module compile cache (22.1+). */
 export const hasCompileCache = typeof api.enableCompileCache === 'function';
 
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,41 +1,13 @@
-// The root of the command line as data — usage, global flags, examples, help
-// topics — and a renderer of `kagent --help` that needs no commander. The
-// program registers its root from this same data, and a test checks that this
-// renderer prints exactly what commander prints; so `kagent --help` can be
-// answered by the entry alone, at close to bare `node` speed.
+// The root of the command line as data — usage, examples, help topics (the
+// global flags are in global-flags.ts) — and a renderer of `kagent --help` that
+// needs no commander. The program registers its root from this same data, and a
+// test checks that this renderer prints exactly what commander prints; so
+// `kagent --help` can be answered by the entry alone, at close to bare `node` speed.
+import { GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, VERSION_FLAG, type GlobalFlag } from './global-flags.js';
 import { groups } from './manifest.js';
-
-export interface GlobalFlag {
-  /** Commander syntax. */
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  /** What the shell completion offers for its value (see CompleteKind in src/kit/define.ts). */
-  complete?: 'profile';
-}
 
 export const ROOT_USAGE = '<command> [subcommand] [flags]';
 export const ROOT_DESCRIPTION = 'Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.';
-export const GLOBAL_FLAGS_HEADING = 'Global flags (work with every command):';
-
-export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flags: '--json [fields]', description: "print the API's JSON (pretty on a terminal, compact when piped); --json id,title keeps those fields" },
-  { flags: '--jq <expr>', description: 'filter the JSON with a jq expression (implies --json)' },
-  { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)', complete: 'profile' },
-  { flags: '--base-url <url>', description: 'API base URL for this run (env KAGENT_BASE_URL)' },
-  { flags: '--lang <lang>', description: 'content language for writes (env KAGENT_LANG)', choices: ['zh', 'en'] },
-  { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
-  { flags: '--no-input', description: 'never prompt; missing input is an error (also KAGENT_NO_PROMPT=1)' },
-  { flags: '--no-pager', description: 'never page long output (also PAGER=cat; see KAGENT_PAGER)' },
-  { flags: '-y, --yes', description: 'confirm destructive or costly steps without asking' },
-  { flags: '-q, --quiet', description: 'print results only: no notes, no spinners' },
-  { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },
-  { flags: '--timeout <seconds>', description: 'give up waiting after this many seconds (exit 8; 7 for the rate limit)' },
-  { flags: '--insecure', description: 'allow plain http:// to a host that is not this machine' },
-];
-export const VERSION_FLAG: GlobalFlag = { flags: '-V, --version', description: 'print the version' };
-export const HELP_FLAG: GlobalFlag = { flags: '-h, --help', description: 'show help (also `kagent help <command>`)' };
-
 export const ROOT_EXAMPLES = [
   'kagent auth login --base-url https://example.com/api/v1',
   'kagent me',
