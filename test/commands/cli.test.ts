@@ -1,12 +1,15 @@
 // The program itself: help, version, parse errors, error output, exit codes,
 // lazy group loading. In-process, with fake streams.
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
+import type { RunOptions } from '../../src/cli/program.js';
 import { exitCodeTable } from '../../src/errors.js';
 import { groups, loadGroup } from '../../src/cli/manifest.js';
 import { groupNameIn } from '../../src/cli/argv.js';
+import { GLOBAL_ATTRIBUTES, GLOBAL_FLAGS, SHORT_VALUE_LETTERS, shapeOf, VALUE_FLAGS } from '../../src/cli/global-flags.js';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
@@ -147,6 +150,32 @@ describe('group loading', () => {
     expect(groupNameIn(['-pwork', 'space'])).toBe('space');
     expect(groupNameIn(['--', 'me'])).toBe('me');
     expect(groupNameIn(['--json'])).toBeUndefined();
+  });
+
+  it('which global flags take a value comes from the one table of global flags', () => {
+    expect([...VALUE_FLAGS].sort()).toEqual(['--base-url', '--jq', '--lang', '--profile', '--timeout', '-p']);
+    expect([...SHORT_VALUE_LETTERS]).toEqual(['p']);
+    // A flag added to the table is known to the scan with no other change.
+    const shape = shapeOf({ flags: '-r, --region <name>', description: 'x' });
+    expect(shape).toEqual({ short: '-r', long: '--region', attribute: 'region', value: 'required', negate: false });
+    expect(shapeOf({ flags: '--no-pager', description: 'x' })).toMatchObject({ attribute: 'pager', negate: true, value: 'none' });
+    expect(shapeOf({ flags: '--json [fields]', description: 'x' })).toMatchObject({ attribute: 'json', value: 'optional' });
+    for (const flag of GLOBAL_FLAGS) {
+      const { attribute } = shapeOf(flag);
+      expect(GLOBAL_ATTRIBUTES.has(attribute), flag.flags).toBe(true);
+    }
+  });
+
+  it('a command declaring a global flag of its own is refused when registered', async () => {
+    const { readCommandLine } = await import('../../src/cli/commander.js');
+    const options = { argv: ['me'], env: {}, version: '0', stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() } as unknown as RunOptions;
+    for (const flags of ['--timeout <s>', '-p, --page <n>', '--debug', '--lang <x>']) {
+      const group: CommandSpec = { name: 'me', summary: 'x', options: [{ flags, description: 'x' }], examples: ['kagent me'], run: async () => {} };
+      await expect(readCommandLine(options, ['me'], group), flags).rejects.toThrow('clashes with a global flag');
+    }
+    // A command's own --input <file> is not the global --no-input.
+    const api: CommandSpec = { name: 'me', summary: 'x', options: [{ flags: '--input <file>', description: 'x' }], examples: ['kagent me'], run: async () => {} };
+    await expect(readCommandLine(options, ['me', '--input', 'f'], api)).resolves.toMatchObject({ invocation: { opts: { input: 'f' } } });
   });
 
   it('global flags work after the subcommand too', async () => {

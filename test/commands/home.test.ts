@@ -91,6 +91,21 @@ describe('kagent home', () => {
     expect((await kagent(['status', '--help'])).stdout).toContain('Usage: kagent home');
   });
 
+  it('a profile named like a command: `kagent -p status status` and `-p help help home` use the profile', async () => {
+    await writeProfile(s.configDir, 'status', { baseUrl: s.t.baseUrl, apiKey: s.t.apiKey, rateLimit: 100_000 });
+    await writeProfile(s.configDir, 'help', { baseUrl: s.t.baseUrl, apiKey: s.t.apiKey, rateLimit: 100_000 });
+    const homeRun = await kagent(['home']);
+    for (const argv of [['-p', 'status', 'status'], ['--profile', 'status', 'status'], ['-qp', 'status', 'status'], ['--profile=status', 'status'], ['-p', 'help', 'status']]) {
+      const r = await kagent(argv);
+      expect(r.stderr, argv.join(' ')).toBe('');
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout).toBe(homeRun.stdout);
+    }
+    const help = await kagent(['-p', 'help', 'help', 'home']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: kagent home');
+  });
+
   it('a new account: sections with nothing in them are left out; server text is sanitised', async () => {
     const fresh = await s.t.newAccount();
     const env = { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: fresh.apiKey };
