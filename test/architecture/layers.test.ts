@@ -48,6 +48,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   version: [],
   environment: [],
   manpages: ['kit', 'manifest', 'root-help', 'environment', 'errors'],
+  'command-docs': ['kit', 'manifest', 'manpages', 'root-help'],
   doctor: ['errors', 'context', 'api', 'io', 'http', 'config'],
   commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'docsync', 'upload', 'sandbox', 'manifest', 'root-help', 'runtime', 'environment', 'doctor', 'cache-dir'],
 };
