@@ -6,7 +6,7 @@
 //
 // Node 20 has no such cache; there the bundle loads undici with a code cache
 // made at build time instead (src/http/code-cache.ts). That path goes when
-// Node 20 support does (see the README).
+// Node 20 support does (see docs/development.md, "Node versions").
 import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { defaultCacheDir } from './cache-dir.js';
