@@ -1,8 +1,8 @@
 // The single source of shapes: every request body, query and resource of the
 // contract, with its bounds. The TypeScript types, kagent's flag checks, the
 // sandbox's request validation and the OpenAPI document all come from here.
-// Where the contract says "not shown", the shape chosen is documented in the
-// README's "Assumptions" section and marked `(assumed)` in its description.
+// Where the contract says "not shown", the shape chosen is documented in
+// docs/assumptions.md and marked `(assumed)` in its description.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -99,7 +99,7 @@ function flagItem(flags: string, description: string): string[] {
   return ['.TP', term, roffText(description)];
 }
 
-function optionDescription(option: OptionSpec): string {
+export function optionDescription(option: OptionSpec): string {
   const notes = [
     ...(option.choices ? [`one of: ${option.choices.join(', ')}`] : []),
     ...(option.default !== undefined && option.default !== false ? [`default: ${Array.isArray(option.default) ? option.default.join(', ') : String(option.default)}`] : []),
@@ -109,18 +109,18 @@ function optionDescription(option: OptionSpec): string {
   return notes.length ? `${option.description} (${notes.join('; ')})` : option.description;
 }
 
-function argumentUsage(argument: ArgumentSpec): string {
+export function argumentUsage(argument: ArgumentSpec): string {
   const name = `${argument.name}${argument.variadic ? '...' : ''}`;
   return argument.optional ? `[${name}]` : `<${name}>`;
 }
 
 /** `kagent space create <name> [flags]` */
-function usage(path: string[], spec: CommandSpec): string {
+export function usage(path: string[], spec: CommandSpec): string {
   const parts = [...path, ...(spec.commands?.length && !spec.run ? ['<command>'] : spec.commands?.length ? ['[command]'] : []), ...(spec.arguments ?? []).map(argumentUsage)];
   return `${parts.join(' ')} [flags]`;
 }
 
-function visible<T extends { hidden?: boolean }>(items: readonly T[] | undefined): T[] {
+export function visible<T extends { hidden?: boolean }>(items: readonly T[] | undefined): T[] {
   return (items ?? []).filter((item) => !item.hidden);
 }
 

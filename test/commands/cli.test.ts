@@ -81,14 +81,22 @@ describe('help topics', () => {
     expect(r.code).toBe(0);
     for (const [code, meaning] of exitCodeTable) expect(r.stdout).toContain(`${code}`.padEnd(3) + `   ${meaning}`);
   });
+  it('exit-codes and the table of docs/exit-codes.md have the same codes', async () => {
+    const page = readFileSync(new URL('../../docs/exit-codes.md', import.meta.url), 'utf8');
+    const documented = [...page.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    const listed = (JSON.parse((await runCli(['help', 'exit-codes', '--json'])).stdout) as Array<{ code: number }>).map((row) => row.code);
+    expect(documented.length).toBeGreaterThan(10);
+    expect(documented).toEqual(listed);
+    expect(listed).toEqual(exitCodeTable.map(([code]) => code));
+  });
   it('environment lists the variables', async () => {
     const r = await runCli(['help', 'environment']);
     expect(r.code).toBe(0);
     for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'KAGENT_PAGER', 'PAGER', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']) expect(r.stdout).toContain(name);
   });
-  it('environment lists every variable of the README\'s table', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.split('## Environment variables')[1]!.split('\n## ')[0]!;
+  it('environment lists every variable of the table in docs/configuration.md', async () => {
+    const configuration = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const section = configuration.split('\n## Environment variables\n')[1]!.split('\n## ')[0]!;
     const documented = [...section.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]!));
     expect(documented.length).toBeGreaterThan(10);
     expect(documented).toContain('KAGENT_CACHE_DIR');

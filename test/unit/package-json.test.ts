@@ -123,9 +123,14 @@ describe('package.json scripts and metadata', () => {
     const scripts = pkg.scripts as Record<string, string>;
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare']) expect(scripts[hook], hook).toBeUndefined();
     expect(scripts.prepack).toBe('node scripts/build.mjs');
-    // The README's promises: demo and test build first.
+    // The README's promises: on a fresh clone, `npm install && npm run demo` and `npm test` are all it takes, so demo and test build first.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('npm install && npm run demo');
+    expect(readme).toMatch(/^npm test\b/m);
     expect(scripts.demo).toMatch(/^npm run build && /);
     expect(scripts.test).toMatch(/npm run build && vitest run$/);
+    // docs/commands.md is written by `npm run docs`, as docs/development.md says.
+    expect(scripts.docs).toBe('node scripts/docs.mjs');
   });
 
   it('names its licence, repository, homepage and bug tracker; ships a LICENSE', () => {
@@ -173,8 +178,10 @@ describe('third-party notices', () => {
 });
 
 describe('hints', () => {
-  it('never suggest `npx kagent` (this project publishes no such name): not in the bundle, the scripts or the README', () => {
-    const texts: Array<[string, string]> = [['README.md', readFileSync(join(root, 'README.md'), 'utf8')]];
+  it('never suggest `npx kagent` (this project publishes no such name): not in the bundle, the scripts, the README or docs/', () => {
+    const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'));
+    expect(docs).toEqual(expect.arrayContaining(['commands.md', 'configuration.md', 'sandbox.md']));
+    const texts: Array<[string, string]> = [['README.md', readFileSync(join(root, 'README.md'), 'utf8')], ...docs.map((name): [string, string] => [`docs/${name}`, readFileSync(join(root, 'docs', name), 'utf8')])];
     const visit = (folder: string) => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const path = join(folder, entry.name);

@@ -1,7 +1,9 @@
 // `kagent/sandbox` ships hand-written declarations (types/sandbox.d.ts) of the
 // sandbox's public surface. The implementation must satisfy them: these
 // assignments are checked by `npm run typecheck` (tsc over test/), and the
-// test runs the declared surface against the real sandbox.
+// test runs the declared surface, as docs/sandbox.md shows it, against the
+// real sandbox.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -15,11 +17,17 @@ const declaredKinds: readonly Public.FaultKind[] = FAULT_KINDS;
 const realKinds = (kind: Public.FaultKind): (typeof FAULT_KINDS)[number] => kind;
 
 describe('kagent/sandbox declarations', () => {
-  it('describe the surface the README shows, and it works as declared', async () => {
+  it('describe the surface docs/sandbox.md shows, and it works as declared', async () => {
+    // The page's example: this import, this call, and these members, each used below.
+    const page = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+    expect(page).toContain("import { startSandbox } from 'kagent/sandbox';");
+    expect(page).toContain('await startSandbox({ port: 0, autoAdvance: false, rateLimit: 0, seed: 7 });');
+    expect(page).toContain('// sandbox.baseUrl, sandbox.apiKey, sandbox.world.advance(ms), sandbox.faults.inject({...}), sandbox.close()');
     expect(declaredKinds.map(realKinds)).toEqual([...FAULT_KINDS]);
     const sandbox: Public.Sandbox = await declared({ port: 0, autoAdvance: false, rateLimit: 0, seed: 7, quiet: true });
     try {
       expect(sandbox.baseUrl).toBe(`${sandbox.origin}/api/v1`);
+      expect(sandbox.apiKey).toMatch(/^kak_/);
       const before = sandbox.world.now();
       sandbox.world.advance(60_000);
       expect(sandbox.world.now() - before).toBeGreaterThanOrEqual(60_000);
