@@ -3,12 +3,12 @@
 // idempotency keys (a rerun adds nothing), faults survived without
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
@@ -765,11 +765,10 @@ const JUNIT_XSD = `<?xml version="1.0" encoding="UTF-8"?>
 </xs:schema>
 `;
 
-/** xmllint --schema: its exit status and what it said. */
-function xmllint(xsd: string, xml: string): { status: number | null; output: string } {
-  const r = spawnSync('xmllint', ['--noout', '--schema', xsd, xml], { encoding: 'utf8' });
-  if (r.error) throw r.error; // no xmllint: the test fails (.ci/run installs libxml2-utils)
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+/** The XSD validation of `xmllint --schema`, by libxml2 itself compiled to WebAssembly (xmllint-wasm): no system tool needed. */
+async function xmllint(xsd: string, xml: string): Promise<{ valid: boolean; output: string }> {
+  const result = await validateXML({ xml: { fileName: 'report.xml', contents: readFileSync(xml, 'utf8') }, schema: { fileName: 'junit.xsd', contents: readFileSync(xsd, 'utf8') } });
+  return { valid: result.valid, output: result.rawOutput };
 }
 
 describe('lib upload: reports where CI reads them', () => {
@@ -807,9 +806,9 @@ describe('lib upload: reports where CI reads them', () => {
     const report = join(work, 'report.xml');
     const r = await kagent(['lib', 'upload', dir, '--report', report, '--json']);
     expect(r.code).toBe(2);
-    const lint = xmllint(xsd, report);
-    expect(lint.output).toContain('validates');
-    expect(lint.status).toBe(0);
+    const lint = await xmllint(xsd, report);
+    expect(lint.output).toContain('report.xml validates');
+    expect(lint.valid).toBe(true);
     const xml = readFileSync(report, 'utf8');
     expect(xml).toMatch(/<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/);
     expect(xml.match(/<testcase /g)).toHaveLength(4);
@@ -820,9 +819,13 @@ describe('lib upload: reports where CI reads them', () => {
     // The validator is strict: a report without its counts, or with an unknown element, is refused.
     const broken = join(work, 'broken.xml');
     writeFileSync(broken, xml.replace(/ tests="4"/g, ''));
-    expect(xmllint(xsd, broken).status).not.toBe(0);
+    const uncounted = await xmllint(xsd, broken);
+    expect(uncounted.valid).toBe(false);
+    expect(uncounted.output).toMatch(/The attribute 'tests' is required but missing/);
     writeFileSync(broken, xml.replace('<failure ', '<oops ').replace('</failure>', '</oops>'));
-    expect(xmllint(xsd, broken).status).not.toBe(0);
+    const unknown = await xmllint(xsd, broken);
+    expect(unknown.valid).toBe(false);
+    expect(unknown.output).toMatch(/Element 'oops': This element is not expected/);
   });
 
   it('a report that cannot be written is said, and the uploads stand', async () => {
