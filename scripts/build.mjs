@@ -263,10 +263,13 @@ const exercise = `
     await (await request.call(agent, { ...options, path: '/me', method: 'GET' })).body.text();
     await (await request.call(agent, { ...options, path: '/spaces', method: 'POST', body: '{"name":"x"}' })).body.dump();
     await agent.close();
-  });
+  }, 'kagent/dist/undici.cjs');
   server.close();
 `;
-const cached = spawnSync(process.execPath, ['--input-type=module', '-e', exercise, new URL('../dist.next/code-cache.js', import.meta.url).href, fileURLToPath(new URL('../dist.next/undici.cjs', import.meta.url))], { stdio: 'inherit' });
+// Reproducible: the cache names the script kagent/dist/undici.cjs, not the path
+// it is built at, and --predictable (which V8 leaves out of the flags a cache
+// must match) makes V8 compile the same functions into the same bytes each time.
+const cached = spawnSync(process.execPath, ['--predictable', '--input-type=module', '-e', exercise, new URL('../dist.next/code-cache.js', import.meta.url).href, fileURLToPath(new URL('../dist.next/undici.cjs', import.meta.url))], { stdio: 'inherit' });
 // Only ever a speed-up: without it undici.cjs is compiled as usual, so a failure here warns and the build goes on.
 if (cached.status !== 0) {
   console.warn(`warning: undici's code cache was not written (exit ${cached.status}); API calls start a few ms slower`);

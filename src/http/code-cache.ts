@@ -23,8 +23,11 @@ export interface CommonJsModule {
 /** The same wrapper at build and at run time: the cache belongs to this exact source. */
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 
-/** Runs a CommonJS file, with its code cache when there is one; undefined when the file is not there. */
-export function loadCommonJs(file: string, useCache = true): CommonJsModule | undefined {
+/**
+ * Runs a CommonJS file, with its code cache when there is one; undefined when the file is not there.
+ * `name`: the script's name for V8 (stack traces), the file's path unless given.
+ */
+export function loadCommonJs(file: string, useCache = true, name = file): CommonJsModule | undefined {
   let source: string;
   try {
     source = readFileSync(file, 'utf8');
@@ -42,15 +45,19 @@ export function loadCommonJs(file: string, useCache = true): CommonJsModule | un
   // node:vm is required only here (Node 20, first undici request): an import at the top
   // would load it on every API call, for nothing on Node 22+.
   const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm');
-  const script = new Script(wrap(source), { filename: file, cachedData });
+  const script = new Script(wrap(source), { filename: name, cachedData });
   const module = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   return { exports: module.exports, script };
 }
 
-/** Build time: runs `file`, lets `exercise` use it so that V8 compiles what a run needs, and writes the cache beside it. */
-export async function writeCodeCache(file: string, exercise: (exports: unknown) => Promise<void>): Promise<number> {
-  const loaded = loadCommonJs(file, false);
+/**
+ * Build time: runs `file`, lets `exercise` use it so that V8 compiles what a run needs, and writes the cache beside it.
+ * The cache holds the script's `name` (and a cache read later keeps it): the build gives one that does not
+ * depend on where it builds, so that two builds write the same bytes.
+ */
+export async function writeCodeCache(file: string, exercise: (exports: unknown) => Promise<void>, name = file): Promise<number> {
+  const loaded = loadCommonJs(file, false, name);
   if (!loaded) throw new Error(`${file} is not there`);
   await exercise(loaded.exports);
   const data = loaded.script.createCachedData();

@@ -46,6 +46,15 @@ describe('loadCommonJs', () => {
     expect((loaded?.exports as Lib).add(2, 2)).toBe(4);
   });
 
+  it('names the script as told, so that the cache holds nothing of where it was built', async () => {
+    const built = join(dir, 'named.cjs');
+    writeFileSync(built, `module.exports = { thrice: (n) => n * 3, stamp: ${Date.now()} };`);
+    await writeCodeCache(built, async (exports) => expect((exports as { thrice: (n: number) => number }).thrice(2)).toBe(6), 'dist/named.cjs');
+    const cache = readFileSync(`${built}.cache`);
+    expect(cache.includes(dir)).toBe(false);
+    expect(cache.includes('dist/named.cjs')).toBe(true);
+  });
+
   it('a cache that does not fit is rejected, and the file still runs', () => {
     // A source this process has not compiled yet (V8 keeps compiled scripts in memory too).
     const other = join(dir, 'other.cjs');
