@@ -4,7 +4,7 @@
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
 import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
 import { uploadKey } from '../../src/upload/key.js';
+import { abortableSleep } from '../../src/http/clock.js';
 
 let s: LoggedIn;
 let key: string;
@@ -336,19 +337,25 @@ describe('lib upload: digests of unchanged files are kept', () => {
     }
   };
 
+  // A file is recorded only once it has not changed for 2 s (by its change time, which
+  // no tool can set back, so not by setting its times): the command's clock is set
+  // instead of the test waiting (or of a slow machine taking 2 s to get there).
+  const settled = { now: () => Date.now() + 3_000, sleep: abortableSleep };
+
   it('a file written just now is not recorded (it may still be changing)', async () => {
     const before = digests().length;
     const dir = folder({ 'fresh.pdf': Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]) });
-    expect((await kagent(['lib', 'upload', dir])).code).toBe(0);
+    // The clock stays at the moment the file was written, however long the upload takes.
+    const written = Number(statSync(join(dir, 'fresh.pdf'), { bigint: true }).ctimeNs / 1_000_000n) + 1;
+    expect((await kagent(['lib', 'upload', dir], { clock: { now: () => written, sleep: abortableSleep } })).code).toBe(0);
     expect(digests()).toHaveLength(before);
   });
 
   it('an unchanged file is not hashed again: the recorded digest is used (a tampered entry is caught by the SHA-256 check); a changed file is hashed again', async () => {
     const content = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]);
     const dir = folder({ 'settled.pdf': content });
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
     const before = new Set(digests());
-    const first = await kagent(['lib', 'upload', dir, '--json']);
+    const first = await kagent(['lib', 'upload', dir, '--json'], { clock: settled });
     expect(ndjson(first.stdout)[0].status).toBe('uploaded');
     const added = digests().filter((name) => !before.has(name));
     expect(added).toHaveLength(1);
@@ -374,13 +381,12 @@ describe('lib upload: digests of unchanged files are kept', () => {
   it('a large file\'s SHA-256, read to check a replayed answer, is recorded: the next rerun checks against the record (a tampered one is caught)', async () => {
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
     const dir = folder({ 'large.pdf': largePdf() });
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
     // The first upload is keyed by samples and reads nothing more: nothing recorded.
     const before = new Set(digests());
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('uploaded');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('uploaded');
     expect(digests().filter((name) => !before.has(name))).toHaveLength(0);
     // The rerun checks the replayed answer against the file's SHA-256, and records it.
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('exists');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('exists');
     const added = digests().filter((name) => !before.has(name));
     expect(added).toHaveLength(1);
     const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
