@@ -72,7 +72,6 @@ export function installNode(spec, { install = true, env = process.env, log = def
     const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${packageName()}@${wanted}`], {
       stdio: ['ignore', 'ignore', 'inherit'],
       shell: process.platform === 'win32',
-      env,
     });
     version = npm.status === 0 && existsSync(path) ? versionOf(path) : undefined;
     if (!version || !isSpec(version, wanted)) throw new Error(`could not install Node ${wanted} from the registry (${packageName()}@${wanted})${version ? `: got ${version}` : ''}`);
