@@ -30,7 +30,7 @@ async function runUploads(
 
   const { digestCache } = await import('../../src/upload/digest-cache.js');
   const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
-  const cache = digestCache(defaultCacheDir(ctx.io.env));
+  const cache = digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now());
 
   const { withCiReports } = await import('../../src/upload/ci-report.js');
   const reporter = withCiReports(ctx, await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) }), { report: opts.report });

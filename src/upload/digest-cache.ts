@@ -41,7 +41,8 @@ interface Entry {
 
 export const noDigestCache: DigestCache = { get: async () => undefined, set: async () => undefined };
 
-export function digestCache(cacheDir: string): DigestCache {
+/** `now`: the clock (ms) that says how long ago a file changed; the command's clock, which a test can set ahead. */
+export function digestCache(cacheDir: string, now: () => number = Date.now): DigestCache {
   const dir = join(cacheDir, 'digests');
   const fileOf = (info: BigIntStats) => join(dir, `${createHash('sha256').update(`${info.dev}:${info.ino}`).digest('hex').slice(0, 32)}.json`);
   const identity = (info: BigIntStats) => ({
@@ -69,7 +70,7 @@ export function digestCache(cacheDir: string): DigestCache {
 
     async set(info, sha256) {
       if (info.size < BigInt(CACHE_MIN_BYTES)) return;
-      const nowNs = BigInt(Date.now()) * 1_000_000n;
+      const nowNs = BigInt(Math.floor(now())) * 1_000_000n;
       const changed = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
       if (nowNs - changed < SETTLE_NS) return; // possibly still being written: not trusted later
       const entry: Entry = { v: ENTRY_VERSION, ...identity(info), sha256 };

@@ -148,7 +148,7 @@ export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], ta
   const planLimit = accountFileLimit(api, ctx.signal);
   const { digestCache } = await import('./digest-cache.js');
   const { defaultCacheDir } = await import('../config/cache-dir.js');
-  const { files, summary } = await planUploads(sources, { api, target, limit: planLimit, cache: digestCache(defaultCacheDir(ctx.io.env)), ratePerMinute: ctx.config.rateLimit, signal: ctx.signal });
+  const { files, summary } = await planUploads(sources, { api, target, limit: planLimit, cache: digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now()), ratePerMinute: ctx.config.rateLimit, signal: ctx.signal });
   await printPlan(ctx, files, summary);
   if (summary.failed > 0) {
     throw new CliError(`${summary.failed} of ${files.length} file${files.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {

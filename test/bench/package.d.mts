@@ -18,4 +18,15 @@ export interface Installed {
   bytes: number;
   remove(): void;
 }
+export interface Packed {
+  dir: string;
+  /** The clean copy of the repository that was packed (dist/ built in it). */
+  copy: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  tarball: string;
+  packed: Installed['packed'];
+  remove(): void;
+}
+export function pack(env?: Record<string, string>): Packed;
 export function packAndInstall(): Installed;

@@ -56,10 +56,12 @@ export function folderBytes(dir) {
 }
 
 /**
- * Packs and installs kagent. Returns the paths (prefix, bin, man dir, home), what
- * `npm pack --json` reported, the install's stderr, time, packages and bytes.
+ * `npm pack` of a clean copy of the repository in a new temporary folder (its
+ * prepack builds dist/ there), with a fresh HOME; `env` is added to the
+ * environment. Returns the folder, the copy, the environment, the tarball and
+ * what `npm pack --json` reported.
  */
-export function packAndInstall() {
+export function pack(extraEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kagent-package-'));
   const copy = join(dir, 'kagent');
   mkdirSync(copy);
@@ -71,9 +73,18 @@ export function packAndInstall() {
   mkdirSync(home);
   const env = { ...process.env, HOME: home, npm_config_cache: cache, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
   for (const name of Object.keys(env)) if (/^(KAGENT_|XDG_)/.test(name)) delete env[name];
+  Object.assign(env, extraEnv);
 
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], { cwd: copy, env }).stdout)[0];
-  const tarball = join(dir, packed.filename);
+  return { dir, copy, home, env, tarball: join(dir, packed.filename), packed, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Packs and installs kagent. Returns the paths (prefix, bin, man dir, home), what
+ * `npm pack --json` reported, the install's stderr, time, packages and bytes.
+ */
+export function packAndInstall() {
+  const { dir, home, env, tarball, packed } = pack();
   const prefix = join(dir, 'prefix');
   const started = process.hrtime.bigint();
   const install = npm(['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: dir, env });

@@ -3,12 +3,12 @@
 // idempotency keys (a rerun adds nothing), faults survived without
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
@@ -16,6 +16,7 @@ import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
 import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
 import { uploadKey } from '../../src/upload/key.js';
+import { abortableSleep } from '../../src/http/clock.js';
 
 let s: LoggedIn;
 let key: string;
@@ -336,19 +337,25 @@ describe('lib upload: digests of unchanged files are kept', () => {
     }
   };
 
+  // A file is recorded only once it has not changed for 2 s (by its change time, which
+  // no tool can set back, so not by setting its times): the command's clock is set
+  // instead of the test waiting (or of a slow machine taking 2 s to get there).
+  const settled = { now: () => Date.now() + 3_000, sleep: abortableSleep };
+
   it('a file written just now is not recorded (it may still be changing)', async () => {
     const before = digests().length;
     const dir = folder({ 'fresh.pdf': Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]) });
-    expect((await kagent(['lib', 'upload', dir])).code).toBe(0);
+    // The clock stays at the moment the file was written, however long the upload takes.
+    const written = Number(statSync(join(dir, 'fresh.pdf'), { bigint: true }).ctimeNs / 1_000_000n) + 1;
+    expect((await kagent(['lib', 'upload', dir], { clock: { now: () => written, sleep: abortableSleep } })).code).toBe(0);
     expect(digests()).toHaveLength(before);
   });
 
   it('an unchanged file is not hashed again: the recorded digest is used (a tampered entry is caught by the SHA-256 check); a changed file is hashed again', async () => {
     const content = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]);
     const dir = folder({ 'settled.pdf': content });
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
     const before = new Set(digests());
-    const first = await kagent(['lib', 'upload', dir, '--json']);
+    const first = await kagent(['lib', 'upload', dir, '--json'], { clock: settled });
     expect(ndjson(first.stdout)[0].status).toBe('uploaded');
     const added = digests().filter((name) => !before.has(name));
     expect(added).toHaveLength(1);
@@ -374,13 +381,12 @@ describe('lib upload: digests of unchanged files are kept', () => {
   it('a large file\'s SHA-256, read to check a replayed answer, is recorded: the next rerun checks against the record (a tampered one is caught)', async () => {
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
     const dir = folder({ 'large.pdf': largePdf() });
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
     // The first upload is keyed by samples and reads nothing more: nothing recorded.
     const before = new Set(digests());
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('uploaded');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('uploaded');
     expect(digests().filter((name) => !before.has(name))).toHaveLength(0);
     // The rerun checks the replayed answer against the file's SHA-256, and records it.
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'])).stdout)[0].status).toBe('exists');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('exists');
     const added = digests().filter((name) => !before.has(name));
     expect(added).toHaveLength(1);
     const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
@@ -765,11 +771,10 @@ const JUNIT_XSD = `<?xml version="1.0" encoding="UTF-8"?>
 </xs:schema>
 `;
 
-/** xmllint --schema: its exit status and what it said. */
-function xmllint(xsd: string, xml: string): { status: number | null; output: string } {
-  const r = spawnSync('xmllint', ['--noout', '--schema', xsd, xml], { encoding: 'utf8' });
-  if (r.error) throw r.error; // no xmllint: the test fails (.ci/run installs libxml2-utils)
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+/** The XSD validation of `xmllint --schema`, by libxml2 itself compiled to WebAssembly (xmllint-wasm): no system tool needed. */
+async function xmllint(xsd: string, xml: string): Promise<{ valid: boolean; output: string }> {
+  const result = await validateXML({ xml: { fileName: 'report.xml', contents: readFileSync(xml, 'utf8') }, schema: { fileName: 'junit.xsd', contents: readFileSync(xsd, 'utf8') } });
+  return { valid: result.valid, output: result.rawOutput };
 }
 
 describe('lib upload: reports where CI reads them', () => {
@@ -807,9 +812,9 @@ describe('lib upload: reports where CI reads them', () => {
     const report = join(work, 'report.xml');
     const r = await kagent(['lib', 'upload', dir, '--report', report, '--json']);
     expect(r.code).toBe(2);
-    const lint = xmllint(xsd, report);
-    expect(lint.output).toContain('validates');
-    expect(lint.status).toBe(0);
+    const lint = await xmllint(xsd, report);
+    expect(lint.output).toContain('report.xml validates');
+    expect(lint.valid).toBe(true);
     const xml = readFileSync(report, 'utf8');
     expect(xml).toMatch(/<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/);
     expect(xml.match(/<testcase /g)).toHaveLength(4);
@@ -820,9 +825,13 @@ describe('lib upload: reports where CI reads them', () => {
     // The validator is strict: a report without its counts, or with an unknown element, is refused.
     const broken = join(work, 'broken.xml');
     writeFileSync(broken, xml.replace(/ tests="4"/g, ''));
-    expect(xmllint(xsd, broken).status).not.toBe(0);
+    const uncounted = await xmllint(xsd, broken);
+    expect(uncounted.valid).toBe(false);
+    expect(uncounted.output).toMatch(/The attribute 'tests' is required but missing/);
     writeFileSync(broken, xml.replace('<failure ', '<oops ').replace('</failure>', '</oops>'));
-    expect(xmllint(xsd, broken).status).not.toBe(0);
+    const unknown = await xmllint(xsd, broken);
+    expect(unknown.valid).toBe(false);
+    expect(unknown.output).toMatch(/Element 'oops': This element is not expected/);
   });
 
   it('a report that cannot be written is said, and the uploads stand', async () => {

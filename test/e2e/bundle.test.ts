@@ -90,7 +90,7 @@ describe('the bundle', () => {
 
   it('an API call loads neither node:v8, node:vm nor the file streams, and never makes process.stdin', async () => {
     const { native, stderr } = await apiCallLoads({ NODE_OPTIONS: `--require ${stdinWatch}` });
-    // node:v8 (WebAssembly tiers) and node:vm (undici's code cache) serve undici's first request only.
+    // No V8 flags are set and no code is compiled by hand at run time.
     expect(native).not.toContain('v8');
     expect(native).not.toContain('vm');
     // node:fs is required, not imported: no ES module facade reads its ReadStream/Utf8Stream getters.
