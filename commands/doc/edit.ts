@@ -102,9 +102,14 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
   const keep = async (why: string, text = edited): Promise<string> => {
     const { writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const path = join(tmpdir(), `kagent-${id.replace(/[^\w.-]/g, '_')}-r${doc.revision}-${ctx.clock.now()}.md`);
-    await writeFile(path, text, { mode: 0o600 });
+    const { fileInside, safeFileName, systemReason } = await import('../../src/io/file-name.js');
+    const path = fileInside(tmpdir(), safeFileName(`kagent-${id}`, { suffix: `-r${doc.revision}-${ctx.clock.now()}.md` }));
+    try {
+      // A new file only (O_EXCL): never written through a link someone left at that name.
+      await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      return `${why}; your text could not be kept in ${path} (${systemReason(error)})`;
+    }
     return `${why}; your text is kept in ${path}`;
   };
   if (hasFrontMatter(edited)) throw new UsageError('the edited text starts with front matter (a --- block): documents have none; nothing was saved', await keep('remove the block and try again'));

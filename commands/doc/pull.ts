@@ -25,9 +25,9 @@ const columns = [
 
 /** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const { join } = await import('node:path');
-  const { slugOf, readSidecar } = await import('../../src/docsync/sidecar.js');
-  const { checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
+  const { readSidecar } = await import('../../src/docsync/sidecar.js');
+  const { fileInside } = await import('../../src/io/file-name.js');
+  const { checkPullTarget, docFileName, writePulled } = await import('../../src/docsync/files.js');
   const S = await shapes();
   const query: Record<string, string | undefined> = { space: opts.space };
   checkInput(S.Queries.listDocs, query, { space: '--space' });
@@ -39,9 +39,10 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
   const taken = new Set<string>();
   const results: Pulled[] = [];
   for (const summary of summaries) {
-    let file = join(dir, `${slugOf(summary.title, summary.id)}.md`);
+    // Names from the service's data: one safe segment each, inside DIR (src/io/file-name.ts).
+    let file = fileInside(dir, docFileName(summary));
     const owner = await readSidecar(file);
-    if (taken.has(file) || (owner && owner.id !== summary.id)) file = join(dir, `${slugOf(summary.title, summary.id)}-${summary.id}.md`);
+    if (taken.has(file) || (owner && owner.id !== summary.id)) file = fileInside(dir, docFileName(summary, true));
     taken.add(file);
     const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
     try {
@@ -71,7 +72,7 @@ export default defineCommand({
   name: 'pull',
   summary: "Write a document's Markdown to a file, remembering its revision for push",
   description:
-    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /) and remembers, beside it, ' +
+    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /; a name made from the service\'s title or id is always one file name inside that directory, cut to the file system\'s limit) and remembers, beside it, ' +
     'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
     '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5. ' +

@@ -1,10 +1,10 @@
 // Pulled files on disk: where a pull writes, whether it may, and the state of
 // a pulled file against its sidecar and the service (`doc status`).
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
 import { pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
@@ -26,11 +26,25 @@ export async function readLocal(file: string): Promise<string | undefined> {
   }
 }
 
-/** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory). */
+/**
+ * The file name a pulled document gets: `<slug-of-title>.md`, or the id when
+ * the title slugs to nothing; `<slug>-<id>.md` (`withId`) when that name is
+ * taken. Both come from the service: made safe by safeFileName (one path
+ * segment, within the length a file system allows, in bytes).
+ */
+export function docFileName(doc: Pick<Doc, 'id' | 'title'>, withId = false): string {
+  const slug = slugOf(doc.title, '');
+  if (!withId) return safeFileName(slug, { suffix: '.md', fallback: doc.id });
+  // The id part at most 100 bytes, so that some of the title is left too.
+  const id = safeFileName(doc.id, { reserve: NAME_MAX_BYTES - 100 });
+  return safeFileName(slug, { suffix: `-${id}.md`, fallback: 'doc' });
+}
+
+/** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory), never outside it. */
 export async function pullTarget(doc: Pick<Doc, 'id' | 'title'>, output: string | undefined, cwd: string): Promise<string> {
-  const name = `${slugOf(doc.title, doc.id)}.md`;
-  if (output === undefined) return join(cwd, name);
-  if (output.endsWith('/') || (await isDirectory(output))) return join(output, name);
+  const name = docFileName(doc);
+  if (output === undefined) return fileInside(cwd, name);
+  if (output.endsWith('/') || (await isDirectory(output))) return fileInside(output, name);
   return output;
 }
 
