@@ -9,7 +9,7 @@ export default defineCommand({
     'Sends what changed in FILE since it was pulled (or last pushed) as the smallest exact-match edits, or as the whole body when that is smaller, based on the revision pulled. Nothing changed: nothing is sent.',
     'If someone saved the document since, the pulled text, your file and the latest revision are merged (three-way, like git): a clean merge is saved, written into FILE and said; ' +
       'changes to the same lines are a conflict: they are written into FILE between <<<<<<< ||||||| ======= >>>>>>> markers, nothing is sent and the command ends with exit 5, counting the conflicting hunks. ' +
-      'Resolve them, then push again (a file that still holds markers is refused, exit 2).',
+      'Resolve them, then push again (a file that still holds the markers kagent wrote is refused, exit 2; lines of the document itself that look like markers are not).',
     'Piped, prints "id<TAB>revision<TAB>file"; --json {id, revision, updatedAt, file, status, mergedWith, edits} (status: pushed, unchanged).',
   ].join('\n\n'),
   arguments: [{ name: 'file', description: 'a file written by `kagent doc pull`' }],
@@ -18,12 +18,17 @@ export default defineCommand({
     const file = args.file;
     const { readSidecar, writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
     const { readLocal } = await import('../../src/docsync/files.js');
-    const { hasConflictMarkers } = await import('../../src/docsync/text.js');
+    const { hasConflictMarkers, markersLeft } = await import('../../src/docsync/text.js');
     const sidecar = await readSidecar(file);
     if (!sidecar) throw new UsageError(`${file} was not pulled: kagent does not know which document it is`, 'pull it first: `kagent doc pull ID -o FILE`, then edit and push');
     const text = await readLocal(file);
     if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`kagent doc pull ${sidecar.id} -o ${file} --force\``);
-    if (hasConflictMarkers(text)) throw new UsageError(`${file} still holds conflict markers (<<<<<<< … >>>>>>>); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
+    // Only the markers kagent's own merge wrote are refused: the sidecar remembers them (text.ts,
+    // MarkerLines). Lines of the document that look like markers (they came from the service) go through.
+    // A sidecar that remembers none (no conflict since the pull, or written by an older kagent that did
+    // not remember them): markers are refused only when the service's text (the base) has none.
+    const left = sidecar.markers ? markersLeft(text, sidecar.markers) : hasConflictMarkers(text) && !hasConflictMarkers(sidecar.base) ? '<<<<<<<' : undefined;
+    if (left !== undefined) throw new UsageError(`${file} still holds conflict markers written by kagent's merge (${left} …); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
 
     const { saveMerging } = await import('../../src/docsync/sync.js');
     const outcome = await withNotFound(ctx, 'doc', sidecar.id, () =>
@@ -44,7 +49,7 @@ export default defineCommand({
     }
     if (outcome.outcome === 'conflict') {
       await writeText(file, outcome.text);
-      await writeSidecar(file, { id: sidecar.id, revision: outcome.latest.revision, title: outcome.latest.title || sidecar.title, base: outcome.latest.body });
+      await writeSidecar(file, { id: sidecar.id, revision: outcome.latest.revision, title: outcome.latest.title || sidecar.title, base: outcome.latest.body, markers: outcome.markers });
       const n = outcome.conflicts;
       throw new CliError(`doc ${sidecar.id} changed since revision ${sidecar.revision} (now ${outcome.latest.revision}) and ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your changes; nothing was sent`, {
         exitCode: ExitCode.CONFLICT,

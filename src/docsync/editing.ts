@@ -6,7 +6,7 @@
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { saveMerging, type SaveOutcome } from './sync.js';
-import { hasConflictMarkers } from './text.js';
+import { markersLeft } from './text.js';
 
 /** The editor is reopened on conflicts at most this many times. */
 const REOPEN_MAX = 3;
@@ -55,7 +55,8 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
       if (error instanceof CliError) error.hint = await doc.keep(outcome.text, error.hint ?? 'nothing was saved');
       throw error;
     }
-    if (hasConflictMarkers(resolved)) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
+    // Only the markers this merge wrote count: a document of the service's may hold marker-like lines of its own.
+    if (markersLeft(resolved, outcome.markers) !== undefined) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
     base = outcome.latest.body;
     revision = outcome.latest.revision;
     text = resolved;

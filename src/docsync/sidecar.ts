@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { fileError } from '../io/file-name.js';
+import type { MarkerLines } from './text.js';
 
 export interface Sidecar {
   id: string;
@@ -15,6 +16,12 @@ export interface Sidecar {
   title: string;
   /** The text of `revision`, as pulled (or last pushed). */
   base: string;
+  /**
+   * The conflict-marker lines kagent's merge wrote into the file (a push that
+   * met a conflict), with how many copies of each the document has of its own.
+   * Absent when kagent wrote none (and in sidecars of older versions).
+   */
+  markers?: MarkerLines;
 }
 
 export const SIDECAR_DIR = join('.kagent', 'docs');
@@ -86,7 +93,8 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   try {
     const data = JSON.parse(text) as Partial<Sidecar>;
     if (typeof data.id === 'string' && typeof data.revision === 'number' && typeof data.base === 'string') {
-      return { id: data.id, revision: data.revision, title: typeof data.title === 'string' ? data.title : '', base: data.base };
+      const markers = isMarkerLines(data.markers) ? { markers: data.markers } : {};
+      return { id: data.id, revision: data.revision, title: typeof data.title === 'string' ? data.title : '', base: data.base, ...markers };
     }
   } catch {
     // reported below
@@ -98,7 +106,13 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
 export async function writeSidecar(file: string, data: Sidecar): Promise<void> {
   const path = sidecarPath(file);
   await stateDir(dirname(file), true);
-  await writeAtomically(path, `${JSON.stringify({ id: data.id, revision: data.revision, title: data.title, base: data.base })}\n`, `${path}.${temporarySuffix()}`);
+  const markers = data.markers && Object.keys(data.markers).length > 0 ? { markers: data.markers } : {};
+  const record = { id: data.id, revision: data.revision, title: data.title, base: data.base, ...markers };
+  await writeAtomically(path, `${JSON.stringify(record)}\n`, `${path}.${temporarySuffix()}`);
+}
+
+function isMarkerLines(value: unknown): value is MarkerLines {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number');
 }
 
 /** `<pid>.<8 hex digits>.tmp`: file-name.ts keeps room for it in every name kagent derives. */

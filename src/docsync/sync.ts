@@ -6,7 +6,7 @@
 import type { Doc, Revision } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
-import { merge3, planPush, type MergeLabels } from './text.js';
+import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
 
 /** A merged save that meets yet another save is merged again, at most this many times. */
 const MERGE_ROUNDS = 3;
@@ -29,7 +29,14 @@ export type SaveOutcome =
       /** Set when someone else's revision was merged in. */
       mergedWith?: number;
     }
-  | { outcome: 'conflict'; text: string; conflicts: number; latest: Latest };
+  | {
+      outcome: 'conflict';
+      text: string;
+      conflicts: number;
+      latest: Latest;
+      /** The marker lines this merge wrote (only those are refused later; see text.ts). */
+      markers: MarkerLines;
+    };
 
 export interface SaveRequest {
   id: string;
@@ -89,8 +96,9 @@ export async function saveMerging(ctx: Context, request: SaveRequest): Promise<S
     } catch (error) {
       if (!isRevisionConflict(error) || round >= MERGE_ROUNDS) throw error;
       const latest = await latestAfter(ctx, request.id, error);
-      const merged = merge3(base, text, latest.body, request.labels(latest.revision));
-      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest };
+      const labels = request.labels(latest.revision);
+      const merged = merge3(base, text, latest.body, labels);
+      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest, markers: writtenMarkers(merged, labels) };
       base = latest.body;
       baseRevision = latest.revision;
       text = merged.text;
