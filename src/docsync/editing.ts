@@ -30,6 +30,7 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
   let text = doc.edited;
   for (let round = 0; ; round++) {
     let outcome: SaveOutcome;
+    let sending = false;
     try {
       outcome = await saveMerging(ctx, {
         id: doc.id,
@@ -37,8 +38,12 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
         baseRevision: revision,
         text,
         labels: (latest) => ({ mine: 'your edit', base: `revision ${revision} (opened)`, theirs: `revision ${latest} (saved meanwhile)` }),
+        inFlight: (now) => {
+          sending = now;
+        },
       });
     } catch (error) {
+      if (sending && stoppedMidFlight(ctx, error)) throw await outcomeUnknown(doc, revision, text, error);
       if (error instanceof CliError) error.hint = await doc.keep(text, error.hint ?? 'nothing was saved');
       throw error;
     }
@@ -61,6 +66,30 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
     revision = outcome.latest.revision;
     text = resolved;
   }
+}
+
+/** Stopped (Ctrl-C, SIGTERM, SIGHUP, a deadline) rather than answered: a save on its way may have been applied. */
+function stoppedMidFlight(ctx: Context, error: unknown): boolean {
+  if (ctx.signal.aborted) return true;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'INTERRUPTED' || code === 'TIMEOUT' || code === 'STILL_RUNNING';
+}
+
+/**
+ * The save was sent and no answer came: the service may have applied it or
+ * not. Said as such (never "nothing was saved"), with how to find out and
+ * where the text is kept; the error's exit code stands (130, or 129/143 for
+ * SIGHUP/SIGTERM from the binary).
+ */
+async function outcomeUnknown(doc: EditedDoc, revision: number, text: string, error: unknown): Promise<CliError> {
+  const cause = error instanceof CliError ? error : undefined;
+  const check = `check with \`kagent doc show ${doc.id}\`: revision ${revision} is the one you edited, a later one holding your change means it was saved`;
+  return new CliError(`${cause?.message ?? 'stopped'} while the save of doc ${doc.id} was on its way: whether the service applied it is unknown`, {
+    exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
+    code: cause?.code ?? 'INTERRUPTED',
+    hint: await doc.keep(text, check),
+    cause: error,
+  });
 }
 
 async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliError> {

@@ -45,6 +45,12 @@ export interface SaveRequest {
   text: string;
   /** How the markers name each side; `theirs` is given the latest revision. */
   labels: (latestRevision: number) => MergeLabels;
+  /**
+   * Told true when a save request (editDoc or updateDoc) goes out, false once
+   * the service answered it: a failure meanwhile (Ctrl-C, SIGHUP, a deadline)
+   * leaves the save's outcome unknown.
+   */
+  inFlight?: (sending: boolean) => void;
 }
 
 export function isRevisionConflict(error: unknown): error is ApiError {
@@ -67,17 +73,33 @@ export async function readLatest(ctx: Context, id: string): Promise<Doc> {
 }
 
 /** One save of `text` over `base` at `baseRevision`: the smallest exact-match edits, or the whole body (updateDoc with baseRevision). */
-export async function sendChange(ctx: Context, id: string, base: string, baseRevision: number, text: string): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
+export async function sendChange(
+  ctx: Context,
+  id: string,
+  base: string,
+  baseRevision: number,
+  text: string,
+  inFlight: (sending: boolean) => void = () => {},
+): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
   const { EditOp } = await import('../api/shapes.js');
   const plan = planPush(base, text, EditOp);
   if (plan.kind === 'none') return undefined;
   const api = await ctx.api();
-  if (plan.kind === 'edits') {
-    const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
-    return { saved, how: 'edits', edits: plan.edits.length };
+  inFlight(true);
+  try {
+    if (plan.kind === 'edits') {
+      const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
+      inFlight(false);
+      return { saved, how: 'edits', edits: plan.edits.length };
+    }
+    const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
+    inFlight(false);
+    return { saved, how: 'rewrite', edits: 0 };
+  } catch (error) {
+    // The service answered (a refusal): nothing of this request was applied.
+    if (error instanceof ApiError) inFlight(false);
+    throw error;
   }
-  const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
-  return { saved, how: 'rewrite', edits: 0 };
 }
 
 /**
@@ -90,7 +112,7 @@ export async function saveMerging(ctx: Context, request: SaveRequest): Promise<S
   let mergedWith: number | undefined;
   for (let round = 0; ; round++) {
     try {
-      const sent = await sendChange(ctx, request.id, base, baseRevision, text);
+      const sent = await sendChange(ctx, request.id, base, baseRevision, text, request.inFlight);
       if (!sent) return mergedWith === undefined ? { outcome: 'unchanged' } : { outcome: 'saved', saved: await revisionOf(ctx, request.id), text, how: 'edits', edits: 0, mergedWith };
       return { outcome: 'saved', saved: sent.saved, text, how: sent.how, edits: sent.edits, ...(mergedWith !== undefined ? { mergedWith } : {}) };
     } catch (error) {
