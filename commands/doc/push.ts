@@ -30,7 +30,8 @@ export default defineCommand({
     const left = sidecar.markers ? markersLeft(text, sidecar.markers) : hasConflictMarkers(text) && !hasConflictMarkers(sidecar.base) ? '<<<<<<<' : undefined;
     if (left !== undefined) throw new UsageError(`${file} still holds conflict markers written by kagent's merge (${left} …); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
 
-    const { saveMerging } = await import('../../src/docsync/sync.js');
+    const { saveMerging, stoppedMidFlight } = await import('../../src/docsync/sync.js');
+    let sending = false;
     const outcome = await withNotFound(ctx, 'doc', sidecar.id, () =>
       saveMerging(ctx, {
         id: sidecar.id,
@@ -38,8 +39,21 @@ export default defineCommand({
         baseRevision: sidecar.revision,
         text,
         labels: (latest) => ({ mine: file, base: `revision ${sidecar.revision} (pulled)`, theirs: `doc ${sidecar.id} revision ${latest}` }),
+        inFlight: (now) => {
+          sending = now;
+        },
       }),
-    );
+    ).catch((error: unknown) => {
+      // Stopped with the save on its way: the service may have applied it. FILE and its sidecar are as they were.
+      if (!sending || !stoppedMidFlight(ctx, error)) throw error;
+      const cause = error instanceof CliError ? error : undefined;
+      throw new CliError(`${cause?.message ?? 'stopped'} while the push of ${file} was on its way: whether doc ${sidecar.id} took it is unknown`, {
+        exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
+        code: cause?.code ?? 'INTERRUPTED',
+        hint: `check with \`kagent doc show ${sidecar.id}\` (a revision after ${sidecar.revision} holding your change means it was saved), or push again: a change already applied is found there and not sent twice`,
+        cause: error,
+      });
+    });
     const { note, printItem, success } = await import('../../src/io/output.js');
     const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${r.revision}\t${r.file}`;
     if (outcome.outcome === 'unchanged') {

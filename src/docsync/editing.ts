@@ -5,7 +5,7 @@
 // kept in a recovery file as the last resort.
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
-import { saveMerging, type SaveOutcome } from './sync.js';
+import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
 import { markersLeft } from './text.js';
 
 /** The editor is reopened on conflicts at most this many times. */
@@ -66,13 +66,6 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
     revision = outcome.latest.revision;
     text = resolved;
   }
-}
-
-/** Stopped (Ctrl-C, SIGTERM, SIGHUP, a deadline) rather than answered: a save on its way may have been applied. */
-function stoppedMidFlight(ctx: Context, error: unknown): boolean {
-  if (ctx.signal.aborted) return true;
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === 'INTERRUPTED' || code === 'TIMEOUT' || code === 'STILL_RUNNING';
 }
 
 /**

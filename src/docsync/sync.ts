@@ -53,6 +53,13 @@ export interface SaveRequest {
   inFlight?: (sending: boolean) => void;
 }
 
+/** Stopped (Ctrl-C, SIGTERM, SIGHUP, a deadline) rather than answered: a save on its way may have been applied. */
+export function stoppedMidFlight(ctx: Pick<Context, 'signal'>, error: unknown): boolean {
+  if (ctx.signal.aborted) return true;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'INTERRUPTED' || code === 'TIMEOUT' || code === 'STILL_RUNNING';
+}
+
 export function isRevisionConflict(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === 'REVISION_CONFLICT';
 }

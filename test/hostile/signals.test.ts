@@ -65,3 +65,36 @@ describe('doc edit stopped by a signal while its save is in flight', () => {
     expect(run.code).toBe(129);
   }, 60_000);
 });
+
+describe('doc push stopped while its save is in flight', () => {
+  it('interrupted after the service applied it: outcome unknown (exit 130); pushing again finds the change there and sends nothing', async () => {
+    const { runCli } = await import('../helpers/run.js');
+    const dir = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
+    dirs.push(dir);
+    const stop = new AbortController();
+    let holdSaves = true;
+    server = await startDocServer({
+      docs: [{ id: 'dc_1', title: 'Plan', body: '# Plan\n\nStatus: draft\n' }],
+      onSaved: () => {
+        if (holdSaves) stop.abort();
+      },
+      saveDelayMs: Infinity,
+    });
+    const env = { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' };
+    const file = join(dir, 'plan.md');
+    expect((await runCli(['doc', 'pull', 'dc_1', '-o', file], { env })).code).toBe(0);
+    writeFileSync(file, '# Plan\n\nStatus: final\n');
+    const r = await runCli(['doc', 'push', file], { env, signal: stop.signal });
+    expect(server.docs.get('dc_1')).toMatchObject({ revision: 2, body: '# Plan\n\nStatus: final\n' });
+    expect(r.stderr).toBe(
+      `error: interrupted while the push of ${file} was on its way: whether doc dc_1 took it is unknown (INTERRUPTED)\n` +
+        'hint: check with `kagent doc show dc_1` (a revision after 1 holding your change means it was saved), or push again: a change already applied is found there and not sent twice\n',
+    );
+    expect(r.code).toBe(130);
+    // Pushed again: the merge finds the same change on the service; nothing more is saved.
+    holdSaves = false;
+    const again = await runCli(['doc', 'push', file], { env });
+    expect(again.code).toBe(0);
+    expect(server.docs.get('dc_1')).toMatchObject({ revision: 2, body: '# Plan\n\nStatus: final\n' });
+  });
+});
