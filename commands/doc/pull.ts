@@ -51,7 +51,8 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
       await checkPullTarget(file, doc.id, opts.force === true);
       await writePulled(file, doc);
     } catch (error) {
-      if (!(error instanceof CliError) || error instanceof ApiError) throw error;
+      // A state directory that is a link (or not a directory) is the whole directory's problem: stop there.
+      if (!(error instanceof CliError) || error instanceof ApiError || error.code === 'UNSAFE_PATH') throw error;
       const kept = error.exitCode === ExitCode.CONFLICT;
       results.push({ ...row, file, status: kept ? 'kept' : 'failed', reason: error.message });
       continue;

@@ -5,7 +5,7 @@ import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
-import { pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
+import { prepareSidecarDir, pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -72,6 +72,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
 
 /** Writes a pulled document and its sidecar. */
 export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 'revision' | 'body'>): Promise<void> {
+  await prepareSidecarDir(file);
   await writeText(file, doc.body);
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }

@@ -102,6 +102,24 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`kagent doc pull ID -o ${file} --force\``);
 }
 
+/**
+ * Makes sure the state directory beside `file` can be used (made when missing;
+ * refused when it is a symbolic link), before anything is written: a pull
+ * then never leaves a file without its sidecar.
+ */
+export async function prepareSidecarDir(file: string): Promise<void> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await stateDir(dirname(file), true);
+  } catch (error) {
+    if (error instanceof CliError && error.code === 'UNSAFE_PATH') throw error;
+    // Said of the file asked for; the hint names the directory that could not be made.
+    const failure = fileError(file, (error as { cause?: unknown }).cause ?? error);
+    failure.hint = `kagent keeps what it pulled beside the file, in ${join(dirname(file), SIDECAR_DIR)}`;
+    throw failure;
+  }
+}
+
 /** Written beside the file, through a temporary name, so a crash never leaves half a sidecar. */
 export async function writeSidecar(file: string, data: Sidecar): Promise<void> {
   const path = sidecarPath(file);

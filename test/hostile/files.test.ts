@@ -149,6 +149,23 @@ describe('the state directory .kagent is never followed when it is a symbolic li
     expect(r.stderr).toBe(`error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)\nhint: remove the link (\`rm ${join(dir, '.kagent')}\`) and pull again, or pull into another directory\n`);
     expect(r.code).toBe(1);
     expect(readdirSync(elsewhere)).toEqual([]);
+    // Nothing written at all: no file left without its sidecar.
+    expect(readdirSync(dir)).toEqual(['.kagent']);
+  });
+
+  it('--all into a directory whose .kagent is a link: one error, before any file is written', async () => {
+    await serve([
+      { id: 'dc_1', title: 'Plan', body: 'one\n' },
+      { id: 'dc_2', title: 'Notes', body: 'two\n' },
+    ]);
+    const dir = scratch();
+    const elsewhere = scratch();
+    symlinkSync(elsewhere, join(dir, '.kagent'));
+    const r = await kagent(['doc', 'pull', '--all', '-o', dir]);
+    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)`);
+    expect(r.code).toBe(1);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['.kagent']);
   });
 
   it('.kagent/docs → elsewhere: refused as well; status and push do not read through it either', async () => {

@@ -40,7 +40,7 @@ describe('doc pull: a file that cannot be written', () => {
     await serve([{ id: 'dc_1', title: 'Plan', body: '# Plan\n' }]);
     for (const tty of [false, true]) {
       const r = await kagent(['doc', 'pull', 'dc_1', '-o', '/proc/x.md'], tty);
-      expect(r.stderr).toMatch(/^error: cannot write \/proc\/x\.md: E[A-Z]+: [a-z ]+ \(WRITE_FAILED\)\n$/);
+      expect(r.stderr).toMatch(/^error: cannot write \/proc\/x\.md: E[A-Z]+: [a-z ]+ \(WRITE_FAILED\)\nhint: kagent keeps what it pulled beside the file, in \/proc\/\.kagent\/docs\n$/);
       expect(r.stderr).not.toContain('as it came');
       expect(r.stdout).toBe('');
       expect(r.code).toBe(1);
