@@ -10,6 +10,7 @@ export default defineCommand({
     'If someone saved the document since, the pulled text, your file and the latest revision are merged (three-way, like git): a clean merge is saved, written into FILE and said; ' +
       'changes to the same lines are a conflict: they are written into FILE between <<<<<<< ||||||| ======= >>>>>>> markers, nothing is sent and the command ends with exit 5, counting the conflicting hunks. ' +
       'Resolve them, then push again (a file that still holds the markers kagent wrote is refused, exit 2; lines of the document itself that look like markers are not).',
+    'Stopped (Ctrl-C, SIGTERM, a closed terminal) while the save is on its way, it says that whether the document took it is unknown; pushing again is safe (a change already applied is not sent twice).',
     'Piped, prints "id<TAB>revision<TAB>file"; --json {id, revision, updatedAt, file, status, mergedWith, edits} (status: pushed, unchanged).',
   ].join('\n\n'),
   arguments: [{ name: 'file', description: 'a file written by `kagent doc pull`' }],
