@@ -46,7 +46,10 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
     // One document's file that cannot be written (or whose state cannot be read) does not stop the others.
     try {
       const owner = await readSidecar(file);
-      if (taken.has(file) || (owner && owner.id !== summary.id)) file = fileInside(dir, docFileName(summary, true));
+      if (taken.has(file) || (owner && owner.id !== summary.id)) {
+        file = fileInside(dir, docFileName(summary, true));
+        for (let n = 2; taken.has(file); n++) file = fileInside(dir, docFileName(summary, n));
+      }
       taken.add(file);
       await checkPullTarget(file, doc.id, opts.force === true);
       await writePulled(file, doc);

@@ -29,15 +29,18 @@ export async function readLocal(file: string): Promise<string | undefined> {
 /**
  * The file name a pulled document gets: `<slug-of-title>.md`, or the id when
  * the title slugs to nothing; `<slug>-<id>.md` (`withId`) when that name is
- * taken. Both come from the service: made safe by safeFileName (one path
- * segment, within the length a file system allows, in bytes).
+ * taken (then `<slug>-<id>-2.md`, -3, … while taken). Both come from the
+ * service: made safe by safeFileName (one path segment, within the length a
+ * file system allows, in bytes).
  */
-export function docFileName(doc: Pick<Doc, 'id' | 'title'>, withId = false): string {
+export function docFileName(doc: Pick<Doc, 'id' | 'title'>, withId: boolean | number = false): string {
   const slug = slugOf(doc.title, '');
-  if (!withId) return safeFileName(slug, { suffix: '.md', fallback: doc.id });
-  // The id part at most 100 bytes, so that some of the title is left too.
+  if (withId === false) return safeFileName(slug, { suffix: '.md', fallback: doc.id });
+  // The id part at most 100 bytes, so that some of the title is left too; `-N` when that is taken as well
+  // (ids that differ only in characters a file name cannot hold).
   const id = safeFileName(doc.id, { reserve: NAME_MAX_BYTES - 100 });
-  return safeFileName(slug, { suffix: `-${id}.md`, fallback: 'doc' });
+  const count = typeof withId === 'number' && withId > 1 ? `-${withId}` : '';
+  return safeFileName(slug, { suffix: `-${id}${count}.md`, fallback: 'doc' });
 }
 
 /** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory), never outside it. */

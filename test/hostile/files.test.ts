@@ -118,6 +118,21 @@ describe('doc pull: file names from the service stay inside the directory asked 
     expect(readFileSync(join(dir, 'plan-escaped.md'), 'utf8')).toBe('two\n');
   });
 
+  it('--all --force: ids that differ only in characters a name cannot hold never share a file', async () => {
+    await serve([
+      { id: '///', title: '', body: 'one\n' },
+      { id: '\\\\', title: '', body: 'two\n' },
+      { id: '/\\/', title: '', body: 'three\n' },
+    ]);
+    const dir = scratch();
+    const r = await kagent(['doc', 'pull', '--all', '--force', '-o', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const files = r.stdout.trim().split('\n').map((line) => line.split('\t')[3]);
+    expect(files).toEqual([join(dir, 'document.md'), join(dir, 'doc-document.md'), join(dir, 'doc-document-2.md')]);
+    expect(files.map((file) => readFileSync(file as string, 'utf8'))).toEqual(['one\n', 'two\n', 'three\n']);
+  });
+
   it('an 80-character CJK title: the name, its temporary and its sidecar fit in 255 bytes; pulled and pushable', async () => {
     const title = '知识代理的长标题'.repeat(10); // 80 characters, 240 bytes
     await serve([{ id: 'dc_cjk', title, body: '# 标题\n\n正文\n' }]);
