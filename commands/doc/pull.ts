@@ -41,10 +41,12 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
   for (const summary of summaries) {
     // Names from the service's data: one safe segment each, inside DIR (src/io/file-name.ts).
     let file = fileInside(dir, docFileName(summary));
-    const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
-    const row = { id: doc.id, title: doc.title, revision: doc.revision };
-    // One document's file that cannot be written (or whose state cannot be read) does not stop the others.
+    let row = { id: summary.id, title: summary.title, revision: summary.revision };
+    // One document's file that cannot be written (or whose state cannot be read), or an id that can name
+    // nothing ("..": refused before any request), does not stop the others.
     try {
+      const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
+      row = { id: doc.id, title: doc.title, revision: doc.revision };
       const owner = await readSidecar(file);
       if (taken.has(file) || (owner && owner.id !== summary.id)) {
         file = fileInside(dir, docFileName(summary, true));
