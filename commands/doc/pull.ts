@@ -1,6 +1,6 @@
 import type { Context } from '../../src/context.js';
 import type { Doc, DocSummary } from '../../src/api/shapes.js';
-import { CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
@@ -12,7 +12,7 @@ interface Pulled {
   title: string;
   revision: number;
   file: string;
-  status: 'pulled' | 'kept';
+  status: 'pulled' | 'kept' | 'failed';
   reason?: string;
 }
 
@@ -25,9 +25,9 @@ const columns = [
 
 /** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const { join } = await import('node:path');
-  const { slugOf, readSidecar } = await import('../../src/docsync/sidecar.js');
-  const { checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
+  const { readSidecar } = await import('../../src/docsync/sidecar.js');
+  const { fileInside } = await import('../../src/io/file-name.js');
+  const { checkPullTarget, docFileName, writePulled } = await import('../../src/docsync/files.js');
   const S = await shapes();
   const query: Record<string, string | undefined> = { space: opts.space };
   checkInput(S.Queries.listDocs, query, { space: '--space' });
@@ -39,27 +39,47 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
   const taken = new Set<string>();
   const results: Pulled[] = [];
   for (const summary of summaries) {
-    let file = join(dir, `${slugOf(summary.title, summary.id)}.md`);
-    const owner = await readSidecar(file);
-    if (taken.has(file) || (owner && owner.id !== summary.id)) file = join(dir, `${slugOf(summary.title, summary.id)}-${summary.id}.md`);
-    taken.add(file);
-    const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
+    // Names from the service's data: one safe segment each, inside DIR (src/io/file-name.ts).
+    let file = fileInside(dir, docFileName(summary));
+    let row = { id: summary.id, title: summary.title, revision: summary.revision };
+    // One document's file that cannot be written (or whose state cannot be read), or an id that can name
+    // nothing ("..": refused before any request), does not stop the others.
     try {
+      const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
+      row = { id: doc.id, title: doc.title, revision: doc.revision };
+      const owner = await readSidecar(file);
+      if (taken.has(file) || (owner && owner.id !== summary.id)) {
+        file = fileInside(dir, docFileName(summary, true));
+        for (let n = 2; taken.has(file); n++) file = fileInside(dir, docFileName(summary, n));
+      }
+      taken.add(file);
       await checkPullTarget(file, doc.id, opts.force === true);
+      await writePulled(file, doc);
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      results.push({ id: doc.id, title: doc.title, revision: doc.revision, file, status: 'kept', reason: error.message });
+      // A state directory that is a link (or not a directory) is the whole directory's problem: stop there.
+      if (!(error instanceof CliError) || error instanceof ApiError || error.code === 'UNSAFE_PATH') throw error;
+      const kept = error.exitCode === ExitCode.CONFLICT;
+      results.push({ ...row, file, status: kept ? 'kept' : 'failed', reason: error.message });
       continue;
     }
-    await writePulled(file, doc);
-    results.push({ id: doc.id, title: doc.title, revision: doc.revision, file, status: 'pulled' });
+    results.push({ ...row, file, status: 'pulled' });
   }
   const { printList, warn } = await import('../../src/io/output.js');
   await printList(ctx, results, { columns, empty: `No documents${opts.space ? ` in ${opts.space}` : ''} to pull.` });
   const kept = results.filter((r) => r.status === 'kept');
-  for (const k of kept) await warn(ctx, k.reason ?? `${k.file} kept`);
+  const failed = results.filter((r) => r.status === 'failed');
+  for (const k of [...failed, ...kept]) await warn(ctx, k.reason ?? `${k.file} ${k.status}`);
+  const of = `of ${results.length} file${results.length === 1 ? '' : 's'}`;
+  if (failed.length > 0) {
+    const alsoKept = kept.length > 0 ? `; ${kept.length} kept (changes not pushed yet)` : '';
+    throw new CliError(`${failed.length} ${of} could not be written${alsoKept}`, {
+      exitCode: ExitCode.ERROR,
+      code: 'WRITE_FAILED',
+      hint: 'the reasons are above; the other documents were pulled — fix the paths and run the same command again',
+    });
+  }
   if (kept.length > 0) {
-    throw new CliError(`${kept.length} of ${results.length} file${results.length === 1 ? '' : 's'} kept: they have changes not pushed yet`, {
+    throw new CliError(`${kept.length} ${of} kept: they have changes not pushed yet`, {
       exitCode: ExitCode.CONFLICT,
       code: 'LOCAL_CHANGES',
       hint: 'push them (`kagent doc push FILE`), or pull again with --force to overwrite them',
@@ -71,10 +91,10 @@ export default defineCommand({
   name: 'pull',
   summary: "Write a document's Markdown to a file, remembering its revision for push",
   description:
-    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /) and remembers, beside it, ' +
+    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /; a name made from the service\'s title or id is always one file name inside that directory, cut to the file system\'s limit) and remembers, beside it, ' +
     'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
-    '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5. ' +
+    '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. ' +
     'Piped, prints "status<TAB>id<TAB>revision<TAB>file"; --json an array of {id, title, revision, file, status}.',
   arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true }],
   options: [

@@ -9,7 +9,8 @@ export default defineCommand({
     'Sends what changed in FILE since it was pulled (or last pushed) as the smallest exact-match edits, or as the whole body when that is smaller, based on the revision pulled. Nothing changed: nothing is sent.',
     'If someone saved the document since, the pulled text, your file and the latest revision are merged (three-way, like git): a clean merge is saved, written into FILE and said; ' +
       'changes to the same lines are a conflict: they are written into FILE between <<<<<<< ||||||| ======= >>>>>>> markers, nothing is sent and the command ends with exit 5, counting the conflicting hunks. ' +
-      'Resolve them, then push again (a file that still holds markers is refused, exit 2).',
+      'Resolve them, then push again (a file that still holds the markers kagent wrote is refused, exit 2; lines of the document itself that look like markers are not).',
+    'Stopped (Ctrl-C, SIGTERM, a closed terminal) while the save is on its way, it says that whether the document took it is unknown; pushing again is safe (a change already applied is not sent twice).',
     'Piped, prints "id<TAB>revision<TAB>file"; --json {id, revision, updatedAt, file, status, mergedWith, edits} (status: pushed, unchanged).',
   ].join('\n\n'),
   arguments: [{ name: 'file', description: 'a file written by `kagent doc pull`' }],
@@ -18,14 +19,20 @@ export default defineCommand({
     const file = args.file;
     const { readSidecar, writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
     const { readLocal } = await import('../../src/docsync/files.js');
-    const { hasConflictMarkers } = await import('../../src/docsync/text.js');
+    const { hasConflictMarkers, markersLeft } = await import('../../src/docsync/text.js');
     const sidecar = await readSidecar(file);
     if (!sidecar) throw new UsageError(`${file} was not pulled: kagent does not know which document it is`, 'pull it first: `kagent doc pull ID -o FILE`, then edit and push');
     const text = await readLocal(file);
     if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`kagent doc pull ${sidecar.id} -o ${file} --force\``);
-    if (hasConflictMarkers(text)) throw new UsageError(`${file} still holds conflict markers (<<<<<<< … >>>>>>>); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
+    // Only the markers kagent's own merge wrote are refused: the sidecar remembers them (text.ts,
+    // MarkerLines). Lines of the document that look like markers (they came from the service) go through.
+    // A sidecar that remembers none (no conflict since the pull, or written by an older kagent that did
+    // not remember them): markers are refused only when the service's text (the base) has none.
+    const left = sidecar.markers ? markersLeft(text, sidecar.markers) : hasConflictMarkers(text) && !hasConflictMarkers(sidecar.base) ? '<<<<<<<' : undefined;
+    if (left !== undefined) throw new UsageError(`${file} still holds conflict markers written by kagent's merge (${left} …); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
 
-    const { saveMerging } = await import('../../src/docsync/sync.js');
+    const { saveMerging, stoppedMidFlight } = await import('../../src/docsync/sync.js');
+    let sending = false;
     const outcome = await withNotFound(ctx, 'doc', sidecar.id, () =>
       saveMerging(ctx, {
         id: sidecar.id,
@@ -33,8 +40,21 @@ export default defineCommand({
         baseRevision: sidecar.revision,
         text,
         labels: (latest) => ({ mine: file, base: `revision ${sidecar.revision} (pulled)`, theirs: `doc ${sidecar.id} revision ${latest}` }),
+        inFlight: (now) => {
+          sending = now;
+        },
       }),
-    );
+    ).catch((error: unknown) => {
+      // Stopped with the save on its way: the service may have applied it. FILE and its sidecar are as they were.
+      if (!sending || !stoppedMidFlight(ctx, error)) throw error;
+      const cause = error instanceof CliError ? error : undefined;
+      throw new CliError(`${cause?.message ?? 'stopped'} while the push of ${file} was on its way: whether doc ${sidecar.id} took it is unknown`, {
+        exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
+        code: cause?.code ?? 'INTERRUPTED',
+        hint: `check with \`kagent doc show ${sidecar.id}\` (a revision after ${sidecar.revision} holding your change means it was saved), or push again: a change already applied is found there and not sent twice`,
+        cause: error,
+      });
+    });
     const { note, printItem, success } = await import('../../src/io/output.js');
     const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${r.revision}\t${r.file}`;
     if (outcome.outcome === 'unchanged') {
@@ -44,7 +64,7 @@ export default defineCommand({
     }
     if (outcome.outcome === 'conflict') {
       await writeText(file, outcome.text);
-      await writeSidecar(file, { id: sidecar.id, revision: outcome.latest.revision, title: outcome.latest.title || sidecar.title, base: outcome.latest.body });
+      await writeSidecar(file, { id: sidecar.id, revision: outcome.latest.revision, title: outcome.latest.title || sidecar.title, base: outcome.latest.body, markers: outcome.markers });
       const n = outcome.conflicts;
       throw new CliError(`doc ${sidecar.id} changed since revision ${sidecar.revision} (now ${outcome.latest.revision}) and ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your changes; nothing was sent`, {
         exitCode: ExitCode.CONFLICT,

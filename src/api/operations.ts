@@ -1,7 +1,8 @@
 // Every operation of the contract: method, path, whether it is create-style
-// (takes an Idempotency-Key) and its success status. Plain data with no imports,
-// so the client can use it without loading the request/response shapes
-// (those live in shapes.ts and are joined to these ids in spec.ts).
+// (takes an Idempotency-Key) and its success status. Plain data (importing only
+// the errors), so the client can use it without loading the request/response
+// shapes (those live in shapes.ts and are joined to these ids in spec.ts).
+import { UsageError } from '../errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -92,6 +93,11 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
     if (value === undefined || value === '') throw new Error(`missing path parameter ${name}`);
     // An id read from an answer of another shape (an object, null) is no id: never send "[object Object]".
     if (typeof value !== 'string' && typeof value !== 'number') throw new TypeError(`path parameter ${name} is not text`);
+    // "." and ".." stay as they are in encodeURIComponent, and a URL resolves them: /docs/.. would be
+    // another route of the API. Such an id (typed, or read from an answer) names nothing: refused, nothing sent.
+    if (/^\.{1,2}$/.test(String(value))) {
+      throw new UsageError(`"${String(value)}" cannot be used as the ${name} in a URL: it would name another path; nothing was sent`);
+    }
     return encodeURIComponent(value);
   });
 }

@@ -5,8 +5,8 @@
 // kept in a recovery file as the last resort.
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
-import { saveMerging, type SaveOutcome } from './sync.js';
-import { hasConflictMarkers } from './text.js';
+import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
+import { markersLeft } from './text.js';
 
 /** The editor is reopened on conflicts at most this many times. */
 const REOPEN_MAX = 3;
@@ -30,6 +30,7 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
   let text = doc.edited;
   for (let round = 0; ; round++) {
     let outcome: SaveOutcome;
+    let sending = false;
     try {
       outcome = await saveMerging(ctx, {
         id: doc.id,
@@ -37,8 +38,12 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
         baseRevision: revision,
         text,
         labels: (latest) => ({ mine: 'your edit', base: `revision ${revision} (opened)`, theirs: `revision ${latest} (saved meanwhile)` }),
+        inFlight: (now) => {
+          sending = now;
+        },
       });
     } catch (error) {
+      if (sending && stoppedMidFlight(ctx, error)) throw await outcomeUnknown(doc, revision, text, error);
       if (error instanceof CliError) error.hint = await doc.keep(text, error.hint ?? 'nothing was saved');
       throw error;
     }
@@ -55,11 +60,29 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
       if (error instanceof CliError) error.hint = await doc.keep(outcome.text, error.hint ?? 'nothing was saved');
       throw error;
     }
-    if (hasConflictMarkers(resolved)) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
+    // Only the markers this merge wrote count: a document of the service's may hold marker-like lines of its own.
+    if (markersLeft(resolved, outcome.markers) !== undefined) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
     base = outcome.latest.body;
     revision = outcome.latest.revision;
     text = resolved;
   }
+}
+
+/**
+ * The save was sent and no answer came: the service may have applied it or
+ * not. Said as such (never "nothing was saved"), with how to find out and
+ * where the text is kept; the error's exit code stands (130, or 129/143 for
+ * SIGHUP/SIGTERM from the binary).
+ */
+async function outcomeUnknown(doc: EditedDoc, revision: number, text: string, error: unknown): Promise<CliError> {
+  const cause = error instanceof CliError ? error : undefined;
+  const check = `check with \`kagent doc show ${doc.id}\`: revision ${revision} is the one you edited, a later one holding your change means it was saved`;
+  return new CliError(`${cause?.message ?? 'stopped'} while the save of doc ${doc.id} was on its way: whether the service applied it is unknown`, {
+    exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
+    code: cause?.code ?? 'INTERRUPTED',
+    hint: await doc.keep(text, check),
+    cause: error,
+  });
 }
 
 async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliError> {

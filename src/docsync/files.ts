@@ -1,11 +1,11 @@
 // Pulled files on disk: where a pull writes, whether it may, and the state of
 // a pulled file against its sidecar and the service (`doc status`).
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
-import { pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
+import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
+import { prepareSidecarDir, pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -26,11 +26,28 @@ export async function readLocal(file: string): Promise<string | undefined> {
   }
 }
 
-/** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory). */
+/**
+ * The file name a pulled document gets: `<slug-of-title>.md`, or the id when
+ * the title slugs to nothing; `<slug>-<id>.md` (`withId`) when that name is
+ * taken (then `<slug>-<id>-2.md`, -3, … while taken). Both come from the
+ * service: made safe by safeFileName (one path segment, within the length a
+ * file system allows, in bytes).
+ */
+export function docFileName(doc: Pick<Doc, 'id' | 'title'>, withId: boolean | number = false): string {
+  const slug = slugOf(doc.title, '');
+  if (withId === false) return safeFileName(slug, { suffix: '.md', fallback: doc.id });
+  // The id part at most 100 bytes, so that some of the title is left too; `-N` when that is taken as well
+  // (ids that differ only in characters a file name cannot hold).
+  const id = safeFileName(doc.id, { reserve: NAME_MAX_BYTES - 100 });
+  const count = typeof withId === 'number' && withId > 1 ? `-${withId}` : '';
+  return safeFileName(slug, { suffix: `-${id}${count}.md`, fallback: 'doc' });
+}
+
+/** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory), never outside it. */
 export async function pullTarget(doc: Pick<Doc, 'id' | 'title'>, output: string | undefined, cwd: string): Promise<string> {
-  const name = `${slugOf(doc.title, doc.id)}.md`;
-  if (output === undefined) return join(cwd, name);
-  if (output.endsWith('/') || (await isDirectory(output))) return join(output, name);
+  const name = docFileName(doc);
+  if (output === undefined) return fileInside(cwd, name);
+  if (output.endsWith('/') || (await isDirectory(output))) return fileInside(output, name);
   return output;
 }
 
@@ -58,6 +75,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
 
 /** Writes a pulled document and its sidecar. */
 export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 'revision' | 'body'>): Promise<void> {
+  await prepareSidecarDir(file);
   await writeText(file, doc.body);
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }

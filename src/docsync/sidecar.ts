@@ -2,9 +2,13 @@
 // pulled and that revision's text (the base of a later three-way merge), in
 // `<dir>/.kagent/docs/<file name>.json` — one small JSON file per pulled file,
 // in a folder the user can ignore in git (`.kagent/`).
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import { fileError } from '../io/file-name.js';
+import type { MarkerLines } from './text.js';
 
 export interface Sidecar {
   id: string;
@@ -12,6 +16,12 @@ export interface Sidecar {
   title: string;
   /** The text of `revision`, as pulled (or last pushed). */
   base: string;
+  /**
+   * The conflict-marker lines kagent's merge wrote into the file (a push that
+   * met a conflict), with how many copies of each the document has of its own.
+   * Absent when kagent wrote none (and in sidecars of older versions).
+   */
+  markers?: MarkerLines;
 }
 
 export const SIDECAR_DIR = join('.kagent', 'docs');
@@ -20,20 +30,71 @@ export function sidecarPath(file: string): string {
   return join(dirname(file), SIDECAR_DIR, `${basename(file)}.json`);
 }
 
+/**
+ * The state directory `<dir>/.kagent/docs`, checked one level at a time with
+ * lstat: a `.kagent` (or `docs`) that is a symbolic link is refused, never
+ * followed (it could point anywhere: kagent would write there, or read a state
+ * someone else wrote). With `create`, the missing levels are made (without
+ * following links either). Returns false when it does not exist (and was not made).
+ */
+async function stateDir(dir: string, create: boolean): Promise<boolean> {
+  let path = dir;
+  for (const level of SIDECAR_DIR.split(/[/\\]/)) {
+    path = join(path, level);
+    let info;
+    try {
+      info = await lstat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') return false;
+      if (code !== 'ENOENT') throw fileError(path, error, create ? 'write' : 'read');
+      if (!create) return false;
+      try {
+        await mkdir(path);
+      } catch (failure) {
+        if ((failure as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(path, failure);
+      }
+      info = await lstat(path).catch((failure: unknown) => {
+        throw fileError(path, failure);
+      });
+    }
+    if (info.isSymbolicLink()) {
+      throw new CliError(`${path} is a symbolic link: kagent keeps its state only in a real directory and does not follow it`, {
+        exitCode: ExitCode.ERROR,
+        code: 'UNSAFE_PATH',
+        hint: `remove the link (\`rm ${path}\`) and pull again, or pull into another directory`,
+      });
+    }
+    if (!info.isDirectory()) {
+      throw new CliError(`${path} is not a directory: kagent keeps the pulled documents' state there`, { exitCode: ExitCode.ERROR, code: 'UNSAFE_PATH', hint: 'move it away and pull again' });
+    }
+  }
+  return true;
+}
+
 /** The sidecar of `file`, or undefined when the file was never pulled. A damaged one is an error naming it. */
 export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   const path = sidecarPath(file);
+  if (!(await stateDir(dirname(file), false))) return undefined;
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Not through a symbolic link either (O_NOFOLLOW: ELOOP).
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`${path} is a symbolic link: kagent does not follow it`, `remove it and pull again: \`kagent doc pull ID -o ${file} --force\``);
     throw new UsageError(`${path}: cannot read it (${(error as Error).message})`);
   }
   try {
     const data = JSON.parse(text) as Partial<Sidecar>;
     if (typeof data.id === 'string' && typeof data.revision === 'number' && typeof data.base === 'string') {
-      return { id: data.id, revision: data.revision, title: typeof data.title === 'string' ? data.title : '', base: data.base };
+      const markers = isMarkerLines(data.markers) ? { markers: data.markers } : {};
+      return { id: data.id, revision: data.revision, title: typeof data.title === 'string' ? data.title : '', base: data.base, ...markers };
     }
   } catch {
     // reported below
@@ -41,22 +102,67 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`kagent doc pull ID -o ${file} --force\``);
 }
 
+/**
+ * Makes sure the state directory beside `file` can be used (made when missing;
+ * refused when it is a symbolic link), before anything is written: a pull
+ * then never leaves a file without its sidecar.
+ */
+export async function prepareSidecarDir(file: string): Promise<void> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await stateDir(dirname(file), true);
+  } catch (error) {
+    if (error instanceof CliError && error.code === 'UNSAFE_PATH') throw error;
+    // Said of the file asked for; the hint names the directory that could not be made.
+    const failure = fileError(file, (error as { cause?: unknown }).cause ?? error);
+    failure.hint = `kagent keeps what it pulled beside the file, in ${join(dirname(file), SIDECAR_DIR)}`;
+    throw failure;
+  }
+}
+
 /** Written beside the file, through a temporary name, so a crash never leaves half a sidecar. */
 export async function writeSidecar(file: string, data: Sidecar): Promise<void> {
   const path = sidecarPath(file);
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ id: data.id, revision: data.revision, title: data.title, base: data.base })}\n`);
-  await rename(temporary, path);
+  await stateDir(dirname(file), true);
+  const markers = data.markers && Object.keys(data.markers).length > 0 ? { markers: data.markers } : {};
+  const record = { id: data.id, revision: data.revision, title: data.title, base: data.base, ...markers };
+  await writeAtomically(path, `${JSON.stringify(record)}\n`, `${path}.${temporarySuffix()}`);
+}
+
+function isMarkerLines(value: unknown): value is MarkerLines {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number');
+}
+
+/** `<pid>.<8 hex digits>.tmp`: file-name.ts keeps room for it in every name kagent derives. */
+function temporarySuffix(): string {
+  return `${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * Writes `text` to `temporary` — created new (O_EXCL: an existing file or
+ * symbolic link there is never written through) — then renames it over
+ * `path` (which replaces a link at `path` rather than following it). Failures
+ * are errors naming `path` and the system's reason (exit 1).
+ */
+async function writeAtomically(path: string, text: string, temporary: string): Promise<void> {
+  try {
+    await writeFile(temporary, text, { flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw fileError(path, error);
+  }
 }
 
 export async function removeSidecar(file: string): Promise<void> {
+  if (!(await stateDir(dirname(file), false))) return;
   await rm(sidecarPath(file), { force: true });
 }
 
 /** Every pulled file of a directory (the names its `.kagent/docs/` remembers), sorted. */
 export async function pulledFiles(dir: string): Promise<string[]> {
   let names: string[];
+  if (!(await stateDir(dir, false))) return [];
   try {
     names = await readdir(join(dir, SIDECAR_DIR));
   } catch (error) {
@@ -64,7 +170,7 @@ export async function pulledFiles(dir: string): Promise<string[]> {
     throw error;
   }
   return names
-    .filter((name) => name.endsWith('.json'))
+    .filter((name) => name.endsWith('.json') && name !== '.json' && name !== '..json' && name !== '...json')
     .map((name) => join(dir, name.slice(0, -'.json'.length)))
     .sort();
 }
@@ -84,8 +190,10 @@ export function slugOf(title: string, fallback: string): string {
 
 /** Atomic write of a pulled or merged text. */
 export async function writeText(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  await writeFile(temporary, text);
-  await rename(temporary, file);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  await writeAtomically(file, text, join(dirname(file), `.${basename(file)}.${temporarySuffix()}`));
 }

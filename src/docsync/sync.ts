@@ -6,7 +6,7 @@
 import type { Doc, Revision } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
-import { merge3, planPush, type MergeLabels } from './text.js';
+import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
 
 /** A merged save that meets yet another save is merged again, at most this many times. */
 const MERGE_ROUNDS = 3;
@@ -29,7 +29,14 @@ export type SaveOutcome =
       /** Set when someone else's revision was merged in. */
       mergedWith?: number;
     }
-  | { outcome: 'conflict'; text: string; conflicts: number; latest: Latest };
+  | {
+      outcome: 'conflict';
+      text: string;
+      conflicts: number;
+      latest: Latest;
+      /** The marker lines this merge wrote (only those are refused later; see text.ts). */
+      markers: MarkerLines;
+    };
 
 export interface SaveRequest {
   id: string;
@@ -38,6 +45,19 @@ export interface SaveRequest {
   text: string;
   /** How the markers name each side; `theirs` is given the latest revision. */
   labels: (latestRevision: number) => MergeLabels;
+  /**
+   * Told true when a save request (editDoc or updateDoc) goes out, false once
+   * the service answered it: a failure meanwhile (Ctrl-C, SIGHUP, a deadline)
+   * leaves the save's outcome unknown.
+   */
+  inFlight?: (sending: boolean) => void;
+}
+
+/** Stopped (Ctrl-C, SIGTERM, SIGHUP, a deadline) rather than answered: a save on its way may have been applied. */
+export function stoppedMidFlight(ctx: Pick<Context, 'signal'>, error: unknown): boolean {
+  if (ctx.signal.aborted) return true;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'INTERRUPTED' || code === 'TIMEOUT' || code === 'STILL_RUNNING';
 }
 
 export function isRevisionConflict(error: unknown): error is ApiError {
@@ -60,17 +80,33 @@ export async function readLatest(ctx: Context, id: string): Promise<Doc> {
 }
 
 /** One save of `text` over `base` at `baseRevision`: the smallest exact-match edits, or the whole body (updateDoc with baseRevision). */
-export async function sendChange(ctx: Context, id: string, base: string, baseRevision: number, text: string): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
+export async function sendChange(
+  ctx: Context,
+  id: string,
+  base: string,
+  baseRevision: number,
+  text: string,
+  inFlight: (sending: boolean) => void = () => {},
+): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
   const { EditOp } = await import('../api/shapes.js');
   const plan = planPush(base, text, EditOp);
   if (plan.kind === 'none') return undefined;
   const api = await ctx.api();
-  if (plan.kind === 'edits') {
-    const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
-    return { saved, how: 'edits', edits: plan.edits.length };
+  inFlight(true);
+  try {
+    if (plan.kind === 'edits') {
+      const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
+      inFlight(false);
+      return { saved, how: 'edits', edits: plan.edits.length };
+    }
+    const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
+    inFlight(false);
+    return { saved, how: 'rewrite', edits: 0 };
+  } catch (error) {
+    // The service answered (a refusal): nothing of this request was applied.
+    if (error instanceof ApiError) inFlight(false);
+    throw error;
   }
-  const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
-  return { saved, how: 'rewrite', edits: 0 };
 }
 
 /**
@@ -83,14 +119,15 @@ export async function saveMerging(ctx: Context, request: SaveRequest): Promise<S
   let mergedWith: number | undefined;
   for (let round = 0; ; round++) {
     try {
-      const sent = await sendChange(ctx, request.id, base, baseRevision, text);
+      const sent = await sendChange(ctx, request.id, base, baseRevision, text, request.inFlight);
       if (!sent) return mergedWith === undefined ? { outcome: 'unchanged' } : { outcome: 'saved', saved: await revisionOf(ctx, request.id), text, how: 'edits', edits: 0, mergedWith };
       return { outcome: 'saved', saved: sent.saved, text, how: sent.how, edits: sent.edits, ...(mergedWith !== undefined ? { mergedWith } : {}) };
     } catch (error) {
       if (!isRevisionConflict(error) || round >= MERGE_ROUNDS) throw error;
       const latest = await latestAfter(ctx, request.id, error);
-      const merged = merge3(base, text, latest.body, request.labels(latest.revision));
-      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest };
+      const labels = request.labels(latest.revision);
+      const merged = merge3(base, text, latest.body, labels);
+      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest, markers: writtenMarkers(merged, labels) };
       base = latest.body;
       baseRevision = latest.revision;
       text = merged.text;

@@ -128,6 +128,7 @@ const ensureNewline = (lines: string[]) => {
  * diff3-style markers (as `git merge-file --diff3` writes them).
  */
 export function merge3(base: string, mine: string, theirs: string, labels: MergeLabels): Merged {
+  const [open, separator, middle, close] = markerLines(labels);
   const [a, o, b] = [splitLines(mine), splitLines(base), splitLines(theirs)];
   // The pieces between anchor lines (unchanged on both sides), merged one by one (see anchors.ts).
   const regions: Array<{ ok?: string[]; conflict?: { a: string[]; o: string[]; b: string[] } }> = [];
@@ -149,12 +150,55 @@ export function merge3(base: string, mine: string, theirs: string, labels: Merge
     if (!c) continue;
     conflicts++;
     if (text !== '' && !text.endsWith('\n')) text += '\n';
-    text += `<<<<<<< ${labels.mine}\n${ensureNewline(c.a)}||||||| ${labels.base}\n${ensureNewline(c.o)}=======\n${ensureNewline(c.b)}>>>>>>> ${labels.theirs}\n`;
+    text += `${open}\n${ensureNewline(c.a)}${separator}\n${ensureNewline(c.o)}${middle}\n${ensureNewline(c.b)}${close}\n`;
   }
   return { text, conflicts };
 }
 
-/** Whether a text still holds conflict markers (a line starting <<<<<<< and one starting >>>>>>>). */
+/** The four marker lines merge3 writes around each conflicting hunk, for these labels (kept to one line each). */
+export function markerLines(labels: MergeLabels): [string, string, string, string] {
+  const one = (label: string) => label.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  return [`<<<<<<< ${one(labels.mine)}`, `||||||| ${one(labels.base)}`, '=======', `>>>>>>> ${one(labels.theirs)}`];
+}
+
+/**
+ * Which marker lines kagent's own merge wrote, so that only those are refused
+ * later — never a line of the document that merely looks like a marker (a
+ * document about git, a setext heading underlined with =======): for each of
+ * the four marker lines of a merge, how many copies of that very line the
+ * merged text holds BESIDES the ones the merge wrote (one per conflicting
+ * hunk). A text that holds more copies than that still holds kagent's
+ * markers. Kept in the sidecar (`doc push`) or in memory (`doc edit`).
+ */
+export type MarkerLines = Record<string, number>;
+
+export function writtenMarkers(merged: Merged, labels: MergeLabels): MarkerLines {
+  const counts = lineCounts(merged.text);
+  const record: MarkerLines = {};
+  for (const line of markerLines(labels)) record[line] = Math.max(0, (counts.get(line) ?? 0) - merged.conflicts);
+  return record;
+}
+
+/** The first marker line kagent wrote that `text` still holds (more copies than the document had of it), or undefined. */
+export function markersLeft(text: string, markers: MarkerLines): string | undefined {
+  const counts = lineCounts(text);
+  return Object.keys(markers).find((line) => (counts.get(line) ?? 0) > (markers[line] ?? 0));
+}
+
+function lineCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Whether a text holds conflict markers (lines starting <<<<<<< and >>>>>>>,
+ * and a ======= line), whoever wrote them: only for a sidecar written before
+ * kagent remembered its own markers (see MarkerLines).
+ */
 export function hasConflictMarkers(text: string): boolean {
   return /^<<<<<<< /m.test(text) && /^>>>>>>> /m.test(text) && /^=======$/m.test(text);
 }

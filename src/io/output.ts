@@ -154,9 +154,9 @@ function scalarText(value: unknown): string {
 }
 
 /**
- * The last line of tolerant reading, for a command that failed (not with a CliError)
- * after the service answered: on the answer that did not fit its shape, or else on
- * the last answer. --json prints that answer as it came (when nothing was printed
+ * The last line of tolerant reading, for a command that failed (not with a CliError,
+ * nor with a system error such as a file that could not be written) after the
+ * service answered with something that did NOT fit its shape. --json prints that answer as it came (when nothing was printed
  * yet); a terminal or pipe gets it rendered generically, with a note (--debug adds
  * the stack). Returns false when no answer came (the failure is then reported as
  * UNEXPECTED: a bug of kagent's own).
@@ -169,10 +169,12 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
     await printJson(ctx, answer);
     return true;
   }
-  if (error instanceof CliError || !(error instanceof Error) || isInterruption(error)) return false;
-  // The answer that did not fit; else the last answer (a value within its shape that a view still could not use).
-  const misfit = ctx.misfits?.[ctx.misfits.length - 1] ?? (await lastAnswerVerdict(ctx));
-  if (!misfit) return false;
+  if (error instanceof CliError || !(error instanceof Error) || isInterruption(error) || isSystemError(error)) return false;
+  // Only an answer that did NOT fit its shape (a field missing or of another type, a list that is not
+  // one): the failure is then taken to come from that answer. An answer that fit gives no such excuse:
+  // the failure is kagent's own (or the machine's) and is reported as it is, with its exit code.
+  const misfit = [...(ctx.misfits ?? [])].reverse().find(doesNotFit) ?? (await lastAnswerVerdict(ctx));
+  if (!misfit || !doesNotFit(misfit)) return false;
   if (ctx.flags.debug && error.stack) await emit(ctx.io.stderr, `debug: ${sanitize(error.stack)}\n`);
   if (wantsJson(ctx)) {
     // The result was printed before the failure (a remark after it failed): it stands.
@@ -194,6 +196,16 @@ async function lastAnswerVerdict(ctx: Pick<Context, 'lastAnswer'>): Promise<Misf
   const { verdictFor } = await import('../api/fit.js');
   const verdict = verdictFor(last.op, last.body);
   return verdict ? { ...verdict, body: last.body } : undefined;
+}
+
+function doesNotFit(misfit: Misfit): boolean {
+  return !misfit.fits || misfit.notAList;
+}
+
+/** A failure of the machine (a file, a directory, a process: it carries an errno and a syscall), not of an answer. */
+function isSystemError(error: Error): boolean {
+  const { errno, syscall } = error as NodeJS.ErrnoException;
+  return typeof syscall === 'string' || typeof errno === 'number';
 }
 
 function isInterruption(error: Error): boolean {

@@ -104,11 +104,20 @@ describe('recoverFromMisfit: a command failed after the service answered', () =>
 
   it('a terminal: a note and the generic rendering; --debug adds the stack', async () => {
     const { ctx, stdout, stderr } = fakeContext({ tty: true, debug: true });
-    (ctx as any).lastAnswer = { op: 'getAgent', body: { name: 'Ada', memory: 'm', memoryMax: 1, address: 'a' } };
+    // memoryMax came as a string: the answer does not fit the Agent kagent knows.
+    (ctx as any).lastAnswer = { op: 'getAgent', body: { name: 'Ada', memory: 'm', memoryMax: '1', address: 'a' } };
     expect(await recoverFromMisfit(ctx as any, new RangeError('Invalid count value: -1'))).toBe(true);
     expect(stderr.text).toContain('debug: RangeError: Invalid count value: -1');
     expect(stderr.text).toContain("note: kagent could not read the service's Agent (getAgent); here it is as it came\n");
     expect(stdout.text).toBe('name: Ada\nmemory: m\nmemoryMax: 1\naddress: a\n');
+  });
+
+  it('not for an answer that fit its shape: the failure is reported as it is', async () => {
+    const { ctx, stdout, stderr } = fakeContext({ tty: true });
+    (ctx as any).lastAnswer = { op: 'getAgent', body: { name: 'Ada', memory: 'm', memoryMax: 1, address: 'a' } };
+    expect(await recoverFromMisfit(ctx as any, new RangeError('Invalid count value: -1'))).toBe(false);
+    expect(stdout.text).toBe('');
+    expect(stderr.text).toBe('');
   });
 
   it('not for CliErrors, interruptions, or when no answer came', async () => {
