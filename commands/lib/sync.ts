@@ -55,23 +55,27 @@ export default defineCommand({
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
-    const { syncName, planSync, plannedDeletes } = await import('../../src/upload/sync-plan.js');
+    const { listSpace, syncName, planSync, plannedDeletes } = await import('../../src/upload/sync-plan.js');
     const { discover } = await import('../../src/upload/discover.js');
+    // The space's listing is asked for first and comes while the folder is walked and read.
+    const spaceId = spaceIdFor(ctx, spaceRef);
+    const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
+    listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
     const found = await discover([dir], { cwd: process.cwd(), signal: ctx.signal });
+    const space = await spaceId;
     const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
     const sources = found.map((source) => {
       const shown = source.display.slice(head);
       const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
       return Object.assign(source, { rel, name: syncName(prefix, rel) });
     });
-    const space = await spaceIdFor(ctx, spaceRef);
     const { digestCache } = await import('../../src/upload/digest-cache.js');
     const { defaultCacheDir } = await import('../../src/cache-dir.js');
     const cache = digestCache(defaultCacheDir(ctx.io.env));
     const { accountFileLimit } = await import('../../src/upload/uploader.js');
     const limit = accountFileLimit(api, ctx.signal);
 
-    const plan = await planSync({ api, space, prefix, sources, cache, signal: ctx.signal });
+    const plan = await planSync({ listing, prefix, sources, cache, signal: ctx.signal });
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
     const certain = plannedDeletes(plan, opts.delete === true);
     const tooMany =

@@ -27,6 +27,8 @@
 import type { ApiClient } from '../api/client.js';
 import type { Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sha256Of } from './prepare.js';
 
 export interface Mapping {
@@ -140,8 +142,8 @@ export async function listSpace(api: ApiClient, space: string, signal: AbortSign
 // ---------------------------------------------------------------- the plan
 
 export interface PlanInput {
-  api: ApiClient;
-  space: string;
+  /** The space's listing (listSpace), asked for as early as the caller could. */
+  listing: ReturnType<typeof listSpace>;
   prefix: string;
   /** DIR's files, each with its path relative to DIR (/ between folders) as `rel`. */
   sources: Array<Source & { rel: string }>;
@@ -150,7 +152,11 @@ export interface PlanInput {
 }
 
 export async function planSync(input: PlanInput): Promise<SyncPlan> {
-  const { items, mapping, requests } = await listSpace(input.api, input.space, input.signal);
+  // The files are read while the listing comes: both are needed, neither waits for the other.
+  const { listing } = input;
+  const hashing = hashAll(input.sources, input);
+  const [{ items, mapping, requests }, digests] = await Promise.all([listing, hashing.catch((error: unknown) => error as Error)]);
+  if (digests instanceof Error) throw digests;
   const ours = new Map<string, Listed[]>();
   if (mapping.names) {
     for (const item of items) {
@@ -177,11 +183,8 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
       files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
       continue;
     }
-    let sha256: string;
-    try {
-      sha256 = await sha256Of(source.path, source.size, { cache: input.cache, signal: input.signal });
-    } catch (error) {
-      if (input.signal?.aborted) throw error;
+    const sha256 = digests.get(source);
+    if (sha256 === undefined) {
       // Unreadable now: the upload reports it with its own code.
       files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
       continue;
@@ -207,6 +210,40 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   // An older version's bytes that are now another file's stay, as that file's item.
   for (const file of files) file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
   return { files, refused, removals, mapping, listed: items.length, listRequests: requests };
+}
+
+/** Files read at once while hashing: small files cost a few round trips to the thread pool each, which overlap. */
+const HASHING = 16;
+
+/** Up to this size a file is read in one call: the open, stat, read and close of a streamed read cost more than the bytes. */
+const SMALL_FILE = 256 * 1024;
+
+/** A small file's SHA-256 from one synchronous read; undefined when it cannot be read or is not the size listed (the streamed read then says why). */
+function smallDigest(source: Source): string | undefined {
+  try {
+    const bytes = readFileSync(source.path);
+    return bytes.length === source.size ? createHash('sha256').update(bytes).digest('hex') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each readable file's SHA-256 (the digest cache's for a large unchanged one); an unreadable one is left out. */
+async function hashAll(sources: Source[], input: Pick<PlanInput, 'cache' | 'signal'>): Promise<Map<Source, string>> {
+  const digests = new Map<Source, string>();
+  const queue = sources.filter((source) => !source.refusal);
+  let next = 0;
+  const worker = async () => {
+    for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
+      try {
+        digests.set(source, source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input));
+      } catch (error) {
+        if (input.signal?.aborted) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASHING, queue.length) }, worker));
+  return digests;
 }
 
 /** Deletes the plan would make for sure (earlier versions known from SHA-256, removed files when `deleting`). */

@@ -393,7 +393,7 @@ describe('kagent lib sync', () => {
     expect(xml).toMatch(/<testcase name="guide\/intro\.md" classname="kagent\.lib\.sync"/);
   });
 
-  it('bad input is refused before any request (exit 2): no space, no folder, a file, an empty folder, a bad prefix or number', async () => {
+  it('bad input is refused (exit 2) and nothing is written: no space, no folder, a file, an empty folder, a bad prefix or number', async () => {
     const dir = folder(DOCS);
     const empty = tempDir('kagent-sync-empty-');
     dirs.push(empty);
