@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runOnce, timeInRotation } from './timing.mjs';
 
+const { fetch } = globalThis;
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'kagent.js');
 const FILES = Number(process.env.BENCH_SYNC_FILES ?? 1000);
