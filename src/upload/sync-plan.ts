@@ -25,6 +25,7 @@
 // The plan (this file) reads only: the listing, and the files' SHA-256 (the
 // digest cache spares re-reading large unchanged ones). The run is sync.ts.
 import type { ApiClient } from '../api/client.js';
+import { CliError } from '../errors.js';
 import type { Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
 import { createHash } from 'node:crypto';
@@ -124,7 +125,10 @@ export async function listSpace(api: ApiClient, space: string, signal: AbortSign
   do {
     const page = await api.call('listLibrary', { query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) }, signal });
     requests++;
-    for (const raw of page.items as unknown[]) {
+    const listed: unknown = (page as { items?: unknown }).items;
+    // Read as a map, a listing that is not a list would look like an empty space: stop instead.
+    if (!Array.isArray(listed)) throw new CliError('the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing', { code: 'UNEXPECTED_ANSWER' });
+    for (const raw of listed as unknown[]) {
       const item = raw as Record<string, unknown>;
       if (typeof item.id !== 'string') continue;
       if (item.kind !== undefined && item.kind !== 'file') continue;
