@@ -302,6 +302,9 @@ describe('kagent lib sync', () => {
     expect((await requests()).uploadFile).toBe(1);
     await hide([]);
     expect((await library()).map((i) => i.fileName).sort()).toEqual(['docs:README.md', 'docs:README.md', 'docs:guide:intro.md', 'docs:guide:setup.txt']);
+    // The sandbox's setting: a list of field names, never the id.
+    await expect(hide(['id'])).rejects.toThrow(/400.*hideFields/);
+    await expect(s.t.patchAccount(accountId, { hideFields: 'fileName' })).rejects.toThrow(/400/);
     // Without --delete: the same warning, exit 0.
     await hide(['fileName']);
     const plain = await sync(dir);
@@ -315,6 +318,21 @@ describe('kagent lib sync', () => {
     const r = await sync(dir, ['--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/nothing was deleted: the service does not give uploaded items' file names \(fileName\)/);
+  });
+
+  it('a service that names an uploaded file otherwise than it was sent (the sandbox trims spaces): nothing deleted, said; the item is then kept as the file\'s', async () => {
+    const dir = folder({ 'a.md ': '# a with a trailing space in its name\n', 'b.md': '# b\n' });
+    const r = await sync(dir, ['--delete', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nothing was deleted: the service named an uploaded file "docs:a\.md", not "docs:a\.md " as it was sent/);
+    expect(r.stderr).toMatch(/MAPPING_UNAVAILABLE/);
+    // The next run reads that item as a file "a.md" gone from the folder, but its bytes are "a.md "'s: kept, never deleted.
+    await resetStats();
+    const again = await sync(dir, ['--delete', '--yes', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout).find((l) => l.path === 'a.md')).toMatchObject({ status: 'kept', reason: 'its bytes are those of a.md ' });
+    expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
+    expect(await library()).toHaveLength(2);
   });
 
   it('a service whose listing gives no SHA-256: every file is sent, the service recognises the unchanged ones (nothing added), a changed one is replaced', async () => {
