@@ -268,7 +268,8 @@ describe('kagent lib sync', () => {
     const dir = folder({ 'a.md': '# same\n', 'b.md': '# same\n', 'c.md': '# by hand too\n' });
     const plain = folder({ 'c.md': '# by hand too\n' });
     await kagent(['lib', 'upload', join(plain, 'c.md'), '--space', 'Handbook']);
-    const first = await sync(dir, ['--json']);
+    // One at a time, so that a.md is the one sent first (b.md then meets its bytes).
+    const first = await sync(dir, ['--json', '--concurrency', '1']);
     expect(first.code, first.stderr).toBe(0);
     expect(ndjson(first.stdout).map((l) => [l.path, l.status]).sort()).toEqual([
       ['a.md', 'uploaded'],
