@@ -4,7 +4,7 @@
 // the environment and a throwaway config dir, and runs the built binary for
 // each step so what you see is exactly what a user sees.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,18 @@ const env = {
 };
 const notes = join(work, 'meeting-notes.md');
 writeFileSync(notes, '# Weekly sync\n\n- Ship the upload command\n- Review the brief format\n');
+// A project's docs/ folder, kept in step with a space as a CI job would on every push.
+const docs = join(work, 'docs');
+mkdirSync(join(docs, 'guide'), { recursive: true });
+writeFileSync(join(docs, 'README.md'), '# Handbook\n\nHow the team works.\n');
+writeFileSync(join(docs, 'guide', 'setup.md'), '# Setup\n\nInstall Node 20 or later.\n');
+writeFileSync(join(docs, 'guide', 'release.md'), '# Releases\n\nTag, then publish.\n');
+const editDocs = () => {
+  writeFileSync(join(docs, 'guide', 'setup.md'), '# Setup\n\nInstall Node 22 or later, then run npm ci.\n');
+  unlinkSync(join(docs, 'guide', 'release.md'));
+  writeFileSync(join(docs, 'guide', 'faq.md'), '# FAQ\n\nAsk in the team channel.\n');
+  console.log('(guide/setup.md changed, guide/release.md removed, guide/faq.md added)');
+};
 
 const steps = [
   ['Who am I? Plan, credits and limits', ['me']],
@@ -35,6 +47,9 @@ const steps = [
   [null, ['lib', 'upload', notes, '--space', 'Research']],
   ['Run the same upload again: nothing is sent twice', ['lib', 'upload', notes, '--space', 'Research']],
   [null, ['lib', 'list']],
+  ['Keep a folder in step with a space: the first sync uploads it', ['lib', 'sync', 'docs', '--space', 'Research']],
+  ['A file changes, one is removed, one is added: the re-sync replaces, deletes and uploads only those', ['lib', 'sync', 'docs', '--space', 'Research', '--dry-run', '--delete'], editDocs],
+  [null, ['lib', 'sync', 'docs', '--space', 'Research', '--delete', '--yes']],
   ['Background tasks', ['task', 'list', '--limit', '5']],
   ['Scripts get JSON, filtered with real jq', ['me', '--jq', '.credits.total']],
 ];
@@ -42,8 +57,9 @@ const steps = [
 let failed = 0;
 try {
   console.log(`kagent demo — sandbox at ${sandbox.baseUrl} (clock ×60)\n`);
-  for (const [title, args] of steps) {
+  for (const [title, args, before] of steps) {
     if (title) console.log(`\n# ${title}`);
+    before?.();
     console.log(`$ kagent ${args.map(quote).join(' ')}`);
     const status = await run(args);
     if (status !== 0) {
@@ -63,7 +79,7 @@ process.exitCode = failed === 0 ? 0 : 1;
 /** Runs the built binary; asynchronously, because the sandbox answering it lives in this process. */
 function run(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/kagent.js'), ...args], { env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [join(root, 'bin/kagent.js'), ...args], { cwd: work, env, stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });

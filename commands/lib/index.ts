@@ -7,6 +7,7 @@
 //   edit     updateLibraryItem (note, space)
 //   delete   deleteLibraryItem (several ids; confirmed on a terminal, --yes elsewhere)
 //   upload   uploadFile (files, folders, globs, `-` for stdin; see src/upload/)
+//   sync     a folder kept in step with a space: uploadFile, then deleteLibraryItem for replaced and removed files (src/upload/sync.ts)
 // Writes answered with 204 print, with --json, what was done: {id, note?, spaceId?}
 // for edit, [{id, deleted, error?}] for delete.
 import { defineGroup } from '../../src/kit/define.js';
@@ -18,6 +19,7 @@ import save from './save.js';
 import edit from './edit.js';
 import remove from './delete.js';
 import upload from './upload.js';
+import sync from './sync.js';
 
 export default defineGroup({
   name: 'lib',
@@ -25,8 +27,9 @@ export default defineGroup({
   examples: [
     'kagent lib list --kind file',
     'kagent lib upload docs/ --space Research',
+    'kagent lib sync docs/ --space Research --delete',
     'kagent lib search "harbour expansion"',
     'kagent lib text li_8f2k1x --all > report.txt',
   ],
-  commands: [list, search, show, text, save, edit, remove, upload],
+  commands: [list, search, show, text, save, edit, remove, upload, sync],
 });

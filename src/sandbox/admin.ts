@@ -14,7 +14,8 @@ export const adminRoutes = [
   'GET  /_sandbox/                       this list',
   'POST /_sandbox/accounts               {email?, name?, emailVerified?, lang?, credits?, limits?} → {account, apiKey}',
   'GET  /_sandbox/accounts/{id}          the account as stored',
-  'PATCH /_sandbox/accounts/{id}         {credits?, emailVerified?, limits?, watchesThisMonth?, storageUsed?, trial?, plan?}',
+  'PATCH /_sandbox/accounts/{id}         {credits?, emailVerified?, limits?, watchesThisMonth?, storageUsed?, trial?, plan?, hideFields?}',
+  '                                      hideFields: library item fields left out of answers, e.g. ["fileName"] ([] shows all)',
   'POST /_sandbox/accounts/{id}/keys     → {apiKey}: another key for the same account',
   '     /_sandbox/account[...]           the same, for the account of the bearer key',
   'GET  /_sandbox/clock                  {now, iso, speed}',
@@ -127,6 +128,12 @@ function patchAccount(account: Account, body: Record<string, any>, now: number):
   if (body.trial !== undefined) account.trial = body.trial;
   if (body.plan && typeof body.plan === 'object') account.plan = body.plan;
   if (body.lang === 'zh' || body.lang === 'en') account.lang = body.lang;
+  if (body.hideFields !== undefined) {
+    if (!Array.isArray(body.hideFields) || body.hideFields.some((field: unknown) => typeof field !== 'string' || field === 'id')) {
+      throw new HttpFail(400, 'INVALID_INPUT', 'hideFields must be a list of library item field names (id cannot be hidden)');
+    }
+    account.hideFields = body.hideFields;
+  }
 }
 
 function accountView(account: Account) {

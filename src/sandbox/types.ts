@@ -81,6 +81,11 @@ export interface Account {
   messages: Record<string, S.ChatMessage[]>;
   /** Rule scopes allowed with `remember: true`. */
   rules: string[];
+  /**
+   * Library item fields left out of every answer (set through the admin routes): a service
+   * that does not send them, such as `fileName` or `sha256` (the contract does not show them).
+   */
+  hideFields?: string[];
 }
 
 export type WatchRecord = Omit<S.Watch, 'owner' | 'following' | 'spaceId' | 'followers'> & {

@@ -19,6 +19,12 @@ interface Timed {
   seconds: number;
 }
 
+/** A test case of the JUnit report: `lib upload`'s file, or another command's with statuses of its own (failed and skipped read alike). */
+export interface JunitCase {
+  result: Pick<FileResult, 'path' | 'error'> & { status: string; item?: { id: string } };
+  seconds: number;
+}
+
 /** A workflow command's message: %, CR and LF escaped as the runner expects. */
 export function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -58,12 +64,12 @@ export function stepSummary(results: FileResult[], summary: UploadSummary): stri
   return `${lines.join('\n')}\n\n`;
 }
 
-export function junitXml(timed: Timed[], timestamp: string, seconds: number): string {
+export function junitXml(timed: JunitCase[], timestamp: string, seconds: number, suite = { name: 'kagent lib upload', classname: 'kagent.lib.upload' }): string {
   const failures = timed.filter((t) => t.result.status === 'failed').length;
   const skipped = timed.filter((t) => t.result.status === 'skipped').length;
   const counts = `tests="${timed.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
   const cases = timed.map(({ result: r, seconds: s }) => {
-    const open = `    <testcase name="${xmlEscape(r.path)}" classname="kagent.lib.upload" time="${s.toFixed(3)}"`;
+    const open = `    <testcase name="${xmlEscape(r.path)}" classname="${xmlEscape(suite.classname)}" time="${s.toFixed(3)}"`;
     if (r.status === 'failed') {
       const message = xmlEscape(r.error?.message ?? 'failed');
       const code = xmlEscape(r.error?.code ?? 'ERROR');
@@ -74,8 +80,8 @@ export function junitXml(timed: Timed[], timestamp: string, seconds: number): st
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="kagent lib upload" ${counts}>`,
-    `  <testsuite name="kagent lib upload" ${counts} timestamp="${timestamp}">`,
+    `<testsuites name="${xmlEscape(suite.name)}" ${counts}>`,
+    `  <testsuite name="${xmlEscape(suite.name)}" ${counts} timestamp="${timestamp}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

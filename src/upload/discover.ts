@@ -11,6 +11,7 @@
 // - an entry whose name is not UTF-8 cannot be named to the service (nor opened
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
+import type { Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -122,6 +123,16 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
   });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
+  // The files' stats are asked for all at once (each is a trip to the thread pool), then read in name order.
+  const stats = new Map(
+    entries
+      .filter(({ entry, name, utf8 }) => utf8 && !name.startsWith('.') && (entry.isFile() || entry.isSymbolicLink()))
+      .map(({ entry, name }) => {
+        const path = join(dir, name);
+        // A link is followed to a file, never to a folder.
+        return [name, (entry.isSymbolicLink() ? stat(path) : lstat(path)).catch((error: Error) => error)] as const;
+      }),
+  );
   for (const { entry, bytes, name, utf8 } of entries) {
     if (name.startsWith('.')) continue;
     if (!utf8) {
@@ -136,8 +147,7 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
       continue;
     }
     if (!entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, fifos, devices
-    // A link is followed to a file, never to a folder.
-    const info = await (entry.isSymbolicLink() ? stat(path) : lstat(path)).catch((error: Error) => error);
+    const info = await (stats.get(name) as Promise<Stats | Error>);
     if (info instanceof Error) {
       // Gone or unreadable since the folder was listed: that file fails, the others go.
       if (!entry.isSymbolicLink()) {

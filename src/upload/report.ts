@@ -116,7 +116,7 @@ function terminalLine(result: FileResult, f: Formatter): string {
 
 
 /** One line on stderr, redrawn in place: [████░░░░] 3/10 files · 12 MiB/40 MiB · 8.1 MiB/s · a.pdf, b.md */
-class ProgressBar {
+export class ProgressBar {
   private readonly totalFiles: number;
   private readonly totalBytes: number;
   private doneFiles = 0;

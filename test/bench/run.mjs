@@ -223,6 +223,16 @@ if (wanted('Uploads')) try {
   console.log(`\nUploads: skipped: ${firstLine(error)}`);
 }
 
+// ---------------------------------------------------------------- sync
+// `kagent lib sync` of an unchanged folder of 1,000 files: only listing requests, within 1.2× of
+// those requests made by a bare node:http process (test/bench/sync.mjs; BENCH_SYNC_RUNS sets the rounds).
+if (wanted('Sync')) try {
+  const { benchSync } = await import('./sync.mjs');
+  if ((await benchSync()) > 0) process.exitCode = 1;
+} catch (error) {
+  console.log(`\nSync: skipped: ${firstLine(error)}`);
+}
+
 // ---------------------------------------------------------------- pacing
 // Against a sandbox enforcing 60 requests a minute: 30 sequential `kagent me --json` within 1.3× of
 // the same against no limit; 61 requests in one process: the 61st waits ~61 s, no 429

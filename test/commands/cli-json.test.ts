@@ -19,7 +19,7 @@ const NOT_JSON: Record<string, string> = {
   completion: 'prints a shell script for the shell to load',
 };
 /** Commands that stream one JSON document per line as they go (one per file): compact on a terminal too. */
-const STREAMS = new Set(['lib upload']);
+const STREAMS = new Set(['lib upload', 'lib sync']);
 
 /** What a command that uses something up gets: a fresh one, made through the API, for each run. */
 async function freshIds(name: string, t: TestSandbox, ids: Ids, kagent: LoggedIn['kagent']): Promise<Partial<Ids>> {

@@ -21,6 +21,10 @@ describe('npm run demo', () => {
     expect(output).toMatch(/Watch open-source-ai-model-releases-and-benchmarks is set up: first brief with \d+ entries/);
     expect(output).toMatch(/1 uploaded, 0 already there, 0 failed/);
     expect(output).toMatch(/0 uploaded, 1 already there, 0 failed/);
+    // A folder synced, changed, planned and synced again.
+    expect(output).toMatch(/3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 0 failed/);
+    expect(output).toMatch(/Dry run, nothing sent: 1 to upload, 1 to replace, 1 to delete, 1 unchanged/);
+    expect(output).toMatch(/1 uploaded, 1 replaced, 1 deleted, 1 unchanged, 0 failed/);
     expect(output).toMatch(/That was kagent\./);
     // It points to the binary it ran, never to `npx kagent` (this project does not publish that name).
     expect(output).toContain('`./bin/kagent.js sandbox`');

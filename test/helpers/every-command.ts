@@ -3,7 +3,7 @@
 // the tests that must cover the whole surface (--json everywhere, shape chaos)
 // run. A command added to the tree is covered by them without a word here.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CommandSpec } from '../../src/kit/define.js';
 import { groups, loadGroup } from '../../src/cli/manifest.js';
 import { tempDir } from './run.js';
@@ -113,6 +113,7 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
     files: ids.file,
     file: ids.file,
     path: group === 'api' ? '/me' : ids.file,
+    dir: dirname(ids.file),
     topic: 'exit-codes',
   };
   if (byName[name] !== undefined) return byName[name];
@@ -135,6 +136,7 @@ const EXTRA = (ids: Ids): Record<string, string[]> => ({
   'space edit': ['--name', 'Renamed'],
   'watch settings': ['--cadence', 'weekly'],
   'lib edit': ['--note', 'fixture'],
+  'lib sync': ['--space', ids.space],
   'doc create': ['--title', 'Fixture', '--body', 'Some text.'],
   'doc update': ['--title', 'Fixture 2'],
   'doc edit': ['--append', 'More text.'],

@@ -31,11 +31,11 @@ export const routes: Routes = {
     if (query.q) {
       // A search answers the best matches at once: no paging.
       const found = search(items, query.q, world.blobDir).slice(0, query.limit ?? 50);
-      return { body: { items: found.map(view), nextCursor: null } };
+      return { body: { items: found.map((item) => view(item, account)), nextCursor: null } };
     }
     const listKey = `library:${account.id}:${query.space ?? ''}:${query.kind ?? ''}`;
     const result = page(items, query, listKey, 50);
-    return { body: { items: result.items.map(view), nextCursor: result.nextCursor } };
+    return { body: { items: result.items.map((item) => view(item, account)), nextCursor: result.nextCursor } };
   },
 
   saveLink: ({ world, account, body }) => {
@@ -72,10 +72,10 @@ export const routes: Routes = {
       updatedAt: now,
     };
     account.library.push(item);
-    return { status: 201, body: { media: false, item: view(item) } };
+    return { status: 201, body: { media: false, item: view(item, account) } };
   },
 
-  getLibraryItem: ({ account, params }) => ({ body: view(findItem(account, params.id)) }),
+  getLibraryItem: ({ account, params }) => ({ body: view(findItem(account, params.id), account) }),
 
   updateLibraryItem: ({ world, account, params, body }) => {
     const item = findItem(account, params.id);
@@ -129,7 +129,7 @@ export const routes: Routes = {
     let kept = false;
     try {
       const existing = findFile(account, received.sha256);
-      if (existing) return duplicateOf(existing);
+      if (existing) return duplicateOf(existing, account);
       if (overStorage || !received.path) throw storageFull(account, length);
       const type = await decideType(received.path, received.head, fileName, received.text !== undefined);
       if (!type) throw new HttpFail(415, 'UNSUPPORTED_TYPE', `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`);
@@ -155,7 +155,7 @@ export const routes: Routes = {
       // From here on nothing awaits: another upload of the same bytes, or one that
       // filled the storage, may have finished while this one was being read.
       const raced = findFile(account, received.sha256);
-      if (raced) return duplicateOf(raced);
+      if (raced) return duplicateOf(raced, account);
       if (account.storageUsed + received.size > account.limits.storageBytes) throw storageFull(account, received.size);
       world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
       const now = world.iso();
@@ -184,7 +184,7 @@ export const routes: Routes = {
       account.library.push(item);
       account.storageUsed += received.size;
       kept = true;
-      return { status: 201, body: { item: view(item), duplicate: false } };
+      return { status: 201, body: { item: view(item, account), duplicate: false } };
     } finally {
       if (!kept) for (const path of stored) await rm(path, { force: true });
     }
@@ -196,8 +196,8 @@ function findFile(account: Account, sha256: string): LibraryRecord | undefined {
 }
 
 /** The same bytes again: the item already there, unchanged. */
-function duplicateOf(item: LibraryRecord): Reply {
-  return { status: 201, body: { item: view(item), duplicate: true } };
+function duplicateOf(item: LibraryRecord, account: Account): Reply {
+  return { status: 201, body: { item: view(item, account), duplicate: true } };
 }
 
 function storageFull(account: Account, needed: number): HttpFail {
@@ -208,8 +208,11 @@ export const jobs: Jobs = {};
 
 // ------------------------------------------------------------ helpers
 
-function view(item: LibraryRecord): LibraryItem {
-  return publicView(item);
+/** What the service shows of an item; fields the account was set to leave out (`hideFields`, a service that does not send them) are left out. */
+function view(item: LibraryRecord, account: Account): LibraryItem {
+  const shown = publicView(item) as Record<string, unknown>;
+  for (const field of account.hideFields ?? []) delete shown[field];
+  return shown as LibraryItem;
 }
 
 function findItem(account: Account, id: string | undefined): LibraryRecord {

@@ -1,0 +1,260 @@
+// `lib sync`'s plan: which item of the space came from which file of DIR, and
+// what to do about each.
+//
+// Which item came from which file: the name the upload sends. A file at
+// `guide/intro.md` under DIR goes up as `<prefix>:guide:intro.md` (prefix: by
+// default DIR's own name, --prefix to choose), one name without a slash
+// because a service keeps only the last part of a path (the sandbox does). In
+// the prefix and each folder or file name, `%`, `:`, `\` and `/` are written
+// %25, %3A, %5C and %2F, so the name reads back to exactly one path. The service's
+// listing of the space, with each item's `fileName`, is then the whole record:
+// nothing is kept on this machine, so a CI job with no cache, two runs at once
+// and a run killed half-way all read the same truth. An item is "from DIR"
+// only when it is a file whose name starts with `<prefix>:` and decodes; every
+// other item in the space is left alone.
+//
+// What the listing must say (the contract does not show LibraryItem's fields):
+//   fileName  which items came from DIR. Without it (or when an upload's answer
+//             names the item otherwise than it was sent) nothing is deleted —
+//             no replaced version, no removed file — and the run says so;
+//             uploads still go.
+//   sha256    which files are unchanged, without a request. Without it every
+//             file is sent (the service recognises the bytes: nothing is added
+//             twice) and the answer's item id tells unchanged from replaced.
+//
+// The plan (this file) reads only: the listing, and the files' SHA-256 (the
+// digest cache spares re-reading large unchanged ones). The run is sync.ts.
+import type { ApiClient } from '../api/client.js';
+import { CliError } from '../errors.js';
+import type { Source } from './discover.js';
+import type { DigestCache } from './digest-cache.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { sha256Of } from './prepare.js';
+
+export interface Mapping {
+  names: boolean;
+  hashes: boolean;
+}
+
+/** An item of the space as listed: only what sync reads. */
+export interface Listed {
+  id: string;
+  fileName?: string;
+  sha256?: string;
+  size?: number;
+}
+
+export interface PlannedFile {
+  source: Source;
+  rel: string;
+  sha256?: string;
+  /** upload: a new path; replace: a path with earlier items (unchanged or not: known after the upload when the listing has no SHA-256); keep: unchanged. */
+  action: 'upload' | 'replace' | 'keep';
+  /** keep: the item holding the bytes. */
+  holder?: Listed;
+  /** Items of this path that are not the file as it is now (replace: deleted after the upload; keep: older versions). */
+  previous: Listed[];
+}
+
+export interface PlannedRemoval {
+  rel: string;
+  name: string;
+  item: Listed;
+  /** Set when the item stays although its file is gone: its bytes are those of a file in DIR. */
+  heldFor?: string;
+}
+
+export interface SyncPlan {
+  files: PlannedFile[];
+  /** Files found but refused before anything is read (a name that is not UTF-8, gone since listed). */
+  refused: Source[];
+  removals: PlannedRemoval[];
+  mapping: Mapping;
+  /** File items listed in the space, and the listing requests made. */
+  listed: number;
+  listRequests: number;
+}
+
+const PAGE = 200;
+
+// ---------------------------------------------------------------- names
+
+const encodePart = (part: string) => part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F');
+
+function decodePart(part: string): string | undefined {
+  if (/%(?!25|3A|5C|2F)/i.test(part)) return undefined;
+  const chars: Record<string, string> = { '25': '%', '3A': ':', '5C': '\\', '2F': '/' };
+  return part.replace(/%(25|3A|5C|2F)/gi, (_, hex: string) => chars[hex.toUpperCase()] as string);
+}
+
+/** The X-File-Name of the file at `rel` (folders separated by /) under the folder synced as `prefix`. */
+export function syncName(prefix: string, rel: string): string {
+  return `${encodePart(prefix)}:${rel.split('/').map(encodePart).join(':')}`;
+}
+
+/** The path under DIR that an item's file name stands for; undefined when the name is not one sync gave for `prefix`. */
+export function pathOfName(prefix: string, fileName: string): string | undefined {
+  const head = `${encodePart(prefix)}:`;
+  if (!fileName.startsWith(head)) return undefined;
+  const parts = fileName.slice(head.length).split(':').map(decodePart);
+  if (parts.some((part) => part === undefined || part === '' || part === '.' || part === '..' || part.includes('/'))) return undefined;
+  const rel = parts.join('/');
+  // Only the one way sync writes a path (%3a is not %3A): one name per file.
+  return syncName(prefix, rel) === fileName ? rel : undefined;
+}
+
+/** Problems with a --prefix value, or undefined. */
+export function prefixProblem(prefix: string): string | undefined {
+  if (prefix.trim() === '') return 'is empty';
+  if (prefix !== prefix.trim()) return 'starts or ends with a space';
+  if (/[\x00-\x1f\x7f]/.test(prefix)) return 'contains a control character';
+  if (prefix.length > 100) return 'is over 100 characters';
+  return undefined;
+}
+
+// ---------------------------------------------------------------- the listing
+
+/** Every file item of the space, with what the listing says of names and SHA-256. */
+export async function listSpace(api: ApiClient, space: string, signal: AbortSignal | undefined): Promise<{ items: Listed[]; mapping: Mapping; requests: number }> {
+  const items: Listed[] = [];
+  let names = true;
+  let hashes = true;
+  let requests = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await api.call('listLibrary', { query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) }, signal });
+    requests++;
+    const listed: unknown = (page as { items?: unknown }).items;
+    // Read as a map, a listing that is not a list would look like an empty space: stop instead.
+    if (!Array.isArray(listed)) throw new CliError('the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing', { code: 'UNEXPECTED_ANSWER' });
+    for (const raw of listed as unknown[]) {
+      const item = raw as Record<string, unknown>;
+      if (typeof item.id !== 'string') continue;
+      if (item.kind !== undefined && item.kind !== 'file') continue;
+      const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
+      const sha256 = typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
+      if (fileName === undefined) names = false;
+      if (sha256 === undefined) hashes = false;
+      items.push({ id: item.id, ...(fileName !== undefined ? { fileName } : {}), ...(sha256 !== undefined ? { sha256 } : {}), ...(typeof item.size === 'number' ? { size: item.size } : {}) });
+    }
+    cursor = typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
+  } while (cursor !== undefined);
+  return { items, mapping: { names, hashes }, requests };
+}
+
+// ---------------------------------------------------------------- the plan
+
+export interface PlanInput {
+  /** The space's listing (listSpace), asked for as early as the caller could. */
+  listing: ReturnType<typeof listSpace>;
+  prefix: string;
+  /** DIR's files, each with its path relative to DIR (/ between folders) as `rel`. */
+  sources: Array<Source & { rel: string }>;
+  cache?: DigestCache;
+  signal?: AbortSignal;
+}
+
+export async function planSync(input: PlanInput): Promise<SyncPlan> {
+  // The files are read while the listing comes: both are needed, neither waits for the other.
+  const { listing } = input;
+  const hashing = hashAll(input.sources, input);
+  const [{ items, mapping, requests }, digests] = await Promise.all([listing, hashing.catch((error: unknown) => error as Error)]);
+  if (digests instanceof Error) throw digests;
+  const ours = new Map<string, Listed[]>();
+  if (mapping.names) {
+    for (const item of items) {
+      const rel = item.fileName === undefined ? undefined : pathOfName(input.prefix, item.fileName);
+      if (rel === undefined) continue;
+      const list = ours.get(rel) ?? [];
+      list.push(item);
+      ours.set(rel, list);
+    }
+  }
+  const bySha = new Map<string, Listed>();
+  if (mapping.hashes) for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
+
+  const files: PlannedFile[] = [];
+  const refused: Source[] = [];
+  const localShas = new Map<string, string>();
+  for (const source of input.sources) {
+    if (source.refusal) {
+      refused.push(source);
+      continue;
+    }
+    const previous = ours.get(source.rel) ?? [];
+    if (!mapping.hashes) {
+      files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
+      continue;
+    }
+    const sha256 = digests.get(source);
+    if (sha256 === undefined) {
+      // Unreadable now: the upload reports it with its own code.
+      files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
+      continue;
+    }
+    localShas.set(sha256, source.rel);
+    const own = previous.find((item) => item.sha256 === sha256);
+    const holder = own ?? bySha.get(sha256);
+    const stale = previous.filter((item) => item.sha256 !== sha256);
+    if (holder) files.push({ source, rel: source.rel, sha256, action: 'keep', holder, previous: stale });
+    else files.push({ source, rel: source.rel, sha256, action: previous.length > 0 ? 'replace' : 'upload', previous });
+  }
+
+  const present = new Set(input.sources.map((s) => s.rel));
+  const removals: PlannedRemoval[] = [];
+  for (const [rel, list] of ours) {
+    if (present.has(rel)) continue;
+    for (const item of list) {
+      const heldFor = item.sha256 !== undefined ? localShas.get(item.sha256) : undefined;
+      removals.push({ rel, name: syncName(input.prefix, rel), item, ...(heldFor !== undefined ? { heldFor } : {}) });
+    }
+  }
+  removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  // An older version's bytes that are now another file's stay, as that file's item.
+  for (const file of files) file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
+  return { files, refused, removals, mapping, listed: items.length, listRequests: requests };
+}
+
+/** Files read at once while hashing: small files cost a few round trips to the thread pool each, which overlap. */
+const HASHING = 16;
+
+/** Up to this size a file is read in one call: the open, stat, read and close of a streamed read cost more than the bytes. */
+const SMALL_FILE = 256 * 1024;
+
+/** A small file's SHA-256 from one synchronous read; undefined when it cannot be read or is not the size listed (the streamed read then says why). */
+function smallDigest(source: Source): string | undefined {
+  try {
+    const bytes = readFileSync(source.path);
+    return bytes.length === source.size ? createHash('sha256').update(bytes).digest('hex') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each readable file's SHA-256 (the digest cache's for a large unchanged one); an unreadable one is left out. */
+async function hashAll(sources: Source[], input: Pick<PlanInput, 'cache' | 'signal'>): Promise<Map<Source, string>> {
+  const digests = new Map<Source, string>();
+  const queue = sources.filter((source) => !source.refusal);
+  let next = 0;
+  const worker = async () => {
+    for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
+      try {
+        digests.set(source, source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input));
+      } catch (error) {
+        if (input.signal?.aborted) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HASHING, queue.length) }, worker));
+  return digests;
+}
+
+/** Deletes the plan would make for sure (earlier versions known from SHA-256, removed files when `deleting`). */
+export function plannedDeletes(plan: SyncPlan, deleting: boolean): number {
+  if (!plan.mapping.names) return 0;
+  let count = 0;
+  for (const file of plan.files) if (file.action === 'keep' || plan.mapping.hashes) count += file.previous.length;
+  if (deleting) count += plan.removals.filter((r) => r.heldFor === undefined).length;
+  return count;
+}

@@ -1,0 +1,247 @@
+// What `lib sync` shows, in `lib upload`'s three forms (report.ts) and CI's
+// places (ci-report.ts):
+//   --json / --jq   one JSON object per line: {path, name, size, status, item?, previous?, reason?, error?}
+//   terminal        a line per file that changed ("✓ uploaded", "↻ replaced", "- deleted",
+//                   "! kept", "✗ failed"; unchanged files only in the count), a progress
+//                   bar while uploading
+//   piped           status<TAB>path<TAB>item id<TAB>earlier item ids (comma-separated) or error code
+//   stderr          the count line "N uploaded, N replaced, N deleted, N unchanged, N failed"
+//   GITHUB_ACTIONS  a Markdown table in $GITHUB_STEP_SUMMARY, ::error per failed file,
+//                   ::warning when nothing could be deleted for want of file names
+//   --report FILE   JUnit XML, one test case per line above
+// The plan of --dry-run prints here too.
+import type { Context } from '../context.js';
+import type { Formatter } from '../io/format.js';
+import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
+import { emit } from '../io/streams.js';
+import type { Source } from './discover.js';
+import { formatBytes } from './prepare.js';
+import { ProgressBar } from './report.js';
+import type { SyncPlan } from './sync-plan.js';
+import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
+import type { FileResult } from './uploader.js';
+
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+
+export interface SyncReporter extends SyncEvents {
+  close(): void;
+  summary(summary: SyncSummary, elapsedMs: number): Promise<void>;
+}
+
+export function countLine(s: Pick<SyncSummary, 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'failed' | 'skipped' | 'kept'>): string {
+  let line = `${s.uploaded} uploaded, ${s.replaced} replaced, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.failed} failed`;
+  if (s.kept > 0) line += `, ${s.kept} kept`;
+  if (s.skipped > 0) line += `, ${s.skipped} not attempted`;
+  return line;
+}
+
+async function jsonLine(ctx: ReportContext, data: Record<string, unknown>): Promise<void> {
+  if (ctx.flags.jq !== undefined) {
+    const { runJq } = await import('../io/jq.js');
+    await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
+  } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
+}
+
+function toJson(entry: SyncEntry): Record<string, unknown> {
+  const { exitCode: _exitCode, ...data } = entry;
+  return data;
+}
+
+function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
+  const path = sanitizeLine(entry.path);
+  const id = sanitizeLine(entry.item?.id ?? '');
+  const was = entry.previous && entry.previous.length > 0 ? f.dim(` (was ${entry.previous.map(sanitizeLine).join(', ')})`) : '';
+  switch (entry.status) {
+    case 'uploaded':
+      return `${f.green('✓')} uploaded ${path} ${f.dim('→')} ${id} ${f.dim(`(${formatBytes(entry.size)})`)}`;
+    case 'replaced':
+      return `${f.green('↻')} replaced ${path} ${f.dim('→')} ${id}${was}`;
+    case 'deleted':
+      return `${f.red('-')} deleted ${path} ${f.dim(`(${id})`)}`;
+    case 'kept':
+      return `${f.yellow('!')} kept ${path} ${f.dim(`(${id}): ${sanitizeLine(entry.reason ?? '')}`)}`;
+    case 'failed':
+      return `${f.red('✗')} failed ${path}: ${sanitizeLine(entry.error?.message ?? '')} ${f.dim(`(${entry.error?.code ?? 'ERROR'})`)}`;
+    default:
+      return undefined; // unchanged and not attempted: in the count line
+  }
+}
+
+export async function createSyncReporter(ctx: ReportContext, uploading: Source[], options: { progress: boolean; dir: string; report?: string }): Promise<SyncReporter> {
+  const { getFormatter, wantsJson } = await import('../io/output.js');
+  const out = await getFormatter(ctx, 'stdout');
+  const err = await getFormatter(ctx, 'stderr');
+  const json = wantsJson(ctx);
+  const bar = options.progress && uploading.length > 0 ? new ProgressBar(ctx, err, uploading) : undefined;
+  const inBar = new Set(uploading);
+  const github = ctx.io.env.GITHUB_ACTIONS !== undefined && ctx.io.env.GITHUB_ACTIONS !== '' && ctx.io.env.GITHUB_ACTIONS !== 'false';
+  const startedAt = ctx.clock.now();
+  const starts = new Map<Source, number>();
+  const timed: Array<{ result: SyncEntry; seconds: number }> = [];
+
+  async function line(entry: SyncEntry): Promise<void> {
+    if (json) return jsonLine(ctx, toJson(entry));
+    if (out.tty) {
+      const text = terminalLine(entry, out);
+      if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
+      return;
+    }
+    const last = entry.error?.code ?? (entry.previous ?? []).join(',');
+    await emit(ctx.io.stdout, `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`);
+    if (entry.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
+  }
+
+  return {
+    upload: {
+      started(source) {
+        starts.set(source, ctx.clock.now());
+        bar?.start(source);
+      },
+      attempt: (source) => bar?.restart(source),
+      bytes: (source, n) => bar?.add(source, n),
+    },
+    async entry(entry, source) {
+      const began = source ? starts.get(source) : undefined;
+      timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+      if (source && inBar.has(source)) bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
+      bar?.clear();
+      try {
+        await line(entry);
+      } finally {
+        bar?.draw();
+      }
+    },
+    close: () => bar?.stop(),
+    async summary(summary, elapsedMs) {
+      bar?.stop();
+      const { warn } = await import('../io/output.js');
+      if (summary.noMapping) {
+        await warn(ctx, `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`);
+      }
+      if (!ctx.flags.quiet) {
+        const seconds = elapsedMs / 1000;
+        await emit(ctx.io.stderr, `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`);
+        if (summary.kept > 0 && !json) {
+          const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
+          if (gone > 0) await emit(ctx.io.stderr, `${err.dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`);
+        }
+      }
+      const { appendFile, writeFile } = await import('node:fs/promises');
+      const { escapeData, escapeProperty, junitXml } = await import('./ci-report.js');
+      if (github) {
+        const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
+        for (const { result } of timed) {
+          if (result.status !== 'failed') continue;
+          ctx.io.stderr.write(`::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`);
+        }
+        if (summary.noMapping) ctx.io.stderr.write(`::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`);
+        const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+        if (path) await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+      }
+      if (options.report !== undefined) {
+        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, { name: 'kagent lib sync', classname: 'kagent.lib.sync' });
+        await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
+      }
+    },
+  };
+}
+
+const STATUS_WORDS: Record<SyncStatus, string> = {
+  uploaded: '✅ uploaded',
+  replaced: '🔄 replaced',
+  deleted: '🗑️ deleted',
+  unchanged: '☑️ unchanged',
+  kept: '⚠️ kept',
+  failed: '❌ failed',
+  skipped: '⏭️ not attempted',
+};
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+
+/** The step summary: the count line and a row per file that did not stay as it was. */
+export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string {
+  const lines = ['### kagent lib sync', '', countLine(summary), ''];
+  if (summary.noMapping) lines.push(`> Nothing was deleted: ${cell(summary.noMapping)}.`, '');
+  const rows = entries.filter((e) => e.status !== 'unchanged');
+  if (rows.length > 0) {
+    lines.push('| Status | File | Item | Detail |', '| --- | --- | --- | --- |');
+    for (const e of rows) {
+      const detail = e.error ? `${e.error.code}: ${e.error.message}` : e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : '');
+      lines.push(`| ${STATUS_WORDS[e.status]} | \`${cell(e.path)}\` | ${cell(e.item?.id ?? '')} | ${cell(detail)} |`);
+    }
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+// ---------------------------------------------------------------- the plan
+
+export interface PlanLine {
+  path: string;
+  name: string;
+  size: number;
+  action: 'upload' | 'replace' | 'delete' | 'keep' | 'unchanged' | 'fail';
+  item?: string;
+  previous?: string[];
+  key?: string;
+  reason?: string;
+  error?: { code: string; message: string };
+}
+
+export interface PlanTotals {
+  upload: number;
+  replace: number;
+  delete: number;
+  unchanged: number;
+  keep: number;
+  fail: number;
+  bytes: number;
+  /** Writes the run would send: an upload per file sent, a delete per item. */
+  requests: number;
+  /** Reads the run makes first (the listing). */
+  reads: number;
+  ratePerMinute: number;
+  seconds: number;
+}
+
+export async function printSyncPlan(ctx: ReportContext, lines: PlanLine[], totals: PlanTotals, plan: Pick<SyncPlan, 'mapping'>): Promise<void> {
+  const { getFormatter, wantsJson } = await import('../io/output.js');
+  const f = await getFormatter(ctx, 'stdout');
+  const err = await getFormatter(ctx, 'stderr');
+  for (const l of lines) {
+    if (wantsJson(ctx)) {
+      await jsonLine(ctx, { ...l });
+      continue;
+    }
+    const path = sanitizeLine(l.path);
+    if (f.tty) {
+      const was = l.previous?.length ? f.dim(` (then delete ${l.previous.map(sanitizeLine).join(', ')})`) : '';
+      const text =
+        l.action === 'upload'
+          ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(l.size)})`)}`
+          : l.action === 'replace'
+            ? `${f.green('↻')} would replace ${path} ${f.dim(`(${formatBytes(l.size)})`)}${was}`
+            : l.action === 'delete'
+              ? `${f.red('-')} would delete ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')})`)}`
+              : l.action === 'keep'
+                ? `${f.yellow('!')} would keep ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')}): ${sanitizeLine(l.reason ?? '')}`)}`
+                : l.action === 'fail'
+                  ? `${f.red('✗')} would fail ${path}: ${sanitizeLine(l.error?.message ?? '')} ${f.dim(`(${l.error?.code})`)}`
+                  : undefined;
+      if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
+    } else {
+      const last = l.error?.code ?? (l.previous ?? []).join(',');
+      await emit(ctx.io.stdout, `${l.action}\t${path}\t${l.size}\t${sanitizeLine(l.item ?? '')}\t${sanitizeLine(last)}\n`);
+    }
+  }
+  if (ctx.flags.quiet) return;
+  const notes: string[] = [];
+  if (!plan.mapping.names) notes.push("the listing gives no file names (fileName): nothing would be deleted");
+  if (!plan.mapping.hashes) notes.push('the listing gives no SHA-256: every file would be sent, and the service tells which are unchanged');
+  const time = totals.requests > 0 ? `, ${totals.seconds} s at ${totals.ratePerMinute} requests a minute` : '';
+  await emit(
+    ctx.io.stderr,
+    `Dry run, nothing sent: ${totals.upload} to upload, ${totals.replace} to replace, ${totals.delete} to delete, ${totals.unchanged} unchanged, ${totals.keep} kept, ${totals.fail} would fail; ` +
+      `${formatBytes(totals.bytes)} in ${totals.requests} write request${totals.requests === 1 ? '' : 's'}${time} (after ${totals.reads} listing request${totals.reads === 1 ? '' : 's'})\n`,
+  );
+  for (const n of notes) await emit(ctx.io.stderr, `${err.yellow('note:')} ${n}\n`);
+}

@@ -1,0 +1,302 @@
+// `lib sync DIR --space S` runs its plan (sync-plan.ts) on `lib upload`'s
+// machinery: the upload queue (uploader.ts: checks, content-derived
+// idempotency keys, streamed bodies, retries) and the HTTP core's shared pacing.
+//
+// Order, so that a run killed at any moment leaves nothing lost and a re-run
+// converges: a changed file is uploaded first and the items of its earlier
+// versions are deleted only once the service has answered with the new one;
+// removed files' items are deleted last, after every upload. An item is never
+// deleted while its bytes are those of a file in DIR (the service keeps one
+// item per content, so two files with the same bytes share an item) or when an
+// upload of this run was answered with it. A 404 on a delete is another run
+// having done it. Two runs at once send the same keys, get the same items, and
+// delete the same earlier ones.
+import type { ApiClient } from '../api/client.js';
+import type { LibraryItem } from '../api/shapes.js';
+import { ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
+import type { Source } from './discover.js';
+import type { DigestCache } from './digest-cache.js';
+import type { Listed, PlannedFile, SyncPlan } from './sync-plan.js';
+import type { FileError, FileResult, UploadEvents, UploadOptions, UploadSummary } from './uploader.js';
+
+export type SyncStatus = 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'kept' | 'failed' | 'skipped';
+
+/** One line of the outcome: a file of DIR, or an item whose file is no longer there. */
+export interface SyncEntry {
+  /** The path relative to DIR, with / between folders. */
+  path: string;
+  /** The name sent as X-File-Name (and read back as the item's fileName). */
+  name: string;
+  size: number;
+  status: SyncStatus;
+  /** The item that holds the file now (or, for deleted and kept, the item whose file is gone). */
+  item?: Pick<LibraryItem, 'id'> & Partial<LibraryItem>;
+  /** Items of earlier versions deleted (replaced). */
+  previous?: string[];
+  /** Why an item whose file is gone is kept. */
+  reason?: string;
+  error?: FileError;
+  exitCode?: number;
+}
+
+export interface SyncEvents {
+  /** Progress of the uploads (the reporter's bar). */
+  upload: Omit<UploadEvents, 'finished'>;
+  /** A line of the outcome, as soon as it is final. */
+  entry(entry: SyncEntry, source?: Source): void | Promise<void>;
+}
+
+export interface RunOptions {
+  api: ApiClient;
+  space: string;
+  plan: SyncPlan;
+  deleting: boolean;
+  /** The most items the run may delete; over it nothing is deleted (exit 1). */
+  maxDeletes?: number;
+  concurrency: number;
+  failFast: boolean;
+  limit: () => Promise<number | undefined>;
+  cache?: DigestCache;
+  signal?: AbortSignal;
+  events: SyncEvents;
+  /** `lib upload`'s queue (passed in, so that this module loads nothing more). */
+  uploadAll: (sources: Source[], options: UploadOptions) => Promise<UploadSummary>;
+}
+
+export interface SyncSummary {
+  uploaded: number;
+  replaced: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+  skipped: number;
+  kept: number;
+  /** Bytes of the files that became new items. */
+  bytes: number;
+  /** Why nothing was deleted, when the service does not say which items came from DIR. */
+  noMapping?: string;
+  exitCode: number;
+  stoppedBy?: CliError;
+}
+
+const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
+
+interface Pending {
+  file: PlannedFile;
+  entry: SyncEntry;
+  delete: Listed[];
+}
+
+export function runSync(options: RunOptions): Promise<SyncSummary> {
+  return new SyncRun(options).run();
+}
+
+class SyncRun {
+  private readonly summary: SyncSummary = { uploaded: 0, replaced: 0, deleted: 0, unchanged: 0, failed: 0, skipped: 0, kept: 0, bytes: 0, exitCode: ExitCode.OK };
+  private readonly codes: number[] = [];
+  private names: boolean;
+  private noMapping: string | undefined;
+  /** Ids an upload of this run was answered with, or that hold an unchanged file: never deleted. */
+  private readonly answered = new Set<string>();
+  /** Files whose entry waits for earlier versions to be deleted. */
+  private readonly pending: Pending[] = [];
+  private uploads: UploadSummary | undefined;
+
+  constructor(private readonly options: RunOptions) {
+    this.names = options.plan.mapping.names;
+    if (!this.names) this.noMapping = "the library listing does not give items' file names (fileName)";
+  }
+
+  async run(): Promise<SyncSummary> {
+    await this.reportUnsent();
+    await this.upload();
+    const stopped = this.options.signal?.aborted === true || (this.uploads?.stoppedBy !== undefined && FATAL_EXIT.has(this.uploads.stoppedBy.exitCode));
+    if (this.uploads?.stoppedBy) this.summary.stoppedBy = this.uploads.stoppedBy;
+    const removing = this.removing();
+    const refusal = stopped ? undefined : this.overMaxDeletes(removing);
+    const mayDelete = !stopped && this.names && refusal === undefined;
+    await this.deleteEarlierVersions(mayDelete);
+    await this.deleteRemoved(removing && mayDelete, { stopped, refusal });
+    const { summary } = this;
+    if (!this.names) summary.noMapping = this.noMapping;
+    if (this.options.signal?.aborted) this.codes.push(ExitCode.INTERRUPTED);
+    else if (summary.stoppedBy) this.codes.push(summary.stoppedBy.exitCode);
+    if (refusal) {
+      summary.stoppedBy ??= refusal;
+      this.codes.push(ExitCode.ERROR);
+    }
+    summary.exitCode = mostSevere(this.codes);
+    return summary;
+  }
+
+  private async count(entry: SyncEntry, source?: Source): Promise<void> {
+    const s = this.summary;
+    if (entry.status === 'skipped') s.skipped++;
+    else s[entry.status]++;
+    if (entry.status === 'failed') this.codes.push(entry.exitCode ?? ExitCode.ERROR);
+    await this.options.events.entry(entry, source);
+  }
+
+  /** Files refused before reading, and unchanged files: no request. */
+  private async reportUnsent(): Promise<void> {
+    const { plan } = this.options;
+    for (const source of plan.refused) {
+      const code = source.refusal?.code ?? 'FILE_UNREADABLE';
+      const path = (source as Source & { rel?: string }).rel ?? source.display;
+      const error = { code, message: source.refusal?.message ?? 'cannot read the file' };
+      await this.count({ path, name: source.name, size: 0, status: 'failed', error, exitCode: code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR }, source);
+    }
+    for (const file of plan.files) {
+      if (file.action !== 'keep' || !file.holder) continue;
+      this.answered.add(file.holder.id);
+      const entry: SyncEntry = { path: file.rel, name: file.source.name, size: file.source.size, status: 'unchanged', item: { id: file.holder.id } };
+      // Earlier versions left by a replace cut short go with the deletes.
+      if (file.previous.length > 0) this.pending.push({ file, entry, delete: file.previous });
+      else await this.count(entry, file.source);
+    }
+  }
+
+  private async upload(): Promise<void> {
+    const { options } = this;
+    const toSend = options.plan.files.filter((f) => f.action !== 'keep');
+    if (toSend.length === 0 || options.signal?.aborted) return;
+    const bySource = new Map(toSend.map((f) => [f.source, f] as const));
+    this.uploads = await options.uploadAll(
+      toSend.map((f) => f.source),
+      {
+        api: options.api,
+        target: { space: options.space },
+        concurrency: options.concurrency,
+        failFast: options.failFast,
+        limit: options.limit,
+        cache: options.cache,
+        signal: options.signal,
+        events: { ...options.events.upload, finished: (result, source) => this.uploaded(bySource.get(source) as PlannedFile, result) },
+      },
+    );
+  }
+
+  private async uploaded(file: PlannedFile, result: FileResult): Promise<void> {
+    const { source } = file;
+    const base = { path: file.rel, name: source.name, size: source.size };
+    if (result.status === 'failed' || result.status === 'skipped') {
+      const { item, error, exitCode } = result;
+      await this.count({ ...base, status: result.status, ...(item ? { item } : {}), ...(error ? { error } : {}), ...(exitCode !== undefined ? { exitCode } : {}) }, source);
+      return;
+    }
+    const item = result.item as LibraryItem;
+    this.answered.add(item.id);
+    if (result.status === 'uploaded') {
+      this.summary.bytes += source.size;
+      this.checkName(item, source.name);
+    }
+    const earlier = file.previous.filter((p) => p.id !== item.id);
+    const wasThere = result.status === 'exists' || file.previous.some((p) => p.id === item.id);
+    const entry: SyncEntry = { ...base, status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded', item };
+    if (earlier.length > 0) this.pending.push({ file, entry, delete: earlier });
+    else await this.count(entry, source);
+  }
+
+  /** A new item must carry the name it was sent with, or the listing cannot be read as a map. */
+  private checkName(item: LibraryItem, sent: string): void {
+    if (!this.names) return;
+    const said = (item as { fileName?: unknown }).fileName;
+    if (said === sent) return;
+    this.names = false;
+    this.noMapping =
+      typeof said === 'string'
+        ? `the service named an uploaded file ${JSON.stringify(said)}, not ${JSON.stringify(sent)} as it was sent`
+        : "the service does not give uploaded items' file names (fileName)";
+  }
+
+  /** Whether removed files' items may go: asked for, mapped, and sure no failed file's bytes are in one. */
+  private removing(): boolean {
+    const { options } = this;
+    const unsent = (this.uploads?.failed ?? 0) + (this.uploads?.skipped ?? 0) + options.plan.refused.length;
+    // Without SHA-256 in the listing, a removed file's item might hold the bytes of a file whose upload failed.
+    return options.deleting && this.names && (options.plan.mapping.hashes || unsent === 0);
+  }
+
+  private removable(): Listed[] {
+    return this.options.plan.removals.filter((r) => r.heldFor === undefined && !this.answered.has(r.item.id)).map((r) => r.item);
+  }
+
+  private overMaxDeletes(removing: boolean): CliError | undefined {
+    const { maxDeletes } = this.options;
+    if (!this.names || maxDeletes === undefined) return undefined;
+    const deletes = this.pending.reduce((n, p) => n + p.delete.filter((d) => !this.answered.has(d.id)).length, 0) + (removing ? this.removable().length : 0);
+    if (deletes <= maxDeletes) return undefined;
+    return new CliError(`the run would delete ${deletes} items, more than --max-deletes ${maxDeletes}: nothing was deleted`, {
+      code: 'TOO_MANY_DELETES',
+      hint: 'see them with --dry-run; raise --max-deletes if they should go',
+    });
+  }
+
+  /** Deletes an item; undefined when it is gone (a 404 is another run having deleted it). */
+  private async remove(id: string): Promise<CliError | undefined> {
+    const { api, signal } = this.options;
+    if (signal?.aborted) return new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, code: 'INTERRUPTED' });
+    try {
+      await api.call('deleteLibraryItem', { params: { id }, signal });
+      return undefined;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      if (error instanceof CliError) return error;
+      return new CliError((error as Error)?.message ?? String(error), { cause: error });
+    }
+  }
+
+  private async deleteEarlierVersions(mayDelete: boolean): Promise<void> {
+    for (const { file, entry, delete: olds } of this.pending) {
+      const ids = olds.map((o) => o.id).filter((id) => !this.answered.has(id));
+      if (!mayDelete || ids.length === 0) {
+        // The new version stands; the earlier ones stay until a run may delete them.
+        await this.count(entry.status === 'replaced' ? { ...entry, status: 'uploaded' } : entry, file.source);
+        continue;
+      }
+      const done: string[] = [];
+      let failed: CliError | undefined;
+      for (const id of ids) {
+        const error = await this.remove(id);
+        if (error) failed ??= error;
+        else done.push(id);
+      }
+      if (!failed) {
+        await this.count({ ...entry, status: 'replaced', previous: done }, file.source);
+        continue;
+      }
+      const message = `the new version is ${entry.item?.id}; deleting the earlier one failed: ${failed.message}`;
+      const error = { code: failed.code, message, ...(failed instanceof ApiError ? { status: failed.status } : {}) };
+      await this.count({ ...entry, status: 'failed', previous: done, error, exitCode: failed.exitCode }, file.source);
+    }
+  }
+
+  private async deleteRemoved(go: boolean, why: { stopped: boolean; refusal: CliError | undefined }): Promise<void> {
+    for (const removal of this.options.plan.removals) {
+      const base = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: { id: removal.item.id } };
+      if (removal.heldFor !== undefined || this.answered.has(removal.item.id)) {
+        await this.count({ ...base, status: 'kept', reason: `its bytes are those of ${removal.heldFor ?? 'a file in the folder'}` });
+        continue;
+      }
+      if (!go) {
+        await this.count({ ...base, status: 'kept', reason: this.keptBecause(why) });
+        continue;
+      }
+      const error = await this.remove(removal.item.id);
+      if (!error) {
+        await this.count({ ...base, status: 'deleted' });
+        continue;
+      }
+      const failure = { code: error.code, message: `deleting the item failed: ${error.message}`, ...(error instanceof ApiError ? { status: error.status } : {}) };
+      await this.count({ ...base, status: 'failed', error: failure, exitCode: error.exitCode });
+    }
+  }
+
+  private keptBecause(why: { stopped: boolean; refusal: CliError | undefined }): string {
+    if (!this.options.deleting) return 'the file is no longer in the folder; --delete deletes its item';
+    if (!this.names) return 'the service does not say which items came from the folder';
+    if (why.refusal) return 'over --max-deletes';
+    if (why.stopped) return 'the run stopped before deleting';
+    return 'an upload failed, and the listing gives no SHA-256 to tell this item does not hold its bytes';
+  }
+}

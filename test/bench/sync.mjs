@@ -1,0 +1,117 @@
+// `kagent lib sync` of an unchanged folder of 1,000 files (a CI job on a push
+// that touched no doc), against the sandbox in this process:
+//   - it sends only listing requests (GET /spaces for the space's id, GET /library
+//     page by page): checked in the sandbox's request counts;
+//   - its wall time is within 1.2× of those same listing requests made by a bare
+//     Node process (node:http, keep-alive, each page parsed) — the floor for any
+//     client that has to read the listing. Both are fresh processes, timed in
+//     rotation; medians are reported.
+// The first sync (1,000 uploads) is the set-up, not measured.
+//
+// Run alone:      node test/bench/sync.mjs        (after `npm run build`)
+// From run.mjs:   const { benchSync } = await import('./sync.mjs'); failed += await benchSync();
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runOnce, timeInRotation } from './timing.mjs';
+
+const { fetch } = globalThis;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const FILES = Number(process.env.BENCH_SYNC_FILES ?? 1000);
+const RUNS = Number(process.env.BENCH_SYNC_RUNS ?? 11);
+const TARGET = 1.2;
+
+/** The listing requests of a no-op sync, by a bare Node process: the space's id, then every page of the space's files. */
+const LISTING = `
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true });
+const [base, key, name] = process.argv.slice(1);
+const get = (path) => new Promise((resolve, reject) => {
+  http.get(base + path, { agent, headers: { authorization: 'Bearer ' + key, accept: 'application/json' } }, (res) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (c) => (text += c));
+    res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(res.statusCode + ' ' + text))));
+  }).on('error', reject);
+});
+(async () => {
+  const space = (await get('/spaces')).items.find((s) => s.name === name).id;
+  let cursor = '';
+  let n = 0;
+  do {
+    const page = await get('/library?space=' + space + '&kind=file&limit=200' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+    n += page.items.length;
+    cursor = page.nextCursor || '';
+  } while (cursor);
+  agent.destroy();
+  process.stdout.write(n + ' items\\n');
+})().catch((e) => { console.error(e.message); process.exit(1); });
+`;
+
+async function admin(sandbox, method, path, body) {
+  const response = await fetch(`${sandbox.origin}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function benchSync() {
+  console.log(`\nlib sync, no-op re-sync of ${FILES} files (Node ${process.version})`);
+  const { startSandbox } = await import('../../dist/sandbox.js');
+  const sandbox = await startSandbox({ port: 0, rateLimit: 0, quiet: true });
+  const work = mkdtempSync(join(tmpdir(), 'kagent-bench-sync-'));
+  try {
+    const dir = join(work, 'docs');
+    for (let i = 0; i < FILES; i++) {
+      const rel = join(`part-${String(i % 10)}`, `page-${String(i).padStart(4, '0')}.md`);
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFileSync(join(dir, rel), `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}${i}\n`);
+    }
+    const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', { credits: 1_000_000, limits: { storageBytes: 1e12 } });
+    await fetch(`${sandbox.baseUrl}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Handbook' }) });
+    const configDir = join(work, 'config');
+    mkdirSync(configDir);
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'bench', profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } } }), { mode: 0o600 });
+    const env = { KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(work, 'cache'), CI: '1', NO_COLOR: '1', KAGENT_API_KEY: '', KAGENT_BASE_URL: '' };
+    const syncArgv = [process.execPath, bin, 'lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
+
+    const first = await runOnce(syncArgv, env);
+    if (first.code !== 0) throw new Error(`the first sync failed (exit ${first.code}): ${first.stderr.slice(0, 300)}`);
+
+    // What a no-op re-sync sends.
+    await admin(sandbox, 'DELETE', '/_sandbox/stats');
+    const probe = await runOnce(syncArgv, env);
+    const { requests } = await admin(sandbox, 'GET', '/_sandbox/stats');
+    const expected = new RegExp(`^0 uploaded, 0 replaced, 0 deleted, ${FILES} unchanged, 0 failed`, 'm');
+    const onlyListing = Object.keys(requests).every((op) => op === 'listLibrary' || op === 'listSpaces');
+    const sent = Object.entries(requests).map(([op, n]) => `${op} ${n}`).join(', ');
+
+    const [listing, sync, startup] = await timeInRotation(
+      [
+        { name: 'the listing requests (bare node:http)', argv: [process.execPath, '-e', LISTING, sandbox.baseUrl, apiKey, 'Handbook'] },
+        { name: `kagent lib sync (${FILES} files, no-op)`, argv: syncArgv, env },
+        // For scale: the same listing read by kagent itself (start-up, shape checks, a line per item).
+        { name: 'kagent lib list --all (the same listing)', argv: [process.execPath, bin, 'lib', 'list', '--space', 'Handbook', '--kind', 'file', '--all'], env },
+      ],
+      { runs: RUNS, warmup: 1 },
+    );
+    const ok = probe.code === 0 && expected.test(probe.stderr) && onlyListing && sync.ratio < TARGET;
+    console.log(`  requests of a no-op re-sync: ${sent} ${onlyListing ? '(listing only)' : '(NOT listing only)'}`);
+    console.log(`  ${listing.name.padEnd(44)} ${listing.median.toFixed(0).padStart(6)} ms`);
+    console.log(`  ${sync.name.padEnd(44)} ${sync.median.toFixed(0).padStart(6)} ms  ${sync.ratio.toFixed(2)}× (target < ${TARGET}×) ${ok ? 'ok' : 'FAIL'}`);
+    console.log(`  ${startup.name.padEnd(44)} ${startup.median.toFixed(0).padStart(6)} ms  ${startup.ratio.toFixed(2)}× (for scale; sync is ${(sync.median / startup.median).toFixed(2)}× of it)`);
+    if (!expected.test(probe.stderr)) console.log(`  unexpected outcome: ${probe.stderr.trim().split('\n').pop()}`);
+    return ok ? 0 : 1;
+  } finally {
+    await sandbox.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const failed = await benchSync();
+  process.exitCode = failed > 0 ? 1 : 0;
+}

@@ -1,0 +1,173 @@
+// `kagent lib sync` as the built binary (bin/kagent.js → dist/), against the sandbox:
+// - killed with SIGKILL at random moments (the delays are printed, so a failure can
+//   be replayed), again and again, then run to the end: the space ends exactly as
+//   the folder is (one item per file, each with the file's SHA-256), no duplicate,
+//   nothing lost, the items that did not come from the folder untouched;
+// - two runs of the same sync at once: both succeed and leave that same end state.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeProfile } from '../../src/config/store.js';
+import { syncName } from '../../src/upload/sync-plan.js';
+import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let home: string;
+let t: TestSandbox;
+let key: string;
+let configDir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  home = mkdtempSync(join(tmpdir(), 'kagent-e2e-sync-'));
+  t = await startTestSandbox();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  ({ apiKey: key } = await t.newAccount({ credits: 100_000 }));
+  await t.call('POST', '/spaces', { key, body: { name: 'Handbook' } });
+  configDir = mkdtempSync(join(home, 'config-'));
+  // The sandbox's limit is off; so is the client's pacing (a high rate), to keep the test quick.
+  await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 }, { makeCurrent: true });
+});
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts `kagent lib sync DIR --space Handbook --delete --yes`; `killAfterMs` sends SIGKILL then. */
+function syncRun(dir: string, killAfterMs?: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(testNode, [bin, 'lib', 'sync', dir, '--space', 'Handbook', '--delete', '--yes', '--concurrency', '3'], {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+function files(dir: string, at = dir): string[] {
+  return readdirSync(at, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(dir, join(at, entry.name)) : [relative(dir, join(at, entry.name))]));
+}
+
+/** name → SHA-256 of every file the folder should have in the space. */
+function wanted(dir: string): Map<string, string> {
+  return new Map(files(dir).map((rel) => [syncName('docs', rel), sha256(readFileSync(join(dir, rel)))]));
+}
+
+async function items(): Promise<Array<{ id: string; fileName: string; sha256: string }>> {
+  return (await t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items;
+}
+
+/** The items sync made: name → SHA-256, failing on a name present twice. */
+async function synced(): Promise<Map<string, string>> {
+  const mine = (await items()).filter((item) => item.fileName.startsWith('docs:'));
+  const names = mine.map((item) => item.fileName);
+  expect(new Set(names).size, `duplicates among ${names.join(', ')}`).toBe(names.length);
+  return new Map(mine.map((item) => [item.fileName, item.sha256]));
+}
+
+function makeFolder(count: number): string {
+  const dir = join(mkdtempSync(join(home, 'work-')), 'docs');
+  for (let i = 0; i < count; i++) {
+    const rel = i % 3 === 0 ? `guide/part-${i}.md` : `note-${i}.md`;
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    // A few KiB each, so that uploads take a moment.
+    writeFileSync(join(dir, rel), `# ${rel}\n\n${`line ${i} of the first version\n`.repeat(200)}`);
+  }
+  return dir;
+}
+
+/** Changes a third of the files, removes some, adds some. */
+function edit(dir: string, round: number): void {
+  const all = files(dir).sort();
+  all.forEach((rel, i) => {
+    if (i % 3 === 0) writeFileSync(join(dir, rel), `# ${rel}\n\n${`line ${i}, version ${round}\n`.repeat(150 + round)}`);
+    else if (i % 7 === 1) unlinkSync(join(dir, rel));
+  });
+  for (let i = 0; i < 4; i++) writeFileSync(join(dir, `added-${round}-${i}.md`), `# added ${round} ${i}\n${'text\n'.repeat(100)}`);
+}
+
+describe('kagent lib sync, killed and run twice at once', () => {
+  it('SIGKILL at random moments, then a full run: the space matches the folder, no duplicate, foreign items untouched', async () => {
+    const dir = makeFolder(24);
+    // An item that did not come from the folder, with the bytes of none of its files.
+    const foreign = (await t.call('POST', '/library/files', { key, raw: Buffer.from('# by hand\n'), headers: { 'x-file-name': 'notes.md', 'content-type': 'application/octet-stream' } })).body.item.id;
+    const delays: number[] = [];
+    const outcomes: string[] = [];
+    for (let round = 1; round <= 3; round++) {
+      if (round > 1) edit(dir, round);
+      const names = new Set((await items()).map((item) => item.fileName));
+      const present = new Set([...wanted(dir).keys()].filter((name) => names.has(name)));
+      for (let kill = 0; kill < 4; kill++) {
+        // Windows that widen: the first kill of a round lands early in a run, later ones anywhere up to its end.
+        const delay = Math.floor(150 + Math.random() * 300 * (kill + 1));
+        delays.push(delay);
+        const killed = await syncRun(dir, delay);
+        outcomes.push(killed.signal === 'SIGKILL' ? `killed at ${delay} ms` : `finished before ${delay} ms`);
+        // Either it was killed, or it finished first: both must leave a state the next run can finish from.
+        expect(killed.signal === 'SIGKILL' || killed.code === 0, `delays ${delays.join(', ')}: ${killed.stderr}`).toBe(true);
+        // Nothing lost: a file of the folder that had an item still has one (an earlier version goes only after the new one is in).
+        const now = new Set((await items()).map((item) => item.fileName));
+        for (const name of present) expect(now.has(name), `${name} lost; delays ${delays.join(', ')}`).toBe(true);
+        for (const name of now) if (wanted(dir).has(name)) present.add(name);
+      }
+      const began = Date.now();
+      const done = await syncRun(dir);
+      outcomes.push(`a full run took ${Date.now() - began} ms`);
+      expect(done.code, `delays ${delays.join(', ')}: ${done.stderr}`).toBe(0);
+      expect(await synced(), `delays ${delays.join(', ')}`).toEqual(wanted(dir));
+      // One more run finds nothing to do.
+      const again = await syncRun(dir);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(new RegExp(`^0 uploaded, 0 replaced, 0 deleted, ${wanted(dir).size} unchanged, 0 failed`, 'm'));
+    }
+    expect((await items()).some((item) => item.id === foreign)).toBe(true);
+    // The kills landed in the middle of runs (process start-up alone is about 150 ms).
+    expect(outcomes.filter((o) => o.startsWith('killed at')).length, outcomes.join('; ')).toBeGreaterThanOrEqual(3);
+    console.log(`lib sync runs: ${outcomes.join('; ')}`);
+  }, 240_000);
+
+  it('two runs of the same sync at once: both succeed, the end state is the folder, no duplicate', async () => {
+    const dir = makeFolder(18);
+    expect((await syncRun(dir)).code).toBe(0);
+    edit(dir, 2);
+    const [a, b] = await Promise.all([syncRun(dir), syncRun(dir)]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(await synced()).toEqual(wanted(dir));
+    // From scratch too: a new folder name, both runs uploading everything.
+    const fresh = join(dir, '..', 'fresh');
+    mkdirSync(fresh);
+    for (const rel of files(dir)) {
+      mkdirSync(join(fresh, rel, '..'), { recursive: true });
+      writeFileSync(join(fresh, rel), `${readFileSync(join(dir, rel), 'utf8')}fresh copy\n`);
+    }
+    const [c, d] = await Promise.all([syncRun(fresh), syncRun(fresh)]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(d.code, d.stderr).toBe(0);
+    const freshItems = (await items()).filter((item) => item.fileName.startsWith('fresh:'));
+    expect(freshItems).toHaveLength(files(fresh).length);
+    expect(new Set(freshItems.map((item) => item.fileName)).size).toBe(freshItems.length);
+  }, 120_000);
+});
