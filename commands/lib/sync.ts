@@ -70,7 +70,7 @@ export default defineCommand({
       return Object.assign(source, { rel, name: syncName(prefix, rel) });
     });
     const { digestCache } = await import('../../src/upload/digest-cache.js');
-    const { defaultCacheDir } = await import('../../src/cache-dir.js');
+    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
     const cache = digestCache(defaultCacheDir(ctx.io.env));
     const { accountFileLimit } = await import('../../src/upload/uploader.js');
     const limit = accountFileLimit(api, ctx.signal);
