@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../../src/api/depth.js';
 import { runCli } from '../helpers/run.js';
-import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
+import { tinyServer, type Scripted, type TinyServer } from '../helpers/tiny-server.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const DEEP = `{"id":"u_1","email":"ada@example.com","a":${nested(100_000)}}`;
@@ -16,7 +16,7 @@ const FAIR = `{"id":"u_1","email":"ada@example.com","a":${nested(MAX_ANSWER_DEPT
 
 let server: TinyServer;
 beforeAll(async () => {
-  server = await tinyServer((req) => {
+  server = await tinyServer((req): Scripted => {
     const url = req.url ?? '';
     if (url.includes('/fair/')) return { status: 200, body: FAIR };
     if (url.includes('/bad-issues/')) return { status: 400, body: `{"error":{"code":"INVALID_INPUT","message":"bad","issues":[{"path":"x","message":${nested(100_000)}}]}}` };
