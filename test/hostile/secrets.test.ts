@@ -6,7 +6,8 @@
 // the OpenAPI URLs it tried, --debug traces, a service error that quotes the
 // key and the URL back, auth status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactText } from '../../src/io/redact.js';
+import { Writable } from 'node:stream';
+import { addSecrets, redactStream, redactText } from '../../src/io/redact.js';
 import { runCli } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -96,5 +97,30 @@ describe('redactText', () => {
     expect(redactText('{"url":"http://u:p@host/a","email":"ada@example.com"}')).toBe('{"url":"http://***@host/a","email":"ada@example.com"}');
     expect(redactText('mail me at a@b.test, https://example.com/a@b')).toBe('mail me at a@b.test, https://example.com/a@b');
     expect(redactText('the key kak_abcdefgh1234 again kak_abcdefgh1234', [{ value: 'kak_abcdefgh1234', shown: 'kak_…1234' }])).toBe('the key kak_…1234 again kak_…1234');
+  });
+});
+
+describe('redactStream', () => {
+  it('masks strings and bytes written to the stream (the pager writes bytes), leaves other bytes as they are', async () => {
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+    });
+    redactStream(sink);
+    addSecrets([sink], [{ value: KEY, shown: 'kak_…wxyz' }]);
+    const pager = new Writable({ write: (chunk: Buffer, _e, callback) => void sink.write(chunk, callback) });
+    redactStream(pager, sink);
+    const binary = Buffer.from([0x00, 0xff, 0xfe, 0x40, 0x3a, 0x2f, 0x2f, 0x80]);
+    sink.write(`a ${KEY} b\n`);
+    pager.write(Buffer.from(`\u00e9t\u00e9 http://u:${PASSWORD}@h/x ${KEY}\n`));
+    sink.write(binary);
+    await new Promise<void>((resolve) => sink.write('', () => resolve()));
+    const all = Buffer.concat(chunks);
+    expect(all.toString()).toContain('a kak_…wxyz b\n\u00e9t\u00e9 http://***@h/x kak_…wxyz\n');
+    expect(all.includes(Buffer.from(PASSWORD))).toBe(false);
+    expect(all.subarray(all.length - binary.length).equals(binary)).toBe(true);
   });
 });
