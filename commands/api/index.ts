@@ -17,6 +17,7 @@ import { defineGroup } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 import { checkHeader } from '../../src/http/headers.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../../src/api/depth.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -242,6 +243,8 @@ export default defineGroup({
       } catch (error) {
         throw new UsageError(`--input ${opts.input === '-' ? '(stdin)' : opts.input} is not valid JSON: ${(error as Error).message}`);
       }
+      // Writing it out again (the request body) recurses: a body deeper than any answer kagent reads is refused here.
+      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) throw new UsageError(`--input ${opts.input === '-' ? '(stdin)' : opts.input} is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
       path = withQuery(path, fields);
     } else if (QUERY_METHODS.has(method)) {
       path = withQuery(path, fields);

@@ -3,7 +3,6 @@ import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
-import { redactUrlCredentials } from '../../src/http/url.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -83,7 +82,7 @@ export default defineCommand({
     const status: AuthStatus = {
       ...statusOf(ctx, me, maskKey),
       configPath: path,
-      baseUrl: redactUrlCredentials(baseUrl),
+      baseUrl,
       baseUrlSource: ctx.config.baseUrlSource === 'default' ? 'profile' : ctx.config.baseUrlSource,
       apiKey: maskKey(apiKey),
       apiKeySource: 'profile',

@@ -1,7 +1,6 @@
 // What several `kagent auth` verbs share.
 import type { Me } from '../../src/api/shapes.js';
 import type { Context, ValueSource } from '../../src/context.js';
-import { redactUrlCredentials } from '../../src/http/url.js';
 
 /** What `auth status` (and `auth login --json`) report. */
 export interface AuthStatus {
@@ -22,7 +21,7 @@ export function statusOf(ctx: Context, user: Me | null, masked: (key: string) =>
     profile: config.profile,
     profileSource: config.profileSource,
     configPath: config.configPath,
-    baseUrl: config.baseUrl ? redactUrlCredentials(config.baseUrl) : null,
+    baseUrl: config.baseUrl ?? null,
     baseUrlSource: config.baseUrlSource,
     apiKey: config.apiKey ? masked(config.apiKey) : null,
     apiKeySource: config.apiKeySource,

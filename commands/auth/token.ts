@@ -4,6 +4,7 @@ import { defineCommand } from '../../src/kit/define.js';
 export default defineCommand({
   name: 'token',
   summary: 'Print the API key in use (the only command that shows it)',
+  revealsKey: true,
   examples: ['kagent auth token', 'curl -H "Authorization: Bearer $(kagent auth token)" "$(kagent config get base-url)/me"'],
   async run(ctx) {
     const key = ctx.config.apiKey;

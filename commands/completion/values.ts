@@ -17,8 +17,13 @@ export default defineCommand({
     const { completeValues, isCompleteKind } = await import('../../src/kit/complete.js');
     if (!isCompleteKind(args.kind)) return;
     const values = await completeValues(args.kind, args.prefix ?? '', { baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey, configPath: ctx.config.configPath, env: ctx.io.env, version: ctx.version });
-    const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
-    const lines = values.map((c) => `${clean(c.value)}\t${clean(c.description)}`).filter((line) => !line.startsWith('\t'));
-    if (lines.length) ctx.io.stdout.write(`${lines.join('\n')}\n`);
+    const [{ sanitizeLine }, { emit }] = await Promise.all([import('../../src/io/sanitize.js'), import('../../src/io/streams.js')]);
+    // Service text lands in the shell's menu: sanitised as all output is (bidi controls shown as <U+202E>, no
+    // escape sequence or control character). A value that sanitising would change is not offered at all: what
+    // the menu showed would not be what the shell inserts (the id of the same thing is offered instead).
+    const lines = values
+      .filter((c) => c.value !== '' && sanitizeLine(c.value) === c.value && c.value.trim() === c.value)
+      .map((c) => `${c.value}\t${sanitizeLine(c.description).trim()}`);
+    if (lines.length) await emit(ctx.io.stdout, `${lines.join('\n')}\n`);
   },
 });

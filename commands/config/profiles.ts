@@ -1,5 +1,4 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { redactUrlCredentials } from '../../src/http/url.js';
 
 interface ProfileRow {
   name: string;
@@ -19,7 +18,7 @@ export default defineCommand({
     const rows: ProfileRow[] = Object.entries(file.profiles).map(([name, profile]) => ({
       name,
       current: name === (file.currentProfile ?? 'default'),
-      baseUrl: profile.baseUrl ? redactUrlCredentials(profile.baseUrl) : null,
+      baseUrl: profile.baseUrl ?? null,
       loggedIn: profile.apiKey !== undefined,
     }));
     await output.printList(ctx, rows, {

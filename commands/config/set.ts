@@ -2,7 +2,6 @@ import { UsageError } from '../../src/errors.js';
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, settingFor } from './shared.js';
-import { redactUrlCredentials } from '../../src/http/url.js';
 
 export default defineCommand({
   name: 'set',
@@ -23,8 +22,7 @@ export default defineCommand({
     const { writeProfile } = await import('../../src/config/store.js');
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
     const output = await import('../../src/io/output.js');
-    const shown = setting.field === 'baseUrl' ? redactUrlCredentials(String(value)) : value;
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value: shown, source: 'profile', profile: ctx.config.profile });
+    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
     const [, source] = setting.current(ctx.config);
     if (source === 'env' || source === 'flag') await output.warn(ctx, `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`);

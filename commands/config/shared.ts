@@ -3,7 +3,6 @@ import type { Context, ValueSource } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { checkBaseUrl, maskKey, storedProfile } from '../../src/config/resolve.js';
 import type { Profile } from '../../src/config/store.js';
-import { redactUrlCredentials } from '../../src/http/url.js';
 import { parsePager } from '../../src/io/pager-setting.js';
 
 export type Bounds = typeof import('../../src/api/shapes.js')['limits'];
@@ -24,7 +23,7 @@ export const SETTINGS: Setting[] = [
     key: 'base-url',
     field: 'baseUrl',
     about: 'API base URL, e.g. https://example.com/api/v1',
-    current: (config) => [config.baseUrl && redactUrlCredentials(config.baseUrl), config.baseUrlSource],
+    current: (config) => [config.baseUrl, config.baseUrlSource],
     parse(value) {
       checkBaseUrl(value, 'base-url');
       return value;

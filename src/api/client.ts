@@ -6,6 +6,7 @@ import { createHttpCore, type CoreRequest, type HttpCore, type HttpCoreOptions }
 import { paginate as paginatePages } from '../http/paginate.js';
 import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
+import { checkAnswerDepth } from './depth.js';
 import { markMisfit, NotAListError, type Misfit } from './misfit.js';
 export { NotAListError } from './misfit.js';
 import type * as S from './shapes.js';
@@ -135,6 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const info: OperationInfo = operations[op];
     checkCall(core, info, args);
     const response = await core.send(await operationRequest(core, info, args));
+    checkAnswerDepth(op, response.body);
     await checkAnswer(op, response.body, info.success === 204);
     return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
   }
@@ -162,7 +164,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     callFull,
 
     async raw(method, path, args = {}) {
-      return core.send({
+      const response = await core.send({
         method,
         url: resolveRawPath(core.baseUrl, path),
         query: args.query,
@@ -174,6 +176,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal: args.signal,
         read: 'auto',
       });
+      checkAnswerDepth(`${method.toUpperCase()} ${path}`, response.body);
+      return response;
     },
 
     paginate: (op, args, pageOptions) => paginateOperation(callFull, op, args, pageOptions),

@@ -80,7 +80,7 @@ export async function run(options: RunOptions): Promise<number> {
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
-    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold });
+    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold, revealsKey: read.invocation.spec.revealsKey });
     return await invoke(read.invocation, ctx, options);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;

@@ -12,8 +12,10 @@ import { maskKey, missingProfileError, resolveConfig, type Resolved } from '../c
 import { createEditor } from '../io/editor.js';
 import type { PagerHold, PagingStream } from '../io/pager.js';
 import { createPrompter } from '../io/prompt.js';
-import { redactUrlCredentials } from '../http/url.js';
-import { guardOutput, sanitize } from '../io/sanitize.js';
+import { addSecrets, keySecret, redactStream, urlSecrets, type Secret } from '../io/redact.js';
+import type { Writable } from 'node:stream';
+import { sanitize } from '../io/sanitize.js';
+import { writeNow } from '../io/streams.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 
 export interface RuntimeOptions {
@@ -26,6 +28,8 @@ export interface RuntimeOptions {
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
   /** Set while a pager runs, so the process boundary leaves Ctrl-C to it. */
   pagerHold?: PagerHold;
+  /** The command prints the API key (`auth token`): the key is not masked in its output (URL passwords still are). */
+  revealsKey?: boolean;
 }
 
 /** What a running command has: the Context plus the resolved config with its sources. */
@@ -37,6 +41,8 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   const { env, flags, signal, version } = options;
   const io = createIO(options.streams, env, flags);
   const config = resolveConfig(flags, env);
+  // The output boundary (src/io/redact.ts) masks what this run knows to be secret, whatever prints it.
+  addSecrets([io.stdout, io.stderr], [...urlSecrets(config.baseUrl), ...proxySecrets(env), ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey))]);
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   const ctx: RuntimeContext = {
@@ -82,6 +88,8 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
       hold,
       onStartFailure: (message) => io.stderr.write(`warning: ${sanitize(message)}\n`),
     });
+    // What goes to the pager is redacted as stdout is.
+    redactStream(stream, real);
     io.stdout = Object.assign(stream, { isTTY: true, columns: io.columns });
   };
   io.endPaging = async () => {
@@ -138,6 +146,8 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: `run \`kagent auth login\`${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}, or set KAGENT_API_KEY`,
     });
   }
+  // Credentials other than the configured ones (`auth login` checking a new key) are secrets of this run too.
+  addSecrets([ctx.io.stdout, ctx.io.stderr], [...urlSecrets(baseUrl), ...keySecret(apiKey, maskKey)]);
   const { createApiClient } = await import('../api/client.js');
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
@@ -159,7 +169,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
     waitLimitMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
     notice: ctx.flags.quiet ? undefined : (line) => void stderr.write(`${line}\n`),
     signal: ctx.signal,
-    debug: debugOn ? debugWriter(ctx.io.stderr, apiKey) : undefined,
+    debug: debugOn ? debugWriter(ctx.io.stderr) : undefined,
     onMisfit: misfitReporter(ctx, debugOn),
     // --json prints answers as they came: no need to load the shapes for them (start-up), unless --debug.
     checkAnswers: debugOn || !(ctx.flags.json || ctx.flags.jq !== undefined),
@@ -198,10 +208,12 @@ function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn:
   };
 }
 
-/** --debug lines on stderr; the key and any URL's user and password are masked here too, whatever the HTTP layer wrote. */
-export function debugWriter(stderr: NodeJS.WritableStream, apiKey: string): (line: string) => void {
-  const masked = maskKey(apiKey);
-  return (line) => {
-    stderr.write(guardOutput(`debug: ${sanitize(redactUrlCredentials(line.split(apiKey).join(masked)))}\n`));
-  };
+/** --debug lines on stderr (the key and any URL's user and password are masked at the output boundary, whatever the HTTP layer wrote). */
+export function debugWriter(stderr: Writable): (line: string) => void {
+  return (line) => writeNow(stderr, `debug: ${sanitize(line)}\n`);
+}
+
+/** The passwords of the proxy variables (a proxy's failure may quote its URL). */
+function proxySecrets(env: NodeJS.ProcessEnv): Secret[] {
+  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].flatMap((name) => urlSecrets(env[name]));
 }

@@ -97,6 +97,8 @@ export interface Probe {
   receivedAt: number;
   elapsedMs: number;
   misfit?: Misfit;
+  /** The answer came and cannot be read (nested too deep): what kagent says of it. */
+  unreadable?: string;
   /** The failed "reachable" check, when nothing answered. */
   failure?: Check;
 }
@@ -131,6 +133,11 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
       probe.status = error.status;
       probe.headers = error.headers;
       probe.receivedAt = ctx.clock.now();
+    } else if ((error as CliError).code === 'ANSWER_TOO_DEEP') {
+      // It answered: reachable, and the answer is the problem.
+      probe.reachable = true;
+      probe.unreadable = (error as CliError).message;
+      probe.receivedAt = ctx.clock.now();
     } else if ((error as CliError).code !== 'NO_KEY') {
       probe.failure = unreachableCheck(base, error);
     }
@@ -161,6 +168,7 @@ export function serviceChecks(probe: Probe, base: URL, config: Resolved, keyFrom
     details: [],
     data: { url: base.href, tls, elapsedMs: probe.elapsedMs },
   };
+  if (probe.unreadable) return [reachable, { name: 'key', status: 'fail', summary: `GET /me answered with nothing kagent can read: ${probe.unreadable}`, details: [], data: { status: null } }];
   return config.apiKey ? [reachable, keyCheck(probe.status, probe.misfit, keyFrom)] : [reachable];
 }
 

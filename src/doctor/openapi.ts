@@ -4,6 +4,7 @@
 // describes with another type, or makes optional is a difference. Fields only
 // the service has are listed too (harmless: kagent ignores them).
 import { operations, type OperationId } from '../api/operations.js';
+import { InterruptedError } from '../errors.js';
 import { spec } from '../api/spec.js';
 import { shapeName } from '../api/shape-names.js';
 
@@ -25,11 +26,17 @@ export interface OperationComparison {
   differences: SpecDifference[];
 }
 
-/** Every operation kagent reads an answer of, compared. */
-export function compareWithSpec(document: Schema): OperationComparison[] {
+/**
+ * Every operation kagent reads an answer of, compared. Bounded (MAX_SCHEMA_STEPS, else SpecTooComplexError), and it
+ * gives the event loop a turn between operations, so Ctrl-C and SIGTERM are heard (InterruptedError once `signal` aborts).
+ */
+export async function compareWithSpec(document: Schema, signal?: AbortSignal): Promise<OperationComparison[]> {
   const found = indexOperations(document);
+  const resolver = new Resolver(document);
   const out: OperationComparison[] = [];
   for (const [op, entry] of Object.entries(spec) as Array<[OperationId, (typeof spec)[OperationId]]>) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw new InterruptedError();
     const ours = entry.response as Schema | undefined;
     if (!ours) continue;
     const info = operations[op];
@@ -40,7 +47,7 @@ export function compareWithSpec(document: Schema): OperationComparison[] {
       continue;
     }
     const differences: SpecDifference[] = [];
-    diff(ours, answer, '', differences, new Resolver(document), 0);
+    diff(ours, answer, '', differences, resolver, 0);
     out.push({ op, shape: shapeName(ours), differences });
   }
   return out;
@@ -83,11 +90,52 @@ function successSchema(operation: Schema, status: number): Schema | undefined {
   return json?.schema;
 }
 
+/**
+ * Schema steps (a $ref followed, an allOf merged, a schema typed) allowed for one document. With every result
+ * memoised a real document takes a few thousand; a hostile one (`anyOf` of eight `$ref`s to itself, recursion
+ * through allOf) would otherwise take exponential time. Past it, the comparison stops with SpecTooComplexError.
+ */
+export const MAX_SCHEMA_STEPS = 200_000;
+/** How long a chain of $refs (or nested allOf/anyOf) is followed before it counts as describing nothing. */
+const MAX_SCHEMA_DEPTH = 64;
+
+export class SpecTooComplexError extends Error {
+  constructor() {
+    super(`the document takes more than ${MAX_SCHEMA_STEPS} schema steps to compare`);
+    this.name = 'SpecTooComplexError';
+  }
+}
+
+const NO_TYPES: ReadonlySet<string> = new Set();
+
+/**
+ * The service's schemas, resolved on demand: $ref chains followed, allOf merged, the types a schema allows.
+ * Each schema object is worked out once (memoised); a cycle (a schema that is, through refs, only itself)
+ * resolves to nothing; every step counts against MAX_SCHEMA_STEPS.
+ */
 class Resolver {
+  private readonly resolved = new Map<object, Schema | undefined>();
+  private readonly typed = new Map<object, ReadonlySet<string>>();
+  private steps = 0;
   constructor(private readonly document: Schema) {}
+
+  private step(): void {
+    if (++this.steps > MAX_SCHEMA_STEPS) throw new SpecTooComplexError();
+  }
+
   resolve(schema: Schema | undefined, depth = 0): Schema | undefined {
-    if (!schema || typeof schema !== 'object') return undefined;
-    if (typeof schema.$ref === 'string' && depth < 20) {
+    if (!schema || typeof schema !== 'object' || depth > MAX_SCHEMA_DEPTH) return undefined;
+    if (this.resolved.has(schema)) return this.resolved.get(schema);
+    // Being resolved: a way back here is a cycle, and finds nothing.
+    this.resolved.set(schema, undefined);
+    this.step();
+    const out = this.resolveOnce(schema, depth);
+    this.resolved.set(schema, out);
+    return out;
+  }
+
+  private resolveOnce(schema: Schema, depth: number): Schema | undefined {
+    if (typeof schema.$ref === 'string') {
       const target = schema.$ref.startsWith('#/')
         ? schema.$ref
             .slice(2)
@@ -100,25 +148,47 @@ class Resolver {
       const parts = schema.allOf.map((part: Schema) => this.resolve(part, depth + 1) ?? {});
       const merged: Schema = { type: 'object', properties: {}, required: [] };
       for (const part of [schema, ...parts]) {
-        Object.assign(merged.properties, part.properties ?? {});
-        merged.required.push(...(part.required ?? []));
+        if (typeof part.properties === 'object' && part.properties !== null) Object.assign(merged.properties, part.properties);
+        if (Array.isArray(part.required)) merged.required.push(...part.required);
       }
       return merged;
     }
     return schema;
   }
-}
 
-/** The JSON types a schema allows (integer counts as number for the service's side). */
-function typesOf(schema: Schema, resolver: Resolver | undefined, depth = 0): Set<string> {
-  const s = resolver ? resolver.resolve(schema) : schema;
-  const types = new Set<string>();
-  if (!s || depth > 10) return types;
-  const branches = s.anyOf ?? s.oneOf;
-  if (Array.isArray(branches)) {
-    for (const b of branches) for (const t of typesOf(b, resolver, depth + 1)) types.add(t);
+  /** The JSON types a schema of the service allows (integer counts as number), memoised; a cycle allows none. */
+  types(schema: Schema, depth = 0): ReadonlySet<string> {
+    const s = this.resolve(schema);
+    if (!s || depth > MAX_SCHEMA_DEPTH) return NO_TYPES;
+    const known = this.typed.get(s);
+    if (known) return known;
+    this.typed.set(s, NO_TYPES);
+    this.step();
+    const branches = s.anyOf ?? s.oneOf;
+    let types: Set<string>;
+    if (Array.isArray(branches)) {
+      types = new Set();
+      for (const branch of branches) for (const t of this.types(branch, depth + 1)) types.add(t);
+    } else types = ownTypes(s);
+    this.typed.set(s, types);
     return types;
   }
+}
+
+/** The JSON types a schema of kagent's own allows (integer counts as number); kagent's shapes have no refs or cycles. */
+function typesOf(schema: Schema, depth = 0): Set<string> {
+  const types = new Set<string>();
+  if (!schema || depth > 10) return types;
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branches)) {
+    for (const b of branches) for (const t of typesOf(b, depth + 1)) types.add(t);
+    return types;
+  }
+  return ownTypes(schema);
+}
+
+function ownTypes(s: Schema): Set<string> {
+  const types = new Set<string>();
   const raw = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : s.properties ? ['object'] : s.const !== undefined ? [typeof s.const] : [];
   for (const t of raw) types.add(t === 'integer' ? 'number' : String(t));
   if (s.nullable === true) types.add('null');
@@ -137,8 +207,8 @@ function core(schema: Schema): Schema {
 function diff(ours: Schema, theirsRaw: Schema, path: string, out: SpecDifference[], resolver: Resolver, depth: number): void {
   const theirs = resolver.resolve(theirsRaw);
   if (!theirs || depth > 8) return;
-  const ourTypes = typesOf(ours, undefined);
-  const theirTypes = typesOf(theirs, resolver);
+  const ourTypes = typesOf(ours);
+  const theirTypes = resolver.types(theirs);
   // A service that describes no type says nothing to compare.
   if (ourTypes.size > 0 && theirTypes.size > 0) {
     const foreign = [...theirTypes].filter((t) => !ourTypes.has(t));

@@ -3,7 +3,7 @@
 // problem found: the report carries it, and the command decides the exit code.
 import type { Context } from '../context.js';
 import type { Resolved } from '../config/resolve.js';
-import { proxyRoute } from '../http/proxy.js';
+import { ApiError, CliError } from '../errors.js';
 import { configCheck, dnsCheck, PROBE_TIMEOUT_MS, probeService, proxyCheck, serviceChecks, sourcesOf } from './checks.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
@@ -134,8 +134,14 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
       data: { url: null, tried },
     };
   }
-  const { compareWithSpec, describeSpecDifferences } = await import('./openapi.js');
-  const compared = compareWithSpec(document);
+  const { compareWithSpec, describeSpecDifferences, SpecTooComplexError } = await import('./openapi.js');
+  let compared: Awaited<ReturnType<typeof compareWithSpec>>;
+  try {
+    compared = await compareWithSpec(document, ctx.signal);
+  } catch (error) {
+    if (!(error instanceof SpecTooComplexError)) throw error;
+    return { name: 'openapi', status: 'warn', summary: `not compared: ${error.message} (${from})`, details: [], data: { url: from, tooComplex: true } };
+  }
   const differing = compared.filter((c) => c.differences.some((d) => d.kind !== 'extra'));
   const undescribed = compared.filter((c) => c.undescribed);
   const details = [
@@ -152,42 +158,47 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
     details,
     data: {
       url: from,
-      version: document.info?.version ?? null,
+      version: typeof document.info?.version === 'string' ? document.info.version : null,
       differing: differing.map((c) => ({ operation: c.op, shape: c.shape, differences: c.differences })),
       undescribed: undescribed.map((c) => c.op),
     },
   };
 }
 
+/** The most of an OpenAPI document read from a file (the largest public ones are a few MB). */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
 async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; document: Record<string, any> } | { ok: false; error: string }> {
-  let text: string;
+  let document: unknown;
   try {
     if (/^https?:\/\//i.test(where)) {
-      const { send } = await import('../http/transport.js');
+      // Through the HTTP core, as every answer goes (the proxy, the bound on an answer's size), never retried, and
+      // without the key: the description is public, and may be on another host.
+      const { createHttpCore } = await import('../http/core.js');
       const url = new URL(where);
-      // The description is public: no key goes with it (through the proxy every request takes).
-      const res = await send({
-        url,
-        proxy: proxyRoute(url, ctx.io.env)?.url,
-        method: 'GET',
-        headers: { accept: 'application/json', 'user-agent': `kagent/${ctx.version}` },
+      const core = createHttpCore({
+        baseUrl: url.origin,
+        apiKey: undefined,
+        userAgent: `kagent/${ctx.version}`,
+        insecure: true,
+        env: ctx.io.env,
+        retries: 0,
+        requestTimeoutMs: PROBE_TIMEOUT_MS,
         signal: ctx.signal,
-        timeoutMs: PROBE_TIMEOUT_MS,
       });
-      text = await res.text();
-      if (res.status !== 200) return { ok: false, error: `HTTP ${res.status}` };
+      const res = await core.send({ method: 'GET', url, headers: { accept: 'application/json' }, read: 'auto' });
+      document = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
     } else {
-      const { readFile } = await import('node:fs/promises');
-      text = await readFile(where, 'utf8');
+      const { readFile, stat } = await import('node:fs/promises');
+      if ((await stat(where)).size > MAX_DOCUMENT_BYTES) return { ok: false, error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read` };
+      document = JSON.parse(await readFile(where, 'utf8'));
     }
   } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: `HTTP ${error.status}` };
+    if (error instanceof SyntaxError) return { ok: false, error: 'not JSON (only JSON descriptions are read)' };
+    if (error instanceof CliError && error.code === 'INTERRUPTED') throw error;
     return { ok: false, error: (error as Error).message || String(error) };
   }
-  try {
-    const document = JSON.parse(text) as unknown;
-    if (typeof document !== 'object' || document === null || typeof (document as Record<string, unknown>).paths !== 'object') return { ok: false, error: 'not an OpenAPI document (no paths)' };
-    return { ok: true, document: document as Record<string, any> };
-  } catch {
-    return { ok: false, error: 'not JSON (only JSON descriptions are read)' };
-  }
+  if (typeof document !== 'object' || document === null || typeof (document as Record<string, unknown>).paths !== 'object') return { ok: false, error: 'not an OpenAPI document (no paths)' };
+  return { ok: true, document: document as Record<string, any> };
 }

@@ -2,6 +2,7 @@
 // {error:{code,message,issues}}, an RFC 9457 problem document, or something
 // else entirely (an HTML page from a proxy, an empty body). Never throws.
 import { ApiError, type ApiIssue } from '../errors.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../api/depth.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
@@ -108,7 +109,9 @@ function issuesFrom(value: unknown): ApiIssue[] | undefined {
 function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    // An error body nested past any real one is not read (every walk over it recurses): the status speaks instead.
+    return nestedDeeperThan(value, MAX_ANSWER_DEPTH) ? undefined : value;
   } catch {
     return undefined;
   }

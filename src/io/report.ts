@@ -5,10 +5,9 @@
 // or, with --json / --jq, the envelope {"error":{"code","message","issues"?}}
 // on stderr. Messages may quote the server: they are sanitised.
 import type { Writable } from 'node:stream';
-import { redactUrlCredentials } from '../http/url.js';
 import { ApiError, CliError, ExitCode, InterruptedError, type ApiIssue } from '../errors.js';
-import { escapeJsonControls, guardOutput, sanitizeLine } from './sanitize.js';
-import { PipeClosedError } from './streams.js';
+import { escapeJsonControls, sanitizeLine } from './sanitize.js';
+import { PipeClosedError, writeNow } from './streams.js';
 
 export interface ReportOptions {
   stderr: Writable;
@@ -35,17 +34,10 @@ export function reportError(error: unknown, options: ReportOptions): number {
   const failure = toCliError(error, options.interrupted);
   if (failure instanceof PipeClosedError) return ExitCode.OK;
   const issues = issuesOf(failure);
-  // A base URL may carry a user and password: never print them.
-  const message = redactUrlCredentials(failure.message);
-  const rawHint = failure.hint ?? defaultHint(failure);
-  const hint = rawHint === undefined ? undefined : redactUrlCredentials(rawHint);
-  const write = (text: string) => {
-    try {
-      options.stderr.write(guardOutput(text));
-    } catch {
-      // stderr gone too: nothing left to tell.
-    }
-  };
+  // A base URL may carry a user and password: the output boundary (writeNow, redact.ts) never prints them.
+  const message = failure.message;
+  const hint = failure.hint ?? defaultHint(failure);
+  const write = (text: string) => writeNow(options.stderr, text);
 
   // Saying no to a confirmation is a choice, not an error: one word, exit 1 all the same.
   if (failure.code === 'CANCELLED' && !options.json) {
@@ -74,7 +66,7 @@ export function reportError(error: unknown, options: ReportOptions): number {
   }
   if (options.debug && failure.code === 'UNEXPECTED') {
     const cause = (failure as { cause?: unknown }).cause;
-    if (cause instanceof Error && cause.stack) write(`${redactUrlCredentials(cause.stack)}\n`);
+    if (cause instanceof Error && cause.stack) write(`${cause.stack}\n`);
   }
   return failure.exitCode;
 }

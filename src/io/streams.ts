@@ -2,6 +2,7 @@
 // turned into a quiet exit 0 instead of an unhandled 'error' event.
 import type { Writable } from 'node:stream';
 import { CliError, ExitCode } from '../errors.js';
+import { redactStream } from './redact.js';
 import { guardOutput } from './sanitize.js';
 
 /** The reader went away; nothing more can be written. The handler maps it to exit 0, silently. */
@@ -24,6 +25,7 @@ const states = new WeakMap<Writable, StreamState>();
 function stateOf(stream: Writable): StreamState {
   let state = states.get(stream);
   if (!state) {
+    redactStream(stream);
     const fresh: StreamState = { error: undefined, written: 0 };
     stream.on('error', (error: Error & { code?: string }) => {
       fresh.error ??= error;
@@ -39,9 +41,25 @@ export function hasWritten(stream: Writable): boolean {
   return (states.get(stream)?.written ?? 0) > 0;
 }
 
-/** Starts watching a stream for EPIPE right away (before any write can fail). */
+/**
+ * Starts watching a stream for EPIPE right away (before any write can fail), and makes it the output boundary:
+ * from now on every write to it, whoever makes it, is redacted (redact.ts: no URL password, no known secret).
+ */
 export function guardStream(stream: Writable): void {
   stateOf(stream);
+}
+
+/**
+ * A write that cannot wait (an error report, a notice from a callback): the same gate as emit() (guardOutput, and
+ * the redaction of a guarded stream), no back-pressure; a stream already gone takes nothing and says nothing.
+ */
+export function writeNow(stream: Writable, text: string): void {
+  redactStream(stream);
+  try {
+    if (!stream.destroyed && !stream.writableEnded) stream.write(guardOutput(text));
+  } catch {
+    // The stream is gone: nothing left to tell.
+  }
 }
 
 function failure(state: StreamState): Error | undefined {

@@ -113,6 +113,8 @@ export interface CommandSpec<O = any, A = any> {
   endsOnInterrupt?: boolean;
   /** Long output goes through the pager on a terminal (src/io/pager.ts): documents, briefs, transcripts. Lists page by themselves. */
   pager?: boolean;
+  /** The command prints the API key itself (`auth token`): the output boundary does not mask it (src/io/redact.ts). */
+  revealsKey?: boolean;
 }
 
 // ---------------------------------------------------------------- types from the spec

@@ -7,6 +7,8 @@
 //   --report FILE        a JUnit XML report, one test case per file (GitLab,
 //                        Jenkins, Azure and others read it)
 import type { Context } from '../context.js';
+import { sanitize, sanitizeLine } from '../io/sanitize.js';
+import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
 import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
@@ -35,6 +37,15 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/**
+ * `::error file=…,title=…::message`: file names and the service's words, sanitised as all output is (no escape
+ * sequence, no control character, bidi controls shown as <U+202E>), then escaped as GitHub specifies, so that
+ * neither can end the line, add a property or start a command of its own.
+ */
+export function errorAnnotation(file: string, title: string, message: string): string {
+  return `::error file=${escapeProperty(sanitizeLine(file))},title=${escapeProperty(sanitizeLine(title))}::${escapeData(sanitize(message))}\n`;
+}
+
 export function xmlEscape(text: string): string {
   // Characters XML 1.0 cannot hold at all are dropped.
   return text
@@ -45,7 +56,30 @@ export function xmlEscape(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/**
+ * Text for a Markdown table cell that renders as the text itself: one line, every ASCII punctuation character
+ * backslash-escaped (CommonMark: always literal), so no emphasis, link, image, HTML tag, entity or autolink can
+ * start, and a `|` cannot end the cell.
+ */
+export function markdownText(text: string): string {
+  return sanitizeLine(text).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A code span for a table cell that cannot be broken out of: fenced by one backtick more than the longest run
+ * inside (padded with a space where the text starts or ends with a backtick or space), `|` escaped for the table.
+ * A backslash right before a `|` cannot be written in a code span (the table reads `\\|` as a backslash and the
+ * cell's end): such text is written as escaped text instead (markdownText), which renders the same characters.
+ */
+export function markdownCode(text: string): string {
+  if (/\\\|/.test(sanitizeLine(text))) return markdownText(text);
+  const clean = sanitizeLine(text).replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(clean) || clean === '' ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
 const STATUS_WORDS: Record<FileResult['status'], string> = { uploaded: '✅ uploaded', exists: '☑️ already there', failed: '❌ failed', skipped: '⏭️ not attempted' };
 
 export function stepSummary(results: FileResult[], summary: UploadSummary): string {
@@ -58,8 +92,9 @@ export function stepSummary(results: FileResult[], summary: UploadSummary): stri
     '| --- | --- | ---: | --- |',
   ];
   for (const r of results) {
-    const detail = r.error ? `${r.error.code}: ${r.error.message}` : (r.item?.id ?? '');
-    lines.push(`| ${STATUS_WORDS[r.status]} | \`${cell(r.path).replace(/`/g, "'")}\` | ${formatBytes(r.size)} | ${cell(detail)} |`);
+    // File names, ids, codes and messages come from disk and from the service: written as text, never as Markdown.
+    const detail = r.error ? `${markdownCode(r.error.code)}: ${markdownText(r.error.message)}` : r.item?.id ? markdownCode(r.item.id) : '';
+    lines.push(`| ${STATUS_WORDS[r.status]} | ${markdownCode(r.path)} | ${formatBytes(r.size)} | ${detail} |`);
   }
   return `${lines.join('\n')}\n\n`;
 }
@@ -114,7 +149,7 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
       if (github) {
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;
-          ctx.io.stderr.write(`::error file=${escapeProperty(result.path)},title=${escapeProperty(`upload failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${result.path}: ${result.error?.message ?? 'failed'}`)}\n`);
+          await emit(ctx.io.stderr, errorAnnotation(result.path, `upload failed (${result.error?.code ?? 'ERROR'})`, `${result.path}: ${result.error?.message ?? 'failed'}`));
         }
         const path = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (path) {

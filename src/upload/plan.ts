@@ -124,11 +124,11 @@ export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, fi
           ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(file.size)}) key ${file.key}`)}`
           : file.status === 'exists'
             ? `${f.cyan('=')} already there ${path} ${f.dim('→')} ${sanitizeLine(file.item?.id ?? '')}`
-            : `${f.red('✗')} would fail ${path}: ${sanitizeLine(file.error?.message ?? '')} ${f.dim(`(${file.error?.code})`)}`;
+            : `${f.red('✗')} would fail ${path}: ${sanitizeLine(file.error?.message ?? '')} ${f.dim(`(${sanitizeLine(file.error?.code ?? '')})`)}`;
       await emit(ctx.io.stdout, `${line}\n`);
     } else {
-      await emit(ctx.io.stdout, `${file.status}\t${path}\t${file.size}\t${file.key ?? ''}\t${file.item?.id ?? file.error?.code ?? ''}\n`);
-      if (file.error) await emit(ctx.io.stderr, `${err.red('error:')} ${path}: ${sanitizeLine(file.error.message)} (${file.error.code})\n`);
+      await emit(ctx.io.stdout, `${file.status}\t${path}\t${file.size}\t${file.key ?? ''}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`);
+      if (file.error) await emit(ctx.io.stderr, `${err.red('error:')} ${path}: ${sanitizeLine(file.error.message)} (${sanitizeLine(file.error.code)})\n`);
     }
   }
   if (ctx.flags.quiet) return;

@@ -52,9 +52,10 @@ export async function createReporter(ctx: ReportContext, sources: Source[], opti
       await emit(ctx.io.stdout, `${terminalLine(result, out)}\n`);
       return;
     }
-    const id = result.item?.id ?? '';
-    await emit(ctx.io.stdout, `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${result.error?.code ?? ''}\n`);
-    if (result.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${result.error.code})\n`);
+    // Ids and codes come from the service too: sanitised like its messages (a colour code in one would pass the last gate).
+    const id = sanitizeLine(result.item?.id ?? '');
+    await emit(ctx.io.stdout, `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${sanitizeLine(result.error?.code ?? '')}\n`);
+    if (result.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${sanitizeLine(result.error.code)})\n`);
   }
 
   return {
@@ -108,7 +109,7 @@ function terminalLine(result: FileResult, f: Formatter): string {
     case 'exists':
       return `${f.cyan('=')} already there ${path} ${f.dim('→')} ${id}`;
     case 'failed':
-      return `${f.red('✗')} failed ${path}: ${sanitizeLine(result.error?.message ?? '')} ${f.dim(`(${result.error?.code ?? 'ERROR'})`)}`;
+      return `${f.red('✗')} failed ${path}: ${sanitizeLine(result.error?.message ?? '')} ${f.dim(`(${sanitizeLine(result.error?.code ?? 'ERROR')})`)}`;
     default:
       return `${f.yellow('-')} not attempted ${path}`;
   }

@@ -4,6 +4,7 @@
 import type { EditOp } from '../api/shapes.js';
 import { UsageError } from '../errors.js';
 import { validate } from '../api/validate.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../api/depth.js';
 
 /**
  * The service's Markdown has no front matter: a leading `---` (YAML) or `+++`
@@ -33,6 +34,8 @@ export function parseOps(text: string, source: string): { edits: unknown[]; revi
   } catch (error) {
     throw new UsageError(`--ops ${source} is not valid JSON: ${(error as Error).message}`, 'it holds a JSON array of edits, e.g. [{"op":"append","content":"\\n## Next steps\\n"}]');
   }
+  // The edits are written out again as the request: a file nested deeper than any answer kagent reads is refused here.
+  if (nestedDeeperThan(parsed, MAX_ANSWER_DEPTH)) throw new UsageError(`--ops ${source} is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
   if (Array.isArray(parsed)) return { edits: parsed };
   if (parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { edits?: unknown }).edits)) {
     const request = parsed as { edits: unknown[]; revision?: unknown };
