@@ -630,10 +630,10 @@ describe('watch settings', () => {
     expect(tty.stderr).toContain(`Updated ${slug}: cadence daily`);
   });
 
-  it('owner only: NOT_OWNER is explained', async () => {
+  it('owner only: the 404 the contract gives anyone else is explained', async () => {
     const r = await kagent(['watch', 'settings', foreign, '--cadence', 'weekly']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: only the owner of a watch can change its settings, and .* was created by someone else \(NOT_OWNER\)/);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/error: only the owner of a watch can change its settings, and .* was created by someone else \(WATCH_NOT_FOUND\)/);
     expect(r.stderr).toMatch(/hint: you can still follow or unfollow it/);
   });
 

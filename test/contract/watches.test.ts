@@ -592,16 +592,17 @@ describe('updateWatchSettings', () => {
     expect((await t.call('GET', `/watches/${created.slug}/issues`, { key: acc.apiKey })).body.items).toHaveLength(3);
   });
 
-  it('answers 403 NOT_OWNER to anyone else, even a follower, and 404 for unknown watches', async () => {
+  it('answers 404 to anyone but the owner, even a follower, as to unknown watches (the contract lists only 404), and changes nothing', async () => {
     const res = await t.call('PATCH', '/watches/ai-chips/settings', { body: { cadence: 'weekly' } });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('NOT_OWNER');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('WATCH_NOT_FOUND');
     const created = await create({ intent: 'Owner only' });
     const follower = await t.newAccount();
     await t.call('PUT', `/watches/${created.body.slug}/follow`, { key: follower.apiKey, body: {} });
     const theirs = await t.call('PATCH', `/watches/${created.body.slug}/settings`, { key: follower.apiKey, body: { alerts: ['x1'] } });
-    expect(theirs.status).toBe(403);
-    expect(theirs.body.error.code).toBe('NOT_OWNER');
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.code).toBe('WATCH_NOT_FOUND');
+    expect((await t.call('GET', `/watches/${created.body.slug}`, { key: follower.apiKey })).body.watch.alerts).toEqual([]);
     const missing = await t.call('PATCH', '/watches/nope/settings', { body: { cadence: 'weekly' } });
     expect(missing.status).toBe(404);
   });
