@@ -102,6 +102,15 @@ describe('paths and methods outside the API', () => {
     expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
+  it('a 405 carries an Allow header listing the methods the path takes (RFC 9110)', async () => {
+    expect((await t.call('PUT', '/me')).headers.allow).toBe('GET');
+    const docs = await t.call('PUT', '/docs/doc_x');
+    expect(docs.status).toBe(405);
+    expect(docs.headers.allow!.split(', ').sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+    const spaces = await t.call('DELETE', '/spaces');
+    expect(spaces.headers.allow!.split(', ').sort()).toEqual(['GET', 'POST']);
+  });
+
   it('answers 400 INVALID_INPUT for a body that is not JSON', async () => {
     const res = await t.call('POST', '/spaces', { raw: '{not json', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
