@@ -113,11 +113,22 @@ export function coerceQuery(schema: Schema, query: Record<string, string | undef
   for (const [name, raw] of Object.entries(query)) {
     if (raw === undefined || !(name in properties)) continue;
     const sub = baseSchema(properties[name] as Schema);
-    if ((sub.type === 'integer' || sub.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim())) out[name] = Number(raw);
+    if ((sub.type === 'integer' || sub.type === 'number') && isJsonNumber(raw.trim())) out[name] = Number(raw);
     else if (sub.type === 'boolean' && (raw === 'true' || raw === 'false')) out[name] = raw === 'true';
     else out[name] = raw;
   }
   return out;
+}
+
+/**
+ * A query value read as the contract's `number`/`integer`: the JSON number grammar (RFC 8259
+ * §6), exponents included (`1e2`, `1.5e3`, `6E+1`; what JavaScript's String(n) writes for
+ * 1e-7 or 1e21). Not `.5`, `5.`, `+5`, `0x10` or `007`: JSON has no such numbers, and
+ * taking them would be guessing at what the caller meant. Surrounding whitespace is
+ * insignificant, as in a JSON text. A value too large to be finite (`1e999`) is no number.
+ */
+function isJsonNumber(text: string): boolean {
+  return /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) && Number.isFinite(Number(text));
 }
 
 function baseSchema(schema: Schema): Schema {
