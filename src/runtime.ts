@@ -39,11 +39,15 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   const config = resolveConfig(flags, env);
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
+  let keyless: Promise<ApiClient> | undefined;
   const ctx: RuntimeContext = {
     io,
     flags,
     config,
-    api: () => (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
+    api: (options) =>
+      options?.keyOptional && !config.apiKey
+        ? (keyless ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: undefined }, { keyOptional: true }))
+        : (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
     misfits: [],
     clock: options.overrides?.clock ?? systemClock,
     prompter: options.overrides?.prompter ?? createPrompter(io, signal, flags),
@@ -119,10 +123,15 @@ export interface Credentials {
  * `auth login` checks new ones before saving them). The HTTP stack is
  * imported here, on first use.
  */
-export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>, credentials: Credentials): Promise<ApiClient> {
+export async function connect(
+  ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>,
+  credentials: Credentials,
+  options: { keyOptional?: boolean } = {},
+): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
+  const keyMissing = !apiKey && !options.keyOptional;
   // `-p sandbx`: say that the profile does not exist (and which one was meant), not that it has no URL or key.
-  const missing = (!baseUrl || !apiKey) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
+  const missing = (!baseUrl || keyMissing) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
   if (missing) throw missing;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
@@ -131,7 +140,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: 'log in with `kagent auth login --base-url URL`, set KAGENT_BASE_URL, or start a local one with `kagent sandbox`',
     });
   }
-  if (!apiKey) {
+  if (keyMissing) {
     throw new CliError('not logged in: no API key', {
       exitCode: ExitCode.AUTH,
       code: 'NOT_AUTHENTICATED',
@@ -199,9 +208,9 @@ function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn:
 }
 
 /** --debug lines on stderr; the key and any URL's user and password are masked here too, whatever the HTTP layer wrote. */
-export function debugWriter(stderr: NodeJS.WritableStream, apiKey: string): (line: string) => void {
-  const masked = maskKey(apiKey);
+export function debugWriter(stderr: NodeJS.WritableStream, apiKey: string | undefined): (line: string) => void {
+  const masked = apiKey ? maskKey(apiKey) : '';
   return (line) => {
-    stderr.write(guardOutput(`debug: ${sanitize(redactUrlCredentials(line.split(apiKey).join(masked)))}\n`));
+    stderr.write(guardOutput(`debug: ${sanitize(redactUrlCredentials(apiKey ? line.split(apiKey).join(masked) : line))}\n`));
   };
 }

@@ -139,6 +139,20 @@ function parseHeaders(entries: string[]): Record<string, string> {
 
 // ---------------------------------------------------------------- what the path is
 
+/** Whether PATH is the API's published description, `{base_url}/openapi.json`, which needs no key. */
+async function isPublishedDescription(ctx: Context, path: string): Promise<boolean> {
+  if (!ctx.config.baseUrl) return false;
+  const { joinPath, resolveRawPath } = await import('../../src/http/url.js');
+  try {
+    const base = new URL(ctx.config.baseUrl);
+    const url = resolveRawPath(base, path);
+    const description = joinPath(base, '/openapi.json');
+    return url.origin === description.origin && url.pathname === description.pathname;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether METHOD PATH is a create-style operation of the contract (it accepts an Idempotency-Key). */
 async function isCreateStyle(method: string, path: string): Promise<boolean> {
   const { operations } = await import('../../src/api/operations.js');
@@ -191,7 +205,8 @@ export default defineGroup({
       '`key[]=value` appends to a list, `key[sub]=value` nests. For GET, DELETE and HEAD, and whenever --input gives the body, fields become query parameters instead.',
     '--paginate follows nextCursor for a GET that answers {items, nextCursor} and prints every item as one JSON array. ' +
       '-i prints the status line and headers first (also for an error answer, with its body). ' +
-      'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice.',
+      'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice. ' +
+      'The published description, GET /openapi.json, needs no key: it is fetched even when none is configured.',
   ].join('\n\n'),
   arguments: [
     { name: 'method', description: 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS (or the PATH, for a GET)' },
@@ -253,7 +268,8 @@ export default defineGroup({
       idempotencyKey = randomUUID();
     }
 
-    const api = await ctx.api();
+    // The published description needs no key (the contract, Authentication 4): sent without one when none is set.
+    const api = await ctx.api({ keyOptional: method === 'GET' && (await isPublishedDescription(ctx, path)) });
     const send = (target: string) => api.raw(method, target, { body, headers, idempotencyKey, signal: ctx.signal });
     if (opts.paginate) return paginateAll(ctx, path, send);
 
