@@ -218,7 +218,7 @@ export default defineGroup({
     { flags: '-H, --header <header>', description: 'an extra header, "Name: value" (repeatable)', repeatable: true },
     { flags: '--input <file>', description: 'the JSON body from this file, or - for stdin' },
     { flags: '--paginate', description: 'GET every page (following nextCursor) and print all items as one JSON array' },
-    idempotencyKeyOption('send this Idempotency-Key (reruns within 24 h return the first result)'),
+    idempotencyKeyOption('sent as Idempotency-Key; reruns within 24 h return the first result', 'api'),
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
   ],
   examples: [
@@ -243,7 +243,8 @@ export default defineGroup({
     if (opts.paginate && opts.include) throw new UsageError('use --include or --paginate, not both');
 
     const headers = parseHeaders(opts.header ?? []);
-    let idempotencyKey = opts.idempotencyKey ?? headers['idempotency-key'];
+    const userKey = opts.idempotencyKey ?? headers['idempotency-key'];
+    let idempotencyKey = userKey;
     delete headers['idempotency-key'];
     await checkIdempotencyKey(idempotencyKey, opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key');
 
@@ -284,9 +285,16 @@ export default defineGroup({
       throw error;
     }
     if (opts.include) await printHead(ctx, result.status, result.headers);
-    if (result.replayed) {
+    const { replayOrigin } = await import('../../src/kit/idempotency-key.js');
+    const origin = replayOrigin(result, userKey);
+    if (origin === 'earlier-run' || origin === 'either') {
       const { note } = await import('../../src/io/output.js');
-      await note(ctx, 'idempotent replay: the service answered from its cache (this key was used within the last 24 hours)');
+      await note(
+        ctx,
+        origin === 'earlier-run'
+          ? 'idempotent replay: the service answered from its cache (this key was used within the last 24 hours)'
+          : 'idempotent replay: the work was done once under this key, by this run (its first answer was lost) or by an earlier run within the last 24 hours',
+      );
     }
     await printBody(ctx, result.body);
   },

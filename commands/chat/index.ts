@@ -20,7 +20,7 @@ const options = [
   spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
   { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
   { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
-  idempotencyKeyOption('reuse this key when rerunning a script: within 24 h the same key starts no second turn'),
+  idempotencyKeyOption('within 24 h the same key starts no second turn', 'chat'),
 ] as const;
 type ChatOptions = OptionsOf<typeof options>;
 

@@ -103,7 +103,13 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
  * a high-risk one (or one of a risk this version does not know) is shown and confirmed
  * first (or needs --yes); with `print`, the decided Action goes to stdout (--json, piped).
  */
-export async function decideAction(ctx: Context, id: string, approve: boolean, remember: boolean, options: { print: boolean } = { print: true }): Promise<Action> {
+export async function decideAction(
+  ctx: Context,
+  id: string,
+  approve: boolean,
+  remember: boolean,
+  options: { print: boolean; idempotencyKey?: string } = { print: true },
+): Promise<Action> {
   const api = await ctx.api();
   const { note, printItem, success, warn } = await import('../io/output.js');
   const { sanitizeLine } = await import('../io/sanitize.js');
@@ -126,12 +132,21 @@ export async function decideAction(ctx: Context, id: string, approve: boolean, r
     await warn(ctx, `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`);
   }
   let decided: Action;
+  let answer: { replayed: boolean; unanswered: number };
   try {
-    decided = await api.call('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, signal: ctx.signal });
+    const result = await api.callFull('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, idempotencyKey: options.idempotencyKey, signal: ctx.signal });
+    decided = result.body;
+    answer = result;
   } catch (error) {
     throw await explainDecideError(ctx, error, id);
   }
   if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
+  const { replayNote } = await import('../api/replay.js');
+  const replay = replayNote(answer, options.idempotencyKey, `${approve ? 'approved' : 'rejected'} action ${id}`, 'nothing was decided again');
+  if (replay) {
+    await note(ctx, replay);
+    return decided;
+  }
   const title = sanitizeLine(decided.title ?? id);
   if (!approve) {
     await success(ctx, `Rejected: ${title} (${id}); nothing was done`);
