@@ -63,6 +63,6 @@ export default defineCommand({
       await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
     }
     await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, `doc show ${created.id}`)}`);
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, 'doc show', created.id)}`);
   },
 });

@@ -1,6 +1,7 @@
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
+import { kagentCommand } from '../../src/io/command-line.js';
 
 export default defineCommand({
   name: 'push',
@@ -22,7 +23,7 @@ export default defineCommand({
     const sidecar = await readSidecar(file);
     if (!sidecar) throw new UsageError(`${file} was not pulled: kagent does not know which document it is`, 'pull it first: `kagent doc pull ID -o FILE`, then edit and push');
     const text = await readLocal(file);
-    if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`kagent doc pull ${sidecar.id} -o ${file} --force\``);
+    if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`${kagentCommand(ctx, 'doc pull', sidecar.id, '-o', file, '--force')}\``);
     if (hasConflictMarkers(text)) throw new UsageError(`${file} still holds conflict markers (<<<<<<< … >>>>>>>); nothing was sent`, 'keep the lines you want, remove the markers, then push again');
 
     const { saveMerging } = await import('../../src/docsync/sync.js');
@@ -49,7 +50,7 @@ export default defineCommand({
       throw new CliError(`doc ${sidecar.id} changed since revision ${sidecar.revision} (now ${outcome.latest.revision}) and ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your changes; nothing was sent`, {
         exitCode: ExitCode.CONFLICT,
         code: 'MERGE_CONFLICT',
-        hint: `both sides are written into ${file} between <<<<<<< and >>>>>>> markers: keep what you want, remove the markers, then \`kagent doc push ${file}\` again`,
+        hint: `both sides are written into ${file} between <<<<<<< and >>>>>>> markers: keep what you want, remove the markers, then \`${kagentCommand(ctx, 'doc push', file)}\` again`,
       });
     }
     if (outcome.text !== text) await writeText(file, outcome.text);

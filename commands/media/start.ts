@@ -80,7 +80,7 @@ export default defineCommand({
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     await noteReplay(ctx, answer, opts.idempotencyKey, `started ${started.mediaId}`, 'nothing new was charged');
 
-    const show = suggest(ctx, `media show ${started.mediaId}`);
+    const show = suggest(ctx, 'media show', started.mediaId);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, started);
       await success(ctx, `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`);

@@ -94,7 +94,7 @@ export default defineCommand({
     const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
-      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. kagent watch create "${intent}" --type ${opts.type} --url https://example.com/`);
+      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`);
     }
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
@@ -113,8 +113,8 @@ export default defineCommand({
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     await noteReplay(ctx, answer, opts.idempotencyKey, `created watch ${created.slug}`, 'showing that one');
 
-    const follow = suggest(ctx, `task watch ${created.taskId}`);
-    const show = suggest(ctx, `watch show ${created.slug}`);
+    const follow = suggest(ctx, 'task watch', created.taskId);
+    const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, created);
       await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);

@@ -5,6 +5,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { commandLine } from '../io/command-line.js';
 
 export interface Sidecar {
   id: string;
@@ -38,7 +39,7 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   } catch {
     // reported below
   }
-  throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`kagent doc pull ID -o ${file} --force\``);
+  throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`${commandLine('doc pull ID -o', file, '--force')}\``);
 }
 
 /** Written beside the file, through a temporary name, so a crash never leaves half a sidecar. */

@@ -72,7 +72,7 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
     case 'executed':
       hint =
         undoUntil !== null && undoUntil >= ctx.clock.now()
-          ? `it has run; undo it with \`${kagentCommand(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
+          ? `it has run; undo it with \`${kagentCommand(ctx, 'actions undo', id)}\` (until ${f.time(undoUntil)})`
           : 'it has run, and its undo window has closed';
       break;
     case 'approved':
@@ -154,8 +154,8 @@ export async function decideAction(
   }
   await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
   if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
-  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, `task watch ${decided.taskId}`)}`);
-  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, `conversation show ${decided.conversationId} --follow`)}`);
+  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task watch', decided.taskId)}`);
+  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}`);
   return decided;
 }
 
