@@ -355,6 +355,21 @@ describe('reply parts asked for by the message', () => {
     expect((await t.call('GET', '/media', { key: rich.apiKey })).body.items).toEqual([]);
   });
 
+  it('an approved transcription can be undone within the window: it is cancelled and the minutes not transcribed come back', async () => {
+    const acc = await t.newAccount({ credits: 1000 });
+    const { reply } = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=undome' });
+    const [{ action }] = partsOf(reply, 'action');
+    await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } });
+    await t.advance(2_500);
+    const charged = (await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total;
+    const undone = await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey });
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ status: 'undone', tool: 'start_media' });
+    const [media] = (await t.call('GET', '/media', { key: acc.apiKey })).body.items;
+    expect(media.status).toBe('failed');
+    expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBeGreaterThan(charged);
+  });
+
   it('reports a link it could not quote with an error tool part, and proposes nothing', async () => {
     const acc = await t.newAccount({ credits: 1000 });
     const { reply } = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=unavailable please' });
