@@ -89,8 +89,12 @@ export interface Context {
   io: IO;
   flags: GlobalFlags;
   config: ResolvedConfig;
-  /** Built on first use: commands that never call the API never load the HTTP stack. */
-  api(): Promise<ApiClient>;
+  /**
+   * Built on first use: commands that never call the API never load the HTTP stack.
+   * `keyOptional`: the request needs no key (the published API description), so a missing
+   * key is no error; the client still refuses operations that need one.
+   */
+  api(options?: { keyOptional?: boolean }): Promise<ApiClient>;
   /** Answers of this run that did not fit their assumed shape (tolerant reading), oldest first. */
   misfits?: Misfit[];
   /** The last answer of this run (tolerant reading falls back to it when a command fails on it). */

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
+import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { decide } from './shared.js';
 
 export default defineCommand({
@@ -9,9 +10,17 @@ export default defineCommand({
     'An action whose risk this version does not know is treated as high-risk. Low- and medium-risk actions are approved at once. ' +
     'Piped, prints the id and the new status; --json prints the Action. Deciding an action twice is exit 5 (ACTION_DECIDED), with its current status.',
   arguments: [{ name: 'id', description: 'the action', complete: 'action' }],
-  options: [{ flags: '--remember', description: 'allow this kind of action from now on (when the action has a rule scope)' }],
-  examples: ['kagent actions approve ac_3k9x0q2m', 'kagent actions approve ac_3k9x0q2m --remember', 'kagent actions approve ac_7h1v2c9d --yes --json'],
+  options: [
+    { flags: '--remember', description: 'allow this kind of action from now on (when the action has a rule scope)' },
+    idempotencyKeyOption('a rerun within 24 h returns the first decision instead of deciding again (no ACTION_DECIDED)', 'approve'),
+  ],
+  examples: [
+    'kagent actions approve ac_3k9x0q2m',
+    'kagent actions approve ac_3k9x0q2m --remember',
+    'kagent actions approve ac_7h1v2c9d --yes --json',
+    'kagent actions approve ac_7h1v2c9d --yes --idempotency-key "$GITHUB_RUN_ID-approve-ac_7h1v2c9d"',
+  ],
   async run(ctx, opts, args) {
-    await decide(ctx, args.id, true, opts.remember === true);
+    await decide(ctx, args.id, true, opts.remember === true, opts.idempotencyKey);
   },
 });

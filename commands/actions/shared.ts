@@ -5,6 +5,8 @@ import { decideAction } from '../../src/views/actions.js';
 
 export { pendingActions, locateAction } from '../../src/views/actions.js';
 
-export async function decide(ctx: Context, id: string, approve: boolean, remember: boolean): Promise<void> {
-  await decideAction(ctx, id, approve, remember, { print: true });
+export async function decide(ctx: Context, id: string, approve: boolean, remember: boolean, idempotencyKey: string | undefined): Promise<void> {
+  const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
+  await checkIdempotencyKey(idempotencyKey);
+  await decideAction(ctx, id, approve, remember, { print: true, idempotencyKey });
 }

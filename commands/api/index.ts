@@ -140,6 +140,20 @@ function parseHeaders(entries: string[]): Record<string, string> {
 
 // ---------------------------------------------------------------- what the path is
 
+/** Whether PATH is the API's published description, `{base_url}/openapi.json`, which needs no key. */
+async function isPublishedDescription(ctx: Context, path: string): Promise<boolean> {
+  if (!ctx.config.baseUrl) return false;
+  const { joinPath, resolveRawPath } = await import('../../src/http/url.js');
+  try {
+    const base = new URL(ctx.config.baseUrl);
+    const url = resolveRawPath(base, path);
+    const description = joinPath(base, '/openapi.json');
+    return url.origin === description.origin && url.pathname === description.pathname;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether METHOD PATH is a create-style operation of the contract (it accepts an Idempotency-Key). */
 async function isCreateStyle(method: string, path: string): Promise<boolean> {
   const { operations } = await import('../../src/api/operations.js');
@@ -192,7 +206,8 @@ export default defineGroup({
       '`key[]=value` appends to a list, `key[sub]=value` nests. For GET, DELETE and HEAD, and whenever --input gives the body, fields become query parameters instead.',
     '--paginate follows nextCursor for a GET that answers {items, nextCursor} and prints every item as one JSON array. ' +
       '-i prints the status line and headers first (also for an error answer, with its body). ' +
-      'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice.',
+      'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice. ' +
+      'The published description, GET /openapi.json, needs no key: it is fetched even when none is configured.',
   ].join('\n\n'),
   arguments: [
     { name: 'method', description: 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS (or the PATH, for a GET)' },
@@ -204,7 +219,7 @@ export default defineGroup({
     { flags: '-H, --header <header>', description: 'an extra header, "Name: value" (repeatable)', repeatable: true },
     { flags: '--input <file>', description: 'the JSON body from this file, or - for stdin' },
     { flags: '--paginate', description: 'GET every page (following nextCursor) and print all items as one JSON array' },
-    idempotencyKeyOption('send this Idempotency-Key (reruns within 24 h return the first result)'),
+    idempotencyKeyOption('sent as Idempotency-Key; reruns within 24 h return the first result', 'api'),
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
   ],
   examples: [
@@ -229,7 +244,8 @@ export default defineGroup({
     if (opts.paginate && opts.include) throw new UsageError('use --include or --paginate, not both');
 
     const headers = parseHeaders(opts.header ?? []);
-    let idempotencyKey = opts.idempotencyKey ?? headers['idempotency-key'];
+    const userKey = opts.idempotencyKey ?? headers['idempotency-key'];
+    let idempotencyKey = userKey;
     delete headers['idempotency-key'];
     await checkIdempotencyKey(idempotencyKey, opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key');
 
@@ -256,7 +272,8 @@ export default defineGroup({
       idempotencyKey = randomUUID();
     }
 
-    const api = await ctx.api();
+    // The published description needs no key (the contract, Authentication 4): sent without one when none is set.
+    const api = await ctx.api({ keyOptional: method === 'GET' && (await isPublishedDescription(ctx, path)) });
     const send = (target: string) => api.raw(method, target, { body, headers, idempotencyKey, signal: ctx.signal });
     if (opts.paginate) return paginateAll(ctx, path, send);
 
@@ -271,9 +288,16 @@ export default defineGroup({
       throw error;
     }
     if (opts.include) await printHead(ctx, result.status, result.headers);
-    if (result.replayed) {
+    const { replayOrigin } = await import('../../src/kit/idempotency-key.js');
+    const origin = replayOrigin(result, userKey);
+    if (origin === 'earlier-run' || origin === 'either') {
       const { note } = await import('../../src/io/output.js');
-      await note(ctx, 'idempotent replay: the service answered from its cache (this key was used within the last 24 hours)');
+      await note(
+        ctx,
+        origin === 'earlier-run'
+          ? 'idempotent replay: the service answered from its cache (this key was used within the last 24 hours)'
+          : 'idempotent replay: the work was done once under this key, by this run (its first answer was lost) or by an earlier run within the last 24 hours',
+      );
     }
     await printBody(ctx, result.body);
   },

@@ -20,7 +20,7 @@ const options = [
   spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
   { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
   { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
-  idempotencyKeyOption('reuse this key when rerunning a script: within 24 h the same key starts no second turn'),
+  idempotencyKeyOption('within 24 h the same key starts no second turn', 'chat'),
 ] as const;
 type ChatOptions = OptionsOf<typeof options>;
 
@@ -93,7 +93,7 @@ export default defineGroup({
     if (!opts.wait) {
       const started = await send(ctx, body, opts.idempotencyKey);
       if (wantsJson(ctx)) return printJson(ctx, started);
-      const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
+      const show = suggest(ctx, 'conversation show', started.conversationId, '--follow');
       await printItem(ctx, started, (s, f) => (f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t')));
       await success(ctx, `Sent; the agent is answering in conversation ${started.conversationId}`);
       await note(ctx, `read the reply: ${show}`);
@@ -104,7 +104,7 @@ export default defineGroup({
     if (wantsJson(ctx)) return printJson(ctx, turn.reply);
     const id = turn.started.conversationId;
     await printReply(ctx, turn.reply, id, false);
-    const next = suggest(ctx, `chat --conversation ${id} MESSAGE`);
+    const next = `${suggest(ctx, 'chat --conversation', id)} MESSAGE`;
     const { sanitizeLine } = await import('../../src/io/sanitize.js');
     await note(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
   },

@@ -126,7 +126,7 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
     if (shown.ended) break;
     next = shown.next;
   }
-  if (session.conversationId) await note(ctx, `conversation ${session.conversationId}: ${suggest(ctx, `conversation show ${session.conversationId}`)}`);
+  if (session.conversationId) await note(ctx, `conversation ${session.conversationId}: ${suggest(ctx, 'conversation show', session.conversationId)}`);
 }
 
 type Prompt = <T>(show: () => Promise<T>) => Promise<T | undefined>;
@@ -214,7 +214,7 @@ async function carryOn(ctx: Context, session: Session, prompt: Prompt): Promise<
     page = await followConversation({ ...ctx, signal: AbortSignal.any([ctx.signal, stop.signal]) }, conversationId, {
       limit: 5,
       label: 'Working…',
-      resumeHint: `\`${suggest(ctx, `conversation show ${conversationId} --follow`)}\``,
+      resumeHint: `\`${suggest(ctx, 'conversation show', conversationId, '--follow')}\``,
     });
   } catch (error) {
     if (stop.signal.aborted && !ctx.signal.aborted) return true;

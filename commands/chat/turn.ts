@@ -39,7 +39,7 @@ export const FLAG_FOR = { text: 'MESSAGE', conversationId: '--conversation', spa
 /** What went wrong with sendMessage, in words that say what to do. */
 async function explainSendError(ctx: Context, error: unknown, conversationId: string | undefined): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
-  const show = conversationId ? suggest(ctx, `conversation show ${conversationId} --follow`) : undefined;
+  const show = conversationId ? suggest(ctx, 'conversation show', conversationId, '--follow') : undefined;
   if (error.code === 'CREDITS_EXHAUSTED') {
     return new CliError('no credits left for messages to the agent', {
       exitCode: error.exitCode,
@@ -95,7 +95,7 @@ export async function send(ctx: Context, body: SendMessageRequest, idempotencyKe
 export async function runTurn(ctx: Context, body: SendMessageRequest, idempotencyKey?: string): Promise<Turn> {
   const started = await send(ctx, body, idempotencyKey);
   const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat-follow.js');
-  const show = suggest(ctx, `conversation show ${started.conversationId} --follow`);
+  const show = suggest(ctx, 'conversation show', started.conversationId, '--follow');
   const page = await followConversation(ctx, started.conversationId, {
     replyId: started.messageId,
     limit: FOLLOW_LIMIT,

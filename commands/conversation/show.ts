@@ -30,7 +30,7 @@ export default defineCommand({
         const { followConversation } = await import('../../src/views/chat-follow.js');
         page = await followConversation(ctx, args.id, {
           limit: opts.limit,
-          resumeHint: `read it again with \`${suggest(ctx, `conversation show ${args.id} --follow`)}\``,
+          resumeHint: `read it again with \`${suggest(ctx, 'conversation show', args.id, '--follow')}\``,
         });
       } else {
         page = await api.call('getConversationMessages', { params: { id: args.id }, query, signal: ctx.signal });
@@ -41,6 +41,6 @@ export default defineCommand({
     const { printItem, note } = await import('../../src/io/output.js');
     const { renderTranscript } = await import('../../src/views/chat.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
-    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${suggest(ctx, `conversation show ${args.id} --follow`)} waits for the reply`);
+    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${suggest(ctx, 'conversation show', args.id, '--follow')} waits for the reply`);
   },
 });

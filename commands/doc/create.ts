@@ -20,7 +20,7 @@ export default defineCommand({
     { flags: '--body <markdown>', description: 'the Markdown body as text' },
     spaceOption("the space to put it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--folder <id>', description: 'the folder to put it in' },
-    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first doc instead of creating another'),
+    idempotencyKeyOption('a rerun within 24 h returns the first doc instead of creating another', 'doc'),
   ],
   examples: [
     'kagent doc create --title "Meeting notes" --file notes.md',
@@ -58,9 +58,11 @@ export default defineCommand({
     const result = await api.callFull('createDoc', { body: request, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
     const created = result.body;
     const { printItem, success, note, wantsJson } = await import('../../src/io/output.js');
-    if (result.replayed) await note(ctx, `this key already created doc ${created.id} within the last 24 hours: nothing new was created`);
-    else await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
+    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
+    if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
+      await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
+    }
     await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, `doc show ${created.id}`)}`);
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, 'doc show', created.id)}`);
   },
 });

@@ -79,7 +79,7 @@ async function notApplicable(ctx: Context, error: ApiError, id: string, edits: S
   return new CliError(`${what}; doc ${id} was not changed`, {
     exitCode: ExitCode.USAGE,
     code: 'EDIT_NOT_APPLICABLE',
-    hint: `read the document again (\`${suggest(ctx, `doc show ${id} --raw`)}\`) and give text that matches it exactly, once — include more of the surrounding text when it occurs several times`,
+    hint: `read the document again (\`${suggest(ctx, 'doc show', id, '--raw')}\`) and give text that matches it exactly, once — include more of the surrounding text when it occurs several times`,
     cause: error,
   });
 }

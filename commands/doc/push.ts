@@ -1,6 +1,7 @@
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
+import { kagentCommand } from '../../src/io/command-line.js';
 
 export default defineCommand({
   name: 'push',
@@ -23,7 +24,7 @@ export default defineCommand({
     const sidecar = await readSidecar(file);
     if (!sidecar) throw new UsageError(`${file} was not pulled: kagent does not know which document it is`, 'pull it first: `kagent doc pull ID -o FILE`, then edit and push');
     const text = await readLocal(file);
-    if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`kagent doc pull ${sidecar.id} -o ${file} --force\``);
+    if (text === undefined) throw new UsageError(`${file}: no such file (it was pulled from doc ${sidecar.id})`, `pull it again: \`${kagentCommand(ctx, 'doc pull', sidecar.id, '-o', file, '--force')}\``);
     // Only the markers kagent's own merge wrote are refused: the sidecar remembers them (text.ts,
     // MarkerLines). Lines of the document that look like markers (they came from the service) go through.
     // A sidecar that remembers none (no conflict since the pull, or written by an older kagent that did
@@ -69,7 +70,7 @@ export default defineCommand({
       throw new CliError(`doc ${sidecar.id} changed since revision ${sidecar.revision} (now ${outcome.latest.revision}) and ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your changes; nothing was sent`, {
         exitCode: ExitCode.CONFLICT,
         code: 'MERGE_CONFLICT',
-        hint: `both sides are written into ${file} between <<<<<<< and >>>>>>> markers: keep what you want, remove the markers, then \`kagent doc push ${file}\` again`,
+        hint: `both sides are written into ${file} between <<<<<<< and >>>>>>> markers: keep what you want, remove the markers, then \`${kagentCommand(ctx, 'doc push', file)}\` again`,
       });
     }
     if (outcome.text !== text) await writeText(file, outcome.text);

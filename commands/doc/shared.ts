@@ -62,7 +62,7 @@ export async function conflictError(ctx: Context, error: ApiError, id: string, b
   return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,
     code: 'REVISION_CONFLICT',
-    hint: `read it again (\`${suggest(ctx, `doc show ${id} --raw`)}\`) and reapply your change; ${retry}`,
+    hint: `read it again (\`${suggest(ctx, 'doc show', id, '--raw')}\`) and reapply your change; ${retry}`,
     cause: error,
   });
 }

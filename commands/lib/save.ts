@@ -2,7 +2,7 @@ import type { LinkSaved } from '../../src/api/shapes.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { spaceOption } from '../../src/kit/options.js';
+import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes, renderItem } from './shared.js';
 import { spaceNames } from '../../src/kit/space.js';
@@ -17,11 +17,14 @@ export default defineCommand({
   options: [
     { flags: '--note <text>', description: 'your note on it (at most 2000 characters)' },
     spaceOption("the space to save it in (id or name; default: the profile's space, else the agent picks one)"),
+    idempotencyKeyOption('a rerun within 24 h returns the first save instead of saving (and paying for the summary) again', 'lib-save'),
   ],
   examples: [
     'kagent lib save https://example.com/article',
     'kagent lib save https://example.com/report --note "for the Q3 review" --space Research',
     'id=$(kagent lib save https://example.com/article)',
+    '# in CI: a rerun of the job saves (and pays) once',
+    'kagent lib save "$REPORT_URL" --idempotency-key "$GITHUB_RUN_ID-lib-save"',
   ],
   async run(ctx, opts, args) {
     const S = await shapes();
@@ -32,15 +35,19 @@ export default defineCommand({
     const spaceRef = opts.space ?? ctx.config.space;
     checkInput(S.SaveLinkRequest, { ...body, ...(spaceRef !== undefined ? { spaceId: spaceRef } : {}) }, { url: 'URL', note: '--note', spaceId: opts.space !== undefined ? '--space' : "the profile's space", lang: '--lang' });
     if (!/^https?:\/\//i.test(args.url)) throw new UsageError(`URL must be an http:// or https:// link (got "${args.url}")`);
+    const { checkIdempotencyKey, noteReplay } = await import('../../src/kit/idempotency-key.js');
+    await checkIdempotencyKey(opts.idempotencyKey);
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
     const api = await ctx.api();
     const { withSpinner } = await import('../../src/io/spinner.js');
-    const saved: LinkSaved = await withSpinner(ctx, 'Reading and summarising the page…', () => api.call('saveLink', { body, signal: ctx.signal }));
+    const result = await withSpinner(ctx, 'Reading and summarising the page…', () => api.callFull('saveLink', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal }));
+    const saved: LinkSaved = result.body;
     const { printItem, printJson, wantsJson, success } = await import('../../src/io/output.js');
     // Nothing saved: nothing on stdout and a non-zero exit, so `id=$(kagent lib save URL)` cannot take it for a save.
     if (saved.media || !saved.item) throw mediaLinkError(suggest(ctx, 'media quote', args.url));
+    const replayed = await noteReplay(ctx, result, opts.idempotencyKey, `saved ${saved.item.id}`, 'nothing new was saved or charged');
     if (wantsJson(ctx)) return printJson(ctx, saved);
-    await success(ctx, `Saved ${saved.item.title} (${saved.item.id})`);
+    if (!replayed) await success(ctx, `Saved ${saved.item.title} (${saved.item.id})`);
     const item = saved.item;
     const names = await spaceNames(ctx, [item]);
     await printItem(ctx, item, (i, f) => (f.tty ? renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined) : i.id));

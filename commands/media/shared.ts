@@ -12,7 +12,7 @@ export async function shapes() {
 }
 
 export async function followHint(ctx: Context, id: string): Promise<string> {
-  return `follow it again with \`${suggest(ctx, `media show ${id} --follow`)}\``;
+  return `follow it again with \`${suggest(ctx, 'media show', id, '--follow')}\``;
 }
 
 /** Credits left, for the cost prompt and CREDITS_EXHAUSTED; undefined when /me cannot say. */
@@ -78,7 +78,7 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
   if (last.status === 'failed') {
     throw new CliError(`transcribing ${last.id} failed: ${sanitizeLine(last.title)}`, {
       code: 'MEDIA_FAILED',
-      hint: last.taskId ? `\`${suggest(ctx, `task show ${last.taskId}`)}\` shows how far it got` : `\`${suggest(ctx, `media show ${last.id}`)}\` shows what was transcribed`,
+      hint: last.taskId ? `\`${suggest(ctx, 'task show', last.taskId)}\` shows how far it got` : `\`${suggest(ctx, 'media show', last.id)}\` shows what was transcribed`,
     });
   }
   if (wantsJson(ctx)) {
@@ -87,6 +87,6 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
     return;
   }
   if (last.status === 'ready') {
-    await success(ctx, `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, `media transcript ${last.id}`)}`);
+    await success(ctx, `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, 'media transcript', last.id)}`);
   }
 }

@@ -28,7 +28,7 @@ export default defineCommand({
     const { printJson, wantsJson, note, warn } = await import('../../src/io/output.js');
     if (wantsJson(ctx)) return printJson(ctx, page);
     await printMedia(ctx, page);
-    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, `media show ${page.id} --follow`)}\``);
-    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${suggest(ctx, `task show ${page.taskId}`)}\` shows how far it got` : ''}`);
+    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, 'media show', page.id, '--follow')}\``);
+    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${suggest(ctx, 'task show', page.taskId)}\` shows how far it got` : ''}`);
   },
 });

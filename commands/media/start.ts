@@ -21,7 +21,7 @@ export default defineCommand({
     spaceOption("the space to save it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the media and task ids' },
     { flags: '--max-credits <n>', description: 'spend at most this many credits: refuse (exit 6, nothing spent) when the quote is higher or more than is left; no confirmation needed', type: 'integer', min: 0 },
-    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first start instead of paying twice'),
+    idempotencyKeyOption('a rerun within 24 h returns the first start instead of paying twice', 'media'),
   ],
   examples: [
     'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -69,17 +69,18 @@ export default defineCommand({
 
     const api = await ctx.api();
     let started: MediaStarted;
-    let replayed = false;
+    let answer: { replayed: boolean; unanswered: number };
     try {
       const result = await api.callFull('startMedia', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
       started = result.body;
-      replayed = result.replayed;
+      answer = result;
     } catch (error) {
       throw await explainMediaError(ctx, error, args.url, q);
     }
-    if (replayed) await note(ctx, `this key already started ${started.mediaId} within the last 24 hours: nothing new was charged`);
+    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
+    await noteReplay(ctx, answer, opts.idempotencyKey, `started ${started.mediaId}`, 'nothing new was charged');
 
-    const show = suggest(ctx, `media show ${started.mediaId}`);
+    const show = suggest(ctx, 'media show', started.mediaId);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, started);
       await success(ctx, `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`);

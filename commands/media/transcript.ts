@@ -50,7 +50,7 @@ export default defineCommand({
         throw new CliError(`the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`, {
           exitCode: error.exitCode,
           code: error.code,
-          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${suggest(ctx, `media show ${args.id} --follow`)}\`, then ask again`,
+          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${suggest(ctx, 'media show', args.id, '--follow')}\`, then ask again`,
           cause: error,
         });
       }

@@ -1,4 +1,5 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { label } from './shared.js';
 
 export default defineCommand({
@@ -9,15 +10,27 @@ export default defineCommand({
   options: [
     { flags: '--icon <emoji>', description: 'an icon, usually one emoji' },
     { flags: '--description <text>', description: 'what the space is for' },
+    idempotencyKeyOption('a rerun within 24 h returns the first space instead of creating another', 'space'),
   ],
-  examples: ['kagent space create Research', 'kagent space create "Reading list" --icon 📚 --description "Long reads for the weekend"', 'id=$(kagent space create Travel)'],
+  examples: [
+    'kagent space create Research',
+    'kagent space create "Reading list" --icon 📚 --description "Long reads for the weekend"',
+    'id=$(kagent space create Travel)',
+    '# in CI: a rerun of the job creates no second space',
+    'kagent space create "Release $VERSION" --idempotency-key "$GITHUB_RUN_ID-space"',
+  ],
   async run(ctx, opts, args) {
     const { CreateSpaceRequest } = await import('../../src/api/shapes.js');
     const body = { name: args.name, ...(opts.icon !== undefined ? { icon: opts.icon } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) };
     checkInput(CreateSpaceRequest, body, { name: 'NAME', icon: '--icon', description: '--description' });
+    const { checkIdempotencyKey, replayNote } = await import('../../src/kit/idempotency-key.js');
+    await checkIdempotencyKey(opts.idempotencyKey);
     const api = await ctx.api();
-    const space = await api.call('createSpace', { body, signal: ctx.signal });
-    const { printItem } = await import('../../src/io/output.js');
-    await printItem(ctx, space, (created, f) => (f.tty ? `${f.green('✓')} Created space ${label(created)}` : created.id));
+    const result = await api.callFull('createSpace', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+    const space = result.body;
+    const { note, printItem } = await import('../../src/io/output.js');
+    const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
+    if (replay) await note(ctx, replay);
+    await printItem(ctx, space, (created, f) => (f.tty ? (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`) : created.id));
   },
 });

@@ -17,7 +17,7 @@ async function explainCancelError(ctx: Context, error: unknown, id: string): Pro
   return new CliError(`task ${id} is no longer active${status ? ` (it is ${status})` : ''}: only queued, running or waiting tasks can be cancelled`, {
     exitCode: error.exitCode,
     code: error.code,
-    hint: `nothing to cancel, and whatever it finished is kept: \`${suggest(ctx, `task show ${id}`)}\` shows how it ended`,
+    hint: `nothing to cancel, and whatever it finished is kept: \`${suggest(ctx, 'task show', id)}\` shows how it ended`,
     cause: error,
   });
 }

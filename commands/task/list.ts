@@ -10,18 +10,19 @@ export default defineCommand({
   options: [
     spaceOption('only tasks of this space (id or name)'),
     { flags: '--active', description: 'only queued, running or waiting tasks' },
+    { flags: '--no-active', description: 'only finished tasks (neither queued, running nor waiting)' },
     { flags: '--kind <kind>', description: 'only tasks of this kind (watch_setup, brief, research, transcription, scheduled, ...)' },
     ...pageOptions('every task'),
   ],
-  examples: ['kagent task list --active', 'kagent task list --kind watch_setup --limit 5', 'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"', 'kagent task list --active | cut -f1'],
+  examples: ['kagent task list --active', 'kagent task list --no-active --limit 10', 'kagent task list --kind watch_setup --limit 5', 'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"', 'kagent task list --active | cut -f1'],
   async run(ctx, opts) {
     const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = {
       space: opts.space,
-      active: opts.active ? 'true' : undefined,
+      active: opts.active === undefined ? undefined : String(opts.active),
       kind: opts.kind,
     };
-    checkInput(S.Queries.listTasks, query, { space: '--space', active: '--active', kind: '--kind' });
+    checkInput(S.Queries.listTasks, query, { space: '--space', active: opts.active === false ? '--no-active' : '--active', kind: '--kind' });
     if (opts.space !== undefined) {
       const { resolveSpace } = await import('../../src/kit/space.js');
       query.space = (await resolveSpace(ctx, opts.space)).id;
@@ -31,7 +32,7 @@ export default defineCommand({
     const api = await ctx.api();
     const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {
-      empty: opts.active ? 'No task is running.' : 'No tasks.',
+      empty: opts.active ? 'No task is running.' : opts.active === false ? 'No finished tasks.' : 'No tasks.',
       columns: [
         { header: 'Id', value: (t) => t.id },
         { header: 'Kind', value: (t) => t.kind },

@@ -45,7 +45,7 @@ async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise
     }
   }
   if (task.result) {
-    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${suggest(ctx, next)}`) : ''}`);
+    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${suggest(ctx, ...next)}`) : ''}`);
   }
   return lines.join('\n');
 }

@@ -29,6 +29,6 @@ export default defineCommand({
     if (failure) throw failure;
     await success(ctx, `Done: ${task.title}`);
     const next = resultCommand(task.result);
-    if (next) await note(ctx, `see the result: ${suggest(ctx, next)}`);
+    if (next) await note(ctx, `see the result: ${suggest(ctx, ...next)}`);
   },
 });

@@ -51,7 +51,7 @@ export default defineCommand({
     { flags: '--visibility <visibility>', description: 'public (default), unlisted or private' },
     spaceOption("space to file it in, by id or name (default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the slug and task id' },
-    idempotencyKeyOption('reuse this key when rerunning (CI): a rerun within 24 h returns the first watch instead of creating another'),
+    idempotencyKeyOption('a rerun within 24 h returns the first watch instead of creating another', 'watch'),
   ],
   examples: [
     'kagent watch create "EU rules on AI chips export"',
@@ -94,7 +94,7 @@ export default defineCommand({
     const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
-      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. kagent watch create "${intent}" --type ${opts.type} --url https://example.com/`);
+      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`);
     }
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
@@ -102,18 +102,19 @@ export default defineCommand({
     const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     let created: WatchCreated;
-    let replayed = false;
+    let answer: { replayed: boolean; unanswered: number };
     try {
       const result = await api.callFull('createWatch', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
       created = result.body;
-      replayed = result.replayed;
+      answer = result;
     } catch (error) {
       throw await explainCreateError(ctx, error);
     }
-    if (replayed) await note(ctx, `this key already created watch ${created.slug} within the last 24 hours: showing that one`);
+    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
+    await noteReplay(ctx, answer, opts.idempotencyKey, `created watch ${created.slug}`, 'showing that one');
 
-    const follow = suggest(ctx, `task watch ${created.taskId}`);
-    const show = suggest(ctx, `watch show ${created.slug}`);
+    const follow = suggest(ctx, 'task watch', created.taskId);
+    const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, created);
       await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);

@@ -14,7 +14,7 @@ export default defineCommand({
     const { printList } = await import('../../src/io/output.js');
     const { items } = await (await ctx.api()).call('searchWatches', { query: { q: args.query } });
     await printList<WatchCard>(ctx, items, {
-      empty: `No public watch matches "${args.query}": start one with \`${suggest(ctx, `watch create "${args.query.replace(/"/g, '')}"`)}\``,
+      empty: `No public watch matches "${args.query}": start one with \`${suggest(ctx, 'watch create', args.query)}\``,
       columns: [
         { header: 'Slug', value: (w) => w.slug },
         { header: 'Title', value: (w) => w.title, flex: true },

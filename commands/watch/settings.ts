@@ -1,7 +1,8 @@
 import { ApiError, CliError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import type { Context } from '../../src/context.js';
+import { notFoundHint } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
 
 export default defineCommand({
@@ -28,17 +29,9 @@ export default defineCommand({
     checkInput(S.WatchSettingsRequest, body, { cadence: '--cadence', alerts: '--alert' });
     const { printItem, success } = await import('../../src/io/output.js');
     try {
-      await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal }));
+      await (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
-        throw new CliError(`only the owner of a watch can change its settings, and ${args.slug} was created by someone else`, {
-          exitCode: error.exitCode,
-          code: error.code,
-          hint: `you can still follow or unfollow it; for your own cadence and alerts, start a watch of your own: \`${suggest(ctx, 'watch create "what to follow"')}\``,
-          cause: error,
-        });
-      }
-      throw error;
+      throw await explainSettingsError(ctx, error, args.slug);
     }
     const changes = [
       body.cadence !== undefined ? `cadence ${String(body.cadence)}` : undefined,
@@ -51,3 +44,27 @@ export default defineCommand({
     );
   },
 });
+
+/**
+ * The contract answers 404 to anyone but the owner ("owner only", 404): when the watch can
+ * still be read, the 404 means it is someone else's. A 403 (NOT_OWNER) says the same.
+ */
+async function explainSettingsError(ctx: Context, error: unknown, slug: string): Promise<unknown> {
+  if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 404)) return error;
+  if (error.status === 404) {
+    let visible = false;
+    try {
+      await (await ctx.api()).call('getWatch', { params: { slug }, signal: ctx.signal });
+      visible = true;
+    } catch {
+      // Not readable either: no such watch.
+    }
+    if (!visible) return notFoundHint(ctx, error, 'watch', slug);
+  }
+  return new CliError(`only the owner of a watch can change its settings, and ${slug} was created by someone else`, {
+    exitCode: error.exitCode,
+    code: error.code,
+    hint: `you can still follow or unfollow it; for your own cadence and alerts, start a watch of your own: \`${suggest(ctx, 'watch create "what to follow"')}\``,
+    cause: error,
+  });
+}

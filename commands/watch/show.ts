@@ -3,6 +3,7 @@ import { ApiError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
+import { kagentCommand } from '../../src/io/command-line.js';
 
 export default defineCommand({
   name: 'show',
@@ -31,7 +32,7 @@ export default defineCommand({
       (await ctx.api()).call('getWatch', { params: { slug: args.slug }, query, signal: ctx.signal }),
     ).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 404 && opts.date && error.code !== 'WATCH_NOT_FOUND') {
-        error.hint = `no brief of ${opts.date}: \`kagent watch issues ${args.slug}\` lists the dates there are`;
+        error.hint = `no brief of ${opts.date}: \`${kagentCommand(ctx, 'watch issues', args.slug)}\` lists the dates there are`;
       }
       throw error;
     });

@@ -67,7 +67,7 @@ export const spec: Record<OperationId, OperationSpec> = {
     tag: 'watches',
     summary: 'Change cadence and alerts (owner only)',
     body: S.WatchSettingsRequest,
-    errors: [[403, 'NOT_OWNER'], [404, 'WATCH_NOT_FOUND']],
+    errors: [[404, 'WATCH_NOT_FOUND']],
   },
   setEntryFeedback: { tag: 'watches', summary: 'Rate a brief entry', body: S.EntryFeedbackRequest, errors: [[404, 'ENTRY_NOT_FOUND']] },
   setEntrySaved: { tag: 'watches', summary: 'Save a brief entry to the library or remove it', body: S.EntrySavedRequest, errors: [[404, 'ENTRY_NOT_FOUND']] },

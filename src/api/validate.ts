@@ -42,7 +42,10 @@ function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[])
         return void at(`must be ${describeLength(schema)} (got ${length})`);
       }
       if (schema.pattern && !new RegExp(schema.pattern).test(value)) return void at(`must match ${patternName(schema.pattern)}`);
-      if (schema.format === 'uri' && !isUri(value)) return void at('must be an absolute URL (https://...)');
+      if (schema.format === 'uri') {
+        const problem = uriProblem(value);
+        if (problem) return void at(problem);
+      }
       if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) at('must be an ISO 8601 date-time');
       return;
     }
@@ -113,11 +116,22 @@ export function coerceQuery(schema: Schema, query: Record<string, string | undef
   for (const [name, raw] of Object.entries(query)) {
     if (raw === undefined || !(name in properties)) continue;
     const sub = baseSchema(properties[name] as Schema);
-    if ((sub.type === 'integer' || sub.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw.trim())) out[name] = Number(raw);
+    if ((sub.type === 'integer' || sub.type === 'number') && isJsonNumber(raw.trim())) out[name] = Number(raw);
     else if (sub.type === 'boolean' && (raw === 'true' || raw === 'false')) out[name] = raw === 'true';
     else out[name] = raw;
   }
   return out;
+}
+
+/**
+ * A query value read as the contract's `number`/`integer`: the JSON number grammar (RFC 8259
+ * §6), exponents included (`1e2`, `1.5e3`, `6E+1`; what JavaScript's String(n) writes for
+ * 1e-7 or 1e21). Not `.5`, `5.`, `+5`, `0x10` or `007`: JSON has no such numbers, and
+ * taking them would be guessing at what the caller meant. Surrounding whitespace is
+ * insignificant, as in a JSON text. A value too large to be finite (`1e999`) is no number.
+ */
+function isJsonNumber(text: string): boolean {
+  return /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) && Number.isFinite(Number(text));
 }
 
 function baseSchema(schema: Schema): Schema {
@@ -169,12 +183,24 @@ export function charLength(text: string): number {
   return n;
 }
 
-function isUri(value: string): boolean {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
+/**
+ * Why a string is not a URI in JSON Schema's sense (format `uri`: RFC 3986, absolute),
+ * or undefined when it is one. Only RFC 3986's characters are allowed — unreserved,
+ * reserved and `%` with two hex digits — so `https://example.com/a b`, `…/<x>`, `…/100%`
+ * and non-ASCII letters (an IRI) are refused: percent-encode them. WHATWG URL parsing
+ * alone would accept them all and store something else than what was sent.
+ */
+function uriProblem(value: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return 'must be an absolute URL (https://...)';
+  const bad = /%(?![0-9a-f]{2})|[^a-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/i.exec(value);
+  if (bad) {
+    const what = bad[0] === ' ' ? 'a space' : bad[0] === '%' ? 'a % not followed by two hex digits' : `"${bad[0]}"`;
+    return `must be a URI: ${what} at position ${bad.index + 1} must be percent-encoded (RFC 3986)`;
+  }
   try {
     new URL(value);
-    return true;
+    return undefined;
   } catch {
-    return false;
+    return 'must be an absolute URL (https://...)';
   }
 }

@@ -45,11 +45,15 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   addSecrets([io.stdout, io.stderr], [...urlSecrets(config.baseUrl), ...proxySecrets(env), ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey))]);
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
+  let keyless: Promise<ApiClient> | undefined;
   const ctx: RuntimeContext = {
     io,
     flags,
     config,
-    api: () => (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
+    api: (options) =>
+      options?.keyOptional && !config.apiKey
+        ? (keyless ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: undefined }, { keyOptional: true }))
+        : (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
     misfits: [],
     clock: options.overrides?.clock ?? systemClock,
     prompter: options.overrides?.prompter ?? createPrompter(io, signal, flags),
@@ -127,10 +131,15 @@ export interface Credentials {
  * `auth login` checks new ones before saving them). The HTTP stack is
  * imported here, on first use.
  */
-export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>, credentials: Credentials): Promise<ApiClient> {
+export async function connect(
+  ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>,
+  credentials: Credentials,
+  options: { keyOptional?: boolean } = {},
+): Promise<ApiClient> {
   const { baseUrl, apiKey } = credentials;
+  const keyMissing = !apiKey && !options.keyOptional;
   // `-p sandbx`: say that the profile does not exist (and which one was meant), not that it has no URL or key.
-  const missing = (!baseUrl || !apiKey) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
+  const missing = (!baseUrl || keyMissing) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
   if (missing) throw missing;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
@@ -139,7 +148,7 @@ export async function connect(ctx: Pick<Context, 'io' | 'flags' | 'config' | 'si
       hint: 'log in with `kagent auth login --base-url URL`, set KAGENT_BASE_URL, or start a local one with `kagent sandbox`',
     });
   }
-  if (!apiKey) {
+  if (keyMissing) {
     throw new CliError('not logged in: no API key', {
       exitCode: ExitCode.AUTH,
       code: 'NOT_AUTHENTICATED',

@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
 import { markersLeft } from './text.js';
+import { commandLine } from '../io/command-line.js';
 
 /** The editor is reopened on conflicts at most this many times. */
 const REOPEN_MAX = 3;
@@ -89,6 +90,6 @@ async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliEr
   return new CliError(`${what}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,
     code: 'MERGE_CONFLICT',
-    hint: await doc.keep(text, `resolve the markers and \`kagent doc edit ${doc.id}\` again`),
+    hint: await doc.keep(text, `resolve the markers and \`${commandLine('doc edit', doc.id)}\` again`),
   });
 }

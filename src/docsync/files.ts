@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
 import { prepareSidecarDir, pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
+import { commandLine } from '../io/command-line.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -68,7 +69,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
     throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
       exitCode: ExitCode.CONFLICT,
       code: 'LOCAL_CHANGES',
-      hint: `push them first (\`kagent doc push ${file}\`), or --force to overwrite them with the service's revision`,
+      hint: `push them first (\`${commandLine('doc push', file)}\`), or --force to overwrite them with the service's revision`,
     });
   }
 }

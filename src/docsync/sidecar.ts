@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { fileError } from '../io/file-name.js';
 import type { MarkerLines } from './text.js';
+import { commandLine } from '../io/command-line.js';
 
 export interface Sidecar {
   id: string;
@@ -99,7 +100,7 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   } catch {
     // reported below
   }
-  throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`kagent doc pull ID -o ${file} --force\``);
+  throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`${commandLine('doc pull ID -o', file, '--force')}\``);
 }
 
 /**

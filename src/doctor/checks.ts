@@ -103,7 +103,7 @@ export interface Probe {
   failure?: Check;
 }
 
-/** One GET /me, never retried: an error answer still tells that the service is there. */
+/** One GET /me (without a key: GET /openapi.json), never retried: an error answer still tells that the service is there. */
 export async function probeService(ctx: Context, config: Resolved, base: URL): Promise<Probe> {
   const probe: Probe = { reachable: false, receivedAt: 0, elapsedMs: 0 };
   try {
@@ -119,9 +119,9 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
       signal: ctx.signal,
       onMisfit: (m) => (probe.misfit = m),
     });
-    if (!config.apiKey) throw new CliError('no key to try', { code: 'NO_KEY' });
     const started = Date.now();
-    const result = await client.callFull('getMe');
+    // Without a key, the published description (which needs none) tells whether the service is there.
+    const result = config.apiKey ? await client.callFull('getMe') : await client.raw('GET', '/openapi.json', { signal: ctx.signal });
     probe.elapsedMs = Date.now() - started;
     probe.receivedAt = ctx.clock.now();
     probe.status = result.status;
@@ -138,7 +138,7 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
       probe.reachable = true;
       probe.unreadable = (error as CliError).message;
       probe.receivedAt = ctx.clock.now();
-    } else if ((error as CliError).code !== 'NO_KEY') {
+    } else {
       probe.failure = unreachableCheck(base, error);
     }
   }

@@ -15,7 +15,7 @@ import { CliError } from '../errors.js';
 import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
 import type { Formatter } from './format.js';
 import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeLine, sanitizeStyled } from './sanitize.js';
-import { emit, hasWritten } from './streams.js';
+import { emit, hasWritten, PipeClosedError } from './streams.js';
 import type { Column } from './table.js';
 
 export type { Column } from './table.js';
@@ -215,25 +215,47 @@ function isInterruption(error: Error): boolean {
 
 /** Prints a list, row by row as it arrives: memory stays flat however many pages follow. Returns how many items there were. */
 export async function printList<T>(ctx: OutputContext, items: Items<T>, options: ListOptions<T>): Promise<number> {
+  const shown = { count: 0 };
+  try {
+    return await printListAs(ctx, items, options, shown);
+  } catch (error) {
+    throw stoppedPartWay(error, shown.count);
+  }
+}
+
+/**
+ * A listing that fails part-way (a later page's error, a cursor loop, Ctrl-C) fails with
+ * that error and its exit code; what was printed is whole (a closed JSON array, whole
+ * lines), and the hint says it is not the entire list.
+ */
+function stoppedPartWay(error: unknown, count: number): unknown {
+  if (count > 0 && error instanceof CliError && !(error instanceof PipeClosedError)) {
+    const said = `the list printed is incomplete: ${count} item${count === 1 ? '' : 's'} came before this error`;
+    error.hint = error.hint ? `${error.hint}\n${said}` : said;
+  }
+  return error;
+}
+
+async function printListAs<T>(ctx: OutputContext, items: Items<T>, options: ListOptions<T>, shown: { count: number }): Promise<number> {
   if (ctx.flags.jq !== undefined) {
     const all: T[] = [];
     for await (const item of items) all.push(item);
     await printJson(ctx, all);
     return all.length;
   }
-  if (ctx.flags.json) return streamJsonArray(ctx, items);
+  if (ctx.flags.json) return streamJsonArray(ctx, items, shown);
 
   const f = await getFormatter(ctx);
   const { visibleColumns, plainRow, renderTable } = await import('./table.js');
   const columns = visibleColumns(options.columns, f.tty).map(tolerantColumn);
-  let count = 0;
 
   if (!f.tty) {
+    // One write per row: a failure between rows leaves whole lines only.
     for await (const item of items) {
       await emit(ctx.io.stdout, `${plainRow(sanitizeDeep(item), columns)}\n`);
-      count++;
+      shown.count++;
     }
-    return count;
+    return shown.count;
   }
 
   // A list taller than the screen goes through the pager.
@@ -241,21 +263,29 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
   const size = Array.isArray(items) ? Math.max(items.length, 1) : (options.batch ?? 100);
   let batch: T[] = [];
   let widths: number[] | undefined;
+  let fetched = 0;
   const flushBatch = async () => {
     if (batch.length === 0) return;
     const rendered = renderTable(batch, columns, f, widths);
     widths = rendered.widths;
+    shown.count += batch.length;
     batch = [];
     await emit(ctx.io.stdout, `${rendered.text}\n`);
   };
-  for await (const item of items) {
-    batch.push(sanitizeDeep(item));
-    count++;
-    if (batch.length >= size) await flushBatch();
+  try {
+    for await (const item of items) {
+      batch.push(sanitizeDeep(item));
+      fetched++;
+      if (batch.length >= size) await flushBatch();
+    }
+  } catch (error) {
+    // The rows fetched before the failure are shown, then the error.
+    await flushBatch().catch(() => undefined);
+    throw error;
   }
   await flushBatch();
-  if (count === 0 && options.empty) await note(ctx, options.empty);
-  return count;
+  if (fetched === 0 && options.empty) await note(ctx, options.empty);
+  return fetched;
 }
 
 /**
@@ -291,20 +321,25 @@ function tolerantColumn<T>(column: Column<T>): Column<T> {
   };
 }
 
-async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>): Promise<number> {
+async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>, shown: { count: number } = { count: 0 }): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
-  let count = 0;
   const fields = ctx.flags.jsonFields;
   const pick = fields ? await import('./fields.js') : undefined;
-  for await (const raw of items) {
-    if (pick && fields && count === 0) pick.checkFields(raw, fields);
-    const item = pick && fields ? pick.pickFields(raw, fields) : raw;
-    const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
-    await emit(ctx.io.stdout, count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`);
-    count++;
+  try {
+    for await (const raw of items) {
+      if (pick && fields && shown.count === 0) pick.checkFields(raw, fields);
+      const item = pick && fields ? pick.pickFields(raw, fields) : raw;
+      const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
+      await emit(ctx.io.stdout, shown.count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`);
+      shown.count++;
+    }
+  } catch (error) {
+    // Stopped part-way: the array is closed, so stdout still parses (nothing is printed when nothing came).
+    if (shown.count > 0) await emit(ctx.io.stdout, pretty ? '\n]\n' : ']\n').catch(() => undefined);
+    throw error;
   }
-  await emit(ctx.io.stdout, count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
-  return count;
+  await emit(ctx.io.stdout, shown.count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
+  return shown.count;
 }
 
 /** Plain text that is itself the result (e.g. an id when piped). Sanitised. */

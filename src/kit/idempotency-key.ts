@@ -1,7 +1,17 @@
-// --idempotency-key, as doc create, media start and api take it: checked against
-// the contract's bound (at most 200 characters) before anything is sent, as an
-// INVALID_INPUT usage error naming the flag (exit 2).
+// --idempotency-key, as every command whose operation takes an Idempotency-Key has it
+// (space create, watch create, lib save, doc create, media start, chat, actions
+// approve/reject, api): the option itself (./options.ts), its check against the
+// contract's bound (at most 200 characters) before anything is sent, as an
+// INVALID_INPUT usage error naming the flag (exit 2), and what a replayed answer
+// means: the work of an earlier run under the user's key, or this run's own work
+// whose first answer was lost (a connection reset after sending) and that the
+// repeated request found done. A key reused with another body is the service's
+// 422, exit 2, like every 422.
+import type { Context } from '../context.js';
+import { replayNote, type KeyedAnswer } from '../api/replay.js';
 import { InputError } from './define.js';
+
+export { replayNote, replayOrigin, type KeyedAnswer } from '../api/replay.js';
 
 export async function checkIdempotencyKey(key: string | undefined, flag = '--idempotency-key'): Promise<void> {
   if (key === undefined) return;
@@ -9,4 +19,13 @@ export async function checkIdempotencyKey(key: string | undefined, flag = '--ide
   if (key.length > 0 && key.length <= limits.idempotencyKeyMax) return;
   const message = `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`;
   throw new InputError(`${flag} ${message}`, [{ path: flag, message }]);
+}
+
+/** Says the replay note on stderr when there is one; true when it did (the usual success line is then left out). */
+export async function noteReplay(ctx: Context, answer: KeyedAnswer, userKey: string | undefined, did: string, nothingNew: string): Promise<boolean> {
+  const text = replayNote(answer, userKey, did, nothingNew);
+  if (text === undefined) return false;
+  const { note } = await import('../io/output.js');
+  await note(ctx, text);
+  return true;
 }

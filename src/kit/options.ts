@@ -8,9 +8,20 @@ export function spaceOption<const D extends string>(description: D) {
   return { flags: '--space <space>', description, complete: 'space' } as const;
 }
 
-/** `--idempotency-key <key>`: checked with checkIdempotencyKey before anything is sent. */
-export function idempotencyKeyOption<const D extends string>(description: D) {
-  return { flags: '--idempotency-key <key>', description } as const;
+/**
+ * `--idempotency-key <key>`: checked with checkIdempotencyKey before anything is sent; a
+ * replayed answer is said with noteReplay (./idempotency-key.ts). `rerun` says what a
+ * rerun with the same key gets; `step` names this step in the example key a script
+ * should pass ("$GITHUB_RUN_ID-space"). Without the flag each run sends a fresh key.
+ */
+export function idempotencyKeyOption<const D extends string>(rerun: D, step: string) {
+  return {
+    flags: '--idempotency-key <key>',
+    description:
+      `a key for this request (1 to 200 characters): ${rerun}; the same key with other values is refused (exit 2). ` +
+      `Without it every run sends a fresh key, so a script that reruns after a timeout should pass one of its own, stable across reruns of the same job, ` +
+      `e.g. --idempotency-key "$GITHUB_RUN_ID-${step}"`,
+  } as const;
 }
 
 /**

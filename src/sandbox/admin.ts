@@ -3,6 +3,9 @@
 // make the next requests fail, read request counts. No key needed: the sandbox
 // only listens on loopback. With a bearer key, `/_sandbox/account` acts on that key's account.
 import type { IncomingHttpHeaders } from 'node:http';
+import { Type } from '@sinclair/typebox';
+import { Me } from '../api/shapes.js';
+import { validate } from '../api/validate.js';
 import { FAULT_KINDS, type FaultKind } from './faults.js';
 import type { ServerDeps } from './server.js';
 import { HttpFail, type Account, type Reply } from './types.js';
@@ -14,7 +17,7 @@ export const adminRoutes = [
   'GET  /_sandbox/                       this list',
   'POST /_sandbox/accounts               {email?, name?, emailVerified?, lang?, credits?, limits?} → {account, apiKey}',
   'GET  /_sandbox/accounts/{id}          the account as stored',
-  'PATCH /_sandbox/accounts/{id}         {credits?, emailVerified?, limits?, watchesThisMonth?, storageUsed?, trial?, plan?, hideFields?}',
+  'PATCH /_sandbox/accounts/{id}         {credits?, emailVerified?, limits?, watchesThisMonth?, storageUsed?, trial?, plan?, hideFields?}; credits: a number, or the pools in full [{pool, remaining, total, resetsAt}] as GET /me shows them (400 INVALID_INPUT otherwise)',
   '                                      hideFields: library item fields left out of answers, e.g. ["fileName"] ([] shows all)',
   'POST /_sandbox/accounts/{id}/keys     → {apiKey}: another key for the same account',
   '     /_sandbox/account[...]           the same, for the account of the bearer key',
@@ -39,20 +42,23 @@ export async function handleAdmin(deps: ServerDeps, method: string, url: URL, bo
 
   if (parts[0] === 'accounts' || parts[0] === 'account') {
     if (route === 'POST accounts') {
+      checkAccountInput(body ?? {});
       const { account, apiKey } = world.createAccount({
         email: body?.email,
         name: body?.name,
         emailVerified: body?.emailVerified,
         lang: body?.lang,
-        credits: body?.credits,
+        credits: typeof body?.credits === 'number' ? body.credits : undefined,
         limits: body?.limits,
         apiKey: body?.apiKey,
       });
+      if (Array.isArray(body?.credits)) account.credits = body.credits;
       return { status: 201, body: { account: accountView(account), apiKey } };
     }
     const [account, rest] = resolveAccount(deps, parts, headers);
     if (method === 'GET' && rest.length === 0) return ok(accountView(account));
     if (method === 'PATCH' && rest.length === 0) {
+      checkAccountInput(body ?? {});
       patchAccount(account, body ?? {}, world.now());
       world.changed();
       return ok(accountView(account));
@@ -111,6 +117,38 @@ function resolveAccount(deps: ServerDeps, parts: string[], headers: IncomingHttp
   const account = deps.world.state.accounts[parts[1] ?? ''];
   if (!account) throw new HttpFail(404, 'ACCOUNT_NOT_FOUND', `No account ${parts[1]}`);
   return [account, parts.slice(2)];
+}
+
+/**
+ * What the admin routes may set on an account, taken from the shapes GET /me serves (the
+ * single source), so that no setting can make the sandbox break its own answers: credit
+ * pools in full (`resetsAt` included, null for a pool that never resets), plan, trial,
+ * limits, language. `credits` as a number is one monthly pool.
+ */
+const M = Me.properties;
+const AccountInput = Type.Object({
+  email: Type.Optional(M.email),
+  name: Type.Optional(M.name),
+  apiKey: Type.Optional(Type.String({ minLength: 1 })),
+  emailVerified: Type.Optional(M.emailVerified),
+  lang: Type.Optional(M.lang),
+  plan: Type.Optional(M.plan),
+  trial: Type.Optional(M.trial),
+  limits: Type.Optional(Type.Partial(M.limits)),
+  storageUsed: Type.Optional(Type.Integer({ minimum: 0 })),
+  watchesThisMonth: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+const CreditsAsNumber = Type.Number({ minimum: 0 });
+
+/** 400 INVALID_INPUT with every issue, before anything is changed. */
+function checkAccountInput(body: Record<string, any>): void {
+  const issues = validate(AccountInput, body);
+  if (body.credits !== undefined) {
+    issues.push(...validate(typeof body.credits === 'number' ? CreditsAsNumber : M.credits.properties.pools, body.credits, 'credits'));
+  }
+  if (issues.length > 0) {
+    throw new HttpFail(400, 'INVALID_INPUT', `Invalid account settings: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+  }
 }
 
 function patchAccount(account: Account, body: Record<string, any>, now: number): void {

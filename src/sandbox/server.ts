@@ -55,18 +55,18 @@ const routeTable: Route[] = Object.entries(operations).map(([op, info]) => {
 // Literal paths win over parameters (`/watches/search` before `/watches/{slug}`).
 routeTable.sort((a, b) => a.names.length - b.names.length);
 
-function match(method: string, path: string): { route: Route; params: Record<string, string> } | 'wrong-method' | undefined {
-  let pathMatched = false;
+function match(method: string, path: string): { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined {
+  const allowed: string[] = [];
   for (const route of routeTable) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    pathMatched = true;
+    if (!allowed.includes(route.method)) allowed.push(route.method);
     if (route.method !== method) continue;
     const params: Record<string, string> = {};
     route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1] ?? '')));
     return { route, params };
   }
-  return pathMatched ? 'wrong-method' : undefined;
+  return allowed.length > 0 ? { allowed } : undefined;
 }
 
 export function createHandler(deps: ServerDeps) {
@@ -142,8 +142,12 @@ async function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: S
 function routeOf(method: string, pathname: string): { route: Route; params: Record<string, string> } {
   if (!pathname.startsWith(`${PREFIX}/`)) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${pathname} (the API lives under ${PREFIX})`);
   const found = match(method, pathname.slice(PREFIX.length));
-  if (found === 'wrong-method') throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname}`);
   if (!found) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${method} ${pathname}`);
+  if ('allowed' in found) {
+    // RFC 9110 §15.5.6: a 405 lists the methods the resource does support.
+    const allow = found.allowed.join(', ');
+    throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname} (allowed: ${allow})`, {}, { allow });
+  }
   return found;
 }
 

@@ -72,7 +72,7 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
     case 'executed':
       hint =
         undoUntil !== null && undoUntil >= ctx.clock.now()
-          ? `it has run; undo it with \`${kagentCommand(ctx, `actions undo ${id}`)}\` (until ${f.time(undoUntil)})`
+          ? `it has run; undo it with \`${kagentCommand(ctx, 'actions undo', id)}\` (until ${f.time(undoUntil)})`
           : 'it has run, and its undo window has closed';
       break;
     case 'approved':
@@ -103,7 +103,13 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
  * a high-risk one (or one of a risk this version does not know) is shown and confirmed
  * first (or needs --yes); with `print`, the decided Action goes to stdout (--json, piped).
  */
-export async function decideAction(ctx: Context, id: string, approve: boolean, remember: boolean, options: { print: boolean } = { print: true }): Promise<Action> {
+export async function decideAction(
+  ctx: Context,
+  id: string,
+  approve: boolean,
+  remember: boolean,
+  options: { print: boolean; idempotencyKey?: string } = { print: true },
+): Promise<Action> {
   const api = await ctx.api();
   const { note, printItem, success, warn } = await import('../io/output.js');
   const { sanitizeLine } = await import('../io/sanitize.js');
@@ -126,12 +132,21 @@ export async function decideAction(ctx: Context, id: string, approve: boolean, r
     await warn(ctx, `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`);
   }
   let decided: Action;
+  let answer: { replayed: boolean; unanswered: number };
   try {
-    decided = await api.call('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, signal: ctx.signal });
+    const result = await api.callFull('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, idempotencyKey: options.idempotencyKey, signal: ctx.signal });
+    decided = result.body;
+    answer = result;
   } catch (error) {
     throw await explainDecideError(ctx, error, id);
   }
   if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
+  const { replayNote } = await import('../api/replay.js');
+  const replay = replayNote(answer, options.idempotencyKey, `${approve ? 'approved' : 'rejected'} action ${id}`, 'nothing was decided again');
+  if (replay) {
+    await note(ctx, replay);
+    return decided;
+  }
   const title = sanitizeLine(decided.title ?? id);
   if (!approve) {
     await success(ctx, `Rejected: ${title} (${id}); nothing was done`);
@@ -139,8 +154,8 @@ export async function decideAction(ctx: Context, id: string, approve: boolean, r
   }
   await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
   if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
-  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, `task watch ${decided.taskId}`)}`);
-  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, `conversation show ${decided.conversationId} --follow`)}`);
+  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task watch', decided.taskId)}`);
+  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}`);
   return decided;
 }
 

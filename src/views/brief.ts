@@ -138,8 +138,8 @@ export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Fo
     const shown = page.archive.slice(0, ARCHIVE_SHOWN).map((ref) => (page.brief && ref.id === page.brief.id ? f.bold(ref.date) : ref.date));
     const more = page.archive.length > ARCHIVE_SHOWN ? f.dim(` (+${page.archive.length - ARCHIVE_SHOWN} more)`) : '';
     parts.push(`\n${f.bold('Archive')}  ${shown.join(f.dim(' · '))}${more}`);
-    parts.push(f.dim(`  one day: ${kagentCommand(ctx, `watch show ${page.watch.slug} --date YYYY-MM-DD`)}`));
-    parts.push(f.dim(`  all:     ${kagentCommand(ctx, `watch issues ${page.watch.slug}`)}`));
+    parts.push(f.dim(`  one day: ${kagentCommand(ctx, 'watch show', page.watch.slug, '--date', 'YYYY-MM-DD')}`));
+    parts.push(f.dim(`  all:     ${kagentCommand(ctx, 'watch issues', page.watch.slug)}`));
   }
   if (page.method.summary.trim() || page.method.sources.length > 0) {
     parts.push(`\n${f.bold('Method')}`);

@@ -103,6 +103,6 @@ export function replyOf(page: Messages, turn: { messageId?: string; userMessageI
 export function noReplyError(ctx: Pick<Context, 'flags'>, conversationId: string): CliError {
   return new CliError(`the turn in conversation ${conversationId} ended without a reply`, {
     code: 'NO_REPLY',
-    hint: `\`${kagentCommand(ctx, `conversation show ${conversationId}`)}\` shows the conversation as it stands`,
+    hint: `\`${kagentCommand(ctx, 'conversation show', conversationId)}\` shows the conversation as it stands`,
   });
 }

@@ -23,7 +23,7 @@ import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { truncate } from '../io/width.js';
-import { kagentCommand, shellQuote } from '../io/command-line.js';
+import { kagentCommand } from '../io/command-line.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 type Loose = Record<string, unknown>;
@@ -76,11 +76,11 @@ function cut(text: string, width: number): string {
   return truncate(text, Math.max(20, width));
 }
 
-/** `kagent doc show ID` and the like: the command that opens what a change or part names. */
-function openCommand(kind: string, id: string): string | undefined {
+/** `doc show` and ID and the like: the command (words, then the value) that opens what a change or part names. */
+function openCommand(kind: string, id: string): [string, string] | undefined {
   const verbs: Record<string, string> = { doc: 'doc show', watch: 'watch show', media: 'media show', task: 'task show', clip: 'lib show' };
   const verb = verbs[kind];
-  return verb && id ? `${verb} ${shellQuote(id)}` : undefined;
+  return verb && id ? [verb, id] : undefined;
 }
 
 interface PartRenderer {
@@ -132,7 +132,7 @@ const renderers: Record<string, PartRenderer> = {
       const id = line(item?.id);
       const mime = line(item?.mime);
       lines.push(`  ▪ ${line(item?.name) || id}${mime ? f.dim(` (${mime})`) : ''}${id ? f.dim(`  ${id}`) : ''}`);
-      if (id) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, `lib show ${shellQuote(id)}`))}`);
+      if (id) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, 'lib show', id))}`);
     }
     return lines.join('\n');
   },
@@ -153,7 +153,7 @@ const renderers: Record<string, PartRenderer> = {
     });
     const first = choices[0];
     if (!options.repl && first && line(first.label)) {
-      lines.push(`    ${f.dim('answer:')} ${f.cyan(kagentCommand(ctx, `chat --conversation ${shellQuote(options.conversationId)} ${shellQuote(line(first.label))}`))}`);
+      lines.push(`    ${f.dim('answer:')} ${f.cyan(kagentCommand(ctx, 'chat --conversation', options.conversationId, line(first.label)))}`);
     }
     return lines.join('\n');
   },
@@ -161,7 +161,7 @@ const renderers: Record<string, PartRenderer> = {
   memory(ctx, part, f) {
     const actionId = line(part.actionId);
     const lines = [`${f.magenta('✎')} ${f.bold('Remembered:')} ${line(part.text)}`];
-    if (actionId) lines.push(`    ${f.dim('undo:')} ${f.cyan(kagentCommand(ctx, `actions undo ${shellQuote(actionId)}`))}`);
+    if (actionId) lines.push(`    ${f.dim('undo:')} ${f.cyan(kagentCommand(ctx, 'actions undo', actionId))}`);
     return lines.join('\n');
   },
 
@@ -169,14 +169,14 @@ const renderers: Record<string, PartRenderer> = {
     const id = line(part.taskId);
     const kind = line(part.kind);
     const lines = [`${f.cyan('▸')} ${f.bold('Task:')} ${line(part.title) || id}${f.dim(` (${[kind, id].filter(Boolean).join(', ')})`)}`];
-    if (id) lines.push(`    ${f.dim('follow:')} ${f.cyan(kagentCommand(ctx, `task watch ${shellQuote(id)}`))}`);
+    if (id) lines.push(`    ${f.dim('follow:')} ${f.cyan(kagentCommand(ctx, 'task watch', id))}`);
     return lines.join('\n');
   },
 
   media(ctx, part, f) {
     const id = line(part.mediaId);
     const lines = [`${f.cyan('▸')} ${f.bold('Media:')} ${line(part.title) || id}${id ? f.dim(` (${id})`) : ''}`];
-    if (id) lines.push(`    ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, `media show ${shellQuote(id)}`))}`);
+    if (id) lines.push(`    ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, 'media show', id))}`);
     return lines.join('\n');
   },
 
@@ -198,7 +198,7 @@ const renderers: Record<string, PartRenderer> = {
       const note = line(item?.note);
       lines.push(`  ${sign} ${verb} ${kind} “${line(item?.title) || id}”${id ? f.dim(` (${id})`) : ''}${note ? ` — ${note}` : ''}${state.length ? ` ${state.join(' ')}` : ''}`);
       const open = openCommand(kind, id);
-      if (open && !item?.undone) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, open))}`);
+      if (open && !item?.undone) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, ...open))}`);
       else if (!open && item?.href) lines.push(`      ${f.dim('in the web app:')} ${line(item.href)}`);
       const actionIds = Array.isArray(item?.actionIds) ? (item.actionIds as unknown[]).map(line).filter(Boolean) : [];
       if (item?.undone || actionIds.length === 0) continue;
@@ -207,7 +207,7 @@ const renderers: Record<string, PartRenderer> = {
         lines.push(`      ${f.dim(`undo window closed ${f.time(until)}`)}`);
       } else {
         const when = until === null ? '' : ` (until ${f.time(until)})`;
-        lines.push(`      ${f.dim(`undo${when}:`)} ${f.cyan(kagentCommand(ctx, `actions undo ${actionIds.map(shellQuote).join(' ')}`))}`);
+        lines.push(`      ${f.dim(`undo${when}:`)} ${f.cyan(kagentCommand(ctx, 'actions undo', ...actionIds))}`);
       }
     }
     return lines.join('\n');
@@ -242,8 +242,8 @@ export function renderAction(ctx: RenderContext, action: Loose, f: Formatter, op
       lines.push(`${f.yellow('⏸')} ${f.bold('Waiting for your approval:')} ${title} ${facts}`);
       for (const entry of previewLines(action.preview, Math.min(f.width, 120) - 4)) lines.push(`    ${f.dim(entry)}`);
       if (id && commands) {
-        lines.push(`    ${f.dim('approve:')} ${f.cyan(kagentCommand(ctx, `actions approve ${shellQuote(id)}`))}`);
-        lines.push(`    ${f.dim('reject: ')} ${f.cyan(kagentCommand(ctx, `actions reject ${shellQuote(id)}`))}`);
+        lines.push(`    ${f.dim('approve:')} ${f.cyan(kagentCommand(ctx, 'actions approve', id))}`);
+        lines.push(`    ${f.dim('reject: ')} ${f.cyan(kagentCommand(ctx, 'actions reject', id))}`);
       }
       break;
     }
@@ -253,7 +253,7 @@ export function renderAction(ctx: RenderContext, action: Loose, f: Formatter, op
     case 'executed': {
       lines.push(`${f.green('✓')} ${f.bold('Done:')} ${title} ${facts}`);
       const until = typeof action.undoUntil === 'number' ? action.undoUntil : null;
-      if (id && until !== null && until >= now) lines.push(`    ${f.dim(`undo (until ${f.time(until)}):`)} ${f.cyan(kagentCommand(ctx, `actions undo ${shellQuote(id)}`))}`);
+      if (id && until !== null && until >= now) lines.push(`    ${f.dim(`undo (until ${f.time(until)}):`)} ${f.cyan(kagentCommand(ctx, 'actions undo', id))}`);
       break;
     }
     case 'rejected':

@@ -56,7 +56,7 @@ export function isActiveStatus(status: string): boolean {
  */
 export async function followTask(ctx: FollowContext, taskId: string, options: FollowOptions = {}): Promise<TaskDetail> {
   const api = await ctx.api();
-  const resume = options.resumeHint ?? `follow it again with \`${kagentCommand(ctx, `task watch ${taskId}`)}\``;
+  const resume = options.resumeHint ?? `follow it again with \`${kagentCommand(ctx, 'task watch', taskId)}\``;
   const view = await createProgressView(ctx, taskId, options.label);
   try {
     const detail = await poll<TaskDetail>({
@@ -97,14 +97,14 @@ export function taskOutcomeError(ctx: Pick<Context, 'flags'>, task: TaskDetail):
     return new CliError(`task ${task.id} failed${failed ? ` at "${sanitizeLine(failed.title)}"` : ''}: ${title}`, {
       exitCode: ExitCode.ERROR,
       code: 'TASK_FAILED',
-      hint: `\`${kagentCommand(ctx, `task show ${task.id}`)}\` shows its milestones`,
+      hint: `\`${kagentCommand(ctx, 'task show', task.id)}\` shows its milestones`,
     });
   }
   if (task.status === 'cancelled' || task.status === ('canceled' as string)) {
     return new CliError(`task ${task.id} was cancelled: ${title}`, {
       exitCode: ExitCode.ERROR,
       code: 'TASK_CANCELLED',
-      hint: `work done before it was cancelled is kept: \`${kagentCommand(ctx, `task show ${task.id}`)}\``,
+      hint: `work done before it was cancelled is kept: \`${kagentCommand(ctx, 'task show', task.id)}\``,
     });
   }
   return undefined;
@@ -169,8 +169,8 @@ export function elapsed(ms: number): string {
 /** The commands that decide an action the task waits on. */
 export function approvalCommands(ctx: Pick<Context, 'flags'>, action: Pick<Action, 'id'>): { approve: string; reject: string } {
   return {
-    approve: kagentCommand(ctx, `actions approve ${action.id}`),
-    reject: kagentCommand(ctx, `actions reject ${action.id}`),
+    approve: kagentCommand(ctx, 'actions approve', action.id),
+    reject: kagentCommand(ctx, 'actions reject', action.id),
   };
 }
 

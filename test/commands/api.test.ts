@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
-import { tempDir } from '../helpers/run.js';
+import { runCli, tempDir } from '../helpers/run.js';
 
 let s: LoggedIn;
 let key: string;
@@ -25,6 +25,27 @@ const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {})
 async function requests(): Promise<Record<string, number>> {
   return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
 }
+
+describe('kagent api: the published description needs no key', () => {
+  it('GET /openapi.json (or /api/v1/openapi.json) with no key configured is sent, without an Authorization header', async () => {
+    const served = (await s.t.call('GET', '/api/v1/openapi.json', { key: null })).body;
+    for (const path of ['/openapi.json', 'openapi.json', '/api/v1/openapi.json']) {
+      const r = await runCli(['api', path, '--jq', '.openapi'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+      expect(r.stderr, path).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${served.openapi}\n`);
+    }
+    const traced = await runCli(['api', '/openapi.json', '--debug'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    expect(traced.code).toBe(0);
+    expect(traced.stderr).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json attempt=1 \(no authorization\)/);
+    // Anything else still needs a key, and nothing is sent without one.
+    const me = await runCli(['api', '/me'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    expect(me.code).toBe(3);
+    expect(me.stderr).toContain('(NOT_AUTHENTICATED)');
+    const post = await runCli(['api', 'POST', '/openapi.json'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    expect(post.code).toBe(3);
+  });
+});
 
 describe('kagent api: answers', () => {
   it('GET: compact JSON piped, pretty on a terminal, through --jq; a lone PATH is a GET', async () => {

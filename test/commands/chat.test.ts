@@ -313,15 +313,24 @@ describe('every ChatPart type', () => {
     expect(out).toMatch(/answer: kagent chat --conversation cv_\w+ '.+'/);
     expect(out).toMatch(/✎ Remembered: I keep bees.*\n {4}undo: kagent actions undo ac_\w+/);
     expect(out).toMatch(/▸ Task: Research: .* \(research, tk_\w+\)\n {4}follow: kagent task watch tk_\w+/);
-    expect(out).toMatch(/▸ Media: .* \(md_\w+\)\n {4}open: kagent media show md_\w+/);
+    // A video link is quoted first: an action awaiting approval that carries the price; nothing is transcribed yet.
+    expect(out).toMatch(/⏸ Waiting for your approval: Transcribe “.*” \(\d+ min, \d+ credits\) \(risk medium, start_media, ac_\w+\)/);
+    expect(out).not.toMatch(/▸ Media:/);
     expect(out).toMatch(/⚡ Connect Gmail \(gmail\): .*\n {4}access: Read your email \(read-only\) · state: available/);
     expect(out).toContain('connect it in the web app: /connect/gmail');
     expect(out).toMatch(/Changes\n {2}\+ created task “Research: .*” \(tk_\w+\) in progress\n {6}open: kagent task show tk_\w+/);
 
     const id = /conversation (cv_\w+)/.exec(plain(tty.stderr))![1]!;
+    const transcribe = (await messagesOf(id)).messages[1].parts.find((p: any) => p.type === 'action' && p.action.tool === 'start_media').action;
+    // Approved, the transcription starts: the agent's next message shows its media and task parts.
+    expect((await kagent(['actions', 'approve', transcribe.id, '--yes'])).code).toBe(0);
+    await s.t.advance(3_000);
     const { messages } = await messagesOf(id);
     const types = new Set(messages[1].parts.map((p: any) => p.type));
-    for (const type of ['tool', 'text', 'citations', 'files', 'action', 'choice', 'memory', 'task', 'media', 'connect', 'changes']) expect(types).toContain(type);
+    for (const type of ['tool', 'text', 'citations', 'files', 'action', 'choice', 'memory', 'task', 'connect', 'changes']) expect(types).toContain(type);
+    expect(messages.at(-1).parts.map((p: any) => p.type)).toEqual(expect.arrayContaining(['media', 'task']));
+    const shown = plain((await kagent(['conversation', 'show', id], { tty: true, columns: 400 })).stdout.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, ''));
+    expect(shown).toMatch(/▸ Media: .* \(md_\w+\)\n {4}open: kagent media show md_\w+/);
 
     const piped = await kagent(['conversation', 'show', id]);
     expect(piped.code).toBe(0);

@@ -91,6 +91,17 @@ describe('kagent doctor', () => {
     expect(r.stdout).toContain('no API key: run `kagent auth login`');
   });
 
+  it('a base URL and no key: the service is reachable and its published description (which needs no key) is compared', async () => {
+    const r = await runCli(['doctor', '--json'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    const report = JSON.parse(r.stdout);
+    expect(checkOf(report, 'config').status).toBe('fail');
+    expect(checkOf(report, 'reachable')).toMatchObject({ status: 'ok' });
+    expect(checkOf(report, 'key')).toBeUndefined();
+    const openapi = checkOf(report, 'openapi');
+    expect(openapi.summary).not.toContain('not reachable');
+    expect(openapi).toMatchObject({ status: 'ok', data: { url: `${s.t.baseUrl}/openapi.json`, differing: [] } });
+  });
+
   it('a dead host: not reachable, one line per problem, exit 1', async () => {
     const port = await deadPort();
     const r = await s.kagent(['doctor', '--json'], { env: { KAGENT_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });

@@ -75,6 +75,13 @@ describe('task list', () => {
     expect(active.map((t: any) => t.id)).toContain(waitingTask);
     expect(active.map((t: any) => t.id)).not.toContain(doneTask);
 
+    const finished = JSON.parse((await kagent(['task', 'list', '--no-active', '--json'])).stdout);
+    expect(finished.map((t: any) => t.id)).toContain(doneTask);
+    expect(finished.map((t: any) => t.id)).not.toContain(waitingTask);
+    expect(finished.every((t: any) => !['queued', 'running', 'waiting'].includes(t.status))).toBe(true);
+    const noneDone = await kagent(['task', 'list', '--no-active', '--kind', 'transcription'], { tty: true });
+    expect(noneDone.stderr).toContain('No finished tasks.');
+
     const research = JSON.parse((await kagent(['task', 'list', '--kind', 'research', '--json'])).stdout);
     expect(research.map((t: any) => t.id)).toEqual([waitingTask]);
     const none = await kagent(['task', 'list', '--kind', 'transcription'], { tty: true });

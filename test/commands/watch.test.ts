@@ -270,6 +270,8 @@ describe('watch create: every bound, checked before any request', () => {
     ['21 urls', ['Twenty one', '--type', 'sources', ...urls(21)], /--url must have at most 20 items \(got 21\)/],
     ['a url of 2049 characters', ['Long url', '--type', 'pages', '--url', url(2049)], /--url must be at most 2048 characters \(got 2049\)/],
     ['a url that is not a URL', ['Bad url', '--type', 'pages', '--url', 'example.com'], /--url must be an absolute URL/],
+    ['a url with a space', ['Bad url', '--type', 'pages', '--url', 'https://example.com/a b'], /--url must be a URI/],
+    ['a url with < and >', ['Bad url', '--type', 'pages', '--url', 'https://example.com/<x>'], /--url must be a URI/],
     ['6 alerts', ['Six alerts', ...alerts(6)], /--alert must have at most 5 items \(got 6\)/],
     ['an alert of 1 character', ['Short alert', '--alert', 'x'], /--alert must be 2 to 200 characters \(got 1\)/],
     ['an alert of 201 characters', ['Long alert', '--alert', x(201)], /--alert must be 2 to 200 characters \(got 201\)/],
@@ -630,10 +632,10 @@ describe('watch settings', () => {
     expect(tty.stderr).toContain(`Updated ${slug}: cadence daily`);
   });
 
-  it('owner only: NOT_OWNER is explained', async () => {
+  it('owner only: the 404 the contract gives anyone else is explained', async () => {
     const r = await kagent(['watch', 'settings', foreign, '--cadence', 'weekly']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: only the owner of a watch can change its settings, and .* was created by someone else \(NOT_OWNER\)/);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/error: only the owner of a watch can change its settings, and .* was created by someone else \(WATCH_NOT_FOUND\)/);
     expect(r.stderr).toMatch(/hint: you can still follow or unfollow it/);
   });
 

@@ -2,6 +2,8 @@
 // verification and limits, the clock, stats and scheduled events. Also the
 // answers for paths and methods the API does not have.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Me } from '../../src/api/shapes.js';
+import { validate } from '../../src/api/validate.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let t: TestSandbox;
@@ -52,6 +54,51 @@ describe('admin routes', () => {
     expect((await admin('GET', 'account')).status).toBe(401);
   });
 
+  it('checks account changes against the shapes GET /me then serves: 400 INVALID_INPUT with issues, nothing changed', async () => {
+    const { account, apiKey } = (await admin('POST', 'accounts', { credits: 10 })).body;
+    const before = (await t.call('GET', '/me', { key: apiKey })).body;
+    const bad: Array<[Record<string, unknown>, string]> = [
+      [{ credits: [{ pool: 'monthly', remaining: 5, total: 5 }] }, 'credits.0.resetsAt'],
+      [{ credits: [{ pool: 'monthly', remaining: '5', total: 5, resetsAt: null }] }, 'credits.0.remaining'],
+      [{ credits: [{ pool: 'bonus', remaining: 1, total: null, resetsAt: 'next week' }] }, 'credits.0.resetsAt'],
+      [{ credits: 'lots' }, 'credits'],
+      [{ limits: { follows: 'many' } }, 'limits.follows'],
+      [{ limits: { fileBytes: 1.5 } }, 'limits.fileBytes'],
+      [{ plan: { id: 'pro' } }, 'plan.name'],
+      [{ trial: { active: 'yes', endsAt: null } }, 'trial.active'],
+      [{ emailVerified: 'no' }, 'emailVerified'],
+      [{ storageUsed: -1 }, 'storageUsed'],
+      [{ watchesThisMonth: 0.5 }, 'watchesThisMonth'],
+      [{ lang: 'fr' }, 'lang'],
+    ];
+    for (const [patch, path] of bad) {
+      const res = await admin('PATCH', `accounts/${account.id}`, patch);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_INPUT');
+      expect(res.body.error.issues.map((i: any) => i.path)).toContain(path);
+    }
+    const created = await admin('POST', 'accounts', { credits: [{ pool: 'monthly', remaining: 1, total: 1 }] });
+    expect(created.status).toBe(400);
+    expect((await admin('POST', 'accounts', { limits: { follows: 'x' } })).status).toBe(400);
+    const after = (await t.call('GET', '/me', { key: apiKey })).body;
+    expect(after).toEqual(before);
+    expect(validate(Me, after)).toEqual([]);
+
+    // Pools set in full, with resetsAt (null for a pool that never resets): /me keeps its shape.
+    const pools = [
+      { pool: 'monthly', remaining: 5, total: 10, resetsAt: '2030-01-01T00:00:00.000Z' },
+      { pool: 'bonus', remaining: 2, total: null, resetsAt: null },
+    ];
+    expect((await admin('PATCH', `accounts/${account.id}`, { credits: pools, trial: { active: true, endsAt: null }, plan: { id: 'pro', name: 'Pro' } })).status).toBe(200);
+    const me = (await t.call('GET', '/me', { key: apiKey })).body;
+    expect(validate(Me, me)).toEqual([]);
+    expect(me.credits).toEqual({ total: 7, pools });
+    const withPools = (await admin('POST', 'accounts', { credits: pools })).body;
+    const fresh = (await t.call('GET', '/me', { key: withPools.apiKey })).body;
+    expect(fresh.credits).toEqual({ total: 7, pools });
+    expect(validate(Me, fresh)).toEqual([]);
+  });
+
   it('reads and advances the clock', async () => {
     const before = (await admin('GET', 'clock')).body;
     expect(before.iso).toBe(new Date(before.now).toISOString());
@@ -100,6 +147,15 @@ describe('paths and methods outside the API', () => {
     const res = await t.call('PUT', '/me');
     expect(res.status).toBe(405);
     expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('a 405 carries an Allow header listing the methods the path takes (RFC 9110)', async () => {
+    expect((await t.call('PUT', '/me')).headers.allow).toBe('GET');
+    const docs = await t.call('PUT', '/docs/doc_x');
+    expect(docs.status).toBe(405);
+    expect(docs.headers.allow!.split(', ').sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+    const spaces = await t.call('DELETE', '/spaces');
+    expect(spaces.headers.allow!.split(', ').sort()).toEqual(['GET', 'POST']);
   });
 
   it('answers 400 INVALID_INPUT for a body that is not JSON', async () => {

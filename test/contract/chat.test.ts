@@ -300,31 +300,83 @@ describe('reply parts asked for by the message', () => {
     expect((await t.call('GET', '/agent', { key: acc.apiKey })).body.memory).toBe('');
   });
 
-  it('starts a transcription for a video link: media, task and changes parts', async () => {
+  it('a video link: the quote comes first, as an action awaiting approval that carries it; nothing is charged until it is approved', async () => {
     const acc = await t.newAccount({ credits: 1000 });
     const url = 'https://www.youtube.com/watch?v=chat123';
     const q = (await t.call('POST', '/media/quote', { key: acc.apiKey, body: { url } })).body;
     const { reply } = await turn(acc, { text: `Summarise this talk ${url}` });
-    const [media] = partsOf(reply, 'media');
-    const [task] = partsOf(reply, 'task');
-    const [changes] = partsOf(reply, 'changes');
-    expect(media).toMatchObject({ mediaId: expect.stringMatching(/^md_/), title: q.title });
-    expect(task).toMatchObject({ kind: 'transcription', taskId: expect.stringMatching(/^tk_/) });
-    expect(changes.items).toEqual([{ kind: 'media', id: media.mediaId, title: q.title, action: 'created', href: `/media/${media.mediaId}`, pending: true, actionIds: [], undoUntil: null }]);
+    expect(partsOf(reply, 'media')).toEqual([]);
+    expect(partsOf(reply, 'task')).toEqual([]);
+    const [{ action }] = partsOf(reply, 'action');
+    expect(action).toMatchObject({ tool: 'start_media', status: 'pending', ruleScope: null, undoUntil: null });
+    expect(action.preview).toEqual({ url, title: q.title, kind: q.kind, durationSec: q.durationSec, minutes: q.minutes, pricePerMinute: q.pricePerMinute, credits: q.credits });
+    expect(partsOf(reply, 'text')[0].text).toContain(`costs ${q.credits} credits`);
     expect(reply.credits).toBe(1.5);
+    // Only the turn is paid: no transcription, no media, until someone approves.
+    expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBe(1000 - 1.5);
+    expect((await t.call('GET', '/media', { key: acc.apiKey })).body.items).toEqual([]);
+    const inbox = (await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body;
+    expect(JSON.stringify(inbox)).toContain(action.id);
+
+    const approved = await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } });
+    expect(approved.status).toBe(200);
+    await t.advance(3_000);
+    const [media] = (await t.call('GET', '/media', { key: acc.apiKey })).body.items;
+    expect(media).toMatchObject({ title: q.title, url });
     expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBe(1000 - 1.5 - q.credits);
+    const after = (await messages(acc, reply.conversationId)).messages.at(-1);
+    expect(partsOf(after, 'changes')[0].items[0]).toMatchObject({ kind: 'media', id: media.id, action: 'created', actionIds: [action.id] });
+    expect(partsOf(after, 'media')).toEqual([{ type: 'media', mediaId: media.id, title: q.title }]);
+    expect(partsOf(after, 'task')[0]).toMatchObject({ kind: 'transcription', taskId: expect.stringMatching(/^tk_/) });
     await t.advance(50_000);
-    const later = (await messages(acc, reply.conversationId)).messages.find((m) => m.id === reply.id);
-    expect(partsOf(later, 'changes')[0].items[0]).toMatchObject({ pending: false, outcome: 'done' });
+    expect((await t.call('GET', `/media/${media.id}`, { key: acc.apiKey })).body.status).toBe('ready');
   });
 
-  it('reports a transcription it could not start with an error tool part', async () => {
+  it('a rejected transcription charges nothing; one approved without enough credits fails and says why', async () => {
     const acc = await t.newAccount({ credits: 3 });
-    const { reply } = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=toolong please' });
+    const first = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=toolong please' });
+    const [{ action }] = partsOf(first.reply, 'action');
+    expect(action.tool).toBe('start_media');
+    const left = (await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total;
+    expect((await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } })).status).toBe(200);
+    await t.advance(3_000);
+    const failed = (await messages(acc, first.reply.conversationId)).messages.at(-1);
+    expect(partsOf(failed, 'text')[0].text).toContain('CREDITS_EXHAUSTED');
+    expect((await t.call('GET', '/media', { key: acc.apiKey })).body.items).toEqual([]);
+    expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBe(left);
+
+    const rich = await t.newAccount({ credits: 1000 });
+    const second = await turn(rich, { text: 'Transcribe https://www.youtube.com/watch?v=rejectme' });
+    const [{ action: other }] = partsOf(second.reply, 'action');
+    const before = (await t.call('GET', '/me', { key: rich.apiKey })).body.credits.total;
+    expect((await t.call('POST', `/actions/${other.id}/decide`, { key: rich.apiKey, body: { approve: false } })).body.status).toBe('rejected');
+    await t.advance(3_000);
+    expect((await t.call('GET', '/me', { key: rich.apiKey })).body.credits.total).toBe(before);
+    expect((await t.call('GET', '/media', { key: rich.apiKey })).body.items).toEqual([]);
+  });
+
+  it('an approved transcription can be undone within the window: it is cancelled and the minutes not transcribed come back', async () => {
+    const acc = await t.newAccount({ credits: 1000 });
+    const { reply } = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=undome' });
+    const [{ action }] = partsOf(reply, 'action');
+    await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } });
+    await t.advance(2_500);
+    const charged = (await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total;
+    const undone = await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey });
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ status: 'undone', tool: 'start_media' });
+    const [media] = (await t.call('GET', '/media', { key: acc.apiKey })).body.items;
+    expect(media.status).toBe('failed');
+    expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBeGreaterThan(charged);
+  });
+
+  it('reports a link it could not quote with an error tool part, and proposes nothing', async () => {
+    const acc = await t.newAccount({ credits: 1000 });
+    const { reply } = await turn(acc, { text: 'Transcribe https://www.youtube.com/watch?v=unavailable please' });
     const tool = partsOf(reply, 'tool').find((p) => p.name === 'start_media');
     expect(tool.status).toBe('error');
-    expect(partsOf(reply, 'text')[0].text).toContain('CREDITS_EXHAUSTED');
-    expect(partsOf(reply, 'media')).toEqual([]);
+    expect(partsOf(reply, 'text')[0].text).toContain('MEDIA_UNAVAILABLE');
+    expect(partsOf(reply, 'action')).toEqual([]);
   });
 
   it('starts research as a task that waits on approval to save the report', async () => {

@@ -252,6 +252,33 @@ describe('transcription over time', () => {
     expect(missing.body.error.code).toBe('MEDIA_NOT_FOUND');
   });
 
+  it('reads query numbers in every form of the JSON number grammar (exponents too); `.5`, `5.`, `+5`, `0x10` and leading zeros are not JSON numbers', async () => {
+    const acc = await fresh();
+    const started = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: VIDEO } })).body;
+    await t.advance(65_000);
+    const transcript = (query: Record<string, string>) => t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query });
+    const plain = await transcript({ from: '60', to: '120' });
+    expect(plain.status).toBe(200);
+    for (const [from, to] of [['6e1', '1.2e2'], ['6E+1', '12e1'], ['0.6e2', '120.0'], ['600e-1', '1200E-1']]) {
+      const res = await transcript({ from: from!, to: to! });
+      expect(res.status, `from=${from} to=${to}`).toBe(200);
+      expect(res.body).toMatchObject({ from: 60, to: 120, markdown: plain.body.markdown });
+    }
+    expect((await transcript({ from: '1e-7' })).body.from).toBe(1e-7);
+    expect((await transcript({ from: '-0' })).status).toBe(200);
+    for (const bad of ['.5', '5.', '+5', '0x10', '007', '1e', 'e2', '1e999', 'Infinity', 'NaN', '']) {
+      const res = await transcript({ from: bad });
+      expect(res.status, `from=${JSON.stringify(bad)}`).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_INPUT');
+    }
+    // An integer query in exponent form is still an integer.
+    const lib = await t.call('GET', '/library', { key: acc.apiKey, query: { limit: '1e1' } });
+    expect(lib.status).toBe(200);
+    expect((await t.call('GET', '/library', { key: acc.apiKey, query: { limit: '1.5e0' } })).status).toBe(400);
+    expect((await t.call('GET', '/library', { key: acc.apiKey, query: { limit: '2e2' } })).status).toBe(200);
+    expect((await t.call('GET', '/library', { key: acc.apiKey, query: { limit: '2.01e2' } })).status).toBe(400);
+  });
+
   it('translates segments, title and summary with `lang`, keeping times and revisions', async () => {
     const acc = await fresh();
     const started = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: PODCAST } })).body;

@@ -148,9 +148,10 @@ describe('uploadFile: required parts', () => {
     const res = await upload('', 'empty.txt');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('EMPTY_FILE');
+    expect(res.body.error.message).toMatch(/empty/);
   });
 
-  it('answers 400 EMPTY_FILE without Content-Length (chunked body)', async () => {
+  it('answers 400 EMPTY_FILE without Content-Length (chunked body), saying a Content-Length is required', async () => {
     // node:http, so that nothing computes a length for us.
     const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = httpRequest(`${t.baseUrl}/library/files`, {
@@ -167,6 +168,8 @@ describe('uploadFile: required parts', () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('EMPTY_FILE');
+    expect(answer.body.error.message).toMatch(/Content-Length is required/);
+    expect(answer.body.error.message).not.toMatch(/no body/);
   });
 
   it('bounds note to 2000 characters and space to 1..80', async () => {

@@ -240,6 +240,12 @@ describe('createWatch', () => {
       ['a url of 2048 characters', { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2048 - 20)}`] }, 202],
       ['a url of 2049 characters', { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2049 - 20)}`] }, 400],
       ['a url that is not a URI', { intent: 'Bad url', type: 'pages', urls: ['not a url'] }, 400],
+      ['a url with a space (not a URI: RFC 3986 has no space)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/a b'] }, 400],
+      ['a url with < and > (not a URI)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/<x>'] }, 400],
+      ['a url with a stray % (not a percent-encoding)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/100%'] }, 400],
+      ['a url with non-ASCII letters (an IRI, not a URI)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/café'] }, 400],
+      ['a url with a backslash', { intent: 'Bad url', type: 'pages', urls: ['https://example.com\\evil'] }, 400],
+      ['a url percent-encoded, with query and fragment', { intent: 'Good url', type: 'pages', urls: ["https://example.com/a%20b/caf%C3%A9?q=1&x=[2]#top;!$'()*+,="] }, 202],
       ['5 alerts', { intent: 'Alerts', alerts: ['aa', 'bb', 'cc', 'dd', 'ee'] }, 202],
       ['6 alerts', { intent: 'Alerts', alerts: ['aa', 'bb', 'cc', 'dd', 'ee', 'ff'] }, 400],
       ['an alert of 1 character', { intent: 'Alerts', alerts: ['a'] }, 400],
@@ -592,16 +598,17 @@ describe('updateWatchSettings', () => {
     expect((await t.call('GET', `/watches/${created.slug}/issues`, { key: acc.apiKey })).body.items).toHaveLength(3);
   });
 
-  it('answers 403 NOT_OWNER to anyone else, even a follower, and 404 for unknown watches', async () => {
+  it('answers 404 to anyone but the owner, even a follower, as to unknown watches (the contract lists only 404), and changes nothing', async () => {
     const res = await t.call('PATCH', '/watches/ai-chips/settings', { body: { cadence: 'weekly' } });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('NOT_OWNER');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('WATCH_NOT_FOUND');
     const created = await create({ intent: 'Owner only' });
     const follower = await t.newAccount();
     await t.call('PUT', `/watches/${created.body.slug}/follow`, { key: follower.apiKey, body: {} });
     const theirs = await t.call('PATCH', `/watches/${created.body.slug}/settings`, { key: follower.apiKey, body: { alerts: ['x1'] } });
-    expect(theirs.status).toBe(403);
-    expect(theirs.body.error.code).toBe('NOT_OWNER');
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.code).toBe('WATCH_NOT_FOUND');
+    expect((await t.call('GET', `/watches/${created.body.slug}`, { key: follower.apiKey })).body.watch.alerts).toEqual([]);
     const missing = await t.call('PATCH', '/watches/nope/settings', { body: { cadence: 'weekly' } });
     expect(missing.status).toBe(404);
   });

@@ -3,8 +3,9 @@
 // save_report) and the memory update it makes on its own (update_memory).
 import type * as S from '../../api/shapes.js';
 import { toolLabel } from '../agent/plan.js';
-import { completeMilestone, findTask, finishTask, isActive } from '../tasks.js';
+import { cancelTask, completeMilestone, findTask, finishTask, isActive } from '../tasks.js';
 import { HttpFail, type Account, type ActionRecord, type DocRecord, type LibraryRecord } from '../types.js';
+import { startMediaFor } from '../media.js';
 import { deleteWatch } from '../watches/model.js';
 import { createWatchFor } from '../watches/setup.js';
 import { monthKey, type World } from '../world.js';
@@ -17,6 +18,8 @@ export interface ExecutionOutcome {
   ok: boolean;
   change: ChangeCore | null;
   text: string | null;
+  /** Parts the agent's message after the execution shows besides its text (a started transcription's media and task). */
+  parts?: S.ChatPart[];
 }
 
 export interface Executor {
@@ -136,6 +139,36 @@ const createWatch: Executor = {
   },
 };
 
+/** A transcription the agent quoted in chat, started once approved (like POST /media: paid up front). */
+const startMedia: Executor = {
+  label: (lang) => toolLabel('start_media', lang),
+  execute(world, account, action) {
+    const zh = langOf(account, action) === 'zh';
+    const { url, lang, spaceId } = action._execute as { url: string; lang: Lang; spaceId: string };
+    try {
+      const { started, media } = startMediaFor(world, account, { url, lang, spaceId });
+      action._undo = { taskId: started.taskId };
+      return {
+        ok: true,
+        parts: [
+          { type: 'media', mediaId: media.id, title: media.title },
+          { type: 'task', taskId: started.taskId, kind: 'transcription', title: findTask(account, started.taskId)?.title ?? media.title },
+        ],
+        change: { kind: 'media', id: media.id, title: media.title, action: 'created', href: `/media/${media.id}`, pending: true },
+        text: zh ? `正在转写“${media.title}”（${started.credits} 积分）。` : `I'm transcribing “${media.title}” (${started.credits} credits).`,
+      };
+    } catch (error) {
+      if (!(error instanceof HttpFail)) throw error;
+      return { ok: false, change: null, text: zh ? `没能开始转写：${error.message}（${error.code}）` : `I could not start the transcription: ${error.message} (${error.code})` };
+    }
+  },
+  undo(world, account, action) {
+    // Stops the transcription, as cancelling its task does: the minutes not transcribed are refunded.
+    const task = findTask(account, String(action._undo?.taskId ?? ''));
+    if (task) cancelTask(world, account, task);
+  },
+};
+
 const updateMemory: Executor = {
   label: (lang) => toolLabel('update_memory', lang),
   execute: () => ({ ok: true, change: null, text: null }),
@@ -184,6 +217,7 @@ export const executors: Record<string, Executor> = {
   delete_doc: deleteDoc,
   delete_library_item: deleteLibraryItem,
   create_watch: createWatch,
+  start_media: startMedia,
   update_memory: updateMemory,
   save_report: saveReport,
 };

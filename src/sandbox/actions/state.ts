@@ -95,12 +95,12 @@ function previewText(preview: Record<string, unknown> | null): string {
 }
 
 /** Runs an approved action now: executed (with its undo window) or failed. */
-function runAction(world: World, account: Account, action: ActionRecord): { change: S.ArtifactChange | null; text: string | null; at: number } {
+function runAction(world: World, account: Account, action: ActionRecord): { change: S.ArtifactChange | null; text: string | null; parts: S.ChatPart[]; at: number } {
   const at = world.now();
   const executor = executors[action.tool];
   if (!executor) {
     action.status = 'failed';
-    return { change: null, text: null, at };
+    return { change: null, text: null, parts: [], at };
   }
   const outcome = executor.execute(world, account, action);
   if (outcome.ok) {
@@ -111,20 +111,21 @@ function runAction(world: World, account: Account, action: ActionRecord): { chan
     action.undoUntil = null;
   }
   const change = outcome.change ? { ...outcome.change, actionIds: outcome.ok ? [action.id] : [], undoUntil: action.undoUntil } : null;
-  return { change, text: outcome.text, at };
+  return { change, text: outcome.text, parts: outcome.parts ?? [], at };
 }
 
 export function executeJob(world: World, event: ScheduledEvent): void {
   const account = world.state.accounts[event.accountId ?? ''];
   const action = account ? findAction(account, String(event.data.actionId)) : undefined;
   if (!account || !action || action.status !== 'approved') return;
-  const { change, text, at } = runAction(world, account, action);
+  const { change, text, parts: extra, at } = runAction(world, account, action);
   const conversation = action.conversationId ? findConversation(account, action.conversationId) : undefined;
   if (conversation) {
     const zh = (action._execute?.lang ?? account.lang) === 'zh';
     const parts: S.ChatPart[] = [
       { type: 'tool', id: world.id('tl'), name: action.tool, label: executors[action.tool]?.label(zh ? 'zh' : 'en') ?? action.tool, status: (action.status as S.Action['status']) === 'executed' ? 'done' : 'error' },
       { type: 'text', text: text ?? (zh ? '完成了。' : 'Done.') },
+      ...extra,
     ];
     if (change) parts.push({ type: 'changes', items: [change] });
     appendAssistantMessage(world, account, conversation, parts, { at });

@@ -10,7 +10,8 @@
 //   "remember"                       → a `memory` part; memory updated at once, undoable
 //   "watch"/"track"/"follow"/"monitor" → action create_watch (medium risk, ruleScope watches.create)
 //   "research"/"investigate"         → a `task` part: a research task that waits on action save_report
-//   a video/podcast URL              → `media` + `task` parts: a transcription is started (credits per minute)
+//   a video/podcast URL              → action start_media carrying the quote (medium risk, no rule scope): nothing is
+//                                      charged until it is approved; then `media` + `task` parts in the follow-up message
 //   "choose"/"which"/"pick"          → a `choice` part
 //   "connect"/"gmail"/"slack"/"notion"/"github"/"calendar" → a `connect` card (state available)
 // and a `files` part when an uploaded file of the library is cited,

@@ -75,7 +75,7 @@ const LABELS: Record<string, Record<Lang, string>> = {
   update_memory: { en: 'Updating memory', zh: '正在更新记忆' },
   create_watch: { en: 'Preparing a watch', zh: '正在准备关注' },
   start_research: { en: 'Starting research', zh: '正在开始研究' },
-  start_media: { en: 'Starting the transcription', zh: '正在开始转写' },
+  start_media: { en: 'Pricing the transcription', zh: '正在为转写报价' },
   save_report: { en: 'Saving the report', zh: '正在保存报告' },
 };
 

@@ -6,8 +6,7 @@
 import type * as S from '../../api/shapes.js';
 import { limits } from '../../api/shapes.js';
 import { proposeAction, recordExecuted } from '../actions/state.js';
-import { startMediaFor } from '../media.js';
-import { findTask } from '../tasks.js';
+import { quote } from '../media.js';
 import { HttpFail, type Account } from '../types.js';
 import { publicView, type World } from '../world.js';
 import type { TurnPlan } from './plan.js';
@@ -168,23 +167,42 @@ export function research(turn: Turn): void {
   say(zh ? `我开始研究“${topic}”，保存报告前会先问你。` : `I started researching “${topic}”. I will ask before saving the report.`);
 }
 
-/** Starts transcribing the video or podcast link of the message. */
+/**
+ * A video or podcast link: "a quote, charged per minute, comes first" (the contract), so
+ * the agent quotes it and proposes the transcription as an action awaiting approval
+ * that carries the quote (tool start_media, never approved by a rule: each one spends
+ * credits). Nothing is charged until it is approved; then it starts like POST /media.
+ */
 export function transcribe(turn: Turn): void {
-  const { world, account, lang, zh, spaceId, toolStatus, after, changes, say } = turn;
+  const { world, account, conversation, lang, zh, spaceId, toolStatus, say } = turn;
   const url = turn.plan.mediaUrl;
   if (url === null) return;
+  let q: ReturnType<typeof quote>;
   try {
-    const { started, media } = startMediaFor(world, account, { url, lang, spaceId });
-    after.push({ type: 'media', mediaId: media.id, title: media.title });
-    after.push({ type: 'task', taskId: started.taskId, kind: 'transcription', title: findTask(account, started.taskId)?.title ?? media.title });
-    changes.push({ kind: 'media', id: media.id, title: media.title, action: 'created', href: `/media/${media.id}`, pending: true, actionIds: [], undoUntil: null });
-    const minutes = Math.ceil(media.durationSec / 60);
-    say(zh ? `正在转写“${media.title}”（${minutes} 分钟，${started.credits} 积分）。` : `I'm transcribing “${media.title}” (${minutes} min, ${started.credits} credits).`);
+    q = quote(world, url, lang);
   } catch (error) {
     if (!(error instanceof HttpFail)) throw error;
     toolStatus.set('start_media', 'error');
-    say(zh ? `没能开始转写：${error.message}（${error.code}）` : `I could not start the transcription: ${error.message} (${error.code})`);
+    say(zh ? `没能为转写报价：${error.message}（${error.code}）` : `I could not get a quote for transcribing it: ${error.message} (${error.code})`);
+    return;
   }
+  const result = proposeAction(world, account, {
+    tool: 'start_media',
+    risk: 'medium',
+    title: zh ? `转写“${q.title}”（${q.minutes} 分钟，${q.credits} 积分）` : `Transcribe “${q.title}” (${q.minutes} min, ${q.credits} credits)`,
+    preview: { url, title: q.title, kind: q.kind, durationSec: q.durationSec, minutes: q.minutes, pricePerMinute: q.pricePerMinute, credits: q.credits },
+    ruleScope: null,
+    conversationId: conversation.id,
+    taskId: null,
+    execute: { url, lang, spaceId },
+  });
+  actionOutcome(
+    turn,
+    result,
+    zh
+      ? `转写“${q.title}”（${q.minutes} 分钟）需要 ${q.credits} 积分（每分钟 ${q.pricePerMinute}）。批准后开始。`
+      : `Transcribing “${q.title}” (${q.minutes} min) costs ${q.credits} credits (${q.pricePerMinute} per minute). Approve the action to start it.`,
+  );
 }
 
 /** Asks which of the hits (or which kind of answer) to focus on. */

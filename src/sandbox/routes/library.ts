@@ -113,7 +113,7 @@ export const routes: Routes = {
   uploadFile: async ({ world, account, raw, headers, query }) => {
     const fileName = fileNameFrom(headers['x-file-name']);
     const length = Number(headers['content-length'] ?? 0);
-    if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', 'The upload has no body: send the file with a Content-Length');
+    if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', emptyUploadMessage(headers));
     // Decided from the declared length, before a byte is read.
     if (length > account.limits.fileBytes) {
       throw new HttpFail(413, 'FILE_TOO_LARGE', `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`);
@@ -340,4 +340,20 @@ function unitIndex(text: string, count: number, from: number): number {
     i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
   }
   return i;
+}
+
+/**
+ * Why an upload without a usable length is refused. The contract's answer is 400 EMPTY_FILE
+ * ("upload without a body and Content-Length"; it names no 411), so the code stays the
+ * same; the message says which: a body sent without a length (chunked) needs a
+ * Content-Length, a length of 0 is an empty file.
+ */
+function emptyUploadMessage(headers: Record<string, string | string[] | undefined>): string {
+  const declared = headers['content-length'];
+  if (declared === undefined && headers['transfer-encoding'] !== undefined) {
+    return 'A Content-Length is required: the file was sent without one (chunked); send it with its length in bytes';
+  }
+  if (declared === undefined) return 'The upload has no body and no Content-Length: send the file with its length in bytes';
+  if (Number(declared) === 0) return 'The file is empty (Content-Length: 0)';
+  return `The Content-Length is not a length in bytes (got ${String(declared)})`;
 }

@@ -69,7 +69,9 @@ export const routes: Routes = {
 
   updateWatchSettings: ({ world, account, params, body }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
-    if (w._ownerId !== account.id) throw new HttpFail(403, 'NOT_OWNER', 'Only the owner of a watch can change its settings');
+    // The contract lists only 404 for updateWatchSettings ("owner only"): to anyone but the
+    // owner, a watch they may read or follow is still not one whose settings exist for them.
+    if (w._ownerId !== account.id) throw new HttpFail(404, 'WATCH_NOT_FOUND', `No watch of yours has the slug ${w.slug}: only its owner can change its settings`);
     const input = body as S.WatchSettingsRequest;
     if (input.alerts !== undefined) w.alerts = [...input.alerts];
     if (input.cadence !== undefined && input.cadence !== w.cadence) {
