@@ -11,6 +11,7 @@ import { exhaustedHint, interruption, invalidAnswer, networkError, pacingTooLong
 import { PacingTooLong, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import type { Tracer } from './trace.js';
+import { deadlinePassed, DeadlineError } from './deadline.js';
 import { classifyNetworkError, send as sendOnWire, type IncomingHeaders, type WireResponse } from './transport.js';
 
 /**
@@ -35,6 +36,8 @@ export interface ExchangeSettings {
   timeoutMs: number;
   backoff: BackoffOptions;
   waitLimitMs: number | undefined;
+  /** The command's deadline (epoch ms), when its signal carries one (deadline.ts): it replaces the per-call limit. */
+  deadlineAt?: number | undefined;
   /** Says a long wait on stderr (once for waits that end together). */
   announce: (ms: number, reason: string) => void;
 }
@@ -63,6 +66,7 @@ export class Exchange {
   private attempt = 0;
   private retry = 0;
   private refusedRetries = 0;
+  private stalledRetries = 0;
   private inProgressWaits = 0;
   private unanswered = 0;
 
@@ -74,8 +78,8 @@ export class Exchange {
     this.what = `${r.method} ${r.url.href}`;
     this.keyNote = r.req.idempotencyKey ? ` idempotency-key=${r.req.idempotencyKey}` : '';
     this.via = r.proxy ? ` via proxy ${r.proxy.display} (${r.proxy.variable})` : '';
-    // --timeout counts from the start of the call, not of each attempt.
-    this.deadline = s.waitLimitMs === undefined ? undefined : s.clock.now() + s.waitLimitMs;
+    // --timeout counts from the start of the command (its signal's deadline), else of the call; never of each attempt.
+    this.deadline = s.deadlineAt ?? (s.waitLimitMs === undefined ? undefined : s.clock.now() + s.waitLimitMs);
   }
 
   async run(): Promise<CoreResponse> {
@@ -214,15 +218,29 @@ export class Exchange {
     }
     const failure = classifyNetworkError(error);
     if (failure.mayHaveReachedServer) this.unanswered++;
+    const deadline = deadlinePassed(signal);
+    if (deadline) {
+      trace.line(`✗ ${this.what} --timeout ran out after ${msSince(started)} ms attempt=${this.attempt}`);
+      throw new DeadlineError(
+        deadline.limitMs,
+        `${method} ${url.pathname}: no complete answer within --timeout (${seconds(deadline.limitMs)})${this.attempt > 1 ? ` (${this.attempt} attempts)` : ''}`,
+        proxy
+          ? `the service, or the proxy ${proxy.display} (${proxy.variable}), did not answer in time; give a longer --timeout, or check them with \`kagent doctor\``
+          : 'the service did not answer in time; give a longer --timeout, or check it with `kagent doctor`',
+      );
+    }
     if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
     const elapsed = msSince(started);
     // A write that may have reached the service is only repeated under an idempotency key.
     const mayRetry = failure.transient && (this.replayable || !failure.mayHaveReachedServer);
     // Nothing listening: one quick second try (a service restarting), not a minute of backoff.
     const refused = failure.code === 'ECONNREFUSED';
+    // A connection that went silent (no byte for the idle bound): one fresh try, not five more silences.
+    const stalled = failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT';
     const attempt = this.attempt;
-    if (mayRetry && this.retry < retries && (!refused || this.refusedRetries < 1)) {
+    if (mayRetry && this.retry < retries && (!refused || this.refusedRetries < 1) && (!stalled || this.stalledRetries < 1)) {
       if (refused) this.refusedRetries++;
+      if (stalled) this.stalledRetries++;
       const delay = refused ? REFUSED_RETRY_MS : backoffDelay(this.retry + 1, backoff);
       this.retry++;
       const fail = networkError(failure, error, { url, method, attempts: attempt, retried: mayRetry, proxy });

@@ -48,8 +48,8 @@ const KEEP_ALIVE_MS = 10_000;
 interface Undici {
   agent: Dispatcher;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options) => Dispatcher>;
-  /** One keep-alive ProxyAgent per proxy URL, made on first use. */
+  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => Dispatcher>;
+  /** One keep-alive ProxyAgent per proxy URL (and time allowed for its tunnel), made on first use. */
   proxies: Map<string, Promise<Dispatcher>>;
 }
 
@@ -79,19 +79,23 @@ function undici(): Promise<Undici> {
  * absolute-URI request (`GET http://host/path`), an https:// one through a
  * CONNECT tunnel. The proxy agent's code is loaded only when a proxy is used.
  */
-function proxyDispatcher(u: Undici, proxy: string): Promise<Dispatcher> {
-  let dispatcher = u.proxies.get(proxy);
+function proxyDispatcher(u: Undici, proxy: string, tunnelTimeoutMs: number): Promise<Dispatcher> {
+  const id = `${tunnelTimeoutMs} ${proxy}`;
+  let dispatcher = u.proxies.get(id);
   if (!dispatcher) {
     dispatcher = u.loadProxyAgent().then((createProxyAgent) =>
-      createProxyAgent({
-        uri: proxy,
-        proxyTunnel: false,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-        requestTls: { timeout: CONNECT_TIMEOUT_MS },
-      }),
+      createProxyAgent(
+        {
+          uri: proxy,
+          proxyTunnel: false,
+          keepAliveTimeout: KEEP_ALIVE_MS,
+          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+          requestTls: { timeout: CONNECT_TIMEOUT_MS },
+        },
+        tunnelTimeoutMs,
+      ),
     );
-    u.proxies.set(proxy, dispatcher);
+    u.proxies.set(id, dispatcher);
   }
   return dispatcher;
 }
@@ -100,7 +104,8 @@ export async function send(req: WireRequest): Promise<WireResponse> {
   if (takesQuickWire(req)) return sendQuick(req);
   const u = await undici();
   const { request } = u;
-  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy);
+  // A proxy must open its tunnel (answer CONNECT) within the time allowed for an answer.
+  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy, req.timeoutMs);
   const call = () =>
     request.call(agent, {
       origin: req.url.origin,
@@ -114,7 +119,7 @@ export async function send(req: WireRequest): Promise<WireResponse> {
     });
   const first = firstRequest;
   firstRequest = false;
-  const response = await (first ? baselineWasmDuring(call) : call());
+  const response = await abortable(first ? baselineWasmDuring(call) : call(), req.signal);
   return {
     status: response.statusCode,
     headers: response.headers,
@@ -123,6 +128,34 @@ export async function send(req: WireRequest): Promise<WireResponse> {
       await response.body.dump().catch(() => undefined);
     },
   };
+}
+
+/**
+ * undici notices an abort only once the request has a connection: one queued behind a
+ * proxy's CONNECT that never comes back (or a connection still being made) would wait for
+ * undici's own timers. Ctrl-C and the --timeout deadline end the wait at once instead; the
+ * request, should it still get an answer, has its body discarded.
+ */
+function abortable(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+  if (!signal) return pending;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then((late) => late.body.dump().catch(() => undefined), () => undefined);
+      reject(Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: signal.reason }));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Closes idle keep-alive connections (tests, and long-lived embedders). */
