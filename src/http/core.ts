@@ -52,6 +52,8 @@ export interface HttpCoreOptions {
   /** Share the rate budget with other kagent processes through a state file in this directory. */
   sharedPacingDir?: string;
   backoff?: Partial<BackoffOptions>;
+  /** The most bytes read from one answer (MAX_ANSWER_BYTES unless a test says otherwise). */
+  maxAnswerBytes?: number;
 }
 
 export interface CoreRequest {
@@ -103,6 +105,14 @@ const DEFAULT_RETRIES = 5;
  * slow; and one retry of it still ends within the rate window's minute.
  */
 export const IDLE_TIMEOUT_MS = 30_000;
+/**
+ * The most bytes read from one answer: more ends the call (exit 7, ANSWER_TOO_LARGE) and is
+ * never retried. Every answer through the core is read whole into memory (operations' JSON,
+ * `kagent api`); large content comes in pages (lists, `lib text`, transcripts) or goes out as
+ * uploads, so no answer of the contract comes near. 64 MiB is far above any of them and keeps
+ * a misbehaving service's flood to a few hundred MB of memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1_048_576;
 export { MAX_RETRY_AFTER_MS, REFUSED_RETRY_MS } from './exchange.js';
 /** Waits longer than this are said on stderr ("waiting 42 s: rate limit"). */
 export const NOTICE_AFTER_MS = 2_000;
@@ -128,6 +138,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     backoff: { ...defaultBackoff, ...options.backoff },
     waitLimitMs: options.waitLimitMs,
     deadlineAt: deadlineOf(options.signal),
+    maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
     trace: createTracer(options.debug, [apiKey]),
     redact: redactor([apiKey]),
     pacer:

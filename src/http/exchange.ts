@@ -3,7 +3,8 @@
 // failure), each deciding to return, to throw, or to wait and try again.
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
-import type { CliError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
+import { formatBytes } from './body.js';
 import { parseApiError } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
@@ -38,6 +39,8 @@ export interface ExchangeSettings {
   waitLimitMs: number | undefined;
   /** The command's deadline (epoch ms), when its signal carries one (deadline.ts): it replaces the per-call limit. */
   deadlineAt?: number | undefined;
+  /** The most bytes read from one answer. */
+  maxAnswerBytes: number;
   /** Says a long wait on stderr (once for waits that end together). */
   announce: (ms: number, reason: string) => void;
 }
@@ -119,7 +122,7 @@ export class Exchange {
     let response: WireResponse;
     let text: string;
     try {
-      response = await sendOnWire({ url, method, headers, body, signal, timeoutMs: this.s.timeoutMs, proxy: proxy?.url });
+      response = await sendOnWire({ url, method, headers, body, signal, timeoutMs: this.s.timeoutMs, proxy: proxy?.url, maxBytes: this.s.maxAnswerBytes });
       text = response.status === 204 ? (await response.discard(), '') : await response.text();
     } catch (error) {
       return this.networkFailure(error, body, started);
@@ -230,6 +233,14 @@ export class Exchange {
       );
     }
     if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
+    if (failure.code === 'ANSWER_TOO_LARGE') {
+      trace.line(`✗ ${this.what} answer larger than ${formatBytes(this.s.maxAnswerBytes)}; stopped reading`);
+      throw new CliError(`${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`, {
+        exitCode: ExitCode.UNAVAILABLE,
+        code: 'ANSWER_TOO_LARGE',
+        hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
+      });
+    }
     const elapsed = msSince(started);
     // A write that may have reached the service is only repeated under an idempotency key.
     const mayRetry = failure.transient && (this.replayable || !failure.mayHaveReachedServer);

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import { hasCompileCache } from '../compile-cache.js';
 import { loadCommonJs } from './code-cache.js';
+import { readCapped } from './body.js';
 import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
 import { baselineWasmDuring } from '../wasm-tiers.js';
 
@@ -32,6 +33,8 @@ export interface WireRequest {
   timeoutMs: number;
   /** The proxy to go through (proxy.ts decides), credentials included; none: direct. */
   proxy?: string;
+  /** The most bytes of the answer's body read into memory; more fails with ANSWER_TOO_LARGE. */
+  maxBytes?: number;
 }
 
 export interface WireResponse {
@@ -123,7 +126,7 @@ export async function send(req: WireRequest): Promise<WireResponse> {
   return {
     status: response.statusCode,
     headers: response.headers,
-    text: () => response.body.text(),
+    text: () => readCapped(response.body, response.headers['content-length'], req.maxBytes),
     discard: async () => {
       await response.body.dump().catch(() => undefined);
     },
@@ -212,6 +215,10 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
       interrupted: false,
       description: status === 407 ? 'the proxy asks for credentials (407)' : `the proxy answered ${status} instead of opening a tunnel`,
     };
+  }
+  if (code === 'ANSWER_TOO_LARGE') {
+    // Asking again brings the same flood: never retried.
+    return { code, mayHaveReachedServer: true, transient: false, interrupted: false, description: message };
   }
   const interrupted = code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || err?.name === 'AbortError';
   return {
