@@ -4,6 +4,8 @@
 // proxy never opens its tunnel, or the wait is for the rate budget or a retry.
 // One Ctrl-C ends a command whose socket is stuck, at once.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
 import { bin, ensureBuilt, root, testNode } from '../helpers/binary.js';
@@ -131,6 +133,18 @@ describe('--timeout 2 ends the command within 3 s', () => {
   it('when the service answers 503 without Retry-After (backoff)', async () => {
     const s = await serve(() => ({ kind: 'answer', status: 503, body: { error: { code: 'UNAVAILABLE', message: 'down' } } }));
     const r = await kagent(['me', '--timeout', '2', '--base-url', s.baseUrl]);
+    expect(r.code).toBe(7);
+    expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
+  });
+});
+
+describe('--timeout 2 and an upload', () => {
+  it('to a service that never answers ends within 3 s with exit 7, not as an interruption (130)', async () => {
+    const s = await serve(() => ({ kind: 'silent' }));
+    const dir = tempDir('kagent-hostile-upload-');
+    writeFileSync(join(dir, 'notes.md'), '# Notes\n\nsomething to keep\n');
+    const r = await kagent(['lib', 'upload', join(dir, 'notes.md'), '--timeout', '2', '--base-url', s.baseUrl]);
+    expect(s.requests.length).toBeGreaterThan(0);
     expect(r.code).toBe(7);
     expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
   });
