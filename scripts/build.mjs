@@ -118,7 +118,7 @@ const SETS = {
     'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
     'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
     'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts',
-    'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts',
+    'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts', 'src/http/deadline.ts', 'src/http/body.ts',
   ],
   entry: ['src/cli/root-help.ts', 'src/cli/global-flags.ts', 'src/cli/manifest.ts', 'src/cli/compile-cache.ts', 'src/config/cache-dir.ts'],
 };

@@ -19,7 +19,7 @@ export interface GlobalFlags {
   yes: boolean;
   quiet: boolean;
   debug: boolean;
-  /** Seconds; bounds waits (polling) and, per request, the time to an answer. */
+  /** Seconds: the deadline of the whole command (src/http/deadline.ts), every wait included. */
   timeout?: number;
   insecure: boolean;
   /** false with --no-pager (undefined: paging allowed). */

@@ -80,6 +80,8 @@ if (versionOnly) {
     stdout: process.stdout,
     stderr: process.stderr,
     signal: controller.signal,
+    // When the process started: --timeout counts from here, start-up included.
+    startedAt: Date.now() - process.uptime() * 1000,
     version: pkg.version,
     versionText,
     pagerHold,

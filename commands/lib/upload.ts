@@ -44,7 +44,8 @@ async function runUploads(
   await reporter.summary(summary, performance.now() - started);
 
   const again = 'run the same command again: files already uploaded are recognised and not added twice';
-  if (ctx.signal.aborted) throw new InterruptedError('interrupted', again);
+  // Ctrl-C; the --timeout deadline (a CliError as the reason) is told below as the error that stopped the run.
+  if (ctx.signal.aborted && !(ctx.signal.reason instanceof CliError)) throw new InterruptedError('interrupted', again);
   if (summary.stoppedBy) {
     const stopped = summary.stoppedBy;
     stopped.hint = stopped.hint ? `${stopped.hint}; then ${again}` : again;

@@ -23,6 +23,8 @@ export interface RunOptions extends Streams {
   versionText?: string;
   /** Aborted on the first Ctrl-C. */
   signal?: AbortSignal;
+  /** When the command began (epoch ms; the binary gives its process's start): --timeout counts from it. Now by default. */
+  startedAt?: number;
   /**
    * Called before a command that runs until interrupted (`endsOnInterrupt`, e.g. the sandbox)
    * starts: the binary then lets SIGTERM and SIGHUP end it the way Ctrl-C does.
@@ -80,8 +82,13 @@ export async function run(options: RunOptions): Promise<number> {
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
-    const ctx = createContext({ streams: options, env, flags, signal, version, overrides: options.overrides, pagerHold: options.pagerHold, revealsKey: read.invocation.spec.revealsKey });
-    return await invoke(read.invocation, ctx, options);
+    // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
+    const commandSignal =
+      flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt
+        ? (await import('../http/deadline.js')).commandDeadline(signal, flags.timeout * 1000, options.startedAt)
+        : signal;
+    const ctx = createContext({ streams: options, env, flags, signal: commandSignal, version, overrides: options.overrides, pagerHold: options.pagerHold, revealsKey: read.invocation.spec.revealsKey });
+    return await invoke(read.invocation, ctx, options, signal);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;
     const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('../io/report.js'), import('../io/terminal.js')]);
@@ -96,7 +103,7 @@ export async function run(options: RunOptions): Promise<number> {
 }
 
 /** Runs the command found, then makes sure what it wrote is out; Ctrl-C makes it 130 (a server's end is 0). */
-async function invoke(found: Invocation, ctx: Context, options: RunOptions): Promise<number> {
+async function invoke(found: Invocation, ctx: Context, options: RunOptions, interrupt: AbortSignal): Promise<number> {
   if (found.spec.endsOnInterrupt) options.onLongRunning?.();
   try {
     if (found.spec.pager) await ctx.io.page();
@@ -111,7 +118,8 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions): Pro
   }
   const { settled } = await import('../io/streams.js');
   await Promise.all([settled(options.stdout), settled(options.stderr)]);
-  if (ctx.signal.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
+  // (Ctrl-C only: a command that finished despite its --timeout running out has succeeded.)
+  if (interrupt.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
   return ExitCode.OK;
 }
 

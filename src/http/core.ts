@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import { defaultBackoff, type BackoffOptions } from './backoff.js';
 import { systemClock } from './clock.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
+import { deadlineOf } from './deadline.js';
 import { checkApiKey, checkHeader } from './headers.js';
 import { processPacer, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
@@ -31,7 +32,8 @@ export interface HttpCoreOptions {
   requestTimeoutMs?: number;
   /**
    * `--timeout`: no wait (for the rate budget, a Retry-After, a backoff) may end later than
-   * this long after the call began; one that would fails the call at once (exit 7) instead.
+   * this long after the call began — or, when `signal` is a command's signal with a deadline
+   * (deadline.ts), later than that deadline; one that would fails the call at once (exit 7).
    */
   waitLimitMs?: number;
   /** Receives "waiting 42 s: rate limit" for every wait longer than NOTICE_AFTER_MS (stderr, unless --quiet). */
@@ -43,13 +45,15 @@ export interface HttpCoreOptions {
   /** Retries after the first attempt (default 5). */
   retries?: number;
   clock?: Clock;
-  /** Aborted on Ctrl-C. */
+  /** Aborted on Ctrl-C, and at the command's deadline (`--timeout`, deadline.ts). */
   signal?: AbortSignal;
   /** Injected pacing; by default one in-process bucket per account. */
   pacer?: Pacer;
   /** Share the rate budget with other kagent processes through a state file in this directory. */
   sharedPacingDir?: string;
   backoff?: Partial<BackoffOptions>;
+  /** The most bytes read from one answer (MAX_ANSWER_BYTES unless a test says otherwise). */
+  maxAnswerBytes?: number;
 }
 
 export interface CoreRequest {
@@ -92,7 +96,23 @@ export interface HttpCore {
 
 const DEFAULT_RATE = 60;
 const DEFAULT_RETRIES = 5;
-const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * Without --timeout, how long a connection may stay silent (no header, no byte of the body)
+ * before the attempt is given up; a silent attempt is tried once more (exchange.ts), so a
+ * dead connection ends a command in about a minute. With --timeout, that is the bound.
+ * Half a minute: the contract's long work runs in the background (tasks, turns, media,
+ * followed by polling), so a synchronous answer that sends nothing for 30 s is dead, not
+ * slow; and one retry of it still ends within the rate window's minute.
+ */
+export const IDLE_TIMEOUT_MS = 30_000;
+/**
+ * The most bytes read from one answer: more ends the call (exit 7, ANSWER_TOO_LARGE) and is
+ * never retried. Every answer through the core is read whole into memory (operations' JSON,
+ * `kagent api`); large content comes in pages (lists, `lib text`, transcripts) or goes out as
+ * uploads, so no answer of the contract comes near. 64 MiB is far above any of them and keeps
+ * a misbehaving service's flood to a few hundred MB of memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1_048_576;
 export { MAX_RETRY_AFTER_MS, REFUSED_RETRY_MS } from './exchange.js';
 /** Waits longer than this are said on stderr ("waiting 42 s: rate limit"). */
 export const NOTICE_AFTER_MS = 2_000;
@@ -114,9 +134,11 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     clock,
     rate,
     retries: Math.max(0, options.retries ?? DEFAULT_RETRIES),
-    timeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: options.requestTimeoutMs ?? IDLE_TIMEOUT_MS,
     backoff: { ...defaultBackoff, ...options.backoff },
     waitLimitMs: options.waitLimitMs,
+    deadlineAt: deadlineOf(options.signal),
+    maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
     trace: createTracer(options.debug, [apiKey]),
     redact: redactor([apiKey]),
     pacer:

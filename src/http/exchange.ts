@@ -3,7 +3,8 @@
 // failure), each deciding to return, to throw, or to wait and try again.
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
-import type { CliError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
+import { formatBytes } from './body.js';
 import { parseApiError } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
@@ -11,6 +12,7 @@ import { exhaustedHint, interruption, invalidAnswer, networkError, pacingTooLong
 import { PacingTooLong, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import type { Tracer } from './trace.js';
+import { deadlinePassed, DeadlineError } from './deadline.js';
 import { classifyNetworkError, send as sendOnWire, type IncomingHeaders, type WireResponse } from './transport.js';
 
 /**
@@ -35,6 +37,10 @@ export interface ExchangeSettings {
   timeoutMs: number;
   backoff: BackoffOptions;
   waitLimitMs: number | undefined;
+  /** The command's deadline (epoch ms), when its signal carries one (deadline.ts): it replaces the per-call limit. */
+  deadlineAt?: number | undefined;
+  /** The most bytes read from one answer. */
+  maxAnswerBytes: number;
   /** Says a long wait on stderr (once for waits that end together). */
   announce: (ms: number, reason: string) => void;
 }
@@ -63,6 +69,7 @@ export class Exchange {
   private attempt = 0;
   private retry = 0;
   private refusedRetries = 0;
+  private stalledRetries = 0;
   private inProgressWaits = 0;
   private unanswered = 0;
 
@@ -74,8 +81,8 @@ export class Exchange {
     this.what = `${r.method} ${r.url.href}`;
     this.keyNote = r.req.idempotencyKey ? ` idempotency-key=${r.req.idempotencyKey}` : '';
     this.via = r.proxy ? ` via proxy ${r.proxy.display} (${r.proxy.variable})` : '';
-    // --timeout counts from the start of the call, not of each attempt.
-    this.deadline = s.waitLimitMs === undefined ? undefined : s.clock.now() + s.waitLimitMs;
+    // --timeout counts from the start of the command (its signal's deadline), else of the call; never of each attempt.
+    this.deadline = s.deadlineAt ?? (s.waitLimitMs === undefined ? undefined : s.clock.now() + s.waitLimitMs);
   }
 
   async run(): Promise<CoreResponse> {
@@ -115,7 +122,7 @@ export class Exchange {
     let response: WireResponse;
     let text: string;
     try {
-      response = await sendOnWire({ url, method, headers, body, signal, timeoutMs: this.s.timeoutMs, proxy: proxy?.url });
+      response = await sendOnWire({ url, method, headers, body, signal, timeoutMs: this.s.timeoutMs, proxy: proxy?.url, maxBytes: this.s.maxAnswerBytes });
       text = response.status === 204 ? (await response.discard(), '') : await response.text();
     } catch (error) {
       return this.networkFailure(error, body, started);
@@ -214,15 +221,37 @@ export class Exchange {
     }
     const failure = classifyNetworkError(error);
     if (failure.mayHaveReachedServer) this.unanswered++;
+    const deadline = deadlinePassed(signal);
+    if (deadline) {
+      trace.line(`✗ ${this.what} --timeout ran out after ${msSince(started)} ms attempt=${this.attempt}`);
+      throw new DeadlineError(
+        deadline.limitMs,
+        `${method} ${url.pathname}: no complete answer within --timeout (${seconds(deadline.limitMs)})${this.attempt > 1 ? ` (${this.attempt} attempts)` : ''}`,
+        proxy
+          ? `the service, or the proxy ${proxy.display} (${proxy.variable}), did not answer in time; give a longer --timeout, or check them with \`kagent doctor\``
+          : 'the service did not answer in time; give a longer --timeout, or check it with `kagent doctor`',
+      );
+    }
     if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
+    if (failure.code === 'ANSWER_TOO_LARGE') {
+      trace.line(`✗ ${this.what} answer larger than ${formatBytes(this.s.maxAnswerBytes)}; stopped reading`);
+      throw new CliError(`${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`, {
+        exitCode: ExitCode.UNAVAILABLE,
+        code: 'ANSWER_TOO_LARGE',
+        hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
+      });
+    }
     const elapsed = msSince(started);
     // A write that may have reached the service is only repeated under an idempotency key.
     const mayRetry = failure.transient && (this.replayable || !failure.mayHaveReachedServer);
     // Nothing listening: one quick second try (a service restarting), not a minute of backoff.
     const refused = failure.code === 'ECONNREFUSED';
+    // A connection that went silent (no byte for the idle bound): one fresh try, not five more silences.
+    const stalled = failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT';
     const attempt = this.attempt;
-    if (mayRetry && this.retry < retries && (!refused || this.refusedRetries < 1)) {
+    if (mayRetry && this.retry < retries && (!refused || this.refusedRetries < 1) && (!stalled || this.stalledRetries < 1)) {
       if (refused) this.refusedRetries++;
+      if (stalled) this.stalledRetries++;
       const delay = refused ? REFUSED_RETRY_MS : backoffDelay(this.retry + 1, backoff);
       this.retry++;
       const fail = networkError(failure, error, { url, method, attempts: attempt, retried: mayRetry, proxy });

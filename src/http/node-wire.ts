@@ -17,6 +17,7 @@
 // agent carries.
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { IncomingHeaders, WireRequest, WireResponse } from './transport.js';
+import { collector, tooLarge } from './body.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_MS = 10_000;
@@ -82,13 +83,13 @@ export function sendQuick(req: WireRequest): Promise<WireResponse> {
     });
     request.on('response', (response) => {
       stopTimers();
-      resolve(answer(response, req.timeoutMs, req.signal));
+      resolve(answer(response, req.timeoutMs, req.signal, req.maxBytes));
     });
     request.end(req.body);
   });
 }
 
-function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSignal | undefined): WireResponse {
+function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSignal | undefined, maxBytes: number | undefined): WireResponse {
   // Time allowed between chunks of the body, as undici's bodyTimeout.
   let idle: NodeJS.Timeout | undefined;
   const arm = () => {
@@ -96,16 +97,25 @@ function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSigna
     idle = setTimeout(() => response.destroy(failure('UND_ERR_BODY_TIMEOUT', `the answer stalled for ${timeoutMs} ms`)), timeoutMs);
   };
   const aborted = () => Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
-  const settled = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
+  const settled = new Promise<string>((resolve, reject) => {
+    const length = response.headers['content-length'];
+    const announced = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+    // Past the cap, announced or read: stop reading (the error names the cap).
+    const refused = announced !== undefined && maxBytes !== undefined && announced > maxBytes;
+    const body = collector(refused ? undefined : announced, maxBytes);
     arm();
     response.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
+      try {
+        body.add(chunk);
+      } catch (error) {
+        response.destroy(error as Error);
+        return;
+      }
       arm();
     });
     response.on('end', () => {
       clearTimeout(idle);
-      resolve(Buffer.concat(chunks));
+      resolve(body.text());
     });
     response.on('error', (error) => {
       clearTimeout(idle);
@@ -116,13 +126,14 @@ function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSigna
       if (response.complete) return;
       reject(signal?.aborted ? aborted() : failure('UND_ERR_SOCKET', 'the connection closed before the whole answer arrived'));
     });
+    if (refused) response.destroy(tooLarge(maxBytes));
   });
   // Read at once (kagent's answers are JSON of bounded size), so a slow consumer never stalls the socket.
   settled.catch(() => undefined);
   return {
     status: response.statusCode ?? 0,
     headers: response.headers as IncomingHeaders,
-    text: async () => (await settled).toString('utf8'),
+    text: () => settled,
     discard: async () => {
       await settled.catch(() => undefined);
     },

@@ -24,6 +24,8 @@ export async function* paginate<T>(fetchPage: PageFetcher<T>, options: PaginateO
   const pageSize = pageSizeFor(limit, all, maxPageSize);
   let yielded = 0;
   let cursor: string | undefined;
+  // Every cursor followed: a service that hands one back again (A → B → A) would make this loop forever.
+  const seen = new Set<string>();
   for (;;) {
     const remaining = limit === undefined ? undefined : limit - yielded;
     const page = await fetchPage(cursor, pageSize !== undefined && remaining !== undefined ? Math.min(pageSize, remaining) : pageSize);
@@ -33,8 +35,13 @@ export async function* paginate<T>(fetchPage: PageFetcher<T>, options: PaginateO
     }
     const next = page.nextCursor;
     if (!next || (!all && limit === undefined)) return;
-    // A service that hands back the cursor it was given would make this loop forever.
-    if (next === cursor) throw new CliError(`the service returned the same page cursor twice (${next.slice(0, 40)}); stopping`, { code: 'CURSOR_LOOP' });
+    if (seen.has(next)) {
+      throw new CliError(`the service returned a page cursor it had already given (${next.slice(0, 40)}) after ${seen.size + 1} pages: the pages go round in a loop; stopping`, {
+        code: 'CURSOR_LOOP',
+        hint: 'the service sends the same pages again and again; try again later, or read fewer with --limit',
+      });
+    }
+    seen.add(next);
     cursor = next;
   }
 }

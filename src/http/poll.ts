@@ -4,6 +4,7 @@
 import type { Clock } from './clock.js';
 import { CliError, InterruptedError, StillRunningError } from '../errors.js';
 import { systemClock } from './clock.js';
+import { DeadlineError } from './deadline.js';
 
 export interface PollOptions<T> {
   fetch: (signal: AbortSignal | undefined) => Promise<T>;
@@ -37,12 +38,12 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
   let interval = minMs;
   let last: string | undefined;
   for (;;) {
-    if (signal?.aborted) throw stopped(signal, resumeHint);
+    if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
     let value: T;
     try {
       value = await options.fetch(signal);
     } catch (error) {
-      if (signal?.aborted) throw stopped(signal, resumeHint);
+      if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
       throw error;
     }
 
@@ -64,14 +65,16 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
       // Wake at the deadline for one last look rather than oversleeping it.
       await clock.sleep(Math.min(interval, left), signal);
     } catch (error) {
-      if (signal?.aborted) throw stopped(signal, resumeHint);
+      if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
       throw error;
     }
   }
 }
 
-function stopped(signal: AbortSignal, resumeHint: string | undefined): CliError {
+function stopped(signal: AbortSignal, resumeHint: string | undefined, timeoutMs: number | undefined): CliError {
   const reason: unknown = signal.reason;
+  // The command's --timeout (deadline.ts) ran out while following: the work is still running (exit 8).
+  if (reason instanceof DeadlineError) return new StillRunningError(`still running after ${formatDuration(timeoutMs ?? reason.limitMs)}; the work goes on`, resumeHint);
   if (reason instanceof CliError && !(reason instanceof InterruptedError)) return reason;
   return new InterruptedError('stopped following; the work goes on', resumeHint);
 }

@@ -125,8 +125,20 @@ export class SharedFilePacer implements Pacer {
       const sent = Array.isArray(state.sent) ? state.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)) : undefined;
       const pausedUntil = typeof state.pausedUntil === 'number' && Number.isFinite(state.pausedUntil) ? state.pausedUntil : 0;
       // A pause is only ever stored for at most a window (core.ts never stores a longer Retry-After);
-      // one further away than that was not written by kagent and is not obeyed.
-      if (sent) return { sent: sent.sort((a, b) => a - b).slice(-this.shape.limit), pausedUntil: pausedUntil > this.clock.now() + this.shape.windowMs ? 0 : pausedUntil };
+      // one further away than that was not written by kagent and is not obeyed. Nor is a
+      // request stamped further ahead than a window (a reservation lies at most that far
+      // ahead): it was made under a clock since set back, and kept, it would hold every
+      // later command back for as long as the clock was wrong.
+      const latest = this.clock.now() + this.shape.windowMs;
+      if (sent) {
+        return {
+          sent: sent
+            .filter((t) => t <= latest)
+            .sort((a, b) => a - b)
+            .slice(-this.shape.limit),
+          pausedUntil: pausedUntil > latest ? 0 : pausedUntil,
+        };
+      }
     } catch {
       // fall through
     }

@@ -11,6 +11,7 @@
 //   carries streamed uploads.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { readCapped } from './body.js';
 import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
@@ -25,6 +26,8 @@ export interface WireRequest {
   timeoutMs: number;
   /** The proxy to go through (proxy.ts decides), credentials included; none: direct. */
   proxy?: string;
+  /** The most bytes of the answer's body read into memory; more fails with ANSWER_TOO_LARGE. */
+  maxBytes?: number;
 }
 
 export interface WireResponse {
@@ -41,8 +44,8 @@ const KEEP_ALIVE_MS = 10_000;
 interface Undici {
   agent: Dispatcher;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options) => Dispatcher>;
-  /** One keep-alive ProxyAgent per proxy URL, made on first use. */
+  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => Dispatcher>;
+  /** One keep-alive ProxyAgent per proxy URL (and time allowed for its tunnel), made on first use. */
   proxies: Map<string, Promise<Dispatcher>>;
 }
 
@@ -62,19 +65,23 @@ function undici(): Promise<Undici> {
  * absolute-URI request (`GET http://host/path`), an https:// one through a
  * CONNECT tunnel. The proxy agent's code is loaded only when a proxy is used.
  */
-function proxyDispatcher(u: Undici, proxy: string): Promise<Dispatcher> {
-  let dispatcher = u.proxies.get(proxy);
+function proxyDispatcher(u: Undici, proxy: string, tunnelTimeoutMs: number): Promise<Dispatcher> {
+  const id = `${tunnelTimeoutMs} ${proxy}`;
+  let dispatcher = u.proxies.get(id);
   if (!dispatcher) {
     dispatcher = u.loadProxyAgent().then((createProxyAgent) =>
-      createProxyAgent({
-        uri: proxy,
-        proxyTunnel: false,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-        requestTls: { timeout: CONNECT_TIMEOUT_MS },
-      }),
+      createProxyAgent(
+        {
+          uri: proxy,
+          proxyTunnel: false,
+          keepAliveTimeout: KEEP_ALIVE_MS,
+          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+          requestTls: { timeout: CONNECT_TIMEOUT_MS },
+        },
+        tunnelTimeoutMs,
+      ),
     );
-    u.proxies.set(proxy, dispatcher);
+    u.proxies.set(id, dispatcher);
   }
   return dispatcher;
 }
@@ -83,25 +90,57 @@ export async function send(req: WireRequest): Promise<WireResponse> {
   if (takesQuickWire(req)) return sendQuick(req);
   const u = await undici();
   const { request } = u;
-  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy);
-  const response = await request.call(agent, {
-    origin: req.url.origin,
-    path: req.url.pathname + req.url.search,
-    method: req.method as Dispatcher.HttpMethod,
-    headers: req.headers,
-    body: req.body ?? null,
-    signal: req.signal,
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
+  // A proxy must open its tunnel (answer CONNECT) within the time allowed for an answer.
+  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy, req.timeoutMs);
+  const response = await abortable(
+    request.call(agent, {
+      origin: req.url.origin,
+      path: req.url.pathname + req.url.search,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    }),
+    req.signal,
+  );
   return {
     status: response.statusCode,
     headers: response.headers,
-    text: () => response.body.text(),
+    text: () => readCapped(response.body, response.headers['content-length'], req.maxBytes),
     discard: async () => {
       await response.body.dump().catch(() => undefined);
     },
   };
+}
+
+/**
+ * undici notices an abort only once the request has a connection: one queued behind a
+ * proxy's CONNECT that never comes back (or a connection still being made) would wait for
+ * undici's own timers. Ctrl-C and the --timeout deadline end the wait at once instead; the
+ * request, should it still get an answer, has its body discarded.
+ */
+function abortable(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+  if (!signal) return pending;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then((late) => late.body.dump().catch(() => undefined), () => undefined);
+      reject(Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: signal.reason }));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Closes idle keep-alive connections (tests, and long-lived embedders). */
@@ -158,6 +197,10 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
       interrupted: false,
       description: status === 407 ? 'the proxy asks for credentials (407)' : `the proxy answered ${status} instead of opening a tunnel`,
     };
+  }
+  if (code === 'ANSWER_TOO_LARGE') {
+    // Asking again brings the same flood: never retried.
+    return { code, mayHaveReachedServer: true, transient: false, interrupted: false, description: message };
   }
   const interrupted = code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || err?.name === 'AbortError';
   return {

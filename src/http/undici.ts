@@ -5,7 +5,11 @@
 export { default as Agent } from 'undici/lib/dispatcher/agent.js';
 export { default as request } from 'undici/lib/api/api-request.js';
 
-export async function loadProxyAgent(): Promise<(options: import('undici').ProxyAgent.Options) => import('undici').Dispatcher> {
+/**
+ * `tunnelTimeoutMs`: how long the proxy may take to answer CONNECT. undici's own default is
+ * its headers timeout, five minutes, and the proxy agent offers no option for it.
+ */
+export async function loadProxyAgent(): Promise<(options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => import('undici').Dispatcher> {
   const [{ default: ProxyAgent }, { default: Pool }, { default: connect }] = await Promise.all([
     import('undici/lib/dispatcher/proxy-agent.js'),
     import('undici/lib/dispatcher/pool.js'),
@@ -13,6 +17,9 @@ export async function loadProxyAgent(): Promise<(options: import('undici').Proxy
   ]);
   // The proxy agent opens tunnels with its client's `connect()`, an API undici's package root
   // adds to every dispatcher; kagent loads the parts without the root, so the client gets it here.
-  const clientFactory = (origin: URL, options: object) => Object.assign(new Pool(origin, options), { connect });
-  return (options) => new ProxyAgent({ ...options, clientFactory });
+  return (options, tunnelTimeoutMs) => {
+    const clientFactory = (origin: URL, clientOptions: object) =>
+      Object.assign(new Pool(origin, { ...clientOptions, headersTimeout: tunnelTimeoutMs }), { connect });
+    return new ProxyAgent({ ...options, clientFactory });
+  };
 }

@@ -79,7 +79,9 @@ export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T
   if (!misfit) text = f.wrap(sanitizeStyled(await render(sanitizeDeep(data), f)));
   else {
     try {
-      text = f.wrap(sanitizeStyled(await render(sanitizeDeep(data), f)));
+      // The view is given what it knows: the fields it does not know are shown after it, and
+      // copying them for it (sanitizeDeep) would double the memory of an answer bloated by them.
+      text = f.wrap(sanitizeStyled(await render(sanitizeDeep(withoutFields(data, unknownFields(data, misfit))), f)));
       text = withUnknownFields(text, data, misfit, f);
     } catch (error) {
       if (error instanceof CliError) throw error;
@@ -91,59 +93,108 @@ export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T
 
 /** The view's text, then the answer's top-level fields kagent does not know, shown generically. */
 function withUnknownFields(text: string, data: unknown, misfit: Misfit, f: Formatter): string {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return text;
-  const unknown = misfit.differences.filter((d) => d.kind === 'extra' && !/[.[]/.test(d.path)).map((d) => d.path);
+  const unknown = unknownFields(data, misfit);
   if (unknown.length === 0) return text;
   const rest = Object.fromEntries(unknown.map((key) => [key, (data as Record<string, unknown>)[key]]));
-  const generic = renderGeneric(sanitizeDeep(rest), f);
+  // renderGeneric sanitises every key and value it prints: no sanitised copy of the fields first.
+  const generic = renderGeneric(rest, f, UNKNOWN_FIELD_LINES);
   return f.tty ? `${text.replace(/\n+$/, '')}\n\n${f.dim('Also in the answer:')}\n${generic}` : `${text.replace(/\n+$/, '')}\n${generic}`;
+}
+
+/**
+ * The most lines the fields a view does not know get after it: a courtesy, not the answer
+ * (--json prints that whole). An answer bloated with millions of unknown items would
+ * otherwise be rendered line by line into gigabytes of strings.
+ */
+const UNKNOWN_FIELD_LINES = 1_000;
+
+/** The answer's top-level fields kagent does not know (none unless it is an object). */
+function unknownFields(data: unknown, misfit: Misfit): string[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [];
+  return misfit.differences.filter((d) => d.kind === 'extra' && !/[.[]/.test(d.path)).map((d) => d.path);
+}
+
+/** A shallow copy of an object without `keys` (the object itself when there are none). */
+function withoutFields<T>(data: T, keys: string[]): T {
+  if (keys.length === 0 || typeof data !== 'object' || data === null) return data;
+  const copy = { ...(data as Record<string, unknown>) };
+  for (const key of keys) delete copy[key];
+  return copy as T;
 }
 
 /**
  * Any JSON value as text, for answers no view can render. On a terminal: `key: value`
  * lines, nested objects and lists indented under their key. Piped: one
  * `path<TAB>value` line per leaf (`brief.entries.0.title\tHello`), stable for awk.
- * Give it sanitised data (sanitizeDeep).
+ * Every key and string it prints is sanitised (sanitizeLine) here.
  */
-export function renderGeneric(value: unknown, f: Pick<Formatter, 'tty' | 'dim'>): string {
+export function renderGeneric(value: unknown, f: Pick<Formatter, 'tty' | 'dim'>, maxLines = Infinity): string {
   const lines: string[] = [];
+  const full = new Error('enough lines');
+  const push = (line: string) => {
+    if (lines.length >= maxLines) throw full;
+    lines.push(line);
+  };
+  try {
+    walkGeneric(value, f, push);
+  } catch (error) {
+    if (error !== full) throw error;
+    const note = 'more not shown: --json prints the whole answer';
+    lines.push(f.tty ? f.dim(`… ${note}`) : `…\t${note}`);
+  }
+  return lines.join('\n');
+}
+
+function walkGeneric(value: unknown, f: Pick<Formatter, 'tty' | 'dim'>, push: (line: string) => void): void {
   if (!f.tty) {
-    const leaf = (path: string, v: unknown) => lines.push(`${path || '.'}\t${scalarText(v)}`);
+    const leaf = (path: string, v: unknown) => push(`${path || '.'}\t${scalarText(v)}`);
     const walk = (v: unknown, path: string, depth: number): void => {
-      if (v !== null && typeof v === 'object' && depth < 12 && Object.keys(v).length > 0) {
-        for (const [k, item] of Object.entries(v)) walk(item, path ? `${path}.${k}` : k, depth + 1);
+      if (isComposite(v) && depth < 12) {
+        for (const [k, item] of entriesOf(v as object)) walk(item, path ? `${path}.${sanitizeLine(k)}` : sanitizeLine(k), depth + 1);
       } else leaf(path, v);
     };
     walk(value, '', 0);
-    return lines.join('\n');
+    return;
   }
   const walk = (v: unknown, indent: string, depth: number): void => {
     if (Array.isArray(v)) {
       for (const item of v) {
         if (isComposite(item) && depth < 12) {
-          lines.push(`${indent}-`);
+          push(`${indent}-`);
           walk(item, `${indent}  `, depth + 1);
-        } else lines.push(`${indent}- ${scalarText(item)}`);
+        } else push(`${indent}- ${scalarText(item)}`);
       }
       return;
     }
     if (isComposite(v) && depth < 12) {
-      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+      for (const [k, item] of entriesOf(v as object)) {
         if (isComposite(item) && depth < 11) {
-          lines.push(`${indent}${f.dim(`${sanitizeLine(k)}:`)}`);
+          push(`${indent}${f.dim(`${sanitizeLine(k)}:`)}`);
           walk(item, `${indent}  `, depth + 1);
-        } else lines.push(`${indent}${f.dim(`${sanitizeLine(k)}:`)} ${scalarText(item)}`);
+        } else push(`${indent}${f.dim(`${sanitizeLine(k)}:`)} ${scalarText(item)}`);
       }
       return;
     }
-    lines.push(`${indent}${scalarText(v)}`);
+    push(`${indent}${scalarText(v)}`);
   };
   walk(value, '', 0);
-  return lines.join('\n');
 }
 
+/** An array or object with something in it (without listing its keys: it may hold millions). */
 function isComposite(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && Object.keys(value).length > 0;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
+}
+
+/** [key, value] pairs one at a time: Object.entries of a list of millions would make them all first. */
+function* entriesOf(value: object): Generator<[string, unknown]> {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield [String(i), value[i] as unknown];
+    return;
+  }
+  for (const key in value) if (Object.hasOwn(value, key)) yield [key, (value as Record<string, unknown>)[key]];
 }
 
 function scalarText(value: unknown): string {

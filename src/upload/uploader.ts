@@ -158,7 +158,8 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     const source = sources[next] as Source;
     await record({ ...base(source), status: 'skipped' }, source);
   }
-  if (options.signal?.aborted) failureCodes.push(ExitCode.INTERRUPTED);
+  // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
+  if (options.signal?.aborted) failureCodes.push(options.signal.reason instanceof CliError ? options.signal.reason.exitCode : ExitCode.INTERRUPTED);
   else if (summary.stoppedBy) failureCodes.push(summary.stoppedBy.exitCode);
   summary.exitCode = mostSevere(failureCodes);
   return summary;

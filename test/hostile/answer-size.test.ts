@@ -1,0 +1,112 @@
+// What kagent reads of one answer is capped (64 MiB, MAX_ANSWER_BYTES), and an
+// answer under the cap but bloated with fields kagent does not know stays within
+// a small multiple of its size in memory. Peak RSS is the built binary's own,
+// reported by a preload from process.resourceUsage() as the process exits.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/http/core.js';
+import { bin, ensureBuilt, root, testNode } from '../helpers/binary.js';
+import { bigMe, hostileServer, type HostileServer } from '../helpers/hostile-server.js';
+import { tempDir } from '../helpers/run.js';
+
+beforeAll(() => ensureBuilt());
+
+const MB = 1024 * 1024;
+let server: HostileServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Ran {
+  code: number | null;
+  stdoutBytes: number;
+  stderr: string;
+  /** Peak resident memory of the kagent process, MB. */
+  peakMb: number;
+}
+
+/** `kagent ARGS…` (the built binary) with a preload that writes its peak RSS to a file on exit. */
+function kagentMeasured(args: string[]): Promise<Ran> {
+  const dir = tempDir('kagent-rss-');
+  const preload = join(dir, 'rss.cjs');
+  const report = join(dir, 'rss.txt');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`);
+  const child = spawn(testNode, ['--require', preload, bin, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: dir, KAGENT_CONFIG_DIR: dir, KAGENT_CACHE_DIR: dir, KAGENT_API_KEY: 'ka_test_size' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdoutBytes = 0;
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdoutBytes += chunk.length));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdoutBytes, stderr, peakMb: Number(readFileSync(report, 'utf8')) / 1024 });
+    });
+  });
+}
+
+/** /me with `extra` as a list of `count` small objects: millions of values to parse, check and render. */
+function meWithManyItems(bytes: number): Buffer {
+  const head = '{"id":"u_1","email":"ada@example.com","name":"Ada","plan":{"id":"pro","name":"Pro"},"extra":[';
+  const item = '{"k":"v","n":1},';
+  const count = Math.floor((bytes - head.length - 2) / item.length);
+  return Buffer.from(`${head}${item.repeat(count).slice(0, -1)}]}`);
+}
+
+describe('an answer bloated under the cap', () => {
+  it('a 24 MB extra string field: `kagent me` stays under 400 MB and shows the account', async () => {
+    server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes: bigMe(24 * MB) }));
+    const r = await kagentMeasured(['me', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(0);
+    expect(r.peakMb).toBeLessThan(400);
+  }, 60_000);
+
+  it('24 MB of small items in an extra field: `kagent me` stays under 400 MB, and shows a part of them', async () => {
+    server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes: meWithManyItems(24 * MB) }));
+    const r = await kagentMeasured(['me', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(0);
+    expect(r.peakMb).toBeLessThan(400);
+    // A thousand lines of them, then a note: not 3 million `extra.N.k` lines.
+    expect(r.stdoutBytes).toBeLessThan(100_000);
+  }, 60_000);
+
+  it('the same with --json: printed whole, under 400 MB', async () => {
+    const body = meWithManyItems(24 * MB);
+    server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes: body }));
+    const r = await kagentMeasured(['me', '--json', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(0);
+    expect(r.stdoutBytes).toBeGreaterThanOrEqual(body.length);
+    expect(r.peakMb).toBeLessThan(400);
+  }, 60_000);
+});
+
+describe('an answer over the cap', () => {
+  it('is 64 MiB', () => {
+    expect(MAX_ANSWER_BYTES).toBe(64 * MB);
+  });
+
+  it('announced (content-length 70 MB): refused before it is read, exit 7, the cap named', async () => {
+    server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes: bigMe(70 * MB) }));
+    const r = await kagentMeasured(['me', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/GET \/api\/v1\/me: the answer is larger than 64 MiB, kagent's cap on one answer; stopped reading it \(ANSWER_TOO_LARGE\)/);
+    expect(r.peakMb).toBeLessThan(200);
+    expect(server.requests).toHaveLength(1); // never retried
+  }, 60_000);
+
+  it('unannounced (a body that never ends): reading stops at the cap, exit 7', async () => {
+    server = await hostileServer(() => ({ kind: 'endless' }));
+    const r = await kagentMeasured(['me', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/larger than 64 MiB.*\(ANSWER_TOO_LARGE\)/);
+    expect(r.peakMb).toBeLessThan(400);
+    expect(server.requests).toHaveLength(1);
+  }, 60_000);
+});

@@ -1,0 +1,25 @@
+// Following background work under --timeout: when the deadline comes while a
+// look at the work is stuck (the service trickles its answer), the command
+// still ends as "still running" (exit 8, with how to resume), not as a network
+// failure, and on time.
+import { afterEach, describe, expect, it } from 'vitest';
+import { hostileServer, type HostileServer } from '../helpers/hostile-server.js';
+import { runCli } from '../helpers/run.js';
+
+let server: HostileServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('task watch --timeout 1', () => {
+  it('ends with exit 8 and the resume hint when the task’s answer trickles past the deadline', async () => {
+    server = await hostileServer(() => ({ kind: 'trickle', everyMs: 200 }));
+    const started = Date.now();
+    const r = await runCli(['task', 'watch', 't_1', '--timeout', '1', '--base-url', server.baseUrl], { env: { KAGENT_API_KEY: 'ka_test_follow' } });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/still running after 1 s; the work goes on \(STILL_RUNNING\)/);
+    expect(r.stderr).toMatch(/task watch t_1/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
