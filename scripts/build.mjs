@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDate, StandIns, writeManPages, writeNotices } from './build-package.mjs';
 import pkg from '../package.json' with { type: 'json' };
@@ -124,12 +124,6 @@ const SETS = {
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
-// A dynamic import of a member of these sets becomes a static one (below). Not
-// for the entry set: that would give its chunk namespace objects, made with a
-// helper of esbuild's, and the root help would read the helpers' chunk too.
-const rewritten = new Set(['core']);
-// The entry imports these on demand only (--version loads none of them): no rewrite there.
-const entryFile = fromRoot('src/main.ts');
 // kagent's own imports of Node built-ins become require() calls. Node gives an
 // imported built-in an ES module facade, made by reading every export, getters
 // included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
@@ -167,24 +161,14 @@ const chunkSets = {
       loader: 'js',
       resolveDir: fromRoot(''),
     }));
-    // import('./x.js') of a member becomes a reference to the member, imported
-    // statically: it is in a chunk the importer has loaded already (a set member
-    // is reached by every command), and a dynamic import of it would cost a file
-    // of its own that only re-exports it (7 on `kagent me`).
+    // Code imports the core set's members statically: a dynamic import of one
+    // would cost a file of its own that only re-exports it (the bundle test
+    // fails on such a file).
     build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
       const original = await readFile(args.path, 'utf8');
-      let source = using('require-builtins') ? requireBuiltins(original) : original;
-      const hoisted = [];
-      if (args.path !== entryFile && using('static-imports')) {
-        source = source.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\.js\1\)/g, (call, _quote, specifier) => {
-          if (!rewritten.has(setOf.get(join(dirname(args.path), `${specifier}.ts`)))) return call;
-          const name = `__set${hoisted.length}`;
-          hoisted.push(`import * as ${name} from '${specifier}.js';`);
-          return `Promise.resolve(${name})`;
-        });
-      }
-      if (using('sets') && setOf.has(args.path)) hoisted.push(`import 'kagent:set:${setOf.get(args.path)}';`);
-      return hoisted.length > 0 || source !== original ? { contents: `${hoisted.join(' ')}\n${source}`, loader: 'ts' } : undefined;
+      const source = using('require-builtins') ? requireBuiltins(original) : original;
+      const joinSet = using('sets') && setOf.has(args.path) ? `import 'kagent:set:${setOf.get(args.path)}';` : '';
+      return joinSet || source !== original ? { contents: `${joinSet}\n${source}`, loader: 'ts' } : undefined;
     });
   },
 };

@@ -4,6 +4,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
 import { pendingActions } from './shared.js';
 import { isoTime } from '../../src/io/format.js';
+import { printList, note } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'list',
@@ -15,7 +16,6 @@ export default defineCommand({
   ],
   examples: ['kagent actions list', 'kagent actions list --json | jq -r ".[] | select(.risk == \\"low\\") | .id"', 'kagent actions list | cut -f1'],
   async run(ctx, opts) {
-    const { printList, note } = await import('../../src/io/output.js');
     const { riskText } = await import('../../src/views/chat.js');
     const count = await printList<Action>(ctx, pendingActions(ctx, paging(opts)), {
       empty: 'No actions are waiting for your decision.',

@@ -1,6 +1,9 @@
 import type { Action } from '../../src/api/shapes.js';
 import { CliError, InterruptedError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { printJson, success, wantsJson } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
 
 export default defineCommand({
   name: 'undo',
@@ -13,9 +16,6 @@ export default defineCommand({
   examples: ['kagent actions undo ac_3k9x0q2m', 'kagent actions undo ac_2 ac_1', 'kagent actions undo ac_3k9x0q2m --json'],
   async run(ctx, _opts, args) {
     const { undoAction } = await import('../../src/views/actions.js');
-    const { printJson, success, wantsJson } = await import('../../src/io/output.js');
-    const { emit } = await import('../../src/io/streams.js');
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     const done: Action[] = [];
     let failure: unknown;
     for (const id of args.ids) {

@@ -2,6 +2,9 @@ import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { defineCommand, InputError } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
+import { promptBlocker } from '../../src/io/terminal.js';
+import { charLength } from '../../src/api/validate.js';
+import { printJson, printText, note, success, wantsJson } from '../../src/io/output.js';
 
 /** Lines added and removed (as multisets: a moved line counts as neither). */
 function lineChanges(before: string, after: string): { added: number; removed: number } {
@@ -48,12 +51,10 @@ export default defineCommand({
     if (given.length > 1) throw new UsageError(`use one of --set, --append and --file (got --${given.join(' and --')})`);
     const mode = given[0];
     if (mode === undefined && !ctx.io.canPrompt) {
-      const { promptBlocker } = await import('../../src/io/terminal.js');
       const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
       throw new UsageError(`nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`);
     }
     const S = await import('../../src/api/shapes.js');
-    const { charLength } = await import('../../src/api/validate.js');
     // What was given is read (and checked for the memory's fixed bound) before any request.
     let supplied: string | undefined;
     if (mode === 'set') supplied = opts.set;
@@ -80,7 +81,6 @@ export default defineCommand({
       const message = `${mode === 'append' ? 'would make the memory' : 'is'} ${size} characters; the memory holds at most ${max}`;
       throw new InputError(`${flag} ${message}`, [{ path: flag, message }], mode === 'append' ? `it holds ${charLength(current)} now: shorten it first (kagent agent memory opens it in $EDITOR)` : undefined);
     }
-    const { printJson, printText, note, success, wantsJson } = await import('../../src/io/output.js');
     if (next === current) {
       await note(ctx, 'No change: the memory is as it was.');
       if (wantsJson(ctx)) await printJson(ctx, agent);

@@ -1,6 +1,8 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
+import { printItem, success } from '../../src/io/output.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
 
 export default defineCommand({
   name: 'rename',
@@ -16,8 +18,6 @@ export default defineCommand({
     const before = await getAgent(ctx);
     await (await ctx.api()).call('updateAgent', { body, signal: ctx.signal });
     const after = await getAgent(ctx);
-    const { printItem, success } = await import('../../src/io/output.js');
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     await printItem(ctx, after, (a, f) => (f.tty ? '' : a.name));
     await success(ctx, `Renamed your agent: ${sanitizeLine(before.name)} → ${sanitizeLine(after.name)}`);
   },

@@ -4,10 +4,11 @@ import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { getAgent } from './shared.js';
+import { charLength } from '../../src/api/validate.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { printItem } from '../../src/io/output.js';
 
 async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
-  const { charLength } = await import('../../src/api/validate.js');
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   const memory = typeof agent.memory === 'string' ? agent.memory : '';
   if (!f.tty) {
     const head = f.fields([
@@ -43,7 +44,6 @@ export default defineCommand({
   examples: ['kagent agent show', "kagent agent show --jq .address", 'kagent agent show | sed "1,/^--$/d" > memory.md'],
   async run(ctx) {
     const agent = await getAgent(ctx);
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, agent, (a, f) => renderAgent(ctx, a, f));
   },
 });

@@ -18,6 +18,12 @@ import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 import { checkHeader } from '../../src/http/headers.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../../src/api/depth.js';
+import { joinPath, resolveRawPath } from '../../src/http/url.js';
+import { operations } from '../../src/api/operations.js';
+import { emit } from '../../src/io/streams.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { printJson, printText, note, warn, printList } from '../../src/io/output.js';
+import { paginate } from '../../src/http/paginate.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -143,7 +149,6 @@ function parseHeaders(entries: string[]): Record<string, string> {
 /** Whether PATH is the API's published description, `{base_url}/openapi.json`, which needs no key. */
 async function isPublishedDescription(ctx: Context, path: string): Promise<boolean> {
   if (!ctx.config.baseUrl) return false;
-  const { joinPath, resolveRawPath } = await import('../../src/http/url.js');
   try {
     const base = new URL(ctx.config.baseUrl);
     const url = resolveRawPath(base, path);
@@ -156,7 +161,6 @@ async function isPublishedDescription(ctx: Context, path: string): Promise<boole
 
 /** Whether METHOD PATH is a create-style operation of the contract (it accepts an Idempotency-Key). */
 async function isCreateStyle(method: string, path: string): Promise<boolean> {
-  const { operations } = await import('../../src/api/operations.js');
   const pathname = path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]?.replace(/^\/?(api\/v1)?\/?/, '/').replace(/\/+$/, '') ?? '';
   return Object.values(operations).some((info) => {
     if (!('idempotent' in info) || !info.idempotent || info.method !== method) return false;
@@ -173,8 +177,6 @@ function headerName(name: string): string {
 
 async function printHead(ctx: Context, status: number, headers: Record<string, string | string[] | undefined> | undefined): Promise<void> {
   const { STATUS_CODES } = await import('node:http');
-  const { emit } = await import('../../src/io/streams.js');
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd() + '\n';
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (value === undefined) continue;
@@ -185,7 +187,6 @@ async function printHead(ctx: Context, status: number, headers: Record<string, s
 
 async function printBody(ctx: Context, body: unknown): Promise<void> {
   if (body === undefined) return;
-  const { printJson, printText } = await import('../../src/io/output.js');
   if (typeof body === 'string') {
     if (ctx.flags.jq !== undefined) throw new UsageError('--jq needs a JSON answer, and this one is text');
     await printText(ctx, body);
@@ -291,7 +292,6 @@ export default defineGroup({
     const { replayOrigin } = await import('../../src/kit/idempotency-key.js');
     const origin = replayOrigin(result, userKey);
     if (origin === 'earlier-run' || origin === 'either') {
-      const { note } = await import('../../src/io/output.js');
       await note(
         ctx,
         origin === 'earlier-run'
@@ -309,11 +309,9 @@ async function paginateAll(ctx: Context, path: string, send: (target: string) =>
   const isPage = (value: unknown): value is { items: unknown[]; nextCursor?: unknown } =>
     typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items);
   if (!isPage(first)) {
-    const { warn } = await import('../../src/io/output.js');
     await warn(ctx, '--paginate: the answer has no "items" list, so there are no pages to follow; printed as it is');
     return printBody(ctx, first);
   }
-  const { paginate } = await import('../../src/http/paginate.js');
   const items = paginate<unknown>(
     async (cursor) => {
       if (cursor === undefined) return { items: first.items, nextCursor: typeof first.nextCursor === 'string' ? first.nextCursor : null };
@@ -323,7 +321,6 @@ async function paginateAll(ctx: Context, path: string, send: (target: string) =>
     },
     { all: true },
   );
-  const { printList } = await import('../../src/io/output.js');
   // The merged array, through --jq when given: JSON whatever the terminal.
   await printList({ ...ctx, flags: { ...ctx.flags, json: true } }, items, { columns: [] });
 }

@@ -3,6 +3,12 @@ import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
+import { askSecret, askText } from '../../src/io/prompt.js';
+import { checkBaseUrl, configDirOf, maskKey } from '../../src/config/resolve.js';
+import { connect } from '../../src/cli/runtime.js';
+import { writeProfile } from '../../src/config/store.js';
+import * as output from '../../src/io/output.js';
+import { withSpinner } from '../../src/io/spinner.js';
 
 const MAX_KEY_BYTES = 16 * 1024;
 
@@ -30,14 +36,6 @@ export default defineCommand({
     'echo "$KEY" | kagent auth login -p work --with-key',
   ],
   async run(ctx, opts) {
-    const [{ askSecret, askText }, { checkBaseUrl, configDirOf, maskKey }, { connect }, { writeProfile }, output, { withSpinner }] = await Promise.all([
-      import('../../src/io/prompt.js'),
-      import('../../src/config/resolve.js'),
-      import('../../src/cli/runtime.js'),
-      import('../../src/config/store.js'),
-      import('../../src/io/output.js'),
-      import('../../src/io/spinner.js'),
-    ]);
 
     let baseUrl = ctx.config.baseUrl;
     if (!baseUrl) {

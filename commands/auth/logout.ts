@@ -1,11 +1,13 @@
 import { defineCommand } from '../../src/kit/define.js';
+import { writeProfile } from '../../src/config/store.js';
+import { configDirOf, storedProfile } from '../../src/config/resolve.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'logout',
   summary: "Remove the profile's saved API key (the base URL and settings stay)",
   examples: ['kagent auth logout', 'kagent auth logout -p work'],
   async run(ctx) {
-    const [{ writeProfile }, { configDirOf, storedProfile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/config/resolve.js'), import('../../src/io/output.js')]);
     const hadKey = storedProfile(ctx.config).apiKey !== undefined;
     if (hadKey) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined });
     if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });

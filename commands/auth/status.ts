@@ -4,6 +4,8 @@ import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
+import { maskKey } from '../../src/config/resolve.js';
+import * as output from '../../src/io/output.js';
 
 function sourceLabel(source: ValueSource, names: { flag?: string; env?: string }, ctx: Context): string {
   switch (source) {
@@ -52,7 +54,6 @@ export default defineCommand({
   description: 'Exit status 0 when the key works, 3 when there is no key, no base URL, or the key is not accepted.',
   examples: ['kagent auth status', 'kagent auth status -p work', "kagent auth status --jq '.user.email'"],
   async run(ctx) {
-    const [{ maskKey }, output] = await Promise.all([import('../../src/config/resolve.js'), import('../../src/io/output.js')]);
     let user: Me | null = null;
     let failure: CliError | undefined;
     if (!ctx.config.baseUrl || !ctx.config.apiKey) {

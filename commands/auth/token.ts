@@ -1,5 +1,6 @@
 import { CliError, ExitCode } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'token',
@@ -11,7 +12,6 @@ export default defineCommand({
     if (!key) {
       throw new CliError('not logged in: no API key', { exitCode: ExitCode.AUTH, code: 'NOT_AUTHENTICATED', hint: 'run `kagent auth login`, or set KAGENT_API_KEY' });
     }
-    const output = await import('../../src/io/output.js');
     if (output.wantsJson(ctx)) await output.printJson(ctx, { token: key });
     else await output.printText(ctx, key);
   },

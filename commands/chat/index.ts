@@ -13,6 +13,10 @@ import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { repl } from './repl.js';
 import { creditsText, FLAG_FOR, latestConversation, parseAbout, printReply, readMessageFromStdin, runTurn, send } from './turn.js';
+import { wantsJson, printJson, printItem, success, note } from '../../src/io/output.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { promptBlocker } from '../../src/io/terminal.js';
 
 const options = [
   { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
@@ -57,7 +61,6 @@ export default defineGroup({
     const S = await import('../../src/api/shapes.js');
     const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
-    const { wantsJson } = await import('../../src/io/output.js');
     // Bounds of what can be checked before any request (and before reading stdin).
     const probe: Record<string, unknown> = { text: 'x' };
     if (opts.conversation !== undefined) probe.conversationId = opts.conversation;
@@ -74,7 +77,6 @@ export default defineGroup({
     let spaceId: string | undefined;
     const spaceRef = opts.conversation === undefined ? (opts.space ?? (opts.continue ? undefined : ctx.config.space)) : undefined;
     if (spaceRef !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       spaceId = (await resolveSpace(ctx, spaceRef)).id;
     }
     let conversationId = opts.conversation;
@@ -89,7 +91,6 @@ export default defineGroup({
     if (context) body.context = context;
     checkInput(S.SendMessageRequest, body, FLAG_FOR);
 
-    const { printJson, printItem, success, note } = await import('../../src/io/output.js');
     if (!opts.wait) {
       const started = await send(ctx, body, opts.idempotencyKey);
       if (wantsJson(ctx)) return printJson(ctx, started);
@@ -105,7 +106,6 @@ export default defineGroup({
     const id = turn.started.conversationId;
     await printReply(ctx, turn.reply, id, false);
     const next = `${suggest(ctx, 'chat --conversation', id)} MESSAGE`;
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     await note(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
   },
 });
@@ -117,7 +117,6 @@ export default defineGroup({
  */
 async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | undefined): Promise<string | undefined> {
   let text = given;
-  const { wantsJson } = await import('../../src/io/output.js');
   const nothingPiped = () => new UsageError('no message: pass MESSAGE, or pipe it on stdin (stdin was empty)', 'for example: kagent chat "what did I save about vector search?"');
   if (text === '-') {
     text = await readMessageFromStdin(ctx);
@@ -127,7 +126,6 @@ async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | un
       text = await readMessageFromStdin(ctx);
       if (text === '') throw nothingPiped();
     } else if (!ctx.io.canPrompt || wantsJson(ctx) || !opts.wait || opts.idempotencyKey !== undefined) {
-      const { promptBlocker } = await import('../../src/io/terminal.js');
       const why = wantsJson(ctx)
         ? '--json prints one reply'
         : !opts.wait

@@ -6,6 +6,8 @@
 import type { ChatMessage } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
 import { CliError } from '../../src/errors.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { warn, success, getFormatter, note } from '../../src/io/output.js';
 
 /** What the REPL remembers between turns: the conversation, the actions shown waiting, the ones approved here. */
 export interface Session {
@@ -49,7 +51,6 @@ type Choice = 'approve' | 'remember' | 'reject' | 'later';
  * as the REPL does (undefined when the person ends the input).
  */
 export async function decideInline(ctx: Context, reply: ChatMessage, session: Session, ask: <T>(prompt: () => Promise<T>) => Promise<T | undefined>): Promise<{ approved: string[]; ended: boolean }> {
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   const approved: string[] = [];
   for (const action of waitingActions(reply)) {
     const id = String(action.id);
@@ -103,7 +104,6 @@ async function reportOrCancel(ctx: Context, error: unknown): Promise<void> {
 export async function slashCommand(ctx: Context, line: string, session: Session): Promise<{ approved: string[] } | undefined> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const id = rest[0];
-  const { warn } = await import('../../src/io/output.js');
   switch (word) {
     case '/approve':
     case '/reject': {
@@ -121,7 +121,7 @@ export async function slashCommand(ctx: Context, line: string, session: Session)
         await warn(ctx, 'nothing approved here to undo: /undo ID');
         return { approved: [] };
       }
-      const [{ undoAction }, { success }, { sanitizeLine }] = await Promise.all([import('../../src/views/actions.js'), import('../../src/io/output.js'), import('../../src/io/sanitize.js')]);
+      const { undoAction } = await import('../../src/views/actions.js');
       try {
         const action = await undoAction(ctx, target);
         session.approved = session.approved.filter((other) => other !== target);
@@ -143,7 +143,7 @@ export async function slashCommand(ctx: Context, line: string, session: Session)
 }
 
 async function listActions(ctx: Context): Promise<void> {
-  const [{ pendingActions }, { getFormatter, note }, { sanitizeLine }] = await Promise.all([import('../../src/views/actions.js'), import('../../src/io/output.js'), import('../../src/io/sanitize.js')]);
+  const { pendingActions } = await import('../../src/views/actions.js');
   const { riskText } = await import('../../src/views/chat.js');
   const f = await getFormatter(ctx, 'stderr');
   const lines: string[] = [];
@@ -159,7 +159,6 @@ async function listActions(ctx: Context): Promise<void> {
 }
 
 async function listInbox(ctx: Context): Promise<void> {
-  const [{ getFormatter, note }, { sanitizeLine }] = await Promise.all([import('../../src/io/output.js'), import('../../src/io/sanitize.js')]);
   const f = await getFormatter(ctx, 'stderr');
   try {
     const page = await (await ctx.api()).call('listInbox', { query: { limit: 20 }, signal: ctx.signal });

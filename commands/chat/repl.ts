@@ -11,6 +11,8 @@ import { checkInput } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { decideInline, HELP, slashCommand, type Session } from './inline.js';
 import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
+import { note, warn } from '../../src/io/output.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
 
 const EOT = '\x04';
 /** Ctrl-C at a prompt (not the end of input). */
@@ -54,8 +56,6 @@ async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undef
 const OWN = '\u0000own';
 
 export async function repl(ctx: Context, first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] }): Promise<void> {
-  const { note, warn } = await import('../../src/io/output.js');
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   const api = await ctx.api();
   let name = 'your agent';
   try {
@@ -153,7 +153,6 @@ async function sendTurn(ctx: Context, session: Session, first: { spaceId?: strin
     return turn;
   } catch (error) {
     if (stop.signal.aborted && !ctx.signal.aborted) {
-      const { note } = await import('../../src/io/output.js');
       // The follower's hint names the conversation, also of a first message.
       const resume = error instanceof CliError && error.hint ? `: ${error.hint}` : '';
       await note(ctx, (f) => f.dim(`Stopped waiting; the turn goes on${resume}. (Ctrl-C again to end)`));
@@ -175,7 +174,6 @@ async function sendTurn(ctx: Context, session: Session, first: { spaceId?: strin
 
 /** Prints a reply, decides its waiting actions, and offers its choice: the label picked is the next message. */
 async function showReply(ctx: Context, session: Session, reply: ChatMessage, prompt: Prompt): Promise<{ ended: boolean; next?: string }> {
-  const { note } = await import('../../src/io/output.js');
   const { choicesOf } = await import('../../src/views/chat.js');
   const conversationId = session.conversationId as string;
   await printReply(ctx, reply, conversationId, true);

@@ -4,6 +4,7 @@ import type { ChatMessage, SendMessageRequest, TurnStarted } from '../../src/api
 import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
+import { printItem } from '../../src/io/output.js';
 
 /** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */
 const STDIN_MAX_BYTES = 1024 * 1024;
@@ -107,7 +108,6 @@ export async function runTurn(ctx: Context, body: SendMessageRequest, idempotenc
 }
 
 export async function printReply(ctx: Context, reply: ChatMessage, conversationId: string, repl: boolean): Promise<void> {
-  const { printItem } = await import('../../src/io/output.js');
   const { renderParts } = await import('../../src/views/chat.js');
   await printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
 }

@@ -4,10 +4,11 @@
 // flags and choices there are. The files in completions/ only load this output.
 import { defineGroup } from '../../src/kit/define.js';
 import values from './values.js';
+import { operations } from '../../src/api/operations.js';
+import { emit } from '../../src/io/streams.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
-  const { operations } = await import('../../src/api/operations.js');
   const paths = [...new Set(Object.values(operations).map((info) => info.path).filter((path) => !path.includes('{')))].sort();
   return {
     api: { 0: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', ...paths], 1: paths },
@@ -33,11 +34,10 @@ export default defineGroup({
   ],
   commands: [values],
   async run(ctx, _opts, args) {
-    const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }, { emit }] = await Promise.all([
+    const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }] = await Promise.all([
       import('./tree.js'),
       import('./scripts.js'),
       import('../../src/cli/global-flags.js'),
-      import('../../src/io/streams.js'),
     ]);
     const { loadAllGroups } = await import('../../src/cli/manifest.js');
     const specs = await loadAllGroups();

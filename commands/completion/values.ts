@@ -3,6 +3,8 @@
 // candidate starting with PREFIX. Quick (a short-lived cache, a hard deadline)
 // and silent: no key, no network or an odd answer prints nothing, exit 0.
 import { defineCommand } from '../../src/kit/define.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { emit } from '../../src/io/streams.js';
 
 export default defineCommand({
   name: '__complete',
@@ -17,7 +19,6 @@ export default defineCommand({
     const { completeValues, isCompleteKind } = await import('../../src/kit/complete.js');
     if (!isCompleteKind(args.kind)) return;
     const values = await completeValues(args.kind, args.prefix ?? '', { baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey, configPath: ctx.config.configPath, env: ctx.io.env, version: ctx.version });
-    const [{ sanitizeLine }, { emit }] = await Promise.all([import('../../src/io/sanitize.js'), import('../../src/io/streams.js')]);
     // Service text lands in the shell's menu: sanitised as all output is (bidi controls shown as <U+202E>, no
     // escape sequence or control character). A value that sanitising would change is not offered at all: what
     // the menu showed would not be what the shell inserts (the id of the same thing is offered instead).

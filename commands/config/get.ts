@@ -1,6 +1,7 @@
 import { CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, rowFor, settingFor } from './shared.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'get',
@@ -10,7 +11,6 @@ export default defineCommand({
   examples: ['kagent config get base-url', 'kagent config get lang -p work', 'kagent config get rate-limit --json'],
   async run(ctx, _opts, args) {
     const row = rowFor(ctx, settingFor(args.key));
-    const output = await import('../../src/io/output.js');
     if (row.value === null) throw new CliError(`${row.key} is not set for profile "${ctx.config.profile}"`, { code: 'NOT_SET', hint: `set it with \`kagent config set ${row.key} <value>\`` });
     if (output.wantsJson(ctx)) await output.printJson(ctx, row);
     else await output.printText(ctx, String(row.value));

@@ -1,6 +1,7 @@
 import type { Column } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type Row, SETTINGS, rowFor } from './shared.js';
+import * as output from '../../src/io/output.js';
 
 const SOURCE_WORDS: Record<string, string> = {
   'base-url': 'KAGENT_BASE_URL',
@@ -29,7 +30,6 @@ export default defineCommand({
   examples: ['kagent config list', 'kagent config list -p work', 'kagent config list --json'],
   async run(ctx) {
     const rows = SETTINGS.map((setting) => rowFor(ctx, setting));
-    const output = await import('../../src/io/output.js');
     if (!output.wantsJson(ctx)) await output.note(ctx, `Profile "${ctx.config.profile}" (${ctx.config.configPath})`);
     await output.printList(ctx, rows, { columns: rowColumns });
   },

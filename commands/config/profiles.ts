@@ -1,4 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
+import { readConfigFile } from '../../src/config/store.js';
+import * as output from '../../src/io/output.js';
 
 interface ProfileRow {
   name: string;
@@ -13,7 +15,6 @@ export default defineCommand({
   description: 'Piped, each row is: name, current (true/false), base URL, has a key (true/false).',
   examples: ['kagent config profiles', 'kagent config profiles --json'],
   async run(ctx) {
-    const [{ readConfigFile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);
     const file = readConfigFile(ctx.config.configPath);
     const rows: ProfileRow[] = Object.entries(file.profiles).map(([name, profile]) => ({
       name,

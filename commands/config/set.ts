@@ -2,6 +2,8 @@ import { UsageError } from '../../src/errors.js';
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, settingFor } from './shared.js';
+import { writeProfile } from '../../src/config/store.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'set',
@@ -19,9 +21,7 @@ export default defineCommand({
     }
     const { limits } = await import('../../src/api/shapes.js');
     const value = setting.parse(args.value, limits);
-    const { writeProfile } = await import('../../src/config/store.js');
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
-    const output = await import('../../src/io/output.js');
     if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
     const [, source] = setting.current(ctx.config);

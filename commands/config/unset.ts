@@ -1,6 +1,8 @@
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, settingFor } from './shared.js';
+import { writeProfile } from '../../src/config/store.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'unset',
@@ -9,7 +11,6 @@ export default defineCommand({
   examples: ['kagent config unset space', 'kagent config unset lang -p work'],
   async run(ctx, _opts, args) {
     const setting = settingFor(args.key);
-    const [{ writeProfile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: undefined });
     if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
     else await output.success(ctx, `Removed ${setting.key} from profile "${ctx.config.profile}"`);

@@ -1,6 +1,8 @@
 import { CliError } from '../../src/errors.js';
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { readConfigFile, updateConfigFile } from '../../src/config/store.js';
+import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'use',
@@ -8,7 +10,6 @@ export default defineCommand({
   arguments: [{ name: 'profile', description: 'a saved profile', complete: 'profile' }],
   examples: ['kagent config use sandbox', 'kagent config use default'],
   async run(ctx, _opts, args) {
-    const [{ readConfigFile, updateConfigFile }, output] = await Promise.all([import('../../src/config/store.js'), import('../../src/io/output.js')]);
     const file = readConfigFile(ctx.config.configPath);
     if (!file.profiles[args.profile]) {
       throw new CliError(`no profile "${args.profile}"`, { exitCode: 4, code: 'PROFILE_NOT_FOUND', hint: 'see them with `kagent config profiles`, or create one with `kagent auth login -p NAME`' });

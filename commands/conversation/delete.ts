@@ -1,6 +1,9 @@
 import type { Conversation } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/views/not-found.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'delete',
@@ -17,8 +20,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
-    const { confirmOrYes } = await import('../../src/io/prompt.js');
     const running = conversation.running ? ' The agent is still answering in it; that turn stops.' : '';
     await confirmOrYes(ctx, {
       message: `Delete conversation "${sanitizeLine(conversation.title)}" (${args.id}, ${conversation.messageCount} messages)? This cannot be undone.${running}`,
@@ -29,7 +30,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    const { printItem, success } = await import('../../src/io/output.js');
     await printItem(ctx, conversation, (c, f) => (f.tty ? '' : c.id));
     await success(ctx, `Deleted conversation ${sanitizeLine(conversation.title)} (${args.id})`);
   },

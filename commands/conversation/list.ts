@@ -2,6 +2,8 @@ import type { Conversation } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { isoTime } from '../../src/io/format.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'list',
@@ -18,10 +20,8 @@ export default defineCommand({
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listConversations, query, { space: '--space' });
     if (opts.space !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }
-    const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
     const items = api.paginate('listConversations', { query, signal: ctx.signal }, paging(opts));
     await printList<Conversation>(ctx, items, {

@@ -2,6 +2,7 @@ import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
+import { printItem, note } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'show',
@@ -38,7 +39,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    const { printItem, note } = await import('../../src/io/output.js');
     const { renderTranscript } = await import('../../src/views/chat.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
     if (page.conversation?.running) await note(ctx, `the agent is still answering: ${suggest(ctx, 'conversation show', args.id, '--follow')} waits for the reply`);

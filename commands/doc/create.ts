@@ -5,6 +5,8 @@ import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 import { shapes, bodyFrom } from './shared.js';
+import { askText } from '../../src/io/prompt.js';
+import { printItem, success, note, wantsJson } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'create',
@@ -45,7 +47,6 @@ export default defineCommand({
     if (given) refuseFrontMatter(given.text, given.flag);
     if (!given && opts.title === undefined) {
       if (!ctx.io.canPrompt) throw new UsageError('nothing to create: give --title and/or the body (--file PATH, --file - for stdin, or --body TEXT)');
-      const { askText } = await import('../../src/io/prompt.js');
       request.title = await askText(ctx, { message: 'Title', flag: '--title' });
       const text = await ctx.editor.edit('', { extension: '.md' });
       request.markdown = text;
@@ -57,7 +58,6 @@ export default defineCommand({
     const api = await ctx.api();
     const result = await api.callFull('createDoc', { body: request, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
     const created = result.body;
-    const { printItem, success, note, wantsJson } = await import('../../src/io/output.js');
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
       await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);

@@ -1,6 +1,9 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { readDoc } from './shared.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'delete',
@@ -10,17 +13,14 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   examples: ['kagent doc delete dc_8f2k1x', 'kagent doc delete dc_8f2k1x --yes', 'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes'],
   async run(ctx, _opts, args) {
-    const { confirmOrYes } = await import('../../src/io/prompt.js');
     let label = args.id;
     if (!ctx.flags.yes && ctx.io.canPrompt) {
       const doc = await readDoc(ctx, args.id);
-      const { sanitizeLine } = await import('../../src/io/sanitize.js');
       label = `"${sanitizeLine(doc.title || '(untitled)')}" (${args.id}, revision ${doc.revision})`;
     }
     await confirmOrYes(ctx, { message: `Delete doc ${label}? This cannot be undone.`, action: `delete doc ${args.id}` });
     const api = await ctx.api();
     await withNotFound(ctx, 'doc', args.id, () => api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }));
-    const { printItem, success } = await import('../../src/io/output.js');
     await success(ctx, `Deleted doc ${args.id}`);
     await printItem(ctx, { id: args.id, deleted: true }, (r, f) => (f.tty ? '' : r.id));
   },

@@ -6,6 +6,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, readDoc, isConflict, conflictError, printRevision } from './shared.js';
+import { note, printItem } from '../../src/io/output.js';
 
 interface EditOptions {
   replace?: string[];
@@ -92,10 +93,8 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
   const doc = await readDoc(ctx, id);
   const edited = await ctx.editor.edit(doc.body, { extension: '.md' });
   const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
-  const { note } = await import('../../src/io/output.js');
   if (edited === doc.body) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
     return;
   }

@@ -4,6 +4,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
+import { printList } from '../../src/io/output.js';
 
 const listColumns = [
   { header: 'Id', value: (d: DocSummary) => d.id },
@@ -30,7 +31,6 @@ export default defineCommand({
     checkInput(S.Queries.listDocs, query, { space: '--space' });
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
-    const { printList } = await import('../../src/io/output.js');
     const items = api.paginate('listDocs', { query, signal: ctx.signal }, paging(opts));
     await printList<DocSummary>(ctx, items, {
       columns: listColumns,

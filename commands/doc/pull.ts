@@ -6,6 +6,7 @@ import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
+import { printList, warn, printItem, success } from '../../src/io/output.js';
 
 interface Pulled {
   id: string;
@@ -64,7 +65,6 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
     }
     results.push({ ...row, file, status: 'pulled' });
   }
-  const { printList, warn } = await import('../../src/io/output.js');
   await printList(ctx, results, { columns, empty: `No documents${opts.space ? ` in ${opts.space}` : ''} to pull.` });
   const kept = results.filter((r) => r.status === 'kept');
   const failed = results.filter((r) => r.status === 'failed');
@@ -118,7 +118,6 @@ export default defineCommand({
     const file = await pullTarget(doc, opts.output, '.');
     await checkPullTarget(file, doc.id, opts.force === true);
     await writePulled(file, doc);
-    const { printItem, success } = await import('../../src/io/output.js');
     await success(ctx, `Pulled doc ${doc.id} (revision ${doc.revision}) into ${file}`);
     const result: Pulled = { id: doc.id, title: doc.title, revision: doc.revision, file, status: 'pulled' };
     await printItem(ctx, result, (r, f) => (f.tty ? '' : `${r.status}\t${r.id}\t${r.revision}\t${r.file}`));

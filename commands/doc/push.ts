@@ -2,6 +2,7 @@ import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { kagentCommand } from '../../src/io/command-line.js';
+import { note, printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'push',
@@ -56,7 +57,6 @@ export default defineCommand({
         cause: error,
       });
     });
-    const { note, printItem, success } = await import('../../src/io/output.js');
     const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${r.revision}\t${r.file}`;
     if (outcome.outcome === 'unchanged') {
       await note(ctx, `No changes: ${file} is doc ${sidecar.id} at revision ${sidecar.revision}; nothing was sent.`);

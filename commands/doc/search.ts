@@ -2,6 +2,7 @@ import type { DocHit } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { shapes } from './shared.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'search',
@@ -15,7 +16,6 @@ export default defineCommand({
     if (args.query.trim() === '') throw new UsageError('QUERY must not be blank');
     const api = await ctx.api();
     const { items } = await api.call('searchDocs', { query: { q: args.query }, signal: ctx.signal });
-    const { printList } = await import('../../src/io/output.js');
     await printList<DocHit>(ctx, items, {
       empty: `No document matches "${args.query}".`,
       columns: [

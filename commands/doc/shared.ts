@@ -4,6 +4,7 @@ import type { Doc, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
+import { printItem, success } from '../../src/io/output.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -27,7 +28,6 @@ export async function bodyFrom(ctx: Context, opts: { file?: string; body?: strin
 
 /** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
 export async function printRevision(ctx: Context, revision: Revision, what: string): Promise<void> {
-  const { printItem, success } = await import('../../src/io/output.js');
   await success(ctx, `${what}: doc ${revision.id} is now at revision ${revision.revision}`);
   await printItem(ctx, revision, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
 }

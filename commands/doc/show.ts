@@ -1,5 +1,8 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { readDoc } from './shared.js';
+import { printJson, wantsJson, getFormatter } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
+import { sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 
 export default defineCommand({
   name: 'show',
@@ -15,10 +18,7 @@ export default defineCommand({
   examples: ['kagent doc show dc_8f2k1x', 'kagent doc show dc_8f2k1x --raw > notes.md', "kagent doc show dc_8f2k1x --jq '.revision'"],
   async run(ctx, opts, args) {
     const doc = await readDoc(ctx, args.id);
-    const { printJson, wantsJson, getFormatter } = await import('../../src/io/output.js');
     if (wantsJson(ctx)) return printJson(ctx, doc);
-    const { emit } = await import('../../src/io/streams.js');
-    const { sanitize, sanitizeDeep } = await import('../../src/io/sanitize.js');
     const tty = ctx.io.stdoutIsTTY;
     if (!tty || opts.raw) {
       const body = sanitize(doc.body);

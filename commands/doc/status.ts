@@ -1,5 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import type { FileState } from '../../src/docsync/files.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'status',
@@ -16,7 +17,6 @@ export default defineCommand({
     const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);
     const states: FileState[] = [];
     for (const file of files) states.push(await stateOf(ctx, file));
-    const { printList } = await import('../../src/io/output.js');
     const tty = ctx.io.stdoutIsTTY;
     await printList(ctx, states, {
       columns: [

@@ -3,6 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
+import { warn } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'update',
@@ -47,7 +48,6 @@ export default defineCommand({
       if (!isConflict(error)) throw error;
       if (!opts.force) throw await conflictError(ctx, error, args.id, based, `or save over the latest revision with --force`);
       const latest = await readDoc(ctx, args.id);
-      const { warn } = await import('../../src/io/output.js');
       await warn(ctx, `doc ${args.id} changed since revision ${based}: --force saves over revision ${latest.revision}`);
       try {
         saved = await save(latest.revision);

@@ -1,5 +1,6 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { write } from './shared.js';
+import { printItem, success } from '../../src/io/output.js';
 
 const FEEDBACK = ['up', 'down', 'none'] as const;
 
@@ -17,7 +18,6 @@ export default defineCommand({
     const body = { feedback: args.rating === 'none' ? null : args.rating };
     checkInput(S.EntryFeedbackRequest, body, { feedback: 'RATING' });
     await write(ctx, args.id, 'setEntryFeedback', body);
-    const { printItem, success } = await import('../../src/io/output.js');
     await success(ctx, body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`);
     await printItem(ctx, { id: args.id, feedback: body.feedback }, (r, f) => (f.tty ? '' : `${r.id}\t${r.feedback ?? 'none'}`));
   },

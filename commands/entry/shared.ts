@@ -2,6 +2,7 @@
 import type { Context } from '../../src/context.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/views/not-found.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export async function write(ctx: Context, id: string, op: 'setEntryFeedback' | 'setEntrySaved', body: unknown): Promise<void> {
   try {
@@ -24,7 +25,6 @@ export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
       const body = { saved };
       checkInput(S.EntrySavedRequest, body, {});
       await write(ctx, args.id, 'setEntrySaved', body);
-      const { printItem, success } = await import('../../src/io/output.js');
       await success(ctx, saved ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)` : `Removed ${args.id} from your library`);
       await printItem(ctx, { id: args.id, saved }, (r, f) => (f.tty ? '' : `${r.id}\t${r.saved}`));
     },

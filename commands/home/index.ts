@@ -9,6 +9,9 @@ import type { Home } from '../../src/api/shapes.js';
 import { isoTime, type Formatter } from '../../src/io/format.js';
 import { defineGroup } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { withSpinner } from '../../src/io/spinner.js';
+import { printItem } from '../../src/io/output.js';
 
 function list<T>(value: T[] | undefined | null): T[] {
   return Array.isArray(value) ? value : [];
@@ -35,7 +38,6 @@ function plainHome(home: Home): string {
 async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
   if (!f.tty) return plainHome(home);
   const [{ taskStatus }, { riskText }] = await Promise.all([import('../../src/views/task-follow.js'), import('../../src/views/chat.js')]);
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
   const cmd = (words: string, ...args: string[]) => f.cyan(suggest(ctx, words, ...args));
@@ -116,9 +118,7 @@ export default defineGroup({
   examples: ['kagent home', "kagent home | awk -F'\\t' '$1 == \"action\" { print $2 }'", "kagent home --jq '.actions[].id'"],
   async run(ctx) {
     const api = await ctx.api();
-    const { withSpinner } = await import('../../src/io/spinner.js');
     const home = await withSpinner(ctx, 'Loading your home…', () => api.call('getHome', { signal: ctx.signal }));
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, home, (h, f) => renderHome(ctx, h, f));
   },
 });

@@ -6,6 +6,9 @@ import type { Formatter } from '../../src/io/format.js';
 import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
+import { paginate } from '../../src/http/paginate.js';
+import { printList, note, wantsJson, printJson, success } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
 
 const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
 
@@ -43,7 +46,6 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
   const filter = opts.filter ?? 'all';
   checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
   const api = await ctx.api();
-  const { paginate } = await import('../../src/http/paginate.js');
   let unread: number | undefined;
   const items = paginate<InboxItem>(
     async (cursor) => {
@@ -53,7 +55,6 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
     },
     paging(opts),
   );
-  const { printList, note, wantsJson } = await import('../../src/io/output.js');
   const empty = filter === 'all' ? 'Your inbox is empty.' : filter === 'approval' ? 'No actions are waiting for your decision.' : `Nothing in your inbox for --filter ${filter}.`;
   const count = await printList<InboxItem>(ctx, items, {
     empty,
@@ -94,8 +95,6 @@ export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summa
     async run(ctx, _opts, args) {
       const ids = [...new Set(args.ids)];
       const api = await ctx.api();
-      const { printJson, success, wantsJson } = await import('../../src/io/output.js');
-      const { emit } = await import('../../src/io/streams.js');
       const { reportError } = await import('../../src/io/report.js');
       const { mostSevere } = await import('../../src/errors.js');
       const results: Array<Record<string, unknown>> = [];

@@ -2,6 +2,9 @@ import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { printJson, success, wantsJson } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
 
 export default defineCommand({
   name: 'delete',
@@ -17,13 +20,10 @@ export default defineCommand({
     const ids = [...new Set(args.ids)];
     // No key or base URL: say so before asking anything.
     const api = await ctx.api();
-    const { confirmOrYes } = await import('../../src/io/prompt.js');
     await confirmOrYes(ctx, {
       message: ids.length === 1 ? `Delete library item ${ids[0]}? This cannot be undone.` : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
-    const { printJson, success, wantsJson } = await import('../../src/io/output.js');
-    const { emit } = await import('../../src/io/streams.js');
     const { reportError } = await import('../../src/io/report.js');
     const { mostSevere } = await import('../../src/errors.js');
     const results: Array<{ id: string; deleted: boolean; error?: { code: string; message: string } }> = [];

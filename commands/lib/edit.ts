@@ -4,6 +4,7 @@ import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'edit',
@@ -25,7 +26,6 @@ export default defineCommand({
     if (opts.space !== undefined) body.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     await withNotFound(ctx, 'item', args.id, () => api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }));
-    const { printItem, success } = await import('../../src/io/output.js');
     const changes = [opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '', opts.space !== undefined ? `moved it to ${opts.space}` : '']
       .filter(Boolean)
       .join(', ');

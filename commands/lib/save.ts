@@ -3,9 +3,10 @@ import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
+import { spaceIdFor, spaceNames } from '../../src/kit/space.js';
 import { shapes, renderItem } from './shared.js';
-import { spaceNames } from '../../src/kit/space.js';
+import { withSpinner } from '../../src/io/spinner.js';
+import { printItem, printJson, wantsJson, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'save',
@@ -39,10 +40,8 @@ export default defineCommand({
     await checkIdempotencyKey(opts.idempotencyKey);
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
     const api = await ctx.api();
-    const { withSpinner } = await import('../../src/io/spinner.js');
     const result = await withSpinner(ctx, 'Reading and summarising the page…', () => api.callFull('saveLink', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal }));
     const saved: LinkSaved = result.body;
-    const { printItem, printJson, wantsJson, success } = await import('../../src/io/output.js');
     // Nothing saved: nothing on stdout and a non-zero exit, so `id=$(kagent lib save URL)` cannot take it for a save.
     if (saved.media || !saved.item) throw mediaLinkError(suggest(ctx, 'media quote', args.url));
     const replayed = await noteReplay(ctx, result, opts.idempotencyKey, `saved ${saved.item.id}`, 'nothing new was saved or charged');

@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { spaceNames } from '../../src/kit/space.js';
+import { printList } from '../../src/io/output.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
 
@@ -19,7 +20,6 @@ function sourceOf(item: LibraryItem): string {
 }
 
 export async function printItems(ctx: Context, items: AsyncIterable<LibraryItem> | LibraryItem[], empty: string): Promise<void> {
-  const { printList } = await import('../../src/io/output.js');
   // A streamed list may hold any space: on a terminal, ask for the names up front.
   const names = await spaceNames(ctx, Array.isArray(items) ? items : [{ spaceId: 'any' }]);
   await printList<LibraryItem>(ctx, items, {

@@ -3,6 +3,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { renderItem } from './shared.js';
 import { spaceNames } from '../../src/kit/space.js';
+import { printItem, note } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'show',
@@ -15,7 +16,6 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const api = await ctx.api();
     const item = await withNotFound(ctx, 'item', args.id, () => api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }));
-    const { printItem, note } = await import('../../src/io/output.js');
     const names = await spaceNames(ctx, [item]);
     await printItem(ctx, item, (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined));
     if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${suggest(ctx, 'lib text', item.id)}\``);

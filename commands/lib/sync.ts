@@ -8,6 +8,8 @@ import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
 import { shapes } from './shared.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { spinnersAllowed } from '../../src/io/spinner.js';
 
 interface SyncOptions {
   space?: string;
@@ -88,7 +90,6 @@ export default defineCommand({
 
     const removable = plan.mapping.names ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
     if (opts.delete && removable > 0) {
-      const { confirmOrYes } = await import('../../src/io/prompt.js');
       const items = `${removable} library item${removable === 1 ? '' : 's'}`;
       await confirmOrYes(ctx, { message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`, action: `delete ${items}` });
     }
@@ -132,7 +133,6 @@ async function execute(ctx: Context, opts: SyncOptions, { api, dir, space, plan,
   const { uploadAll } = await import('../../src/upload/uploader.js');
   const { runSync } = await import('../../src/upload/sync.js');
   const { createSyncReporter } = await import('../../src/upload/sync-report.js');
-  const { spinnersAllowed } = await import('../../src/io/spinner.js');
   const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);
   const reporter = await createSyncReporter(ctx, uploading, { progress: spinnersAllowed(ctx), dir, report: opts.report });
   const started = performance.now();

@@ -4,6 +4,9 @@ import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
+import { wantsJson, printJson, printList, note } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
+import { sanitize } from '../../src/io/sanitize.js';
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
@@ -36,9 +39,6 @@ export default defineCommand({
     'kagent lib text li_8f2k1x --all | grep -i budget',
   ],
   async run(ctx, opts, args) {
-    const { wantsJson, printJson, printList, note } = await import('../../src/io/output.js');
-    const { emit } = await import('../../src/io/streams.js');
-    const { sanitize } = await import('../../src/io/sanitize.js');
     const api = await ctx.api();
     const read = (offset: number, limit: number | undefined) =>
       api.call('readLibraryText', { params: { id: args.id }, query: { offset, ...(limit !== undefined ? { limit } : {}) }, signal: ctx.signal });

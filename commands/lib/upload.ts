@@ -4,6 +4,8 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
+import { spinnersAllowed } from '../../src/io/spinner.js';
+import { note } from '../../src/io/output.js';
 
 interface UploadOptions {
   space?: string;
@@ -24,7 +26,6 @@ async function runUploads(
 ): Promise<void> {
   const { uploadAll } = await import('../../src/upload/uploader.js');
   const { createReporter } = await import('../../src/upload/report.js');
-  const { spinnersAllowed } = await import('../../src/io/spinner.js');
 
   const planLimit = (await import('../../src/upload/uploader.js')).accountFileLimit(api, ctx.signal);
 
@@ -103,7 +104,6 @@ export default defineCommand({
       import('../../src/upload/report.js'),
       import('../../src/upload/digest-cache.js'),
       import('../../src/config/cache-dir.js'),
-      import('../../src/io/spinner.js'),
     ]).catch(() => undefined);
     const S = await shapes();
     const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
@@ -126,7 +126,6 @@ export default defineCommand({
     if (opts.name !== undefined && sources.length !== 1) throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
     if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
 
-    const { note } = await import('../../src/io/output.js');
     const { spoolStdin } = await import('../../src/upload/prepare.js');
     let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
     try {

@@ -2,6 +2,8 @@
 import type { Me } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
+import { withSpinner } from '../../src/io/spinner.js';
+import { printItem } from '../../src/io/output.js';
 
 /** Terminal: a short readable page. Piped: `key<TAB>value` lines with raw numbers and ISO times. */
 function renderMe(me: Me, f: Formatter): string {
@@ -67,9 +69,7 @@ export default defineGroup({
   examples: ['kagent me', 'kagent me --json', "kagent me --jq '.credits.total'"],
   async run(ctx) {
     const api = await ctx.api();
-    const { withSpinner } = await import('../../src/io/spinner.js');
     const me = await withSpinner(ctx, 'Loading your account…', () => api.call('getMe', { signal: ctx.signal }));
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, me, renderMe);
   },
 });

@@ -3,6 +3,8 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { shapes } from './shared.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'list',
@@ -19,11 +21,9 @@ export default defineCommand({
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listMedia, query, { space: '--space' });
     if (opts.space !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }
     const api = await ctx.api();
-    const { printList } = await import('../../src/io/output.js');
     const { timecode } = await import('../../src/views/media.js');
     const items = api.paginate('listMedia', { query, signal: ctx.signal }, paging(opts));
     await printList<MediaItem>(ctx, items, {

@@ -1,6 +1,7 @@
 import type { MediaQuote } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { getQuote, creditsLeft } from './shared.js';
+import { printItem, wantsJson } from '../../src/io/output.js';
 
 /** "0:47:10 (48 minutes)" */
 async function durationText(quote: Pick<MediaQuote, 'durationSec' | 'minutes'>): Promise<string> {
@@ -16,7 +17,6 @@ export default defineCommand({
   examples: ['kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ', "kagent media quote https://example.com/episode.mp3 --jq .credits", 'kagent media quote URL | grep ^credits | cut -f2'],
   async run(ctx, _opts, args) {
     const q = await getQuote(ctx, args.url);
-    const { printItem, wantsJson } = await import('../../src/io/output.js');
     const left = ctx.io.stdoutIsTTY && !wantsJson(ctx) ? await creditsLeft(ctx) : undefined;
     const duration = await durationText(q);
     await printItem(ctx, q, (item, f) =>

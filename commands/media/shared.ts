@@ -4,6 +4,9 @@ import type { MediaPage, MediaQuote } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
+import { withSpinner } from '../../src/io/spinner.js';
+import { printJson, success, wantsJson } from '../../src/io/output.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -63,7 +66,6 @@ export async function getQuote(ctx: Context, url: string): Promise<MediaQuote> {
   checkInput(S.QuoteMediaRequest, body, { url: 'URL' });
   checkUrl(url);
   const api = await ctx.api();
-  const { withSpinner } = await import('../../src/io/spinner.js');
   try {
     return await withSpinner(ctx, 'Checking the link…', () => api.call('quoteMedia', { body, signal: ctx.signal }));
   } catch (error) {
@@ -73,8 +75,6 @@ export async function getQuote(ctx: Context, url: string): Promise<MediaQuote> {
 
 /** After following: a failed transcription is exit 1; --json gets the whole page; a person gets a last line. */
 export async function finishFollowing(ctx: Context, last: MediaPage): Promise<void> {
-  const { printJson, success, wantsJson } = await import('../../src/io/output.js');
-  const { sanitizeLine } = await import('../../src/io/sanitize.js');
   if (last.status === 'failed') {
     throw new CliError(`transcribing ${last.id} failed: ${sanitizeLine(last.title)}`, {
       code: 'MEDIA_FAILED',

@@ -2,6 +2,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
+import { printJson, wantsJson, note, warn } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'show',
@@ -25,7 +26,6 @@ export default defineCommand({
     await ctx.io.page();
     const api = await ctx.api();
     const page = await withNotFound(ctx, 'media', args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
-    const { printJson, wantsJson, note, warn } = await import('../../src/io/output.js');
     if (wantsJson(ctx)) return printJson(ctx, page);
     await printMedia(ctx, page);
     if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, 'media show', page.id, '--follow')}\``);

@@ -4,6 +4,10 @@ import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { note, printItem, printJson, success, wantsJson } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'start',
@@ -41,17 +45,13 @@ export default defineCommand({
     await checkIdempotencyKey(opts.idempotencyKey);
     // Costly: refuse early, before any request, when nobody can say yes.
     if (!ctx.flags.yes && opts.maxCredits === undefined && !ctx.io.canPrompt) {
-      const { confirmOrYes } = await import('../../src/io/prompt.js');
       await confirmOrYes(ctx, { message: '', action: `spend credits transcribing ${args.url}` });
     }
     if (spaceRef !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       body.spaceId = (await resolveSpace(ctx, spaceRef)).id;
     }
 
     const q = await getQuote(ctx, args.url);
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
-    const { note, printItem, printJson, success, wantsJson } = await import('../../src/io/output.js');
     const { timecode } = await import('../../src/views/media.js');
     const what = `"${sanitizeLine(q.title)}" (${q.kind}, ${timecode(q.durationSec)}, ${q.minutes} minute${q.minutes === 1 ? '' : 's'})`;
     await note(ctx, `Transcribing ${what} costs ${q.credits} credits (${q.pricePerMinute} per minute).`);
@@ -60,7 +60,6 @@ export default defineCommand({
       await checkBudget(ctx, { cost: q.credits, max: opts.maxCredits, what: `transcribing ${sanitizeLine(args.url)}` });
     } else if (!ctx.flags.yes) {
       const left = await creditsLeft(ctx);
-      const { confirmOrYes } = await import('../../src/io/prompt.js');
       await confirmOrYes(ctx, {
         message: `Spend ${q.credits} credits to transcribe ${what}?${left !== undefined ? ` You have ${left}.` : ''}`,
         action: `spend ${q.credits} credits transcribing ${args.url}`,

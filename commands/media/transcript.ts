@@ -3,6 +3,9 @@ import { checkInput, defineCommand, InputError } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
+import { sanitizeLine, sanitize } from '../../src/io/sanitize.js';
+import { printJson, wantsJson } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
 
 export default defineCommand({
   name: 'transcript',
@@ -46,7 +49,6 @@ export default defineCommand({
         } catch {
           status = undefined;
         }
-        const { sanitizeLine } = await import('../../src/io/sanitize.js');
         throw new CliError(`the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`, {
           exitCode: error.exitCode,
           code: error.code,
@@ -56,15 +58,12 @@ export default defineCommand({
       }
       throw error;
     }
-    const { printJson, wantsJson } = await import('../../src/io/output.js');
     if (wantsJson(ctx)) return printJson(ctx, result);
-    const { emit } = await import('../../src/io/streams.js');
     if (ctx.io.stdoutIsTTY) {
       const { renderMarkdown } = await import('../../src/io/markdown.js');
       await emit(ctx.io.stdout, await renderMarkdown(ctx, result.markdown));
       return;
     }
-    const { sanitize } = await import('../../src/io/sanitize.js');
     const text = sanitize(result.markdown);
     await emit(ctx.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
   },

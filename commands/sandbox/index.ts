@@ -5,6 +5,10 @@
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { note, printItem } from '../../src/io/output.js';
+import { writeProfile } from '../../src/config/store.js';
+import { configDir } from '../../src/config/paths.js';
 
 const SANDBOX_PROFILE = 'sandbox';
 const DEFAULT_PORT = 8787;
@@ -64,7 +68,6 @@ export default defineGroup({
     }
 
     const { startSandbox } = await import('../../src/sandbox/index.js');
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({
@@ -93,21 +96,18 @@ export default defineGroup({
     } finally {
       await sandbox.close();
     }
-    const { note } = await import('../../src/io/output.js');
     await note(ctx, flags.state ? `Sandbox stopped; state saved to ${flags.state}` : 'Sandbox stopped');
   },
 });
 
 /** The `sandbox` profile: base URL, key and a pacing rate that matches the sandbox's limit. */
 async function writeSandboxProfile(ctx: Context, baseUrl: string, apiKey: string, rateLimit: number): Promise<string> {
-  const [{ writeProfile }, { configDir }] = await Promise.all([import('../../src/config/store.js'), import('../../src/config/paths.js')]);
   // With the limit off, pace at 1000 requests a second rather than at the contract's 60 a minute.
   await writeProfile(configDir(ctx.io.env), SANDBOX_PROFILE, { baseUrl, apiKey, rateLimit: rateLimit > 0 ? rateLimit : 60_000 });
   return SANDBOX_PROFILE;
 }
 
 async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
-  const { printItem, note } = await import('../../src/io/output.js');
   await printItem(ctx, started, (s, f) =>
     f.fields([
       ['Base URL', s.baseUrl],

@@ -1,6 +1,7 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { label } from './shared.js';
+import { note, printItem } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'create',
@@ -28,7 +29,6 @@ export default defineCommand({
     const api = await ctx.api();
     const result = await api.callFull('createSpace', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
     const space = result.body;
-    const { note, printItem } = await import('../../src/io/output.js');
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
     if (replay) await note(ctx, replay);
     await printItem(ctx, space, (created, f) => (f.tty ? (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`) : created.id));

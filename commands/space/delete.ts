@@ -2,6 +2,9 @@ import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { printItem } from '../../src/io/output.js';
 
 function notDeletable(name: string): CliError {
   return new CliError(`"${name}" is your default space, which cannot be deleted`, {
@@ -20,9 +23,7 @@ export default defineCommand({
   examples: ['kagent space delete Travel', 'kagent space delete sp_123 --yes'],
   async run(ctx, _opts, args) {
     const space = await resolveSpace(ctx, args.space);
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     if (space.isDefault) throw notDeletable(sanitizeLine(space.name));
-    const { confirmOrYes } = await import('../../src/io/prompt.js');
     await confirmOrYes(ctx, {
       message: `Delete space ${sanitizeLine(label(space))}? Its watches, library items, documents and conversations move to your default space.`,
       action: `delete space "${sanitizeLine(space.name)}"`,
@@ -35,7 +36,6 @@ export default defineCommand({
       throw error;
     }
     // 204: --json shows the space that was deleted.
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, space, (deleted, f) => (f.tty ? `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space` : deleted.id));
   },
 });

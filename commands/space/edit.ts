@@ -2,6 +2,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
+import { printItem } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'edit',
@@ -31,7 +32,6 @@ export default defineCommand({
     // The service answers 204: show the space as it now stands.
     const { items } = await api.call('listSpaces', { signal: ctx.signal });
     const updated = items.find((item) => item.id === space.id) ?? { ...space, ...body };
-    const { printItem } = await import('../../src/io/output.js');
     await printItem(ctx, updated, (shown, f) => (f.tty ? `${f.green('✓')} Updated space ${label(shown)}` : shown.id));
   },
 });

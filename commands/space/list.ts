@@ -1,6 +1,7 @@
 import type { Space } from '../../src/api/shapes.js';
 import type { Column } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { printList } from '../../src/io/output.js';
 
 const columns: Column<Space>[] = [
   { header: 'id', value: (space) => space.id },
@@ -18,7 +19,6 @@ export default defineCommand({
   description: 'Piped, each row is: id, name, icon, description, default (true/false), created (ISO 8601).',
   examples: ['kagent space list', 'kagent space list --json', 'kagent space list | cut -f2'],
   async run(ctx) {
-    const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
     const { items } = await api.call('listSpaces', { signal: ctx.signal });
     await printList(ctx, items, { columns, empty: 'No spaces.' });

@@ -5,6 +5,9 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { percent } from './shared.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { printItem, success } from '../../src/io/output.js';
+import { sanitizeLine } from '../../src/io/sanitize.js';
 
 async function explainCancelError(ctx: Context, error: unknown, id: string): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'TASK_NOT_ACTIVE') return notFoundHint(ctx, error, 'task', id);
@@ -29,9 +32,6 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   examples: ['kagent task cancel tk_3k9x0q2m7d', 'kagent task cancel tk_3k9x0q2m7d --yes --json', 'kagent task list --active --kind research | cut -f1 | xargs -n1 kagent task cancel --yes'],
   async run(ctx, _opts, args) {
-    const { confirmOrYes } = await import('../../src/io/prompt.js');
-    const { printItem, success } = await import('../../src/io/output.js');
-    const { sanitizeLine } = await import('../../src/io/sanitize.js');
     const api = await ctx.api();
     if (!ctx.flags.yes && ctx.io.canPrompt) {
       let title = args.id;

@@ -2,6 +2,8 @@ import type { Task } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'list',
@@ -24,10 +26,8 @@ export default defineCommand({
     };
     checkInput(S.Queries.listTasks, query, { space: '--space', active: opts.active === false ? '--no-active' : '--active', kind: '--kind' });
     if (opts.space !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }
-    const { printList } = await import('../../src/io/output.js');
     const { taskStatus } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));

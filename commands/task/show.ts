@@ -5,6 +5,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { resultCommand, percent } from './shared.js';
+import { printItem } from '../../src/io/output.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
   const { milestoneLines, taskStatus, approvalCommands } = await import('../../src/views/task-follow.js');
@@ -58,7 +59,6 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   examples: ['kagent task show tk_3k9x0q2m7d', `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`, 'kagent task show tk_3k9x0q2m7d --json'],
   async run(ctx, _opts, args) {
-    const { printItem } = await import('../../src/io/output.js');
     let task: TaskDetail;
     try {
       task = await (await ctx.api()).call('getTask', { params: { id: args.id }, signal: ctx.signal });

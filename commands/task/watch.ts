@@ -3,6 +3,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { resultCommand } from './shared.js';
+import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'watch',
@@ -16,7 +17,6 @@ export default defineCommand({
   examples: ['kagent task watch tk_3k9x0q2m7d', 'kagent task watch tk_3k9x0q2m7d --timeout 120', 'kagent task watch tk_3k9x0q2m7d --json | jq -r .status'],
   async run(ctx, _opts, args) {
     const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
-    const { printItem, printJson, success, note, wantsJson } = await import('../../src/io/output.js');
     let task: TaskDetail;
     try {
       task = await followTask(ctx, args.id);

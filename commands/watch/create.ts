@@ -6,6 +6,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { meOrNothing, shapes } from './shared.js';
+import { askText } from '../../src/io/prompt.js';
+import { printItem, printJson, note, success, wantsJson } from '../../src/io/output.js';
 
 /** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
 async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
@@ -63,7 +65,6 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     const S = await shapes();
-    const { askText } = await import('../../src/io/prompt.js');
     const intent =
       args.intent ??
       (await askText(ctx, {
@@ -98,7 +99,6 @@ export default defineCommand({
     }
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
-    const { printItem, printJson, note, success, wantsJson } = await import('../../src/io/output.js');
     const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     let created: WatchCreated;

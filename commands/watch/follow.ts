@@ -6,6 +6,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { meOrNothing, shapes } from './shared.js';
+import { resolveSpace } from '../../src/kit/space.js';
+import { printItem, success } from '../../src/io/output.js';
 
 /** FOLLOW_LIMIT: say the plan's limit (from GET /me) and what to do. */
 async function explainFollowError(ctx: Context, error: unknown): Promise<unknown> {
@@ -40,12 +42,10 @@ export default defineCommand({
     checkInput(S.FollowRequest, body, { spaceId: '--space' });
     let spaceName: string | undefined;
     if (opts.space !== undefined) {
-      const { resolveSpace } = await import('../../src/kit/space.js');
       const space = await resolveSpace(ctx, opts.space);
       body.spaceId = space.id;
       spaceName = space.name;
     }
-    const { printItem, success } = await import('../../src/io/output.js');
     const api = await ctx.api();
     let state: FollowState;
     try {

@@ -2,6 +2,7 @@ import type { IssueSummary } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'issues',
@@ -12,7 +13,6 @@ export default defineCommand({
   ],
   examples: ['kagent watch issues ai-chips', 'kagent watch issues ai-chips --all --json | jq length', 'kagent watch issues ai-chips --limit 5 | cut -f1'],
   async run(ctx, opts, args) {
-    const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
     const items = api.paginate('listWatchIssues', { params: { slug: args.slug }, signal: ctx.signal }, paging(opts));
     await withNotFound(ctx, 'watch', args.slug, () =>

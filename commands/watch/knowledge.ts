@@ -1,5 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
+import { printItem } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'knowledge',
@@ -9,7 +10,6 @@ export default defineCommand({
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   examples: ['kagent watch knowledge ai-chips', 'kagent watch knowledge ai-chips --jq .report.markdown', `kagent watch knowledge ai-chips --jq '.timeline[] | select(.importance > 0.9) | .headline'`],
   async run(ctx, _opts, args) {
-    const { printItem } = await import('../../src/io/output.js');
     const data = await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('getWatchKnowledge', { params: { slug: args.slug }, signal: ctx.signal }));
     const { renderKnowledge } = await import('../../src/views/brief.js');
     await printItem(ctx, data, (k, f) => renderKnowledge(ctx, k, f));

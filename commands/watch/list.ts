@@ -2,6 +2,7 @@ import type { FollowedWatch } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { spaceNames } from '../../src/kit/space.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'list',
@@ -14,7 +15,6 @@ export default defineCommand({
     'kagent watch list | cut -f1',
   ],
   async run(ctx) {
-    const { printList } = await import('../../src/io/output.js');
     const api = await ctx.api();
     const { items } = await api.call('listFollowedWatches');
     const names = await spaceNames(ctx, items);

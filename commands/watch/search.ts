@@ -2,6 +2,7 @@ import type { WatchCard } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { shapes } from './shared.js';
+import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'search',
@@ -11,7 +12,6 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const S = await shapes();
     checkInput(S.Queries.searchWatches, { q: args.query }, { q: 'QUERY' });
-    const { printList } = await import('../../src/io/output.js');
     const { items } = await (await ctx.api()).call('searchWatches', { query: { q: args.query } });
     await printList<WatchCard>(ctx, items, {
       empty: `No public watch matches "${args.query}": start one with \`${suggest(ctx, 'watch create', args.query)}\``,

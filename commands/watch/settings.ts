@@ -4,6 +4,7 @@ import { suggest } from '../../src/kit/hints.js';
 import type { Context } from '../../src/context.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'settings',
@@ -27,7 +28,6 @@ export default defineCommand({
     if (Object.keys(body).length === 0) throw new UsageError('nothing to change: pass --cadence, --alert or --clear-alerts', `see \`kagent watch settings --help\``);
     const S = await shapes();
     checkInput(S.WatchSettingsRequest, body, { cadence: '--cadence', alerts: '--alert' });
-    const { printItem, success } = await import('../../src/io/output.js');
     try {
       await (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal });
     } catch (error) {

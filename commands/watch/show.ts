@@ -4,6 +4,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
 import { kagentCommand } from '../../src/io/command-line.js';
+import { printItem } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'show',
@@ -27,7 +28,6 @@ export default defineCommand({
     const S = await shapes();
     const query = { date: opts.date, lang: ctx.config.lang };
     checkInput(S.Queries.getWatch, query, { date: '--date', lang: '--lang' });
-    const { printItem } = await import('../../src/io/output.js');
     const page = await withNotFound(ctx, 'watch', args.slug, async () =>
       (await ctx.api()).call('getWatch', { params: { slug: args.slug }, query, signal: ctx.signal }),
     ).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
+import { printItem, success } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'unfollow',
@@ -8,7 +9,6 @@ export default defineCommand({
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   examples: ['kagent watch unfollow ai-chips', 'kagent watch list | cut -f1 | grep ^test- | xargs -n1 kagent watch unfollow'],
   async run(ctx, _opts, args) {
-    const { printItem, success } = await import('../../src/io/output.js');
     await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }));
     await success(ctx, `No longer following ${args.slug}`);
     await printItem(ctx, { slug: args.slug, following: false }, (s, f) => (f.tty ? '' : `${s.slug}\tfalse`));

@@ -2,8 +2,8 @@
 // path from "something went wrong" to an exit code. `run` is what the binary
 // calls and what tests call in-process with fake streams; it never exits the
 // process itself. Commander reads every command line, with only the group it
-// names registered (commander.ts); the group's module and what running a
-// command needs load at the same time.
+// names registered (commander.ts); the group's module and commander load at
+// the same time.
 import type { Context, Editor, Prompter } from '../context.js';
 import type { Clock } from '../http/clock.js';
 import type { CommandSpec } from '../kit/define.js';
@@ -13,6 +13,11 @@ import { extractJsonFields, groupWordIn, operandsAfter } from './argv.js';
 import { jsonRequested, toGlobalFlags } from './global-flags.js';
 import { ParseFailure, type Invocation } from './option-values.js';
 import { findGroup, loadGroup } from './manifest.js';
+import { recoverFromMisfit } from '../io/output.js';
+import { guardStream, settled } from '../io/streams.js';
+import { colorEnabled, envFlag } from '../io/terminal.js';
+import { commandDeadline } from '../http/deadline.js';
+import { createContext } from './runtime.js';
 
 export interface RunOptions extends Streams {
   /** The user's arguments (process.argv.slice(2)). */
@@ -64,9 +69,6 @@ export async function run(options: RunOptions): Promise<number> {
       groupName = 'home';
     }
     const entry = findGroup(groupName);
-    // What running a command needs loads while the group module and commander do (not for --help).
-    const helpOnly = argv.includes('--help') || argv.includes('-h');
-    const runtime = entry && !helpOnly ? loadRuntime(entry.name) : undefined;
     const commander = import('./commander.js');
     commander.catch(() => {});
     let group: CommandSpec | undefined;
@@ -78,20 +80,19 @@ export async function run(options: RunOptions): Promise<number> {
     const read = await (await commander).readCommandLine(options, argv, group);
     if (!read) return ExitCode.OK;
 
-    const [{ createContext }, { guardStream }, { envFlag }] = await (runtime ?? loadRuntime(undefined));
     guardStream(options.stdout);
     guardStream(options.stderr);
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
     const commandSignal =
       flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt
-        ? (await import('../http/deadline.js')).commandDeadline(signal, flags.timeout * 1000, options.startedAt)
+        ? commandDeadline(signal, flags.timeout * 1000, options.startedAt)
         : signal;
     const ctx = createContext({ streams: options, env, flags, signal: commandSignal, version, overrides: options.overrides, pagerHold: options.pagerHold, revealsKey: read.invocation.spec.revealsKey });
     return await invoke(read.invocation, ctx, options, signal);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;
-    const [{ reportError }, { colorEnabled, envFlag }] = await Promise.all([import('../io/report.js'), import('../io/terminal.js')]);
+    const { reportError } = await import('../io/report.js');
     return reportError(toUsage(error), {
       stderr: options.stderr,
       json: flags ? flags.json : jsonRequested(argv),
@@ -110,13 +111,11 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions, inte
     await found.spec.run?.(ctx, found.opts, found.args);
   } catch (error) {
     // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
-    const { recoverFromMisfit } = await import('../io/output.js');
     if (!(await recoverFromMisfit(ctx, error))) throw error;
   } finally {
     // What was held for the pager is written (or the pager is waited for) before any error is reported.
     await ctx.io.endPaging();
   }
-  const { settled } = await import('../io/streams.js');
   await Promise.all([settled(options.stdout), settled(options.stderr)]);
   // (Ctrl-C only: a command that finished despite its --timeout running out has succeeded.)
   if (interrupt.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
@@ -139,15 +138,4 @@ function toUsage(error: unknown): unknown {
   if (!commanderError) return error;
   const path = error instanceof ParseFailure ? error.commandPath : 'kagent';
   return new UsageError(commanderError.message.replace(/^error:\s*/, ''), `see \`${path} --help\``);
-}
-
-/** Groups whose commands never call the API: no point preloading the HTTP client for them. */
-const OFFLINE_GROUPS = new Set(['config', 'help', 'completion', 'sandbox']);
-
-function loadRuntime(group: string | undefined) {
-  const modules = Promise.all([import('./runtime.js'), import('../io/streams.js'), import('../io/terminal.js')]);
-  // The HTTP client is the largest module a command loads: start reading it now; ctx.api() finds it loaded.
-  if (group !== undefined && !OFFLINE_GROUPS.has(group)) import('../api/client.js').catch(() => {});
-  modules.catch(() => {});
-  return modules;
 }

@@ -17,6 +17,7 @@ import type { Writable } from 'node:stream';
 import { sanitize } from '../io/sanitize.js';
 import { writeNow } from '../io/streams.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
+import { createApiClient } from '../api/client.js';
 
 export interface RuntimeOptions {
   streams: Streams;
@@ -157,7 +158,6 @@ export async function connect(
   }
   // Credentials other than the configured ones (`auth login` checking a new key) are secrets of this run too.
   addSecrets([ctx.io.stdout, ctx.io.stderr], [...urlSecrets(baseUrl), ...keySecret(apiKey, maskKey)]);
-  const { createApiClient } = await import('../api/client.js');
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
   const apiKeySource =

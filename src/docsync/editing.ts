@@ -8,6 +8,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
 import { markersLeft } from './text.js';
 import { commandLine } from '../io/command-line.js';
+import { warn } from '../io/output.js';
 
 /** The editor is reopened on conflicts at most this many times. */
 const REOPEN_MAX = 3;
@@ -52,7 +53,6 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
     const n = outcome.conflicts;
     const what = `doc ${doc.id} changed since revision ${revision} (now ${outcome.latest.revision}): ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your edit`;
     if (round >= REOPEN_MAX || !ctx.io.canPrompt) throw await gaveUp(doc, what, outcome.text);
-    const { warn } = await import('../io/output.js');
     await warn(ctx, `${what}; reopening the editor with both sides between <<<<<<< and >>>>>>> markers`);
     let resolved: string;
     try {

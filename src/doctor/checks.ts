@@ -9,6 +9,7 @@ import { ApiError, CliError } from '../errors.js';
 import type { Misfit } from '../api/misfit.js';
 import { proxyRoute, type ProxyRoute } from '../http/proxy.js';
 import type { Check } from './run.js';
+import { createApiClient } from '../api/client.js';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
@@ -107,7 +108,6 @@ export interface Probe {
 export async function probeService(ctx: Context, config: Resolved, base: URL): Promise<Probe> {
   const probe: Probe = { reachable: false, receivedAt: 0, elapsedMs: 0 };
   try {
-    const { createApiClient } = await import('../api/client.js');
     const client = createApiClient({
       baseUrl: config.baseUrl as string,
       apiKey: config.apiKey,

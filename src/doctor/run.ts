@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { Resolved } from '../config/resolve.js';
 import { ApiError, CliError } from '../errors.js';
 import { configCheck, dnsCheck, PROBE_TIMEOUT_MS, probeService, proxyCheck, serviceChecks, sourcesOf } from './checks.js';
+import { createHttpCore } from '../http/core.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -174,7 +175,6 @@ async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; d
     if (/^https?:\/\//i.test(where)) {
       // Through the HTTP core, as every answer goes (the proxy, the bound on an answer's size), never retried, and
       // without the key: the description is public, and may be on another host.
-      const { createHttpCore } = await import('../http/core.js');
       const url = new URL(where);
       const core = createHttpCore({
         baseUrl: url.origin,

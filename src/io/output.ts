@@ -16,6 +16,7 @@ import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
 import type { Formatter } from './format.js';
 import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeLine, sanitizeStyled } from './sanitize.js';
 import { emit, hasWritten, PipeClosedError } from './streams.js';
+import { checkFields, pickFields, selectFields } from './fields.js';
 import type { Column } from './table.js';
 
 export type { Column } from './table.js';
@@ -45,7 +46,7 @@ export async function getFormatter(ctx: Pick<Context, 'io' | 'clock'>, stream: '
 /** Prints a value as JSON (or through --jq). */
 export async function printJson(ctx: OutputContext, data: unknown): Promise<void> {
   const pretty = ctx.io.stdoutIsTTY;
-  if (ctx.flags.jsonFields) data = (await import('./fields.js')).selectFields(data, ctx.flags.jsonFields);
+  if (ctx.flags.jsonFields) data = selectFields(data, ctx.flags.jsonFields);
   if (ctx.flags.jq !== undefined) {
     const { runJq } = await import('./jq.js');
     // jq prints strings raw (like -r): server text, so it is sanitised like any other text.
@@ -375,7 +376,7 @@ function tolerantColumn<T>(column: Column<T>): Column<T> {
 async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>, shown: { count: number } = { count: 0 }): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
   const fields = ctx.flags.jsonFields;
-  const pick = fields ? await import('./fields.js') : undefined;
+  const pick = fields ? { checkFields, pickFields } : undefined;
   try {
     for await (const raw of items) {
       if (pick && fields && shown.count === 0) pick.checkFields(raw, fields);

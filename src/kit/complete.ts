@@ -10,6 +10,8 @@
 // failure (no key, no network, a slow or odd answer) is an empty list, never an
 // error on the user's command line.
 import type { CompleteKind } from './define.js';
+import { readConfigFile } from '../config/store.js';
+import { createApiClient } from '../api/client.js';
 
 export interface Candidate {
   value: string;
@@ -95,7 +97,6 @@ export async function completeValues(kind: CompleteKind, prefix: string, source:
 }
 
 async function profiles(source: CompleteSource): Promise<Candidate[]> {
-  const { readConfigFile } = await import('../config/store.js');
   const file = readConfigFile(source.configPath);
   return Object.entries(file.profiles).map(([name, profile]) => ({ value: name, description: `${name === file.currentProfile ? 'current · ' : ''}${profile.baseUrl ?? ''}` }));
 }
@@ -133,7 +134,6 @@ async function remote(kind: keyof typeof REMOTE, source: CompleteSource): Promis
 /** One page of the list, within the deadline; undefined on any failure. */
 async function fetchValues(spec: Remote, source: CompleteSource, pacingDir: string): Promise<Candidate[] | undefined> {
   try {
-    const { createApiClient } = await import('../api/client.js');
     const deadline = deadlineMs(source.env);
     const signal = AbortSignal.timeout(deadline);
     const api = createApiClient({

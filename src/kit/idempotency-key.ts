@@ -10,6 +10,7 @@
 import type { Context } from '../context.js';
 import { replayNote, type KeyedAnswer } from '../api/replay.js';
 import { InputError } from './define.js';
+import { note } from '../io/output.js';
 
 export { replayNote, replayOrigin, type KeyedAnswer } from '../api/replay.js';
 
@@ -25,7 +26,6 @@ export async function checkIdempotencyKey(key: string | undefined, flag = '--ide
 export async function noteReplay(ctx: Context, answer: KeyedAnswer, userKey: string | undefined, did: string, nothingNew: string): Promise<boolean> {
   const text = replayNote(answer, userKey, did, nothingNew);
   if (text === undefined) return false;
-  const { note } = await import('../io/output.js');
   await note(ctx, text);
   return true;
 }

@@ -4,6 +4,8 @@
 import type { Space } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { wantsJson } from '../io/output.js';
+import { sanitizeLine } from '../io/sanitize.js';
 
 /**
  * The space a user named, by id or by name (exact, then ignoring case).
@@ -33,12 +35,10 @@ export async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
  * request); empty for scripts, which get the ids, and when the lookup fails.
  */
 export async function spaceNames(ctx: Context, items: Array<{ spaceId?: string | null }>): Promise<Map<string, string>> {
-  const { wantsJson } = await import('../io/output.js');
   if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
   try {
     const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
     // Names reach the table through a display callback: sanitise them here, where they are fetched.
-    const { sanitizeLine } = await import('../io/sanitize.js');
     return new Map(spaces.map((space) => [space.id, sanitizeLine(space.name)]));
   } catch {
     return new Map();

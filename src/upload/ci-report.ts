@@ -13,6 +13,7 @@ import type { Source } from './discover.js';
 import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
 import type { FileResult, UploadSummary } from './uploader.js';
+import { warn } from '../io/output.js';
 
 type CiContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
@@ -145,7 +146,6 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
     async summary(summary, elapsedMs) {
       await reporter.summary(summary, elapsedMs);
       const { appendFile, writeFile } = await import('node:fs/promises');
-      const { warn } = await import('../io/output.js');
       if (github) {
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;

@@ -15,6 +15,7 @@ import { uploadKey } from './key.js';
 import { formatBytes, inspect, sha256Of } from './prepare.js';
 import type { Target } from './uploader.js';
 import { mostSevere } from '../errors.js';
+import { getFormatter, wantsJson } from '../io/output.js';
 
 export type PlannedStatus = 'would-upload' | 'exists' | 'failed';
 
@@ -105,7 +106,6 @@ export async function planUploads(sources: Source[], options: PlanOptions): Prom
 
 /** The plan in the usual three forms: NDJSON with --json, a line per file on a terminal, TSV when piped; the summary on stderr. */
 export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, files: PlannedFile[], summary: PlanSummary): Promise<void> {
-  const { getFormatter, wantsJson } = await import('../io/output.js');
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   for (const file of files) {

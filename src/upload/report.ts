@@ -16,6 +16,7 @@ import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
 import { formatBytes } from './prepare.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
+import { getFormatter, wantsJson } from '../io/output.js';
 
 type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
@@ -30,7 +31,6 @@ const FRAME_MS = 100;
 const SPEED_WINDOW_MS = 3000;
 
 export async function createReporter(ctx: ReportContext, sources: Source[], options: { progress: boolean }): Promise<Reporter> {
-  const { getFormatter, wantsJson } = await import('../io/output.js');
   const out = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   const json = wantsJson(ctx);

@@ -20,6 +20,7 @@ import { ProgressBar } from './report.js';
 import type { SyncPlan } from './sync-plan.js';
 import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
 import type { FileResult } from './uploader.js';
+import { getFormatter, wantsJson, warn } from '../io/output.js';
 
 type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
@@ -68,7 +69,6 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
 }
 
 export async function createSyncReporter(ctx: ReportContext, uploading: Source[], options: { progress: boolean; dir: string; report?: string }): Promise<SyncReporter> {
-  const { getFormatter, wantsJson } = await import('../io/output.js');
   const out = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   const json = wantsJson(ctx);
@@ -114,7 +114,6 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
     close: () => bar?.stop(),
     async summary(summary, elapsedMs) {
       bar?.stop();
-      const { warn } = await import('../io/output.js');
       if (summary.noMapping) {
         await warn(ctx, `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`);
       }
@@ -204,7 +203,6 @@ export interface PlanTotals {
 }
 
 export async function printSyncPlan(ctx: ReportContext, lines: PlanLine[], totals: PlanTotals, plan: Pick<SyncPlan, 'mapping'>): Promise<void> {
-  const { getFormatter, wantsJson } = await import('../io/output.js');
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   for (const l of lines) {

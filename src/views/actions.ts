@@ -7,6 +7,9 @@ import type { Action, InboxItem } from '../api/shapes.js';
 import { ApiError, CliError, InterruptedError } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
 import { notFoundHint } from './not-found.js';
+import { getFormatter, note, printItem, success, warn } from '../io/output.js';
+import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
+import { confirmOrYes } from '../io/prompt.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -62,8 +65,6 @@ export async function locateAction(ctx: Context, id: string, conversationId?: st
 async function explainDecideError(ctx: Context, error: unknown, id: string): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'ACTION_DECIDED') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
-  const { getFormatter } = await import('../io/output.js');
-  const { sanitizeLine } = await import('../io/sanitize.js');
   const f = await getFormatter(ctx, 'stderr');
   const status = current?.status;
   const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
@@ -111,18 +112,13 @@ export async function decideAction(
   options: { print: boolean; idempotencyKey?: string } = { print: true },
 ): Promise<Action> {
   const api = await ctx.api();
-  const { note, printItem, success, warn } = await import('../io/output.js');
-  const { sanitizeLine } = await import('../io/sanitize.js');
   const known = approve ? await findPending(ctx, id) : undefined;
   if (approve && known && needsConfirmation(known.risk) && !ctx.flags.yes) {
     if (ctx.io.canPrompt) {
       const { renderAction } = await import('./chat.js');
-      const { getFormatter } = await import('../io/output.js');
-      const { sanitizeDeep } = await import('../io/sanitize.js');
       const f = await getFormatter(ctx, 'stderr');
       await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }));
     }
-    const { confirmOrYes } = await import('../io/prompt.js');
     await confirmOrYes(ctx, {
       message: `Approve this ${known.risk === 'high' ? 'high-risk' : `${sanitizeLine(String(known.risk))}-risk`} action: ${sanitizeLine(known.title)}?`,
       action: `approve the ${known.risk === 'high' ? 'high-risk' : 'unknown-risk'} action ${id}`,
@@ -163,8 +159,6 @@ export async function decideAction(
 async function explainUndoError(ctx: Context, error: unknown, id: string): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
-  const { getFormatter } = await import('../io/output.js');
-  const { sanitizeLine } = await import('../io/sanitize.js');
   const f = await getFormatter(ctx, 'stderr');
   const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
   let message: string;

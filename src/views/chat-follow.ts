@@ -7,6 +7,7 @@ import { CliError, InterruptedError, StillRunningError } from '../errors.js';
 import { poll } from '../http/poll.js';
 import { kagentCommand } from '../io/command-line.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { startSpinner } from '../io/spinner.js';
 
 type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;
 type Loose = Record<string, unknown>;
@@ -39,7 +40,6 @@ export interface FollowTurnOptions {
  */
 export async function followConversation(ctx: FollowContext, conversationId: string, options: FollowTurnOptions): Promise<Messages> {
   const api = await ctx.api();
-  const { startSpinner } = await import('../io/spinner.js');
   const label = options.label ?? 'Thinking…';
   const spinner = startSpinner(ctx, label);
   const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;

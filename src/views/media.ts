@@ -22,6 +22,7 @@ import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import { elapsed, fit, TASK_POLL } from './task-follow.js';
 import { envFlag } from '../io/terminal.js';
+import { wantsJson } from '../io/output.js';
 
 type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
 
@@ -117,7 +118,6 @@ interface MediaView {
 
 async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
   const { formatter } = await import('../io/format.js');
-  const { wantsJson } = await import('../io/output.js');
   const results = !wantsJson(ctx);
   const progress = !options.follow || ctx.flags.quiet ? 'none' : ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb' ? 'live' : 'log';
   return new View(ctx, formatter(ctx, 'stdout'), formatter(ctx, 'stderr'), results, progress);

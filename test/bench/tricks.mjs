@@ -29,7 +29,6 @@ export const TRICKS = {
   'lazy-builtins': ['me', 'upload'],
   'without-highlighter': ['markdown'],
   sets: ['me'],
-  'static-imports': ['me'],
   'require-builtins': ['me'],
   'helper-imports': ['me'],
 };
