@@ -10,7 +10,9 @@ const { readFileSync } = createRequire(import.meta.url)('node:fs');
 const needs = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines || {}).node;
 
 if (needs && nodeFits(process.versions.node, needs) === false) {
-  process.stderr.write(`kagent needs Node ${needs}, but this is Node ${process.versions.node}: run it with a supported Node.\n`);
+  process.stderr.write(
+    `kagent needs Node ${needs}, but this is Node ${process.versions.node}: run it with a supported Node.\n`,
+  );
   process.exitCode = 2;
 } else {
   import('../dist/cli.js');
@@ -25,13 +27,19 @@ if (needs && nodeFits(process.versions.node, needs) === false) {
 function nodeFits(version, range) {
   const have = version.split('.').map(Number);
   const compare = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-  const sets = range.split('||').map((set) => set.trim().split(/\s+/).map((comparator) => /^(>=|<=|>|<|=|\^|~)?v?(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/.exec(comparator)));
+  const sets = range.split('||').map((set) =>
+    set
+      .trim()
+      .split(/\s+/)
+      .map((comparator) => /^(>=|<=|>|<|=|\^|~)?v?(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/.exec(comparator)),
+  );
   if (sets.some((set) => set.some((match) => !match))) return undefined;
   const fits = ([, op = '=', ...given]) => {
     const parts = given.filter((part) => part !== undefined).map(Number);
     const low = [parts[0], parts[1] || 0, parts[2] || 0];
     // The first version past a partial one: 20 → 21.0.0, 20.19 → 20.20.0.
-    const past = parts.length === 3 ? undefined : parts.length === 2 ? [parts[0], parts[1] + 1, 0] : [parts[0] + 1, 0, 0];
+    const past =
+      parts.length === 3 ? undefined : parts.length === 2 ? [parts[0], parts[1] + 1, 0] : [parts[0] + 1, 0, 0];
     const at = compare(have, low);
     if (op === '>=') return at >= 0;
     if (op === '<') return at < 0;

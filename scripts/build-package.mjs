@@ -15,7 +15,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** YYYY-MM-DD (UTC) of this build; SOURCE_DATE_EPOCH (seconds) fixes it for reproducible builds. */
 export function buildDate(env = process.env) {
   const epoch = env.SOURCE_DATE_EPOCH;
-  if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch)) throw new Error(`SOURCE_DATE_EPOCH must be whole seconds, got "${epoch}"`);
+  if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch))
+    throw new Error(`SOURCE_DATE_EPOCH must be whole seconds, got "${epoch}"`);
   return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
 }
 
@@ -34,7 +35,10 @@ export class StandIns {
 
   /** @param {string} key */
   apply(key) {
-    if (!this.expected.has(key)) throw new Error(`build: stand-in "${key}" applied but not expected; add it to the expected list in scripts/build.mjs`);
+    if (!this.expected.has(key))
+      throw new Error(
+        `build: stand-in "${key}" applied but not expected; add it to the expected list in scripts/build.mjs`,
+      );
     this.applied.add(key);
   }
 
@@ -78,7 +82,9 @@ export function standardLicence(id, copyright) {
 export function readmeLicence(readme) {
   const match = /^(#{1,6})\s*Licen[cs]e\b[^\n]*\n([\s\S]*?)(?=^#{1,6}\s|(?![\s\S]))/im.exec(readme);
   const text = match?.[2]?.trim().replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  return text && /copyright/i.test(text) && /permission|licensed|redistribut/i.test(text) && text.length >= 200 ? text : undefined;
+  return text && /copyright/i.test(text) && /permission|licensed|redistribut/i.test(text) && text.length >= 200
+    ? text
+    : undefined;
 }
 
 /**
@@ -88,20 +94,45 @@ export function readmeLicence(readme) {
  * dependency is listed (an empty list: it embeds nothing), so a new one is looked at.
  */
 export const EMBEDDED = {
-  unpdf: [{ name: 'PDF.js', how: 'a build of it, as unpdf/pdfjs', url: 'https://github.com/mozilla/pdf.js', licence: 'Apache-2.0', copyright: 'Copyright 2012 Mozilla Foundation' }],
-  'jq-wasm': [{ name: 'jq', how: 'compiled to WebAssembly', url: 'https://github.com/jqlang/jq', licence: 'MIT', copyright: 'Copyright (C) 2012 Stephen Dolan' }],
+  unpdf: [
+    {
+      name: 'PDF.js',
+      how: 'a build of it, as unpdf/pdfjs',
+      url: 'https://github.com/mozilla/pdf.js',
+      licence: 'Apache-2.0',
+      copyright: 'Copyright 2012 Mozilla Foundation',
+    },
+  ],
+  'jq-wasm': [
+    {
+      name: 'jq',
+      how: 'compiled to WebAssembly',
+      url: 'https://github.com/jqlang/jq',
+      licence: 'MIT',
+      copyright: 'Copyright (C) 2012 Stephen Dolan',
+    },
+  ],
 };
 
 /** The licence texts of a package: its licence and notice files, else its README's licence section, else the standard text of what it declares with its author as the holder. */
 function licenceTexts(abs, pkg, licence) {
-  const files = readdirSync(abs).filter((name) => LICENCE_FILE.test(name)).sort();
+  const files = readdirSync(abs)
+    .filter((name) => LICENCE_FILE.test(name))
+    .sort();
   if (files.length > 0) return files.map((name) => ({ name, text: readFileSync(join(abs, name), 'utf8').trim() }));
   const readme = readdirSync(abs).find((name) => /^readme(\.|$)/i.test(name));
   const fromReadme = readme ? readmeLicence(readFileSync(join(abs, readme), 'utf8')) : undefined;
-  if (fromReadme) return [{ name: `${readme} (its licence section; the package ships no licence file)`, text: fromReadme }];
+  if (fromReadme)
+    return [{ name: `${readme} (its licence section; the package ships no licence file)`, text: fromReadme }];
   const author = typeof pkg.author === 'string' ? pkg.author.replace(/\s*[<(].*$/, '') : pkg.author?.name;
   const standard = licence && author ? standardLicence(licence, `Copyright (c) ${author}`) : undefined;
-  if (standard) return [{ name: `${licence} (the standard text, with the author its package.json names; the package ships no licence file)`, text: standard }];
+  if (standard)
+    return [
+      {
+        name: `${licence} (the standard text, with the author its package.json names; the package ships no licence file)`,
+        text: standard,
+      },
+    ];
   return [];
 }
 
@@ -112,7 +143,11 @@ function licenceTexts(abs, pkg, licence) {
  * A bundled package without a licence text stops the build.
  * @param {Array<{inputs: Record<string, unknown>}>} metafiles
  */
-export function writeNotices(metafiles, outDir, { dependencies = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {} } = {}) {
+export function writeNotices(
+  metafiles,
+  outDir,
+  { dependencies = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {} } = {},
+) {
   const dirs = new Set();
   for (const metafile of metafiles) {
     for (const input of Object.keys(metafile.inputs)) {
@@ -124,23 +159,36 @@ export function writeNotices(metafiles, outDir, { dependencies = JSON.parse(read
     .map((dir) => {
       const abs = resolve(root, dir);
       const pkg = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
-      const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? (Array.isArray(pkg.licenses) ? pkg.licenses.map((l) => l.type).join(' OR ') : undefined);
+      const licence =
+        typeof pkg.license === 'string'
+          ? pkg.license
+          : (pkg.license?.type ??
+            (Array.isArray(pkg.licenses) ? pkg.licenses.map((l) => l.type).join(' OR ') : undefined));
       const files = licenceTexts(abs, pkg, licence);
-      if (files.length === 0) throw new Error(`build: ${pkg.name} is bundled into dist/ but has no licence text (no licence file, none in its README, no declared licence and author)`);
+      if (files.length === 0)
+        throw new Error(
+          `build: ${pkg.name} is bundled into dist/ but has no licence text (no licence file, none in its README, no declared licence and author)`,
+        );
       return { name: pkg.name, version: pkg.version, licence: licence ?? 'see below', files };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
   // The same name and version reached through two paths is one package.
-  const unique = packages.filter((pkg, i) => i === 0 || pkg.name !== packages[i - 1].name || pkg.version !== packages[i - 1].version);
+  const unique = packages.filter(
+    (pkg, i) => i === 0 || pkg.name !== packages[i - 1].name || pkg.version !== packages[i - 1].version,
+  );
   const unlisted = Object.keys(dependencies).filter((name) => !EMBEDDED[name]);
-  if (unlisted.length > 0) throw new Error(`build: say what the runtime ${unlisted.length === 1 ? 'dependency' : 'dependencies'} ${unlisted.join(', ')} embed (EMBEDDED in scripts/build-package.mjs; [] for nothing)`);
+  if (unlisted.length > 0)
+    throw new Error(
+      `build: say what the runtime ${unlisted.length === 1 ? 'dependency' : 'dependencies'} ${unlisted.join(', ')} embed (EMBEDDED in scripts/build-package.mjs; [] for nothing)`,
+    );
   const embedded = Object.keys(dependencies)
     .sort()
     .flatMap((dependency) => {
       const { version } = JSON.parse(readFileSync(join(root, 'node_modules', dependency, 'package.json'), 'utf8'));
       return EMBEDDED[dependency].map((part) => {
         const text = standardLicence(part.licence, part.copyright);
-        if (!text) throw new Error(`build: no standard text of ${part.licence} (for ${part.name} inside ${dependency})`);
+        if (!text)
+          throw new Error(`build: no standard text of ${part.licence} (for ${part.name} inside ${dependency})`);
         return { ...part, in: `${dependency} ${version}`, text };
       });
     });
@@ -163,10 +211,26 @@ export function writeNotices(metafiles, outDir, { dependencies = JSON.parse(read
   }
   for (const pkg of unique) {
     parts.push('', '---', '', `## ${pkg.name} ${pkg.version}`, '', `Licence: ${pkg.licence}`);
-    for (const file of pkg.files) parts.push('', `### ${file.name}`, '', '```', file.text.replace(/```/g, '` ` `'), '```');
+    for (const file of pkg.files)
+      parts.push('', `### ${file.name}`, '', '```', file.text.replace(/```/g, '` ` `'), '```');
   }
   for (const part of embedded) {
-    parts.push('', '---', '', `## ${part.name}, inside ${part.in}`, '', `Licence: ${part.licence}`, '', `${part.name} (${part.url}), ${part.how}.`, '', `### ${part.licence}`, '', '```', part.text, '```');
+    parts.push(
+      '',
+      '---',
+      '',
+      `## ${part.name}, inside ${part.in}`,
+      '',
+      `Licence: ${part.licence}`,
+      '',
+      `${part.name} (${part.url}), ${part.how}.`,
+      '',
+      `### ${part.licence}`,
+      '',
+      '```',
+      part.text,
+      '```',
+    );
   }
   writeFileSync(join(outDir, 'THIRD-PARTY-NOTICES.md'), `${parts.join('\n')}\n`);
   return { bundled: unique, embedded };
@@ -181,7 +245,17 @@ export async function writeManPages(outDir, meta, options) {
   const temp = mkdtempSync(join(tmpdir(), 'kagent-man-'));
   try {
     const entry = join(temp, 'manpages.mjs');
-    await build({ ...options, entryPoints: [join(root, 'src', 'cli', 'manpages.ts')], outfile: entry, bundle: true, splitting: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+    await build({
+      ...options,
+      entryPoints: [join(root, 'src', 'cli', 'manpages.ts')],
+      outfile: entry,
+      bundle: true,
+      splitting: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    });
     const { manPages } = await import(pathToFileURL(entry).href);
     const pages = await manPages(meta);
     const dir = join(outDir, 'man');
@@ -192,5 +266,3 @@ export async function writeManPages(outDir, meta, options) {
     rmSync(temp, { recursive: true, force: true });
   }
 }
-
-

@@ -46,10 +46,14 @@ const withoutHighlighter = {
   name: 'without-highlighter',
   setup(build) {
     build.onResolve({ filter: /^node-emoji$/ }, (args) =>
-      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL('../src/io/emoji-codes.ts', import.meta.url)) } : undefined,
+      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer)
+        ? { path: fileURLToPath(new URL('../src/io/emoji-codes.ts', import.meta.url)) }
+        : undefined,
     );
     build.onResolve({ filter: /^cli-highlight$/ }, (args) =>
-      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer) ? { path: 'cli-highlight', namespace: 'no-highlighter' } : undefined,
+      /node_modules[\\/]marked-terminal[\\/]/.test(args.importer)
+        ? { path: 'cli-highlight', namespace: 'no-highlighter' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'no-highlighter' }, () => ({
       contents: 'export function highlight(code) { return code; }',
@@ -112,15 +116,52 @@ const lazyBuiltins = {
 //   loads all four.
 const SETS = {
   core: [
-    'src/cli/argv.ts', 'src/cli/option-values.ts', 'src/kit/define.ts', 'src/kit/options.ts', 'src/kit/hints.ts', 'src/views/not-found.ts', 'src/kit/space.ts', 'src/io/command-line.ts', 'src/cli/runtime.ts',
-    'src/config/resolve.ts', 'src/config/store.ts', 'src/config/paths.ts', 'src/io/fields.ts',
-    'src/io/editor.ts', 'src/io/streams.ts', 'src/io/terminal.ts', 'src/io/prompt.ts', 'src/io/sanitize.ts', 'src/io/spinner.ts', 'src/io/output.ts',
-    'src/api/client.ts', 'src/api/operations.ts', 'src/api/validate.ts',
-    'src/http/core.ts', 'src/http/transport.ts', 'src/http/url.ts', 'src/http/api-error.ts', 'src/http/backoff.ts', 'src/http/trace.ts',
-    'src/http/paginate.ts', 'src/http/clock.ts', 'src/http/pacer.ts', 'src/http/shared-pacer.ts',
-    'src/http/headers.ts', 'src/http/exchange.ts', 'src/http/failures.ts', 'src/http/deadline.ts', 'src/http/body.ts',
+    'src/cli/argv.ts',
+    'src/cli/option-values.ts',
+    'src/kit/define.ts',
+    'src/kit/options.ts',
+    'src/kit/hints.ts',
+    'src/views/not-found.ts',
+    'src/kit/space.ts',
+    'src/io/command-line.ts',
+    'src/cli/runtime.ts',
+    'src/config/resolve.ts',
+    'src/config/store.ts',
+    'src/config/paths.ts',
+    'src/io/fields.ts',
+    'src/io/editor.ts',
+    'src/io/streams.ts',
+    'src/io/terminal.ts',
+    'src/io/prompt.ts',
+    'src/io/sanitize.ts',
+    'src/io/spinner.ts',
+    'src/io/output.ts',
+    'src/api/client.ts',
+    'src/api/operations.ts',
+    'src/api/validate.ts',
+    'src/http/core.ts',
+    'src/http/transport.ts',
+    'src/http/url.ts',
+    'src/http/api-error.ts',
+    'src/http/backoff.ts',
+    'src/http/trace.ts',
+    'src/http/paginate.ts',
+    'src/http/clock.ts',
+    'src/http/pacer.ts',
+    'src/http/shared-pacer.ts',
+    'src/http/headers.ts',
+    'src/http/exchange.ts',
+    'src/http/failures.ts',
+    'src/http/deadline.ts',
+    'src/http/body.ts',
   ],
-  entry: ['src/cli/root-help.ts', 'src/cli/global-flags.ts', 'src/cli/manifest.ts', 'src/cli/compile-cache.ts', 'src/config/cache-dir.ts'],
+  entry: [
+    'src/cli/root-help.ts',
+    'src/cli/global-flags.ts',
+    'src/cli/manifest.ts',
+    'src/cli/compile-cache.ts',
+    'src/config/cache-dir.ts',
+  ],
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
@@ -136,26 +177,34 @@ const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map(
 // 'node:x'` and `import * as x from 'node:x'`; type-only names are dropped.
 function requireBuiltins(source) {
   let used = false;
-  const rewritten = source.replace(/^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm, (statement, clause, _quote, name) => {
-    if (name === 'node:module') return statement;
-    used = true;
-    const required = `__kagentBuiltin(${JSON.stringify(name)})`;
-    if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
-    const names = clause
-      .slice(1, -1)
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part && !part.startsWith('type '))
-      .map((part) => part.replace(/\s+as\s+/, ': '));
-    return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
-  });
-  return used ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}` : source;
+  const rewritten = source.replace(
+    /^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm,
+    (statement, clause, _quote, name) => {
+      if (name === 'node:module') return statement;
+      used = true;
+      const required = `__kagentBuiltin(${JSON.stringify(name)})`;
+      if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
+      const names = clause
+        .slice(1, -1)
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part && !part.startsWith('type '))
+        .map((part) => part.replace(/\s+as\s+/, ': '));
+      return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
+    },
+  );
+  return used
+    ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}`
+    : source;
 }
 
 const chunkSets = {
   name: 'chunk-sets',
   setup(build) {
-    build.onResolve({ filter: /^kagent:set:/ }, (args) => ({ path: args.path.slice('kagent:set:'.length), namespace: 'kagent-set' }));
+    build.onResolve({ filter: /^kagent:set:/ }, (args) => ({
+      path: args.path.slice('kagent:set:'.length),
+      namespace: 'kagent-set',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'kagent-set' }, (args) => ({
       contents: SETS[args.path].map((path) => `import ${JSON.stringify(fromRoot(path))};`).join('\n'),
       loader: 'js',
@@ -175,14 +224,18 @@ const chunkSets = {
 
 // Build beside dist/ and swap it in at the end, so a running kagent (or test)
 // never sees a half-written bundle.
-const dist = process.env.KAGENT_BUILD_OUT ? pathToFileURL(resolve(process.env.KAGENT_BUILD_OUT)) : new URL('../dist', import.meta.url);
+const dist = process.env.KAGENT_BUILD_OUT
+  ? pathToFileURL(resolve(process.env.KAGENT_BUILD_OUT))
+  : new URL('../dist', import.meta.url);
 const next = new URL(`${dist.href}.next`);
 const old = new URL(`${dist.href}.old`);
 rmSync(next, { recursive: true, force: true });
 // Package step: the day this build was made, shown by `kagent --version` and the man pages.
 const date = buildDate();
 const external = ['unpdf', 'unpdf/*', 'jq-wasm'];
-const banner = { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" };
+const banner = {
+  js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);",
+};
 standIns = new StandIns([
   ...(using('without-http2') ? ['undici client-h2.js'] : []),
   ...(using('lazy-builtins') ? ['undici node:assert', 'undici node:http', 'commander node:child_process'] : []),
@@ -220,10 +273,16 @@ standIns.check(fileURLToPath(dist));
 const helperChunks = Object.entries(main.metafile.outputs)
   .filter(([path, output]) => path.endsWith('.js') && Object.keys(output.inputs).length === 0 && !output.entryPoint)
   .map(([path]) => path.split('/').pop());
-if (using('helper-imports') && helperChunks.length !== 1) throw new Error(`expected one chunk of esbuild's helpers, found ${helperChunks.length}`);
-for (const path of Object.keys(main.metafile.outputs).filter((path) => using('helper-imports') && path.endsWith('.js'))) {
+if (using('helper-imports') && helperChunks.length !== 1)
+  throw new Error(`expected one chunk of esbuild's helpers, found ${helperChunks.length}`);
+for (const path of Object.keys(main.metafile.outputs).filter(
+  (path) => using('helper-imports') && path.endsWith('.js'),
+)) {
   const text = readFileSync(path, 'utf8');
-  const trimmed = text.replace(new RegExp(`^import "\\./(chunks/)?${helperChunks[0].replace(/[.]/g, '\\.')}";\\n`, 'm'), '');
+  const trimmed = text.replace(
+    new RegExp(`^import "\\./(chunks/)?${helperChunks[0].replace(/[.]/g, '\\.')}";\\n`, 'm'),
+    '',
+  );
   if (trimmed !== text) writeFileSync(path, trimmed);
 }
 

@@ -38,17 +38,30 @@ const editDocs = () => {
 
 const steps = [
   ['Who am I? Plan, credits and limits', ['me']],
-  ['Spaces hold watches, library items, docs and conversations', ['space', 'create', 'Research', '--icon', '🔬', '--description', 'Papers and notes']],
+  [
+    'Spaces hold watches, library items, docs and conversations',
+    ['space', 'create', 'Research', '--icon', '🔬', '--description', 'Papers and notes'],
+  ],
   [null, ['space', 'list']],
   ['Find public watches to follow', ['watch', 'search', 'open source']],
-  ['Create a watch: kagent follows its set-up task, then shows the first brief', ['watch', 'create', 'Open-source AI model releases and benchmarks', '--space', 'Research', '--cadence', 'daily']],
+  [
+    'Create a watch: kagent follows its set-up task, then shows the first brief',
+    ['watch', 'create', 'Open-source AI model releases and benchmarks', '--space', 'Research', '--cadence', 'daily'],
+  ],
   [null, ['watch', 'list']],
-  ['Save a link and upload a file into the library', ['lib', 'save', 'https://example.com/articles/vector-search', '--note', 'read later']],
+  [
+    'Save a link and upload a file into the library',
+    ['lib', 'save', 'https://example.com/articles/vector-search', '--note', 'read later'],
+  ],
   [null, ['lib', 'upload', notes, '--space', 'Research']],
   ['Run the same upload again: nothing is sent twice', ['lib', 'upload', notes, '--space', 'Research']],
   [null, ['lib', 'list']],
   ['Keep a folder in step with a space: the first sync uploads it', ['lib', 'sync', 'docs', '--space', 'Research']],
-  ['A file changes, one is removed, one is added: the re-sync replaces, deletes and uploads only those', ['lib', 'sync', 'docs', '--space', 'Research', '--dry-run', '--delete'], editDocs],
+  [
+    'A file changes, one is removed, one is added: the re-sync replaces, deletes and uploads only those',
+    ['lib', 'sync', 'docs', '--space', 'Research', '--dry-run', '--delete'],
+    editDocs,
+  ],
   [null, ['lib', 'sync', 'docs', '--space', 'Research', '--delete', '--yes']],
   ['Background tasks', ['task', 'list', '--limit', '5']],
   ['Scripts get JSON, filtered with real jq', ['me', '--jq', '.credits.total']],
@@ -73,7 +86,11 @@ try {
 }
 // The binary just run, as the user can run it too (`kagent` once `npm link` or a global install put it on PATH).
 const binary = './bin/kagent.js';
-console.log(failed === 0 ? `\nThat was kagent. Try it yourself: \`${binary} sandbox\` in one terminal, \`${binary} -p sandbox me\` in another (or \`kagent …\` after \`npm link\`).` : `\n${failed} step(s) failed.`);
+console.log(
+  failed === 0
+    ? `\nThat was kagent. Try it yourself: \`${binary} sandbox\` in one terminal, \`${binary} -p sandbox me\` in another (or \`kagent …\` after \`npm link\`).`
+    : `\n${failed} step(s) failed.`,
+);
 process.exitCode = failed === 0 ? 0 : 1;
 
 /** Runs the built binary; asynchronously, because the sandbox answering it lives in this process. */

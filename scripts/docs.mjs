@@ -28,7 +28,9 @@ try {
     logLevel: 'warning',
     // As the build bundles the program: the two runtime dependencies stay outside, and `require` works in ESM.
     external: ['unpdf', 'unpdf/*', 'jq-wasm'],
-    banner: { js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);",
+    },
   });
   const { commandReference, withReference } = await import(pathToFileURL(entry).href);
   const current = readFileSync(file, 'utf8');

@@ -34,12 +34,20 @@ const packageName = () => `node-${process.platform}-${process.arch}`;
 /** A Node to install: a major ("18") or an exact version ("20.19.6"). */
 function checkSpec(spec) {
   const text = String(spec).replace(/^v/, '');
-  if (!/^\d+(\.\d+\.\d+)?$/.test(text)) throw new Error(`a Node to install is a major (18) or an exact version (20.19.6), not "${spec}"`);
+  if (!/^\d+(\.\d+\.\d+)?$/.test(text))
+    throw new Error(`a Node to install is a major (18) or an exact version (20.19.6), not "${spec}"`);
   return text;
 }
 
 function nodePath(dir, spec) {
-  return join(dir, `node-${spec}`, 'node_modules', packageName(), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return join(
+    dir,
+    `node-${spec}`,
+    'node_modules',
+    packageName(),
+    'bin',
+    process.platform === 'win32' ? 'node.exe' : 'node',
+  );
 }
 
 /** Node's version as it says it, or undefined when the binary does not run. */
@@ -69,19 +77,37 @@ export function installNode(spec, { install = true, env = process.env, log = def
     const prefix = join(dir, `node-${wanted}`);
     log(`installing Node ${wanted} (${packageName()}@${wanted}) into ${prefix}`);
     mkdirSync(prefix, { recursive: true });
-    const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${packageName()}@${wanted}`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      shell: process.platform === 'win32',
-    });
+    const npm = spawnSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `${packageName()}@${wanted}`,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        shell: process.platform === 'win32',
+      },
+    );
     version = npm.status === 0 && existsSync(path) ? versionOf(path) : undefined;
-    if (!version || !isSpec(version, wanted)) throw new Error(`could not install Node ${wanted} from the registry (${packageName()}@${wanted})${version ? `: got ${version}` : ''}`);
+    if (!version || !isSpec(version, wanted))
+      throw new Error(
+        `could not install Node ${wanted} from the registry (${packageName()}@${wanted})${version ? `: got ${version}` : ''}`,
+      );
   }
   return version ? { version, path } : undefined;
 }
 
 /** [{ major, version, path }] for this machine's Node and each of MAJORS installed (installing the missing ones unless `install` is false). */
 export function nodes({ install = true, env = process.env, log = defaultLog } = {}) {
-  const found = [{ major: Number(process.versions.node.split('.')[0]), version: process.version, path: process.execPath }];
+  const found = [
+    { major: Number(process.versions.node.split('.')[0]), version: process.version, path: process.execPath },
+  ];
   for (const major of MAJORS) {
     if (major === found[0].major) continue;
     const node = installNode(String(major), { install, env, log });
@@ -93,7 +119,9 @@ export function nodes({ install = true, env = process.env, log = defaultLog } = 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const args = process.argv.slice(2);
-    const specs = args.flatMap((arg, i) => (arg === '--version' ? [args[i + 1]] : arg.startsWith('--version=') ? [arg.slice('--version='.length)] : []));
+    const specs = args.flatMap((arg, i) =>
+      arg === '--version' ? [args[i + 1]] : arg.startsWith('--version=') ? [arg.slice('--version='.length)] : [],
+    );
     if (specs.length > 0) {
       for (const spec of specs) {
         if (spec === undefined) throw new Error('--version needs a Node: a major (18) or an exact version (20.19.6)');

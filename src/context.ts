@@ -77,7 +77,10 @@ export interface Prompter {
   text(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string): Promise<string>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
-  select<T extends string>(message: string, choices: Array<{ value: T; name: string; description?: string }>): Promise<T>;
+  select<T extends string>(
+    message: string,
+    choices: Array<{ value: T; name: string; description?: string }>,
+  ): Promise<T>;
 }
 
 export interface Editor {

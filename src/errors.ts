@@ -17,12 +17,21 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const exitCodeTable: Array<[number, string]> = [
   [0, 'success'],
   [1, 'an error not listed below'],
-  [2, 'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...; a header or API key with a line break, an unusable proxy variable)'],
+  [
+    2,
+    'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...; a header or API key with a line break, an unusable proxy variable)',
+  ],
   [3, 'not authenticated (no API key configured, or the service answered 401)'],
   [4, 'not found (404)'],
   [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...)'],
-  [6, 'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)'],
-  [7, 'rate-limited or unavailable after retries (429, 5xx), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, or a network failure'],
+  [
+    6,
+    'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)',
+  ],
+  [
+    7,
+    'rate-limited or unavailable after retries (429, 5xx), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, or a network failure',
+  ],
   [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
   [129, 'hung up (SIGHUP): stopped as Ctrl-C stops it, temporary files removed'],
   [130, 'interrupted (Ctrl-C)'],
@@ -74,7 +83,15 @@ export class ApiError extends CliError {
   /** The answer's headers, when it came from the HTTP core (`kagent api -i` prints them). */
   headers: Record<string, string | string[] | undefined> | undefined;
 
-  constructor(init: { status: number; code: string; message: string; issues?: ApiIssue[]; body?: unknown; retryAfterMs?: number; hint?: string }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    issues?: ApiIssue[];
+    body?: unknown;
+    retryAfterMs?: number;
+    hint?: string;
+  }) {
     super(init.message, { exitCode: exitCodeForStatus(init.status, init.code), code: init.code, hint: init.hint });
     this.name = 'ApiError';
     this.status = init.status;
@@ -125,7 +142,16 @@ export function exitCodeForStatus(status: number, code?: string): number {
  * conflict 5, not found 4, refused input 2.
  */
 /** Exit codes from the most to the least severe: a run with several failures ends with the worst. */
-const SEVERITY: readonly number[] = [ExitCode.INTERRUPTED, ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.QUOTA, ExitCode.ERROR, ExitCode.CONFLICT, ExitCode.NOT_FOUND, ExitCode.USAGE];
+const SEVERITY: readonly number[] = [
+  ExitCode.INTERRUPTED,
+  ExitCode.AUTH,
+  ExitCode.UNAVAILABLE,
+  ExitCode.QUOTA,
+  ExitCode.ERROR,
+  ExitCode.CONFLICT,
+  ExitCode.NOT_FOUND,
+  ExitCode.USAGE,
+];
 
 export function mostSevere(codes: Iterable<number>): number {
   let best: number | undefined;

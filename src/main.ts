@@ -22,7 +22,8 @@ const rootHelp = only === '' || only === '--help' || only === '-h' || only === '
 // Node 22.1+: every module a command loads from here on comes from (or goes into)
 // Node's compile cache (src/cli/compile-cache.ts). --version loads nothing more and the
 // root help one small chunk: for them the cache costs more than it saves (measured).
-if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule) (await import('./cli/compile-cache.js')).enableCompileCache();
+if (!versionOnly && !rootHelp && 'enableCompileCache' in nodeModule)
+  (await import('./cli/compile-cache.js')).enableCompileCache();
 if (versionOnly) {
   // --verbose adds what a bug report needs: the Node.js and the system it runs on.
   const { platformText } = argv.includes('--verbose') ? await import('./cli/version.js') : { platformText: () => '' };
@@ -30,7 +31,9 @@ if (versionOnly) {
 } else if (rootHelp) {
   const { renderRootHelp } = await import('./cli/root-help.js');
   // A terminal's width needs the stream; a pipe's or a file's does not (COLUMNS, else 80).
-  writeOut(renderRootHelp((isTerminal(1) && process.stdout.columns) || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80));
+  writeOut(
+    renderRootHelp((isTerminal(1) && process.stdout.columns) || Number.parseInt(process.env.COLUMNS ?? '', 10) || 80),
+  );
 } else {
   // `| head` closing stdout: stop quietly with success, as a Unix tool should.
   for (const stream of [process.stdout, process.stderr]) {
@@ -54,7 +57,10 @@ if (versionOnly) {
   // A second signal leaves at once, with the signal's usual exit status.
   let ended: number | undefined;
   let endsOnInterrupt = false;
-  for (const [name, exitCode] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [name, exitCode] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     process.on(name, () => {
       if (controller.signal.aborted) process.exit(exitCode);
       if (!endsOnInterrupt) ended = exitCode;

@@ -12,7 +12,10 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the action', complete: 'action' }],
   options: [
     { flags: '--remember', description: 'allow this kind of action from now on (when the action has a rule scope)' },
-    idempotencyKeyOption('a rerun within 24 h returns the first decision instead of deciding again (no ACTION_DECIDED)', 'approve'),
+    idempotencyKeyOption(
+      'a rerun within 24 h returns the first decision instead of deciding again (no ACTION_DECIDED)',
+      'approve',
+    ),
   ],
   examples: [
     'kagent actions approve ac_3k9x0q2m',

@@ -10,11 +10,14 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the actions waiting for your decision',
-  description: 'Piped, each row is: id, risk, tool, title, conversation id, task id, created (ISO 8601), rule scope. --json prints the Actions.',
-  options: [
-    ...pageOptions('every action waiting'),
+  description:
+    'Piped, each row is: id, risk, tool, title, conversation id, task id, created (ISO 8601), rule scope. --json prints the Actions.',
+  options: [...pageOptions('every action waiting')],
+  examples: [
+    'kagent actions list',
+    'kagent actions list --json | jq -r ".[] | select(.risk == \\"low\\") | .id"',
+    'kagent actions list | cut -f1',
   ],
-  examples: ['kagent actions list', 'kagent actions list --json | jq -r ".[] | select(.risk == \\"low\\") | .id"', 'kagent actions list | cut -f1'],
   async run(ctx, opts) {
     const { riskText } = await import('../../src/views/chat.js');
     const count = await printList<Action>(ctx, pendingActions(ctx, paging(opts)), {

@@ -5,7 +5,13 @@ import { decideAction } from '../../src/views/actions.js';
 
 export { pendingActions, locateAction } from '../../src/views/actions.js';
 
-export async function decide(ctx: Context, id: string, approve: boolean, remember: boolean, idempotencyKey: string | undefined): Promise<void> {
+export async function decide(
+  ctx: Context,
+  id: string,
+  approve: boolean,
+  remember: boolean,
+  idempotencyKey: string | undefined,
+): Promise<void> {
   const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
   await checkIdempotencyKey(idempotencyKey);
   await decideAction(ctx, id, approve, remember, { print: true, idempotencyKey });

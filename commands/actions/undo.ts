@@ -13,7 +13,11 @@ export default defineCommand({
     'Exit 5 (ACTION_NOT_UNDOABLE) when the undo window has passed or the action has not run. ' +
     'Piped, prints each id and its new status; --json prints an array of the Actions undone.',
   arguments: [{ name: 'ids', description: 'one or more actions', variadic: true }],
-  examples: ['kagent actions undo ac_3k9x0q2m', 'kagent actions undo ac_2 ac_1', 'kagent actions undo ac_3k9x0q2m --json'],
+  examples: [
+    'kagent actions undo ac_3k9x0q2m',
+    'kagent actions undo ac_2 ac_1',
+    'kagent actions undo ac_3k9x0q2m --json',
+  ],
   async run(ctx, _opts, args) {
     const { undoAction } = await import('../../src/views/actions.js');
     const done: Action[] = [];
@@ -24,7 +28,8 @@ export default defineCommand({
         const action = await undoAction(ctx, id);
         done.push(action);
         if (!wantsJson(ctx)) {
-          if (!ctx.io.stdoutIsTTY) await emit(ctx.io.stdout, `${sanitizeLine(action.id)}\t${sanitizeLine(action.status)}\n`);
+          if (!ctx.io.stdoutIsTTY)
+            await emit(ctx.io.stdout, `${sanitizeLine(action.id)}\t${sanitizeLine(action.status)}\n`);
           await success(ctx, `Undone: ${sanitizeLine(action.title ?? id)} (${id})`);
         }
       } catch (error) {
@@ -35,7 +40,8 @@ export default defineCommand({
     if (wantsJson(ctx)) await printJson(ctx, done);
     if (failure) {
       const left = args.ids.slice(done.length + 1);
-      if (failure instanceof CliError && left.length > 0) failure.hint = `${failure.hint ? `${failure.hint}. ` : ''}Not tried: ${left.join(' ')}`;
+      if (failure instanceof CliError && left.length > 0)
+        failure.hint = `${failure.hint ? `${failure.hint}. ` : ''}Not tried: ${left.join(' ')}`;
       throw failure;
     }
   },

@@ -48,11 +48,14 @@ export default defineCommand({
   ],
   async run(ctx, opts) {
     const given = (['set', 'append', 'file'] as const).filter((key) => opts[key] !== undefined);
-    if (given.length > 1) throw new UsageError(`use one of --set, --append and --file (got --${given.join(' and --')})`);
+    if (given.length > 1)
+      throw new UsageError(`use one of --set, --append and --file (got --${given.join(' and --')})`);
     const mode = given[0];
     if (mode === undefined && !ctx.io.canPrompt) {
       const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
-      throw new UsageError(`nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`);
+      throw new UsageError(
+        `nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`,
+      );
     }
     const S = await import('../../src/api/shapes.js');
     // What was given is read (and checked for the memory's fixed bound) before any request.
@@ -79,7 +82,13 @@ export default defineCommand({
     const size = charLength(next);
     if (size > max) {
       const message = `${mode === 'append' ? 'would make the memory' : 'is'} ${size} characters; the memory holds at most ${max}`;
-      throw new InputError(`${flag} ${message}`, [{ path: flag, message }], mode === 'append' ? `it holds ${charLength(current)} now: shorten it first (kagent agent memory opens it in $EDITOR)` : undefined);
+      throw new InputError(
+        `${flag} ${message}`,
+        [{ path: flag, message }],
+        mode === 'append'
+          ? `it holds ${charLength(current)} now: shorten it first (kagent agent memory opens it in $EDITOR)`
+          : undefined,
+      );
     }
     if (next === current) {
       await note(ctx, 'No change: the memory is as it was.');
@@ -91,6 +100,10 @@ export default defineCommand({
     const plural = (n: number) => (n === 1 ? 'line' : 'lines');
     if (wantsJson(ctx)) await printJson(ctx, await getAgent(ctx));
     else if (!ctx.io.stdoutIsTTY) await printText(ctx, `${added}\t${removed}\t${size}\t${max}`);
-    await success(ctx, (f) => `Memory updated: ${f.green(`+${added}`)} ${plural(added)}, ${f.red(`−${removed}`)} ${plural(removed)} (${f.number(charLength(current))} → ${f.number(size)} of ${f.number(max)} characters)`);
+    await success(
+      ctx,
+      (f) =>
+        `Memory updated: ${f.green(`+${added}`)} ${plural(added)}, ${f.red(`−${removed}`)} ${plural(removed)} (${f.number(charLength(current))} → ${f.number(size)} of ${f.number(max)} characters)`,
+    );
   },
 });

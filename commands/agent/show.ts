@@ -23,12 +23,19 @@ async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<st
     f.bold(sanitizeLine(agent.name ?? '')),
     f.fields([
       ['Address', `${sanitizeLine(agent.address ?? '')} ${f.dim('(email it to reach your agent)')}`],
-      ['Memory', `${f.number(charLength(memory))}${typeof agent.memoryMax === 'number' ? ` of ${f.number(agent.memoryMax)}` : ''} characters`],
+      [
+        'Memory',
+        `${f.number(charLength(memory))}${typeof agent.memoryMax === 'number' ? ` of ${f.number(agent.memoryMax)}` : ''} characters`,
+      ],
     ]),
     '',
   ];
   if (memory.trim() === '') {
-    lines.push(f.dim(`No memory yet: add to it with \`${suggest(ctx, 'agent memory --append TEXT')}\`, or tell the agent to remember something.`));
+    lines.push(
+      f.dim(
+        `No memory yet: add to it with \`${suggest(ctx, 'agent memory --append TEXT')}\`, or tell the agent to remember something.`,
+      ),
+    );
   } else {
     const { renderMarkdown } = await import('../../src/io/markdown.js');
     lines.push((await renderMarkdown(ctx, memory)).replace(/\n+$/, ''));
@@ -40,8 +47,9 @@ export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: "Show your agent's name, email address and memory",
-  description: 'Piped: label/value lines (name, address, memory-chars, memory-max), `--`, then the memory as Markdown. --json prints the Agent.',
-  examples: ['kagent agent show', "kagent agent show --jq .address", 'kagent agent show | sed "1,/^--$/d" > memory.md'],
+  description:
+    'Piped: label/value lines (name, address, memory-chars, memory-max), `--`, then the memory as Markdown. --json prints the Agent.',
+  examples: ['kagent agent show', 'kagent agent show --jq .address', 'kagent agent show | sed "1,/^--$/d" > memory.md'],
   async run(ctx) {
     const agent = await getAgent(ctx);
     await printItem(ctx, agent, (a, f) => renderAgent(ctx, a, f));

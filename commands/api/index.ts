@@ -73,7 +73,8 @@ function setPath(target: Record<string, Json>, path: string[], value: Json, flag
     }
     const existing: Json | undefined = node[part];
     if (existing === undefined || existing === null || typeof existing !== 'object') node[part] = nextIsArray ? [] : {};
-    else if (Array.isArray(existing) !== nextIsArray) throw new UsageError(`${flag} ${key}: "${part}" is already ${Array.isArray(existing) ? 'a list' : 'an object'}`);
+    else if (Array.isArray(existing) !== nextIsArray)
+      throw new UsageError(`${flag} ${key}: "${part}" is already ${Array.isArray(existing) ? 'a list' : 'an object'}`);
     node = node[part] as Record<string, Json> | Json[];
   });
 }
@@ -127,7 +128,10 @@ function withQuery(path: string, fields: Field[]): string {
   const params = new URLSearchParams();
   for (const field of fields) {
     const name = field.path.filter((part) => part !== '').join('.') || field.key;
-    params.append(name, field.value === null ? '' : typeof field.value === 'object' ? JSON.stringify(field.value) : String(field.value));
+    params.append(
+      name,
+      field.value === null ? '' : typeof field.value === 'object' ? JSON.stringify(field.value) : String(field.value),
+    );
   }
   return `${path}${path.includes('?') ? '&' : '?'}${params.toString()}`;
 }
@@ -137,7 +141,8 @@ function parseHeaders(entries: string[]): Record<string, string> {
   for (const entry of entries) {
     const at = entry.indexOf(':');
     const name = at > 0 ? entry.slice(0, at).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H ${entry}: expected "Name: value"`, "e.g. -H 'Accept-Language: zh'");
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`-H ${entry}: expected "Name: value"`, "e.g. -H 'Accept-Language: zh'");
     headers[name.toLowerCase()] = entry.slice(at + 1).trim();
     checkHeader(name, headers[name.toLowerCase()]!, '-H');
   }
@@ -161,7 +166,12 @@ async function isPublishedDescription(ctx: Context, path: string): Promise<boole
 
 /** Whether METHOD PATH is a create-style operation of the contract (it accepts an Idempotency-Key). */
 async function isCreateStyle(method: string, path: string): Promise<boolean> {
-  const pathname = path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]?.replace(/^\/?(api\/v1)?\/?/, '/').replace(/\/+$/, '') ?? '';
+  const pathname =
+    path
+      .replace(/^https?:\/\/[^/]+/i, '')
+      .split('?')[0]
+      ?.replace(/^\/?(api\/v1)?\/?/, '/')
+      .replace(/\/+$/, '') ?? '';
   return Object.values(operations).some((info) => {
     if (!('idempotent' in info) || !info.idempotent || info.method !== method) return false;
     const pattern = new RegExp(`^${info.path.replace(/\{\w+\}/g, '[^/]+')}$`);
@@ -175,7 +185,11 @@ function headerName(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-async function printHead(ctx: Context, status: number, headers: Record<string, string | string[] | undefined> | undefined): Promise<void> {
+async function printHead(
+  ctx: Context,
+  status: number,
+  headers: Record<string, string | string[] | undefined> | undefined,
+): Promise<void> {
   const { STATUS_CODES } = await import('node:http');
   let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd() + '\n';
   for (const [name, value] of Object.entries(headers ?? {})) {
@@ -216,7 +230,11 @@ export default defineGroup({
   ],
   options: [
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', repeatable: true },
-    { flags: '-F, --field <key=value>', description: 'a typed field: number, true, false, null, or @file (repeatable)', repeatable: true },
+    {
+      flags: '-F, --field <key=value>',
+      description: 'a typed field: number, true, false, null, or @file (repeatable)',
+      repeatable: true,
+    },
     { flags: '-H, --header <header>', description: 'an extra header, "Name: value" (repeatable)', repeatable: true },
     { flags: '--input <file>', description: 'the JSON body from this file, or - for stdin' },
     { flags: '--paginate', description: 'GET every page (following nextCursor) and print all items as one JSON array' },
@@ -236,11 +254,13 @@ export default defineGroup({
     let method = args.method.toUpperCase();
     let path = args.path;
     if (path === undefined) {
-      if ((METHODS as readonly string[]).includes(method)) throw new UsageError(`PATH is missing: kagent api ${method} PATH`, 'e.g. kagent api GET /me');
+      if ((METHODS as readonly string[]).includes(method))
+        throw new UsageError(`PATH is missing: kagent api ${method} PATH`, 'e.g. kagent api GET /me');
       path = args.method;
       method = 'GET';
     }
-    if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got "${args.method}")`);
+    if (!(METHODS as readonly string[]).includes(method))
+      throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got "${args.method}")`);
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET only');
     if (opts.paginate && opts.include) throw new UsageError('use --include or --paginate, not both');
 
@@ -248,7 +268,10 @@ export default defineGroup({
     const userKey = opts.idempotencyKey ?? headers['idempotency-key'];
     let idempotencyKey = userKey;
     delete headers['idempotency-key'];
-    await checkIdempotencyKey(idempotencyKey, opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key');
+    await checkIdempotencyKey(
+      idempotencyKey,
+      opts.idempotencyKey !== undefined ? '--idempotency-key' : '-H Idempotency-Key',
+    );
 
     const fields = await parseFields(ctx, opts);
     let body: unknown;
@@ -258,10 +281,15 @@ export default defineGroup({
       try {
         body = JSON.parse(text);
       } catch (error) {
-        throw new UsageError(`--input ${opts.input === '-' ? '(stdin)' : opts.input} is not valid JSON: ${(error as Error).message}`);
+        throw new UsageError(
+          `--input ${opts.input === '-' ? '(stdin)' : opts.input} is not valid JSON: ${(error as Error).message}`,
+        );
       }
       // Writing it out again (the request body) recurses: a body deeper than any answer kagent reads is refused here.
-      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH)) throw new UsageError(`--input ${opts.input === '-' ? '(stdin)' : opts.input} is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+      if (nestedDeeperThan(body, MAX_ANSWER_DEPTH))
+        throw new UsageError(
+          `--input ${opts.input === '-' ? '(stdin)' : opts.input} is nested deeper than ${MAX_ANSWER_DEPTH} levels`,
+        );
       path = withQuery(path, fields);
     } else if (QUERY_METHODS.has(method)) {
       path = withQuery(path, fields);
@@ -304,7 +332,11 @@ export default defineGroup({
 });
 
 /** --paginate: every page's items as one JSON array, streamed (one page in memory at a time). */
-async function paginateAll(ctx: Context, path: string, send: (target: string) => Promise<{ body: unknown }>): Promise<void> {
+async function paginateAll(
+  ctx: Context,
+  path: string,
+  send: (target: string) => Promise<{ body: unknown }>,
+): Promise<void> {
   const first = (await send(path)).body;
   const isPage = (value: unknown): value is { items: unknown[]; nextCursor?: unknown } =>
     typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items);
@@ -314,7 +346,8 @@ async function paginateAll(ctx: Context, path: string, send: (target: string) =>
   }
   const items = paginate<unknown>(
     async (cursor) => {
-      if (cursor === undefined) return { items: first.items, nextCursor: typeof first.nextCursor === 'string' ? first.nextCursor : null };
+      if (cursor === undefined)
+        return { items: first.items, nextCursor: typeof first.nextCursor === 'string' ? first.nextCursor : null };
       const page = (await send(withCursor(path, cursor))).body;
       if (!isPage(page)) throw new UsageError(`--paginate: a later page of ${path} has no "items" list`);
       return { items: page.items, nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : null };

@@ -19,7 +19,8 @@ async function readKeyFromStdin(ctx: Context): Promise<string> {
     if (text.length > MAX_KEY_BYTES) throw new UsageError('--with-key: stdin holds more than an API key');
   }
   const key = text.trim().split(/\r?\n/)[0]?.trim() ?? '';
-  if (key === '') throw new UsageError('--with-key: no API key on stdin', 'for example: kagent auth login --with-key < key.txt');
+  if (key === '')
+    throw new UsageError('--with-key: no API key on stdin', 'for example: kagent auth login --with-key < key.txt');
   return key;
 }
 
@@ -36,7 +37,6 @@ export default defineCommand({
     'echo "$KEY" | kagent auth login -p work --with-key',
   ],
   async run(ctx, opts) {
-
     let baseUrl = ctx.config.baseUrl;
     if (!baseUrl) {
       baseUrl = (
@@ -58,7 +58,13 @@ export default defineCommand({
 
     const apiKey = opts.withKey
       ? await readKeyFromStdin(ctx)
-      : (await askSecret(ctx, { message: 'API key (from your account settings):', flag: '--with-key (and the key on stdin)', what: 'the API key' })).trim();
+      : (
+          await askSecret(ctx, {
+            message: 'API key (from your account settings):',
+            flag: '--with-key (and the key on stdin)',
+            what: 'the API key',
+          })
+        ).trim();
     if (apiKey === '') throw new UsageError('the API key is empty');
 
     const client = await connect(ctx, { baseUrl, apiKey });
@@ -76,7 +82,12 @@ export default defineCommand({
       throw error;
     }
 
-    const path = await writeProfile(configDirOf(ctx.config), ctx.config.profile, { baseUrl, apiKey }, { makeCurrent: true });
+    const path = await writeProfile(
+      configDirOf(ctx.config),
+      ctx.config.profile,
+      { baseUrl, apiKey },
+      { makeCurrent: true },
+    );
     const status: AuthStatus = {
       ...statusOf(ctx, me, maskKey),
       configPath: path,
@@ -87,7 +98,12 @@ export default defineCommand({
       profileSource: ctx.config.profileSource,
     };
     if (output.wantsJson(ctx)) await output.printJson(ctx, status);
-    else await output.success(ctx, `Logged in to ${new URL(client.baseUrl).host} as ${me.email ?? me.id}${me.plan ? ` (plan ${me.plan.name})` : ''}; saved as profile "${ctx.config.profile}"`);
-    if (ctx.config.apiKeySource === 'env') await output.warn(ctx, 'KAGENT_API_KEY is set in your environment and wins over the saved key while it is set');
+    else
+      await output.success(
+        ctx,
+        `Logged in to ${new URL(client.baseUrl).host} as ${me.email ?? me.id}${me.plan ? ` (plan ${me.plan.name})` : ''}; saved as profile "${ctx.config.profile}"`,
+      );
+    if (ctx.config.apiKeySource === 'env')
+      await output.warn(ctx, 'KAGENT_API_KEY is set in your environment and wins over the saved key while it is set');
   },
 });

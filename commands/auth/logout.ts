@@ -13,6 +13,7 @@ export default defineCommand({
     if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });
     else if (hadKey) await output.success(ctx, `Logged out: removed the API key of profile "${ctx.config.profile}"`);
     else await output.note(ctx, `Profile "${ctx.config.profile}" has no saved API key; nothing to do`);
-    if (ctx.config.apiKeySource === 'env') await output.warn(ctx, 'KAGENT_API_KEY is still set in your environment: unset it to log out completely');
+    if (ctx.config.apiKeySource === 'env')
+      await output.warn(ctx, 'KAGENT_API_KEY is still set in your environment: unset it to log out completely');
   },
 });

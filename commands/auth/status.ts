@@ -22,7 +22,11 @@ function sourceLabel(source: ValueSource, names: { flag?: string; env?: string }
 
 function renderStatus(ctx: Context, status: AuthStatus, f: Formatter, problem?: string): string {
   const profileFrom =
-    status.profileSource === 'profile' ? 'current profile' : status.profileSource === 'default' ? 'default' : sourceLabel(status.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, ctx);
+    status.profileSource === 'profile'
+      ? 'current profile'
+      : status.profileSource === 'default'
+        ? 'default'
+        : sourceLabel(status.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, ctx);
   if (!f.tty) {
     return f.fields([
       ['profile', status.profile],
@@ -42,8 +46,18 @@ function renderStatus(ctx: Context, status: AuthStatus, f: Formatter, problem?: 
     : f.red(problem ?? 'not logged in');
   return f.fields([
     ['Profile', `${status.profile}  ${from(`${profileFrom}; ${status.configPath}`)}`],
-    ['Base URL', status.baseUrl ? `${status.baseUrl}  ${from(sourceLabel(status.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, ctx))}` : f.yellow('not set')],
-    ['API key', status.apiKey ? `${status.apiKey}  ${from(sourceLabel(status.apiKeySource, { env: 'KAGENT_API_KEY' }, ctx))}` : f.yellow('not set')],
+    [
+      'Base URL',
+      status.baseUrl
+        ? `${status.baseUrl}  ${from(sourceLabel(status.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, ctx))}`
+        : f.yellow('not set'),
+    ],
+    [
+      'API key',
+      status.apiKey
+        ? `${status.apiKey}  ${from(sourceLabel(status.apiKeySource, { env: 'KAGENT_API_KEY' }, ctx))}`
+        : f.yellow('not set'),
+    ],
     ['Account', account],
   ]);
 }
@@ -68,7 +82,11 @@ export default defineCommand({
         user = await api.call('getMe', { signal: ctx.signal });
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401)) throw error;
-        failure = new CliError('the API key was not accepted', { exitCode: ExitCode.AUTH, code: error.code, hint: 'log in again with `kagent auth login`' });
+        failure = new CliError('the API key was not accepted', {
+          exitCode: ExitCode.AUTH,
+          code: error.code,
+          hint: 'log in again with `kagent auth login`',
+        });
       }
     }
     const result = statusOf(ctx, user, maskKey);

@@ -6,11 +6,18 @@ export default defineCommand({
   name: 'token',
   summary: 'Print the API key in use (the only command that shows it)',
   revealsKey: true,
-  examples: ['kagent auth token', 'curl -H "Authorization: Bearer $(kagent auth token)" "$(kagent config get base-url)/me"'],
+  examples: [
+    'kagent auth token',
+    'curl -H "Authorization: Bearer $(kagent auth token)" "$(kagent config get base-url)/me"',
+  ],
   async run(ctx) {
     const key = ctx.config.apiKey;
     if (!key) {
-      throw new CliError('not logged in: no API key', { exitCode: ExitCode.AUTH, code: 'NOT_AUTHENTICATED', hint: 'run `kagent auth login`, or set KAGENT_API_KEY' });
+      throw new CliError('not logged in: no API key', {
+        exitCode: ExitCode.AUTH,
+        code: 'NOT_AUTHENTICATED',
+        hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
+      });
     }
     if (output.wantsJson(ctx)) await output.printJson(ctx, { token: key });
     else await output.printText(ctx, key);

@@ -12,17 +12,35 @@ import { checkInput, defineGroup, type OptionsOf } from '../../src/kit/define.js
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { repl } from './repl.js';
-import { creditsText, FLAG_FOR, latestConversation, parseAbout, printReply, readMessageFromStdin, runTurn, send } from './turn.js';
+import {
+  creditsText,
+  FLAG_FOR,
+  latestConversation,
+  parseAbout,
+  printReply,
+  readMessageFromStdin,
+  runTurn,
+  send,
+} from './turn.js';
 import { wantsJson, printJson, printItem, success, note } from '../../src/io/output.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { promptBlocker } from '../../src/io/terminal.js';
 
 const options = [
-  { flags: '-c, --continue', description: 'continue your most recent conversation (the most recent in --space, when given)' },
+  {
+    flags: '-c, --continue',
+    description: 'continue your most recent conversation (the most recent in --space, when given)',
+  },
   { flags: '--conversation <id>', description: 'continue this conversation', complete: 'conversation' },
-  spaceOption("start the conversation in this space (id or name); default: the profile's space, else your default space"),
-  { flags: '--about <kind:id>', description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)', repeatable: true },
+  spaceOption(
+    "start the conversation in this space (id or name); default: the profile's space, else your default space",
+  ),
+  {
+    flags: '--about <kind:id>',
+    description: 'what the message is about: doc:ID, watch:SLUG or media:ID (repeatable, at most 10)',
+    repeatable: true,
+  },
   { flags: '--no-wait', description: 'send and return at once with the conversation and reply ids' },
   idempotencyKeyOption('within 24 h the same key starts no second turn', 'chat'),
 ] as const;
@@ -40,7 +58,14 @@ export default defineGroup({
     '',
     '--json prints the reply (the assistant ChatMessage), or with --no-wait the TurnStarted {conversationId, messageId, userMessageId}; piped, --no-wait prints those three tab-separated.',
   ].join('\n'),
-  arguments: [{ name: 'message', description: 'what to say (several words are joined with spaces; - reads stdin)', optional: true, variadic: true }],
+  arguments: [
+    {
+      name: 'message',
+      description: 'what to say (several words are joined with spaces; - reads stdin)',
+      optional: true,
+      variadic: true,
+    },
+  ],
   options,
   examples: [
     'kagent chat "what did I save about vector search?"',
@@ -53,9 +78,12 @@ export default defineGroup({
   async run(ctx, opts, args) {
     const words = args.message ?? [];
     let text: string | undefined = words.length > 0 ? words.join(' ') : undefined;
-    if (opts.continue && opts.conversation !== undefined) throw new UsageError('use --continue or --conversation, not both');
+    if (opts.continue && opts.conversation !== undefined)
+      throw new UsageError('use --continue or --conversation, not both');
     if (opts.space !== undefined && opts.conversation !== undefined) {
-      throw new UsageError('--space applies to a new conversation; --conversation continues one that already has its space');
+      throw new UsageError(
+        '--space applies to a new conversation; --conversation continues one that already has its space',
+      );
     }
     const context = parseAbout(opts.about);
     const S = await import('../../src/api/shapes.js');
@@ -75,14 +103,16 @@ export default defineGroup({
 
     // Where the conversation goes: --conversation, --continue, or a new one in --space / the profile's space.
     let spaceId: string | undefined;
-    const spaceRef = opts.conversation === undefined ? (opts.space ?? (opts.continue ? undefined : ctx.config.space)) : undefined;
+    const spaceRef =
+      opts.conversation === undefined ? (opts.space ?? (opts.continue ? undefined : ctx.config.space)) : undefined;
     if (spaceRef !== undefined) {
       spaceId = (await resolveSpace(ctx, spaceRef)).id;
     }
     let conversationId = opts.conversation;
     if (opts.continue) conversationId = await latestConversation(ctx, spaceId);
 
-    if (text === undefined) return repl(ctx, { conversationId, spaceId: conversationId ? undefined : spaceId, context });
+    if (text === undefined)
+      return repl(ctx, { conversationId, spaceId: conversationId ? undefined : spaceId, context });
 
     const body: SendMessageRequest = { text };
     if (conversationId) body.conversationId = conversationId;
@@ -95,7 +125,9 @@ export default defineGroup({
       const started = await send(ctx, body, opts.idempotencyKey);
       if (wantsJson(ctx)) return printJson(ctx, started);
       const show = suggest(ctx, 'conversation show', started.conversationId, '--follow');
-      await printItem(ctx, started, (s, f) => (f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t')));
+      await printItem(ctx, started, (s, f) =>
+        f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t'),
+      );
       await success(ctx, `Sent; the agent is answering in conversation ${started.conversationId}`);
       await note(ctx, `read the reply: ${show}`);
       return;
@@ -117,7 +149,11 @@ export default defineGroup({
  */
 async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | undefined): Promise<string | undefined> {
   let text = given;
-  const nothingPiped = () => new UsageError('no message: pass MESSAGE, or pipe it on stdin (stdin was empty)', 'for example: kagent chat "what did I save about vector search?"');
+  const nothingPiped = () =>
+    new UsageError(
+      'no message: pass MESSAGE, or pipe it on stdin (stdin was empty)',
+      'for example: kagent chat "what did I save about vector search?"',
+    );
   if (text === '-') {
     text = await readMessageFromStdin(ctx);
     if (text === '') throw nothingPiped();
@@ -133,7 +169,10 @@ async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | un
           : opts.idempotencyKey !== undefined
             ? '--idempotency-key is for one message'
             : (promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal');
-      throw new UsageError(`no message: pass MESSAGE, or pipe it on stdin (no conversation prompt: ${why})`, 'for example: kagent chat "what did I save about vector search?"');
+      throw new UsageError(
+        `no message: pass MESSAGE, or pipe it on stdin (no conversation prompt: ${why})`,
+        'for example: kagent chat "what did I save about vector search?"',
+      );
     }
   }
   return text;

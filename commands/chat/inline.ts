@@ -39,7 +39,14 @@ export function waitingActions(message: ChatMessage): Loose[] {
   const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
   return parts
     .map((part) => (part && typeof part === 'object' ? (part as Loose) : {}))
-    .filter((p) => p.type === 'action' && p.action && typeof p.action === 'object' && (p.action as Loose).status === 'pending' && typeof (p.action as Loose).id === 'string')
+    .filter(
+      (p) =>
+        p.type === 'action' &&
+        p.action &&
+        typeof p.action === 'object' &&
+        (p.action as Loose).status === 'pending' &&
+        typeof (p.action as Loose).id === 'string',
+    )
     .map((p) => p.action as Loose);
 }
 
@@ -50,7 +57,12 @@ type Choice = 'approve' | 'remember' | 'reject' | 'later';
  * ids approved (the agent then carries on in the conversation). `ask` wraps a prompt
  * as the REPL does (undefined when the person ends the input).
  */
-export async function decideInline(ctx: Context, reply: ChatMessage, session: Session, ask: <T>(prompt: () => Promise<T>) => Promise<T | undefined>): Promise<{ approved: string[]; ended: boolean }> {
+export async function decideInline(
+  ctx: Context,
+  reply: ChatMessage,
+  session: Session,
+  ask: <T>(prompt: () => Promise<T>) => Promise<T | undefined>,
+): Promise<{ approved: string[]; ended: boolean }> {
   const approved: string[] = [];
   for (const action of waitingActions(reply)) {
     const id = String(action.id);
@@ -74,7 +86,13 @@ export async function decideInline(ctx: Context, reply: ChatMessage, session: Se
 }
 
 /** Approves or rejects; a declined confirmation says "Cancelled." and an error is printed, the REPL goes on. */
-async function decide(ctx: Context, id: string, approve: boolean, remember: boolean, session: Session): Promise<boolean> {
+async function decide(
+  ctx: Context,
+  id: string,
+  approve: boolean,
+  remember: boolean,
+  session: Session,
+): Promise<boolean> {
   const { decideAction } = await import('../../src/views/actions.js');
   try {
     await decideAction(ctx, id, approve, remember, { print: false });
@@ -94,14 +112,24 @@ async function reportOrCancel(ctx: Context, error: unknown): Promise<void> {
     return;
   }
   const { reportError } = await import('../../src/io/report.js');
-  reportError(error, { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: ctx.flags.debug, interrupted: false });
+  reportError(error, {
+    stderr: ctx.io.stderr,
+    json: false,
+    color: ctx.io.colorStderr,
+    debug: ctx.flags.debug,
+    interrupted: false,
+  });
 }
 
 /**
  * A slash command other than /new, /exit and /help. Returns the ids approved
  * (so the REPL follows the agent carrying on), or undefined when `line` is no such command.
  */
-export async function slashCommand(ctx: Context, line: string, session: Session): Promise<{ approved: string[] } | undefined> {
+export async function slashCommand(
+  ctx: Context,
+  line: string,
+  session: Session,
+): Promise<{ approved: string[] } | undefined> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const id = rest[0];
   switch (word) {
@@ -155,7 +183,12 @@ async function listActions(ctx: Context): Promise<void> {
     await reportOrCancel(ctx, error);
     return;
   }
-  await note(ctx, lines.length ? `${lines.join('\n')}\n${f.dim('/approve ID or /reject ID')}` : 'No actions are waiting for your decision.');
+  await note(
+    ctx,
+    lines.length
+      ? `${lines.join('\n')}\n${f.dim('/approve ID or /reject ID')}`
+      : 'No actions are waiting for your decision.',
+  );
 }
 
 async function listInbox(ctx: Context): Promise<void> {
@@ -163,7 +196,10 @@ async function listInbox(ctx: Context): Promise<void> {
   try {
     const page = await (await ctx.api()).call('listInbox', { query: { limit: 20 }, signal: ctx.signal });
     const items = Array.isArray(page.items) ? page.items : [];
-    const lines = items.map((item) => `${item.read ? ' ' : f.cyan('●')} ${sanitizeLine(item.id)}  ${f.dim(sanitizeLine(String(item.kind)))}  ${sanitizeLine(item.title)}`);
+    const lines = items.map(
+      (item) =>
+        `${item.read ? ' ' : f.cyan('●')} ${sanitizeLine(item.id)}  ${f.dim(sanitizeLine(String(item.kind)))}  ${sanitizeLine(item.title)}`,
+    );
     await note(ctx, lines.length ? lines.join('\n') : 'Your inbox is empty.');
   } catch (error) {
     await reportOrCancel(ctx, error);

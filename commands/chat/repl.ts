@@ -55,7 +55,10 @@ async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undef
 
 const OWN = '\u0000own';
 
-export async function repl(ctx: Context, first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] }): Promise<void> {
+export async function repl(
+  ctx: Context,
+  first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] },
+): Promise<void> {
   const api = await ctx.api();
   let name = 'your agent';
   try {
@@ -64,7 +67,11 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
     if (ctx.signal.aborted) throw error;
   }
   const session: Session = { conversationId: first.conversationId, waiting: [], approved: [] };
-  await note(ctx, (f) => `Chatting with ${f.bold(name)}${session.conversationId ? ` in conversation ${session.conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`);
+  await note(
+    ctx,
+    (f) =>
+      `Chatting with ${f.bold(name)}${session.conversationId ? ` in conversation ${session.conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`,
+  );
 
   const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   /**
@@ -112,7 +119,11 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
     }
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
       const done = await slashCommand(ctx, trimmed, session);
-      if (!done) await warn(ctx, `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`);
+      if (!done)
+        await warn(
+          ctx,
+          `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`,
+        );
       else if (done.approved.length > 0 && !(await carryOn(ctx, session, prompt))) break;
       continue;
     }
@@ -126,7 +137,11 @@ export async function repl(ctx: Context, first: { conversationId?: string; space
     if (shown.ended) break;
     next = shown.next;
   }
-  if (session.conversationId) await note(ctx, `conversation ${session.conversationId}: ${suggest(ctx, 'conversation show', session.conversationId)}`);
+  if (session.conversationId)
+    await note(
+      ctx,
+      `conversation ${session.conversationId}: ${suggest(ctx, 'conversation show', session.conversationId)}`,
+    );
 }
 
 type Prompt = <T>(show: () => Promise<T>) => Promise<T | undefined>;
@@ -136,7 +151,12 @@ type Prompt = <T>(show: () => Promise<T>) => Promise<T | undefined>;
  * ('stopped': the turn goes on). Errors the person can fix by typing again are
  * printed (undefined); the rest end the REPL.
  */
-async function sendTurn(ctx: Context, session: Session, first: { spaceId?: string; context?: SendMessageRequest['context'] }, message: string): Promise<Turn | 'stopped' | undefined> {
+async function sendTurn(
+  ctx: Context,
+  session: Session,
+  first: { spaceId?: string; context?: SendMessageRequest['context'] },
+  message: string,
+): Promise<Turn | 'stopped' | undefined> {
   const S = await import('../../src/api/shapes.js');
   const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   const body: SendMessageRequest = { text: message };
@@ -160,9 +180,18 @@ async function sendTurn(ctx: Context, session: Session, first: { spaceId?: strin
     }
     // What the person can fix by typing again keeps the REPL going; the rest ends it.
     const code = error instanceof CliError ? error.exitCode : undefined;
-    if (!ctx.signal.aborted && (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)) {
+    if (
+      !ctx.signal.aborted &&
+      (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)
+    ) {
       const { reportError } = await import('../../src/io/report.js');
-      reportError(error, { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: ctx.flags.debug, interrupted: false });
+      reportError(error, {
+        stderr: ctx.io.stderr,
+        json: false,
+        color: ctx.io.colorStderr,
+        debug: ctx.flags.debug,
+        interrupted: false,
+      });
       if (code === ExitCode.NOT_FOUND && body.conversationId) session.conversationId = undefined;
       return undefined;
     }
@@ -173,7 +202,12 @@ async function sendTurn(ctx: Context, session: Session, first: { spaceId?: strin
 }
 
 /** Prints a reply, decides its waiting actions, and offers its choice: the label picked is the next message. */
-async function showReply(ctx: Context, session: Session, reply: ChatMessage, prompt: Prompt): Promise<{ ended: boolean; next?: string }> {
+async function showReply(
+  ctx: Context,
+  session: Session,
+  reply: ChatMessage,
+  prompt: Prompt,
+): Promise<{ ended: boolean; next?: string }> {
   const { choicesOf } = await import('../../src/views/chat.js');
   const conversationId = session.conversationId as string;
   await printReply(ctx, reply, conversationId, true);
@@ -188,12 +222,19 @@ async function showReply(ctx: Context, session: Session, reply: ChatMessage, pro
   const byId = ids.every((id) => id !== '') && new Set(ids).size === ids.length;
   const picked = await prompt(() =>
     ctx.prompter.select(choice.question || 'Choose one', [
-      ...choice.options.map((o, i) => ({ value: byId ? o.id : String(i), name: o.label, ...(o.hint ? { description: o.hint } : {}) })),
+      ...choice.options.map((o, i) => ({
+        value: byId ? o.id : String(i),
+        name: o.label,
+        ...(o.hint ? { description: o.hint } : {}),
+      })),
       { value: OWN, name: 'Something else (type it)' },
     ]),
   );
   if (picked === undefined) return { ended: true };
-  return { ended: false, next: picked === OWN ? undefined : choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label };
+  return {
+    ended: false,
+    next: picked === OWN ? undefined : choice.options.find((o, i) => (byId ? o.id : String(i)) === picked)?.label,
+  };
 }
 
 /**

@@ -17,11 +17,14 @@ export async function readMessageFromStdin(ctx: Context): Promise<string> {
   for await (const chunk of ctx.io.stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     bytes += buffer.length;
-    if (bytes > STDIN_MAX_BYTES) throw new UsageError('the message on stdin is over 1 MiB; a message holds at most 20000 characters');
+    if (bytes > STDIN_MAX_BYTES)
+      throw new UsageError('the message on stdin is over 1 MiB; a message holds at most 20000 characters');
     chunks.push(buffer);
   }
   // One final newline (as `echo` adds) is not part of the message.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** --about doc:ID → {kind: 'doc', id: 'ID'}. */
@@ -35,7 +38,13 @@ export function parseAbout(values: string[] | undefined): SendMessageRequest['co
   return { refs };
 }
 
-export const FLAG_FOR = { text: 'MESSAGE', conversationId: '--conversation', spaceId: '--space', lang: '--lang', context: '--about' };
+export const FLAG_FOR = {
+  text: 'MESSAGE',
+  conversationId: '--conversation',
+  spaceId: '--space',
+  lang: '--lang',
+  context: '--about',
+};
 
 /** What went wrong with sendMessage, in words that say what to do. */
 async function explainSendError(ctx: Context, error: unknown, conversationId: string | undefined): Promise<unknown> {
@@ -66,7 +75,10 @@ async function explainSendError(ctx: Context, error: unknown, conversationId: st
 /** The conversation `--continue` means: the most recently active one (in the space, when given). */
 export async function latestConversation(ctx: Context, spaceId: string | undefined): Promise<string> {
   const api = await ctx.api();
-  const page = await api.call('listConversations', { query: { limit: 1, ...(spaceId ? { space: spaceId } : {}) }, signal: ctx.signal });
+  const page = await api.call('listConversations', {
+    query: { limit: 1, ...(spaceId ? { space: spaceId } : {}) },
+    signal: ctx.signal,
+  });
   const latest = page.items[0];
   if (!latest) {
     throw new CliError(`no conversation to continue${spaceId ? ' in that space' : ''}`, {
@@ -83,7 +95,11 @@ export interface Turn {
   reply: ChatMessage;
 }
 
-export async function send(ctx: Context, body: SendMessageRequest, idempotencyKey: string | undefined): Promise<TurnStarted> {
+export async function send(
+  ctx: Context,
+  body: SendMessageRequest,
+  idempotencyKey: string | undefined,
+): Promise<TurnStarted> {
   const api = await ctx.api();
   try {
     return await api.call('sendMessage', { body, idempotencyKey, signal: ctx.signal });
@@ -107,7 +123,12 @@ export async function runTurn(ctx: Context, body: SendMessageRequest, idempotenc
   return { started, reply };
 }
 
-export async function printReply(ctx: Context, reply: ChatMessage, conversationId: string, repl: boolean): Promise<void> {
+export async function printReply(
+  ctx: Context,
+  reply: ChatMessage,
+  conversationId: string,
+  repl: boolean,
+): Promise<void> {
   const { renderParts } = await import('../../src/views/chat.js');
   await printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
 }

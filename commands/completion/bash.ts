@@ -1,11 +1,25 @@
 // The bash completion script, generated from the command tree (see tree.ts).
-import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, offersValues, valueMarker, sq, header, type Node } from './tree.js';
+import {
+  nodes,
+  flagNames,
+  valueFlagCases,
+  childCases,
+  flagValueCases,
+  offersValues,
+  valueMarker,
+  sq,
+  header,
+  type Node,
+} from './tree.js';
 
 export function bashScript(root: Node, version: string): string {
   const global = root.flags;
   const globalValue = global.filter((flag) => flag.takesValue).flatMap(flagNames);
   const lines: string[] = [
-    header('bash', version, ['Load it in the current shell:  eval "$(kagent completion bash)"', 'or install it:  kagent completion bash > ~/.local/share/bash-completion/completions/kagent']),
+    header('bash', version, [
+      'Load it in the current shell:  eval "$(kagent completion bash)"',
+      'or install it:  kagent completion bash > ~/.local/share/bash-completion/completions/kagent',
+    ]),
     '# The subcommand a word names under a path ("" is the root): REPLY, or empty.',
     '__kagent_child() {',
     '  case "$1/$2" in',
@@ -28,7 +42,8 @@ export function bashScript(root: Node, version: string): string {
     '  case "$1" in',
     ...nodes(root).map((node) => {
       const subs = node.children.map((child) => child.name).join(' ');
-      const flags = node.path === '' ? '' : node.flags.flatMap((flag) => (flag.long ? [flag.long] : flagNames(flag))).join(' ');
+      const flags =
+        node.path === '' ? '' : node.flags.flatMap((flag) => (flag.long ? [flag.long] : flagNames(flag))).join(' ');
       return `    ${sq(node.path)}) REPLY=${sq(subs)}; REPLY2=${sq(flags)} ;;`;
     }),
     '    *) REPLY=""; REPLY2="" ;;',
@@ -49,11 +64,19 @@ export function bashScript(root: Node, version: string): string {
     '__kagent_flag_values() {',
     '  REPLY=""',
     '  case "$1 $2" in',
-    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    ${sq(`${item.path} ${name}`)}) REPLY=${sq(valueMarker(item) ?? (item.choices ?? []).join(' '))} ;;`)),
+    ...flagValueCases(root).flatMap((item) =>
+      item.names.map(
+        (name) =>
+          `    ${sq(`${item.path} ${name}`)}) REPLY=${sq(valueMarker(item) ?? (item.choices ?? []).join(' '))} ;;`,
+      ),
+    ),
     '  esac',
     ...global
       .filter((flag) => flag.takesValue && offersValues(flag))
-      .map((flag) => `  case "$2" in ${flagNames(flag).map(sq).join('|')}) REPLY=${sq(valueMarker(flag) ?? (flag.choices ?? []).join(' '))} ;; esac`),
+      .map(
+        (flag) =>
+          `  case "$2" in ${flagNames(flag).map(sq).join('|')}) REPLY=${sq(valueMarker(flag) ?? (flag.choices ?? []).join(' '))} ;; esac`,
+      ),
     '}',
     '',
     '# Values of the Nth argument (from 0) at a path: REPLY holds the choices, @files or @complete:KIND.',

@@ -4,9 +4,12 @@ import { nodes, flagNames, valueFlagCases, childCases, fishQuote, header, type N
 export function fishScript(root: Node, version: string): string {
   const global = root.flags;
   const globalValue = global.filter((flag) => flag.takesValue).flatMap(flagNames);
-  const complete = (path: string | undefined, rest: string) => `complete -c kagent${path === undefined ? '' : ` -n ${fishQuote(`__kagent_at ${fishQuote(path)}`)}`} ${rest}`;
+  const complete = (path: string | undefined, rest: string) =>
+    `complete -c kagent${path === undefined ? '' : ` -n ${fishQuote(`__kagent_at ${fishQuote(path)}`)}`} ${rest}`;
   const flagLine = (path: string | undefined, flag: FlagInfo) => {
-    const names = [flag.long ? `-l ${flag.long.slice(2)}` : '', flag.short ? `-s ${flag.short.slice(1)}` : ''].filter(Boolean).join(' ');
+    const names = [flag.long ? `-l ${flag.long.slice(2)}` : '', flag.short ? `-s ${flag.short.slice(1)}` : '']
+      .filter(Boolean)
+      .join(' ');
     const value = !flag.takesValue
       ? ''
       : flag.files
@@ -19,7 +22,10 @@ export function fishScript(root: Node, version: string): string {
     return complete(path, `${names}${value} -d ${fishQuote(flag.description)}`);
   };
   const lines: string[] = [
-    header('fish', version, ['Load it in the current shell:  kagent completion fish | source', 'or install it:  kagent completion fish > ~/.config/fish/completions/kagent.fish']),
+    header('fish', version, [
+      'Load it in the current shell:  kagent completion fish | source',
+      'or install it:  kagent completion fish > ~/.config/fish/completions/kagent.fish',
+    ]),
     'function __kagent_child',
     '    switch "$argv[1]/$argv[2]"',
     ...childCases(root).map(([key, path]) => `        case ${fishQuote(key)}\n            echo ${fishQuote(path)}`),
@@ -32,7 +38,14 @@ export function fishScript(root: Node, version: string): string {
     '            return 0',
     '    end',
     '    switch "$argv[1] $argv[2]"',
-    ...(valueFlagCases(root).length ? [`        case ${valueFlagCases(root).map(([path, name]) => fishQuote(`${path} ${name}`)).join(' ')}`, '            return 0'] : []),
+    ...(valueFlagCases(root).length
+      ? [
+          `        case ${valueFlagCases(root)
+            .map(([path, name]) => fishQuote(`${path} ${name}`))
+            .join(' ')}`,
+          '            return 0',
+        ]
+      : []),
     '    end',
     '    return 1',
     'end',
@@ -78,14 +91,14 @@ export function fishScript(root: Node, version: string): string {
     '# nothing at all when there is no key or no network. The profile typed (-p NAME) is the one asked.',
     'function __kagent_fetch',
     '    set -l current (commandline -ct)',
-    "    if string match -q -- '-*' \"$current\"; or not command -q kagent",
+    '    if string match -q -- \'-*\' "$current"; or not command -q kagent',
     '        return',
     '    end',
     '    set -l words (commandline -opc)',
     '    set -l profile',
     '    for i in (seq (count $words))',
     '        switch $words[$i]',
-    "            case -p --profile",
+    '            case -p --profile',
     '                if test $i -lt (count $words)',
     '                    set profile $words[(math $i + 1)]',
     '                end',
@@ -111,7 +124,8 @@ export function fishScript(root: Node, version: string): string {
   for (const node of nodes(root)) {
     for (const child of node.children) {
       lines.push(complete(node.path, `-a ${fishQuote(child.name)} -d ${fishQuote(child.summary)}`));
-      for (const alias of child.aliases) lines.push(complete(node.path, `-a ${fishQuote(alias)} -d ${fishQuote(`alias of ${child.name}`)}`));
+      for (const alias of child.aliases)
+        lines.push(complete(node.path, `-a ${fishQuote(alias)} -d ${fishQuote(`alias of ${child.name}`)}`));
     }
     if (node.path === '') continue;
     for (const flag of node.flags) lines.push(flagLine(node.path, flag));

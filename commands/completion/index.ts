@@ -9,7 +9,13 @@ import { emit } from '../../src/io/streams.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
-  const paths = [...new Set(Object.values(operations).map((info) => info.path).filter((path) => !path.includes('{')))].sort();
+  const paths = [
+    ...new Set(
+      Object.values(operations)
+        .map((info) => info.path)
+        .filter((path) => !path.includes('{')),
+    ),
+  ].sort();
   return {
     api: { 0: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', ...paths], 1: paths },
     help: { 0: ['exit-codes', 'environment', ...groupNames.filter((name) => name !== 'help')] },
@@ -46,4 +52,3 @@ export default defineGroup({
     await emit(ctx.io.stdout, scriptFor(args.shell, tree, ctx.version));
   },
 });
-

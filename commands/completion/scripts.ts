@@ -5,5 +5,9 @@ import type { Node, Shell } from './tree.js';
 import { zshScript } from './zsh.js';
 
 export function scriptFor(shell: Shell, root: Node, version: string): string {
-  return shell === 'bash' ? bashScript(root, version) : shell === 'zsh' ? zshScript(root, version) : fishScript(root, version);
+  return shell === 'bash'
+    ? bashScript(root, version)
+    : shell === 'zsh'
+      ? zshScript(root, version)
+      : fishScript(root, version);
 }

@@ -60,7 +60,12 @@ export function flagInfo(spec: Pick<OptionSpec, 'flags' | 'description' | 'choic
 }
 
 function argInfo(spec: ArgumentSpec): ArgInfo {
-  return { ...(spec.choices ? { choices: spec.choices } : {}), files: FILE_PLACEHOLDER.test(spec.name), variadic: spec.variadic === true, ...(spec.complete ? { complete: spec.complete } : {}) };
+  return {
+    ...(spec.choices ? { choices: spec.choices } : {}),
+    files: FILE_PLACEHOLDER.test(spec.name),
+    variadic: spec.variadic === true,
+    ...(spec.complete ? { complete: spec.complete } : {}),
+  };
 }
 
 /** The tree under a root with these global flags and groups (each a group module's CommandSpec). */
@@ -82,7 +87,15 @@ export function buildTree(globalFlags: FlagInfo[], groups: CommandSpec[], extra:
       children: (spec.commands ?? []).filter((command) => !command.hidden).map((command) => walk(command, path)),
     };
   };
-  return { path: '', name: 'kagent', aliases: [], summary: '', flags: globalFlags, args: [], children: groups.map((group) => walk(group, '')) };
+  return {
+    path: '',
+    name: 'kagent',
+    aliases: [],
+    summary: '',
+    flags: globalFlags,
+    args: [],
+    children: groups.map((group) => walk(group, '')),
+  };
 }
 
 function oneLine(text: string): string {
@@ -107,19 +120,35 @@ export function flagNames(flag: FlagInfo): string[] {
 export function valueFlagCases(root: Node): Array<[path: string, name: string]> {
   return nodes(root)
     .filter((node) => node.path !== '')
-    .flatMap((node) => node.flags.filter((flag) => flag.takesValue).flatMap((flag) => flagNames(flag).map((name): [string, string] => [node.path, name])));
+    .flatMap((node) =>
+      node.flags
+        .filter((flag) => flag.takesValue)
+        .flatMap((flag) => flagNames(flag).map((name): [string, string] => [node.path, name])),
+    );
 }
 
 export function childCases(root: Node): Array<[key: string, path: string]> {
-  return nodes(root).flatMap((node) => node.children.flatMap((child) => [child.name, ...child.aliases].map((name): [string, string] => [`${node.path}/${name}`, child.path])));
+  return nodes(root).flatMap((node) =>
+    node.children.flatMap((child) =>
+      [child.name, ...child.aliases].map((name): [string, string] => [`${node.path}/${name}`, child.path]),
+    ),
+  );
 }
 
 /** What to offer after a flag: its choices, files, values fetched at Tab time, or nothing. */
-export function flagValueCases(root: Node): Array<{ path: string; names: string[]; choices?: readonly string[]; files: boolean; complete?: CompleteKind }> {
+export function flagValueCases(
+  root: Node,
+): Array<{ path: string; names: string[]; choices?: readonly string[]; files: boolean; complete?: CompleteKind }> {
   return nodes(root).flatMap((node) =>
     node.flags
       .filter((flag) => flag.takesValue && offersValues(flag))
-      .map((flag) => ({ path: node.path, names: flagNames(flag), ...(flag.choices ? { choices: flag.choices } : {}), files: flag.files, ...(flag.complete ? { complete: flag.complete } : {}) })),
+      .map((flag) => ({
+        path: node.path,
+        names: flagNames(flag),
+        ...(flag.choices ? { choices: flag.choices } : {}),
+        files: flag.files,
+        ...(flag.complete ? { complete: flag.complete } : {}),
+      })),
   );
 }
 

@@ -18,7 +18,13 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const { completeValues, isCompleteKind } = await import('../../src/kit/complete.js');
     if (!isCompleteKind(args.kind)) return;
-    const values = await completeValues(args.kind, args.prefix ?? '', { baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey, configPath: ctx.config.configPath, env: ctx.io.env, version: ctx.version });
+    const values = await completeValues(args.kind, args.prefix ?? '', {
+      baseUrl: ctx.config.baseUrl,
+      apiKey: ctx.config.apiKey,
+      configPath: ctx.config.configPath,
+      env: ctx.io.env,
+      version: ctx.version,
+    });
     // Service text lands in the shell's menu: sanitised as all output is (bidi controls shown as <U+202E>, no
     // escape sequence or control character). A value that sanitising would change is not offered at all: what
     // the menu showed would not be what the shell inserts (the id of the same thing is offered instead).

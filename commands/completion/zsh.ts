@@ -1,5 +1,17 @@
 // The zsh completion script, generated from the command tree (see tree.ts).
-import { nodes, flagNames, valueFlagCases, childCases, flagValueCases, offersValues, valueMarker, sq, header, type Node, type FlagInfo } from './tree.js';
+import {
+  nodes,
+  flagNames,
+  valueFlagCases,
+  childCases,
+  flagValueCases,
+  offersValues,
+  valueMarker,
+  sq,
+  header,
+  type Node,
+  type FlagInfo,
+} from './tree.js';
 
 export function zshScript(root: Node, version: string): string {
   const global = root.flags;
@@ -10,10 +22,14 @@ export function zshScript(root: Node, version: string): string {
     const marker = valueMarker(item);
     return marker ? `REPLY=${marker}` : `reply=(${(item.choices ?? []).map(sq).join(' ')})`;
   };
-  const flagItems = (node: Node) => node.flags.flatMap((flag) => flagNames(flag).map((name) => described(name, flag.description)));
+  const flagItems = (node: Node) =>
+    node.flags.flatMap((flag) => flagNames(flag).map((name) => described(name, flag.description)));
   const lines: string[] = [
     '#compdef kagent',
-    header('zsh', version, ['Load it in the current shell:  source <(kagent completion zsh)', 'or install it as _kagent in a directory of $fpath:  kagent completion zsh > "${fpath[1]}/_kagent"']),
+    header('zsh', version, [
+      'Load it in the current shell:  source <(kagent completion zsh)',
+      'or install it as _kagent in a directory of $fpath:  kagent completion zsh > "${fpath[1]}/_kagent"',
+    ]),
     '__kagent_child() {',
     '  case "$1/$2" in',
     ...childCases(root).map(([key, path]) => `    (${sq(key)}) REPLY=${sq(path)} ;;`),
@@ -34,7 +50,10 @@ export function zshScript(root: Node, version: string): string {
     '  case "$1" in',
     ...nodes(root)
       .filter((node) => node.children.length > 0)
-      .map((node) => `    (${sq(node.path)}) reply=(${node.children.flatMap((child) => [described(child.name, child.summary), ...child.aliases.map((alias) => described(alias, `alias of ${child.name}`))]).join(' ')}) ;;`),
+      .map(
+        (node) =>
+          `    (${sq(node.path)}) reply=(${node.children.flatMap((child) => [described(child.name, child.summary), ...child.aliases.map((alias) => described(alias, `alias of ${child.name}`))]).join(' ')}) ;;`,
+      ),
     '    (*) reply=() ;;',
     '  esac',
     '}',
@@ -57,8 +76,8 @@ export function zshScript(root: Node, version: string): string {
     '  local -a candidates',
     '  for line in "${(@f)$(command kagent ${3:+--profile=$3} completion __complete "$1" "$2" 2>/dev/null </dev/null)}"; do',
     '    [[ -n $line ]] || continue',
-    "    value=\"${line%%$'\\t'*}\"",
-    "    candidates+=(\"${value//:/\\\\:}:${line#*$'\\t'}\")",
+    '    value="${line%%$\'\\t\'*}"',
+    '    candidates+=("${value//:/\\\\:}:${line#*$\'\\t\'}")',
     '  done',
     '  (( ${#candidates} )) && _describe -t values "$1" candidates',
     '}',
@@ -67,7 +86,9 @@ export function zshScript(root: Node, version: string): string {
     '__kagent_flag_values() {',
     '  REPLY=""; reply=()',
     '  case "$1 $2" in',
-    ...flagValueCases(root).flatMap((item) => item.names.map((name) => `    (${sq(`${item.path} ${name}`)}) ${action(item)} ;;`)),
+    ...flagValueCases(root).flatMap((item) =>
+      item.names.map((name) => `    (${sq(`${item.path} ${name}`)}) ${action(item)} ;;`),
+    ),
     '  esac',
     ...global
       .filter((flag) => flag.takesValue && offersValues(flag))

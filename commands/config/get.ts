@@ -11,7 +11,11 @@ export default defineCommand({
   examples: ['kagent config get base-url', 'kagent config get lang -p work', 'kagent config get rate-limit --json'],
   async run(ctx, _opts, args) {
     const row = rowFor(ctx, settingFor(args.key));
-    if (row.value === null) throw new CliError(`${row.key} is not set for profile "${ctx.config.profile}"`, { code: 'NOT_SET', hint: `set it with \`kagent config set ${row.key} <value>\`` });
+    if (row.value === null)
+      throw new CliError(`${row.key} is not set for profile "${ctx.config.profile}"`, {
+        code: 'NOT_SET',
+        hint: `set it with \`kagent config set ${row.key} <value>\``,
+      });
     if (output.wantsJson(ctx)) await output.printJson(ctx, row);
     else await output.printText(ctx, String(row.value));
   },

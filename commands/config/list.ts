@@ -26,7 +26,8 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'Show every setting in effect and where it came from',
-  description: 'Piped, each row is: key, value, source (flag, env, profile or default). Unset settings have an empty value.',
+  description:
+    'Piped, each row is: key, value, source (flag, env, profile or default). Unset settings have an empty value.',
   examples: ['kagent config list', 'kagent config list -p work', 'kagent config list --json'],
   async run(ctx) {
     const rows = SETTINGS.map((setting) => rowFor(ctx, setting));

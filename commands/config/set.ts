@@ -8,23 +8,37 @@ import * as output from '../../src/io/output.js';
 export default defineCommand({
   name: 'set',
   summary: 'Save a setting in the profile',
-  description: `Settings: ${SETTINGS.filter((s) => !s.secret).map((s) => `${s.key} (${s.about})`).join('; ')}. The API key is saved by \`kagent auth login\`.`,
+  description: `Settings: ${SETTINGS.filter((s) => !s.secret)
+    .map((s) => `${s.key} (${s.about})`)
+    .join('; ')}. The API key is saved by \`kagent auth login\`.`,
   arguments: [
     { name: 'key', description: 'the setting', choices: SETTINGS.map((s) => s.key) },
     { name: 'value', description: 'its new value' },
   ],
-  examples: ['kagent config set lang zh', 'kagent config set base-url https://example.com/api/v1 -p work', 'kagent config set rate-limit 30'],
+  examples: [
+    'kagent config set lang zh',
+    'kagent config set base-url https://example.com/api/v1 -p work',
+    'kagent config set rate-limit 30',
+  ],
   async run(ctx, _opts, args) {
     const setting = settingFor(args.key);
     if (!setting.parse) {
-      throw new UsageError(`${setting.key} cannot be set here`, 'use `kagent auth login --with-key` (a key typed on the command line ends up in your shell history)');
+      throw new UsageError(
+        `${setting.key} cannot be set here`,
+        'use `kagent auth login --with-key` (a key typed on the command line ends up in your shell history)',
+      );
     }
     const { limits } = await import('../../src/api/shapes.js');
     const value = setting.parse(args.value, limits);
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
+    if (output.wantsJson(ctx))
+      await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
     const [, source] = setting.current(ctx.config);
-    if (source === 'env' || source === 'flag') await output.warn(ctx, `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`);
+    if (source === 'env' || source === 'flag')
+      await output.warn(
+        ctx,
+        `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`,
+      );
   },
 });

@@ -5,7 +5,7 @@ import { checkBaseUrl, maskKey, storedProfile } from '../../src/config/resolve.j
 import type { Profile } from '../../src/config/store.js';
 import { parsePager } from '../../src/io/pager-setting.js';
 
-export type Bounds = typeof import('../../src/api/shapes.js')['limits'];
+export type Bounds = (typeof import('../../src/api/shapes.js'))['limits'];
 
 interface Setting {
   key: string;
@@ -48,25 +48,28 @@ export const SETTINGS: Setting[] = [
       // The contract's bound on a space given as a filter.
       const { min, max } = bounds.spaceFilter;
       const length = [...value].length;
-      if (length < min || length > max) throw new UsageError(`space must be ${min} to ${max} characters (got ${length})`);
+      if (length < min || length > max)
+        throw new UsageError(`space must be ${min} to ${max} characters (got ${length})`);
       return value;
     },
   },
   {
     key: 'rate-limit',
     field: 'rateLimit',
-    about: 'requests per minute kagent stays under (default 60, the service\'s limit)',
+    about: "requests per minute kagent stays under (default 60, the service's limit)",
     current: (config) => [config.rateLimit, storedProfile(config).rateLimit === undefined ? 'default' : 'profile'],
     parse(value) {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new UsageError(`rate-limit must be an integer from 1 to 100000 (got "${value}")`);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000)
+        throw new UsageError(`rate-limit must be an integer from 1 to 100000 (got "${value}")`);
       return n;
     },
   },
   {
     key: 'pager',
     field: 'pager',
-    about: 'program that shows long output on a terminal, e.g. "less -R" (cat: none; KAGENT_PAGER overrides it, it overrides PAGER)',
+    about:
+      'program that shows long output on a terminal, e.g. "less -R" (cat: none; KAGENT_PAGER overrides it, it overrides PAGER)',
     current: (config) => [config.pager, config.pagerSource],
     parse: (value) => parsePager(value),
   },

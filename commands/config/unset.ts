@@ -12,7 +12,8 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const setting = settingFor(args.key);
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: undefined });
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
+    if (output.wantsJson(ctx))
+      await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
     else await output.success(ctx, `Removed ${setting.key} from profile "${ctx.config.profile}"`);
   },
 });

@@ -12,7 +12,11 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const file = readConfigFile(ctx.config.configPath);
     if (!file.profiles[args.profile]) {
-      throw new CliError(`no profile "${args.profile}"`, { exitCode: 4, code: 'PROFILE_NOT_FOUND', hint: 'see them with `kagent config profiles`, or create one with `kagent auth login -p NAME`' });
+      throw new CliError(`no profile "${args.profile}"`, {
+        exitCode: 4,
+        code: 'PROFILE_NOT_FOUND',
+        hint: 'see them with `kagent config profiles`, or create one with `kagent auth login -p NAME`',
+      });
     }
     await updateConfigFile(configDirOf(ctx.config), (config) => {
       config.currentProfile = args.profile;

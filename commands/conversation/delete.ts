@@ -9,14 +9,17 @@ export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a conversation and its messages',
-  description: 'Asks first on a terminal; elsewhere pass --yes. Piped, prints the id; --json prints the conversation as it was.',
+  description:
+    'Asks first on a terminal; elsewhere pass --yes. Piped, prints the id; --json prints the conversation as it was.',
   arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
   examples: ['kagent conversation delete cv_3k9x0q2m', 'kagent conversation delete cv_3k9x0q2m --yes --json'],
   async run(ctx, _opts, args) {
     const api = await ctx.api();
     let conversation: Conversation;
     try {
-      conversation = (await api.call('getConversationMessages', { params: { id: args.id }, query: { limit: 1 }, signal: ctx.signal })).conversation;
+      conversation = (
+        await api.call('getConversationMessages', { params: { id: args.id }, query: { limit: 1 }, signal: ctx.signal })
+      ).conversation;
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }

@@ -12,6 +12,10 @@ export default defineGroup({
   name: 'conversation',
   summary: 'List, show and delete conversations',
   description: 'Conversations with your agent. Start or continue one with `kagent chat`.',
-  examples: ['kagent conversation list', 'kagent conversation show cv_3k9x0q2m --follow', 'kagent conversation delete cv_3k9x0q2m --yes'],
+  examples: [
+    'kagent conversation list',
+    'kagent conversation show cv_3k9x0q2m --follow',
+    'kagent conversation delete cv_3k9x0q2m --yes',
+  ],
   commands: [list, show, remove],
 });

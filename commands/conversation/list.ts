@@ -9,12 +9,15 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List your conversations, most recently active first',
-  description: 'Piped, each row is: id, title, messages, channel, running (true/false), updated (ISO 8601), space id, preview.',
-  options: [
-    spaceOption('only conversations of this space (id or name)'),
-    ...pageOptions('every conversation'),
+  description:
+    'Piped, each row is: id, title, messages, channel, running (true/false), updated (ISO 8601), space id, preview.',
+  options: [spaceOption('only conversations of this space (id or name)'), ...pageOptions('every conversation')],
+  examples: [
+    'kagent conversation list',
+    'kagent conversation list --space Research --limit 5',
+    'kagent conversation list --all --json | jq -r ".[] | select(.running) | .id"',
+    'kagent conversation list | head -1 | cut -f1',
   ],
-  examples: ['kagent conversation list', 'kagent conversation list --space Research --limit 5', 'kagent conversation list --all --json | jq -r ".[] | select(.running) | .id"', 'kagent conversation list | head -1 | cut -f1'],
   async run(ctx, opts) {
     const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = { space: opts.space };
@@ -31,7 +34,11 @@ export default defineCommand({
         { header: 'Title', value: (c) => c.title, flex: true },
         { header: 'Messages', value: (c) => c.messageCount, kind: 'number' },
         { header: 'Channel', value: (c) => c.channel },
-        { header: 'Running', value: (c) => c.running === true, display: (c, f) => (c.running ? f.cyan('● answering') : '') },
+        {
+          header: 'Running',
+          value: (c) => c.running === true,
+          display: (c, f) => (c.running ? f.cyan('● answering') : ''),
+        },
         { header: 'Updated', value: (c) => isoTime(c.updatedAt), kind: 'time' },
         { header: 'Space', value: (c) => c.spaceId, only: 'plain' },
         { header: 'Preview', value: (c) => c.preview, only: 'plain' },

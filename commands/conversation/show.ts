@@ -16,10 +16,20 @@ export default defineCommand({
     "followed by the message, each of its lines indented by two spaces. --json prints the API's Messages {conversation, messages}.",
   arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
   options: [
-    { flags: '-L, --limit <n>', description: 'the most recent N messages (1 to 200, default 60)', type: 'integer', min: 1, max: 200 },
+    {
+      flags: '-L, --limit <n>',
+      description: 'the most recent N messages (1 to 200, default 60)',
+      type: 'integer',
+      min: 1,
+      max: 200,
+    },
     { flags: '-f, --follow', description: 'if the agent is answering, wait for its reply' },
   ],
-  examples: ['kagent conversation show cv_3k9x0q2m', 'kagent conversation show cv_3k9x0q2m --follow --timeout 60', 'kagent conversation show cv_3k9x0q2m --json | jq ".messages | length"'],
+  examples: [
+    'kagent conversation show cv_3k9x0q2m',
+    'kagent conversation show cv_3k9x0q2m --follow --timeout 60',
+    'kagent conversation show cv_3k9x0q2m --json | jq ".messages | length"',
+  ],
   async run(ctx, opts, args) {
     const S = await import('../../src/api/shapes.js');
     const query = opts.limit === undefined ? undefined : { limit: opts.limit };
@@ -41,6 +51,10 @@ export default defineCommand({
     }
     const { renderTranscript } = await import('../../src/views/chat.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
-    if (page.conversation?.running) await note(ctx, `the agent is still answering: ${suggest(ctx, 'conversation show', args.id, '--follow')} waits for the reply`);
+    if (page.conversation?.running)
+      await note(
+        ctx,
+        `the agent is still answering: ${suggest(ctx, 'conversation show', args.id, '--follow')} waits for the reply`,
+      );
   },
 });

@@ -39,14 +39,22 @@ export default defineCommand({
     const spaceRef = opts.space ?? ctx.config.space;
     if (spaceRef !== undefined) request.spaceId = spaceRef;
     if (opts.folder !== undefined) request.folderId = opts.folder;
-    const flagFor = { title: '--title', markdown: given?.flag ?? 'the body', spaceId: opts.space !== undefined ? '--space' : "the profile's space", folderId: '--folder' };
+    const flagFor = {
+      title: '--title',
+      markdown: given?.flag ?? 'the body',
+      spaceId: opts.space !== undefined ? '--space' : "the profile's space",
+      folderId: '--folder',
+    };
     checkInput(S.CreateDocRequest, request, flagFor);
     await checkIdempotencyKey(opts.idempotencyKey);
 
     const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
     if (!given && opts.title === undefined) {
-      if (!ctx.io.canPrompt) throw new UsageError('nothing to create: give --title and/or the body (--file PATH, --file - for stdin, or --body TEXT)');
+      if (!ctx.io.canPrompt)
+        throw new UsageError(
+          'nothing to create: give --title and/or the body (--file PATH, --file - for stdin, or --body TEXT)',
+        );
       request.title = await askText(ctx, { message: 'Title', flag: '--title' });
       const text = await ctx.editor.edit('', { extension: '.md' });
       request.markdown = text;
@@ -56,11 +64,18 @@ export default defineCommand({
     if (spaceRef !== undefined) request.spaceId = await spaceIdFor(ctx, spaceRef);
 
     const api = await ctx.api();
-    const result = await api.callFull('createDoc', { body: request, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+    const result = await api.callFull('createDoc', {
+      body: request,
+      idempotencyKey: opts.idempotencyKey,
+      signal: ctx.signal,
+    });
     const created = result.body;
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
-      await success(ctx, `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`);
+      await success(
+        ctx,
+        `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`,
+      );
     }
     await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
     if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, 'doc show', created.id)}`);

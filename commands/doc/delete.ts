@@ -9,18 +9,28 @@ export default defineCommand({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a document',
-  description: 'Asks first on a terminal (naming the document); elsewhere needs --yes (without it: exit 2, nothing deleted). Piped, prints the id; --json prints {"id": ..., "deleted": true}.',
+  description:
+    'Asks first on a terminal (naming the document); elsewhere needs --yes (without it: exit 2, nothing deleted). Piped, prints the id; --json prints {"id": ..., "deleted": true}.',
   arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
-  examples: ['kagent doc delete dc_8f2k1x', 'kagent doc delete dc_8f2k1x --yes', 'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes'],
+  examples: [
+    'kagent doc delete dc_8f2k1x',
+    'kagent doc delete dc_8f2k1x --yes',
+    'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes',
+  ],
   async run(ctx, _opts, args) {
     let label = args.id;
     if (!ctx.flags.yes && ctx.io.canPrompt) {
       const doc = await readDoc(ctx, args.id);
       label = `"${sanitizeLine(doc.title || '(untitled)')}" (${args.id}, revision ${doc.revision})`;
     }
-    await confirmOrYes(ctx, { message: `Delete doc ${label}? This cannot be undone.`, action: `delete doc ${args.id}` });
+    await confirmOrYes(ctx, {
+      message: `Delete doc ${label}? This cannot be undone.`,
+      action: `delete doc ${args.id}`,
+    });
     const api = await ctx.api();
-    await withNotFound(ctx, 'doc', args.id, () => api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }));
+    await withNotFound(ctx, 'doc', args.id, () =>
+      api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }),
+    );
     await success(ctx, `Deleted doc ${args.id}`);
     await printItem(ctx, { id: args.id, deleted: true }, (r, f) => (f.tty ? '' : r.id));
   },

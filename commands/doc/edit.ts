@@ -31,26 +31,48 @@ function editsFromFlags(opts: EditOptions): SourcedEdit[] {
   const replace = opts.replace ?? [];
   const withText = opts.with ?? [];
   if (replace.length !== withText.length) {
-    throw new UsageError(`each --replace needs its --with (got ${replace.length} --replace and ${withText.length} --with)`, 'e.g. --replace "old text" --with "new text"; --with "" deletes');
+    throw new UsageError(
+      `each --replace needs its --with (got ${replace.length} --replace and ${withText.length} --with)`,
+      'e.g. --replace "old text" --with "new text"; --with "" deletes',
+    );
   }
   const after = opts.insertAfter ?? [];
   const content = opts.content ?? [];
   if (after.length !== content.length) {
-    throw new UsageError(`each --insert-after needs its --content (got ${after.length} --insert-after and ${content.length} --content)`, "e.g. --insert-after $'## Notes\\n' --content $'- a new line\\n'");
+    throw new UsageError(
+      `each --insert-after needs its --content (got ${after.length} --insert-after and ${content.length} --content)`,
+      "e.g. --insert-after $'## Notes\\n' --content $'- a new line\\n'",
+    );
   }
   const numbered = (flag: string, i: number, n: number) => (n > 1 ? `${flag} #${i + 1}` : flag);
   const edits: SourcedEdit[] = [];
   replace.forEach((find, i) => {
-    edits.push({ op: { op: 'replace', find, replace: withText[i] as string }, source: numbered('--replace', i, replace.length), flags: { find: numbered('--replace', i, replace.length), replace: numbered('--with', i, replace.length) } });
+    edits.push({
+      op: { op: 'replace', find, replace: withText[i] as string },
+      source: numbered('--replace', i, replace.length),
+      flags: { find: numbered('--replace', i, replace.length), replace: numbered('--with', i, replace.length) },
+    });
   });
   after.forEach((anchor, i) => {
-    edits.push({ op: { op: 'insert_after', after: anchor, content: content[i] as string }, source: numbered('--insert-after', i, after.length), flags: { after: numbered('--insert-after', i, after.length), content: numbered('--content', i, after.length) } });
+    edits.push({
+      op: { op: 'insert_after', after: anchor, content: content[i] as string },
+      source: numbered('--insert-after', i, after.length),
+      flags: { after: numbered('--insert-after', i, after.length), content: numbered('--content', i, after.length) },
+    });
   });
   (opts.prepend ?? []).forEach((text, i, all) => {
-    edits.push({ op: { op: 'prepend', content: text }, source: numbered('--prepend', i, all.length), flags: { content: numbered('--prepend', i, all.length) } });
+    edits.push({
+      op: { op: 'prepend', content: text },
+      source: numbered('--prepend', i, all.length),
+      flags: { content: numbered('--prepend', i, all.length) },
+    });
   });
   (opts.append ?? []).forEach((text, i, all) => {
-    edits.push({ op: { op: 'append', content: text }, source: numbered('--append', i, all.length), flags: { content: numbered('--append', i, all.length) } });
+    edits.push({
+      op: { op: 'append', content: text },
+      source: numbered('--append', i, all.length),
+      flags: { content: numbered('--append', i, all.length) },
+    });
   });
   return edits;
 }
@@ -66,8 +88,14 @@ function describeEdit(edit: SourcedEdit): string {
 
 /** Which edit did not apply (from the answer: `edit.index`, or "edits[i]" in its message), and what to do. */
 async function notApplicable(ctx: Context, error: ApiError, id: string, edits: SourcedEdit[]): Promise<CliError> {
-  const body = error.body as { edit?: { index?: unknown; reason?: unknown }; error?: { edit?: { index?: unknown } } } | undefined;
-  let index = typeof body?.edit?.index === 'number' ? body.edit.index : typeof body?.error?.edit?.index === 'number' ? body.error.edit.index : undefined;
+  const body = error.body as
+    { edit?: { index?: unknown; reason?: unknown }; error?: { edit?: { index?: unknown } } } | undefined;
+  let index =
+    typeof body?.edit?.index === 'number'
+      ? body.edit.index
+      : typeof body?.error?.edit?.index === 'number'
+        ? body.error.edit.index
+        : undefined;
   if (index === undefined) {
     const match = /edits\[(\d+)\]/.exec(error.message);
     if (match) index = Number(match[1]);
@@ -88,21 +116,29 @@ async function notApplicable(ctx: Context, error: ApiError, id: string, edits: S
 /** No edit flags on a terminal: the body in $EDITOR, the change sent as one exact-match edit on the revision edited. */
 async function editInEditor(ctx: Context, id: string): Promise<void> {
   if (!ctx.io.canPrompt) {
-    throw new UsageError('no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE', 'on a terminal, `kagent doc edit ID` alone opens the document in $EDITOR');
+    throw new UsageError(
+      'no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE',
+      'on a terminal, `kagent doc edit ID` alone opens the document in $EDITOR',
+    );
   }
   const doc = await readDoc(ctx, id);
   const edited = await ctx.editor.edit(doc.body, { extension: '.md' });
   const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
   if (edited === doc.body) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
-    await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
+    await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
+      f.tty ? '' : `${r.id}\t${r.revision}`,
+    );
     return;
   }
   const keep = async (why: string, text = edited): Promise<string> => {
     const { writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { fileInside, safeFileName, systemReason } = await import('../../src/io/file-name.js');
-    const path = fileInside(tmpdir(), safeFileName(`kagent-${id}`, { suffix: `-r${doc.revision}-${ctx.clock.now()}.md` }));
+    const path = fileInside(
+      tmpdir(),
+      safeFileName(`kagent-${id}`, { suffix: `-r${doc.revision}-${ctx.clock.now()}.md` }),
+    );
     try {
       // A new file only (O_EXCL): never written through a link someone left at that name.
       await writeFile(path, text, { mode: 0o600, flag: 'wx' });
@@ -111,12 +147,21 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
     }
     return `${why}; your text is kept in ${path}`;
   };
-  if (hasFrontMatter(edited)) throw new UsageError('the edited text starts with front matter (a --- block): documents have none; nothing was saved', await keep('remove the block and try again'));
+  if (hasFrontMatter(edited))
+    throw new UsageError(
+      'the edited text starts with front matter (a --- block): documents have none; nothing was saved',
+      await keep('remove the block and try again'),
+    );
   // Saved as the smallest exact-match edits; a save made meanwhile is merged (src/docsync/editing.ts).
   const { saveEditedDoc } = await import('../../src/docsync/editing.js');
-  const outcome = await withNotFound(ctx, 'doc', id, () => saveEditedDoc(ctx, { id, body: doc.body, revision: doc.revision, edited, keep: (text, why) => keep(why, text) }));
+  const outcome = await withNotFound(ctx, 'doc', id, () =>
+    saveEditedDoc(ctx, { id, body: doc.body, revision: doc.revision, edited, keep: (text, why) => keep(why, text) }),
+  );
   if (outcome.outcome === 'unchanged') return;
-  const how = outcome.mergedWith !== undefined ? `Merged with revision ${outcome.mergedWith} (saved meanwhile) and saved` : 'Saved';
+  const how =
+    outcome.mergedWith !== undefined
+      ? `Merged with revision ${outcome.mergedWith} (saved meanwhile) and saved`
+      : 'Saved';
   await printRevision(ctx, outcome.saved, how);
 }
 
@@ -138,14 +183,27 @@ export default defineCommand({
   ].join('\n\n'),
   arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   options: [
-    { flags: '--replace <find>', description: 'text to replace, matching exactly once (repeatable; pair each with --with)', repeatable: true },
+    {
+      flags: '--replace <find>',
+      description: 'text to replace, matching exactly once (repeatable; pair each with --with)',
+      repeatable: true,
+    },
     { flags: '--with <text>', description: 'what replaces the matching --replace ("" deletes it)', repeatable: true },
-    { flags: '--insert-after <anchor>', description: 'insert after this text, matching exactly once (repeatable; pair each with --content)', repeatable: true },
+    {
+      flags: '--insert-after <anchor>',
+      description: 'insert after this text, matching exactly once (repeatable; pair each with --content)',
+      repeatable: true,
+    },
     { flags: '--content <text>', description: 'what to insert after the matching --insert-after', repeatable: true },
     { flags: '--append <text>', description: 'add this at the end (repeatable)', repeatable: true },
     { flags: '--prepend <text>', description: 'add this at the start (repeatable)', repeatable: true },
     { flags: '--ops <file>', description: 'a JSON array of edits from this file, or - for stdin' },
-    { flags: '--revision <n>', description: 'apply only if the document is still at this revision', type: 'integer', min: 1 },
+    {
+      flags: '--revision <n>',
+      description: 'apply only if the document is still at this revision',
+      type: 'integer',
+      min: 1,
+    },
   ],
   examples: [
     'kagent doc edit dc_8f2k1x',
@@ -159,10 +217,14 @@ export default defineCommand({
     let edits = editsFromFlags(opts);
     let revision = opts.revision;
     if (opts.ops !== undefined) {
-      if (edits.length > 0) throw new UsageError('use --ops or the edit flags (--replace, --insert-after, --append, --prepend), not both');
+      if (edits.length > 0)
+        throw new UsageError('use --ops or the edit flags (--replace, --insert-after, --append, --prepend), not both');
       const { parseOps } = await import('../../src/views/doc-edit.js');
       const { readBounded, inputBounds } = await import('../../src/io/input.js');
-      const parsed = parseOps(await readBounded(ctx, opts.ops, '--ops', (await inputBounds()).docOps), opts.ops === '-' ? 'stdin' : opts.ops);
+      const parsed = parseOps(
+        await readBounded(ctx, opts.ops, '--ops', (await inputBounds()).docOps),
+        opts.ops === '-' ? 'stdin' : opts.ops,
+      );
       edits = parsed.edits.map((op, i) => ({ op: op as EditOp, source: `--ops edits[${i}]`, flags: {} }));
       revision ??= parsed.revision;
     }
@@ -170,20 +232,38 @@ export default defineCommand({
 
     // Each edit against its shape, naming the flag; then the request (1 to 20 edits).
     for (const edit of edits) {
-      const fromFile = Object.fromEntries(['op', 'find', 'replace', 'after', 'content'].map((field) => [field, `${edit.source}.${field}`]));
+      const fromFile = Object.fromEntries(
+        ['op', 'find', 'replace', 'after', 'content'].map((field) => [field, `${edit.source}.${field}`]),
+      );
       checkInput(S.EditOp, edit.op, { '(body)': edit.source, ...fromFile, ...edit.flags });
     }
-    checkInput(S.EditDocRequest, { edits: edits.map((e) => e.op), ...(revision !== undefined ? { revision } : {}) }, { edits: 'edits', revision: '--revision' });
+    checkInput(
+      S.EditDocRequest,
+      { edits: edits.map((e) => e.op), ...(revision !== undefined ? { revision } : {}) },
+      { edits: 'edits', revision: '--revision' },
+    );
 
     const api = await ctx.api();
     let saved: Revision;
     try {
       saved = await withNotFound(ctx, 'doc', args.id, () =>
-        api.call('editDoc', { params: { id: args.id }, body: { edits: edits.map((e) => e.op), ...(revision !== undefined ? { revision } : {}) }, signal: ctx.signal }),
+        api.call('editDoc', {
+          params: { id: args.id },
+          body: { edits: edits.map((e) => e.op), ...(revision !== undefined ? { revision } : {}) },
+          signal: ctx.signal,
+        }),
       );
     } catch (error) {
-      if (isConflict(error)) throw await conflictError(ctx, error, args.id, revision, 'or leave out --revision: exact-match edits are safe on the latest text');
-      if (error instanceof ApiError && error.code === 'EDIT_NOT_APPLICABLE') throw await notApplicable(ctx, error, args.id, edits);
+      if (isConflict(error))
+        throw await conflictError(
+          ctx,
+          error,
+          args.id,
+          revision,
+          'or leave out --revision: exact-match edits are safe on the latest text',
+        );
+      if (error instanceof ApiError && error.code === 'EDIT_NOT_APPLICABLE')
+        throw await notApplicable(ctx, error, args.id, edits);
       throw error;
     }
     await printRevision(ctx, saved, `Applied ${edits.length} edit${edits.length === 1 ? '' : 's'}`);

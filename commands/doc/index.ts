@@ -29,7 +29,13 @@ import status from './status.js';
 export default defineGroup({
   name: 'doc',
   summary: 'Documents: list, show, write, edit, pull and push',
-  description: 'Documents are Markdown (without front matter). Each save increments the revision; `update` and `edit` send the revision they are based on, so they never overwrite a newer change unnoticed.',
-  examples: ['kagent doc list', 'kagent doc create --title "Meeting notes" --file notes.md', 'kagent doc edit dc_8f2k1x --replace "draft" --with "final"', 'kagent doc show dc_8f2k1x --raw > notes.md'],
+  description:
+    'Documents are Markdown (without front matter). Each save increments the revision; `update` and `edit` send the revision they are based on, so they never overwrite a newer change unnoticed.',
+  examples: [
+    'kagent doc list',
+    'kagent doc create --title "Meeting notes" --file notes.md',
+    'kagent doc edit dc_8f2k1x --replace "draft" --with "final"',
+    'kagent doc show dc_8f2k1x --raw > notes.md',
+  ],
   commands: [list, search, show, create, update, edit, remove, pull, push, status],
 });

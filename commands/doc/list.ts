@@ -20,11 +20,13 @@ export default defineCommand({
   aliases: ['ls'],
   summary: 'List documents, most recently updated first',
   description: 'Columns when piped: id, title, revision, updated (ISO time), space id, folder id.',
-  options: [
-    spaceOption('only documents of this space (id or name)'),
-    ...pageOptions('every document', 100),
+  options: [spaceOption('only documents of this space (id or name)'), ...pageOptions('every document', 100)],
+  examples: [
+    'kagent doc list',
+    'kagent doc list --space Research --limit 10',
+    'kagent doc list --all --json | jq -r ".[].title"',
+    'kagent doc list | cut -f1,2',
   ],
-  examples: ['kagent doc list', 'kagent doc list --space Research --limit 10', 'kagent doc list --all --json | jq -r ".[].title"', 'kagent doc list | cut -f1,2'],
   async run(ctx, opts) {
     const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space };

@@ -36,7 +36,8 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
   const dir = opts.output ?? '.';
   const api = await ctx.api();
   const summaries: DocSummary[] = [];
-  for await (const summary of api.paginate('listDocs', { query, signal: ctx.signal }, { all: true })) summaries.push(summary);
+  for await (const summary of api.paginate('listDocs', { query, signal: ctx.signal }, { all: true }))
+    summaries.push(summary);
   const taken = new Set<string>();
   const results: Pulled[] = [];
   for (const summary of summaries) {
@@ -91,29 +92,40 @@ export default defineCommand({
   name: 'pull',
   summary: "Write a document's Markdown to a file, remembering its revision for push",
   description:
-    'Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /; a name made from the service\'s title or id is always one file name inside that directory, cut to the file system\'s limit) and remembers, beside it, ' +
+    "Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /; a name made from the service's title or id is always one file name inside that directory, cut to the file system's limit) and remembers, beside it, " +
     'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
     '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. ' +
     'Piped, prints "status<TAB>id<TAB>revision<TAB>file"; --json an array of {id, title, revision, file, status}.',
   arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true }],
   options: [
-    { flags: '-o, --output <path>', description: 'the file to write, or a directory (default: <slug-of-title>.md here)' },
+    {
+      flags: '-o, --output <path>',
+      description: 'the file to write, or a directory (default: <slug-of-title>.md here)',
+    },
     spaceOption('with --all: only the documents of this space (id or name)'),
     { flags: '--all', description: 'every document (of --space), one file each, into -o DIR' },
     { flags: '--force', description: 'overwrite a file even if it has changes not pushed' },
   ],
-  examples: ['kagent doc pull dc_8f2k1x', 'kagent doc pull dc_8f2k1x -o notes/plan.md', 'kagent doc pull --space Research --all -o research/', 'kagent doc pull dc_8f2k1x -o plan.md --force'],
+  examples: [
+    'kagent doc pull dc_8f2k1x',
+    'kagent doc pull dc_8f2k1x -o notes/plan.md',
+    'kagent doc pull --space Research --all -o research/',
+    'kagent doc pull dc_8f2k1x -o plan.md --force',
+  ],
   async run(ctx, opts, args) {
     if (opts.all) {
       if (args.id !== undefined) throw new UsageError('give an ID or --all, not both');
       return pullAll(ctx, opts);
     }
-    if (args.id === undefined) throw new UsageError('which document? give its ID, or --all for every one', 'ids are shown by `kagent doc list`');
+    if (args.id === undefined)
+      throw new UsageError('which document? give its ID, or --all for every one', 'ids are shown by `kagent doc list`');
     if (opts.space !== undefined) throw new UsageError('--space goes with --all (a document is named by its ID)');
     const id = args.id;
     const api = await ctx.api();
-    const doc: Doc = await withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
+    const doc: Doc = await withNotFound(ctx, 'doc', id, () =>
+      api.call('getDoc', { params: { id }, signal: ctx.signal }),
+    );
     const { pullTarget, checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
     const file = await pullTarget(doc, opts.output, '.');
     await checkPullTarget(file, doc.id, opts.force === true);

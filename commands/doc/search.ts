@@ -9,7 +9,11 @@ export default defineCommand({
   summary: 'Search documents by keywords and meaning',
   description: 'Best matches first (no paging). Columns when piped: id, title, updated (ISO time), space id, excerpt.',
   arguments: [{ name: 'query', description: 'what to look for (1 to 200 characters)' }],
-  examples: ['kagent doc search "quarterly budget"', 'kagent doc search roadmap --json', "kagent doc search meeting --jq '.[0].id'"],
+  examples: [
+    'kagent doc search "quarterly budget"',
+    'kagent doc search roadmap --json',
+    "kagent doc search meeting --jq '.[0].id'",
+  ],
   async run(ctx, _opts, args) {
     const S = await shapes();
     checkInput(S.Queries.searchDocs, { q: args.query }, { q: 'QUERY' });

@@ -18,7 +18,10 @@ export async function readDoc(ctx: Context, id: string): Promise<Doc> {
 }
 
 /** The body given by --file (path or -) or --body; undefined when neither. */
-export async function bodyFrom(ctx: Context, opts: { file?: string; body?: string }): Promise<{ text: string; flag: string } | undefined> {
+export async function bodyFrom(
+  ctx: Context,
+  opts: { file?: string; body?: string },
+): Promise<{ text: string; flag: string } | undefined> {
   if (opts.file !== undefined && opts.body !== undefined) throw new UsageError('use --file or --body, not both');
   if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
   if (opts.file === undefined) return undefined;
@@ -46,7 +49,13 @@ function latestOf(error: ApiError): Latest | undefined {
 }
 
 /** REVISION_CONFLICT in words: the revision given, the latest one, what to do (exit 5). */
-export async function conflictError(ctx: Context, error: ApiError, id: string, based: number | undefined, retry: string): Promise<CliError> {
+export async function conflictError(
+  ctx: Context,
+  error: ApiError,
+  id: string,
+  based: number | undefined,
+  retry: string,
+): Promise<CliError> {
   let latest = latestOf(error);
   if (!latest) {
     try {
@@ -57,7 +66,9 @@ export async function conflictError(ctx: Context, error: ApiError, id: string, b
   }
   const { formatter } = await import('../../src/io/format.js');
   const f = formatter(ctx, 'stderr');
-  const now = latest ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}` : 'it has a newer revision';
+  const now = latest
+    ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}`
+    : 'it has a newer revision';
   const since = based !== undefined ? ` since revision ${based}` : '';
   return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,

@@ -13,9 +13,15 @@ export default defineCommand({
     'On a terminal: the title, id, revision, space and when it was saved, then the body rendered from Markdown. ' +
     'Piped, or with --raw: the body exactly as stored (only control characters removed), nothing else — ' +
     'so `kagent doc show ID > f.md` and `kagent doc update ID --file f.md` round-trip.',
-  arguments: [{ name: 'id', description: 'the document (ids are shown by `doc list` and `doc search`)', complete: 'doc' }],
+  arguments: [
+    { name: 'id', description: 'the document (ids are shown by `doc list` and `doc search`)', complete: 'doc' },
+  ],
   options: [{ flags: '--raw', description: 'print the Markdown source, not rendered, even on a terminal' }],
-  examples: ['kagent doc show dc_8f2k1x', 'kagent doc show dc_8f2k1x --raw > notes.md', "kagent doc show dc_8f2k1x --jq '.revision'"],
+  examples: [
+    'kagent doc show dc_8f2k1x',
+    'kagent doc show dc_8f2k1x --raw > notes.md',
+    "kagent doc show dc_8f2k1x --jq '.revision'",
+  ],
   async run(ctx, opts, args) {
     const doc = await readDoc(ctx, args.id);
     if (wantsJson(ctx)) return printJson(ctx, doc);

@@ -11,7 +11,11 @@ export default defineCommand({
     'Asks the service for each document\'s revision. Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
     '(state: unchanged, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
   arguments: [{ name: 'files', description: 'pulled files or directories', optional: true, variadic: true }],
-  examples: ['kagent doc status', 'kagent doc status notes/plan.md', "kagent doc status research/ --json | jq -r '.[] | select(.state != \"unchanged\") | .file'"],
+  examples: [
+    'kagent doc status',
+    'kagent doc status notes/plan.md',
+    'kagent doc status research/ --json | jq -r \'.[] | select(.state != "unchanged") | .file\'',
+  ],
   async run(ctx, _opts, args) {
     const { statusFiles, stateOf, STATE_WORDS } = await import('../../src/docsync/files.js');
     const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);

@@ -18,7 +18,12 @@ export default defineCommand({
     { flags: '--title <title>', description: 'the new title (at most 200 characters)' },
     { flags: '--file <path>', description: 'the new Markdown body from this file, or - for stdin' },
     { flags: '--body <markdown>', description: 'the new Markdown body as text' },
-    { flags: '--revision <n>', description: 'the revision your change is based on (default: the one read just before saving)', type: 'integer', min: 1 },
+    {
+      flags: '--revision <n>',
+      description: 'the revision your change is based on (default: the one read just before saving)',
+      type: 'integer',
+      min: 1,
+    },
     { flags: '--force', description: 'on a conflict, read the latest revision and save over it (once)' },
   ],
   examples: [
@@ -33,26 +38,42 @@ export default defineCommand({
     const request: Record<string, unknown> = {};
     if (opts.title !== undefined) request.title = opts.title;
     if (given) request.body = given.text;
-    if (Object.keys(request).length === 0) throw new UsageError('nothing to change: give --title and/or the body (--file PATH, --file - or --body TEXT)');
-    checkInput(S.UpdateDocRequest, { ...request, baseRevision: opts.revision }, { title: '--title', body: given?.flag ?? '--body', baseRevision: '--revision' });
+    if (Object.keys(request).length === 0)
+      throw new UsageError('nothing to change: give --title and/or the body (--file PATH, --file - or --body TEXT)');
+    checkInput(
+      S.UpdateDocRequest,
+      { ...request, baseRevision: opts.revision },
+      { title: '--title', body: given?.flag ?? '--body', baseRevision: '--revision' },
+    );
     const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
 
     const api = await ctx.api();
-    const save = (baseRevision: number) => withNotFound(ctx, 'doc', args.id, () => api.call('updateDoc', { params: { id: args.id }, body: { ...request, baseRevision }, signal: ctx.signal }));
+    const save = (baseRevision: number) =>
+      withNotFound(ctx, 'doc', args.id, () =>
+        api.call('updateDoc', { params: { id: args.id }, body: { ...request, baseRevision }, signal: ctx.signal }),
+      );
     const based = opts.revision ?? (await readDoc(ctx, args.id)).revision;
     let saved: Revision;
     try {
       saved = await save(based);
     } catch (error) {
       if (!isConflict(error)) throw error;
-      if (!opts.force) throw await conflictError(ctx, error, args.id, based, `or save over the latest revision with --force`);
+      if (!opts.force)
+        throw await conflictError(ctx, error, args.id, based, `or save over the latest revision with --force`);
       const latest = await readDoc(ctx, args.id);
       await warn(ctx, `doc ${args.id} changed since revision ${based}: --force saves over revision ${latest.revision}`);
       try {
         saved = await save(latest.revision);
       } catch (again) {
-        if (isConflict(again)) throw await conflictError(ctx, again, args.id, latest.revision, 'it is being changed right now: try again in a moment');
+        if (isConflict(again))
+          throw await conflictError(
+            ctx,
+            again,
+            args.id,
+            latest.revision,
+            'it is being changed right now: try again in a moment',
+          );
         throw again;
       }
     }

@@ -14,10 +14,19 @@ export default defineGroup({
     "service's Date header; the rate-limit budget; and the service's OpenAPI document (at {base}/openapi.json and the usual " +
     'places, or --spec) compared with the shapes kagent assumes. Exit status 0 when all is well, 1 with a line per problem. ' +
     '--json prints the whole report for CI.',
-  options: [{ flags: '--spec <url-or-file>', description: "the service's OpenAPI document (JSON), instead of looking for it" }],
-  examples: ['kagent doctor', 'kagent doctor --json | jq ".checks[] | select(.status != \\"ok\\")"', 'kagent doctor --spec https://example.com/api/v1/openapi.json'],
+  options: [
+    { flags: '--spec <url-or-file>', description: "the service's OpenAPI document (JSON), instead of looking for it" },
+  ],
+  examples: [
+    'kagent doctor',
+    'kagent doctor --json | jq ".checks[] | select(.status != \\"ok\\")"',
+    'kagent doctor --spec https://example.com/api/v1/openapi.json',
+  ],
   async run(ctx, opts) {
-    const [{ runDoctor }, { printDoctorReport }] = await Promise.all([import('../../src/doctor/run.js'), import('../../src/doctor/print.js')]);
+    const [{ runDoctor }, { printDoctorReport }] = await Promise.all([
+      import('../../src/doctor/run.js'),
+      import('../../src/doctor/print.js'),
+    ]);
     const report = await runDoctor(ctx, { spec: opts.spec });
     await printDoctorReport(ctx, report);
     const problems = report.checks.filter((c) => c.status === 'fail').length;

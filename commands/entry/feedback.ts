@@ -12,13 +12,22 @@ export default defineCommand({
     { name: 'id', description: 'the entry' },
     { name: 'rating', description: 'up, down or none', choices: FEEDBACK },
   ],
-  examples: ['kagent entry feedback en_3k9x0q2m7d up', 'kagent entry feedback en_3k9x0q2m7d none', 'kagent entry feedback en_3k9x0q2m7d down --json'],
+  examples: [
+    'kagent entry feedback en_3k9x0q2m7d up',
+    'kagent entry feedback en_3k9x0q2m7d none',
+    'kagent entry feedback en_3k9x0q2m7d down --json',
+  ],
   async run(ctx, _opts, args) {
     const S = await import('../../src/api/shapes.js');
     const body = { feedback: args.rating === 'none' ? null : args.rating };
     checkInput(S.EntryFeedbackRequest, body, { feedback: 'RATING' });
     await write(ctx, args.id, 'setEntryFeedback', body);
-    await success(ctx, body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`);
-    await printItem(ctx, { id: args.id, feedback: body.feedback }, (r, f) => (f.tty ? '' : `${r.id}\t${r.feedback ?? 'none'}`));
+    await success(
+      ctx,
+      body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`,
+    );
+    await printItem(ctx, { id: args.id, feedback: body.feedback }, (r, f) =>
+      f.tty ? '' : `${r.id}\t${r.feedback ?? 'none'}`,
+    );
   },
 });

@@ -11,6 +11,10 @@ export default defineGroup({
   name: 'entry',
   summary: 'Rate and save entries of a brief',
   description: 'Entry ids are shown under each entry by `kagent watch show SLUG`.',
-  examples: ['kagent entry feedback en_3k9x0q2m7d up', 'kagent entry save en_3k9x0q2m7d', 'kagent entry unsave en_3k9x0q2m7d'],
+  examples: [
+    'kagent entry feedback en_3k9x0q2m7d up',
+    'kagent entry save en_3k9x0q2m7d',
+    'kagent entry unsave en_3k9x0q2m7d',
+  ],
   commands: [feedback, save, unsave],
 });

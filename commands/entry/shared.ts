@@ -4,7 +4,12 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { printItem, success } from '../../src/io/output.js';
 
-export async function write(ctx: Context, id: string, op: 'setEntryFeedback' | 'setEntrySaved', body: unknown): Promise<void> {
+export async function write(
+  ctx: Context,
+  id: string,
+  op: 'setEntryFeedback' | 'setEntrySaved',
+  body: unknown,
+): Promise<void> {
   try {
     await (await ctx.api()).call(op, { params: { id }, body, signal: ctx.signal });
   } catch (error) {
@@ -18,14 +23,23 @@ export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
     summary: saved ? 'Save an entry to your library' : 'Remove a saved entry from your library',
     arguments: [{ name: 'id', description: 'the entry' }],
     examples: saved
-      ? ['kagent entry save en_3k9x0q2m7d', '# save the top entry of the latest brief', `kagent watch show ai-chips --jq '.brief.entries[0].id' | xargs kagent entry save`]
+      ? [
+          'kagent entry save en_3k9x0q2m7d',
+          '# save the top entry of the latest brief',
+          `kagent watch show ai-chips --jq '.brief.entries[0].id' | xargs kagent entry save`,
+        ]
       : ['kagent entry unsave en_3k9x0q2m7d', 'kagent entry unsave en_3k9x0q2m7d --json'],
     async run(ctx, _opts, args) {
       const S = await import('../../src/api/shapes.js');
       const body = { saved };
       checkInput(S.EntrySavedRequest, body, {});
       await write(ctx, args.id, 'setEntrySaved', body);
-      await success(ctx, saved ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)` : `Removed ${args.id} from your library`);
+      await success(
+        ctx,
+        saved
+          ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)`
+          : `Removed ${args.id} from your library`,
+      );
       await printItem(ctx, { id: args.id, saved }, (r, f) => (f.tty ? '' : `${r.id}\t${r.saved}`));
     },
   });

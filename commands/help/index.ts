@@ -16,20 +16,34 @@ function table(rows: Array<[string | number, string]>): string {
 export default defineGroup({
   name: 'help',
   summary: 'Help on a command, or a topic: exit-codes, environment',
-  description: 'Topics: exit-codes (what each exit status means), environment (variables kagent reads). `kagent help <command>` is the same as `kagent <command> --help`.',
+  description:
+    'Topics: exit-codes (what each exit status means), environment (variables kagent reads). `kagent help <command>` is the same as `kagent <command> --help`.',
   arguments: [{ name: 'topic', description: 'exit-codes, environment, or a command', optional: true }],
   examples: ['kagent help exit-codes', 'kagent help environment', 'kagent help space create'],
   async run(ctx, _opts, args) {
     if (args.topic === 'exit-codes') {
       const data = exitCodeTable.map(([code, meaning]) => ({ code, meaning }));
-      await printItem(ctx, data, () => `Exit codes:\n${table(exitCodeTable)}\n\nEvery error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps;\nwith --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.`);
+      await printItem(
+        ctx,
+        data,
+        () =>
+          `Exit codes:\n${table(exitCodeTable)}\n\nEvery error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps;\nwith --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.`,
+      );
       return;
     }
     if (args.topic === 'environment') {
       const data = environmentTable.map(([name, meaning]) => ({ name, meaning }));
-      await printItem(ctx, data, () => `Environment variables:\n${table(environmentTable)}\n\nPrecedence: flag > environment > profile > default.`);
+      await printItem(
+        ctx,
+        data,
+        () =>
+          `Environment variables:\n${table(environmentTable)}\n\nPrecedence: flag > environment > profile > default.`,
+      );
       return;
     }
-    throw new UsageError(`no help topic "${args.topic ?? ''}"`, `topics: ${TOPICS.join(', ')}; or a command, e.g. \`kagent help space\``);
+    throw new UsageError(
+      `no help topic "${args.topic ?? ''}"`,
+      `topics: ${TOPICS.join(', ')}; or a command, e.g. \`kagent help space\``,
+    );
   },
 });

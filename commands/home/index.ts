@@ -18,33 +18,44 @@ function list<T>(value: T[] | undefined | null): T[] {
 }
 
 function row(...cells: unknown[]): string {
-  return cells.map((cell) => (cell === undefined || cell === null ? '' : String(cell).replace(/[\t\n\r]+/g, ' '))).join('\t');
+  return cells
+    .map((cell) => (cell === undefined || cell === null ? '' : String(cell).replace(/[\t\n\r]+/g, ' ')))
+    .join('\t');
 }
 
 /** Piped: `section<TAB>...` lines, in the order of the terminal's sections. */
 function plainHome(home: Home): string {
   const lines: string[] = [row('agent', home.agent?.name)];
   for (const item of list(home.read)) lines.push(row('read', item.id, item.kind, item.title, item.url, item.createdAt));
-  for (const b of list(home.briefs)) lines.push(row('brief', b.slug, b.brief?.id, b.brief?.date, b.brief?.entryCount, b.watchTitle, b.brief?.title));
+  for (const b of list(home.briefs))
+    lines.push(row('brief', b.slug, b.brief?.id, b.brief?.date, b.brief?.entryCount, b.watchTitle, b.brief?.title));
   for (const t of list(home.tasks)) lines.push(row('task', t.id, t.kind, t.status, t.progress, t.title));
-  for (const a of list(home.actions)) lines.push(row('action', a.id, a.risk, a.tool, a.title, a.conversationId, a.taskId));
+  for (const a of list(home.actions))
+    lines.push(row('action', a.id, a.risk, a.tool, a.title, a.conversationId, a.taskId));
   for (const s of list(home.suggestions)) lines.push(row('suggestion', s.id, s.text, s.prompt));
   lines.push(row('unread', home.inbox?.unread ?? 0));
   for (const i of list(home.inbox?.items)) lines.push(row('inbox', i.id, i.kind, i.read, i.title, i.createdAt));
-  for (const c of list(home.conversations)) lines.push(row('conversation', c.id, c.title, c.messageCount, c.running, isoTime(c.updatedAt)));
+  for (const c of list(home.conversations))
+    lines.push(row('conversation', c.id, c.title, c.messageCount, c.running, isoTime(c.updatedAt)));
   return lines.join('\n');
 }
 
 async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
   if (!f.tty) return plainHome(home);
-  const [{ taskStatus }, { riskText }] = await Promise.all([import('../../src/views/task-follow.js'), import('../../src/views/chat.js')]);
+  const [{ taskStatus }, { riskText }] = await Promise.all([
+    import('../../src/views/task-follow.js'),
+    import('../../src/views/chat.js'),
+  ]);
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
   const cmd = (words: string, ...args: string[]) => f.cyan(suggest(ctx, words, ...args));
   const name = l(home.agent?.name) || 'Your agent';
   const actions = list(home.actions);
   const unread = home.inbox?.unread ?? 0;
-  const summary = [`${f.number(unread)} unread in your inbox`, `${actions.length} ${actions.length === 1 ? 'action' : 'actions'} waiting for you`];
+  const summary = [
+    `${f.number(unread)} unread in your inbox`,
+    `${actions.length} ${actions.length === 1 ? 'action' : 'actions'} waiting for you`,
+  ];
   const out: string[] = [`${f.bold(name)} ${f.dim(`· ${summary.join(' · ')}`)}`];
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', f.bold(title), ...lines);
@@ -52,7 +63,9 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
 
   section(
     `What ${name} read lately`,
-    list(home.read).map((i) => `  • ${l(i.title || i.url || i.id)} ${f.dim(`· ${l(i.kind)} · ${f.time(i.createdAt)} · ${l(i.id)}`)}`),
+    list(home.read).map(
+      (i) => `  • ${l(i.title || i.url || i.id)} ${f.dim(`· ${l(i.kind)} · ${f.time(i.createdAt)} · ${l(i.id)}`)}`,
+    ),
   );
   section(
     'Latest briefs',
@@ -82,16 +95,26 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   );
   section(
     `Unread in your inbox (${f.number(unread)})`,
-    list(home.inbox?.items).map((i) => `  ${i.read ? ' ' : f.cyan('●')} ${f.dim(`[${l(i.kind)}]`)} ${l(i.title)} ${f.dim(`· ${f.time(i.createdAt)} · ${l(i.id)}`)}`),
+    list(home.inbox?.items).map(
+      (i) =>
+        `  ${i.read ? ' ' : f.cyan('●')} ${f.dim(`[${l(i.kind)}]`)} ${l(i.title)} ${f.dim(`· ${f.time(i.createdAt)} · ${l(i.id)}`)}`,
+    ),
   );
   if (unread > list(home.inbox?.items).length) out.push(`      ${f.dim('all of it:')} ${cmd('inbox --filter unread')}`);
   section(
     'Recent conversations',
     list(home.conversations).map(
-      (c) => `  • ${l(c.title || c.id)} ${f.dim(`· ${l(c.messageCount)} messages · ${f.time(c.updatedAt)} · ${l(c.id)}`)}${c.running ? ` ${f.cyan('● answering')}` : ''}`,
+      (c) =>
+        `  • ${l(c.title || c.id)} ${f.dim(`· ${l(c.messageCount)} messages · ${f.time(c.updatedAt)} · ${l(c.id)}`)}${c.running ? ` ${f.cyan('● answering')}` : ''}`,
     ),
   );
-  if (out.length === 1) out.push('', f.dim(`Nothing here yet: save a link with \`${suggest(ctx, 'lib save URL')}\`, or talk to ${name} with \`${suggest(ctx, 'chat')}\`.`));
+  if (out.length === 1)
+    out.push(
+      '',
+      f.dim(
+        `Nothing here yet: save a link with \`${suggest(ctx, 'lib save URL')}\`, or talk to ${name} with \`${suggest(ctx, 'chat')}\`.`,
+      ),
+    );
   return out.join('\n');
 }
 
@@ -115,7 +138,11 @@ export default defineGroup({
     '',
     '--json prints the Home object.',
   ].join('\n'),
-  examples: ['kagent home', "kagent home | awk -F'\\t' '$1 == \"action\" { print $2 }'", "kagent home --jq '.actions[].id'"],
+  examples: [
+    'kagent home',
+    "kagent home | awk -F'\\t' '$1 == \"action\" { print $2 }'",
+    "kagent home --jq '.actions[].id'",
+  ],
   async run(ctx) {
     const api = await ctx.api();
     const home = await withSpinner(ctx, 'Loading your home…', () => api.call('getHome', { signal: ctx.signal }));

@@ -15,7 +15,12 @@ export default defineGroup({
   summary: 'Finished tasks, briefs, alerts and actions waiting for you',
   description: `With no subcommand, lists the inbox (as \`inbox list\`). ${LIST_DESCRIPTION}`,
   options: listOptions,
-  examples: ['kagent inbox', 'kagent inbox --filter approval', 'kagent inbox done ib_3k9x0q2m ib_7h1v2c9d', 'kagent inbox --json | jq "map(select(.read | not)) | length"'],
+  examples: [
+    'kagent inbox',
+    'kagent inbox --filter approval',
+    'kagent inbox done ib_3k9x0q2m ib_7h1v2c9d',
+    'kagent inbox --json | jq "map(select(.read | not)) | length"',
+  ],
   run: listInbox,
   commands: [list, read, done, dismiss],
 });

@@ -7,6 +7,10 @@ export default defineCommand({
   summary: 'List your inbox: actions waiting first, then the rest, newest first',
   description: LIST_DESCRIPTION,
   options: listOptions,
-  examples: ['kagent inbox list --filter unread', 'kagent inbox list --filter approval --json', 'kagent inbox list --all | cut -f1,4'],
+  examples: [
+    'kagent inbox list --filter unread',
+    'kagent inbox list --filter approval --json',
+    'kagent inbox list --all | cut -f1,4',
+  ],
   run: listInbox,
 });

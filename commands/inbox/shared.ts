@@ -32,7 +32,12 @@ function kindText(kind: string, f: Formatter): string {
 // ---------------------------------------------------------------- list
 
 export const listOptions = [
-  { flags: '--filter <filter>', description: 'all, unread, approval (actions waiting), task (finished tasks), brief (briefs and alerts)', choices: FILTERS, default: 'all' },
+  {
+    flags: '--filter <filter>',
+    description: 'all, unread, approval (actions waiting), task (finished tasks), brief (briefs and alerts)',
+    choices: FILTERS,
+    default: 'all',
+  },
   ...pageOptions('every item'),
 ] as const;
 
@@ -47,15 +52,20 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
   checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
   const api = await ctx.api();
   let unread: number | undefined;
-  const items = paginate<InboxItem>(
-    async (cursor) => {
-      const page = await api.call('listInbox', { query: { filter, ...(cursor !== undefined ? { cursor } : {}) }, signal: ctx.signal });
-      if (typeof page.unread === 'number') unread = page.unread;
-      return page;
-    },
-    paging(opts),
-  );
-  const empty = filter === 'all' ? 'Your inbox is empty.' : filter === 'approval' ? 'No actions are waiting for your decision.' : `Nothing in your inbox for --filter ${filter}.`;
+  const items = paginate<InboxItem>(async (cursor) => {
+    const page = await api.call('listInbox', {
+      query: { filter, ...(cursor !== undefined ? { cursor } : {}) },
+      signal: ctx.signal,
+    });
+    if (typeof page.unread === 'number') unread = page.unread;
+    return page;
+  }, paging(opts));
+  const empty =
+    filter === 'all'
+      ? 'Your inbox is empty.'
+      : filter === 'approval'
+        ? 'No actions are waiting for your decision.'
+        : `Nothing in your inbox for --filter ${filter}.`;
   const count = await printList<InboxItem>(ctx, items, {
     empty,
     columns: [
@@ -85,13 +95,20 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
 
 export type Mark = 'read' | 'done' | 'dismissed';
 
-export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summary: string): CommandSpec<Record<string, never>, { ids: string[] }> {
+export function markCommand(
+  name: 'read' | 'done' | 'dismiss',
+  mark: Mark,
+  summary: string,
+): CommandSpec<Record<string, never>, { ids: string[] }> {
   return defineCommand({
     name,
     summary,
     description: `Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). Piped, prints each id marked; --json prints [{id, ${mark}, error?}].`,
     arguments: [{ name: 'ids', description: 'one or more inbox items', variadic: true, complete: 'inbox' }],
-    examples: [`kagent inbox ${name} ib_3k9x0q2m`, `kagent inbox list --filter ${name === 'read' ? 'unread' : 'brief'} | cut -f1 | xargs kagent inbox ${name}`],
+    examples: [
+      `kagent inbox ${name} ib_3k9x0q2m`,
+      `kagent inbox list --filter ${name === 'read' ? 'unread' : 'brief'} | cut -f1 | xargs kagent inbox ${name}`,
+    ],
     async run(ctx, _opts, args) {
       const ids = [...new Set(args.ids)];
       const api = await ctx.api();
@@ -110,11 +127,19 @@ export function markCommand(name: 'read' | 'done' | 'dismiss', mark: Mark, summa
             else await emit(ctx.io.stdout, `${id}\n`);
           }
         } catch (error) {
-          if (error instanceof ApiError && error.status === 404 && !error.hint) error.hint = `no inbox item "${id}": ${hint}`;
+          if (error instanceof ApiError && error.status === 404 && !error.hint)
+            error.hint = `no inbox item "${id}": ${hint}`;
           if (!(error instanceof ApiError) || ids.length === 1) throw error;
           failures.push(error);
           results.push({ id, [mark]: false, error: { code: error.code, message: error.message } });
-          if (!wantsJson(ctx)) reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: false, interrupted: false });
+          if (!wantsJson(ctx))
+            reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), {
+              stderr: ctx.io.stderr,
+              json: false,
+              color: ctx.io.colorStderr,
+              debug: false,
+              interrupted: false,
+            });
         }
       }
       if (wantsJson(ctx)) await printJson(ctx, results);

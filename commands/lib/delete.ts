@@ -15,13 +15,20 @@ export default defineCommand({
     'Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). ' +
     'Piped: prints each deleted id; --json prints [{id, deleted, error?}].',
   arguments: [{ name: 'ids', description: 'one or more item ids', variadic: true, complete: 'lib' }],
-  examples: ['kagent lib delete li_8f2k1x', 'kagent lib delete li_8f2k1x li_3m9q0z --yes', "kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes"],
+  examples: [
+    'kagent lib delete li_8f2k1x',
+    'kagent lib delete li_8f2k1x li_3m9q0z --yes',
+    'kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes',
+  ],
   async run(ctx, _opts, args) {
     const ids = [...new Set(args.ids)];
     // No key or base URL: say so before asking anything.
     const api = await ctx.api();
     await confirmOrYes(ctx, {
-      message: ids.length === 1 ? `Delete library item ${ids[0]}? This cannot be undone.` : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
+      message:
+        ids.length === 1
+          ? `Delete library item ${ids[0]}? This cannot be undone.`
+          : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
     const { reportError } = await import('../../src/io/report.js');
@@ -42,7 +49,14 @@ export default defineCommand({
         notFoundHint(ctx, error, 'item', id);
         failures.push(error);
         results.push({ id, deleted: false, error: { code: error.code, message: error.message } });
-        if (!wantsJson(ctx)) reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), { stderr: ctx.io.stderr, json: false, color: ctx.io.colorStderr, debug: false, interrupted: false });
+        if (!wantsJson(ctx))
+          reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), {
+            stderr: ctx.io.stderr,
+            json: false,
+            color: ctx.io.colorStderr,
+            debug: false,
+            interrupted: false,
+          });
       }
     }
     if (wantsJson(ctx)) await printJson(ctx, results);

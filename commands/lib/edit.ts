@@ -15,9 +15,14 @@ export default defineCommand({
     { flags: '--note <text>', description: 'the new note (at most 2000 characters; "" removes it)' },
     spaceOption('move it to this space (id or name)'),
   ],
-  examples: ['kagent lib edit li_8f2k1x --note "read before Monday"', 'kagent lib edit li_8f2k1x --space Archive', 'kagent lib edit li_8f2k1x --note ""'],
+  examples: [
+    'kagent lib edit li_8f2k1x --note "read before Monday"',
+    'kagent lib edit li_8f2k1x --space Archive',
+    'kagent lib edit li_8f2k1x --note ""',
+  ],
   async run(ctx, opts, args) {
-    if (opts.note === undefined && opts.space === undefined) throw new UsageError('nothing to change: give --note and/or --space');
+    if (opts.note === undefined && opts.space === undefined)
+      throw new UsageError('nothing to change: give --note and/or --space');
     const S = await shapes();
     const body: Record<string, unknown> = {};
     if (opts.note !== undefined) body.note = opts.note === '' ? null : opts.note;
@@ -25,12 +30,21 @@ export default defineCommand({
     checkInput(S.UpdateLibraryItemRequest, body, { note: '--note', space: '--space' });
     if (opts.space !== undefined) body.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
-    await withNotFound(ctx, 'item', args.id, () => api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }));
-    const changes = [opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '', opts.space !== undefined ? `moved it to ${opts.space}` : '']
+    await withNotFound(ctx, 'item', args.id, () =>
+      api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }),
+    );
+    const changes = [
+      opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '',
+      opts.space !== undefined ? `moved it to ${opts.space}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     await success(ctx, `Updated ${args.id}: ${changes}`);
-    const result = { id: args.id, ...(opts.note !== undefined ? { note: body.note } : {}), ...(opts.space !== undefined ? { spaceId: body.space } : {}) };
+    const result = {
+      id: args.id,
+      ...(opts.note !== undefined ? { note: body.note } : {}),
+      ...(opts.space !== undefined ? { spaceId: body.space } : {}),
+    };
     await printItem(ctx, result, (r, f) => (f.tty ? '' : r.id));
   },
 });

@@ -28,6 +28,10 @@ export default defineCommand({
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     const items = api.paginate('listLibrary', { query, signal: ctx.signal }, paging(opts));
-    await printItems(ctx, items, `Nothing in the library${opts.kind ? ` of kind ${opts.kind}` : ''}${opts.space ? ` in ${opts.space}` : ''}: save a link with \`${suggest(ctx, 'lib save URL')}\` or upload files with \`${suggest(ctx, 'lib upload PATH')}\`.`);
+    await printItems(
+      ctx,
+      items,
+      `Nothing in the library${opts.kind ? ` of kind ${opts.kind}` : ''}${opts.space ? ` in ${opts.space}` : ''}: save a link with \`${suggest(ctx, 'lib save URL')}\` or upload files with \`${suggest(ctx, 'lib upload PATH')}\`.`,
+    );
   },
 });

@@ -18,7 +18,10 @@ export default defineCommand({
   options: [
     { flags: '--note <text>', description: 'your note on it (at most 2000 characters)' },
     spaceOption("the space to save it in (id or name; default: the profile's space, else the agent picks one)"),
-    idempotencyKeyOption('a rerun within 24 h returns the first save instead of saving (and paying for the summary) again', 'lib-save'),
+    idempotencyKeyOption(
+      'a rerun within 24 h returns the first save instead of saving (and paying for the summary) again',
+      'lib-save',
+    ),
   ],
   examples: [
     'kagent lib save https://example.com/article',
@@ -34,22 +37,42 @@ export default defineCommand({
     if (ctx.config.lang) body.lang = ctx.config.lang;
     // --space, else the profile's default space (`kagent config set space ...`), else the agent picks.
     const spaceRef = opts.space ?? ctx.config.space;
-    checkInput(S.SaveLinkRequest, { ...body, ...(spaceRef !== undefined ? { spaceId: spaceRef } : {}) }, { url: 'URL', note: '--note', spaceId: opts.space !== undefined ? '--space' : "the profile's space", lang: '--lang' });
-    if (!/^https?:\/\//i.test(args.url)) throw new UsageError(`URL must be an http:// or https:// link (got "${args.url}")`);
+    checkInput(
+      S.SaveLinkRequest,
+      { ...body, ...(spaceRef !== undefined ? { spaceId: spaceRef } : {}) },
+      {
+        url: 'URL',
+        note: '--note',
+        spaceId: opts.space !== undefined ? '--space' : "the profile's space",
+        lang: '--lang',
+      },
+    );
+    if (!/^https?:\/\//i.test(args.url))
+      throw new UsageError(`URL must be an http:// or https:// link (got "${args.url}")`);
     const { checkIdempotencyKey, noteReplay } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
     const api = await ctx.api();
-    const result = await withSpinner(ctx, 'Reading and summarising the page…', () => api.callFull('saveLink', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal }));
+    const result = await withSpinner(ctx, 'Reading and summarising the page…', () =>
+      api.callFull('saveLink', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal }),
+    );
     const saved: LinkSaved = result.body;
     // Nothing saved: nothing on stdout and a non-zero exit, so `id=$(kagent lib save URL)` cannot take it for a save.
     if (saved.media || !saved.item) throw mediaLinkError(suggest(ctx, 'media quote', args.url));
-    const replayed = await noteReplay(ctx, result, opts.idempotencyKey, `saved ${saved.item.id}`, 'nothing new was saved or charged');
+    const replayed = await noteReplay(
+      ctx,
+      result,
+      opts.idempotencyKey,
+      `saved ${saved.item.id}`,
+      'nothing new was saved or charged',
+    );
     if (wantsJson(ctx)) return printJson(ctx, saved);
     if (!replayed) await success(ctx, `Saved ${saved.item.title} (${saved.item.id})`);
     const item = saved.item;
     const names = await spaceNames(ctx, [item]);
-    await printItem(ctx, item, (i, f) => (f.tty ? renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined) : i.id));
+    await printItem(ctx, item, (i, f) =>
+      f.tty ? renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined) : i.id,
+    );
   },
 });
 

@@ -12,13 +12,28 @@ export default defineCommand({
   options: [
     spaceOption('only items of this space (id or name)'),
     { flags: '--kind <kind>', description: 'only this kind: entry, link, file or media', choices: KINDS },
-    { flags: '-L, --limit <n>', description: 'at most this many (1 to 200; default 50)', type: 'integer', min: 1, max: 200 },
+    {
+      flags: '-L, --limit <n>',
+      description: 'at most this many (1 to 200; default 50)',
+      type: 'integer',
+      min: 1,
+      max: 200,
+    },
   ],
-  examples: ['kagent lib search "harbour expansion"', 'kagent lib search budget --kind file --json', 'kagent lib search invoice --jq ".[0].id"'],
+  examples: [
+    'kagent lib search "harbour expansion"',
+    'kagent lib search budget --kind file --json',
+    'kagent lib search invoice --jq ".[0].id"',
+  ],
   async run(ctx, opts, args) {
     if (args.query.trim() === '') throw new UsageError('QUERY must not be empty');
     const S = await shapes();
-    const query: Record<string, string | number | undefined> = { q: args.query, space: opts.space, kind: opts.kind, limit: opts.limit };
+    const query: Record<string, string | number | undefined> = {
+      q: args.query,
+      space: opts.space,
+      kind: opts.kind,
+      limit: opts.limit,
+    };
     checkInput(S.Queries.listLibrary, query, { q: 'QUERY', space: '--space', kind: '--kind', limit: '--limit' });
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();

@@ -19,7 +19,11 @@ function sourceOf(item: LibraryItem): string {
   return item.url ?? item.fileName ?? '';
 }
 
-export async function printItems(ctx: Context, items: AsyncIterable<LibraryItem> | LibraryItem[], empty: string): Promise<void> {
+export async function printItems(
+  ctx: Context,
+  items: AsyncIterable<LibraryItem> | LibraryItem[],
+  empty: string,
+): Promise<void> {
   // A streamed list may hold any space: on a terminal, ask for the names up front.
   const names = await spaceNames(ctx, Array.isArray(items) ? items : [{ spaceId: 'any' }]);
   await printList<LibraryItem>(ctx, items, {
@@ -29,7 +33,12 @@ export async function printItems(ctx: Context, items: AsyncIterable<LibraryItem>
       { header: 'Kind', value: (i) => i.kind },
       { header: 'Title', value: (i) => i.title, flex: true },
       { header: 'Source', value: (i) => sourceOf(i), flex: true, only: 'tty' },
-      { header: 'Space', value: (i) => i.spaceId, display: (i) => (i.spaceId ? (names.get(i.spaceId) ?? i.spaceId) : ''), only: 'tty' },
+      {
+        header: 'Space',
+        value: (i) => i.spaceId,
+        display: (i) => (i.spaceId ? (names.get(i.spaceId) ?? i.spaceId) : ''),
+        only: 'tty',
+      },
       { header: 'Saved', value: (i) => i.createdAt, kind: 'time' },
       { header: 'Space', value: (i) => i.spaceId, only: 'plain' },
       { header: 'Source', value: (i) => sourceOf(i), only: 'plain' },
@@ -48,8 +57,15 @@ export interface ListOptions {
 
 // ---------------------------------------------------------------- show
 
-export async function renderItem(ctx: Context, item: LibraryItem, f: Formatter, spaceName: string | undefined): Promise<string> {
-  const file = item.fileName ? [item.fileName, item.mime, item.size !== null ? f.bytes(item.size) : undefined].filter(Boolean).join(' · ') : undefined;
+export async function renderItem(
+  ctx: Context,
+  item: LibraryItem,
+  f: Formatter,
+  spaceName: string | undefined,
+): Promise<string> {
+  const file = item.fileName
+    ? [item.fileName, item.mime, item.size !== null ? f.bytes(item.size) : undefined].filter(Boolean).join(' · ')
+    : undefined;
   if (!f.tty) {
     const lines = [
       f.fields([
@@ -89,10 +105,10 @@ export async function renderItem(ctx: Context, item: LibraryItem, f: Formatter, 
   ].join('\n');
   let markdown = '';
   if (item.summary) markdown += `**Summary**\n\n${item.summary}\n\n`;
-  if (item.keyPoints.length > 0) markdown += `**Key points**\n\n${item.keyPoints.map((point) => `- ${point.replace(/\n+/g, ' ')}`).join('\n')}\n`;
+  if (item.keyPoints.length > 0)
+    markdown += `**Key points**\n\n${item.keyPoints.map((point) => `- ${point.replace(/\n+/g, ' ')}`).join('\n')}\n`;
   if (markdown === '') return head;
   return `${head}\n\n${(await renderMarkdown(ctx, markdown)).trimEnd()}`;
 }
 
 // ---------------------------------------------------------------- save
-

@@ -12,12 +12,19 @@ export default defineCommand({
   summary: 'Show a library item: where it came from, its summary and key points',
   description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',
   arguments: [{ name: 'id', description: 'the item (ids are shown by `lib list` and `lib search`)', complete: 'lib' }],
-  examples: ['kagent lib show li_8f2k1x', 'kagent lib show li_8f2k1x --json | jq .keyPoints', "kagent lib show li_8f2k1x | grep '^summary' | cut -f2"],
+  examples: [
+    'kagent lib show li_8f2k1x',
+    'kagent lib show li_8f2k1x --json | jq .keyPoints',
+    "kagent lib show li_8f2k1x | grep '^summary' | cut -f2",
+  ],
   async run(ctx, _opts, args) {
     const api = await ctx.api();
-    const item = await withNotFound(ctx, 'item', args.id, () => api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }));
+    const item = await withNotFound(ctx, 'item', args.id, () =>
+      api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }),
+    );
     const names = await spaceNames(ctx, [item]);
     await printItem(ctx, item, (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined));
-    if (ctx.io.stdoutIsTTY && item.kind === 'file') await note(ctx, `Its full text: \`${suggest(ctx, 'lib text', item.id)}\``);
+    if (ctx.io.stdoutIsTTY && item.kind === 'file')
+      await note(ctx, `Its full text: \`${suggest(ctx, 'lib text', item.id)}\``);
   },
 });

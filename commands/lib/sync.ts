@@ -29,8 +29,8 @@ export default defineCommand({
   summary: 'Make the files of a space that came from a folder match the folder',
   description: [
     'Like `aws s3 sync` for the library: new files are uploaded; a changed file is uploaded and, once the service has it, the item of its earlier version is deleted; unchanged files cost no request. With --delete, the items of files no longer in DIR are deleted too (asked first on a terminal; elsewhere --delete needs --yes). Items of the space that did not come from DIR are never touched.',
-    'Which item came from which file: each file is sent under the name <prefix>:<path with : between folders> (prefix: DIR\'s own name, or --prefix; in each part %, :, \\ and / are written %25, %3A, %5C, %2F), and the service\'s listing of the space gives every item\'s file name and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository\'s name). When the listing does not give file names, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.',
-    'Safe to stop and run again, and to run twice at once: uploads carry `lib upload`\'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account\'s rate, shared by every kagent process on the machine.',
+    "Which item came from which file: each file is sent under the name <prefix>:<path with : between folders> (prefix: DIR's own name, or --prefix; in each part %, :, \\ and / are written %25, %3A, %5C, %2F), and the service's listing of the space gives every item's file name and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). When the listing does not give file names, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
+    "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
     '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items: exit 1, nothing sent.',
     'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
     'Exit status: 0 when DIR and the space match; the most severe failure otherwise (as `lib upload`); 1 when --max-deletes refused the run, or when --delete was asked but the service does not say which items came from DIR; 2 for an empty or missing DIR, or --delete without --yes and no terminal.',
@@ -38,10 +38,25 @@ export default defineCommand({
   arguments: [{ name: 'dir', description: 'the folder to sync (hidden files and folders inside it are skipped)' }],
   options: [
     spaceOption("the space to keep in step with DIR (id or name; default: the profile's space)"),
-    { flags: '--prefix <name>', description: "what names DIR's items (default: DIR's own name); one prefix per folder in a space" },
+    {
+      flags: '--prefix <name>',
+      description: "what names DIR's items (default: DIR's own name); one prefix per folder in a space",
+    },
     { flags: '--delete', description: 'also delete the items of files no longer in DIR' },
-    { flags: '--max-deletes <n>', description: 'refuse the run (exit 1, nothing sent) when it would delete more than n items', type: 'integer', min: 0 },
-    { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },
+    {
+      flags: '--max-deletes <n>',
+      description: 'refuse the run (exit 1, nothing sent) when it would delete more than n items',
+      type: 'integer',
+      min: 0,
+    },
+    {
+      flags: '-c, --concurrency <n>',
+      description: 'files sent at once (1 to 16)',
+      type: 'integer',
+      min: 1,
+      max: 16,
+      default: 4,
+    },
     { flags: '--fail-fast', description: 'start no new upload after the first failure' },
     { flags: '--report <file>', description: 'also write a JUnit XML report there' },
     { flags: '--dry-run', description: 'print what the run would do (reads only)' },
@@ -53,7 +68,13 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
-    void Promise.all([import('../../src/upload/discover.js'), import('../../src/upload/sync-plan.js'), import('../../src/upload/sync.js'), import('../../src/upload/uploader.js'), import('../../src/upload/prepare.js')]).catch(() => undefined);
+    void Promise.all([
+      import('../../src/upload/discover.js'),
+      import('../../src/upload/sync-plan.js'),
+      import('../../src/upload/sync.js'),
+      import('../../src/upload/uploader.js'),
+      import('../../src/upload/prepare.js'),
+    ]).catch(() => undefined);
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
@@ -82,7 +103,10 @@ export default defineCommand({
     const certain = plannedDeletes(plan, opts.delete === true);
     const tooMany =
       opts.maxDeletes !== undefined && certain > opts.maxDeletes
-        ? new CliError(`the run would delete ${certain} items, more than --max-deletes ${opts.maxDeletes}: nothing was sent`, { code: 'TOO_MANY_DELETES', hint: 'see them with --dry-run; raise --max-deletes if they should go' })
+        ? new CliError(
+            `the run would delete ${certain} items, more than --max-deletes ${opts.maxDeletes}: nothing was sent`,
+            { code: 'TOO_MANY_DELETES', hint: 'see them with --dry-run; raise --max-deletes if they should go' },
+          )
         : undefined;
     if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
     if (tooMany) throw tooMany;
@@ -91,28 +115,48 @@ export default defineCommand({
     const removable = plan.mapping.names ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
     if (opts.delete && removable > 0) {
       const items = `${removable} library item${removable === 1 ? '' : 's'}`;
-      await confirmOrYes(ctx, { message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`, action: `delete ${items}` });
+      await confirmOrYes(ctx, {
+        message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`,
+        action: `delete ${items}`,
+      });
     }
     await execute(ctx, opts, { api, dir, space, plan, limit, cache });
   },
 });
 
 /** Everything that can be refused before a request: exit 2. */
-async function checkArguments(ctx: Context, opts: SyncOptions, dir: string): Promise<{ spaceRef: string; prefix: string }> {
+async function checkArguments(
+  ctx: Context,
+  opts: SyncOptions,
+  dir: string,
+): Promise<{ spaceRef: string; prefix: string }> {
   const { prefixProblem } = await import('../../src/upload/sync-plan.js');
   const { basename, resolve } = await import('node:path');
   const { stat } = await import('node:fs/promises');
   if (dir === '') throw new UsageError('an empty folder path was given');
   const spaceRef = opts.space ?? ctx.config.space;
-  if (spaceRef === undefined) throw new UsageError("sync needs a space: pass --space (or set the profile's: `kagent config set space NAME`)", 'for example: kagent lib sync docs/ --space Handbook');
+  if (spaceRef === undefined)
+    throw new UsageError(
+      "sync needs a space: pass --space (or set the profile's: `kagent config set space NAME`)",
+      'for example: kagent lib sync docs/ --space Handbook',
+    );
   const S = await shapes();
-  checkInput(S.Queries.uploadFile, { space: spaceRef }, { space: opts.space !== undefined ? '--space' : "the profile's space" });
+  checkInput(
+    S.Queries.uploadFile,
+    { space: spaceRef },
+    { space: opts.space !== undefined ? '--space' : "the profile's space" },
+  );
   const info = await stat(resolve(dir)).catch(() => undefined);
   if (!info) throw new UsageError(`no such folder: ${dir}`);
-  if (!info.isDirectory()) throw new UsageError(`${dir} is not a folder: sync takes a folder (\`kagent lib upload\` takes files)`);
+  if (!info.isDirectory())
+    throw new UsageError(`${dir} is not a folder: sync takes a folder (\`kagent lib upload\` takes files)`);
   const prefix = opts.prefix ?? basename(resolve(dir));
   const problem = prefixProblem(prefix);
-  if (problem) throw new UsageError(`--prefix ${problem}`, 'a prefix names the folder in the space, for example --prefix "$GITHUB_REPOSITORY"');
+  if (problem)
+    throw new UsageError(
+      `--prefix ${problem}`,
+      'a prefix names the folder in the space, for example --prefix "$GITHUB_REPOSITORY"',
+    );
   // A run that may delete needs a yes, from a person or from --yes.
   if (opts.delete && !opts.dryRun && !ctx.flags.yes && !ctx.io.canPrompt) {
     throw new UsageError('--delete deletes library items: without a terminal to ask on, it needs --yes');
@@ -129,17 +173,40 @@ interface Prepared {
   cache: DigestCache;
 }
 
-async function execute(ctx: Context, opts: SyncOptions, { api, dir, space, plan, limit, cache }: Prepared): Promise<void> {
+async function execute(
+  ctx: Context,
+  opts: SyncOptions,
+  { api, dir, space, plan, limit, cache }: Prepared,
+): Promise<void> {
   const { uploadAll } = await import('../../src/upload/uploader.js');
   const { runSync } = await import('../../src/upload/sync.js');
   const { createSyncReporter } = await import('../../src/upload/sync-report.js');
   const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);
-  const reporter = await createSyncReporter(ctx, uploading, { progress: spinnersAllowed(ctx), dir, report: opts.report });
+  const reporter = await createSyncReporter(ctx, uploading, {
+    progress: spinnersAllowed(ctx),
+    dir,
+    report: opts.report,
+  });
   const started = performance.now();
   let summary;
   try {
-    const options = { concurrency: opts.concurrency, failFast: opts.failFast === true, deleting: opts.delete === true, maxDeletes: opts.maxDeletes };
-    summary = await runSync({ ...options, api, space, plan, limit, cache, signal: ctx.signal, events: reporter, uploadAll });
+    const options = {
+      concurrency: opts.concurrency,
+      failFast: opts.failFast === true,
+      deleting: opts.delete === true,
+      maxDeletes: opts.maxDeletes,
+    };
+    summary = await runSync({
+      ...options,
+      api,
+      space,
+      plan,
+      limit,
+      cache,
+      signal: ctx.signal,
+      events: reporter,
+      uploadAll,
+    });
   } finally {
     reporter.close();
   }
@@ -152,7 +219,11 @@ async function execute(ctx: Context, opts: SyncOptions, { api, dir, space, plan,
     throw stopped;
   }
   if (summary.failed > 0) {
-    throw new CliError(`${summary.failed} file${summary.failed === 1 ? '' : 's'} failed to sync`, { code: 'SYNC_FAILED', exitCode: summary.exitCode, hint: `fix them (see above) and ${AGAIN}` });
+    throw new CliError(`${summary.failed} file${summary.failed === 1 ? '' : 's'} failed to sync`, {
+      code: 'SYNC_FAILED',
+      exitCode: summary.exitCode,
+      hint: `fix them (see above) and ${AGAIN}`,
+    });
   }
   if (summary.noMapping && opts.delete) {
     throw new CliError(`--delete could not be done: ${summary.noMapping}`, {
@@ -163,40 +234,87 @@ async function execute(ctx: Context, opts: SyncOptions, { api, dir, space, plan,
   }
 }
 
-async function dryRun(ctx: Context, plan: SyncPlan, opts: SyncOptions, limit: () => Promise<number | undefined>, cache: DigestCache): Promise<void> {
+async function dryRun(
+  ctx: Context,
+  plan: SyncPlan,
+  opts: SyncOptions,
+  limit: () => Promise<number | undefined>,
+  cache: DigestCache,
+): Promise<void> {
   const { inspect } = await import('../../src/upload/prepare.js');
   const { printSyncPlan } = await import('../../src/upload/sync-report.js');
   const { mostSevere } = await import('../../src/errors.js');
   const lines: PlanLine[] = [];
   const codes: number[] = [];
-  const base = (source: Source & { rel?: string }) => ({ path: source.rel ?? source.display, name: source.name, size: source.size });
+  const base = (source: Source & { rel?: string }) => ({
+    path: source.rel ?? source.display,
+    name: source.name,
+    size: source.size,
+  });
   const names = plan.mapping.names;
   for (const source of plan.refused) {
-    lines.push({ ...base(source), action: 'fail', error: { code: source.refusal?.code ?? 'FILE_UNREADABLE', message: source.refusal?.message ?? 'cannot read the file' } });
+    lines.push({
+      ...base(source),
+      action: 'fail',
+      error: {
+        code: source.refusal?.code ?? 'FILE_UNREADABLE',
+        message: source.refusal?.message ?? 'cannot read the file',
+      },
+    });
     codes.push(source.refusal?.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR);
   }
   for (const file of plan.files) {
     if (file.action === 'keep') {
-      if (names && file.previous.length > 0) lines.push({ ...base(file.source), action: 'replace', item: file.holder?.id, previous: file.previous.map((p) => p.id), reason: 'the upload is there; earlier versions are deleted' });
+      if (names && file.previous.length > 0)
+        lines.push({
+          ...base(file.source),
+          action: 'replace',
+          item: file.holder?.id,
+          previous: file.previous.map((p) => p.id),
+          reason: 'the upload is there; earlier versions are deleted',
+        });
       else lines.push({ ...base(file.source), action: 'unchanged', ...(file.holder ? { item: file.holder.id } : {}) });
       continue;
     }
-    const checked = await inspect(file.source.path, file.source.name, file.source.size, { limit, cache, signal: ctx.signal });
+    const checked = await inspect(file.source.path, file.source.name, file.source.size, {
+      limit,
+      cache,
+      signal: ctx.signal,
+    });
     if (!checked.ok) {
-      lines.push({ ...base(file.source), action: 'fail', error: { code: checked.refusal.code, message: checked.refusal.message } });
+      lines.push({
+        ...base(file.source),
+        action: 'fail',
+        error: { code: checked.refusal.code, message: checked.refusal.message },
+      });
       codes.push(checked.refusal.exitCode);
       continue;
     }
-    lines.push({ ...base(file.source), action: file.action, ...(names && file.previous.length > 0 ? { previous: file.previous.map((p) => p.id) } : {}) });
+    lines.push({
+      ...base(file.source),
+      action: file.action,
+      ...(names && file.previous.length > 0 ? { previous: file.previous.map((p) => p.id) } : {}),
+    });
   }
   for (const removal of plan.removals) {
     const line = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: removal.item.id };
-    if (removal.heldFor !== undefined) lines.push({ ...line, action: 'keep', reason: `its bytes are those of ${removal.heldFor}` });
+    if (removal.heldFor !== undefined)
+      lines.push({ ...line, action: 'keep', reason: `its bytes are those of ${removal.heldFor}` });
     else if (opts.delete && names) lines.push({ ...line, action: 'delete' });
-    else lines.push({ ...line, action: 'keep', reason: names ? 'the file is no longer in the folder; --delete deletes its item' : 'the service does not say which items came from the folder' });
+    else
+      lines.push({
+        ...line,
+        action: 'keep',
+        reason: names
+          ? 'the file is no longer in the folder; --delete deletes its item'
+          : 'the service does not say which items came from the folder',
+      });
   }
   const sending = lines.filter((l) => l.action === 'upload' || (l.action === 'replace' && l.reason === undefined));
-  const deletes = lines.reduce((n, l) => n + (l.action === 'delete' ? 1 : 0) + (names && l.action === 'replace' ? (l.previous?.length ?? 0) : 0), 0);
+  const deletes = lines.reduce(
+    (n, l) => n + (l.action === 'delete' ? 1 : 0) + (names && l.action === 'replace' ? (l.previous?.length ?? 0) : 0),
+    0,
+  );
   const requests = sending.length + deletes;
   const rate = ctx.config.rateLimit;
   const totals: PlanTotals = {
@@ -214,6 +332,10 @@ async function dryRun(ctx: Context, plan: SyncPlan, opts: SyncOptions, limit: ()
   };
   await printSyncPlan(ctx, lines, totals, plan);
   if (codes.length > 0) {
-    throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, { code: 'SYNC_FAILED', exitCode: mostSevere(codes), hint: 'fix those files (see above), then run it again' });
+    throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
+      code: 'SYNC_FAILED',
+      exitCode: mostSevere(codes),
+      hint: 'fix those files (see above), then run it again',
+    });
   }
 }

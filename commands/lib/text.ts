@@ -21,7 +21,7 @@ function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> 
 export default defineCommand({
   name: 'text',
   pager: true,
-  summary: "Print the text extracted from an uploaded file, in chunks or all of it",
+  summary: 'Print the text extracted from an uploaded file, in chunks or all of it',
   description:
     'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +
     'With --all: every chunk from --offset on, streamed to stdout in order (memory stays flat however long the text). ' +
@@ -29,7 +29,13 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'an uploaded file (kind "file")', complete: 'lib' }],
   options: [
     { flags: '--offset <n>', description: 'start at this character (default 0)', type: 'integer', min: 0 },
-    { flags: '-L, --limit <n>', description: 'characters per chunk, 100 to 50000 (default 8000; 50000 with --all)', type: 'integer', min: 100, max: 50000 },
+    {
+      flags: '-L, --limit <n>',
+      description: 'characters per chunk, 100 to 50000 (default 8000; 50000 with --all)',
+      type: 'integer',
+      min: 100,
+      max: 50000,
+    },
     { flags: '--all', description: 'every chunk to the end, streamed in order' },
   ],
   examples: [
@@ -41,7 +47,11 @@ export default defineCommand({
   async run(ctx, opts, args) {
     const api = await ctx.api();
     const read = (offset: number, limit: number | undefined) =>
-      api.call('readLibraryText', { params: { id: args.id }, query: { offset, ...(limit !== undefined ? { limit } : {}) }, signal: ctx.signal });
+      api.call('readLibraryText', {
+        params: { id: args.id },
+        query: { offset, ...(limit !== undefined ? { limit } : {}) },
+        signal: ctx.signal,
+      });
 
     try {
       if (!opts.all) {
@@ -51,7 +61,10 @@ export default defineCommand({
         if (ctx.io.stdoutIsTTY && chunk.text !== '' && !chunk.text.endsWith('\n')) await emit(ctx.io.stdout, '\n');
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
-          await note(ctx, `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${suggest(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`);
+          await note(
+            ctx,
+            `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${suggest(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`,
+          );
         }
         return;
       }
@@ -63,7 +76,10 @@ export default defineCommand({
           const chunk = await read(offset, limit);
           yield chunk;
           if (chunk.nextOffset === null) return;
-          if (chunk.nextOffset <= offset) throw new CliError(`the service sent the text back from character ${chunk.nextOffset} again; stopping`, { code: 'TEXT_LOOP' });
+          if (chunk.nextOffset <= offset)
+            throw new CliError(`the service sent the text back from character ${chunk.nextOffset} again; stopping`, {
+              code: 'TEXT_LOOP',
+            });
           offset = chunk.nextOffset;
         }
       }

@@ -34,11 +34,22 @@ async function runUploads(
   const cache = digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now());
 
   const { withCiReports } = await import('../../src/upload/ci-report.js');
-  const reporter = withCiReports(ctx, await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) }), { report: opts.report });
+  const reporter = withCiReports(ctx, await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) }), {
+    report: opts.report,
+  });
   const started = performance.now();
   let summary;
   try {
-    summary = await uploadAll(sources, { api, target, concurrency: opts.concurrency, failFast: opts.failFast === true, limit: planLimit, cache, signal: ctx.signal, events: reporter });
+    summary = await uploadAll(sources, {
+      api,
+      target,
+      concurrency: opts.concurrency,
+      failFast: opts.failFast === true,
+      limit: planLimit,
+      cache,
+      signal: ctx.signal,
+      events: reporter,
+    });
   } finally {
     reporter.close();
   }
@@ -56,7 +67,10 @@ async function runUploads(
     throw new CliError(`${summary.failed} of ${sources.length} file${sources.length === 1 ? '' : 's'} failed`, {
       code: 'UPLOAD_FAILED',
       exitCode: summary.exitCode,
-      hint: summary.skipped > 0 ? `--fail-fast stopped after the first failure; ${again}` : `fix those files (see above) and ${again}`,
+      hint:
+        summary.skipped > 0
+          ? `--fail-fast stopped after the first failure; ${again}`
+          : `fix those files (see above) and ${again}`,
     });
   }
 }
@@ -75,19 +89,34 @@ export default defineCommand({
   ].join('\n\n'),
   arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
   options: [
-    spaceOption("the space to put them in (id or name; default: the profile's space, else the agent picks one per file)"),
+    spaceOption(
+      "the space to put them in (id or name; default: the profile's space, else the agent picks one per file)",
+    ),
     { flags: '--note <text>', description: 'a note on every file (at most 2000 characters)' },
     { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
-    { flags: '-c, --concurrency <n>', description: 'files sent at once (1 to 16)', type: 'integer', min: 1, max: 16, default: 4 },
+    {
+      flags: '-c, --concurrency <n>',
+      description: 'files sent at once (1 to 16)',
+      type: 'integer',
+      min: 1,
+      max: 16,
+      default: 4,
+    },
     { flags: '--fail-fast', description: 'start no new file after the first failure (files in flight finish)' },
-    { flags: '--report <file>', description: 'also write a JUnit XML report there, one test case per file (for GitLab, Jenkins and other CI)' },
-    { flags: '--dry-run', description: 'check every file and say what would happen (keys, bytes, requests), sending no file' },
+    {
+      flags: '--report <file>',
+      description: 'also write a JUnit XML report there, one test case per file (for GitLab, Jenkins and other CI)',
+    },
+    {
+      flags: '--dry-run',
+      description: 'check every file and say what would happen (keys, bytes, requests), sending no file',
+    },
   ],
   examples: [
     'kagent lib upload report.pdf notes.md',
     'kagent lib upload docs/ --space Research',
     '# quote patterns: kagent expands them the same way in every shell',
-    "kagent lib upload 'build/reports/**/*.pdf' --note \"nightly $(date +%F)\" --json > uploads.ndjson",
+    'kagent lib upload \'build/reports/**/*.pdf\' --note "nightly $(date +%F)" --json > uploads.ndjson',
     'curl -s https://example.com/notes.md | kagent lib upload - --name notes.md',
     '# CI: safe to re-run; fails (non-zero) if any file failed',
     'KAGENT_API_KEY=$SECRET kagent lib upload dist/docs --fail-fast',
@@ -111,19 +140,32 @@ export default defineCommand({
     if (ctx.config.lang) target.lang = ctx.config.lang;
     // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
     const spaceRef = opts.space ?? ctx.config.space;
-    checkInput(S.Queries.uploadFile, { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) }, { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' });
+    checkInput(
+      S.Queries.uploadFile,
+      { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) },
+      { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' },
+    );
     const operands = args.paths;
     const wantsStdin = operands.includes('-');
     if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
-      throw new UsageError('uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)', 'for example: `cat notes.md | kagent lib upload - --name notes.md`');
+      throw new UsageError(
+        'uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)',
+        'for example: `cat notes.md | kagent lib upload - --name notes.md`',
+      );
     }
-    if (opts.name !== undefined && /[/\\]/.test(opts.name)) throw new UsageError('--name is a file name, without folders');
-    if (wantsStdin && ctx.io.stdinIsTTY) throw new UsageError('"-" reads the file from stdin, but stdin is a terminal', 'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`');
+    if (opts.name !== undefined && /[/\\]/.test(opts.name))
+      throw new UsageError('--name is a file name, without folders');
+    if (wantsStdin && ctx.io.stdinIsTTY)
+      throw new UsageError(
+        '"-" reads the file from stdin, but stdin is a terminal',
+        'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`',
+      );
 
     const api = await ctx.api();
     const { discover } = await import('../../src/upload/discover.js');
     const sources = await discover(operands, { cwd: process.cwd(), signal: ctx.signal });
-    if (opts.name !== undefined && sources.length !== 1) throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
+    if (opts.name !== undefined && sources.length !== 1)
+      throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
     if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
 
     const { spoolStdin } = await import('../../src/upload/prepare.js');
@@ -131,7 +173,8 @@ export default defineCommand({
     try {
       const stdinSource = sources.find((s) => s.stdin);
       if (stdinSource) {
-        if (ctx.io.stderrIsTTY) await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
+        if (ctx.io.stderrIsTTY)
+          await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
         spooled = await spoolStdin(ctx.io.stdin, ctx.signal);
         stdinSource.path = spooled.path;
         stdinSource.size = spooled.size;

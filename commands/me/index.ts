@@ -37,7 +37,9 @@ function renderMe(me: Me, f: Formatter): string {
   const who = `${f.bold(me.name || me.email || me.id)}${me.name && me.email ? ` <${me.email}>` : ''}`;
   const trial = me.trial?.active ? ` · trial${me.trial.endsAt ? ` ends ${f.time(me.trial.endsAt)}` : ''}` : '';
   const ofLimit = (used: number | undefined, limit: number | undefined, render: (n: number) => string = f.number) =>
-    used === undefined && limit === undefined ? undefined : `${used === undefined ? '?' : render(used)} of ${limit === undefined ? '?' : render(limit)}`;
+    used === undefined && limit === undefined
+      ? undefined
+      : `${used === undefined ? '?' : render(used)} of ${limit === undefined ? '?' : render(limit)}`;
   const poolRows = pools.map((pool): [string, string] => {
     const total = pool.total === null || pool.total === undefined ? '' : ` of ${f.number(pool.total)}`;
     const resets = pool.resetsAt ? f.dim(` · resets ${f.time(pool.resetsAt)}`) : '';
@@ -49,7 +51,14 @@ function renderMe(me: Me, f: Formatter): string {
     '',
     f.fields([
       ['Plan', me.plan ? `${me.plan.name}${trial}` : undefined],
-      ['Email', me.emailVerified === undefined ? undefined : me.emailVerified ? 'verified' : f.yellow('not verified (needed to create watches)')],
+      [
+        'Email',
+        me.emailVerified === undefined
+          ? undefined
+          : me.emailVerified
+            ? 'verified'
+            : f.yellow('not verified (needed to create watches)'),
+      ],
       ['Language', me.lang],
       ['Credits', me.credits?.total === undefined ? undefined : `${f.number(me.credits.total)} left`],
       ...poolRows,

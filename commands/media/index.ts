@@ -17,7 +17,13 @@ import transcript from './transcript.js';
 export default defineGroup({
   name: 'media',
   summary: 'Transcribe videos and podcasts and read the transcripts',
-  description: 'A quote comes first (one price per minute, nothing spent); `start` shows it, asks, and follows the transcription; `show` and `transcript` read it.',
-  examples: ['kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'kagent media list', 'kagent media transcript md_3k9x0q --from 10:00'],
+  description:
+    'A quote comes first (one price per minute, nothing spent); `start` shows it, asks, and follows the transcription; `show` and `transcript` read it.',
+  examples: [
+    'kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    'kagent media list',
+    'kagent media transcript md_3k9x0q --from 10:00',
+  ],
   commands: [quote, start, list, show, transcript],
 });

@@ -11,11 +11,12 @@ export default defineCommand({
   aliases: ['ls'],
   summary: 'List transcribed videos and podcasts, most recently saved first',
   description: 'Columns when piped: id, status, kind, duration (seconds), title, saved (ISO time), url, space id.',
-  options: [
-    spaceOption('only media of this space (id or name)'),
-    ...pageOptions('every item', 50),
+  options: [spaceOption('only media of this space (id or name)'), ...pageOptions('every item', 50)],
+  examples: [
+    'kagent media list',
+    'kagent media list --all --json | jq -r ".[] | select(.status == \\"ready\\") | .id"',
+    'kagent media list | cut -f1,5',
   ],
-  examples: ['kagent media list', 'kagent media list --all --json | jq -r ".[] | select(.status == \\"ready\\") | .id"', 'kagent media list | cut -f1,5'],
   async run(ctx, opts) {
     const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space };
@@ -30,7 +31,12 @@ export default defineCommand({
       empty: `No media yet: transcribe a video or podcast with \`${suggest(ctx, 'media start URL')}\`.`,
       columns: [
         { header: 'Id', value: (m) => m.id },
-        { header: 'Status', value: (m) => m.status, display: (m, f) => (m.status === 'ready' ? m.status : m.status === 'failed' ? f.red(m.status) : f.cyan(m.status)) },
+        {
+          header: 'Status',
+          value: (m) => m.status,
+          display: (m, f) =>
+            m.status === 'ready' ? m.status : m.status === 'failed' ? f.red(m.status) : f.cyan(m.status),
+        },
         { header: 'Kind', value: (m) => m.kind },
         { header: 'Duration', value: (m) => m.durationSec, display: (m) => timecode(m.durationSec) },
         { header: 'Title', value: (m) => m.title, flex: true },

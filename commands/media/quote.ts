@@ -12,9 +12,14 @@ async function durationText(quote: Pick<MediaQuote, 'durationSec' | 'minutes'>):
 export default defineCommand({
   name: 'quote',
   summary: 'How long a video or podcast is and what transcribing it costs (nothing is spent)',
-  description: 'One price per minute; the summary and translation are included. Piped: "key<TAB>value" lines (url, title, kind, duration-sec, minutes, price-per-minute, credits).',
+  description:
+    'One price per minute; the summary and translation are included. Piped: "key<TAB>value" lines (url, title, kind, duration-sec, minutes, price-per-minute, credits).',
   arguments: [{ name: 'url', description: 'a video page, podcast episode or audio/video file link' }],
-  examples: ['kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ', "kagent media quote https://example.com/episode.mp3 --jq .credits", 'kagent media quote URL | grep ^credits | cut -f2'],
+  examples: [
+    'kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    'kagent media quote https://example.com/episode.mp3 --jq .credits',
+    'kagent media quote URL | grep ^credits | cut -f2',
+  ],
   async run(ctx, _opts, args) {
     const q = await getQuote(ctx, args.url);
     const left = ctx.io.stdoutIsTTY && !wantsJson(ctx) ? await creditsLeft(ctx) : undefined;
@@ -27,8 +32,16 @@ export default defineCommand({
               ['Link', item.url],
               ['Kind', item.kind],
               ['Duration', duration],
-              ['Cost', `${f.number(item.credits)} credits (${f.number(item.pricePerMinute)} per minute; summary and translation included)`],
-              ['Credits', left === undefined ? undefined : `${f.number(left)} left${left < item.credits ? f.yellow(' — not enough') : ''}`],
+              [
+                'Cost',
+                `${f.number(item.credits)} credits (${f.number(item.pricePerMinute)} per minute; summary and translation included)`,
+              ],
+              [
+                'Credits',
+                left === undefined
+                  ? undefined
+                  : `${f.number(left)} left${left < item.credits ? f.yellow(' — not enough') : ''}`,
+              ],
             ]),
           ].join('\n')
         : f.fields([

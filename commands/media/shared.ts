@@ -29,10 +29,16 @@ export async function creditsLeft(ctx: Context): Promise<number | undefined> {
 }
 
 /** Quote and start errors in words: a link that cannot be transcribed (2), MEDIA_UNAVAILABLE (7), CREDITS_EXHAUSTED (6). */
-export async function explainMediaError(ctx: Context, error: unknown, url: string, quote?: MediaQuote): Promise<unknown> {
+export async function explainMediaError(
+  ctx: Context,
+  error: unknown,
+  url: string,
+  quote?: MediaQuote,
+): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
   if (error.code === 'MEDIA_UNAVAILABLE' || (error.status === 503 && !error.hint)) {
-    const wait = error.retryAfterMs !== undefined ? ` in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s` : ' later';
+    const wait =
+      error.retryAfterMs !== undefined ? ` in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s` : ' later';
     return new CliError(`transcription is unavailable right now: ${error.message}`, {
       exitCode: ExitCode.UNAVAILABLE,
       code: error.code,
@@ -42,13 +48,18 @@ export async function explainMediaError(ctx: Context, error: unknown, url: strin
   }
   if (error.code === 'CREDITS_EXHAUSTED') {
     const left = await creditsLeft(ctx);
-    const cost = quote ? `it costs ${quote.credits} credits (${quote.minutes} minutes at ${quote.pricePerMinute} per minute)` : 'it costs more than is left';
-    return new CliError(`not enough credits to transcribe this: ${cost}${left !== undefined ? `, and ${left} ${left === 1 ? 'is' : 'are'} left` : ''}`, {
-      exitCode: ExitCode.QUOTA,
-      code: error.code,
-      hint: `nothing was started; \`${suggest(ctx, 'me')}\` shows your credits by pool and when they reset`,
-      cause: error,
-    });
+    const cost = quote
+      ? `it costs ${quote.credits} credits (${quote.minutes} minutes at ${quote.pricePerMinute} per minute)`
+      : 'it costs more than is left';
+    return new CliError(
+      `not enough credits to transcribe this: ${cost}${left !== undefined ? `, and ${left} ${left === 1 ? 'is' : 'are'} left` : ''}`,
+      {
+        exitCode: ExitCode.QUOTA,
+        code: error.code,
+        hint: `nothing was started; \`${suggest(ctx, 'me')}\` shows your credits by pool and when they reset`,
+        cause: error,
+      },
+    );
   }
   if (error.status === 400 && error.code !== 'INVALID_INPUT' && !error.hint) {
     error.hint = `only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use \`${suggest(ctx, 'lib save', url)}\``;
@@ -78,15 +89,22 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
   if (last.status === 'failed') {
     throw new CliError(`transcribing ${last.id} failed: ${sanitizeLine(last.title)}`, {
       code: 'MEDIA_FAILED',
-      hint: last.taskId ? `\`${suggest(ctx, 'task show', last.taskId)}\` shows how far it got` : `\`${suggest(ctx, 'media show', last.id)}\` shows what was transcribed`,
+      hint: last.taskId
+        ? `\`${suggest(ctx, 'task show', last.taskId)}\` shows how far it got`
+        : `\`${suggest(ctx, 'media show', last.id)}\` shows what was transcribed`,
     });
   }
   if (wantsJson(ctx)) {
-    const full = await (await ctx.api()).call('getMedia', { params: { id: last.id }, query: { lang: ctx.config.lang }, signal: ctx.signal });
+    const full = await (
+      await ctx.api()
+    ).call('getMedia', { params: { id: last.id }, query: { lang: ctx.config.lang }, signal: ctx.signal });
     await printJson(ctx, full);
     return;
   }
   if (last.status === 'ready') {
-    await success(ctx, `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, 'media transcript', last.id)}`);
+    await success(
+      ctx,
+      `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, 'media transcript', last.id)}`,
+    );
   }
 }

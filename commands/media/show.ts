@@ -14,21 +14,35 @@ export default defineCommand({
     '--timeout stops waiting (exit 8) and Ctrl-C stops following (exit 130). A transcription that failed exits 1 with --follow. --json prints the MediaPage.',
   arguments: [{ name: 'id', description: 'the media item (ids are shown by `media list`)', complete: 'media' }],
   options: [{ flags: '--follow', description: 'keep following until it is ready' }],
-  examples: ['kagent media show md_3k9x0q', 'kagent media show md_3k9x0q --follow', "kagent media show md_3k9x0q --jq '.chapters[] | .title'", "kagent media show md_3k9x0q | grep '^\\['"],
+  examples: [
+    'kagent media show md_3k9x0q',
+    'kagent media show md_3k9x0q --follow',
+    "kagent media show md_3k9x0q --jq '.chapters[] | .title'",
+    "kagent media show md_3k9x0q | grep '^\\['",
+  ],
   async run(ctx, opts, args) {
     const { followMedia, isMediaActive, printMedia } = await import('../../src/views/media.js');
     if (opts.follow) {
-      const last = await withNotFound(ctx, 'media', args.id, async () => followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }));
+      const last = await withNotFound(ctx, 'media', args.id, async () =>
+        followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }),
+      );
       await finishFollowing(ctx, last);
       return;
     }
     // Paged unless following (segments must show as they arrive).
     await ctx.io.page();
     const api = await ctx.api();
-    const page = await withNotFound(ctx, 'media', args.id, () => api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }));
+    const page = await withNotFound(ctx, 'media', args.id, () =>
+      api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }),
+    );
     if (wantsJson(ctx)) return printJson(ctx, page);
     await printMedia(ctx, page);
-    if (isMediaActive(page.status)) await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, 'media show', page.id, '--follow')}\``);
-    else if (page.status === 'failed') await warn(ctx, `transcribing ${page.id} failed${page.taskId ? `: \`${suggest(ctx, 'task show', page.taskId)}\` shows how far it got` : ''}`);
+    if (isMediaActive(page.status))
+      await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, 'media show', page.id, '--follow')}\``);
+    else if (page.status === 'failed')
+      await warn(
+        ctx,
+        `transcribing ${page.id} failed${page.taskId ? `: \`${suggest(ctx, 'task show', page.taskId)}\` shows how far it got` : ''}`,
+      );
   },
 });

@@ -24,7 +24,13 @@ export default defineCommand({
   options: [
     spaceOption("the space to save it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the media and task ids' },
-    { flags: '--max-credits <n>', description: 'spend at most this many credits: refuse (exit 6, nothing spent) when the quote is higher or more than is left; no confirmation needed', type: 'integer', min: 0 },
+    {
+      flags: '--max-credits <n>',
+      description:
+        'spend at most this many credits: refuse (exit 6, nothing spent) when the quote is higher or more than is left; no confirmation needed',
+      type: 'integer',
+      min: 0,
+    },
     idempotencyKeyOption('a rerun within 24 h returns the first start instead of paying twice', 'media'),
   ],
   examples: [
@@ -40,7 +46,11 @@ export default defineCommand({
     if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
     const spaceRef = opts.space ?? ctx.config.space;
     if (spaceRef !== undefined) body.spaceId = spaceRef;
-    checkInput(S.StartMediaRequest, body, { url: 'URL', lang: '--lang', spaceId: opts.space !== undefined ? '--space' : "the profile's space" });
+    checkInput(S.StartMediaRequest, body, {
+      url: 'URL',
+      lang: '--lang',
+      spaceId: opts.space !== undefined ? '--space' : "the profile's space",
+    });
     checkUrl(args.url);
     await checkIdempotencyKey(opts.idempotencyKey);
     // Costly: refuse early, before any request, when nobody can say yes.
@@ -70,7 +80,11 @@ export default defineCommand({
     let started: MediaStarted;
     let answer: { replayed: boolean; unanswered: number };
     try {
-      const result = await api.callFull('startMedia', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+      const result = await api.callFull('startMedia', {
+        body,
+        idempotencyKey: opts.idempotencyKey,
+        signal: ctx.signal,
+      });
       started = result.body;
       answer = result;
     } catch (error) {
@@ -87,7 +101,10 @@ export default defineCommand({
       await note(ctx, `follow it: ${show} --follow`);
       return;
     }
-    await note(ctx, `Started ${started.mediaId} for ${started.credits} credits (Ctrl-C stops following; the transcription goes on)`);
+    await note(
+      ctx,
+      `Started ${started.mediaId} for ${started.credits} credits (Ctrl-C stops following; the transcription goes on)`,
+    );
     const { followMedia } = await import('../../src/views/media.js');
     const last = await followMedia(ctx, started.mediaId, { resumeHint: await followHint(ctx, started.mediaId) });
     await finishFollowing(ctx, last);

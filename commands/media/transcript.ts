@@ -20,13 +20,22 @@ export default defineCommand({
     { flags: '--from <time>', description: 'start at this time (seconds, m:ss or h:mm:ss)' },
     { flags: '--to <time>', description: 'end at this time (seconds, m:ss or h:mm:ss)' },
   ],
-  examples: ['kagent media transcript md_3k9x0q', 'kagent media transcript md_3k9x0q --from 10:00 --to 15:30', 'kagent media transcript md_3k9x0q > talk.md', 'kagent media transcript md_3k9x0q --lang zh --jq .markdown'],
+  examples: [
+    'kagent media transcript md_3k9x0q',
+    'kagent media transcript md_3k9x0q --from 10:00 --to 15:30',
+    'kagent media transcript md_3k9x0q > talk.md',
+    'kagent media transcript md_3k9x0q --lang zh --jq .markdown',
+  ],
   async run(ctx, opts, args) {
     const { parseTimecode, timecode } = await import('../../src/views/media.js');
     const time = (value: string | undefined, flag: string): number | undefined => {
       if (value === undefined) return undefined;
       const seconds = parseTimecode(value);
-      if (seconds === undefined) throw new InputError(`${flag} must be a time as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30) (got "${value}")`, [{ path: flag, message: 'must be seconds, m:ss or h:mm:ss' }]);
+      if (seconds === undefined)
+        throw new InputError(
+          `${flag} must be a time as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30) (got "${value}")`,
+          [{ path: flag, message: 'must be seconds, m:ss or h:mm:ss' }],
+        );
       return seconds;
     };
     const from = time(opts.from, '--from');
@@ -35,26 +44,42 @@ export default defineCommand({
     const query = { lang: ctx.config.lang, from, to };
     checkInput(S.Queries.getTranscript, query, { lang: '--lang', from: '--from', to: '--to' });
     if (from !== undefined && to !== undefined && from > to) {
-      throw new InputError(`--from (${timecode(from)}) must not be after --to (${timecode(to)})`, [{ path: '--from', message: 'must not be after --to' }]);
+      throw new InputError(`--from (${timecode(from)}) must not be after --to (${timecode(to)})`, [
+        { path: '--from', message: 'must not be after --to' },
+      ]);
     }
     const api = await ctx.api();
     let result;
     try {
-      result = await withNotFound(ctx, 'media', args.id, () => api.call('getTranscript', { params: { id: args.id }, query, signal: ctx.signal }));
+      result = await withNotFound(ctx, 'media', args.id, () =>
+        api.call('getTranscript', { params: { id: args.id }, query, signal: ctx.signal }),
+      );
     } catch (error) {
       if (error instanceof ApiError && error.code === 'MEDIA_NOT_READY') {
         let status: string | undefined;
         try {
-          status = (await api.call('getMedia', { params: { id: args.id }, query: { after: Number.MAX_SAFE_INTEGER }, signal: ctx.signal })).status;
+          status = (
+            await api.call('getMedia', {
+              params: { id: args.id },
+              query: { after: Number.MAX_SAFE_INTEGER },
+              signal: ctx.signal,
+            })
+          ).status;
         } catch {
           status = undefined;
         }
-        throw new CliError(`the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`, {
-          exitCode: error.exitCode,
-          code: error.code,
-          hint: status === 'failed' ? 'its transcription failed, so there will be none' : `follow it until it is ready: \`${suggest(ctx, 'media show', args.id, '--follow')}\`, then ask again`,
-          cause: error,
-        });
+        throw new CliError(
+          `the transcript of ${args.id} is not ready yet${status ? ` (it is ${sanitizeLine(status)})` : ''}`,
+          {
+            exitCode: error.exitCode,
+            code: error.code,
+            hint:
+              status === 'failed'
+                ? 'its transcription failed, so there will be none'
+                : `follow it until it is ready: \`${suggest(ctx, 'media show', args.id, '--follow')}\`, then ask again`,
+            cause: error,
+          },
+        );
       }
       throw error;
     }

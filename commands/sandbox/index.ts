@@ -14,13 +14,52 @@ const SANDBOX_PROFILE = 'sandbox';
 const DEFAULT_PORT = 8787;
 
 const options = [
-  { flags: '--port <n>', description: `port on 127.0.0.1 (0 picks a free one)`, type: 'integer', min: 0, max: 65535, default: DEFAULT_PORT },
-  { flags: '--state <file>', description: 'keep state in this file (journal in FILE.journal, uploads in FILE.blobs): reloaded on start, every write saved before it is answered' },
-  { flags: '--seed <n>', description: 'seed for generated content and ids (same seed, same sandbox)', type: 'integer', min: 0, default: 1 },
-  { flags: '--speed <x>', description: 'clock multiplier: 60 makes a sandbox minute pass every second', type: 'number', min: 0.001, max: 1_000_000, default: 1 },
-  { flags: '--rate-limit <n>', description: 'requests per minute per account (0 turns the limit off)', type: 'integer', min: 0, default: 60 },
-  { flags: '--faults <spec>', description: 'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05; shape=0.2 changes the shape of answers' },
-  { flags: '--error-format <format>', description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents', choices: ['envelope', 'problem'], default: 'envelope' },
+  {
+    flags: '--port <n>',
+    description: `port on 127.0.0.1 (0 picks a free one)`,
+    type: 'integer',
+    min: 0,
+    max: 65535,
+    default: DEFAULT_PORT,
+  },
+  {
+    flags: '--state <file>',
+    description:
+      'keep state in this file (journal in FILE.journal, uploads in FILE.blobs): reloaded on start, every write saved before it is answered',
+  },
+  {
+    flags: '--seed <n>',
+    description: 'seed for generated content and ids (same seed, same sandbox)',
+    type: 'integer',
+    min: 0,
+    default: 1,
+  },
+  {
+    flags: '--speed <x>',
+    description: 'clock multiplier: 60 makes a sandbox minute pass every second',
+    type: 'number',
+    min: 0.001,
+    max: 1_000_000,
+    default: 1,
+  },
+  {
+    flags: '--rate-limit <n>',
+    description: 'requests per minute per account (0 turns the limit off)',
+    type: 'integer',
+    min: 0,
+    default: 60,
+  },
+  {
+    flags: '--faults <spec>',
+    description:
+      'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05; shape=0.2 changes the shape of answers',
+  },
+  {
+    flags: '--error-format <format>',
+    description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents',
+    choices: ['envelope', 'problem'],
+    default: 'envelope',
+  },
   { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
   { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },
 ] as const;
@@ -53,7 +92,7 @@ export default defineGroup({
     'kagent -p sandbox me',
     'kagent sandbox --port 0 --state ./sandbox.json --speed 60',
     'kagent sandbox --rate-limit 0 --faults 503=0.1,slow=0.05:2000 --quiet',
-    "eval \"$(kagent sandbox --port 0 --json | jq -r '\"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)\"')\" &",
+    'eval "$(kagent sandbox --port 0 --json | jq -r \'"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)"\')" &',
   ],
   endsOnInterrupt: true,
   async run(ctx, flags) {
@@ -90,7 +129,9 @@ export default defineGroup({
     }
 
     try {
-      const profile = flags.saveProfile ? await writeSandboxProfile(ctx, sandbox.baseUrl, sandbox.apiKey, flags.rateLimit) : null;
+      const profile = flags.saveProfile
+        ? await writeSandboxProfile(ctx, sandbox.baseUrl, sandbox.apiKey, flags.rateLimit)
+        : null;
       await announce(ctx, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile }, sandbox.origin, flags);
       await untilInterrupted(ctx.signal);
     } finally {
@@ -103,7 +144,11 @@ export default defineGroup({
 /** The `sandbox` profile: base URL, key and a pacing rate that matches the sandbox's limit. */
 async function writeSandboxProfile(ctx: Context, baseUrl: string, apiKey: string, rateLimit: number): Promise<string> {
   // With the limit off, pace at 1000 requests a second rather than at the contract's 60 a minute.
-  await writeProfile(configDir(ctx.io.env), SANDBOX_PROFILE, { baseUrl, apiKey, rateLimit: rateLimit > 0 ? rateLimit : 60_000 });
+  await writeProfile(configDir(ctx.io.env), SANDBOX_PROFILE, {
+    baseUrl,
+    apiKey,
+    rateLimit: rateLimit > 0 ? rateLimit : 60_000,
+  });
   return SANDBOX_PROFILE;
 }
 
@@ -120,7 +165,9 @@ async function announce(ctx: Context, started: SandboxStarted, origin: string, f
     [
       '',
       `${f.green('✓')} Sandbox listening on ${f.bold(started.baseUrl)}${flags.state ? ` (state in ${flags.state})` : ''}`,
-      started.profile ? `  Try it: ${f.bold(`kagent -p ${started.profile} me`)}` : `  Try it: ${f.bold(`KAGENT_BASE_URL=${started.baseUrl} KAGENT_API_KEY=${started.apiKey} kagent me`)}`,
+      started.profile
+        ? `  Try it: ${f.bold(`kagent -p ${started.profile} me`)}`
+        : `  Try it: ${f.bold(`KAGENT_BASE_URL=${started.baseUrl} KAGENT_API_KEY=${started.apiKey} kagent me`)}`,
       `  Admin routes: ${origin}/_sandbox/   API description: ${started.baseUrl}/openapi.json`,
       `  Rate limit: ${flags.rateLimit > 0 ? `${flags.rateLimit} requests/minute per account` : 'off'}; clock speed ${flags.speed}×${flags.faults ? `; faults ${flags.faults}` : ''}`,
       '  Press Ctrl-C to stop.',
@@ -152,11 +199,21 @@ function stateFailure(error: unknown): { code: string; hint: string } | undefine
 function startFailure(error: unknown, flags: SandboxFlags): CliError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    return new CliError(`port ${flags.port} on 127.0.0.1 is already in use`, { code: 'PORT_IN_USE', hint: 'pick another with --port, or --port 0 for a free one', cause: error });
+    return new CliError(`port ${flags.port} on 127.0.0.1 is already in use`, {
+      code: 'PORT_IN_USE',
+      hint: 'pick another with --port, or --port 0 for a free one',
+      cause: error,
+    });
   }
-  if (code === 'EACCES') return new CliError(`not allowed to listen on port ${flags.port}`, { code: 'PORT_DENIED', hint: 'use a port above 1023, or --port 0', cause: error });
+  if (code === 'EACCES')
+    return new CliError(`not allowed to listen on port ${flags.port}`, {
+      code: 'PORT_DENIED',
+      hint: 'use a port above 1023, or --port 0',
+      cause: error,
+    });
   const message = (error as Error).message ?? String(error);
   const state = stateFailure(error);
-  if (state) return new CliError(message, { exitCode: ExitCode.USAGE, code: state.code, hint: state.hint, cause: error });
+  if (state)
+    return new CliError(message, { exitCode: ExitCode.USAGE, code: state.code, hint: state.hint, cause: error });
   return new CliError(`the sandbox could not start: ${message}`, { code: 'SANDBOX_FAILED', cause: error });
 }

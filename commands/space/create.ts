@@ -22,7 +22,11 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     const { CreateSpaceRequest } = await import('../../src/api/shapes.js');
-    const body = { name: args.name, ...(opts.icon !== undefined ? { icon: opts.icon } : {}), ...(opts.description !== undefined ? { description: opts.description } : {}) };
+    const body = {
+      name: args.name,
+      ...(opts.icon !== undefined ? { icon: opts.icon } : {}),
+      ...(opts.description !== undefined ? { description: opts.description } : {}),
+    };
     checkInput(CreateSpaceRequest, body, { name: 'NAME', icon: '--icon', description: '--description' });
     const { checkIdempotencyKey, replayNote } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
@@ -31,6 +35,8 @@ export default defineCommand({
     const space = result.body;
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
     if (replay) await note(ctx, replay);
-    await printItem(ctx, space, (created, f) => (f.tty ? (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`) : created.id));
+    await printItem(ctx, space, (created, f) =>
+      f.tty ? (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`) : created.id,
+    );
   },
 });

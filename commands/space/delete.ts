@@ -32,10 +32,13 @@ export default defineCommand({
     try {
       await api.call('deleteSpace', { params: { id: space.id }, signal: ctx.signal });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'SPACE_NOT_DELETABLE') throw notDeletable(sanitizeLine(space.name));
+      if (error instanceof ApiError && error.code === 'SPACE_NOT_DELETABLE')
+        throw notDeletable(sanitizeLine(space.name));
       throw error;
     }
     // 204: --json shows the space that was deleted.
-    await printItem(ctx, space, (deleted, f) => (f.tty ? `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space` : deleted.id));
+    await printItem(ctx, space, (deleted, f) =>
+      f.tty ? `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space` : deleted.id,
+    );
   },
 });

@@ -15,16 +15,29 @@ export default defineCommand({
     { flags: '--description <text>', description: 'new description' },
     { flags: '--position <n>', description: 'new place in the list (0 is first)', type: 'integer', min: 0 },
   ],
-  examples: ['kagent space edit Research --name "Research notes"', 'kagent space edit sp_123 --icon 🧪 --position 0', 'kagent space edit Research --no-icon'],
+  examples: [
+    'kagent space edit Research --name "Research notes"',
+    'kagent space edit sp_123 --icon 🧪 --position 0',
+    'kagent space edit Research --no-icon',
+  ],
   async run(ctx, opts, args) {
     const body: Record<string, unknown> = {};
     if (opts.name !== undefined) body.name = opts.name;
     if (opts.icon !== undefined) body.icon = opts.icon === false ? null : opts.icon;
     if (opts.description !== undefined) body.description = opts.description;
     if (opts.position !== undefined) body.position = opts.position;
-    if (Object.keys(body).length === 0) throw new UsageError('nothing to change', 'pass at least one of --name, --icon, --no-icon, --description, --position');
+    if (Object.keys(body).length === 0)
+      throw new UsageError(
+        'nothing to change',
+        'pass at least one of --name, --icon, --no-icon, --description, --position',
+      );
     const { UpdateSpaceRequest } = await import('../../src/api/shapes.js');
-    checkInput(UpdateSpaceRequest, body, { name: '--name', icon: '--icon', description: '--description', position: '--position' });
+    checkInput(UpdateSpaceRequest, body, {
+      name: '--name',
+      icon: '--icon',
+      description: '--description',
+      position: '--position',
+    });
 
     const space = await resolveSpace(ctx, args.space);
     const api = await ctx.api();

@@ -5,7 +5,12 @@ import { printList } from '../../src/io/output.js';
 
 const columns: Column<Space>[] = [
   { header: 'id', value: (space) => space.id },
-  { header: 'name', value: (space) => space.name, display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name), flex: true },
+  {
+    header: 'name',
+    value: (space) => space.name,
+    display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name),
+    flex: true,
+  },
   { header: 'icon', value: (space) => space.icon, only: 'plain' },
   { header: 'description', value: (space) => space.description, flex: true },
   { header: 'default', value: (space) => space.isDefault, kind: 'bool' },

@@ -17,12 +17,15 @@ async function explainCancelError(ctx: Context, error: unknown, id: string): Pro
   } catch {
     status = undefined;
   }
-  return new CliError(`task ${id} is no longer active${status ? ` (it is ${status})` : ''}: only queued, running or waiting tasks can be cancelled`, {
-    exitCode: error.exitCode,
-    code: error.code,
-    hint: `nothing to cancel, and whatever it finished is kept: \`${suggest(ctx, 'task show', id)}\` shows how it ended`,
-    cause: error,
-  });
+  return new CliError(
+    `task ${id} is no longer active${status ? ` (it is ${status})` : ''}: only queued, running or waiting tasks can be cancelled`,
+    {
+      exitCode: error.exitCode,
+      code: error.code,
+      hint: `nothing to cancel, and whatever it finished is kept: \`${suggest(ctx, 'task show', id)}\` shows how it ended`,
+      cause: error,
+    },
+  );
 }
 
 export default defineCommand({
@@ -30,7 +33,11 @@ export default defineCommand({
   summary: 'Cancel a queued, running or waiting task (work already done is kept)',
   description: 'Asks first on a terminal; elsewhere pass --yes. Prints the task as cancelled with --json.',
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
-  examples: ['kagent task cancel tk_3k9x0q2m7d', 'kagent task cancel tk_3k9x0q2m7d --yes --json', 'kagent task list --active --kind research | cut -f1 | xargs -n1 kagent task cancel --yes'],
+  examples: [
+    'kagent task cancel tk_3k9x0q2m7d',
+    'kagent task cancel tk_3k9x0q2m7d --yes --json',
+    'kagent task list --active --kind research | cut -f1 | xargs -n1 kagent task cancel --yes',
+  ],
   async run(ctx, _opts, args) {
     const api = await ctx.api();
     if (!ctx.flags.yes && ctx.io.canPrompt) {
@@ -41,7 +48,10 @@ export default defineCommand({
       } catch (error) {
         throw notFoundHint(ctx, error, 'task', args.id);
       }
-      await confirmOrYes(ctx, { message: `Cancel task ${title}? Work already done is kept.`, action: `cancel task ${args.id}` });
+      await confirmOrYes(ctx, {
+        message: `Cancel task ${title}? Work already done is kept.`,
+        action: `cancel task ${args.id}`,
+      });
     } else {
       await confirmOrYes(ctx, { message: `Cancel task ${args.id}?`, action: `cancel task ${args.id}` });
     }
@@ -51,7 +61,10 @@ export default defineCommand({
     } catch (error) {
       throw await explainCancelError(ctx, error, args.id);
     }
-    const kept = typeof task.progress === 'number' && task.progress > 0 ? `; work already done is kept (${percent(task.progress)} of it was done)` : '; work already done is kept';
+    const kept =
+      typeof task.progress === 'number' && task.progress > 0
+        ? `; work already done is kept (${percent(task.progress)} of it was done)`
+        : '; work already done is kept';
     await success(ctx, `Cancelled ${task.id}: ${task.title}${kept}`);
     await printItem(ctx, task, (t, f) => (f.tty ? '' : `${t.id}\t${t.status}`));
   },

@@ -13,7 +13,13 @@ import cancel from './cancel.js';
 export default defineGroup({
   name: 'task',
   summary: 'Background tasks: list, show, follow and cancel',
-  description: 'Tasks are the service\'s background work: setting up a watch, research, transcription, scheduled tasks. Each moves through milestones (plan, steps, output).',
-  examples: ['kagent task list --active', 'kagent task show tk_3k9x0q2m7d', 'kagent task watch tk_3k9x0q2m7d', 'kagent task cancel tk_3k9x0q2m7d'],
+  description:
+    "Tasks are the service's background work: setting up a watch, research, transcription, scheduled tasks. Each moves through milestones (plan, steps, output).",
+  examples: [
+    'kagent task list --active',
+    'kagent task show tk_3k9x0q2m7d',
+    'kagent task watch tk_3k9x0q2m7d',
+    'kagent task cancel tk_3k9x0q2m7d',
+  ],
   commands: [list, show, watch, cancel],
 });

@@ -13,10 +13,19 @@ export default defineCommand({
     spaceOption('only tasks of this space (id or name)'),
     { flags: '--active', description: 'only queued, running or waiting tasks' },
     { flags: '--no-active', description: 'only finished tasks (neither queued, running nor waiting)' },
-    { flags: '--kind <kind>', description: 'only tasks of this kind (watch_setup, brief, research, transcription, scheduled, ...)' },
+    {
+      flags: '--kind <kind>',
+      description: 'only tasks of this kind (watch_setup, brief, research, transcription, scheduled, ...)',
+    },
     ...pageOptions('every task'),
   ],
-  examples: ['kagent task list --active', 'kagent task list --no-active --limit 10', 'kagent task list --kind watch_setup --limit 5', 'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"', 'kagent task list --active | cut -f1'],
+  examples: [
+    'kagent task list --active',
+    'kagent task list --no-active --limit 10',
+    'kagent task list --kind watch_setup --limit 5',
+    'kagent task list --all --json | jq "map(select(.status == \\"failed\\")) | length"',
+    'kagent task list --active | cut -f1',
+  ],
   async run(ctx, opts) {
     const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = {
@@ -24,7 +33,11 @@ export default defineCommand({
       active: opts.active === undefined ? undefined : String(opts.active),
       kind: opts.kind,
     };
-    checkInput(S.Queries.listTasks, query, { space: '--space', active: opts.active === false ? '--no-active' : '--active', kind: '--kind' });
+    checkInput(S.Queries.listTasks, query, {
+      space: '--space',
+      active: opts.active === false ? '--no-active' : '--active',
+      kind: '--kind',
+    });
     if (opts.space !== undefined) {
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }

@@ -25,7 +25,9 @@ async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise
       ['waiting-on', waiting.map((a) => a.id).join(' ')],
       ['result', task.result ? `${task.result.kind} ${task.result.id}` : ''],
     ]);
-    const rows = (task.milestones ?? []).map((m) => [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'));
+    const rows = (task.milestones ?? []).map((m) =>
+      [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'),
+    );
     return [head, '--', ...rows].join('\n');
   }
   const facts = [task.id, task.kind, taskStatus(task.status, f)];
@@ -46,7 +48,10 @@ async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise
     }
   }
   if (task.result) {
-    lines.push('', `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${suggest(ctx, ...next)}`) : ''}`);
+    lines.push(
+      '',
+      `${f.bold('Result')}  ${task.result.kind} ${task.result.id}${next ? f.dim(`  → ${suggest(ctx, ...next)}`) : ''}`,
+    );
   }
   return lines.join('\n');
 }
@@ -57,7 +62,11 @@ export default defineCommand({
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
   description: 'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time.',
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
-  examples: ['kagent task show tk_3k9x0q2m7d', `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`, 'kagent task show tk_3k9x0q2m7d --json'],
+  examples: [
+    'kagent task show tk_3k9x0q2m7d',
+    `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`,
+    'kagent task show tk_3k9x0q2m7d --json',
+  ],
   async run(ctx, _opts, args) {
     let task: TaskDetail;
     try {

@@ -14,7 +14,11 @@ export default defineCommand({
     'Exits 0 when it is done, 1 when it failed or was cancelled, 8 when --timeout runs out first and 130 on Ctrl-C; the task goes on in the last two cases. ' +
     'With --json prints the task as it ended.',
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
-  examples: ['kagent task watch tk_3k9x0q2m7d', 'kagent task watch tk_3k9x0q2m7d --timeout 120', 'kagent task watch tk_3k9x0q2m7d --json | jq -r .status'],
+  examples: [
+    'kagent task watch tk_3k9x0q2m7d',
+    'kagent task watch tk_3k9x0q2m7d --timeout 120',
+    'kagent task watch tk_3k9x0q2m7d --json | jq -r .status',
+  ],
   async run(ctx, _opts, args) {
     const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
     let task: TaskDetail;
@@ -25,7 +29,8 @@ export default defineCommand({
     }
     const failure = taskOutcomeError(ctx, task);
     if (wantsJson(ctx)) await printJson(ctx, task);
-    else if (!ctx.io.stdoutIsTTY) await printItem(ctx, task, (t) => [t.id, t.status, t.result ? `${t.result.kind} ${t.result.id}` : ''].join('\t'));
+    else if (!ctx.io.stdoutIsTTY)
+      await printItem(ctx, task, (t) => [t.id, t.status, t.result ? `${t.result.kind} ${t.result.id}` : ''].join('\t'));
     if (failure) throw failure;
     await success(ctx, `Done: ${task.title}`);
     const next = resultCommand(task.result);

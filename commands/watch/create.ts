@@ -26,7 +26,10 @@ async function explainCreateError(ctx: Context, error: unknown): Promise<unknown
   const used = me?.usage.watchesThisMonth;
   if (/LIMIT|QUOTA/i.test(error.code) || (limit !== undefined && used !== undefined && used >= limit)) {
     const plan = me ? `your plan (${me.plan.name})` : 'your plan';
-    const detail = limit !== undefined ? ` creates at most ${limit} watch${limit === 1 ? '' : 'es'} a month${used !== undefined ? `, and ${used} ${used === 1 ? 'was' : 'were'} created this month` : ''}` : ' has reached its monthly watch limit';
+    const detail =
+      limit !== undefined
+        ? ` creates at most ${limit} watch${limit === 1 ? '' : 'es'} a month${used !== undefined ? `, and ${used} ${used === 1 ? 'was' : 'were'} created this month` : ''}`
+        : ' has reached its monthly watch limit';
     return new CliError(`monthly watch limit reached: ${plan}${detail}`, {
       exitCode: ExitCode.QUOTA,
       code: error.code,
@@ -43,10 +46,14 @@ export default defineCommand({
   description:
     'Creates a watch and follows the task that sets it up (plan, steps, output) until its first brief, covering the last 7 days, is written; then shows that brief. ' +
     'On a terminal the milestones update in place; piped, each one is a line on stderr. Ctrl-C stops following (the set-up goes on) and prints the command that resumes; ' +
-    'so does --timeout (exit 8). Every value is checked against the API\'s bounds before anything is sent. Creating a watch counts toward your plan\'s monthly watch limit.',
+    "so does --timeout (exit 8). Every value is checked against the API's bounds before anything is sent. Creating a watch counts toward your plan's monthly watch limit.",
   arguments: [{ name: 'intent', description: 'one sentence on what to follow', optional: true }],
   options: [
-    { flags: '--type <type>', description: 'topic (default: the agent finds sources), sources (the given --url) or pages (watch the --url pages for changes)' },
+    {
+      flags: '--type <type>',
+      description:
+        'topic (default: the agent finds sources), sources (the given --url) or pages (watch the --url pages for changes)',
+    },
     { flags: '--url <url>', description: 'a source or page to watch (repeatable)', repeatable: true },
     { flags: '--alert <phrase>', description: 'tell me when an entry mentions this (repeatable)', repeatable: true },
     { flags: '--cadence <cadence>', description: 'daily (default), weekly or off' },
@@ -89,13 +96,16 @@ export default defineCommand({
       alerts: '--alert',
       cadence: '--cadence',
       visibility: '--visibility',
-      spaceId: opts.space !== undefined ? '--space' : 'the profile\'s space',
+      spaceId: opts.space !== undefined ? '--space' : "the profile's space",
       lang: '--lang',
     });
     const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
-      throw new UsageError(`--type ${opts.type} needs at least one --url`, `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`);
+      throw new UsageError(
+        `--type ${opts.type} needs at least one --url`,
+        `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`,
+      );
     }
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
 
@@ -104,7 +114,11 @@ export default defineCommand({
     let created: WatchCreated;
     let answer: { replayed: boolean; unanswered: number };
     try {
-      const result = await api.callFull('createWatch', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
+      const result = await api.callFull('createWatch', {
+        body,
+        idempotencyKey: opts.idempotencyKey,
+        signal: ctx.signal,
+      });
       created = result.body;
       answer = result;
     } catch (error) {
@@ -118,7 +132,14 @@ export default defineCommand({
     if (!opts.wait) {
       if (wantsJson(ctx)) return printJson(ctx, created);
       await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);
-      await printItem(ctx, created, (c, f) => (f.tty ? f.fields([['Slug', c.slug], ['Task', c.taskId]]) : `${c.slug}\t${c.taskId}`));
+      await printItem(ctx, created, (c, f) =>
+        f.tty
+          ? f.fields([
+              ['Slug', c.slug],
+              ['Task', c.taskId],
+            ])
+          : `${c.slug}\t${c.taskId}`,
+      );
       await note(ctx, `follow the set-up: ${follow}\nread it once set up: ${show}`);
       return;
     }
@@ -131,9 +152,16 @@ export default defineCommand({
     const failure = taskOutcomeError(ctx, task);
     if (failure) throw failure;
 
-    const page = await api.call('getWatch', { params: { slug: created.slug }, query: { lang: ctx.config.lang }, signal: ctx.signal });
+    const page = await api.call('getWatch', {
+      params: { slug: created.slug },
+      query: { lang: ctx.config.lang },
+      signal: ctx.signal,
+    });
     if (wantsJson(ctx)) return printJson(ctx, page);
-    await success(ctx, `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`);
+    await success(
+      ctx,
+      `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
+    );
     const { renderWatchPage } = await import('../../src/views/brief.js');
     await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
   },

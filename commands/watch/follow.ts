@@ -31,10 +31,15 @@ async function explainFollowError(ctx: Context, error: unknown): Promise<unknown
 export default defineCommand({
   name: 'follow',
   summary: 'Follow a watch, or move one you follow to another space',
-  description: 'Your plan follows at most a number of watches (`kagent me` shows it). Following a watch you already follow moves it to --space.',
+  description:
+    'Your plan follows at most a number of watches (`kagent me` shows it). Following a watch you already follow moves it to --space.',
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   options: [spaceOption('the space to file it in, by id or name (default: where it is, or your default space)')],
-  examples: ['kagent watch follow ai-chips', 'kagent watch follow ai-chips --space Research', 'kagent watch follow ai-chips --json'],
+  examples: [
+    'kagent watch follow ai-chips',
+    'kagent watch follow ai-chips --space Research',
+    'kagent watch follow ai-chips --json',
+  ],
   async run(ctx, opts, args) {
     const S = await shapes();
     const body: Record<string, unknown> = {};
@@ -49,11 +54,18 @@ export default defineCommand({
     const api = await ctx.api();
     let state: FollowState;
     try {
-      state = await withNotFound(ctx, 'watch', args.slug, () => api.call('followWatch', { params: { slug: args.slug }, body, signal: ctx.signal }));
+      state = await withNotFound(ctx, 'watch', args.slug, () =>
+        api.call('followWatch', { params: { slug: args.slug }, body, signal: ctx.signal }),
+      );
     } catch (error) {
       throw await explainFollowError(ctx, error);
     }
-    await success(ctx, `Following ${state.slug}${spaceName ? ` in ${spaceName}` : ''} (${state.followers} ${state.followers === 1 ? 'follower' : 'followers'})`);
-    await printItem(ctx, state, (s, f) => (f.tty ? '' : [s.slug, s.following, s.spaceId ?? '', s.followers].join('\t')));
+    await success(
+      ctx,
+      `Following ${state.slug}${spaceName ? ` in ${spaceName}` : ''} (${state.followers} ${state.followers === 1 ? 'follower' : 'followers'})`,
+    );
+    await printItem(ctx, state, (s, f) =>
+      f.tty ? '' : [s.slug, s.following, s.spaceId ?? '', s.followers].join('\t'),
+    );
   },
 });

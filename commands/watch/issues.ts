@@ -8,10 +8,12 @@ export default defineCommand({
   name: 'issues',
   summary: "A watch's briefs, newest first",
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
-  options: [
-    ...pageOptions('every brief'),
+  options: [...pageOptions('every brief')],
+  examples: [
+    'kagent watch issues ai-chips',
+    'kagent watch issues ai-chips --all --json | jq length',
+    'kagent watch issues ai-chips --limit 5 | cut -f1',
   ],
-  examples: ['kagent watch issues ai-chips', 'kagent watch issues ai-chips --all --json | jq length', 'kagent watch issues ai-chips --limit 5 | cut -f1'],
   async run(ctx, opts, args) {
     const api = await ctx.api();
     const items = api.paginate('listWatchIssues', { params: { slug: args.slug }, signal: ctx.signal }, paging(opts));

@@ -26,12 +26,20 @@ export default defineCommand({
         { header: 'Type', value: (w) => w.type, priority: 3 },
         { header: 'Cadence', value: (w) => w.cadence, priority: 3 },
         { header: 'Owner', value: (w) => w.owner, kind: 'bool', priority: 3 },
-        { header: 'Space', value: (w) => w.spaceId, display: (w) => (w.spaceId ? (names.get(w.spaceId) ?? w.spaceId) : ''), only: 'tty' },
+        {
+          header: 'Space',
+          value: (w) => w.spaceId,
+          display: (w) => (w.spaceId ? (names.get(w.spaceId) ?? w.spaceId) : ''),
+          only: 'tty',
+        },
         { header: 'Space', value: (w) => w.spaceId, only: 'plain' },
         {
           header: 'Latest brief',
           value: (w) => w.latestBrief?.date ?? '',
-          display: (w, f) => (w.latestBrief ? `${w.latestBrief.date} ${f.dim(`· ${w.latestBrief.entryCount} entries`)}` : f.dim('none yet')),
+          display: (w, f) =>
+            w.latestBrief
+              ? `${w.latestBrief.date} ${f.dim(`· ${w.latestBrief.entryCount} entries`)}`
+              : f.dim('none yet'),
         },
         { header: 'Brief', value: (w) => w.latestBrief?.id ?? '', only: 'plain' },
         { header: 'Entries', value: (w) => w.latestBrief?.entryCount ?? '', only: 'plain' },

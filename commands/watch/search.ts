@@ -8,7 +8,11 @@ export default defineCommand({
   name: 'search',
   summary: 'Find public watches to follow',
   arguments: [{ name: 'query', description: 'words to look for in titles and intents' }],
-  examples: ['kagent watch search "ai chips"', 'kagent watch search battery --json | jq -r ".[].slug"', 'kagent watch search rust | cut -f1 | head -1 | xargs kagent watch follow'],
+  examples: [
+    'kagent watch search "ai chips"',
+    'kagent watch search battery --json | jq -r ".[].slug"',
+    'kagent watch search rust | cut -f1 | head -1 | xargs kagent watch follow',
+  ],
   async run(ctx, _opts, args) {
     const S = await shapes();
     checkInput(S.Queries.searchWatches, { q: args.query }, { q: 'QUERY' });

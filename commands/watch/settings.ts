@@ -15,17 +15,29 @@ export default defineCommand({
   arguments: [{ name: 'slug', description: 'a watch you own', complete: 'watch' }],
   options: [
     { flags: '--cadence <cadence>', description: 'daily, weekly or off' },
-    { flags: '--alert <phrase>', description: 'an alert phrase (repeatable; replaces the current list)', repeatable: true },
+    {
+      flags: '--alert <phrase>',
+      description: 'an alert phrase (repeatable; replaces the current list)',
+      repeatable: true,
+    },
     { flags: '--clear-alerts', description: 'remove every alert phrase' },
   ],
-  examples: ['kagent watch settings ai-chips --cadence weekly', 'kagent watch settings ai-chips --alert "export ban" --alert "Nvidia"', 'kagent watch settings ai-chips --clear-alerts --cadence off'],
+  examples: [
+    'kagent watch settings ai-chips --cadence weekly',
+    'kagent watch settings ai-chips --alert "export ban" --alert "Nvidia"',
+    'kagent watch settings ai-chips --clear-alerts --cadence off',
+  ],
   async run(ctx, opts, args) {
     if (opts.clearAlerts && opts.alert !== undefined) throw new UsageError('use --alert or --clear-alerts, not both');
     const body: Record<string, unknown> = {};
     if (opts.cadence !== undefined) body.cadence = opts.cadence;
     if (opts.alert !== undefined) body.alerts = opts.alert;
     if (opts.clearAlerts) body.alerts = [];
-    if (Object.keys(body).length === 0) throw new UsageError('nothing to change: pass --cadence, --alert or --clear-alerts', `see \`kagent watch settings --help\``);
+    if (Object.keys(body).length === 0)
+      throw new UsageError(
+        'nothing to change: pass --cadence, --alert or --clear-alerts',
+        `see \`kagent watch settings --help\``,
+      );
     const S = await shapes();
     checkInput(S.WatchSettingsRequest, body, { cadence: '--cadence', alerts: '--alert' });
     try {
@@ -35,12 +47,22 @@ export default defineCommand({
     }
     const changes = [
       body.cadence !== undefined ? `cadence ${String(body.cadence)}` : undefined,
-      body.alerts !== undefined ? ((body.alerts as string[]).length ? `alerts: ${(body.alerts as string[]).join(', ')}` : 'no alerts') : undefined,
+      body.alerts !== undefined
+        ? (body.alerts as string[]).length
+          ? `alerts: ${(body.alerts as string[]).join(', ')}`
+          : 'no alerts'
+        : undefined,
     ].filter(Boolean);
     await success(ctx, `Updated ${args.slug}: ${changes.join('; ')}`);
     const result = { slug: args.slug, ...body };
     await printItem(ctx, result, (r, f) =>
-      f.tty ? '' : [r.slug, (r as { cadence?: string }).cadence ?? '', ((r as { alerts?: string[] }).alerts ?? []).join(',')].join('\t'),
+      f.tty
+        ? ''
+        : [
+            r.slug,
+            (r as { cadence?: string }).cadence ?? '',
+            ((r as { alerts?: string[] }).alerts ?? []).join(','),
+          ].join('\t'),
     );
   },
 });

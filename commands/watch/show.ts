@@ -16,7 +16,9 @@ export default defineCommand({
     'Links are clickable where the terminal supports it. Piped, the watch is label/value lines, then `--`, then one tab-separated row per entry: ' +
     'position, importance, category, headline, primary URL, entry id. --lang reads the brief in the other language.',
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
-  options: [{ flags: '--date <YYYY-MM-DD>', description: 'the brief of this date instead of the latest (see the archive)' }],
+  options: [
+    { flags: '--date <YYYY-MM-DD>', description: 'the brief of this date instead of the latest (see the archive)' },
+  ],
   examples: [
     'kagent watch show ai-chips',
     'kagent watch show ai-chips --date 2026-01-14',

@@ -7,9 +7,14 @@ export default defineCommand({
   summary: 'Stop following a watch',
   description: 'With --json prints {"slug": ..., "following": false} (the service answers 204 with no body).',
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
-  examples: ['kagent watch unfollow ai-chips', 'kagent watch list | cut -f1 | grep ^test- | xargs -n1 kagent watch unfollow'],
+  examples: [
+    'kagent watch unfollow ai-chips',
+    'kagent watch list | cut -f1 | grep ^test- | xargs -n1 kagent watch unfollow',
+  ],
   async run(ctx, _opts, args) {
-    await withNotFound(ctx, 'watch', args.slug, async () => (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }));
+    await withNotFound(ctx, 'watch', args.slug, async () =>
+      (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }),
+    );
     await success(ctx, `No longer following ${args.slug}`);
     await printItem(ctx, { slug: args.slug, following: false }, (s, f) => (f.tty ? '' : `${s.slug}\tfalse`));
   },

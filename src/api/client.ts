@@ -93,7 +93,11 @@ export interface ApiClient {
   /** Raw request for `kagent api`: any method and path under the base URL. */
   raw(method: string, path: string, args?: Omit<CallArgs, 'params'>): Promise<CallResult<unknown>>;
   /** Follows cursors: yields items one by one; stops after `limit` items unless `all`. */
-  paginate<K extends PagedOperation>(op: K, args?: CallArgs, options?: { limit?: number; all?: boolean }): AsyncIterable<PageItem<K>>;
+  paginate<K extends PagedOperation>(
+    op: K,
+    args?: CallArgs,
+    options?: { limit?: number; all?: boolean },
+  ): AsyncIterable<PageItem<K>>;
   readonly baseUrl: string;
 }
 
@@ -138,7 +142,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const response = await core.send(await operationRequest(core, info, args));
     checkAnswerDepth(op, response.body);
     await checkAnswer(op, response.body, info.success === 204);
-    return { status: response.status, headers: response.headers, body: response.body as Responses[K], replayed: response.replayed, unanswered: response.unanswered };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: response.body as Responses[K],
+      replayed: response.replayed,
+      unanswered: response.unanswered,
+    };
   }
 
   /** Tolerant reading: the answer is compared with its shape; one that differs is marked and reported, never rejected. */
@@ -195,7 +205,8 @@ function checkCall(core: HttpCore, info: OperationInfo, args: CallArgs): void {
   }
   // An empty id or slug (`kagent doc show ''`, an unset shell variable) is the user's mistake, not a bug.
   for (const [name, value] of Object.entries(args.params ?? {})) {
-    if (value.trim() === '') throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
+    if (value.trim() === '')
+      throw new UsageError(`the ${name} is empty`, `give the ${name} of what you mean; the list commands show them`);
   }
 }
 
@@ -227,11 +238,19 @@ function paginateOperation<K extends PagedOperation>(
     const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
     yield* paginatePages<PageItem<K>>(
       async (cursor, pageSize) => {
-        const query = { ...args.query, ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor !== undefined ? { cursor } : {}) };
-        const page = (await callFull(op, { ...args, query })).body as unknown as { items: Array<PageItem<K>>; nextCursor: string | null };
+        const query = {
+          ...args.query,
+          ...(pageSize !== undefined ? { limit: pageSize } : {}),
+          ...(cursor !== undefined ? { cursor } : {}),
+        };
+        const page = (await callFull(op, { ...args, query })).body as unknown as {
+          items: Array<PageItem<K>>;
+          nextCursor: string | null;
+        };
         if (typeof page !== 'object' || page === null || !Array.isArray(page.items)) throw new NotAListError(op, page);
         // A cursor that is not text cannot be sent back: the pages end here.
-        if (page.nextCursor !== null && typeof page.nextCursor !== 'string') return { items: page.items, nextCursor: null };
+        if (page.nextCursor !== null && typeof page.nextCursor !== 'string')
+          return { items: page.items, nextCursor: null };
         return page;
       },
       { limit: options.limit, all: options.all, maxPageSize },
@@ -261,4 +280,3 @@ async function maxPageSizeOf(op: OperationId): Promise<number | undefined> {
   const maximum = query?.properties?.limit?.maximum;
   return typeof maximum === 'number' ? maximum : undefined;
 }
-

@@ -35,7 +35,11 @@ export function verdictFor(op: OperationId, body: unknown): Verdict | undefined 
   const differences = compare(schema, body);
   const listSchema = schema.properties?.items;
   const notAList =
-    listSchema?.type === 'array' && (typeof body !== 'object' || body === null || Array.isArray(body) || !Array.isArray((body as Record<string, unknown>).items));
+    listSchema?.type === 'array' &&
+    (typeof body !== 'object' ||
+      body === null ||
+      Array.isArray(body) ||
+      !Array.isArray((body as Record<string, unknown>).items));
   return { op, shape: shapeName(schema), fits: !differences.some((d) => d.kind !== 'extra'), differences, notAList };
 }
 
@@ -80,7 +84,9 @@ function walk(schema: Schema, value: unknown, path: string, out: Difference[]): 
         if (required.has(name)) out.push({ kind: 'missing', path: at });
       } else walk(sub, record[name], at, out);
     }
-    if (schema.properties) for (const name of Object.keys(record)) if (!(name in properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
+    if (schema.properties)
+      for (const name of Object.keys(record))
+        if (!(name in properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
   }
 }
 
@@ -103,7 +109,11 @@ function walkUnion(branches: Schema[], value: unknown, path: string, out: Differ
     if (!best || serious.length < best.filter((d) => d.kind !== 'extra').length) best = found;
   }
   // Tagged unions with an unknown tag: a new kind of part, displayable as text.
-  if (branches.every((b) => b.type === 'object' && Object.values(b.properties ?? {}).some((p: any) => p.const !== undefined))) {
+  if (
+    branches.every(
+      (b) => b.type === 'object' && Object.values(b.properties ?? {}).some((p: any) => p.const !== undefined),
+    )
+  ) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return;
   }
   const nonNull = branches.filter((b) => b.type !== 'null');
@@ -113,7 +123,9 @@ function walkUnion(branches: Schema[], value: unknown, path: string, out: Differ
 
 function taggedBy(branch: Schema, value: unknown): boolean {
   if (branch.type !== 'object' || typeof value !== 'object' || value === null) return false;
-  return Object.entries<Schema>(branch.properties ?? {}).some(([name, sub]) => sub.const !== undefined && (value as Record<string, unknown>)[name] === sub.const);
+  return Object.entries<Schema>(branch.properties ?? {}).some(
+    ([name, sub]) => sub.const !== undefined && (value as Record<string, unknown>)[name] === sub.const,
+  );
 }
 
 function typeName(schema: Schema): string | undefined {

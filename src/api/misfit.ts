@@ -25,14 +25,15 @@ export function misfitNote(misfit: Misfit, describe: (m: Misfit) => string): str
   return `note: the service's ${misfit.shape} differs from what kagent knows (${describe(misfit)}): shown as it came`;
 }
 
-
 /** "missing: watch; extra: slug, title; retyped: brief.date (string → integer)" — at most `max` paths a kind. */
 export function describeDifferences(differences: Difference[], max = 6): string {
   const parts: string[] = [];
   for (const kind of ['missing', 'retyped', 'extra'] as const) {
     const these = differences.filter((d) => d.kind === kind);
     if (these.length === 0) continue;
-    const shown = these.slice(0, max).map((d) => (kind === 'retyped' ? `${d.path} (${d.expected} → ${d.got})` : d.path));
+    const shown = these
+      .slice(0, max)
+      .map((d) => (kind === 'retyped' ? `${d.path} (${d.expected} → ${d.got})` : d.path));
     parts.push(`${kind}: ${shown.join(', ')}${these.length > max ? `, … ${these.length - max} more` : ''}`);
   }
   return parts.join('; ');

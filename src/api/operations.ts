@@ -92,11 +92,14 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
     const value = params[name];
     if (value === undefined || value === '') throw new Error(`missing path parameter ${name}`);
     // An id read from an answer of another shape (an object, null) is no id: never send "[object Object]".
-    if (typeof value !== 'string' && typeof value !== 'number') throw new TypeError(`path parameter ${name} is not text`);
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new TypeError(`path parameter ${name} is not text`);
     // "." and ".." stay as they are in encodeURIComponent, and a URL resolves them: /docs/.. would be
     // another route of the API. Such an id (typed, or read from an answer) names nothing: refused, nothing sent.
     if (/^\.{1,2}$/.test(String(value))) {
-      throw new UsageError(`"${String(value)}" cannot be used as the ${name} in a URL: it would name another path; nothing was sent`);
+      throw new UsageError(
+        `"${String(value)}" cannot be used as the ${name} in a URL: it would name another path; nothing was sent`,
+      );
     }
     return encodeURIComponent(value);
   });

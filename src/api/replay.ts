@@ -17,7 +17,10 @@ export interface KeyedAnswer {
  * - `either`: replayed under the user's key after an attempt of this run was lost:
  *   this run or an earlier one did it — either way, once.
  */
-export function replayOrigin(answer: KeyedAnswer, userKey: string | undefined): 'new' | 'this-run' | 'earlier-run' | 'either' {
+export function replayOrigin(
+  answer: KeyedAnswer,
+  userKey: string | undefined,
+): 'new' | 'this-run' | 'earlier-run' | 'either' {
   if (!answer.replayed) return 'new';
   if (userKey === undefined) return 'this-run';
   return answer.unanswered > 0 ? 'either' : 'earlier-run';
@@ -28,7 +31,12 @@ export function replayOrigin(answer: KeyedAnswer, userKey: string | undefined): 
  * command says what it did as usual). `did`: "created doc dc_1"; `nothingNew`:
  * "nothing new was created".
  */
-export function replayNote(answer: KeyedAnswer, userKey: string | undefined, did: string, nothingNew: string): string | undefined {
+export function replayNote(
+  answer: KeyedAnswer,
+  userKey: string | undefined,
+  did: string,
+  nothingNew: string,
+): string | undefined {
   switch (replayOrigin(answer, userKey)) {
     case 'earlier-run':
       return `this key already ${did} within the last 24 hours: ${nothingNew}`;

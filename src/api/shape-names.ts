@@ -8,7 +8,15 @@ let names: Map<unknown, string> | undefined;
 
 /** WatchPage, page of Task, list of Space: the export name in shapes.ts. */
 export function shapeName(schema: Schema): string {
-  names ??= new Map(Object.entries(S).filter(([, v]) => typeof v === 'object' && v !== null && 'type' in (v as object) || (typeof v === 'object' && v !== null && 'anyOf' in (v as object))).map(([k, v]) => [v, k]));
+  names ??= new Map(
+    Object.entries(S)
+      .filter(
+        ([, v]) =>
+          (typeof v === 'object' && v !== null && 'type' in (v as object)) ||
+          (typeof v === 'object' && v !== null && 'anyOf' in (v as object)),
+      )
+      .map(([k, v]) => [v, k]),
+  );
   const direct = names.get(schema);
   if (direct) return direct;
   const items = schema.properties?.items?.items;
@@ -16,4 +24,3 @@ export function shapeName(schema: Schema): string {
   if (inner) return 'nextCursor' in (schema.properties ?? {}) ? `page of ${inner}` : `list of ${inner}`;
   return schema.description?.replace(/ \(assumed\)$/, '') ?? 'answer';
 }
-

@@ -6,7 +6,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Str = (min: number, max: number, extra: Record<string, unknown> = {}) => Type.String({ minLength: min, maxLength: max, ...extra });
+const Str = (min: number, max: number, extra: Record<string, unknown> = {}) =>
+  Type.String({ minLength: min, maxLength: max, ...extra });
 const Enum = <const T extends readonly string[]>(values: T, extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...extra });
 const Ms = (description = 'Unix time in milliseconds') => Type.Integer({ description });
@@ -80,7 +81,12 @@ export const Me = Type.Object(
     credits: Type.Object({
       total: Type.Number(),
       pools: Type.Array(
-        Type.Object({ pool: Type.String(), remaining: Type.Number(), total: Nullable(Type.Number()), resetsAt: Nullable(DateTime()) }),
+        Type.Object({
+          pool: Type.String(),
+          remaining: Type.Number(),
+          total: Nullable(Type.Number()),
+          resetsAt: Nullable(DateTime()),
+        }),
       ),
     }),
     limits: Type.Object({
@@ -130,7 +136,13 @@ export type UpdateSpaceRequest = Static<typeof UpdateSpaceRequest>;
 // ---------------------------------------------------------------- watches, briefs, entries
 
 export const Evidence = Type.Object(
-  { url: Type.String(), title: Type.String(), source: Type.String(), publishedAt: Nullable(DateTime()), excerpt: Type.String() },
+  {
+    url: Type.String(),
+    title: Type.String(),
+    source: Type.String(),
+    publishedAt: Nullable(DateTime()),
+    excerpt: Type.String(),
+  },
   assumed('a source backing a brief entry'),
 );
 export type Evidence = Static<typeof Evidence>;
@@ -230,7 +242,10 @@ export const WatchPage = Type.Object(
     watch: Watch,
     brief: Nullable(Brief),
     archive: Type.Array(BriefRef),
-    method: Type.Object({ summary: Type.String(), sources: Type.Array(Type.Object({ url: Type.String(), title: Type.String() })) }),
+    method: Type.Object({
+      summary: Type.String(),
+      sources: Type.Array(Type.Object({ url: Type.String(), title: Type.String() })),
+    }),
   },
   assumed('one brief (latest or of a date), the archive and the method'),
 );
@@ -241,7 +256,13 @@ export const Knowledge = Type.Object(
     slug: Type.String(),
     report: Nullable(Type.Object({ week: Type.String(), markdown: Type.String(), createdAt: DateTime() })),
     timeline: Type.Array(
-      Type.Object({ date: Type.String(), headline: Type.String(), importance: Type.Number(), entryId: Type.String(), url: Type.String() }),
+      Type.Object({
+        date: Type.String(),
+        headline: Type.String(),
+        importance: Type.Number(),
+        entryId: Type.String(),
+        url: Type.String(),
+      }),
     ),
   },
   assumed('latest weekly report and timeline of important items'),
@@ -279,7 +300,10 @@ export const WatchCreated = Type.Object(
 );
 export type WatchCreated = Static<typeof WatchCreated>;
 
-export const FollowRequest = Type.Object({ spaceId: Type.Optional(Nullable(SpaceRef)) }, assumed('the space to follow into'));
+export const FollowRequest = Type.Object(
+  { spaceId: Type.Optional(Nullable(SpaceRef)) },
+  assumed('the space to follow into'),
+);
 export type FollowRequest = Static<typeof FollowRequest>;
 
 export const FollowState = Type.Object(
@@ -365,13 +389,18 @@ export const LibraryText = Type.Object(
     text: Type.String(),
     nextOffset: Nullable(Type.Integer()),
   },
-  assumed('one chunk of an uploaded file\'s text'),
+  assumed("one chunk of an uploaded file's text"),
 );
 export type LibraryText = Static<typeof LibraryText>;
 
 // ---------------------------------------------------------------- docs
 
-const DocSpace = Type.Object({ id: Type.String(), name: Type.String(), icon: Nullable(Type.String()), isDefault: Type.Boolean() });
+const DocSpace = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  icon: Nullable(Type.String()),
+  isDefault: Type.Boolean(),
+});
 
 export const Doc = Type.Object({
   id: Type.String(),
@@ -388,7 +417,13 @@ export type Doc = Static<typeof Doc>;
 
 export const DocCreated = Type.Object({ id: Type.String(), revision: Type.Number() });
 export type DocCreated = Static<typeof DocCreated>;
-export const DocHit = Type.Object({ id: Type.String(), title: Type.String(), spaceId: Type.String(), excerpt: Type.String(), updatedAt: DateTime() });
+export const DocHit = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  spaceId: Type.String(),
+  excerpt: Type.String(),
+  updatedAt: DateTime(),
+});
 export type DocHit = Static<typeof DocHit>;
 export const DocSummary = Type.Object({
   id: Type.String(),
@@ -423,7 +458,10 @@ export const EditOp = Type.Union([
   Type.Object({ op: Type.Literal('insert_after'), after: Str(1, 4000), content: Str(1, 40000) }),
   Type.Object({ op: Type.Literal('append'), content: Str(1, 40000) }),
   Type.Object({ op: Type.Literal('prepend'), content: Str(1, 40000) }),
-  Type.Object({ op: Type.Literal('rewrite'), content: Type.String({ maxLength: 500000, ...assumed('the whole new body') }) }),
+  Type.Object({
+    op: Type.Literal('rewrite'),
+    content: Type.String({ maxLength: 500000, ...assumed('the whole new body') }),
+  }),
 ]);
 export type EditOp = Static<typeof EditOp>;
 
@@ -433,7 +471,10 @@ export const EditDocRequest = Type.Object({
 });
 export type EditDocRequest = Static<typeof EditDocRequest>;
 
-export const Revision = Type.Object({ id: Type.String(), revision: Type.Number(), updatedAt: DateTime() }, assumed('the saved revision'));
+export const Revision = Type.Object(
+  { id: Type.String(), revision: Type.Number(), updatedAt: DateTime() },
+  assumed('the saved revision'),
+);
 export type Revision = Static<typeof Revision>;
 
 export const RevisionConflict = Type.Object(
@@ -464,7 +505,11 @@ export const MediaQuote = Type.Object(
 );
 export type MediaQuote = Static<typeof MediaQuote>;
 
-export const StartMediaRequest = Type.Object({ url: Url, lang: Type.Optional(Locale), spaceId: Type.Optional(Nullable(SpaceRef)) });
+export const StartMediaRequest = Type.Object({
+  url: Url,
+  lang: Type.Optional(Locale),
+  spaceId: Type.Optional(Nullable(SpaceRef)),
+});
 export type StartMediaRequest = Static<typeof StartMediaRequest>;
 
 export const MediaStarted = Type.Object(
@@ -488,7 +533,12 @@ export const MediaItem = Type.Object(
 );
 export type MediaItem = Static<typeof MediaItem>;
 
-export const Segment = Type.Object({ start: Type.Number(), end: Type.Number(), text: Type.String(), revision: Type.Integer() });
+export const Segment = Type.Object({
+  start: Type.Number(),
+  end: Type.Number(),
+  text: Type.String(),
+  revision: Type.Integer(),
+});
 export type Segment = Static<typeof Segment>;
 
 export const MediaPage = Type.Object(
@@ -512,14 +562,26 @@ export const MediaPage = Type.Object(
 export type MediaPage = Static<typeof MediaPage>;
 
 export const Transcript = Type.Object(
-  { id: Type.String(), title: Type.String(), lang: Locale, from: Type.Number(), to: Type.Number(), markdown: Type.String() },
+  {
+    id: Type.String(),
+    title: Type.String(),
+    lang: Locale,
+    from: Type.Number(),
+    to: Type.Number(),
+    markdown: Type.String(),
+  },
   assumed('summary and transcript as Markdown with timestamp links'),
 );
 export type Transcript = Static<typeof Transcript>;
 
 // ---------------------------------------------------------------- agent, actions, tasks
 
-export const Agent = Type.Object({ name: Type.String(), memory: Type.String(), memoryMax: Type.Number(), address: Type.String() });
+export const Agent = Type.Object({
+  name: Type.String(),
+  memory: Type.String(),
+  memoryMax: Type.Number(),
+  address: Type.String(),
+});
 export type Agent = Static<typeof Agent>;
 
 export const UpdateAgentRequest = Type.Object(
@@ -543,7 +605,10 @@ export const Action = Type.Object({
 });
 export type Action = Static<typeof Action>;
 
-export const DecideActionRequest = Type.Object({ approve: Type.Boolean(), remember: Type.Optional(Type.Boolean({ default: false })) });
+export const DecideActionRequest = Type.Object({
+  approve: Type.Boolean(),
+  remember: Type.Optional(Type.Boolean({ default: false })),
+});
 export type DecideActionRequest = Static<typeof DecideActionRequest>;
 
 export const Task = Type.Object(
@@ -623,10 +688,18 @@ export const ChatPart = Type.Union([
     type: Type.Literal('files'),
     items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), mime: Type.String(), url: Type.String() })),
   }),
-  Type.Object({ type: Type.Literal('tool'), id: Type.String(), name: Type.String(), label: Type.String(), status: Enum(['running', 'done', 'error']) }),
+  Type.Object({
+    type: Type.Literal('tool'),
+    id: Type.String(),
+    name: Type.String(),
+    label: Type.String(),
+    status: Enum(['running', 'done', 'error']),
+  }),
   Type.Object({
     type: Type.Literal('citations'),
-    items: Type.Array(Type.Object({ n: Type.Number(), title: Type.String(), url: Type.String(), source: Type.String() })),
+    items: Type.Array(
+      Type.Object({ n: Type.Number(), title: Type.String(), url: Type.String(), source: Type.String() }),
+    ),
   }),
   Type.Object({ type: Type.Literal('action'), action: Action }),
   Type.Object({ type: Type.Literal('task'), taskId: Type.String(), kind: Enum(TASK_KINDS), title: Type.String() }),
@@ -645,7 +718,10 @@ export type ChatPart = Static<typeof ChatPart>;
 
 export const ContextRef = Type.Object({ kind: Enum(['watch', 'doc', 'media']), id: Type.String({ maxLength: 40 }) });
 export const PageContext = Type.Object(
-  { path: Type.Optional(Type.String({ maxLength: 2048 })), refs: Type.Optional(Type.Array(ContextRef, { maxItems: 10 })) },
+  {
+    path: Type.Optional(Type.String({ maxLength: 2048 })),
+    refs: Type.Optional(Type.Array(ContextRef, { maxItems: 10 })),
+  },
   assumed('what the user was looking at'),
 );
 
@@ -672,7 +748,10 @@ export const Conversation = Type.Object({
 });
 export type Conversation = Static<typeof Conversation>;
 
-export const Messages = Type.Object({ conversation: Conversation, messages: Type.Array(ChatMessage) }, assumed('a conversation plus messages'));
+export const Messages = Type.Object(
+  { conversation: Conversation, messages: Type.Array(ChatMessage) },
+  assumed('a conversation plus messages'),
+);
 export type Messages = Static<typeof Messages>;
 
 export const SendMessageRequest = Type.Object(
@@ -688,8 +767,12 @@ export const SendMessageRequest = Type.Object(
 export type SendMessageRequest = Static<typeof SendMessageRequest>;
 
 export const TurnStarted = Type.Object(
-  { conversationId: Type.String(), messageId: Type.String({ description: "id of the agent's reply" }), userMessageId: Type.String() },
-  assumed('conversation id and the id of the agent\'s reply'),
+  {
+    conversationId: Type.String(),
+    messageId: Type.String({ description: "id of the agent's reply" }),
+    userMessageId: Type.String(),
+  },
+  assumed("conversation id and the id of the agent's reply"),
 );
 export type TurnStarted = Static<typeof TurnStarted>;
 
@@ -721,12 +804,19 @@ export const Inbox = Type.Object(
 export type Inbox = Static<typeof Inbox>;
 
 export const MarkInboxRequest = Type.Object(
-  { read: Type.Optional(Type.Boolean()), done: Type.Optional(Type.Boolean()), dismissed: Type.Optional(Type.Boolean()) },
+  {
+    read: Type.Optional(Type.Boolean()),
+    done: Type.Optional(Type.Boolean()),
+    dismissed: Type.Optional(Type.Boolean()),
+  },
   { minProperties: 1, ...assumed('read, done and/or dismissed') },
 );
 export type MarkInboxRequest = Static<typeof MarkInboxRequest>;
 
-export const Suggestion = Type.Object({ id: Type.String(), text: Type.String(), prompt: Type.String() }, assumed('a suggestion'));
+export const Suggestion = Type.Object(
+  { id: Type.String(), text: Type.String(), prompt: Type.String() },
+  assumed('a suggestion'),
+);
 
 export const Home = Type.Object(
   {
@@ -746,7 +836,8 @@ export type Home = Static<typeof Home>;
 // ---------------------------------------------------------------- lists
 
 export const ItemsOf = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item) });
-export const PageOf = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Nullable(Type.String()) });
+export const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), nextCursor: Nullable(Type.String()) });
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -756,7 +847,10 @@ export interface Page<T> {
 
 export const Queries = {
   searchWatches: Type.Object({ q: Str(1, limits.queryMax) }),
-  getWatch: Type.Object({ date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })), lang: Type.Optional(Locale) }),
+  getWatch: Type.Object({
+    date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    lang: Type.Optional(Locale),
+  }),
   listWatchIssues: Type.Object({ limit: Type.Optional(PageSize(100, 30)), cursor: Type.Optional(Cursor) }),
   listLibrary: Type.Object({
     space: Type.Optional(SpaceRef),
@@ -767,23 +861,36 @@ export const Queries = {
   }),
   readLibraryText: Type.Object({
     offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-    limit: Type.Optional(Type.Integer({ minimum: limits.textChunk.min, maximum: limits.textChunk.max, default: limits.textChunk.default })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: limits.textChunk.min, maximum: limits.textChunk.max, default: limits.textChunk.default }),
+    ),
   }),
   uploadFile: Type.Object({
     space: Type.Optional(SpaceRef),
     note: Type.Optional(Type.String({ maxLength: limits.uploadNoteMax })),
     lang: Type.Optional(Locale),
   }),
-  listDocs: Type.Object({ space: Type.Optional(SpaceRef), limit: Type.Optional(PageSize(500, 100)), cursor: Type.Optional(Cursor) }),
+  listDocs: Type.Object({
+    space: Type.Optional(SpaceRef),
+    limit: Type.Optional(PageSize(500, 100)),
+    cursor: Type.Optional(Cursor),
+  }),
   searchDocs: Type.Object({ q: Str(1, limits.queryMax) }),
-  listMedia: Type.Object({ space: Type.Optional(SpaceRef), limit: Type.Optional(PageSize(200, 50)), cursor: Type.Optional(Cursor) }),
+  listMedia: Type.Object({
+    space: Type.Optional(SpaceRef),
+    limit: Type.Optional(PageSize(200, 50)),
+    cursor: Type.Optional(Cursor),
+  }),
   getMedia: Type.Object({ lang: Type.Optional(Locale), after: Type.Optional(Type.Integer({ minimum: 0 })) }),
   getTranscript: Type.Object({
     lang: Type.Optional(Locale),
     from: Type.Optional(Type.Number({ minimum: 0 })),
     to: Type.Optional(Type.Number({ minimum: 0 })),
   }),
-  listInbox: Type.Object({ filter: Type.Optional(Enum(INBOX_FILTERS, { default: 'all' })), cursor: Type.Optional(Cursor) }),
+  listInbox: Type.Object({
+    filter: Type.Optional(Enum(INBOX_FILTERS, { default: 'all' })),
+    cursor: Type.Optional(Cursor),
+  }),
   listTasks: Type.Object({
     space: Type.Optional(SpaceRef),
     active: Type.Optional(Enum(['true', 'false'])),
@@ -791,6 +898,10 @@ export const Queries = {
     limit: Type.Optional(PageSize(100, 30)),
     cursor: Type.Optional(Cursor),
   }),
-  listConversations: Type.Object({ space: Type.Optional(SpaceRef), limit: Type.Optional(PageSize(100, 30)), cursor: Type.Optional(Cursor) }),
+  listConversations: Type.Object({
+    space: Type.Optional(SpaceRef),
+    limit: Type.Optional(PageSize(100, 30)),
+    cursor: Type.Optional(Cursor),
+  }),
   getConversationMessages: Type.Object({ limit: Type.Optional(PageSize(200, 60)) }),
 } as const;

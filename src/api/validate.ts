@@ -27,21 +27,33 @@ function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[])
       return;
     case 'integer':
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) {
+      if (
+        typeof value !== 'number' ||
+        !Number.isFinite(value) ||
+        (schema.type === 'integer' && !Number.isInteger(value))
+      ) {
         at(`must be ${describeNumber(schema)}`);
-      } else if ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)) {
+      } else if (
+        (schema.minimum !== undefined && value < schema.minimum) ||
+        (schema.maximum !== undefined && value > schema.maximum)
+      ) {
         at(`must be ${describeNumber(schema)}`);
       }
       return;
     }
     case 'string': {
-      if (typeof value !== 'string') return void at(schema.enum ? `must be one of: ${schema.enum.join(', ')}` : 'must be a string');
+      if (typeof value !== 'string')
+        return void at(schema.enum ? `must be one of: ${schema.enum.join(', ')}` : 'must be a string');
       if (schema.enum && !schema.enum.includes(value)) return void at(`must be one of: ${schema.enum.join(', ')}`);
       const length = charLength(value);
-      if ((schema.minLength !== undefined && length < schema.minLength) || (schema.maxLength !== undefined && length > schema.maxLength)) {
+      if (
+        (schema.minLength !== undefined && length < schema.minLength) ||
+        (schema.maxLength !== undefined && length > schema.maxLength)
+      ) {
         return void at(`must be ${describeLength(schema)} (got ${length})`);
       }
-      if (schema.pattern && !new RegExp(schema.pattern).test(value)) return void at(`must match ${patternName(schema.pattern)}`);
+      if (schema.pattern && !new RegExp(schema.pattern).test(value))
+        return void at(`must match ${patternName(schema.pattern)}`);
       if (schema.format === 'uri') {
         const problem = uriProblem(value);
         if (problem) return void at(problem);
@@ -51,7 +63,10 @@ function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[])
     }
     case 'array': {
       if (!Array.isArray(value)) return void at('must be a list');
-      if ((schema.minItems !== undefined && value.length < schema.minItems) || (schema.maxItems !== undefined && value.length > schema.maxItems)) {
+      if (
+        (schema.minItems !== undefined && value.length < schema.minItems) ||
+        (schema.maxItems !== undefined && value.length > schema.maxItems)
+      ) {
         at(`must have ${describeItems(schema)} (got ${value.length})`);
       }
       if (schema.items) value.forEach((item, i) => check(schema.items, item, join(path, String(i)), issues));
@@ -67,7 +82,10 @@ function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[])
       for (const [name, sub] of Object.entries(properties)) {
         if (record[name] !== undefined) check(sub, record[name], join(path, name), issues);
       }
-      if (schema.minProperties && Object.keys(properties).filter((k) => record[k] !== undefined).length < schema.minProperties) {
+      if (
+        schema.minProperties &&
+        Object.keys(properties).filter((k) => record[k] !== undefined).length < schema.minProperties
+      ) {
         at(`must set at least one of: ${Object.keys(properties).join(', ')}`);
       }
       return;
@@ -85,7 +103,10 @@ function checkUnion(schema: Schema, value: unknown, path: string, issues: ApiIss
     const given = (value as Record<string, unknown>)[tag];
     const branch = branches.find((b) => b.properties[tag].const === given);
     if (!branch) {
-      issues.push({ path: join(path, tag), message: `must be one of: ${branches.map((b) => b.properties[tag].const).join(', ')}` });
+      issues.push({
+        path: join(path, tag),
+        message: `must be one of: ${branches.map((b) => b.properties[tag].const).join(', ')}`,
+      });
       return;
     }
     return check(branch, value, path, issues);

@@ -46,7 +46,9 @@ function wantsOperand(group: CommandSpec, argv: string[], word: string): boolean
   let spec = group;
   let at = operands.indexOf(group.name) + 1;
   for (; at < operands.length; at++) {
-    const sub = spec.commands?.find((command) => command.name === operands[at] || command.aliases?.includes(operands[at] as string));
+    const sub = spec.commands?.find(
+      (command) => command.name === operands[at] || command.aliases?.includes(operands[at] as string),
+    );
     if (!sub) break;
     spec = sub;
   }

@@ -12,7 +12,8 @@ import { argumentUsage, optionDescription, usage, visible } from './manpages.js'
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from './global-flags.js';
 import { flagDescription } from './root-help.js';
 
-export const BEGIN_MARKER = '<!-- BEGIN GENERATED REFERENCE: `npm run docs` writes this block from the command tree (src/command-docs.ts); edit the commands, not this block -->';
+export const BEGIN_MARKER =
+  '<!-- BEGIN GENERATED REFERENCE: `npm run docs` writes this block from the command tree (src/command-docs.ts); edit the commands, not this block -->';
 export const END_MARKER = '<!-- END GENERATED REFERENCE -->';
 
 /** The generated block, markers excluded. A group that fails to load fails the whole run. */
@@ -20,10 +21,16 @@ export async function commandReference(): Promise<string> {
   const specs: CommandSpec[] = [];
   for (const group of groups) specs.push(await loadGroup(group.name));
   const lines = ['## Global flags', '', 'These work with every command.', '', '| Flag | Meaning |', '|---|---|'];
-  for (const flag of [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG]) lines.push(`| \`${flag.flags}\` | ${cell(flagDescription(flag))} |`);
+  for (const flag of [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG])
+    lines.push(`| \`${flag.flags}\` | ${cell(flagDescription(flag))} |`);
   lines.push('', '## Command groups', '');
   for (const section of [...new Set(groups.map((group) => group.section))]) {
-    lines.push(`- **${section}:** ${groups.filter((group) => group.section === section).map((group) => `[${group.name}](#${anchor(`kagent ${group.name}`)})`).join(', ')}`);
+    lines.push(
+      `- **${section}:** ${groups
+        .filter((group) => group.section === section)
+        .map((group) => `[${group.name}](#${anchor(`kagent ${group.name}`)})`)
+        .join(', ')}`,
+    );
   }
   for (const spec of specs) lines.push('', ...groupSection(spec));
   return `${lines.join('\n')}\n`;
@@ -33,7 +40,8 @@ export async function commandReference(): Promise<string> {
 export function withReference(document: string, reference: string): string {
   const begin = document.indexOf(BEGIN_MARKER);
   const end = document.indexOf(END_MARKER);
-  if (begin < 0 || end < begin) throw new Error('docs/commands.md must hold the generated block\'s two markers, in order');
+  if (begin < 0 || end < begin)
+    throw new Error("docs/commands.md must hold the generated block's two markers, in order");
   return `${document.slice(0, begin + BEGIN_MARKER.length)}\n\n${reference}\n${document.slice(end)}`;
 }
 
@@ -42,7 +50,10 @@ export function referenceIn(document: string): string | undefined {
   const begin = document.indexOf(BEGIN_MARKER);
   const end = document.indexOf(END_MARKER);
   if (begin < 0 || end < begin) return undefined;
-  return document.slice(begin + BEGIN_MARKER.length, end).replace(/^\n\n/, '').replace(/\n$/, '');
+  return document
+    .slice(begin + BEGIN_MARKER.length, end)
+    .replace(/^\n\n/, '')
+    .replace(/\n$/, '');
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
@@ -58,14 +69,28 @@ function groupSection(spec: CommandSpec): string[] {
   const path = ['kagent', spec.name];
   const commands = visible(spec.commands);
   const lines = [`## ${path.join(' ')}`, '', ...prose(spec)];
-  if (spec.run || commands.length === 0) lines.push('', ...usageBlock(path, { ...spec, commands: [] }), ...argumentsAndOptions(spec));
+  if (spec.run || commands.length === 0)
+    lines.push('', ...usageBlock(path, { ...spec, commands: [] }), ...argumentsAndOptions(spec));
   if (commands.length) {
-    lines.push('', `Commands: ${commands.map((command) => `[${command.name}](#${anchor(`${path.join(' ')} ${command.name}`)})`).join(', ')}.`);
+    lines.push(
+      '',
+      `Commands: ${commands.map((command) => `[${command.name}](#${anchor(`${path.join(' ')} ${command.name}`)})`).join(', ')}.`,
+    );
   }
   lines.push('', ...examples(spec.examples));
   const walk = (command: CommandSpec, parent: string[]) => {
     const own = [...parent, command.name];
-    lines.push('', `### ${own.join(' ')}`, '', ...prose(command), '', ...usageBlock(own, command), ...argumentsAndOptions(command), '', ...examples(command.examples));
+    lines.push(
+      '',
+      `### ${own.join(' ')}`,
+      '',
+      ...prose(command),
+      '',
+      ...usageBlock(own, command),
+      ...argumentsAndOptions(command),
+      '',
+      ...examples(command.examples),
+    );
     for (const sub of visible(command.commands)) walk(sub, own);
   };
   for (const command of commands) walk(command, path);
@@ -78,7 +103,12 @@ function prose(spec: CommandSpec): string[] {
   const paragraphs = text
     .trim()
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.split('\n').map((line) => markdownText(line.trim())).join('\\\n'));
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => markdownText(line.trim()))
+        .join('\\\n'),
+    );
   const lines = paragraphs.flatMap((paragraph, i) => (i > 0 ? ['', paragraph] : [paragraph]));
   if (spec.aliases?.length) lines.push('', `Aliases: ${spec.aliases.map((alias) => `\`${alias}\``).join(', ')}.`);
   return lines;
@@ -112,7 +142,9 @@ function examples(lines: readonly string[]): string[] {
 
 /** Text in a table cell: one line, its pipes escaped. */
 function cell(text: string): string {
-  return markdownText(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  return markdownText(text)
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 /** Plain text as Markdown shows it as typed: outside `code` spans, backslashes, `*` and `<` are escaped (no emphasis, no HTML tags). */

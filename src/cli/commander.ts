@@ -8,7 +8,15 @@ import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
 import { camelCase, timeoutParser, ParseFailure, valueParser, type Invocation } from './option-values.js';
 import type { RunOptions } from './program.js';
 import { groups } from './manifest.js';
-import { GLOBAL_ATTRIBUTES, GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, GLOBAL_SHORT_FLAGS, HELP_FLAG, NEGATE_ONLY_ATTRIBUTES, VERSION_FLAG } from './global-flags.js';
+import {
+  GLOBAL_ATTRIBUTES,
+  GLOBAL_FLAGS,
+  GLOBAL_FLAGS_HEADING,
+  GLOBAL_SHORT_FLAGS,
+  HELP_FLAG,
+  NEGATE_ONLY_ATTRIBUTES,
+  VERSION_FLAG,
+} from './global-flags.js';
 import { formatExamples, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE } from './root-help.js';
 
 /** `kagent help`: the root help, every group listed. */
@@ -28,7 +36,11 @@ export interface ReadCommandLine {
  * line names, if any) is registered in full; the others only by name, for
  * `kagent help` and for suggesting a group for a word that is none.
  */
-export async function readCommandLine(options: RunOptions, argv: string[], group: CommandSpec | undefined): Promise<ReadCommandLine | undefined> {
+export async function readCommandLine(
+  options: RunOptions,
+  argv: string[],
+  group: CommandSpec | undefined,
+): Promise<ReadCommandLine | undefined> {
   // A command of a group: only that group is registered (start-up); the others are
   // needed only to list them or to suggest one for a name that is none.
   const program = buildRoot(options, group && group.name !== 'help' ? group.name : undefined);
@@ -77,7 +89,9 @@ function buildRoot(options: RunOptions, onlyGroup?: string): Command {
     if (option.attributeName() === 'timeout') option.argParser(timeoutParser());
     program.addOption(option);
   }
-  program.version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description).helpOption(HELP_FLAG.flags, HELP_FLAG.description);
+  program
+    .version(options.versionText ?? options.version, VERSION_FLAG.flags, VERSION_FLAG.description)
+    .helpOption(HELP_FLAG.flags, HELP_FLAG.description);
 
   for (const group of groups) {
     if (onlyGroup !== undefined && group.name !== onlyGroup) continue;
@@ -90,7 +104,12 @@ function buildRoot(options: RunOptions, onlyGroup?: string): Command {
 // ---------------------------------------------------------------- a command spec (src/kit/define.ts) in commander
 
 /** Swaps a manifest placeholder for the full command tree of its module. */
-function replaceWithSpec(program: Command, placeholder: Command, spec: CommandSpec, onInvoke: (invocation: Invocation) => void): void {
+function replaceWithSpec(
+  program: Command,
+  placeholder: Command,
+  spec: CommandSpec,
+  onInvoke: (invocation: Invocation) => void,
+): void {
   const section = placeholder.helpGroup();
   const index = program.commands.indexOf(placeholder);
   (program.commands as Command[]).splice(index, 1);
@@ -102,7 +121,12 @@ function replaceWithSpec(program: Command, placeholder: Command, spec: CommandSp
   commands.splice(index, 0, full);
 }
 
-function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Invocation) => void, parentPath: string[]): Command {
+function register(
+  parent: Command,
+  spec: CommandSpec,
+  onInvoke: (invocation: Invocation) => void,
+  parentPath: string[],
+): Command {
   const path = [...parentPath, spec.name];
   const command = parent.command(spec.name, spec.hidden ? { hidden: true } : undefined);
   command
@@ -122,7 +146,9 @@ function register(parent: Command, spec: CommandSpec, onInvoke: (invocation: Inv
 
   for (const sub of spec.commands ?? []) register(command, sub, onInvoke, path);
 
-  const inherits = spec.commands?.length ? '' : `\nGlobal flags (--json, --jq, -p, -y, -q, ...) work here too: see \`kagent --help\`.\n`;
+  const inherits = spec.commands?.length
+    ? ''
+    : `\nGlobal flags (--json, --jq, -p, -y, -q, ...) work here too: see \`kagent --help\`.\n`;
   command.addHelpText('after', `\n${formatExamples(spec.examples)}\n${inherits}`);
 
   if (spec.run) {
@@ -151,7 +177,12 @@ function ownOptions(command: Command): Record<string, unknown> {
   const names = new Set(command.options.map((option) => option.attributeName()));
   for (let parent = command.parent; parent?.parent; parent = parent.parent) {
     for (const [name, value] of Object.entries(parent.opts())) {
-      if (names.has(name) && parent.getOptionValueSource(name) === 'cli' && command.getOptionValueSource(name) !== 'cli') opts[name] = value;
+      if (
+        names.has(name) &&
+        parent.getOptionValueSource(name) === 'cli' &&
+        command.getOptionValueSource(name) !== 'cli'
+      )
+        opts[name] = value;
     }
   }
   return opts;
@@ -166,7 +197,9 @@ function toArgument(command: Command, spec: ArgumentSpec) {
 
 function toOption(command: Command, spec: OptionSpec, path: string[]) {
   const option = command.createOption(spec.flags, spec.description);
-  const sameName = GLOBAL_ATTRIBUTES.has(option.attributeName()) && !(NEGATE_ONLY_ATTRIBUTES.has(option.attributeName()) && !option.negate);
+  const sameName =
+    GLOBAL_ATTRIBUTES.has(option.attributeName()) &&
+    !(NEGATE_ONLY_ATTRIBUTES.has(option.attributeName()) && !option.negate);
   if (sameName || (option.short !== undefined && GLOBAL_SHORT_FLAGS.has(option.short))) {
     throw new Error(`${path.join(' ')}: option ${spec.flags} clashes with a global flag`);
   }

@@ -17,9 +17,16 @@ export interface GlobalFlag {
 export const GLOBAL_FLAGS_HEADING = 'Global flags (work with every command):';
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flags: '--json [fields]', description: "print the API's JSON (pretty on a terminal, compact when piped); --json id,title keeps those fields" },
+  {
+    flags: '--json [fields]',
+    description: "print the API's JSON (pretty on a terminal, compact when piped); --json id,title keeps those fields",
+  },
   { flags: '--jq <expr>', description: 'filter the JSON with a jq expression (implies --json)' },
-  { flags: '-p, --profile <name>', description: 'use this profile (default: the current one; env KAGENT_PROFILE)', complete: 'profile' },
+  {
+    flags: '-p, --profile <name>',
+    description: 'use this profile (default: the current one; env KAGENT_PROFILE)',
+    complete: 'profile',
+  },
   { flags: '--base-url <url>', description: 'API base URL for this run (env KAGENT_BASE_URL)' },
   { flags: '--lang <lang>', description: 'content language for writes (env KAGENT_LANG)', choices: ['zh', 'en'] },
   { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
@@ -28,7 +35,10 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '-y, --yes', description: 'confirm destructive or costly steps without asking' },
   { flags: '-q, --quiet', description: 'print results only: no notes, no spinners' },
   { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },
-  { flags: '--timeout <seconds>', description: 'give up waiting after this many seconds (exit 8; 7 for the rate limit)' },
+  {
+    flags: '--timeout <seconds>',
+    description: 'give up waiting after this many seconds (exit 8; 7 for the rate limit)',
+  },
   { flags: '--insecure', description: 'allow plain http:// to a host that is not this machine' },
 ];
 export const VERSION_FLAG: GlobalFlag = { flags: '-V, --version', description: 'print the version' };
@@ -58,7 +68,9 @@ const SHAPES = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map(shapeOf);
 
 /** `--profile`, `-p`, `--jq`, …: the global flags whose value is the next word. (`--json [fields]` is read apart.) */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set(
-  SHAPES.filter((shape) => shape.value === 'required').flatMap((shape) => (shape.short ? [shape.short, shape.long] : [shape.long])),
+  SHAPES.filter((shape) => shape.value === 'required').flatMap((shape) =>
+    shape.short ? [shape.short, shape.long] : [shape.long],
+  ),
 );
 
 /** The letters of short global flags that take a value (`-p`): in a cluster (`-qp NAME`) the last one takes the next word. */
@@ -68,13 +80,19 @@ export const SHORT_VALUE_LETTERS: ReadonlySet<string> = new Set(
 
 /** The root's attribute names and short flags: a command must not declare them again (checked when registering). */
 export const GLOBAL_ATTRIBUTES: ReadonlySet<string> = new Set(SHAPES.map((shape) => shape.attribute));
-export const GLOBAL_SHORT_FLAGS: ReadonlySet<string> = new Set(SHAPES.flatMap((shape) => (shape.short ? [shape.short] : [])));
+export const GLOBAL_SHORT_FLAGS: ReadonlySet<string> = new Set(
+  SHAPES.flatMap((shape) => (shape.short ? [shape.short] : [])),
+);
 /** Globals that exist only as --no-X: a command's own --X <value> (`api --input FILE`) is another flag, which commander tells apart. */
-export const NEGATE_ONLY_ATTRIBUTES: ReadonlySet<string> = new Set(SHAPES.filter((shape) => shape.negate).map((shape) => shape.attribute));
+export const NEGATE_ONLY_ATTRIBUTES: ReadonlySet<string> = new Set(
+  SHAPES.filter((shape) => shape.negate).map((shape) => shape.attribute),
+);
 
 /** Whether a command line asks for JSON (for an error reported before commander has read it). */
 export function jsonRequested(argv: readonly string[]): boolean {
-  return argv.some((token) => token === '--json' || token.startsWith('--json=') || token === '--jq' || token.startsWith('--jq='));
+  return argv.some(
+    (token) => token === '--json' || token.startsWith('--json=') || token === '--jq' || token.startsWith('--jq='),
+  );
 }
 
 /** The Context's flags from the root's values as commander read them (`--json=` with fields read apart). */

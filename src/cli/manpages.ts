@@ -33,7 +33,10 @@ export function manPageFiles(): string[] {
 export async function manPages(meta: ManMeta): Promise<ManPage[]> {
   const specs: CommandSpec[] = [];
   for (const group of groups) specs.push(await loadGroup(group.name));
-  return [{ file: 'kagent.1', text: rootPage(meta) }, ...specs.map((spec) => ({ file: `kagent-${spec.name}.1`, text: groupPage(spec, meta) }))];
+  return [
+    { file: 'kagent.1', text: rootPage(meta) },
+    ...specs.map((spec) => ({ file: `kagent-${spec.name}.1`, text: groupPage(spec, meta) })),
+  ];
 }
 
 // ---------------------------------------------------------------- roff
@@ -76,11 +79,20 @@ function paragraphs(text: string): string[] {
 }
 
 function examples(lines: readonly string[]): string[] {
-  return ['.PP', '.RS 4', '.nf', ...lines.map((line) => roffText(line.startsWith('#') ? line : `$ ${line}`)), '.fi', '.RE'];
+  return [
+    '.PP',
+    '.RS 4',
+    '.nf',
+    ...lines.map((line) => roffText(line.startsWith('#') ? line : `$ ${line}`)),
+    '.fi',
+    '.RE',
+  ];
 }
 
 function header(name: string, meta: ManMeta): string[] {
-  return [`.\\" Generated from kagent's command tree by the build (src/cli/manpages.ts); do not edit.`, `.TH ${arg(name.toUpperCase())} 1 ${arg(meta.date)} ${arg(`kagent ${meta.version}`)} "kagent manual"`,
+  return [
+    `.\\" Generated from kagent's command tree by the build (src/cli/manpages.ts); do not edit.`,
+    `.TH ${arg(name.toUpperCase())} 1 ${arg(meta.date)} ${arg(`kagent ${meta.version}`)} "kagent manual"`,
     // No hyphenation, ragged right: flags and variable names stay whole.
     '.nh',
     '.ad l',
@@ -102,7 +114,9 @@ function flagItem(flags: string, description: string): string[] {
 export function optionDescription(option: OptionSpec): string {
   const notes = [
     ...(option.choices ? [`one of: ${option.choices.join(', ')}`] : []),
-    ...(option.default !== undefined && option.default !== false ? [`default: ${Array.isArray(option.default) ? option.default.join(', ') : String(option.default)}`] : []),
+    ...(option.default !== undefined && option.default !== false
+      ? [`default: ${Array.isArray(option.default) ? option.default.join(', ') : String(option.default)}`]
+      : []),
     ...(option.repeatable ? ['may be repeated'] : []),
     ...(option.required ? ['required'] : []),
   ];
@@ -116,7 +130,11 @@ export function argumentUsage(argument: ArgumentSpec): string {
 
 /** `kagent space create <name> [flags]` */
 export function usage(path: string[], spec: CommandSpec): string {
-  const parts = [...path, ...(spec.commands?.length && !spec.run ? ['<command>'] : spec.commands?.length ? ['[command]'] : []), ...(spec.arguments ?? []).map(argumentUsage)];
+  const parts = [
+    ...path,
+    ...(spec.commands?.length && !spec.run ? ['<command>'] : spec.commands?.length ? ['[command]'] : []),
+    ...(spec.arguments ?? []).map(argumentUsage),
+  ];
   return `${parts.join(' ')} [flags]`;
 }
 
@@ -136,7 +154,9 @@ function rootPage(meta: ManMeta): string {
     '.SH DESCRIPTION',
     ...paragraphs(ROOT_DESCRIPTION),
     '.PP',
-    roffText('Each command group has its own page: kagent-<group>(1), e.g. kagent-space(1). `kagent <command> --help` prints the same help on the terminal.'),
+    roffText(
+      'Each command group has its own page: kagent-<group>(1), e.g. kagent-space(1). `kagent <command> --help` prints the same help on the terminal.',
+    ),
     '.SH GLOBAL FLAGS',
     roffText('These work with every command.'),
     ...[...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].flatMap((flag) => flagItem(flag.flags, flagDescription(flag))),
@@ -145,7 +165,11 @@ function rootPage(meta: ManMeta): string {
   for (const section of [...new Set(groups.map((group) => group.section))]) {
     lines.push(`.SS ${arg(section)}`);
     for (const group of groups.filter((candidate) => candidate.section === section)) {
-      lines.push('.TP', bold(`kagent ${group.name}`), `${roffText(group.summary)}; see \\fBkagent\\-${roffText(group.name)}\\fR(1).`);
+      lines.push(
+        '.TP',
+        bold(`kagent ${group.name}`),
+        `${roffText(group.summary)}; see \\fBkagent\\-${roffText(group.name)}\\fR(1).`,
+      );
     }
   }
   lines.push(
@@ -154,7 +178,9 @@ function rootPage(meta: ManMeta): string {
     '.SH EXIT STATUS',
     ...exitCodeTable.flatMap(([code, meaning]) => ['.TP', bold(String(code)), roffText(meaning)]),
     '.PP',
-    roffText('Every error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps; with --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.'),
+    roffText(
+      'Every error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps; with --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.',
+    ),
     '.SH ENVIRONMENT',
     ...environmentTable.flatMap(([name, meaning]) => ['.TP', bold(name), roffText(meaning)]),
     '.PP',
@@ -187,7 +213,10 @@ function groupPage(spec: CommandSpec, meta: ManMeta): string {
     lines.push('.SH COMMANDS');
     const walk = (command: CommandSpec, path: string[]) => {
       const own = [...path, command.name];
-      lines.push(`.SS ${arg(usage(own, command))}`, ...paragraphs(command.summary + (command.description ? `.\n\n${command.description}` : '.')));
+      lines.push(
+        `.SS ${arg(usage(own, command))}`,
+        ...paragraphs(command.summary + (command.description ? `.\n\n${command.description}` : '.')),
+      );
       if (command.aliases?.length) lines.push('.PP', roffText(`Aliases: ${command.aliases.join(', ')}.`));
       lines.push(...argumentsAndOptions(command, '.PP'));
       lines.push('.PP', '\\fIExamples:\\fR', ...examples(command.examples));
@@ -199,7 +228,9 @@ function groupPage(spec: CommandSpec, meta: ManMeta): string {
     '.SH EXAMPLES',
     ...examples(spec.examples),
     '.SH GLOBAL FLAGS',
-    roffText('The global flags (--json, --jq, -p/--profile, --base-url, --lang, --no-color, --no-input, -y/--yes, -q/--quiet, --debug, --timeout, --insecure) work with every command: see kagent(1), which also lists the exit status and the environment variables.'),
+    roffText(
+      'The global flags (--json, --jq, -p/--profile, --base-url, --lang, --no-color, --no-input, -y/--yes, -q/--quiet, --debug, --timeout, --insecure) work with every command: see kagent(1), which also lists the exit status and the environment variables.',
+    ),
     '.SH SEE ALSO',
     '\\fBkagent\\fR(1)',
   );

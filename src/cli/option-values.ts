@@ -55,7 +55,8 @@ export function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (v
     const integer = spec.type === 'integer';
     const parsed = Number(value.trim());
     const ok = value.trim() !== '' && Number.isFinite(parsed) && (!integer || Number.isInteger(parsed));
-    const inRange = ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
+    const inRange =
+      ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
     if (!inRange) {
       const kind = integer ? 'an integer' : 'a number';
       const aboveZero = spec.min !== undefined && spec.min > 0 && spec.min < 1;

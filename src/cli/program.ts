@@ -41,7 +41,6 @@ export interface RunOptions extends Streams {
   pagerHold?: { running: boolean };
 }
 
-
 export async function run(options: RunOptions): Promise<number> {
   const { env, version } = options;
   const signal = options.signal ?? new AbortController().signal;
@@ -88,7 +87,16 @@ export async function run(options: RunOptions): Promise<number> {
       flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt
         ? commandDeadline(signal, flags.timeout * 1000, options.startedAt)
         : signal;
-    const ctx = createContext({ streams: options, env, flags, signal: commandSignal, version, overrides: options.overrides, pagerHold: options.pagerHold, revealsKey: read.invocation.spec.revealsKey });
+    const ctx = createContext({
+      streams: options,
+      env,
+      flags,
+      signal: commandSignal,
+      version,
+      overrides: options.overrides,
+      pagerHold: options.pagerHold,
+      revealsKey: read.invocation.spec.revealsKey,
+    });
     return await invoke(read.invocation, ctx, options, signal);
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;

@@ -7,7 +7,8 @@ import { GLOBAL_FLAGS, GLOBAL_FLAGS_HEADING, HELP_FLAG, VERSION_FLAG, type Globa
 import { groups } from './manifest.js';
 
 export const ROOT_USAGE = '<command> [subcommand] [flags]';
-export const ROOT_DESCRIPTION = 'Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.';
+export const ROOT_DESCRIPTION =
+  'Command-line client for your knowledge agent: spaces, watches and briefs, library, documents, media, tasks, chat.';
 export const ROOT_EXAMPLES = [
   'kagent auth login --base-url https://example.com/api/v1',
   'kagent me',
@@ -27,7 +28,9 @@ export const ROOT_AFTER =
 
 /** The description commander shows for a flag (it appends the choices). */
 export function flagDescription(flag: GlobalFlag): string {
-  return flag.choices ? `${flag.description} (choices: ${flag.choices.map((choice) => JSON.stringify(choice)).join(', ')})` : flag.description;
+  return flag.choices
+    ? `${flag.description} (choices: ${flag.choices.map((choice) => JSON.stringify(choice)).join(', ')})`
+    : flag.description;
 }
 
 // ---------------------------------------------------------------- commander's layout, by hand
@@ -65,7 +68,10 @@ function boxWrap(text: string, width: number): string {
 /** Commander's formatItem: indent, padded term, wrapped description. */
 function formatItem(term: string, termWidth: number, description: string, helpWidth: number): string {
   const remaining = helpWidth - termWidth - 2 - 2;
-  const body = remaining < MIN_WIDTH_TO_WRAP ? description : boxWrap(description, remaining).replace(/\n/g, `\n${' '.repeat(termWidth + 2)}`);
+  const body =
+    remaining < MIN_WIDTH_TO_WRAP
+      ? description
+      : boxWrap(description, remaining).replace(/\n/g, `\n${' '.repeat(termWidth + 2)}`);
   return `  ${term.padEnd(termWidth)}  ${body.replace(/\n/g, '\n  ')}`;
 }
 
@@ -79,7 +85,8 @@ export function renderRootHelp(helpWidth: number): string {
   const sections = [...new Set(groups.map((group) => group.section))];
   for (const section of sections) {
     lines.push(`${section}:`);
-    for (const group of groups.filter((candidate) => candidate.section === section)) lines.push(formatItem(group.name, termWidth, group.summary, helpWidth));
+    for (const group of groups.filter((candidate) => candidate.section === section))
+      lines.push(formatItem(group.name, termWidth, group.summary, helpWidth));
     lines.push('');
   }
   // Commander writes the after-help text followed by a newline.

@@ -43,7 +43,14 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   const io = createIO(options.streams, env, flags);
   const config = resolveConfig(flags, env);
   // The output boundary (src/io/redact.ts) masks what this run knows to be secret, whatever prints it.
-  addSecrets([io.stdout, io.stderr], [...urlSecrets(config.baseUrl), ...proxySecrets(env), ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey))]);
+  addSecrets(
+    [io.stdout, io.stderr],
+    [
+      ...urlSecrets(config.baseUrl),
+      ...proxySecrets(env),
+      ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey)),
+    ],
+  );
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   let keyless: Promise<ApiClient> | undefined;
@@ -74,14 +81,23 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
   let stream: PagingStream | undefined;
   const real = io.stdout;
   io.page = async () => {
-    if (stream || flags.pager === false || flags.json || flags.jq !== undefined || !io.stdoutIsTTY || io.rows === undefined) return;
+    if (
+      stream ||
+      flags.pager === false ||
+      flags.json ||
+      flags.jq !== undefined ||
+      !io.stdoutIsTTY ||
+      io.rows === undefined
+    )
+      return;
     const { PagingStream, findProgram, isNoPager } = await import('../io/pager.js');
     const command = config.pager;
     if (isNoPager(command)) return;
     if (!findProgram(command, io.env)) {
       // No less on this machine: print as is. A pager the user named and we cannot find is worth a word.
       const from = config.pagerSource === 'profile' ? '`kagent config set pager`' : config.pagerVariable;
-      if (from) io.stderr.write(`warning: the pager "${sanitize(command)}" (from ${from}) was not found; printing directly\n`);
+      if (from)
+        io.stderr.write(`warning: the pager "${sanitize(command)}" (from ${from}) was not found; printing directly\n`);
       return;
     }
     stream = new PagingStream({
@@ -140,7 +156,8 @@ export async function connect(
   const { baseUrl, apiKey } = credentials;
   const keyMissing = !apiKey && !options.keyOptional;
   // `-p sandbx`: say that the profile does not exist (and which one was meant), not that it has no URL or key.
-  const missing = (!baseUrl || keyMissing) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
+  const missing =
+    (!baseUrl || keyMissing) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
   if (missing) throw missing;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
@@ -161,7 +178,11 @@ export async function connect(
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
   const sameKey = apiKey === ctx.config.apiKey;
   const apiKeySource =
-    sameKey && ctx.config.apiKeySource === 'env' ? 'KAGENT_API_KEY' : sameKey && ctx.config.apiKeySource === 'profile' ? `profile "${ctx.config.profile}"` : 'the key given';
+    sameKey && ctx.config.apiKeySource === 'env'
+      ? 'KAGENT_API_KEY'
+      : sameKey && ctx.config.apiKeySource === 'profile'
+        ? `profile "${ctx.config.profile}"`
+        : 'the key given';
   const stderr = ctx.io.stderr;
   return createApiClient({
     baseUrl,
@@ -207,7 +228,10 @@ function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn:
     };
     if (debugOn) {
       write(`debug: ${misfit.op} answer differs from ${misfit.shape}:`);
-      for (const d of misfit.differences) write(`debug:   ${d.kind} ${d.path}${d.kind === 'retyped' ? ` (kagent expects ${d.expected}, got ${d.got})` : ''}`);
+      for (const d of misfit.differences)
+        write(
+          `debug:   ${d.kind} ${d.path}${d.kind === 'retyped' ? ` (kagent expects ${d.expected}, got ${d.got})` : ''}`,
+        );
     }
     // Fields kagent does not know are harmless: noted only with --debug.
     if (serious.length === 0 && !misfit.notAList) return;
@@ -224,5 +248,7 @@ export function debugWriter(stderr: Writable): (line: string) => void {
 
 /** The passwords of the proxy variables (a proxy's failure may quote its URL). */
 function proxySecrets(env: NodeJS.ProcessEnv): Secret[] {
-  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].flatMap((name) => urlSecrets(env[name]));
+  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].flatMap((name) =>
+    urlSecrets(env[name]),
+  );
 }

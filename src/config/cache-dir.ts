@@ -14,9 +14,13 @@ export function homeDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.P
 }
 
 /** `$KAGENT_CACHE_DIR`, else `$XDG_CACHE_HOME/kagent`, else `~/.cache/kagent` (`%LOCALAPPDATA%\\kagent` on Windows). */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.KAGENT_CACHE_DIR) return env.KAGENT_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'kagent');
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || homeDir(env, platform), 'AppData', 'Local'), 'kagent');
+  if (platform === 'win32')
+    return join(env.LOCALAPPDATA || join(env.USERPROFILE || homeDir(env, platform), 'AppData', 'Local'), 'kagent');
   return join(homeDir(env, platform), '.cache', 'kagent');
 }

@@ -8,7 +8,8 @@ export const CONFIG_FILE_NAME = 'config.json';
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.KAGENT_CONFIG_DIR) return env.KAGENT_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'kagent');
-  if (process.platform === 'win32') return join(env.APPDATA || join(env.USERPROFILE || homeDir(env), 'AppData', 'Roaming'), 'kagent');
+  if (process.platform === 'win32')
+    return join(env.APPDATA || join(env.USERPROFILE || homeDir(env), 'AppData', 'Roaming'), 'kagent');
   return join(homeDir(env), '.config', 'kagent');
 }
 

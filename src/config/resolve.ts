@@ -35,43 +35,70 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
   const path = configPath(dir);
   const file = readConfigFile(path);
 
-  const [profile, profileSource] = pick<string>([
-    [flags.profile, 'flag'],
-    [env.KAGENT_PROFILE || undefined, 'env'],
-    [file.currentProfile, 'profile'],
-  ], DEFAULT_PROFILE);
+  const [profile, profileSource] = pick<string>(
+    [
+      [flags.profile, 'flag'],
+      [env.KAGENT_PROFILE || undefined, 'env'],
+      [file.currentProfile, 'profile'],
+    ],
+    DEFAULT_PROFILE,
+  );
   if (!PROFILE_NAME.test(profile)) {
-    throw new UsageError(`invalid profile name "${profile}"${profileSource === 'env' ? ' in KAGENT_PROFILE' : ''}`, 'profile names are letters, digits, ".", "_" and "-"');
+    throw new UsageError(
+      `invalid profile name "${profile}"${profileSource === 'env' ? ' in KAGENT_PROFILE' : ''}`,
+      'profile names are letters, digits, ".", "_" and "-"',
+    );
   }
   const stored = file.profiles[profile] ?? {};
 
-  const [baseUrl, baseUrlSource] = pick<string | undefined>([
-    [flags.baseUrl, 'flag'],
-    [env.KAGENT_BASE_URL || undefined, 'env'],
-    [stored.baseUrl, 'profile'],
-  ], undefined);
-  if (baseUrl !== undefined) checkBaseUrl(baseUrl, baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'env' ? 'KAGENT_BASE_URL' : `base-url of profile "${profile}"`);
+  const [baseUrl, baseUrlSource] = pick<string | undefined>(
+    [
+      [flags.baseUrl, 'flag'],
+      [env.KAGENT_BASE_URL || undefined, 'env'],
+      [stored.baseUrl, 'profile'],
+    ],
+    undefined,
+  );
+  if (baseUrl !== undefined)
+    checkBaseUrl(
+      baseUrl,
+      baseUrlSource === 'flag'
+        ? '--base-url'
+        : baseUrlSource === 'env'
+          ? 'KAGENT_BASE_URL'
+          : `base-url of profile "${profile}"`,
+    );
 
-  const [apiKey, apiKeySource] = pick<string | undefined>([
-    [env.KAGENT_API_KEY?.trim() || undefined, 'env'],
-    [stored.apiKey, 'profile'],
-  ], undefined);
+  const [apiKey, apiKeySource] = pick<string | undefined>(
+    [
+      [env.KAGENT_API_KEY?.trim() || undefined, 'env'],
+      [stored.apiKey, 'profile'],
+    ],
+    undefined,
+  );
 
   const envLang = env.KAGENT_LANG || undefined;
-  if (envLang !== undefined && envLang !== 'zh' && envLang !== 'en') throw new UsageError(`KAGENT_LANG must be zh or en (got "${envLang}")`);
-  const [lang, langSource] = pick<Lang | undefined>([
-    [flags.lang, 'flag'],
-    [envLang as Lang | undefined, 'env'],
-    [stored.lang, 'profile'],
-  ], undefined);
+  if (envLang !== undefined && envLang !== 'zh' && envLang !== 'en')
+    throw new UsageError(`KAGENT_LANG must be zh or en (got "${envLang}")`);
+  const [lang, langSource] = pick<Lang | undefined>(
+    [
+      [flags.lang, 'flag'],
+      [envLang as Lang | undefined, 'env'],
+      [stored.lang, 'profile'],
+    ],
+    undefined,
+  );
 
   const [space, spaceSource] = pick<string | undefined>([[stored.space, 'profile']], undefined);
   const [rateLimit, rateLimitSource] = pick<number>([[stored.rateLimit, 'profile']], DEFAULT_RATE_LIMIT);
-  const [pager, pagerSource] = pick<string>([
-    [env.KAGENT_PAGER, 'env'],
-    [stored.pager, 'profile'],
-    [env.PAGER, 'env'],
-  ], DEFAULT_PAGER);
+  const [pager, pagerSource] = pick<string>(
+    [
+      [env.KAGENT_PAGER, 'env'],
+      [stored.pager, 'profile'],
+      [env.PAGER, 'env'],
+    ],
+    DEFAULT_PAGER,
+  );
 
   return {
     profile,
@@ -110,7 +137,10 @@ export function checkBaseUrl(value: string, where: string): void {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${where} must be an http:// or https:// URL (got "${value}")`, 'for example https://example.com/api/v1');
+    throw new UsageError(
+      `${where} must be an http:// or https:// URL (got "${value}")`,
+      'for example https://example.com/api/v1',
+    );
   }
 }
 
@@ -152,7 +182,9 @@ export function storedProfile(config: Pick<ResolvedConfig, 'configPath' | 'profi
  * fine for commands that create it, such as `auth login -p NAME`: this is checked only when a
  * command needs the profile's base URL or key and it has none.)
  */
-export function missingProfileError(config: Pick<Resolved, 'profile' | 'profileSource' | 'file'>): CliError | undefined {
+export function missingProfileError(
+  config: Pick<Resolved, 'profile' | 'profileSource' | 'file'>,
+): CliError | undefined {
   if (config.profileSource !== 'flag' && config.profileSource !== 'env') return undefined;
   const names = Object.keys(config.file.profiles);
   if (names.includes(config.profile)) return undefined;
@@ -161,7 +193,9 @@ export function missingProfileError(config: Pick<Resolved, 'profile' | 'profileS
   return new CliError(`no profile "${config.profile}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
     exitCode: ExitCode.NOT_FOUND,
     code: 'PROFILE_NOT_FOUND',
-    hint: names.length ? `saved profiles: ${names.join(', ')} (\`kagent config profiles\`); create one with \`kagent auth login -p ${config.profile}\`` : `no profile is saved yet: create one with \`kagent auth login -p ${config.profile}\``,
+    hint: names.length
+      ? `saved profiles: ${names.join(', ')} (\`kagent config profiles\`); create one with \`kagent auth login -p ${config.profile}\``
+      : `no profile is saved yet: create one with \`kagent auth login -p ${config.profile}\``,
   });
 }
 
@@ -178,12 +212,15 @@ export function closestName(name: string, names: readonly string[]): string | un
 
 /** Levenshtein distance, with a transposition of two neighbours counting as one edit. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, d[i - 2]![j - 2]! + 1);
       d[i]![j] = value;
     }
   }

@@ -35,14 +35,19 @@ export function readConfigFile(path: string): ConfigFile {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
-    throw new CliError(`cannot read the config file ${path}: ${(error as Error).message}`, { code: 'CONFIG_UNREADABLE' });
+    throw new CliError(`cannot read the config file ${path}: ${(error as Error).message}`, {
+      code: 'CONFIG_UNREADABLE',
+    });
   }
   ensurePrivate(path);
   let parsed: unknown;
   try {
     parsed = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    throw new CliError(`the config file ${path} is not valid JSON`, { code: 'CONFIG_INVALID', hint: `fix it by hand, or remove it and log in again` });
+    throw new CliError(`the config file ${path} is not valid JSON`, {
+      code: 'CONFIG_INVALID',
+      hint: `fix it by hand, or remove it and log in again`,
+    });
   }
   return normalize(parsed);
 }
@@ -59,12 +64,14 @@ export function normalize(raw: unknown): ConfigFile {
       if (typeof value.apiKey === 'string' && value.apiKey !== '') profile.apiKey = value.apiKey;
       if (value.lang === 'zh' || value.lang === 'en') profile.lang = value.lang;
       if (typeof value.space === 'string' && value.space !== '') profile.space = value.space;
-      if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0) profile.rateLimit = value.rateLimit;
+      if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0)
+        profile.rateLimit = value.rateLimit;
       if (typeof value.pager === 'string') profile.pager = value.pager;
       profiles[name] = profile;
     }
   }
-  const currentProfile = typeof record.currentProfile === 'string' && record.currentProfile !== '' ? record.currentProfile : undefined;
+  const currentProfile =
+    typeof record.currentProfile === 'string' && record.currentProfile !== '' ? record.currentProfile : undefined;
   return currentProfile === undefined ? { profiles } : { currentProfile, profiles };
 }
 
@@ -92,11 +99,17 @@ export const CONFIG_LOCK_WAIT_MS = 5000;
  * other's updates; a writer that cannot take the lock within `lockWaitMs`
  * fails (CONFIG_LOCKED, exit 1) without writing.
  */
-export async function updateConfigFile(dir: string, change: (config: ConfigFile) => void, options: { lockWaitMs?: number } = {}): Promise<ConfigFile> {
+export async function updateConfigFile(
+  dir: string,
+  change: (config: ConfigFile) => void,
+  options: { lockWaitMs?: number } = {},
+): Promise<ConfigFile> {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new CliError(`cannot create the config directory ${dir}: ${(error as Error).message}`, { code: 'CONFIG_UNWRITABLE' });
+    throw new CliError(`cannot create the config directory ${dir}: ${(error as Error).message}`, {
+      code: 'CONFIG_UNWRITABLE',
+    });
   }
   ensurePrivate(dir, 0o700);
   // Both load before the lock is taken: the time under the lock is only read, change and write.
@@ -116,12 +129,20 @@ export async function updateConfigFile(dir: string, change: (config: ConfigFile)
   );
   if (release.compromised()) lost ??= 'another process took it over';
   if (lost !== undefined) {
-    throw new CliError(`the config file ${path} may not have been saved: its lock was lost (${lost})`, { code: 'CONFIG_LOCK_LOST', hint: 'check it with `kagent config list` and try again' });
+    throw new CliError(`the config file ${path} may not have been saved: its lock was lost (${lost})`, {
+      code: 'CONFIG_LOCK_LOST',
+      hint: 'check it with `kagent config list` and try again',
+    });
   }
   return config;
 }
 
-function writeUnderLock(Conf: typeof import('conf').default, dir: string, path: string, change: (config: ConfigFile) => void): ConfigFile {
+function writeUnderLock(
+  Conf: typeof import('conf').default,
+  dir: string,
+  path: string,
+  change: (config: ConfigFile) => void,
+): ConfigFile {
   let store: InstanceType<typeof Conf<Record<string, unknown>>>;
   try {
     // Opened under the lock: it reads what the last writer left.
@@ -151,7 +172,11 @@ interface ConfigLock {
   compromised(): boolean;
 }
 
-async function acquireConfigLock(lock: typeof import('proper-lockfile').lock, path: string, waitMs: number): Promise<ConfigLock> {
+async function acquireConfigLock(
+  lock: typeof import('proper-lockfile').lock,
+  path: string,
+  waitMs: number,
+): Promise<ConfigLock> {
   let compromised = false;
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
@@ -169,14 +194,19 @@ async function acquireConfigLock(lock: typeof import('proper-lockfile').lock, pa
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED') {
-        throw new CliError(`cannot lock the config file ${path}: ${(error as Error).message}`, { code: 'CONFIG_UNWRITABLE' });
+        throw new CliError(`cannot lock the config file ${path}: ${(error as Error).message}`, {
+          code: 'CONFIG_UNWRITABLE',
+        });
       }
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new CliError(`the config file ${path} is locked by another kagent process; nothing was saved (waited ${(waitMs / 1000).toFixed(1)} s)`, {
-          code: 'CONFIG_LOCKED',
-          hint: `try again; if no kagent is running, remove ${path}.lock`,
-        });
+        throw new CliError(
+          `the config file ${path} is locked by another kagent process; nothing was saved (waited ${(waitMs / 1000).toFixed(1)} s)`,
+          {
+            code: 'CONFIG_LOCKED',
+            hint: `try again; if no kagent is running, remove ${path}.lock`,
+          },
+        );
       }
       // Short randomised waits: parallel writers take turns instead of stepping in lock-step.
       const pause = Math.min(left, Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));

@@ -39,7 +39,11 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
         base,
         baseRevision: revision,
         text,
-        labels: (latest) => ({ mine: 'your edit', base: `revision ${revision} (opened)`, theirs: `revision ${latest} (saved meanwhile)` }),
+        labels: (latest) => ({
+          mine: 'your edit',
+          base: `revision ${revision} (opened)`,
+          theirs: `revision ${latest} (saved meanwhile)`,
+        }),
         inFlight: (now) => {
           sending = now;
         },
@@ -62,7 +66,8 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
       throw error;
     }
     // Only the markers this merge wrote count: a document of the service's may hold marker-like lines of its own.
-    if (markersLeft(resolved, outcome.markers) !== undefined) throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
+    if (markersLeft(resolved, outcome.markers) !== undefined)
+      throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
     base = outcome.latest.body;
     revision = outcome.latest.revision;
     text = resolved;
@@ -78,12 +83,15 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
 async function outcomeUnknown(doc: EditedDoc, revision: number, text: string, error: unknown): Promise<CliError> {
   const cause = error instanceof CliError ? error : undefined;
   const check = `check with \`kagent doc show ${doc.id}\`: revision ${revision} is the one you edited, a later one holding your change means it was saved`;
-  return new CliError(`${cause?.message ?? 'stopped'} while the save of doc ${doc.id} was on its way: whether the service applied it is unknown`, {
-    exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
-    code: cause?.code ?? 'INTERRUPTED',
-    hint: await doc.keep(text, check),
-    cause: error,
-  });
+  return new CliError(
+    `${cause?.message ?? 'stopped'} while the save of doc ${doc.id} was on its way: whether the service applied it is unknown`,
+    {
+      exitCode: cause?.exitCode ?? ExitCode.INTERRUPTED,
+      code: cause?.code ?? 'INTERRUPTED',
+      hint: await doc.keep(text, check),
+      cause: error,
+    },
+  );
 }
 
 async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliError> {

@@ -5,7 +5,15 @@ import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
-import { prepareSidecarDir, pulledFiles, readSidecar, slugOf, writeSidecar, writeText, type Sidecar } from './sidecar.js';
+import {
+  prepareSidecarDir,
+  pulledFiles,
+  readSidecar,
+  slugOf,
+  writeSidecar,
+  writeText,
+  type Sidecar,
+} from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
@@ -23,7 +31,9 @@ export async function readLocal(file: string): Promise<string | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    throw new UsageError(`${file}: cannot read it (${code === 'EISDIR' ? 'it is a directory' : (error as Error).message})`);
+    throw new UsageError(
+      `${file}: cannot read it (${code === 'EISDIR' ? 'it is a directory' : (error as Error).message})`,
+    );
   }
 }
 
@@ -45,7 +55,11 @@ export function docFileName(doc: Pick<Doc, 'id' | 'title'>, withId: boolean | nu
 }
 
 /** Where `doc pull` writes: -o FILE, or `<slug-of-title>.md` in -o DIR (or the current directory), never outside it. */
-export async function pullTarget(doc: Pick<Doc, 'id' | 'title'>, output: string | undefined, cwd: string): Promise<string> {
+export async function pullTarget(
+  doc: Pick<Doc, 'id' | 'title'>,
+  output: string | undefined,
+  cwd: string,
+): Promise<string> {
   const name = docFileName(doc);
   if (output === undefined) return fileInside(cwd, name);
   if (output.endsWith('/') || (await isDirectory(output))) return fileInside(output, name);
@@ -63,7 +77,10 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
   if (text === undefined) return;
   const sidecar = await readSidecar(file);
   if (!sidecar || sidecar.id !== id) {
-    throw new UsageError(`${file} exists and was not pulled from doc ${id}; nothing was written`, 'give another -o FILE, or --force to overwrite it');
+    throw new UsageError(
+      `${file} exists and was not pulled from doc ${id}; nothing was written`,
+      'give another -o FILE, or --force to overwrite it',
+    );
   }
   if (text !== sidecar.base) {
     throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
@@ -81,7 +98,14 @@ export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }
 
-export type SyncState = 'unchanged' | 'changed-locally' | 'changed-on-service' | 'both' | 'missing-locally' | 'deleted-on-service' | 'not-pulled';
+export type SyncState =
+  | 'unchanged'
+  | 'changed-locally'
+  | 'changed-on-service'
+  | 'both'
+  | 'missing-locally'
+  | 'deleted-on-service'
+  | 'not-pulled';
 
 export const STATE_WORDS: Record<SyncState, string> = {
   unchanged: 'unchanged',
@@ -129,5 +153,8 @@ export async function stateOf(ctx: Context, file: string): Promise<FileState> {
   if (text === undefined) return { ...base, state: 'missing-locally' };
   const local = text !== sidecar.base;
   const remote = latest !== sidecar.revision;
-  return { ...base, state: local && remote ? 'both' : local ? 'changed-locally' : remote ? 'changed-on-service' : 'unchanged' };
+  return {
+    ...base,
+    state: local && remote ? 'both' : local ? 'changed-locally' : remote ? 'changed-on-service' : 'unchanged',
+  };
 }

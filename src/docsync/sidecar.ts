@@ -60,14 +60,21 @@ async function stateDir(dir: string, create: boolean): Promise<boolean> {
       });
     }
     if (info.isSymbolicLink()) {
-      throw new CliError(`${path} is a symbolic link: kagent keeps its state only in a real directory and does not follow it`, {
-        exitCode: ExitCode.ERROR,
-        code: 'UNSAFE_PATH',
-        hint: `remove the link (\`rm ${path}\`) and pull again, or pull into another directory`,
-      });
+      throw new CliError(
+        `${path} is a symbolic link: kagent keeps its state only in a real directory and does not follow it`,
+        {
+          exitCode: ExitCode.ERROR,
+          code: 'UNSAFE_PATH',
+          hint: `remove the link (\`rm ${path}\`) and pull again, or pull into another directory`,
+        },
+      );
     }
     if (!info.isDirectory()) {
-      throw new CliError(`${path} is not a directory: kagent keeps the pulled documents' state there`, { exitCode: ExitCode.ERROR, code: 'UNSAFE_PATH', hint: 'move it away and pull again' });
+      throw new CliError(`${path} is not a directory: kagent keeps the pulled documents' state there`, {
+        exitCode: ExitCode.ERROR,
+        code: 'UNSAFE_PATH',
+        hint: 'move it away and pull again',
+      });
     }
   }
   return true;
@@ -88,19 +95,32 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`${path} is a symbolic link: kagent does not follow it`, `remove it and pull again: \`kagent doc pull ID -o ${file} --force\``);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UsageError(
+        `${path} is a symbolic link: kagent does not follow it`,
+        `remove it and pull again: \`kagent doc pull ID -o ${file} --force\``,
+      );
     throw new UsageError(`${path}: cannot read it (${(error as Error).message})`);
   }
   try {
     const data = JSON.parse(text) as Partial<Sidecar>;
     if (typeof data.id === 'string' && typeof data.revision === 'number' && typeof data.base === 'string') {
       const markers = isMarkerLines(data.markers) ? { markers: data.markers } : {};
-      return { id: data.id, revision: data.revision, title: typeof data.title === 'string' ? data.title : '', base: data.base, ...markers };
+      return {
+        id: data.id,
+        revision: data.revision,
+        title: typeof data.title === 'string' ? data.title : '',
+        base: data.base,
+        ...markers,
+      };
     }
   } catch {
     // reported below
   }
-  throw new UsageError(`${path} is damaged: it does not say which document ${basename(file)} was pulled from`, `pull it again: \`${commandLine('doc pull ID -o', file, '--force')}\``);
+  throw new UsageError(
+    `${path} is damaged: it does not say which document ${basename(file)} was pulled from`,
+    `pull it again: \`${commandLine('doc pull ID -o', file, '--force')}\``,
+  );
 }
 
 /**
@@ -131,7 +151,12 @@ export async function writeSidecar(file: string, data: Sidecar): Promise<void> {
 }
 
 function isMarkerLines(value: unknown): value is MarkerLines {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => typeof n === 'number');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((n) => typeof n === 'number')
+  );
 }
 
 /** `<pid>.<8 hex digits>.tmp`: file-name.ts keeps room for it in every name kagent derives. */
@@ -167,7 +192,8 @@ export async function pulledFiles(dir: string): Promise<string[]> {
   try {
     names = await readdir(join(dir, SIDECAR_DIR));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return [];
     throw error;
   }
   return names

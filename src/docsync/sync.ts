@@ -68,7 +68,11 @@ export function isRevisionConflict(error: unknown): error is ApiError {
 async function latestAfter(ctx: Context, id: string, error: ApiError): Promise<Latest> {
   const latest = (error.body as { latest?: Partial<Latest> } | undefined)?.latest;
   if (latest && typeof latest.revision === 'number' && typeof latest.body === 'string') {
-    return { revision: latest.revision, body: latest.body, title: typeof latest.title === 'string' ? latest.title : '' };
+    return {
+      revision: latest.revision,
+      body: latest.body,
+      title: typeof latest.title === 'string' ? latest.title : '',
+    };
   }
   const doc = await readLatest(ctx, id);
   return { revision: doc.revision, body: doc.body, title: doc.title };
@@ -95,11 +99,19 @@ export async function sendChange(
   inFlight(true);
   try {
     if (plan.kind === 'edits') {
-      const saved = await api.call('editDoc', { params: { id }, body: { edits: plan.edits, revision: baseRevision }, signal: ctx.signal });
+      const saved = await api.call('editDoc', {
+        params: { id },
+        body: { edits: plan.edits, revision: baseRevision },
+        signal: ctx.signal,
+      });
       inFlight(false);
       return { saved, how: 'edits', edits: plan.edits.length };
     }
-    const saved = await api.call('updateDoc', { params: { id }, body: { body: text, baseRevision }, signal: ctx.signal });
+    const saved = await api.call('updateDoc', {
+      params: { id },
+      body: { body: text, baseRevision },
+      signal: ctx.signal,
+    });
     inFlight(false);
     return { saved, how: 'rewrite', edits: 0 };
   } catch (error) {
@@ -120,14 +132,31 @@ export async function saveMerging(ctx: Context, request: SaveRequest): Promise<S
   for (let round = 0; ; round++) {
     try {
       const sent = await sendChange(ctx, request.id, base, baseRevision, text, request.inFlight);
-      if (!sent) return mergedWith === undefined ? { outcome: 'unchanged' } : { outcome: 'saved', saved: await revisionOf(ctx, request.id), text, how: 'edits', edits: 0, mergedWith };
-      return { outcome: 'saved', saved: sent.saved, text, how: sent.how, edits: sent.edits, ...(mergedWith !== undefined ? { mergedWith } : {}) };
+      if (!sent)
+        return mergedWith === undefined
+          ? { outcome: 'unchanged' }
+          : { outcome: 'saved', saved: await revisionOf(ctx, request.id), text, how: 'edits', edits: 0, mergedWith };
+      return {
+        outcome: 'saved',
+        saved: sent.saved,
+        text,
+        how: sent.how,
+        edits: sent.edits,
+        ...(mergedWith !== undefined ? { mergedWith } : {}),
+      };
     } catch (error) {
       if (!isRevisionConflict(error) || round >= MERGE_ROUNDS) throw error;
       const latest = await latestAfter(ctx, request.id, error);
       const labels = request.labels(latest.revision);
       const merged = merge3(base, text, latest.body, labels);
-      if (merged.conflicts > 0) return { outcome: 'conflict', text: merged.text, conflicts: merged.conflicts, latest, markers: writtenMarkers(merged, labels) };
+      if (merged.conflicts > 0)
+        return {
+          outcome: 'conflict',
+          text: merged.text,
+          conflicts: merged.conflicts,
+          latest,
+          markers: writtenMarkers(merged, labels),
+        };
       base = latest.body;
       baseRevision = latest.revision;
       text = merged.text;

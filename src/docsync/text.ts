@@ -40,10 +40,16 @@ function hunks(before: string, after: string): Hunk[] {
   // The pieces between anchor lines, diffed one by one (see anchors.ts).
   let fromA = 0;
   let fromB = 0;
-  for (const [toA, toB] of [...anchors([middleA, middleB]), [middleA.length, middleB.length]] as Array<[number, number]>) {
+  for (const [toA, toB] of [...anchors([middleA, middleB]), [middleA.length, middleB.length]] as Array<
+    [number, number]
+  >) {
     for (const p of diffPatch(middleA.slice(fromA, toA), middleB.slice(fromB, toB))) {
       const at = head + fromA + p.buffer1.offset;
-      found.push({ start: offsets[at] as number, end: offsets[at + p.buffer1.length] as number, replacement: p.buffer2.chunk.join('') });
+      found.push({
+        start: offsets[at] as number,
+        end: offsets[at + p.buffer1.length] as number,
+        replacement: p.buffer2.chunk.join(''),
+      });
     }
     fromA = toA + 1;
     fromB = toB + 1;
@@ -70,7 +76,11 @@ function replaceFor(text: string, hunk: Hunk): EditOp {
       end = next === -1 ? text.length : next + 1;
     }
   }
-  return { op: 'replace', find: text.slice(start, end), replace: text.slice(start, hunk.start) + hunk.replacement + text.slice(hunk.end, end) };
+  return {
+    op: 'replace',
+    find: text.slice(start, end),
+    replace: text.slice(start, hunk.start) + hunk.replacement + text.slice(hunk.end, end),
+  };
 }
 
 export type PushPlan = { kind: 'none' } | { kind: 'edits'; edits: EditOp[] } | { kind: 'rewrite' };
@@ -135,7 +145,9 @@ export function merge3(base: string, mine: string, theirs: string, labels: Merge
   let from = [0, 0, 0];
   for (const to of [...anchors([a, o, b]), [a.length, o.length, b.length]]) {
     const [ta, to_, tb] = to as [number, number, number];
-    regions.push(...diff3Merge(a.slice(from[0], ta), o.slice(from[1], to_), b.slice(from[2], tb), { excludeFalseConflicts: true }));
+    regions.push(
+      ...diff3Merge(a.slice(from[0], ta), o.slice(from[1], to_), b.slice(from[2], tb), { excludeFalseConflicts: true }),
+    );
     if (ta < a.length) regions.push({ ok: [a[ta] as string] });
     from = [ta + 1, to_ + 1, tb + 1];
   }

@@ -47,12 +47,17 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
     rateLimit: { value: config.rateLimit, source: config.rateLimitSource },
   };
   const configProblems: string[] = [];
-  if (!config.baseUrl) configProblems.push('no base URL: set KAGENT_BASE_URL, run `kagent auth login --base-url URL`, or start `kagent sandbox`');
+  if (!config.baseUrl)
+    configProblems.push(
+      'no base URL: set KAGENT_BASE_URL, run `kagent auth login --base-url URL`, or start `kagent sandbox`',
+    );
   if (!config.apiKey) configProblems.push('no API key: run `kagent auth login`, or set KAGENT_API_KEY');
   return {
     name: 'config',
     status: configProblems.length ? 'fail' : 'ok',
-    summary: configProblems.length ? `configuration incomplete (profile ${config.profile})` : `profile ${config.profile} (${profileFrom}), ${config.baseUrl} (${baseFrom}), key ${maskKey(config.apiKey as string)} (${keyFrom})`,
+    summary: configProblems.length
+      ? `configuration incomplete (profile ${config.profile})`
+      : `profile ${config.profile} (${profileFrom}), ${config.baseUrl} (${baseFrom}), key ${maskKey(config.apiKey as string)} (${keyFrom})`,
     details: [...configProblems, ...configDetails],
     data: configData,
   };
@@ -61,14 +66,33 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
 export async function dnsCheck(base: URL, baseFrom: string): Promise<Check> {
   const { isIP } = await import('node:net');
   const host = base.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return { name: 'dns', status: 'ok', summary: `${host} is an address: no DNS needed`, details: [], data: { host, addresses: [host] } };
+  if (isIP(host))
+    return {
+      name: 'dns',
+      status: 'ok',
+      summary: `${host} is an address: no DNS needed`,
+      details: [],
+      data: { host, addresses: [host] },
+    };
   const { lookup } = await import('node:dns/promises');
   try {
     const addresses = (await lookup(host, { all: true })).map((a) => a.address);
-    return { name: 'dns', status: 'ok', summary: `${host} resolves to ${addresses.join(', ')}`, details: [], data: { host, addresses } };
+    return {
+      name: 'dns',
+      status: 'ok',
+      summary: `${host} resolves to ${addresses.join(', ')}`,
+      details: [],
+      data: { host, addresses },
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
-    return { name: 'dns', status: 'fail', summary: `${host} does not resolve (${code})`, details: [`check the host name in the base URL (${baseFrom})`], data: { host, code } };
+    return {
+      name: 'dns',
+      status: 'fail',
+      summary: `${host} does not resolve (${code})`,
+      details: [`check the host name in the base URL (${baseFrom})`],
+      data: { host, code },
+    };
   }
 }
 
@@ -77,14 +101,29 @@ export async function proxyCheck(base: URL, env: NodeJS.ProcessEnv): Promise<Che
   try {
     proxy = proxyRoute(base, env);
   } catch (error) {
-    return { name: 'proxy', status: 'fail', summary: (error as Error).message, details: ['kagent cannot use this proxy variable: fix it or unset it'], data: { proxy: null } };
+    return {
+      name: 'proxy',
+      status: 'fail',
+      summary: (error as Error).message,
+      details: ['kagent cannot use this proxy variable: fix it or unset it'],
+      data: { proxy: null },
+    };
   }
-  if (!proxy) return { name: 'proxy', status: 'ok', summary: 'no proxy for this URL (HTTPS_PROXY / HTTP_PROXY unset, or NO_PROXY matches)', details: [], data: { proxy: null } };
+  if (!proxy)
+    return {
+      name: 'proxy',
+      status: 'ok',
+      summary: 'no proxy for this URL (HTTPS_PROXY / HTTP_PROXY unset, or NO_PROXY matches)',
+      details: [],
+      data: { proxy: null },
+    };
   const reach = await tcpReach(proxy.url);
   return {
     name: 'proxy',
     status: reach.ok ? 'ok' : 'fail',
-    summary: reach.ok ? `proxy ${proxy.display} (from ${proxy.variable}) accepts connections` : `proxy ${proxy.display} (from ${proxy.variable}) is not reachable: ${reach.error}`,
+    summary: reach.ok
+      ? `proxy ${proxy.display} (from ${proxy.variable}) accepts connections`
+      : `proxy ${proxy.display} (from ${proxy.variable}) is not reachable: ${reach.error}`,
     details: ["kagent's requests to the service go through it"],
     data: { proxy: proxy.display, from: proxy.variable, reachable: reach.ok },
   };
@@ -121,7 +160,9 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
     });
     const started = Date.now();
     // Without a key, the published description (which needs none) tells whether the service is there.
-    const result = config.apiKey ? await client.callFull('getMe') : await client.raw('GET', '/openapi.json', { signal: ctx.signal });
+    const result = config.apiKey
+      ? await client.callFull('getMe')
+      : await client.raw('GET', '/openapi.json', { signal: ctx.signal });
     probe.elapsedMs = Date.now() - started;
     probe.receivedAt = ctx.clock.now();
     probe.status = result.status;
@@ -168,7 +209,17 @@ export function serviceChecks(probe: Probe, base: URL, config: Resolved, keyFrom
     details: [],
     data: { url: base.href, tls, elapsedMs: probe.elapsedMs },
   };
-  if (probe.unreadable) return [reachable, { name: 'key', status: 'fail', summary: `GET /me answered with nothing kagent can read: ${probe.unreadable}`, details: [], data: { status: null } }];
+  if (probe.unreadable)
+    return [
+      reachable,
+      {
+        name: 'key',
+        status: 'fail',
+        summary: `GET /me answered with nothing kagent can read: ${probe.unreadable}`,
+        details: [],
+        data: { status: null },
+      },
+    ];
   return config.apiKey ? [reachable, keyCheck(probe.status, probe.misfit, keyFrom)] : [reachable];
 }
 
@@ -186,7 +237,11 @@ function keyCheck(meStatus: number | undefined, misfit: Misfit | undefined, keyF
       ? misfit
         ? [`the account answer differs from what kagent knows: see --debug`]
         : []
-      : [meStatus === 401 ? `the key from ${keyFrom} was refused: run \`kagent auth login\` again, or check KAGENT_API_KEY` : 'the service refused the check'],
+      : [
+          meStatus === 401
+            ? `the key from ${keyFrom} was refused: run \`kagent auth login\` again, or check KAGENT_API_KEY`
+            : 'the service refused the check',
+        ],
     data: { status: meStatus },
   };
 }

@@ -61,7 +61,9 @@ function indexOperations(document: Schema): { byId: Map<string, Schema>; byRoute
   const byId = new Map<string, Schema>();
   const byRoute = new Map<string, Schema>();
   // Paths may or may not carry the base path (/api/v1): match on what follows it.
-  const servers: string[] = Array.isArray(document.servers) ? document.servers.map((s: Schema) => String(s?.url ?? '')) : [];
+  const servers: string[] = Array.isArray(document.servers)
+    ? document.servers.map((s: Schema) => String(s?.url ?? ''))
+    : [];
   const basePaths = servers.map((url) => {
     try {
       return new URL(url, 'http://x').pathname.replace(/\/+$/, '');
@@ -75,7 +77,10 @@ function indexOperations(document: Schema): { byId: Map<string, Schema>; byRoute
       const operation = item[method] as Schema | undefined;
       if (typeof operation !== 'object' || operation === null) continue;
       if (typeof operation.operationId === 'string') byId.set(operation.operationId, operation);
-      const stripped = ['/api/v1', ...basePaths].reduce((p, base) => (base && p.startsWith(`${base}/`) ? p.slice(base.length) : p), path);
+      const stripped = ['/api/v1', ...basePaths].reduce(
+        (p, base) => (base && p.startsWith(`${base}/`) ? p.slice(base.length) : p),
+        path,
+      );
       byRoute.set(routeKey(method, stripped), operation);
     }
   }
@@ -84,7 +89,8 @@ function indexOperations(document: Schema): { byId: Map<string, Schema>; byRoute
 
 function successSchema(operation: Schema, status: number): Schema | undefined {
   const responses: Schema = operation.responses ?? {};
-  const response = responses[String(status)] ?? Object.entries(responses).find(([code]) => /^2\d\d$|^2XX$/i.test(code))?.[1];
+  const response =
+    responses[String(status)] ?? Object.entries(responses).find(([code]) => /^2\d\d$|^2XX$/i.test(code))?.[1];
   const content: Schema = response?.content ?? {};
   const json = content['application/json'] ?? Object.entries(content).find(([type]) => /json/i.test(type))?.[1];
   return json?.schema;
@@ -148,7 +154,8 @@ class Resolver {
       const parts = schema.allOf.map((part: Schema) => this.resolve(part, depth + 1) ?? {});
       const merged: Schema = { type: 'object', properties: {}, required: [] };
       for (const part of [schema, ...parts]) {
-        if (typeof part.properties === 'object' && part.properties !== null) Object.assign(merged.properties, part.properties);
+        if (typeof part.properties === 'object' && part.properties !== null)
+          Object.assign(merged.properties, part.properties);
         if (Array.isArray(part.required)) merged.required.push(...part.required);
       }
       return merged;
@@ -189,7 +196,15 @@ function typesOf(schema: Schema, depth = 0): Set<string> {
 
 function ownTypes(s: Schema): Set<string> {
   const types = new Set<string>();
-  const raw = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : s.properties ? ['object'] : s.const !== undefined ? [typeof s.const] : [];
+  const raw = Array.isArray(s.type)
+    ? s.type
+    : s.type !== undefined
+      ? [s.type]
+      : s.properties
+        ? ['object']
+        : s.const !== undefined
+          ? [typeof s.const]
+          : [];
   for (const t of raw) types.add(t === 'integer' ? 'number' : String(t));
   if (s.nullable === true) types.add('null');
   return types;
@@ -204,7 +219,14 @@ function core(schema: Schema): Schema {
   return schema;
 }
 
-function diff(ours: Schema, theirsRaw: Schema, path: string, out: SpecDifference[], resolver: Resolver, depth: number): void {
+function diff(
+  ours: Schema,
+  theirsRaw: Schema,
+  path: string,
+  out: SpecDifference[],
+  resolver: Resolver,
+  depth: number,
+): void {
   const theirs = resolver.resolve(theirsRaw);
   if (!theirs || depth > 8) return;
   const ourTypes = typesOf(ours);
@@ -213,7 +235,12 @@ function diff(ours: Schema, theirsRaw: Schema, path: string, out: SpecDifference
   if (ourTypes.size > 0 && theirTypes.size > 0) {
     const foreign = [...theirTypes].filter((t) => !ourTypes.has(t));
     if (foreign.length > 0) {
-      out.push({ kind: 'retyped', path: path || '(answer)', kagent: [...ourTypes].join('|'), service: [...theirTypes].join('|') });
+      out.push({
+        kind: 'retyped',
+        path: path || '(answer)',
+        kagent: [...ourTypes].join('|'),
+        service: [...theirTypes].join('|'),
+      });
       return;
     }
   }
@@ -239,7 +266,8 @@ function diff(ours: Schema, theirsRaw: Schema, path: string, out: SpecDifference
       if (ourRequired.has(name) && !theirRequired.has(name)) out.push({ kind: 'optional', path: at });
       diff(sub, theirProps[name], at, out, resolver, depth + 1);
     }
-    for (const name of Object.keys(theirProps)) if (!(name in mine.properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
+    for (const name of Object.keys(theirProps))
+      if (!(name in mine.properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
   }
 }
 
@@ -249,7 +277,9 @@ export function describeSpecDifferences(differences: SpecDifference[], max = 6):
   for (const kind of ['missing', 'retyped', 'optional', 'extra'] as const) {
     const these = differences.filter((d) => d.kind === kind);
     if (these.length === 0) continue;
-    const shown = these.slice(0, max).map((d) => (kind === 'retyped' ? `${d.path} (kagent ${d.kagent}, service ${d.service})` : d.path));
+    const shown = these
+      .slice(0, max)
+      .map((d) => (kind === 'retyped' ? `${d.path} (kagent ${d.kagent}, service ${d.service})` : d.path));
     const label = kind === 'optional' ? 'optional in the service' : kind === 'extra' ? 'only in the service' : kind;
     parts.push(`${label}: ${shown.join(', ')}${these.length > max ? `, … ${these.length - max} more` : ''}`);
   }

@@ -7,7 +7,10 @@ import { sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { DoctorReport } from './run.js';
 
-export async function printDoctorReport(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, report: DoctorReport): Promise<void> {
+export async function printDoctorReport(
+  ctx: Pick<Context, 'io' | 'flags' | 'clock'>,
+  report: DoctorReport,
+): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, report);
   const f = await getFormatter(ctx);
   const lines: string[] = [];
@@ -26,7 +29,10 @@ export async function printDoctorReport(ctx: Pick<Context, 'io' | 'flags' | 'clo
   }
   if (f.tty) {
     const problems = report.checks.filter((c) => c.status === 'fail').length;
-    lines.push('', problems === 0 ? f.green('No problems found.') : f.red(`${problems} problem${problems === 1 ? '' : 's'} found.`));
+    lines.push(
+      '',
+      problems === 0 ? f.green('No problems found.') : f.red(`${problems} problem${problems === 1 ? '' : 's'} found.`),
+    );
   }
   await emit(ctx.io.stdout, `${lines.join('\n')}\n`);
 }

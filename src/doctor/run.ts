@@ -4,7 +4,15 @@
 import type { Context } from '../context.js';
 import type { Resolved } from '../config/resolve.js';
 import { ApiError, CliError } from '../errors.js';
-import { configCheck, dnsCheck, PROBE_TIMEOUT_MS, probeService, proxyCheck, serviceChecks, sourcesOf } from './checks.js';
+import {
+  configCheck,
+  dnsCheck,
+  PROBE_TIMEOUT_MS,
+  probeService,
+  proxyCheck,
+  serviceChecks,
+  sourcesOf,
+} from './checks.js';
 import { createHttpCore } from '../http/core.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
@@ -68,7 +76,13 @@ function clockCheck(headers: Record<string, string | string[] | undefined>, loca
   const date = header(headers, 'date');
   const serviceMs = date ? Date.parse(date) : Number.NaN;
   if (!date || Number.isNaN(serviceMs)) {
-    return { name: 'clock', status: 'warn', summary: 'the service sent no Date header: clock skew unknown', details: [], data: { skewMs: null } };
+    return {
+      name: 'clock',
+      status: 'warn',
+      summary: 'the service sent no Date header: clock skew unknown',
+      details: [],
+      data: { skewMs: null },
+    };
   }
   // Date has whole seconds: up to a second of difference is rounding.
   const skewMs = localMs - serviceMs;
@@ -78,7 +92,9 @@ function clockCheck(headers: Record<string, string | string[] | undefined>, loca
   return {
     name: 'clock',
     status: ok ? 'ok' : 'fail',
-    summary: ok ? `this clock is within ${Math.max(1, seconds)} s of the service's` : `this clock is ${seconds} s ${direction} the service's (Date: ${date})`,
+    summary: ok
+      ? `this clock is within ${Math.max(1, seconds)} s of the service's`
+      : `this clock is ${seconds} s ${direction} the service's (Date: ${date})`,
     details: ok ? [] : ['relative times and waits will be off: set the system clock (NTP)'],
     data: { skewMs, serviceDate: date },
   };
@@ -112,8 +128,21 @@ function rateCheck(headers: Record<string, string | string[] | undefined>, rate:
 async function specCheck(ctx: Context, base: URL, given: string | undefined, reachable: boolean): Promise<Check> {
   const candidates = given
     ? [given]
-    : [...new Set([`${base.href.replace(/\/+$/, '')}/openapi.json`, `${base.origin}/openapi.json`, `${base.origin}/.well-known/openapi.json`])];
-  if (!given && !reachable) return { name: 'openapi', status: 'warn', summary: 'not checked: the service is not reachable', details: [], data: { url: null } };
+    : [
+        ...new Set([
+          `${base.href.replace(/\/+$/, '')}/openapi.json`,
+          `${base.origin}/openapi.json`,
+          `${base.origin}/.well-known/openapi.json`,
+        ]),
+      ];
+  if (!given && !reachable)
+    return {
+      name: 'openapi',
+      status: 'warn',
+      summary: 'not checked: the service is not reachable',
+      details: [],
+      data: { url: null },
+    };
   const tried: string[] = [];
   let document: Record<string, any> | undefined;
   let from: string | undefined;
@@ -130,7 +159,9 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
     return {
       name: 'openapi',
       status: given ? 'fail' : 'warn',
-      summary: given ? `no OpenAPI document at ${given}` : 'the service publishes no OpenAPI document at the usual places',
+      summary: given
+        ? `no OpenAPI document at ${given}`
+        : 'the service publishes no OpenAPI document at the usual places',
       details: [...tried, ...(given ? [] : ['name it with --spec URL'])],
       data: { url: null, tried },
     };
@@ -141,12 +172,21 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
     compared = await compareWithSpec(document, ctx.signal);
   } catch (error) {
     if (!(error instanceof SpecTooComplexError)) throw error;
-    return { name: 'openapi', status: 'warn', summary: `not compared: ${error.message} (${from})`, details: [], data: { url: from, tooComplex: true } };
+    return {
+      name: 'openapi',
+      status: 'warn',
+      summary: `not compared: ${error.message} (${from})`,
+      details: [],
+      data: { url: from, tooComplex: true },
+    };
   }
   const differing = compared.filter((c) => c.differences.some((d) => d.kind !== 'extra'));
   const undescribed = compared.filter((c) => c.undescribed);
   const details = [
-    ...differing.map((c) => `${c.op}: the service's ${c.shape} differs (${describeSpecDifferences(c.differences.filter((d) => d.kind !== 'extra'))})`),
+    ...differing.map(
+      (c) =>
+        `${c.op}: the service's ${c.shape} differs (${describeSpecDifferences(c.differences.filter((d) => d.kind !== 'extra'))})`,
+    ),
     ...(undescribed.length ? [`not described by the service: ${undescribed.map((c) => c.op).join(', ')}`] : []),
   ];
   const described = compared.length - undescribed.length;
@@ -169,7 +209,10 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
 /** The most of an OpenAPI document read from a file (the largest public ones are a few MB). */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
-async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; document: Record<string, any> } | { ok: false; error: string }> {
+async function fetchDocument(
+  ctx: Context,
+  where: string,
+): Promise<{ ok: true; document: Record<string, any> } | { ok: false; error: string }> {
   let document: unknown;
   try {
     if (/^https?:\/\//i.test(where)) {
@@ -190,7 +233,8 @@ async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; d
       document = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
     } else {
       const { readFile, stat } = await import('node:fs/promises');
-      if ((await stat(where)).size > MAX_DOCUMENT_BYTES) return { ok: false, error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read` };
+      if ((await stat(where)).size > MAX_DOCUMENT_BYTES)
+        return { ok: false, error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read` };
       document = JSON.parse(await readFile(where, 'utf8'));
     }
   } catch (error) {
@@ -199,6 +243,11 @@ async function fetchDocument(ctx: Context, where: string): Promise<{ ok: true; d
     if (error instanceof CliError && error.code === 'INTERRUPTED') throw error;
     return { ok: false, error: (error as Error).message || String(error) };
   }
-  if (typeof document !== 'object' || document === null || typeof (document as Record<string, unknown>).paths !== 'object') return { ok: false, error: 'not an OpenAPI document (no paths)' };
+  if (
+    typeof document !== 'object' ||
+    document === null ||
+    typeof (document as Record<string, unknown>).paths !== 'object'
+  )
+    return { ok: false, error: 'not an OpenAPI document (no paths)' };
   return { ok: true, document: document as Record<string, any> };
 }

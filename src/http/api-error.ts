@@ -5,10 +5,25 @@ import { ApiError, type ApiIssue } from '../errors.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../api/depth.js';
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 406: 'Not Acceptable', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone',
-  413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export interface ErrorAnswer {
@@ -43,7 +58,9 @@ export function parseApiError(answer: ErrorAnswer): ApiError {
     );
   }
 
-  const isProblem = /application\/problem\+json/i.test(answer.contentType) || ['title', 'detail', 'type'].some((k) => typeof body[k] === 'string');
+  const isProblem =
+    /application\/problem\+json/i.test(answer.contentType) ||
+    ['title', 'detail', 'type'].some((k) => typeof body[k] === 'string');
   if (isProblem) {
     return withHint(
       new ApiError({
@@ -57,7 +74,14 @@ export function parseApiError(answer: ErrorAnswer): ApiError {
   }
 
   // Some services answer {code, message} without the envelope.
-  return withHint(new ApiError({ ...fallback, code: text(body.code) ?? fallback.code, message: text(body.message) ?? fallback.message, body }));
+  return withHint(
+    new ApiError({
+      ...fallback,
+      code: text(body.code) ?? fallback.code,
+      message: text(body.message) ?? fallback.message,
+      body,
+    }),
+  );
 }
 
 /** Hints for answers where the next step is not obvious from the message. */
@@ -73,7 +97,9 @@ function hintFor(error: ApiError): string | undefined {
     case 402:
       return 'not enough credits: `kagent me` shows what is left in each pool';
     case 403:
-      return error.code === 'EMAIL_NOT_VERIFIED' ? 'verify your email address first, then try again' : '`kagent me` shows your plan limits';
+      return error.code === 'EMAIL_NOT_VERIFIED'
+        ? 'verify your email address first, then try again'
+        : '`kagent me` shows your plan limits';
     case 413:
       return '`kagent me` shows the per-file limit and the storage left';
     default:
@@ -99,7 +125,10 @@ function issuesFrom(value: unknown): ApiIssue[] | undefined {
   }
   if (isObject(value)) {
     const issues = Object.entries(value).flatMap(([path, messages]) =>
-      (Array.isArray(messages) ? messages : [messages]).map((message) => ({ path, message: text(message) ?? JSON.stringify(message) })),
+      (Array.isArray(messages) ? messages : [messages]).map((message) => ({
+        path,
+        message: text(message) ?? JSON.stringify(message),
+      })),
     );
     return issues.length ? issues : undefined;
   }

@@ -6,12 +6,19 @@ import type { Readable } from 'node:stream';
 
 /** An answer bigger than `maxBytes`: reading stops there (an error that classifyNetworkError names). */
 export function tooLarge(maxBytes: number): Error {
-  return Object.assign(new Error(`the answer is larger than ${formatBytes(maxBytes)}`), { code: 'ANSWER_TOO_LARGE', maxBytes });
+  return Object.assign(new Error(`the answer is larger than ${formatBytes(maxBytes)}`), {
+    code: 'ANSWER_TOO_LARGE',
+    maxBytes,
+  });
 }
 
 /** `64 MiB`. */
 export function formatBytes(bytes: number): string {
-  return bytes % 1_048_576 === 0 ? `${bytes / 1_048_576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+  return bytes % 1_048_576 === 0
+    ? `${bytes / 1_048_576} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 }
 
 /**
@@ -19,7 +26,8 @@ export function formatBytes(bytes: number): string {
  * second copy of the chunks), and never past `maxBytes`.
  */
 export async function readCapped(body: Readable, contentLength: unknown, maxBytes = Infinity): Promise<string> {
-  const announced = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
+  const announced =
+    typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
   if (announced !== undefined && announced > maxBytes) {
     body.destroy();
     throw tooLarge(maxBytes);
@@ -37,9 +45,15 @@ export async function readCapped(body: Readable, contentLength: unknown, maxByte
 const PREALLOCATE_MAX = 256 * 1_048_576;
 
 /** Gathers a body's chunks: into one buffer of the announced size when there is one, else a list; throws past `maxBytes`. */
-export function collector(announced: number | undefined, maxBytes = Infinity): { add(chunk: Buffer): void; text(): string } {
+export function collector(
+  announced: number | undefined,
+  maxBytes = Infinity,
+): { add(chunk: Buffer): void; text(): string } {
   // (A size announced past what may be read, or absurd, gets no buffer made ahead for it.)
-  let whole = announced !== undefined && announced <= Math.min(maxBytes, PREALLOCATE_MAX) ? Buffer.allocUnsafe(announced) : undefined;
+  let whole =
+    announced !== undefined && announced <= Math.min(maxBytes, PREALLOCATE_MAX)
+      ? Buffer.allocUnsafe(announced)
+      : undefined;
   let chunks: Buffer[] = [];
   let length = 0;
   return {

@@ -8,7 +8,15 @@ import { formatBytes } from './body.js';
 import { parseApiError } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
-import { exhaustedHint, interruption, invalidAnswer, networkError, pacingTooLong, SAFE_METHODS, seconds } from './failures.js';
+import {
+  exhaustedHint,
+  interruption,
+  invalidAnswer,
+  networkError,
+  pacingTooLong,
+  SAFE_METHODS,
+  seconds,
+} from './failures.js';
 import { PacingTooLong, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import type { Tracer } from './trace.js';
@@ -117,12 +125,23 @@ export class Exchange {
   private async attemptOnce(): Promise<CoreResponse | undefined> {
     const { req, url, method, headers, authorised, proxy, signal } = this.r;
     const body: Body = req.json !== undefined ? JSON.stringify(req.json) : req.stream ? req.stream() : req.body;
-    this.s.trace.line(`→ ${this.what} attempt=${this.attempt}${this.keyNote}${authorised ? ' authorization=Bearer [redacted]' : ' (no authorization)'}${this.via}`);
+    this.s.trace.line(
+      `→ ${this.what} attempt=${this.attempt}${this.keyNote}${authorised ? ' authorization=Bearer [redacted]' : ' (no authorization)'}${this.via}`,
+    );
     const started = process.hrtime.bigint();
     let response: WireResponse;
     let text: string;
     try {
-      response = await sendOnWire({ url, method, headers, body, signal, timeoutMs: this.s.timeoutMs, proxy: proxy?.url, maxBytes: this.s.maxAnswerBytes });
+      response = await sendOnWire({
+        url,
+        method,
+        headers,
+        body,
+        signal,
+        timeoutMs: this.s.timeoutMs,
+        proxy: proxy?.url,
+        maxBytes: this.s.maxAnswerBytes,
+      });
       text = response.status === 204 ? (await response.discard(), '') : await response.text();
     } catch (error) {
       return this.networkFailure(error, body, started);
@@ -130,13 +149,20 @@ export class Exchange {
     const { status } = response;
     const elapsed = msSince(started);
     const replayed = String(response.headers['idempotent-replayed']).toLowerCase() === 'true';
-    this.s.trace.line(`← ${status} ${this.what} ${elapsed} ms attempt=${this.attempt}${this.keyNote}${replayed ? ' idempotent-replayed=true' : ''}`);
+    this.s.trace.line(
+      `← ${status} ${this.what} ${elapsed} ms attempt=${this.attempt}${this.keyNote}${replayed ? ' idempotent-replayed=true' : ''}`,
+    );
     if (status >= 200 && status < 300) return this.answeredOk(status, response.headers, text, replayed);
     return this.answeredError(status, response.headers, text);
   }
 
   /** A 2xx: its body, or (cut off, garbled) another try when the request is replayable. */
-  private async answeredOk(status: number, headers: IncomingHeaders, text: string, replayed: boolean): Promise<CoreResponse | undefined> {
+  private async answeredOk(
+    status: number,
+    headers: IncomingHeaders,
+    text: string,
+    replayed: boolean,
+  ): Promise<CoreResponse | undefined> {
     const { req, url, method } = this.r;
     const parsed = readBody(text, contentTypeOf(headers), req.read);
     if (parsed.ok) return { status, headers, body: parsed.value, replayed, unanswered: this.unanswered };
@@ -144,8 +170,11 @@ export class Exchange {
     this.unanswered++;
     if (this.replayable && this.retry < this.s.retries) {
       const delay = backoffDelay(++this.retry, this.s.backoff);
-      await this.pauseBeforeRetry(delay, `✗ ${this.what} answer is not valid JSON; retry ${this.retry}/${this.s.retries} in ${delay} ms`, 'a cut-off answer', () =>
-        invalidAnswer(method, url, status, this.replayable),
+      await this.pauseBeforeRetry(
+        delay,
+        `✗ ${this.what} answer is not valid JSON; retry ${this.retry}/${this.s.retries} in ${delay} ms`,
+        'a cut-off answer',
+        () => invalidAnswer(method, url, status, this.replayable),
       );
       return undefined;
     }
@@ -156,21 +185,30 @@ export class Exchange {
   private async answeredError(status: number, headers: IncomingHeaders, text: string): Promise<undefined> {
     const { clock, pacer, retries, backoff, rate, waitLimitMs } = this.s;
     const retryAfterMs = parseRetryAfter(headers['retry-after'], clock.now());
-    const error = parseApiError({ status, contentType: contentTypeOf(headers), text: this.s.redact(text), retryAfterMs });
+    const error = parseApiError({
+      status,
+      contentType: contentTypeOf(headers),
+      text: this.s.redact(text),
+      retryAfterMs,
+    });
     error.headers = headers;
     const waitTooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
     // Every kagent process of this account holds back too — but only for a wait this command
     // would itself sit out: a longer one ends the command below and binds nobody else.
-    if (status === 429 && !waitTooLong) pacer.pause(clock.now() + (retryAfterMs ?? backoffDelay(this.retry + 1, { ...backoff, random: () => 1 })));
+    if (status === 429 && !waitTooLong)
+      pacer.pause(clock.now() + (retryAfterMs ?? backoffDelay(this.retry + 1, { ...backoff, random: () => 1 })));
 
     const key = this.r.req.idempotencyKey;
-    if (status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && key) return this.stillInProgress(error, retryAfterMs, key);
+    if (status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && key)
+      return this.stillInProgress(error, retryAfterMs, key);
 
     // A 429 means the request was turned away unprocessed, so even a write without a key may repeat.
     const mayRetry = RETRYABLE_STATUS.has(status) && (status === 429 || this.replayable);
     if (!mayRetry) throw error;
     if (waitTooLong) {
-      this.s.trace.line(`✗ ${this.what} got ${status} ${error.code} with Retry-After ${Math.ceil(retryAfterMs / 1000)} s, longer than ${MAX_RETRY_AFTER_MS / 1000} s; giving up`);
+      this.s.trace.line(
+        `✗ ${this.what} got ${status} ${error.code} with Retry-After ${Math.ceil(retryAfterMs / 1000)} s, longer than ${MAX_RETRY_AFTER_MS / 1000} s; giving up`,
+      );
       error.hint = `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again`;
       throw error;
     }
@@ -197,11 +235,19 @@ export class Exchange {
     const hint = `the first request with this key is still running; run the same command again later with --idempotency-key ${key}`;
     if (this.inProgressWaits < this.s.retries) {
       // Never ask again at once (full jitter can pick ~0): at least half the base delay.
-      const delay = Math.max(retryAfterMs ?? 0, this.s.backoff.baseMs / 2 + backoffDelay(++this.inProgressWaits, this.s.backoff));
-      await this.pauseBeforeRetry(delay, `… ${this.what} still in progress under idempotency-key=${key}; asking again in ${delay} ms`, 'the same request, still running', () => {
-        error.hint = hint;
-        return error;
-      });
+      const delay = Math.max(
+        retryAfterMs ?? 0,
+        this.s.backoff.baseMs / 2 + backoffDelay(++this.inProgressWaits, this.s.backoff),
+      );
+      await this.pauseBeforeRetry(
+        delay,
+        `… ${this.what} still in progress under idempotency-key=${key}; asking again in ${delay} ms`,
+        'the same request, still running',
+        () => {
+          error.hint = hint;
+          return error;
+        },
+      );
       return undefined;
     }
     error.hint = hint;
@@ -213,7 +259,10 @@ export class Exchange {
     const { url, method, proxy, signal } = this.r;
     const { trace, retries, backoff, waitLimitMs } = this.s;
     // The body's own source failed (a file that changed while being sent): not the network's doing, never retried.
-    const local = body && typeof body === 'object' && 'localFailure' in body ? (body as { localFailure?: Error }).localFailure : undefined;
+    const local =
+      body && typeof body === 'object' && 'localFailure' in body
+        ? (body as { localFailure?: Error }).localFailure
+        : undefined;
     if (body && typeof body === 'object' && 'destroy' in body) body.destroy();
     if (local && !signal?.aborted) {
       trace.line(`✗ ${this.what} the body could not be read: ${local.message}`);
@@ -235,11 +284,14 @@ export class Exchange {
     if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
     if (failure.code === 'ANSWER_TOO_LARGE') {
       trace.line(`✗ ${this.what} answer larger than ${formatBytes(this.s.maxAnswerBytes)}; stopped reading`);
-      throw new CliError(`${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`, {
-        exitCode: ExitCode.UNAVAILABLE,
-        code: 'ANSWER_TOO_LARGE',
-        hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
-      });
+      throw new CliError(
+        `${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`,
+        {
+          exitCode: ExitCode.UNAVAILABLE,
+          code: 'ANSWER_TOO_LARGE',
+          hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
+        },
+      );
     }
     const elapsed = msSince(started);
     // A write that may have reached the service is only repeated under an idempotency key.
@@ -249,16 +301,26 @@ export class Exchange {
     // A connection that went silent (no byte for the idle bound): one fresh try, not five more silences.
     const stalled = failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT';
     const attempt = this.attempt;
-    if (mayRetry && this.retry < retries && (!refused || this.refusedRetries < 1) && (!stalled || this.stalledRetries < 1)) {
+    if (
+      mayRetry &&
+      this.retry < retries &&
+      (!refused || this.refusedRetries < 1) &&
+      (!stalled || this.stalledRetries < 1)
+    ) {
       if (refused) this.refusedRetries++;
       if (stalled) this.stalledRetries++;
       const delay = refused ? REFUSED_RETRY_MS : backoffDelay(this.retry + 1, backoff);
       this.retry++;
       const fail = networkError(failure, error, { url, method, attempts: attempt, retried: mayRetry, proxy });
-      await this.pauseBeforeRetry(delay, `✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${this.retry}/${retries} in ${delay} ms`, failure.description, () => {
-        fail.hint = `${fail.hint ? `${fail.hint}; ` : ''}the next retry would come after --timeout (${seconds(waitLimitMs ?? 0)})`;
-        return fail;
-      });
+      await this.pauseBeforeRetry(
+        delay,
+        `✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${this.retry}/${retries} in ${delay} ms`,
+        failure.description,
+        () => {
+          fail.hint = `${fail.hint ? `${fail.hint}; ` : ''}the next retry would come after --timeout (${seconds(waitLimitMs ?? 0)})`;
+          return fail;
+        },
+      );
       return undefined;
     }
     trace.line(`✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; giving up`);
@@ -266,7 +328,12 @@ export class Exchange {
   }
 
   /** A wait before trying again: bounded by --timeout (`tooLong` is thrown instead of waiting), said when long, traced. */
-  private async pauseBeforeRetry(delay: number, traceLine: string, reason: string, tooLong: () => CliError): Promise<void> {
+  private async pauseBeforeRetry(
+    delay: number,
+    traceLine: string,
+    reason: string,
+    tooLong: () => CliError,
+  ): Promise<void> {
     const { clock, trace, announce } = this.s;
     if (this.deadline !== undefined && clock.now() + delay > this.deadline) {
       trace.line(`${traceLine}: past --timeout, giving up`);

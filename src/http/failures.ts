@@ -19,7 +19,13 @@ export function interruption(signal: AbortSignal | undefined, cause?: unknown): 
 export function networkError(
   failure: NetworkFailure,
   cause: unknown,
-  { url, method, attempts, retried, proxy }: { url: URL; method: string; attempts: number; retried: boolean; proxy: ProxyRoute | undefined },
+  {
+    url,
+    method,
+    attempts,
+    retried,
+    proxy,
+  }: { url: URL; method: string; attempts: number; retried: boolean; proxy: ProxyRoute | undefined },
 ): NetworkError {
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const proxyHost = proxy ? new URL(proxy.url).host : undefined;
@@ -42,18 +48,22 @@ export function networkError(
   if (failure.code === 'ENOTFOUND' && proxyHost) hint = `check the proxy's host name in ${proxy?.variable}`;
   else if (failure.code === 'ENOTFOUND') hint = `check the host name in the base URL (${url.host})`;
   else if (!retried && failure.transient && !SAFE_METHODS.has(method))
-    hint = 'the request may have reached the service, so it was not repeated: check whether it took effect before running it again';
+    hint =
+      'the request may have reached the service, so it was not repeated: check whether it took effect before running it again';
   else if (failure.transient) hint = 'the service may be unreachable or overloaded; try again later';
   return new NetworkError(`${method} ${url.pathname}: ${failure.description}${tries}`, cause, hint);
 }
 
 /** `--timeout` is shorter than the wait for the rate budget: nothing was sent, nothing reserved. */
 export function pacingTooLong(waitMs: number, rate: number, limitMs: number): CliError {
-  return new CliError(`the rate limit (${rate} request${rate === 1 ? '' : 's'} a minute) lets the next request go in ${seconds(waitMs)}, later than --timeout (${seconds(limitMs)}) allows`, {
-    exitCode: ExitCode.UNAVAILABLE,
-    code: 'RATE_LIMITED',
-    hint: `nothing was sent; run it again in ${seconds(waitMs)}, or give a longer --timeout`,
-  });
+  return new CliError(
+    `the rate limit (${rate} request${rate === 1 ? '' : 's'} a minute) lets the next request go in ${seconds(waitMs)}, later than --timeout (${seconds(limitMs)}) allows`,
+    {
+      exitCode: ExitCode.UNAVAILABLE,
+      code: 'RATE_LIMITED',
+      hint: `nothing was sent; run it again in ${seconds(waitMs)}, or give a longer --timeout`,
+    },
+  );
 }
 
 /** 42 s, 1.5 s, 250 ms. */
@@ -64,13 +74,16 @@ export function seconds(ms: number): string {
 }
 
 export function invalidAnswer(method: string, url: URL, status: number, replayable: boolean): CliError {
-  return new CliError(`${method} ${url.pathname}: the service answered ${status} but its body is not valid JSON (cut off?)`, {
-    exitCode: ExitCode.UNAVAILABLE,
-    code: 'INVALID_RESPONSE',
-    hint: replayable
-      ? 'the answer was still broken after retrying; try again later'
-      : 'the request reached the service and probably took effect: check before running it again',
-  });
+  return new CliError(
+    `${method} ${url.pathname}: the service answered ${status} but its body is not valid JSON (cut off?)`,
+    {
+      exitCode: ExitCode.UNAVAILABLE,
+      code: 'INVALID_RESPONSE',
+      hint: replayable
+        ? 'the answer was still broken after retrying; try again later'
+        : 'the request reached the service and probably took effect: check before running it again',
+    },
+  );
 }
 
 export function exhaustedHint(status: number, attempts: number, rate: number): string {

@@ -16,14 +16,22 @@ function describeControl(value: string): string {
 
 /** Throws a UsageError naming `where` (a flag, a variable, a setting) when this header could not be sent as it is. */
 export function checkHeader(name: string, value: string, where: string): void {
-  if (!TOKEN.test(name)) throw new UsageError(`${where}: "${printable(name)}" is not a valid header name`, "e.g. -H 'Accept-Language: zh'");
-  if (CONTROL.test(value)) throw new UsageError(`${where}: the value of header ${name} contains ${describeControl(value)}`, 'a header value is one line of text');
+  if (!TOKEN.test(name))
+    throw new UsageError(`${where}: "${printable(name)}" is not a valid header name`, "e.g. -H 'Accept-Language: zh'");
+  if (CONTROL.test(value))
+    throw new UsageError(
+      `${where}: the value of header ${name} contains ${describeControl(value)}`,
+      'a header value is one line of text',
+    );
 }
 
 /** Throws a UsageError naming `where` when the API key cannot go into an Authorization header. */
 export function checkApiKey(key: string, where: string): void {
   if (CONTROL.test(key)) {
-    throw new UsageError(`the API key from ${where} contains ${describeControl(key)}`, 'was it copied with a line break? Set it again without one');
+    throw new UsageError(
+      `the API key from ${where} contains ${describeControl(key)}`,
+      'was it copied with a line break? Set it again without one',
+    );
   }
 }
 

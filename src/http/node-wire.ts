@@ -72,10 +72,17 @@ export function sendQuick(req: WireRequest): Promise<WireResponse> {
     request.on('socket', (socket) => {
       const waitForAnswer = () => {
         clearTimeout(connectTimer);
-        answerTimer = setTimeout(() => request.destroy(failure('UND_ERR_HEADERS_TIMEOUT', `no answer within ${req.timeoutMs} ms`)), req.timeoutMs);
+        answerTimer = setTimeout(
+          () => request.destroy(failure('UND_ERR_HEADERS_TIMEOUT', `no answer within ${req.timeoutMs} ms`)),
+          req.timeoutMs,
+        );
       };
       if (socket.connecting) {
-        connectTimer = setTimeout(() => request.destroy(failure('UND_ERR_CONNECT_TIMEOUT', `could not connect within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+        connectTimer = setTimeout(
+          () =>
+            request.destroy(failure('UND_ERR_CONNECT_TIMEOUT', `could not connect within ${CONNECT_TIMEOUT_MS} ms`)),
+          CONNECT_TIMEOUT_MS,
+        );
         socket.once(req.url.protocol === 'https:' ? 'secureConnect' : 'connect', waitForAnswer);
       } else {
         waitForAnswer();
@@ -89,12 +96,20 @@ export function sendQuick(req: WireRequest): Promise<WireResponse> {
   });
 }
 
-function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSignal | undefined, maxBytes: number | undefined): WireResponse {
+function answer(
+  response: IncomingMessage,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  maxBytes: number | undefined,
+): WireResponse {
   // Time allowed between chunks of the body, as undici's bodyTimeout.
   let idle: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => response.destroy(failure('UND_ERR_BODY_TIMEOUT', `the answer stalled for ${timeoutMs} ms`)), timeoutMs);
+    idle = setTimeout(
+      () => response.destroy(failure('UND_ERR_BODY_TIMEOUT', `the answer stalled for ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   };
   const aborted = () => Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
   const settled = new Promise<string>((resolve, reject) => {
@@ -124,7 +139,11 @@ function answer(response: IncomingMessage, timeoutMs: number, signal: AbortSigna
     response.on('close', () => {
       clearTimeout(idle);
       if (response.complete) return;
-      reject(signal?.aborted ? aborted() : failure('UND_ERR_SOCKET', 'the connection closed before the whole answer arrived'));
+      reject(
+        signal?.aborted
+          ? aborted()
+          : failure('UND_ERR_SOCKET', 'the connection closed before the whole answer arrived'),
+      );
     });
     if (refused) response.destroy(tooLarge(maxBytes));
   });

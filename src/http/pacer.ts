@@ -122,7 +122,12 @@ export class SlidingWindowPacer implements Pacer {
 }
 
 /** Sleeps while a pause (read afresh each time) lasts; bounded by the deadline like the first wait. */
-export async function waitOutPause(pausedUntil: () => number, clock: Clock, signal: AbortSignal | undefined, options: TakeOptions): Promise<void> {
+export async function waitOutPause(
+  pausedUntil: () => number,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+  options: TakeOptions,
+): Promise<void> {
   for (let until = pausedUntil(), now = clock.now(); until > now; until = pausedUntil(), now = clock.now()) {
     if (options.deadline !== undefined && until > options.deadline) throw new PacingTooLong(until - now);
     options.onWait?.(until - now);

@@ -18,7 +18,10 @@ export interface PaginateOptions {
 /** Fetches one page: `cursor` undefined for the first one; `pageSize` undefined for the service's default. */
 export type PageFetcher<T> = (cursor: string | undefined, pageSize: number | undefined) => Promise<Page<T>>;
 
-export async function* paginate<T>(fetchPage: PageFetcher<T>, options: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: PageFetcher<T>,
+  options: PaginateOptions = {},
+): AsyncGenerator<T, void, undefined> {
   const { limit, all = false, maxPageSize } = options;
   if (limit !== undefined && limit <= 0) return;
   const pageSize = pageSizeFor(limit, all, maxPageSize);
@@ -28,7 +31,10 @@ export async function* paginate<T>(fetchPage: PageFetcher<T>, options: PaginateO
   const seen = new Set<string>();
   for (;;) {
     const remaining = limit === undefined ? undefined : limit - yielded;
-    const page = await fetchPage(cursor, pageSize !== undefined && remaining !== undefined ? Math.min(pageSize, remaining) : pageSize);
+    const page = await fetchPage(
+      cursor,
+      pageSize !== undefined && remaining !== undefined ? Math.min(pageSize, remaining) : pageSize,
+    );
     for (const item of page.items ?? []) {
       yield item;
       if (limit !== undefined && ++yielded >= limit) return;
@@ -36,10 +42,13 @@ export async function* paginate<T>(fetchPage: PageFetcher<T>, options: PaginateO
     const next = page.nextCursor;
     if (!next || (!all && limit === undefined)) return;
     if (seen.has(next)) {
-      throw new CliError(`the service returned a page cursor it had already given (${next.slice(0, 40)}) after ${seen.size + 1} pages: the pages go round in a loop; stopping`, {
-        code: 'CURSOR_LOOP',
-        hint: 'the service sends the same pages again and again; try again later, or read fewer with --limit',
-      });
+      throw new CliError(
+        `the service returned a page cursor it had already given (${next.slice(0, 40)}) after ${seen.size + 1} pages: the pages go round in a loop; stopping`,
+        {
+          code: 'CURSOR_LOOP',
+          hint: 'the service sends the same pages again and again; try again later, or read fewer with --limit',
+        },
+      );
     }
     seen.add(next);
     cursor = next;

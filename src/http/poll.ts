@@ -59,7 +59,10 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
 
     const left = deadline - clock.now();
     if (left <= 0) {
-      throw new StillRunningError(`still running after ${formatDuration(timeoutMs ?? 0)}; the work goes on`, resumeHint);
+      throw new StillRunningError(
+        `still running after ${formatDuration(timeoutMs ?? 0)}; the work goes on`,
+        resumeHint,
+      );
     }
     try {
       // Wake at the deadline for one last look rather than oversleeping it.
@@ -74,7 +77,11 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
 function stopped(signal: AbortSignal, resumeHint: string | undefined, timeoutMs: number | undefined): CliError {
   const reason: unknown = signal.reason;
   // The command's --timeout (deadline.ts) ran out while following: the work is still running (exit 8).
-  if (reason instanceof DeadlineError) return new StillRunningError(`still running after ${formatDuration(timeoutMs ?? reason.limitMs)}; the work goes on`, resumeHint);
+  if (reason instanceof DeadlineError)
+    return new StillRunningError(
+      `still running after ${formatDuration(timeoutMs ?? reason.limitMs)}; the work goes on`,
+      resumeHint,
+    );
   if (reason instanceof CliError && !(reason instanceof InterruptedError)) return reason;
   return new InterruptedError('stopped following; the work goes on', resumeHint);
 }

@@ -38,7 +38,12 @@ export function proxyFor(url: string, env: NodeJS.ProcessEnv): string | undefine
 
 /** The proxy for this URL with the variable it came from; undefined for a direct request. */
 export function proxyRoute(url: URL, env: NodeJS.ProcessEnv): ProxyRoute | undefined {
-  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : url.protocol === 'http:' ? ['http_proxy', 'HTTP_PROXY'] : [];
+  const names =
+    url.protocol === 'https:'
+      ? ['https_proxy', 'HTTPS_PROXY']
+      : url.protocol === 'http:'
+        ? ['http_proxy', 'HTTP_PROXY']
+        : [];
   const variable = names.find((name) => (env[name] ?? '').trim() !== '');
   if (variable === undefined) return undefined;
   if (bypassed(url, env)) return undefined;
@@ -110,16 +115,24 @@ function parseProxy(value: string, variable: string): ProxyRoute {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new UsageError(`${variable} is not a proxy URL: "${redactText(value)}"`, `e.g. ${variable}=http://proxy.example.com:3128`);
+    throw new UsageError(
+      `${variable} is not a proxy URL: "${redactText(value)}"`,
+      `e.g. ${variable}=http://proxy.example.com:3128`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${variable}: kagent goes through http:// and https:// proxies only (got ${url.protocol}//)`, `unset ${variable}, or list the API's host in NO_PROXY`);
+    throw new UsageError(
+      `${variable}: kagent goes through http:// and https:// proxies only (got ${url.protocol}//)`,
+      `unset ${variable}, or list the API's host in NO_PROXY`,
+    );
   }
   if (url.hostname === '') throw new UsageError(`${variable} names no proxy host: "${redactText(value)}"`);
   const base = `${url.protocol}//${url.host}`;
   const credentials = url.username !== '' || url.password !== '';
   return {
-    url: credentials ? `${url.protocol}//${url.username}${url.password !== '' ? `:${url.password}` : ''}@${url.host}` : base,
+    url: credentials
+      ? `${url.protocol}//${url.username}${url.password !== '' ? `:${url.password}` : ''}@${url.host}`
+      : base,
     display: credentials ? redactUrlCredentials(`${url.protocol}//x@${url.host}`) : base,
     variable,
   };

@@ -13,8 +13,18 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unl
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import { abortableSleep } from './clock.js';
-import { pauseState, PacingTooLong, reserve, SlidingWindowPacer, waitOutPause, windowShape, type Pacer, type TakeOptions, type WindowShape, type WindowState } from './pacer.js';
-
+import {
+  pauseState,
+  PacingTooLong,
+  reserve,
+  SlidingWindowPacer,
+  waitOutPause,
+  windowShape,
+  type Pacer,
+  type TakeOptions,
+  type WindowShape,
+  type WindowState,
+} from './pacer.js';
 
 export interface SharedPacerOptions {
   dir: string;
@@ -44,7 +54,9 @@ export class SharedFilePacer implements Pacer {
 
   constructor(private readonly options: SharedPacerOptions) {
     // The key itself never touches the disk: the file is named by a hash of base URL and key.
-    const id = bytesToHex(sha256(new TextEncoder().encode(`${options.baseUrl}\n${options.apiKey}\n${options.ratePerMinute}`))).slice(0, 24);
+    const id = bytesToHex(
+      sha256(new TextEncoder().encode(`${options.baseUrl}\n${options.apiKey}\n${options.ratePerMinute}`)),
+    ).slice(0, 24);
     // (`window-`: the token bucket kept its state in `pace-` files, which are left alone.)
     this.file = join(options.dir, `window-${id}.json`);
     this.lock = `${this.file}.lock`;
@@ -69,7 +81,9 @@ export class SharedFilePacer implements Pacer {
     try {
       result = await this.update<{ waitMs: number } | { refusedMs: number }>((state, now) => {
         const reserved = reserve(state, now, this.shape, options.deadline);
-        return 'refusedMs' in reserved ? { result: reserved } : { state: reserved.state, result: { waitMs: reserved.waitMs } };
+        return 'refusedMs' in reserved
+          ? { result: reserved }
+          : { state: reserved.state, result: { waitMs: reserved.waitMs } };
       });
     } catch {
       return this.fallBack().take(signal, options);
@@ -89,7 +103,9 @@ export class SharedFilePacer implements Pacer {
     this.fallback?.pause(untilMs);
     if (this.fallback) return;
     // Synchronous by interface; the write happens as soon as the lock is free.
-    this.update((state, now) => ({ state: pauseState(state, untilMs, now), result: undefined })).catch(() => this.fallBack().pause(untilMs));
+    this.update((state, now) => ({ state: pauseState(state, untilMs, now), result: undefined })).catch(() =>
+      this.fallBack().pause(untilMs),
+    );
   }
 
   private fallBack(): Pacer {
@@ -98,7 +114,9 @@ export class SharedFilePacer implements Pacer {
   }
 
   /** Read-modify-write of the state under the lock; a change without a new state writes nothing. */
-  private async update<T>(change: (state: WindowState | undefined, now: number) => { state?: WindowState; result: T }): Promise<T> {
+  private async update<T>(
+    change: (state: WindowState | undefined, now: number) => { state?: WindowState; result: T },
+  ): Promise<T> {
     await this.acquire();
     try {
       const { state, result } = change(this.read(), this.clock.now());
@@ -122,8 +140,11 @@ export class SharedFilePacer implements Pacer {
     }
     try {
       const state = JSON.parse(text) as Partial<WindowState>;
-      const sent = Array.isArray(state.sent) ? state.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t)) : undefined;
-      const pausedUntil = typeof state.pausedUntil === 'number' && Number.isFinite(state.pausedUntil) ? state.pausedUntil : 0;
+      const sent = Array.isArray(state.sent)
+        ? state.sent.filter((t): t is number => typeof t === 'number' && Number.isFinite(t))
+        : undefined;
+      const pausedUntil =
+        typeof state.pausedUntil === 'number' && Number.isFinite(state.pausedUntil) ? state.pausedUntil : 0;
       // A pause is only ever stored for at most a window (core.ts never stores a longer Retry-After);
       // one further away than that was not written by kagent and is not obeyed. Nor is a
       // request stamped further ahead than a window (a reservation lies at most that far

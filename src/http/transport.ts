@@ -121,12 +121,24 @@ export async function send(req: WireRequest): Promise<WireResponse> {
  * undici's own timers. Ctrl-C and the --timeout deadline end the wait at once instead; the
  * request, should it still get an answer, has its body discarded.
  */
-function abortable(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+function abortable(
+  pending: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal | undefined,
+): Promise<Dispatcher.ResponseData> {
   if (!signal) return pending;
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      pending.then((late) => late.body.dump().catch(() => undefined), () => undefined);
-      reject(Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR', cause: signal.reason }));
+      pending.then(
+        (late) => late.body.dump().catch(() => undefined),
+        () => undefined,
+      );
+      reject(
+        Object.assign(new Error('the request was aborted'), {
+          name: 'AbortError',
+          code: 'ABORT_ERR',
+          cause: signal.reason,
+        }),
+      );
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -164,10 +176,28 @@ export interface NetworkFailure {
   description: string;
 }
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const TRANSIENT = new Set([
-  'ECONNREFUSED', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT',
-  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 const DESCRIPTIONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -184,7 +214,8 @@ const DESCRIPTIONS: Record<string, string> = {
 
 export function classifyNetworkError(error: unknown): NetworkFailure {
   const err = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
+  const code =
+    typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
   const message = typeof err?.message === 'string' ? err.message : String(error);
   // undici reports a proxy's refusal as an abort (CONNECT) or an invalid argument (407 to a plain request).
   const proxyStatus = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/.exec(message);
@@ -195,7 +226,10 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
       mayHaveReachedServer: false,
       transient: status === 502 || status === 503 || status === 504,
       interrupted: false,
-      description: status === 407 ? 'the proxy asks for credentials (407)' : `the proxy answered ${status} instead of opening a tunnel`,
+      description:
+        status === 407
+          ? 'the proxy asks for credentials (407)'
+          : `the proxy answered ${status} instead of opening a tunnel`,
     };
   }
   if (code === 'ANSWER_TOO_LARGE') {
@@ -208,6 +242,7 @@ export function classifyNetworkError(error: unknown): NetworkFailure {
     mayHaveReachedServer: !NEVER_SENT.has(code),
     transient: TRANSIENT.has(code),
     interrupted,
-    description: DESCRIPTIONS[code] ?? (/certificate|ssl|tls/i.test(`${code} ${message}`) ? `TLS failure: ${message}` : message),
+    description:
+      DESCRIPTIONS[code] ?? (/certificate|ssl|tls/i.test(`${code} ${message}`) ? `TLS failure: ${message}` : message),
   };
 }

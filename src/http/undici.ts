@@ -9,7 +9,9 @@ export { default as request } from 'undici/lib/api/api-request.js';
  * `tunnelTimeoutMs`: how long the proxy may take to answer CONNECT. undici's own default is
  * its headers timeout, five minutes, and the proxy agent offers no option for it.
  */
-export async function loadProxyAgent(): Promise<(options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => import('undici').Dispatcher> {
+export async function loadProxyAgent(): Promise<
+  (options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => import('undici').Dispatcher
+> {
   const [{ default: ProxyAgent }, { default: Pool }, { default: connect }] = await Promise.all([
     import('undici/lib/dispatcher/proxy-agent.js'),
     import('undici/lib/dispatcher/pool.js'),

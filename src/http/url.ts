@@ -12,10 +12,17 @@ export function normaliseBaseUrl(raw: string): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new CliError(`invalid base URL: ${raw}`, { exitCode: ExitCode.USAGE, code: 'INVALID_BASE_URL', hint: 'use a full URL such as https://example.com/api/v1' });
+    throw new CliError(`invalid base URL: ${raw}`, {
+      exitCode: ExitCode.USAGE,
+      code: 'INVALID_BASE_URL',
+      hint: 'use a full URL such as https://example.com/api/v1',
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new CliError(`unsupported base URL scheme ${url.protocol} in ${raw}`, { exitCode: ExitCode.USAGE, code: 'INVALID_BASE_URL' });
+    throw new CliError(`unsupported base URL scheme ${url.protocol} in ${raw}`, {
+      exitCode: ExitCode.USAGE,
+      code: 'INVALID_BASE_URL',
+    });
   }
   let path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith(API_PREFIX)) path += API_PREFIX;

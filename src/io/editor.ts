@@ -11,9 +11,14 @@ export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
 export function createEditor(io: IO): Editor {
   return {
     async edit(text, options = {}) {
-      const command = editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
+      const command =
+        editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
-      const [{ mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([import('node:fs/promises'), import('node:os'), import('node:path')]);
+      const [{ mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([
+        import('node:fs/promises'),
+        import('node:os'),
+        import('node:path'),
+      ]);
       const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
       // However the process ends (a second Ctrl-C, SIGTERM or SIGHUP end it with process.exit), the copy goes.
@@ -23,7 +28,10 @@ export function createEditor(io: IO): Editor {
       try {
         await writeFile(file, text, { mode: 0o600 });
         const code = await runEditor(command, file, io.env);
-        if (code !== 0) throw new CliError(`the editor (${command}) exited with status ${code}; nothing was changed`, { code: 'EDITOR_FAILED' });
+        if (code !== 0)
+          throw new CliError(`the editor (${command}) exited with status ${code}; nothing was changed`, {
+            code: 'EDITOR_FAILED',
+          });
         return await readFile(file, 'utf8');
       } finally {
         process.off('exit', onExit);
@@ -41,7 +49,9 @@ async function runEditor(command: string, file: string, env: NodeJS.ProcessEnv):
       process.platform === 'win32'
         ? spawn(`${command} "${file}"`, { stdio: 'inherit', shell: true, env })
         : spawn('/bin/sh', ['-c', `${command} "$1"`, 'kagent-editor', file], { stdio: 'inherit', env });
-    child.on('error', (error) => reject(new CliError(`could not start the editor (${command}): ${error.message}`, { code: 'EDITOR_FAILED' })));
+    child.on('error', (error) =>
+      reject(new CliError(`could not start the editor (${command}): ${error.message}`, { code: 'EDITOR_FAILED' })),
+    );
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }

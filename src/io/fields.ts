@@ -6,7 +6,10 @@ import { UsageError } from '../errors.js';
 export const FIELD_LIST = /^[A-Za-z_$][\w$-]*(,[A-Za-z_$][\w$-]*)*$/;
 
 export function parseFields(text: string): string[] | undefined {
-  const fields = text.split(',').map((field) => field.trim()).filter(Boolean);
+  const fields = text
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
   return fields.length > 0 ? fields : undefined;
 }
 
@@ -16,11 +19,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Checks the fields against one object of the answer (exit 2 naming the known fields). */
 export function checkFields(sample: unknown, fields: readonly string[]): void {
-  if (!isRecord(sample)) throw new UsageError(`--json ${fields.join(',')}: this answer has no fields to pick (it is ${Array.isArray(sample) ? 'a list of lists' : typeof sample})`, 'use --json alone, or --jq');
+  if (!isRecord(sample))
+    throw new UsageError(
+      `--json ${fields.join(',')}: this answer has no fields to pick (it is ${Array.isArray(sample) ? 'a list of lists' : typeof sample})`,
+      'use --json alone, or --jq',
+    );
   const known = Object.keys(sample);
   const unknown = fields.filter((field) => !Object.hasOwn(sample, field));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`, `known fields: ${known.join(', ')}`);
+    throw new UsageError(
+      `unknown field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`,
+      `known fields: ${known.join(', ')}`,
+    );
   }
 }
 

@@ -29,7 +29,10 @@ const WINDOWS_DEVICES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
  * the middle of one). `fallback` (made safe the same way) when nothing is left;
  * "document" when that is empty too.
  */
-export function safeFileName(raw: string, options: { suffix?: string; fallback?: string; reserve?: number } = {}): string {
+export function safeFileName(
+  raw: string,
+  options: { suffix?: string; fallback?: string; reserve?: number } = {},
+): string {
   const suffix = options.suffix ?? '';
   const budget = NAME_MAX_BYTES - (options.reserve ?? RESERVED_BYTES) - Buffer.byteLength(suffix);
   const stem = cleanStem(raw, budget) || cleanStem(options.fallback ?? '', budget) || 'document';
@@ -73,7 +76,10 @@ export function fileInside(dir: string, name: string): string {
   const target = resolve(dir, name);
   const rel = relative(resolve(dir), target);
   if (rel === '' || rel !== basename(target) || isAbsolute(rel) || rel === '..' || dirname(target) !== resolve(dir)) {
-    throw new CliError(`refusing to write "${name}": a name from the service must name a file inside ${dir}`, { exitCode: ExitCode.ERROR, code: 'UNSAFE_PATH' });
+    throw new CliError(`refusing to write "${name}": a name from the service must name a file inside ${dir}`, {
+      exitCode: ExitCode.ERROR,
+      code: 'UNSAFE_PATH',
+    });
   }
   return join(dir, name);
 }
@@ -87,5 +93,9 @@ export function systemReason(error: unknown): string {
 /** A local file that could not be written (or read) as an error of its own: the path, the system's reason, exit 1. */
 export function fileError(path: string, error: unknown, doing: 'write' | 'read' = 'write'): CliError {
   if (error instanceof CliError) return error;
-  return new CliError(`cannot ${doing} ${path}: ${systemReason(error)}`, { exitCode: ExitCode.ERROR, code: doing === 'write' ? 'WRITE_FAILED' : 'READ_FAILED', cause: error });
+  return new CliError(`cannot ${doing} ${path}: ${systemReason(error)}`, {
+    exitCode: ExitCode.ERROR,
+    code: doing === 'write' ? 'WRITE_FAILED' : 'READ_FAILED',
+    cause: error,
+  });
 }

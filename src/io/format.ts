@@ -54,7 +54,8 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
     magenta: (s) => chalk.magenta(s),
     underline: (s) => chalk.underline(s),
     time: (value) => formatTime(value, tty, now()),
-    number: (value) => (typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value)),
+    number: (value) =>
+      typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value),
     bytes: (value) => (typeof value === 'number' ? (tty ? formatBytes(value) : String(value)) : plain(value)),
     wrap: (text, options) => (tty ? wrapText(text, ctx.io.columns, options) : text),
     fields(rows) {
@@ -62,17 +63,28 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
       const shown = rows
         .filter((row) => row[1] !== undefined && row[1] !== null)
         .map(([label, value]): [string, string] => [label, typeof value === 'string' ? value : plain(value)]);
-      if (!tty) return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
+      if (!tty)
+        return shown.map(([label, value]) => `${fieldKey(label)}\t${value.replace(/[\t\n]+/g, ' ')}`).join('\n');
       const pad = Math.max(0, ...shown.map(([label]) => displayWidth(label)));
       // A long value wraps under itself, not under the labels.
-      return shown.map(([label, value]) => wrapText(`${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, { hanging: pad + 2 })).join('\n');
+      return shown
+        .map(([label, value]) =>
+          wrapText(`${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, {
+            hanging: pad + 2,
+          }),
+        )
+        .join('\n');
     },
   };
 }
 
 /** "Storage used" → "storage-used": stable keys for piped label/value lines. */
 export function fieldKey(label: string): string {
-  return label.trim().toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '');
+  return label
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function plain(value: unknown): string {
@@ -123,7 +135,8 @@ export function relativeTime(ms: number, now: number): string {
   const diff = ms - now;
   if (Math.abs(diff) < 45_000) return diff > 0 ? 'in a few seconds' : 'just now';
   for (const [unit, size] of UNITS) {
-    if (Math.abs(diff) >= size * 0.95 || unit === 'minute') return relativeFormat().format(Math.round(diff / size), unit);
+    if (Math.abs(diff) >= size * 0.95 || unit === 'minute')
+      return relativeFormat().format(Math.round(diff / size), unit);
   }
   return relativeFormat().format(Math.round(diff / 60_000), 'minute');
 }

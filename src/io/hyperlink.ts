@@ -8,7 +8,10 @@
 import type { IO } from '../context.js';
 
 /** Whether stdout (or stderr) of this run can show OSC 8 hyperlinks. */
-export function supportsHyperlinks(io: Pick<IO, 'env' | 'stdoutIsTTY' | 'stderrIsTTY'>, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+export function supportsHyperlinks(
+  io: Pick<IO, 'env' | 'stdoutIsTTY' | 'stderrIsTTY'>,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): boolean {
   const env = io.env;
   // Never into a pipe or a file, whatever the environment says.
   if (!(stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY)) return false;
@@ -20,7 +23,14 @@ export function supportsHyperlinks(io: Pick<IO, 'env' | 'stdoutIsTTY' | 'stderrI
   if (env.TERM === 'dumb') return false;
   if (env.WT_SESSION) return true; // Windows Terminal
   if (env.DOMTERM || env.KONSOLE_VERSION || env.KITTY_WINDOW_ID) return true;
-  if (env.TERM === 'xterm-kitty' || env.TERM === 'xterm-ghostty' || env.TERM === 'wezterm' || env.TERM === 'alacritty' || env.TERM === 'foot') return true;
+  if (
+    env.TERM === 'xterm-kitty' ||
+    env.TERM === 'xterm-ghostty' ||
+    env.TERM === 'wezterm' ||
+    env.TERM === 'alacritty' ||
+    env.TERM === 'foot'
+  )
+    return true;
   if (env.VTE_VERSION) {
     // 0.50.1 (5001) was the first VTE with OSC 8; 0.50.0 had a crash on it.
     const vte = Number.parseInt(env.VTE_VERSION, 10);
@@ -44,7 +54,10 @@ export function supportsHyperlinks(io: Pick<IO, 'env' | 'stdoutIsTTY' | 'stderrI
 
 function parseVersion(text: string): { major: number; minor: number } {
   const [major, minor] = text.split(/[.-]/).map((part) => Number.parseInt(part, 10));
-  return { major: Number.isFinite(major) ? (major as number) : 0, minor: Number.isFinite(minor) ? (minor as number) : 0 };
+  return {
+    major: Number.isFinite(major) ? (major as number) : 0,
+    minor: Number.isFinite(minor) ? (minor as number) : 0,
+  };
 }
 
 /** A URL safe to put inside an OSC 8 sequence: http(s) only, no control characters or spaces. */

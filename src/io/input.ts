@@ -22,9 +22,10 @@ function byteCeiling(bound: Bound): number {
 }
 
 function tooLong(flag: string, source: string, bound: Bound): UsageError {
-  const limit = bound.maxChars !== undefined && (bound.maxBytes === undefined || bound.maxChars * 4 <= bound.maxBytes)
-    ? `${bound.maxChars.toLocaleString('en-US')} characters`
-    : `${(bound.maxBytes ?? 0).toLocaleString('en-US')} bytes`;
+  const limit =
+    bound.maxChars !== undefined && (bound.maxBytes === undefined || bound.maxChars * 4 <= bound.maxBytes)
+      ? `${bound.maxChars.toLocaleString('en-US')} characters`
+      : `${(bound.maxBytes ?? 0).toLocaleString('en-US')} bytes`;
   return new UsageError(`${flag} ${source}: more than ${limit} (${bound.what}); nothing was sent`);
 }
 
@@ -53,7 +54,11 @@ export async function readBounded(ctx: Pick<Context, 'io'>, path: string, flag: 
   let bytes: Buffer | null;
   let source: string;
   if (path === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads stdin, but stdin is a terminal`, `pipe the text in, e.g. \`cat notes.md | kagent … ${flag} -\``);
+    if (ctx.io.stdinIsTTY)
+      throw new UsageError(
+        `${flag} - reads stdin, but stdin is a terminal`,
+        `pipe the text in, e.g. \`cat notes.md | kagent … ${flag} -\``,
+      );
     source = '(stdin)';
     bytes = await readUpTo(ctx.io.stdin, ceiling);
   } else {
@@ -65,7 +70,14 @@ export async function readBounded(ctx: Pick<Context, 'io'>, path: string, flag: 
       bytes = await readUpTo(stream, ceiling);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : (error as Error).message;
       throw new UsageError(`${flag}: cannot read it (${why}): ${path}`);
     }
   }

@@ -11,7 +11,10 @@ const CTRL_C = '\x03';
  * or, with `keepRaw`, leaves it raw for a prompt about to take it (a Ctrl-C typed in between is
  * then a key that prompt reads, not a signal).
  */
-export function onInterruptKey(io: Pick<IO, 'stdin' | 'stdinIsTTY'>, onInterrupt: () => void): (keepRaw?: boolean) => void {
+export function onInterruptKey(
+  io: Pick<IO, 'stdin' | 'stdinIsTTY'>,
+  onInterrupt: () => void,
+): (keepRaw?: boolean) => void {
   const stdin = io.stdin as IO['stdin'] & { setRawMode?: (raw: boolean) => unknown; isRaw?: boolean };
   if (!io.stdinIsTTY || typeof stdin.setRawMode !== 'function') return () => {};
   const wasRaw = stdin.isRaw === true;

@@ -7,7 +7,11 @@ type JqRaw = (data: string, filter: string, flags?: string[]) => Promise<string>
 
 export class JqError extends CliError {
   constructor(message: string) {
-    super(message, { exitCode: ExitCode.USAGE, code: 'JQ_ERROR', hint: 'the expression is evaluated by jq itself; see https://jqlang.org/manual/' });
+    super(message, {
+      exitCode: ExitCode.USAGE,
+      code: 'JQ_ERROR',
+      hint: 'the expression is evaluated by jq itself; see https://jqlang.org/manual/',
+    });
     this.name = 'JqError';
   }
 }
@@ -25,7 +29,8 @@ export async function runJq(data: unknown, filter: string, pretty: boolean): Pro
   } catch (error) {
     const message = jqMessage(error);
     // jq's own complaints start with "jq:"; anything else is the engine failing, not the expression.
-    if (!message.startsWith('jq')) throw new CliError(`the jq engine failed: ${message}`, { code: 'JQ_UNAVAILABLE', cause: error });
+    if (!message.startsWith('jq'))
+      throw new CliError(`the jq engine failed: ${message}`, { code: 'JQ_UNAVAILABLE', cause: error });
     throw new JqError(message);
   } finally {
     restore();

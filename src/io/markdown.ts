@@ -19,10 +19,19 @@ import { wrapText } from './width.js';
 export const MARKDOWN_MAX_WIDTH = 100;
 
 /** `width`: the columns the text may take (less than the terminal's when the caller indents it). */
-export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string, options: { width?: number } = {}): Promise<string> {
+export async function renderMarkdown(
+  ctx: Pick<Context, 'io'>,
+  markdown: string,
+  options: { width?: number } = {},
+): Promise<string> {
   const source = sanitize(markdown);
   if (!ctx.io.stdoutIsTTY || !ctx.io.color) return ensureNewline(source);
-  const [{ Marked }, { markedTerminal }, { Chalk }, { loadEmojiCodes }] = await Promise.all([import('marked'), import('marked-terminal'), import('chalk'), import('./emoji-codes.js')]);
+  const [{ Marked }, { markedTerminal }, { Chalk }, { loadEmojiCodes }] = await Promise.all([
+    import('marked'),
+    import('marked-terminal'),
+    import('chalk'),
+    import('./emoji-codes.js'),
+  ]);
   await loadEmojiCodes(source);
   const chalk = new Chalk({ level: colorLevel(ctx.io.env) });
   const width = Math.max(20, Math.min(options.width ?? ctx.io.columns, ctx.io.columns, MARKDOWN_MAX_WIDTH));
@@ -50,11 +59,14 @@ export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string,
   marked.use({
     // A soft line break in a paragraph or list item is a space: the text is wrapped below.
     walkTokens(token) {
-      if (token.type === 'text' && !('tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0)) token.text = token.text.replace(/ *\n(?!\n) */g, ' ');
+      if (token.type === 'text' && !('tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0))
+        token.text = token.text.replace(/ *\n(?!\n) */g, ' ');
     },
     renderer: {
       text(token) {
-        return typeof token === 'object' && 'tokens' in token && Array.isArray(token.tokens) ? this.parser.parseInline(token.tokens) : false;
+        return typeof token === 'object' && 'tokens' in token && Array.isArray(token.tokens)
+          ? this.parser.parseInline(token.tokens)
+          : false;
       },
       // Plain code in the code colour, indented: no highlighter is loaded.
       code(token) {
@@ -67,7 +79,14 @@ export async function renderMarkdown(ctx: Pick<Context, 'io'>, markdown: string,
     },
   });
   const rendered = await marked.parse(source);
-  return ensureNewline(wrapText(keepOnlyStyling(rendered).replace(/\n{3,}/g, '\n\n').trimEnd(), width));
+  return ensureNewline(
+    wrapText(
+      keepOnlyStyling(rendered)
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd(),
+      width,
+    ),
+  );
 }
 
 /**

@@ -38,7 +38,10 @@ export function wantsJson(ctx: Pick<Context, 'flags'>): boolean {
 }
 
 /** Formatter for stdout (or stderr): colour and terminal rules of this run. */
-export async function getFormatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' | 'stderr' = 'stdout'): Promise<Formatter> {
+export async function getFormatter(
+  ctx: Pick<Context, 'io' | 'clock'>,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<Formatter> {
   const { formatter } = await import('./format.js');
   return formatter(ctx, stream);
 }
@@ -71,7 +74,11 @@ export function toJson(data: unknown, pretty: boolean): string {
  * (tolerant reading) is rendered by its view where the view can, with the fields the view does not
  * know shown after it; where the view cannot, the whole answer is shown generically.
  */
-export async function printItem<T>(ctx: OutputContext, data: T, render: (data: T, f: Formatter) => string | Promise<string>): Promise<void> {
+export async function printItem<T>(
+  ctx: OutputContext,
+  data: T,
+  render: (data: T, f: Formatter) => string | Promise<string>,
+): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
   const f = await getFormatter(ctx);
   const misfit = misfitOf(data);
@@ -99,7 +106,9 @@ function withUnknownFields(text: string, data: unknown, misfit: Misfit, f: Forma
   const rest = Object.fromEntries(unknown.map((key) => [key, (data as Record<string, unknown>)[key]]));
   // renderGeneric sanitises every key and value it prints: no sanitised copy of the fields first.
   const generic = renderGeneric(rest, f, UNKNOWN_FIELD_LINES);
-  return f.tty ? `${text.replace(/\n+$/, '')}\n\n${f.dim('Also in the answer:')}\n${generic}` : `${text.replace(/\n+$/, '')}\n${generic}`;
+  return f.tty
+    ? `${text.replace(/\n+$/, '')}\n\n${f.dim('Also in the answer:')}\n${generic}`
+    : `${text.replace(/\n+$/, '')}\n${generic}`;
 }
 
 /**
@@ -151,7 +160,8 @@ function walkGeneric(value: unknown, f: Pick<Formatter, 'tty' | 'dim'>, push: (l
     const leaf = (path: string, v: unknown) => push(`${path || '.'}\t${scalarText(v)}`);
     const walk = (v: unknown, path: string, depth: number): void => {
       if (isComposite(v) && depth < 12) {
-        for (const [k, item] of entriesOf(v as object)) walk(item, path ? `${path}.${sanitizeLine(k)}` : sanitizeLine(k), depth + 1);
+        for (const [k, item] of entriesOf(v as object))
+          walk(item, path ? `${path}.${sanitizeLine(k)}` : sanitizeLine(k), depth + 1);
       } else leaf(path, v);
     };
     walk(value, '', 0);
@@ -213,7 +223,10 @@ function scalarText(value: unknown): string {
  * the stack). Returns false when no answer came (the failure is then reported as
  * UNEXPECTED: a bug of kagent's own).
  */
-export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misfits' | 'lastAnswer'>, error: unknown): Promise<boolean> {
+export async function recoverFromMisfit(
+  ctx: OutputContext & Pick<Context, 'misfits' | 'lastAnswer'>,
+  error: unknown,
+): Promise<boolean> {
   const answer = (error as { answer?: unknown } | undefined)?.answer;
   const notAList = (error as { code?: unknown } | undefined)?.code === 'NOT_A_LIST';
   if (notAList) {
@@ -221,7 +234,8 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
     await printJson(ctx, answer);
     return true;
   }
-  if (error instanceof CliError || !(error instanceof Error) || isInterruption(error) || isSystemError(error)) return false;
+  if (error instanceof CliError || !(error instanceof Error) || isInterruption(error) || isSystemError(error))
+    return false;
   // Only an answer that did NOT fit its shape (a field missing or of another type, a list that is not
   // one): the failure is then taken to come from that answer. An answer that fit gives no such excuse:
   // the failure is kagent's own (or the machine's) and is reported as it is, with its exit code.
@@ -234,7 +248,11 @@ export async function recoverFromMisfit(ctx: OutputContext & Pick<Context, 'misf
     return true;
   }
   if (misfit.notAList) throw new NotAListError(misfit.op, misfit.body);
-  if (!ctx.flags.quiet) await emit(ctx.io.stderr, `note: kagent could not read the service's ${misfit.shape} (${misfit.op}); here it is as it came\n`);
+  if (!ctx.flags.quiet)
+    await emit(
+      ctx.io.stderr,
+      `note: kagent could not read the service's ${misfit.shape} (${misfit.op}); here it is as it came\n`,
+    );
   const f = await getFormatter(ctx);
   const text = renderGeneric(sanitizeDeep(misfit.body), f);
   if (text !== '') await emit(ctx.io.stdout, `${text}\n`);
@@ -262,7 +280,12 @@ function isSystemError(error: Error): boolean {
 
 function isInterruption(error: Error): boolean {
   const code = (error as NodeJS.ErrnoException).code;
-  return error.name === 'AbortError' || error.name === 'ExitPromptError' || code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+  return (
+    error.name === 'AbortError' ||
+    error.name === 'ExitPromptError' ||
+    code === 'EPIPE' ||
+    code === 'ERR_STREAM_DESTROYED'
+  );
 }
 
 /** Prints a list, row by row as it arrives: memory stays flat however many pages follow. Returns how many items there were. */
@@ -288,7 +311,12 @@ function stoppedPartWay(error: unknown, count: number): unknown {
   return error;
 }
 
-async function printListAs<T>(ctx: OutputContext, items: Items<T>, options: ListOptions<T>, shown: { count: number }): Promise<number> {
+async function printListAs<T>(
+  ctx: OutputContext,
+  items: Items<T>,
+  options: ListOptions<T>,
+  shown: { count: number },
+): Promise<number> {
   if (ctx.flags.jq !== undefined) {
     const all: T[] = [];
     for await (const item of items) all.push(item);
@@ -366,14 +394,20 @@ function tolerantColumn<T>(column: Column<T>): Column<T> {
           } catch (error) {
             if (error instanceof CliError) throw error;
             const raw = value(row);
-            return sanitize(raw === undefined || raw === null ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw));
+            return sanitize(
+              raw === undefined || raw === null ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw),
+            );
           }
         }
       : undefined,
   };
 }
 
-async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>, shown: { count: number } = { count: 0 }): Promise<number> {
+async function streamJsonArray<T>(
+  ctx: OutputContext,
+  items: Items<T>,
+  shown: { count: number } = { count: 0 },
+): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
   const fields = ctx.flags.jsonFields;
   const pick = fields ? { checkFields, pickFields } : undefined;
@@ -382,7 +416,10 @@ async function streamJsonArray<T>(ctx: OutputContext, items: Items<T>, shown: { 
       if (pick && fields && shown.count === 0) pick.checkFields(raw, fields);
       const item = pick && fields ? pick.pickFields(raw, fields) : raw;
       const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
-      await emit(ctx.io.stdout, shown.count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`);
+      await emit(
+        ctx.io.stdout,
+        shown.count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`,
+      );
       shown.count++;
     }
   } catch (error) {
@@ -402,7 +439,11 @@ export async function printText(ctx: Pick<Context, 'io'>, text: string): Promise
 
 type Message = string | ((f: Formatter) => string);
 
-async function toStderr(ctx: OutputContext, message: Message, decorate: (text: string, f: Formatter) => string): Promise<void> {
+async function toStderr(
+  ctx: OutputContext,
+  message: Message,
+  decorate: (text: string, f: Formatter) => string,
+): Promise<void> {
   // Output held for the pager (src/io/pager.ts) goes out first: a note after the result reads after it.
   await (ctx.io.stdout as { settle?: () => Promise<void> }).settle?.();
   const f = await getFormatter(ctx, 'stderr');

@@ -39,7 +39,8 @@ export function findProgram(command: string, env: NodeJS.ProcessEnv): string | u
       return false;
     }
   };
-  if (program.includes('/')) return runnable(program) || (!isAbsolute(program) && runnable(join(process.cwd(), program))) ? program : undefined;
+  if (program.includes('/'))
+    return runnable(program) || (!isAbsolute(program) && runnable(join(process.cwd(), program))) ? program : undefined;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir !== '' && runnable(join(dir, program))) return join(dir, program);
   }
@@ -152,7 +153,8 @@ export class PagingStream extends Writable {
 
   private start(): boolean {
     const { command, env, stdout, stderr, hold } = this.options;
-    const pipeIfNotFd = (stream: { fd?: number }) => (typeof stream.fd === 'number' ? (stream as unknown as NodeJS.WriteStream) : 'pipe');
+    const pipeIfNotFd = (stream: { fd?: number }) =>
+      typeof stream.fd === 'number' ? (stream as unknown as NodeJS.WriteStream) : 'pipe';
     let child: ChildProcess;
     try {
       child = spawn(command, {

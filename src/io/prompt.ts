@@ -15,7 +15,11 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
   // Made when a prompt shows: reading io.stdin creates the process's stdin, which a command that never prompts should not pay for.
   const context = () => ({ input: io.stdin, output: io.stderr, signal, clearPromptOnDone: false });
 
-  async function ask<M, T>(raw: string, load: () => Promise<M>, show: (prompt: M, message: string) => Promise<T>): Promise<T> {
+  async function ask<M, T>(
+    raw: string,
+    load: () => Promise<M>,
+    show: (prompt: M, message: string) => Promise<T>,
+  ): Promise<T> {
     // Prompts often quote the service (a space's name, an action's title): no control reaches the terminal.
     const message = sanitizeStyled(raw);
     if (!io.canPrompt) {
@@ -30,7 +34,8 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
       return await show(prompt, message);
     } catch (error) {
       const name = (error as Error | undefined)?.name;
-      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
+      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError')
+        throw new InterruptedError();
       throw error;
     } finally {
       terminal.prompting = false;
@@ -40,12 +45,39 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
 
   return {
     text: (raw, options = {}) =>
-      ask(raw, () => import('@inquirer/input'), (p, message) => p.default({ message, default: options.default, validate: options.validate }, context())),
-    password: (raw) => ask(raw, () => import('@inquirer/password'), (p, message) => p.default({ message, mask: '*' }, context())),
-    confirm: (raw, options = {}) => ask(raw, () => import('@inquirer/confirm'), (p, message) => p.default({ message, default: options.default ?? false }, context())),
+      ask(
+        raw,
+        () => import('@inquirer/input'),
+        (p, message) => p.default({ message, default: options.default, validate: options.validate }, context()),
+      ),
+    password: (raw) =>
+      ask(
+        raw,
+        () => import('@inquirer/password'),
+        (p, message) => p.default({ message, mask: '*' }, context()),
+      ),
+    confirm: (raw, options = {}) =>
+      ask(
+        raw,
+        () => import('@inquirer/confirm'),
+        (p, message) => p.default({ message, default: options.default ?? false }, context()),
+      ),
     select: (raw, choices) =>
-      ask(raw, () => import('@inquirer/select'), (p, message) =>
-        p.default({ message, choices: choices.map((c) => ({ ...c, name: sanitizeStyled(c.name), ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}) })) }, context()),
+      ask(
+        raw,
+        () => import('@inquirer/select'),
+        (p, message) =>
+          p.default(
+            {
+              message,
+              choices: choices.map((c) => ({
+                ...c,
+                name: sanitizeStyled(c.name),
+                ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}),
+              })),
+            },
+            context(),
+          ),
       ),
   };
 }
@@ -60,14 +92,23 @@ function cannotAsk(ctx: PromptContext, what: string, flag: string): UsageError {
 /** Asks for a value on a terminal; elsewhere a usage error naming the flag that supplies it. */
 export async function askText(
   ctx: PromptContext,
-  options: { message: string; flag: string; what?: string; default?: string; validate?: (value: string) => true | string },
+  options: {
+    message: string;
+    flag: string;
+    what?: string;
+    default?: string;
+    validate?: (value: string) => true | string;
+  },
 ): Promise<string> {
   if (!ctx.io.canPrompt) throw cannotAsk(ctx, options.what ?? options.flag, options.flag);
   return ctx.prompter.text(options.message, { default: options.default, validate: options.validate });
 }
 
 /** A masked prompt (API keys); elsewhere a usage error naming the flag. */
-export async function askSecret(ctx: PromptContext, options: { message: string; flag: string; what?: string }): Promise<string> {
+export async function askSecret(
+  ctx: PromptContext,
+  options: { message: string; flag: string; what?: string },
+): Promise<string> {
   if (!ctx.io.canPrompt) throw cannotAsk(ctx, options.what ?? options.flag, options.flag);
   return ctx.prompter.password(options.message);
 }

@@ -78,7 +78,8 @@ export function addSecrets(streams: readonly Writable[], secrets: readonly Secre
   for (const stream of streams) {
     redactStream(stream);
     const redaction = redactions.get(stream) as Redaction;
-    for (const secret of secrets) if (!redaction.secrets.some((s) => s.value === secret.value)) redaction.secrets.push(secret);
+    for (const secret of secrets)
+      if (!redaction.secrets.some((s) => s.value === secret.value)) redaction.secrets.push(secret);
     // Longest first: a secret that contains another is replaced whole.
     redaction.secrets.sort((a, b) => b.value.length - a.value.length);
   }
@@ -91,7 +92,10 @@ function redactChunk(chunk: unknown, secrets: readonly Secret[]): unknown {
     // which are not text come back unchanged; only a match is replaced.
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (!bytes.includes('://') && !secrets.some((s) => bytes.includes(s.value))) return chunk;
-    const latin = secrets.map((s) => ({ value: Buffer.from(s.value).toString('latin1'), shown: Buffer.from(s.shown).toString('latin1') }));
+    const latin = secrets.map((s) => ({
+      value: Buffer.from(s.value).toString('latin1'),
+      shown: Buffer.from(s.shown).toString('latin1'),
+    }));
     const text = bytes.toString('latin1');
     const redacted = redactText(text, latin);
     return redacted === text ? chunk : Buffer.from(redacted, 'latin1');

@@ -26,7 +26,11 @@ export function toCliError(error: unknown, interrupted: boolean): CliError {
   if (code === 'EPIPE') return new PipeClosedError();
   if (interrupted || name === 'AbortError' || name === 'ExitPromptError') return new InterruptedError();
   const message = error instanceof Error ? error.message : String(error);
-  return new CliError(message || 'unexpected failure', { code: 'UNEXPECTED', cause: error, hint: 'this looks like a bug in kagent; run again with --debug for details' });
+  return new CliError(message || 'unexpected failure', {
+    code: 'UNEXPECTED',
+    cause: error,
+    hint: 'this looks like a bug in kagent; run again with --debug for details',
+  });
 }
 
 /** Prints the error (unless it is a closed pipe) and returns the exit code. */
@@ -79,7 +83,8 @@ function issuesOf(error: CliError): ApiIssue[] {
 /** Hints for service answers that came without one. */
 function defaultHint(error: CliError): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  if (error.status === 401) return 'the API key was not accepted: run `kagent auth login` again, or check KAGENT_API_KEY';
+  if (error.status === 401)
+    return 'the API key was not accepted: run `kagent auth login` again, or check KAGENT_API_KEY';
   if (error.exitCode === ExitCode.UNAVAILABLE) return 'the service is busy or unreachable; try again in a moment';
   if (error.status === 402) return 'see what is left with `kagent me`';
   return undefined;

@@ -45,10 +45,16 @@ export function sanitize(text: string): string {
 // (OSC 8 with a printable target, ended by ST), and the few cursor moves of its
 // progress lines (erase line after a carriage return, erase below, cursor up).
 const OWN_STYLING = /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\/g;
-const OWN_CURSOR = /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\|\r?\x1b\[2K|\x1b\[[0-9]{0,4}A\r?|\x1b\[J/g;
+const OWN_CURSOR =
+  /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\|\r?\x1b\[2K|\x1b\[[0-9]{0,4}A\r?|\x1b\[J/g;
 
 function keepOnly(text: string, allowed: RegExp): string {
-  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/.test(text)) return text;
+  if (
+    !/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/.test(
+      text,
+    )
+  )
+    return text;
   let out = '';
   let last = 0;
   for (const match of text.matchAll(allowed)) {
@@ -82,7 +88,10 @@ export function guardOutput(text: string): string {
  * terminal acts on. --json output stays faithful to the API's answer.
  */
 export function escapeJsonControls(json: string): string {
-  return json.replace(/[\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(
+    /[\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */

@@ -30,7 +30,13 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   const timer = setTimeout(async () => {
     const { default: createOra } = await import('ora');
     if (stopped) return;
-    ora = createOra({ text: label, stream: ctx.io.stderr, isEnabled: true, discardStdin: false, color: ctx.io.colorStderr ? 'cyan' : false });
+    ora = createOra({
+      text: label,
+      stream: ctx.io.stderr,
+      isEnabled: true,
+      discardStdin: false,
+      color: ctx.io.colorStderr ? 'cyan' : false,
+    });
     const handle = { pause: () => ora?.stop(), resume: () => ora?.start() };
     terminal.spinner = handle;
     if (!terminal.prompting) ora.start();

@@ -65,7 +65,8 @@ export function writeNow(stream: Writable, text: string): void {
 function failure(state: StreamState): Error | undefined {
   const error = state.error;
   if (!error) return undefined;
-  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET') return new PipeClosedError();
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET')
+    return new PipeClosedError();
   return error;
 }
 

@@ -78,7 +78,9 @@ function terminalCell<T>(row: T, column: Column<T>, f: Formatter): string {
     case 'bool':
       return value === true ? f.green('✓') : '';
     default:
-      return typeof value === 'string' ? sanitizeLine(value) : sanitizeLine(typeof value === 'object' ? JSON.stringify(value) : String(value));
+      return typeof value === 'string'
+        ? sanitizeLine(value)
+        : sanitizeLine(typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
 }
 
@@ -97,7 +99,9 @@ function sanitizeControlOnly(text: string): string {
  * column are cut with `…` at display width.
  */
 export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: number): number[] {
-  const natural = columns.map((column, i) => Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))));
+  const natural = columns.map((column, i) =>
+    Math.max(displayWidth(column.header), ...cells.map((row) => displayWidth(row[i] ?? ''))),
+  );
   const shown = natural.map((w) => w > 0);
   const isId = (i: number) => isIdColumn(columns[i] as Column<T>);
   const dropOrder = columns
@@ -123,7 +127,10 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
     widths = natural.map((w, i) => (shown[i] ? w : 0));
     const visible = widths.map((_, i) => i).filter((i) => shown[i]);
     excess = visible.reduce((sum, i) => sum + (widths[i] ?? 0), 0) + GAP * Math.max(0, visible.length - 1) - width;
-    shrink(visible.filter((i) => columns[i]?.flex && !isId(i)), (i) => Math.min(natural[i] ?? 0, MIN_FLEX));
+    shrink(
+      visible.filter((i) => columns[i]?.flex && !isId(i)),
+      (i) => Math.min(natural[i] ?? 0, MIN_FLEX),
+    );
     return visible;
   };
 
@@ -133,8 +140,14 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
     shown[i] = false;
     visible = layout();
   }
-  shrink(visible.filter((i) => !isId(i)), (i) => Math.min(natural[i] ?? 0, MIN_CUT));
-  shrink(visible.filter((i) => !isId(i)), () => 1);
+  shrink(
+    visible.filter((i) => !isId(i)),
+    (i) => Math.min(natural[i] ?? 0, MIN_CUT),
+  );
+  shrink(
+    visible.filter((i) => !isId(i)),
+    () => 1,
+  );
   return widths;
 }
 
@@ -147,16 +160,33 @@ export interface TableBatch {
 export function renderTable<T>(rows: T[], columns: Column<T>[], f: Formatter, widths?: number[]): TableBatch {
   const cells = rows.map((row) => columns.map((column) => terminalCell(row, column, f)));
   // Later batches keep the first one's widths, unless an id there is longer (ids are never cut): then this batch is laid out anew.
-  const idTooWide = widths !== undefined && cells.some((row) => row.some((cell, i) => isIdColumn(columns[i] as Column<T>) && (widths[i] ?? 0) > 0 && displayWidth(cell) > (widths[i] ?? 0)));
+  const idTooWide =
+    widths !== undefined &&
+    cells.some((row) =>
+      row.some(
+        (cell, i) =>
+          isIdColumn(columns[i] as Column<T>) && (widths[i] ?? 0) > 0 && displayWidth(cell) > (widths[i] ?? 0),
+      ),
+    );
   const colWidths = widths && !idTooWide ? widths : fitWidths(columns, cells, f.width);
   const line = (row: string[], paint: (text: string) => string = (text) => text) =>
     colWidths
-      .map((w, i) => (w > 0 ? pad(paint(isIdColumn(columns[i] as Column<T>) ? (row[i] ?? '') : truncate(row[i] ?? '', w)), w) : undefined))
+      .map((w, i) =>
+        w > 0
+          ? pad(paint(isIdColumn(columns[i] as Column<T>) ? (row[i] ?? '') : truncate(row[i] ?? '', w)), w)
+          : undefined,
+      )
       .filter((cell) => cell !== undefined)
       .join(' '.repeat(GAP))
       .replace(/[ ]+$/, '');
   const lines = cells.map((row) => line(row));
-  if (!widths) lines.unshift(line(columns.map((column) => column.header.toUpperCase()), f.bold));
+  if (!widths)
+    lines.unshift(
+      line(
+        columns.map((column) => column.header.toUpperCase()),
+        f.bold,
+      ),
+    );
   return { text: lines.join('\n'), widths: colWidths };
 }
 

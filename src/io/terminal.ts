@@ -51,7 +51,12 @@ export function colorLevel(env: NodeJS.ProcessEnv): 1 | 2 | 3 {
 }
 
 /** Why prompting is not possible, or undefined when it is. */
-export function promptBlocker(stdinIsTTY: boolean, stdoutIsTTY: boolean, env: NodeJS.ProcessEnv, flags: IOFlags): string | undefined {
+export function promptBlocker(
+  stdinIsTTY: boolean,
+  stdoutIsTTY: boolean,
+  env: NodeJS.ProcessEnv,
+  flags: IOFlags,
+): string | undefined {
   if (!flags.input) return '--no-input was given';
   if (envFlag(env, 'KAGENT_NO_PROMPT')) return 'KAGENT_NO_PROMPT is set';
   if (envFlag(env, 'CI')) return 'running in CI';

@@ -15,7 +15,9 @@ declare const require: NodeJS.Require | undefined;
 let measure: ((text: string) => number) | undefined;
 function stringWidth(text: string): number {
   if (!measure) {
-    const loaded = (typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')) as { default: (text: string) => number };
+    const loaded = (
+      typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')
+    ) as { default: (text: string) => number };
     measure = loaded.default;
   }
   return measure(text);
@@ -78,7 +80,8 @@ function tokenize(text: string): Token[] {
       let end = start + run[0].length;
       if (end < part.length && /\p{M}/u.test(part[end] ?? '')) end--;
       if (start > at) graphemesOf(part.slice(at, start));
-      for (const piece of part.slice(start, end).matchAll(ASCII_PIECES)) tokens.push({ text: piece[0], width: piece[0].length, kind: /^\s/.test(piece[0]) ? 'space' : 'word' });
+      for (const piece of part.slice(start, end).matchAll(ASCII_PIECES))
+        tokens.push({ text: piece[0], width: piece[0].length, kind: /^\s/.test(piece[0]) ? 'space' : 'word' });
       at = end;
     }
     if (at < part.length) graphemesOf(part.slice(at));
@@ -100,7 +103,11 @@ function tokenize(text: string): Token[] {
 /** A token's graphemes, for splitting a word wider than the line. */
 function graphemeTokens(token: Token): Token[] {
   if ('escape' in token || token.text.length === 1) return [token];
-  return [...segmenter().segment(token.text)].map(({ segment }) => ({ text: segment, width: graphemeWidth(segment), kind: token.kind }));
+  return [...segmenter().segment(token.text)].map(({ segment }) => ({
+    text: segment,
+    width: graphemeWidth(segment),
+    kind: token.kind,
+  }));
 }
 
 /** The styles and link open at some point of a line, to close at a break and reopen after it. */
@@ -263,7 +270,8 @@ function wrapLine(line: string, width: number, options: WrapOptions): string {
 
   for (const piece of pieces(tokens)) {
     if (piece.kind === 'space') {
-      if (!lineHasText && lines.length === 0) emitTokens(piece.tokens); // leading indentation stays
+      if (!lineHasText && lines.length === 0)
+        emitTokens(piece.tokens); // leading indentation stays
       else if (!lineHasText) escapesOnly(piece.tokens);
       else pendingSpace = piece;
       continue;

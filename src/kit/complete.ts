@@ -44,7 +44,15 @@ const MAX_VALUES = 100;
 
 type Row = Record<string, unknown>;
 interface Remote {
-  op: 'listFollowedWatches' | 'listSpaces' | 'listDocs' | 'listLibrary' | 'listMedia' | 'listTasks' | 'listConversations' | 'listInbox';
+  op:
+    | 'listFollowedWatches'
+    | 'listSpaces'
+    | 'listDocs'
+    | 'listLibrary'
+    | 'listMedia'
+    | 'listTasks'
+    | 'listConversations'
+    | 'listInbox';
   query?: Record<string, string | number>;
   pick(row: Row): Candidate[];
 }
@@ -53,7 +61,10 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 const byId = (row: Row): Candidate[] => (text(row.id) ? [{ value: text(row.id), description: text(row.title) }] : []);
 
 const REMOTE: Record<Exclude<CompleteKind, 'profile'>, Remote> = {
-  watch: { op: 'listFollowedWatches', pick: (row) => (text(row.slug) ? [{ value: text(row.slug), description: text(row.title) }] : []) },
+  watch: {
+    op: 'listFollowedWatches',
+    pick: (row) => (text(row.slug) ? [{ value: text(row.slug), description: text(row.title) }] : []),
+  },
   space: {
     op: 'listSpaces',
     pick: (row) => [
@@ -72,7 +83,8 @@ const REMOTE: Record<Exclude<CompleteKind, 'profile'>, Remote> = {
     query: { filter: 'approval', limit: MAX_VALUES },
     pick: (row) => {
       const action = row.action as Row | null | undefined;
-      if (!action || typeof action !== 'object' || (action.status !== undefined && action.status !== 'pending')) return [];
+      if (!action || typeof action !== 'object' || (action.status !== undefined && action.status !== 'pending'))
+        return [];
       return byId(action);
     },
   },
@@ -98,16 +110,27 @@ export async function completeValues(kind: CompleteKind, prefix: string, source:
 
 async function profiles(source: CompleteSource): Promise<Candidate[]> {
   const file = readConfigFile(source.configPath);
-  return Object.entries(file.profiles).map(([name, profile]) => ({ value: name, description: `${name === file.currentProfile ? 'current · ' : ''}${profile.baseUrl ?? ''}` }));
+  return Object.entries(file.profiles).map(([name, profile]) => ({
+    value: name,
+    description: `${name === file.currentProfile ? 'current · ' : ''}${profile.baseUrl ?? ''}`,
+  }));
 }
 
 async function remote(kind: keyof typeof REMOTE, source: CompleteSource): Promise<Candidate[]> {
   const { baseUrl, apiKey } = source;
   if (!baseUrl || !apiKey) return [];
   const now = source.now ?? Date.now;
-  const [{ createHash }, { join }, fs, { defaultCacheDir }] = await Promise.all([import('node:crypto'), import('node:path'), import('node:fs/promises'), import('../config/cache-dir.js')]);
+  const [{ createHash }, { join }, fs, { defaultCacheDir }] = await Promise.all([
+    import('node:crypto'),
+    import('node:path'),
+    import('node:fs/promises'),
+    import('../config/cache-dir.js'),
+  ]);
   const dir = defaultCacheDir(source.env);
-  const file = join(dir, `complete-${createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 24)}.json`);
+  const file = join(
+    dir,
+    `complete-${createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 24)}.json`,
+  );
   let cache: Record<string, { at: number; values: Candidate[] }> = {};
   try {
     cache = JSON.parse(await fs.readFile(file, 'utf8')) as typeof cache;
@@ -115,7 +138,14 @@ async function remote(kind: keyof typeof REMOTE, source: CompleteSource): Promis
     cache = {};
   }
   const hit = cache[kind];
-  if (hit && Array.isArray(hit.values) && typeof hit.at === 'number' && now() - hit.at < CACHE_TTL_MS && hit.at <= now()) return hit.values;
+  if (
+    hit &&
+    Array.isArray(hit.values) &&
+    typeof hit.at === 'number' &&
+    now() - hit.at < CACHE_TTL_MS &&
+    hit.at <= now()
+  )
+    return hit.values;
 
   const values = await fetchValues(REMOTE[kind], source, dir);
   if (values === undefined) return [];
@@ -147,11 +177,16 @@ async function fetchValues(spec: Remote, source: CompleteSource, pacingDir: stri
     });
     const answer = await Promise.race([
       api.call(spec.op, { query: spec.query, signal }) as Promise<unknown>,
-      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('deadline')), { once: true })),
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('deadline')), { once: true }),
+      ),
     ]);
     const items = (answer as { items?: unknown } | null)?.items;
     if (!Array.isArray(items)) return undefined;
-    return items.filter((row): row is Row => typeof row === 'object' && row !== null).flatMap((row) => spec.pick(row)).slice(0, MAX_VALUES * 2);
+    return items
+      .filter((row): row is Row => typeof row === 'object' && row !== null)
+      .flatMap((row) => spec.pick(row))
+      .slice(0, MAX_VALUES * 2);
   } catch {
     return undefined;
   }

@@ -19,7 +19,10 @@ export async function creditsLeftStrict(ctx: Context): Promise<number> {
   const me = await (await ctx.api()).call('getMe', { signal: ctx.signal });
   const total = (me as { credits?: { total?: unknown } }).credits?.total;
   if (typeof total !== 'number') {
-    throw new CliError('the account does not say how many credits are left; nothing was spent', { code: 'CREDITS_UNKNOWN', hint: 'drop --max-credits and confirm the cost with --yes (or on a terminal)' });
+    throw new CliError('the account does not say how many credits are left; nothing was spent', {
+      code: 'CREDITS_UNKNOWN',
+      hint: 'drop --max-credits and confirm the cost with --yes (or on a terminal)',
+    });
   }
   return total;
 }
@@ -27,19 +30,25 @@ export async function creditsLeftStrict(ctx: Context): Promise<number> {
 /** Refuses (exit 6) when the cost is over the cap or over what is left. */
 export async function checkBudget(ctx: Context, budget: Budget): Promise<number> {
   if (budget.cost > budget.max) {
-    throw new CliError(`${budget.what} costs ${budget.cost} credits, more than --max-credits ${budget.max}; nothing was spent`, {
-      exitCode: ExitCode.QUOTA,
-      code: 'OVER_MAX_CREDITS',
-      hint: `raise --max-credits to at least ${budget.cost}, or leave it out to be asked`,
-    });
+    throw new CliError(
+      `${budget.what} costs ${budget.cost} credits, more than --max-credits ${budget.max}; nothing was spent`,
+      {
+        exitCode: ExitCode.QUOTA,
+        code: 'OVER_MAX_CREDITS',
+        hint: `raise --max-credits to at least ${budget.cost}, or leave it out to be asked`,
+      },
+    );
   }
   const left = await creditsLeftStrict(ctx);
   if (budget.cost > left) {
-    throw new CliError(`${budget.what} costs ${budget.cost} credits, and ${left} ${left === 1 ? 'is' : 'are'} left; nothing was spent`, {
-      exitCode: ExitCode.QUOTA,
-      code: 'CREDITS_EXHAUSTED',
-      hint: '`kagent me` shows your credits by pool and when they reset',
-    });
+    throw new CliError(
+      `${budget.what} costs ${budget.cost} credits, and ${left} ${left === 1 ? 'is' : 'are'} left; nothing was spent`,
+      {
+        exitCode: ExitCode.QUOTA,
+        code: 'CREDITS_EXHAUSTED',
+        hint: '`kagent me` shows your credits by pool and when they reset',
+      },
+    );
   }
   return left;
 }

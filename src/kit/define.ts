@@ -61,7 +61,8 @@ export type OptionValueType = 'string' | 'integer' | 'number';
  * watch slugs, space names and ids, the ids of docs, library items, media,
  * tasks, conversations, actions and inbox items, profile names.
  */
-export type CompleteKind = 'watch' | 'space' | 'doc' | 'lib' | 'media' | 'task' | 'conversation' | 'action' | 'inbox' | 'profile';
+export type CompleteKind =
+  'watch' | 'space' | 'doc' | 'lib' | 'media' | 'task' | 'conversation' | 'action' | 'inbox' | 'profile';
 
 export interface OptionSpec {
   /** Commander flag syntax: '--icon <emoji>', '-l, --limit <n>', '--all', '--no-wait'. */
@@ -129,14 +130,34 @@ type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head
 /** '-L, --limit <n>' → 'limit <n>' */
 type LongFlag<F extends string> = F extends `${string}--${infer Rest}` ? Rest : never;
 type FlagWord<R extends string> = R extends `${infer Word} ${string}` ? Word : R;
-type OptionKey<O extends OptionSpec> = FlagWord<LongFlag<O['flags']>> extends `no-${infer Name}` ? Camel<Name> : Camel<FlagWord<LongFlag<O['flags']>>>;
+type OptionKey<O extends OptionSpec> =
+  FlagWord<LongFlag<O['flags']>> extends `no-${infer Name}` ? Camel<Name> : Camel<FlagWord<LongFlag<O['flags']>>>;
 type Negated<O extends OptionSpec> = FlagWord<LongFlag<O['flags']>> extends `no-${string}` ? true : false;
-type Scalar<O extends OptionSpec> = O extends { choices: readonly (infer C)[] } ? C : O extends { type: 'integer' | 'number' } ? number : string;
+type Scalar<O extends OptionSpec> = O extends { choices: readonly (infer C)[] }
+  ? C
+  : O extends { type: 'integer' | 'number' }
+    ? number
+    : string;
 type OptionValue<O extends OptionSpec> =
-  Negated<O> extends true ? false : LongFlag<O['flags']> extends `${string} <${string}>` | `${string} [${string}]` ? (O extends { repeatable: true } ? Scalar<O>[] : Scalar<O>) : boolean;
-type OptionEntry<O> = O extends OptionSpec ? { key: OptionKey<O>; value: OptionValue<O>; negated: Negated<O>; defaulted: O extends { default: string | number | boolean | readonly string[] } ? true : false } : never;
+  Negated<O> extends true
+    ? false
+    : LongFlag<O['flags']> extends `${string} <${string}>` | `${string} [${string}]`
+      ? O extends { repeatable: true }
+        ? Scalar<O>[]
+        : Scalar<O>
+      : boolean;
+type OptionEntry<O> = O extends OptionSpec
+  ? {
+      key: OptionKey<O>;
+      value: OptionValue<O>;
+      negated: Negated<O>;
+      defaulted: O extends { default: string | number | boolean | readonly string[] } ? true : false;
+    }
+  : never;
 /** A key declared only as --no-X is true unless the flag is given. */
-type ValueOf<E extends { value: unknown; negated: boolean }> = [Exclude<E, { negated: true }>] extends [never] ? boolean : E['value'];
+type ValueOf<E extends { value: unknown; negated: boolean }> = [Exclude<E, { negated: true }>] extends [never]
+  ? boolean
+  : E['value'];
 type Entries<T extends readonly OptionSpec[]> = OptionEntry<T[number]>;
 /** Keys with a default (or only --no-X) always have a value. */
 type Present<T extends readonly OptionSpec[]> = Extract<Entries<T>, { defaulted: true }>['key'];
@@ -144,18 +165,30 @@ export type OptionsOf<T extends readonly OptionSpec[]> = {
   [K in Exclude<Entries<T>['key'], Present<T>>]?: ValueOf<Extract<Entries<T>, { key: K }>>;
 } & { [K in Present<T>]: ValueOf<Extract<Entries<T>, { key: K }>> };
 
-type ArgumentValue<A extends ArgumentSpec> = A extends { variadic: true } ? string[] : A extends { choices: readonly (infer C)[] } ? C : string;
+type ArgumentValue<A extends ArgumentSpec> = A extends { variadic: true }
+  ? string[]
+  : A extends { choices: readonly (infer C)[] }
+    ? C
+    : string;
 export type ArgsOf<T extends readonly ArgumentSpec[]> = {
-  [A in T[number] as Camel<A['name']>]: A extends { optional: true; variadic?: false } ? ArgumentValue<A> | undefined : ArgumentValue<A>;
+  [A in T[number] as Camel<A['name']>]: A extends { optional: true; variadic?: false }
+    ? ArgumentValue<A> | undefined
+    : ArgumentValue<A>;
 };
 
-type Declared<Opts extends readonly OptionSpec[], Argz extends readonly ArgumentSpec[]> = Omit<CommandSpec<OptionsOf<Opts>, ArgsOf<Argz>>, 'options' | 'arguments'> & {
+type Declared<Opts extends readonly OptionSpec[], Argz extends readonly ArgumentSpec[]> = Omit<
+  CommandSpec<OptionsOf<Opts>, ArgsOf<Argz>>,
+  'options' | 'arguments'
+> & {
   options?: Opts;
   arguments?: Argz;
 };
 
 /** A command: its `run` gets options and arguments typed from what it declares. */
-export function defineCommand<const Opts extends readonly OptionSpec[] = readonly [], const Argz extends readonly ArgumentSpec[] = readonly []>(spec: Declared<Opts, Argz>): CommandSpec {
+export function defineCommand<
+  const Opts extends readonly OptionSpec[] = readonly [],
+  const Argz extends readonly ArgumentSpec[] = readonly [],
+>(spec: Declared<Opts, Argz>): CommandSpec {
   return spec as CommandSpec;
 }
 
@@ -172,10 +205,13 @@ export function checkInput(schema: Record<string, any>, body: unknown, flagFor: 
   const issues = validate(schema, body);
   const first = issues[0];
   if (!first) return;
-  throw new InputError(`${flagFor[rootField(first.path)] ?? first.path} ${first.message}`, issues.map((issue) => ({
-    path: flagFor[rootField(issue.path)] ?? issue.path,
-    message: issue.message,
-  })));
+  throw new InputError(
+    `${flagFor[rootField(first.path)] ?? first.path} ${first.message}`,
+    issues.map((issue) => ({
+      path: flagFor[rootField(issue.path)] ?? issue.path,
+      message: issue.message,
+    })),
+  );
 }
 
 /** Invalid input caught before sending (exit 2, code INVALID_INPUT like the service's own answer); carries every issue found. */
@@ -191,4 +227,3 @@ export class InputError extends CliError {
 function rootField(path: string): string {
   return path.split('.')[0] ?? path;
 }
-

@@ -23,7 +23,13 @@ export async function checkIdempotencyKey(key: string | undefined, flag = '--ide
 }
 
 /** Says the replay note on stderr when there is one; true when it did (the usual success line is then left out). */
-export async function noteReplay(ctx: Context, answer: KeyedAnswer, userKey: string | undefined, did: string, nothingNew: string): Promise<boolean> {
+export async function noteReplay(
+  ctx: Context,
+  answer: KeyedAnswer,
+  userKey: string | undefined,
+  did: string,
+  nothingNew: string,
+): Promise<boolean> {
   const text = replayNote(answer, userKey, did, nothingNew);
   if (text === undefined) return false;
   await note(ctx, text);

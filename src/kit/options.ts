@@ -31,7 +31,12 @@ export function idempotencyKeyOption<const D extends string>(rerun: D, step: str
  */
 export function pageOptions(every: string, firstPage?: number) {
   return [
-    { flags: '-L, --limit <n>', description: `at most this many (default: the first page${firstPage ? `, ${firstPage}` : ''})`, type: 'integer', min: 1 },
+    {
+      flags: '-L, --limit <n>',
+      description: `at most this many (default: the first page${firstPage ? `, ${firstPage}` : ''})`,
+      type: 'integer',
+      min: 1,
+    },
     { flags: '--all', description: `${every}, following every page` },
   ] as const;
 }

@@ -20,9 +20,16 @@ export async function resolveSpace(ctx: Context, ref: string): Promise<Space> {
   if (matches.length === 0) matches = items.filter((space) => space.name.toLowerCase() === ref.toLowerCase());
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length > 1) {
-    throw new UsageError(`"${ref}" names ${matches.length} spaces (${matches.map((space) => space.id).join(', ')})`, 'name the space by its id');
+    throw new UsageError(
+      `"${ref}" names ${matches.length} spaces (${matches.map((space) => space.id).join(', ')})`,
+      'name the space by its id',
+    );
   }
-  throw new CliError(`no space with id or name "${ref}"`, { exitCode: ExitCode.NOT_FOUND, code: 'SPACE_NOT_FOUND', hint: 'see your spaces with `kagent space list`' });
+  throw new CliError(`no space with id or name "${ref}"`, {
+    exitCode: ExitCode.NOT_FOUND,
+    code: 'SPACE_NOT_FOUND',
+    hint: 'see your spaces with `kagent space list`',
+  });
 }
 
 /** The id of the space a user named (see resolveSpace). */
@@ -34,7 +41,10 @@ export async function spaceIdFor(ctx: Context, ref: string): Promise<string> {
  * Space names by id, for the Space column of a table on a terminal (one extra
  * request); empty for scripts, which get the ids, and when the lookup fails.
  */
-export async function spaceNames(ctx: Context, items: Array<{ spaceId?: string | null }>): Promise<Map<string, string>> {
+export async function spaceNames(
+  ctx: Context,
+  items: Array<{ spaceId?: string | null }>,
+): Promise<Map<string, string>> {
   if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
   try {
     const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });

@@ -32,7 +32,13 @@ export const adminRoutes = [
   'GET  /_sandbox/events                 background work still scheduled',
 ];
 
-export async function handleAdmin(deps: ServerDeps, method: string, url: URL, body: Body, headers: IncomingHttpHeaders): Promise<Reply> {
+export async function handleAdmin(
+  deps: ServerDeps,
+  method: string,
+  url: URL,
+  body: Body,
+  headers: IncomingHttpHeaders,
+): Promise<Reply> {
   const { world } = deps;
   const parts = url.pathname.split('/').filter(Boolean).slice(1); // drop "_sandbox"
   const route = `${method} ${parts.join('/')}`;
@@ -82,7 +88,8 @@ export async function handleAdmin(deps: ServerDeps, method: string, url: URL, bo
     }
     case 'POST faults': {
       const kind = String(body?.kind) as FaultKind;
-      if (!FAULT_KINDS.includes(kind)) throw new HttpFail(400, 'INVALID_INPUT', `kind must be one of ${FAULT_KINDS.join(', ')}`);
+      if (!FAULT_KINDS.includes(kind))
+        throw new HttpFail(400, 'INVALID_INPUT', `kind must be one of ${FAULT_KINDS.join(', ')}`);
       deps.faults.inject({ kind, count: body?.count, ms: body?.ms, method: body?.method, path: body?.path });
       return ok({ queued: true });
     }
@@ -99,7 +106,8 @@ export async function handleAdmin(deps: ServerDeps, method: string, url: URL, bo
     case 'GET stats':
       return ok(deps.stats);
     case 'DELETE stats':
-      for (const table of [deps.stats.requests, deps.stats.executions, deps.stats.statuses]) for (const k of Object.keys(table)) delete table[k];
+      for (const table of [deps.stats.requests, deps.stats.executions, deps.stats.statuses])
+        for (const k of Object.keys(table)) delete table[k];
       return { status: 204 };
     case 'GET events':
       return ok({ events: world.state.events });
@@ -144,17 +152,35 @@ const CreditsAsNumber = Type.Number({ minimum: 0 });
 function checkAccountInput(body: Record<string, any>): void {
   const issues = validate(AccountInput, body);
   if (body.credits !== undefined) {
-    issues.push(...validate(typeof body.credits === 'number' ? CreditsAsNumber : M.credits.properties.pools, body.credits, 'credits'));
+    issues.push(
+      ...validate(
+        typeof body.credits === 'number' ? CreditsAsNumber : M.credits.properties.pools,
+        body.credits,
+        'credits',
+      ),
+    );
   }
   if (issues.length > 0) {
-    throw new HttpFail(400, 'INVALID_INPUT', `Invalid account settings: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+    throw new HttpFail(
+      400,
+      'INVALID_INPUT',
+      `Invalid account settings: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      { issues },
+    );
   }
 }
 
 function patchAccount(account: Account, body: Record<string, any>, now: number): void {
   if (body.credits !== undefined) {
     if (typeof body.credits === 'number') {
-      account.credits = [{ pool: 'monthly', remaining: body.credits, total: body.credits, resetsAt: account.credits[0]?.resetsAt ?? null }];
+      account.credits = [
+        {
+          pool: 'monthly',
+          remaining: body.credits,
+          total: body.credits,
+          resetsAt: account.credits[0]?.resetsAt ?? null,
+        },
+      ];
     } else if (Array.isArray(body.credits)) {
       account.credits = body.credits;
     }
@@ -167,8 +193,15 @@ function patchAccount(account: Account, body: Record<string, any>, now: number):
   if (body.plan && typeof body.plan === 'object') account.plan = body.plan;
   if (body.lang === 'zh' || body.lang === 'en') account.lang = body.lang;
   if (body.hideFields !== undefined) {
-    if (!Array.isArray(body.hideFields) || body.hideFields.some((field: unknown) => typeof field !== 'string' || field === 'id')) {
-      throw new HttpFail(400, 'INVALID_INPUT', 'hideFields must be a list of library item field names (id cannot be hidden)');
+    if (
+      !Array.isArray(body.hideFields) ||
+      body.hideFields.some((field: unknown) => typeof field !== 'string' || field === 'id')
+    ) {
+      throw new HttpFail(
+        400,
+        'INVALID_INPUT',
+        'hideFields must be a list of library item field names (id cannot be hidden)',
+      );
     }
     account.hideFields = body.hideFields;
   }
@@ -180,13 +213,24 @@ function accountView(account: Account) {
 
 function clockView(deps: ServerDeps) {
   const now = deps.world.now();
-  return { now, iso: deps.world.iso(now), speed: deps.world.clock.multiplier, pendingEvents: deps.world.state.events.length };
+  return {
+    now,
+    iso: deps.world.iso(now),
+    speed: deps.world.clock.multiplier,
+    pendingEvents: deps.world.state.events.length,
+  };
 }
 
 function durationMs(body: Body): number {
   const b = body ?? {};
-  const ms = Number(b.ms ?? 0) + Number(b.seconds ?? 0) * 1000 + Number(b.minutes ?? 0) * 60_000 + Number(b.hours ?? 0) * 3_600_000 + Number(b.days ?? 0) * 86_400_000;
-  if (!Number.isFinite(ms) || ms < 0) throw new HttpFail(400, 'INVALID_INPUT', 'give a non-negative ms, seconds, minutes, hours or days');
+  const ms =
+    Number(b.ms ?? 0) +
+    Number(b.seconds ?? 0) * 1000 +
+    Number(b.minutes ?? 0) * 60_000 +
+    Number(b.hours ?? 0) * 3_600_000 +
+    Number(b.days ?? 0) * 86_400_000;
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new HttpFail(400, 'INVALID_INPUT', 'give a non-negative ms, seconds, minutes, hours or days');
   return ms;
 }
 

@@ -14,7 +14,10 @@ interface Parent {
   key: string;
 }
 
-type Unit = { kind: 'path'; path: Path } | { kind: 'record'; path: Path; id: string } | { kind: 'list'; path: Path; before: unknown[] };
+type Unit =
+  | { kind: 'path'; path: Path }
+  | { kind: 'record'; path: Path; id: string }
+  | { kind: 'list'; path: Path; before: unknown[] };
 
 function isRecordWithId(value: unknown): value is { id: string } {
   return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
@@ -56,7 +59,8 @@ export class ChangeTracker {
         if (typeof value !== 'object' || value === null || typeof key === 'symbol') return value;
         const raw = tracker.targets.get(value) ?? value;
         const known = tracker.parents.get(raw);
-        if (known === undefined || known.parent !== t || known.key !== key) tracker.parents.set(raw, { parent: t, key });
+        if (known === undefined || known.parent !== t || known.key !== key)
+          tracker.parents.set(raw, { parent: t, key });
         return tracker.proxies.get(raw) ?? tracker.wrap(raw);
       },
       set(t, key, value, receiver) {
@@ -80,10 +84,13 @@ export class ChangeTracker {
     if (Array.isArray(raw)) {
       for (let i = 0; i < raw.length; i++) {
         const element = raw[i] as unknown;
-        if (typeof element === 'object' && element !== null && this.targets.has(element)) raw[i] = this.targets.get(element);
+        if (typeof element === 'object' && element !== null && this.targets.has(element))
+          raw[i] = this.targets.get(element);
       }
     } else {
-      for (const [k, v] of Object.entries(raw)) if (typeof v === 'object' && v !== null && this.targets.has(v)) (raw as Record<string, unknown>)[k] = this.targets.get(v);
+      for (const [k, v] of Object.entries(raw))
+        if (typeof v === 'object' && v !== null && this.targets.has(v))
+          (raw as Record<string, unknown>)[k] = this.targets.get(v);
     }
     return raw;
   }
@@ -153,7 +160,10 @@ export class ChangeTracker {
       if (unit.kind === 'path') {
         ops.push(found ? ['s', unit.path, value] : ['d', unit.path]);
       } else if (unit.kind === 'record') {
-        const record = found && Array.isArray(value) ? (value as unknown[]).find((r) => isRecordWithId(r) && r.id === unit.id) : undefined;
+        const record =
+          found && Array.isArray(value)
+            ? (value as unknown[]).find((r) => isRecordWithId(r) && r.id === unit.id)
+            : undefined;
         if (record) ops.push(['u', unit.path, record as { id: string }]);
       } else if (!found) {
         ops.push(['d', unit.path]);
@@ -199,7 +209,8 @@ export class ChangeTracker {
 function resolve(root: unknown, path: Path): [boolean, unknown] {
   let node = root;
   for (const key of path) {
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return [false, undefined];
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key))
+      return [false, undefined];
     node = (node as Record<Key, unknown>)[key];
   }
   return [true, node];

@@ -15,7 +15,12 @@ function textOf(parts: S.ChatPart[]): string {
   return line.length > 140 ? `${line.slice(0, 139)}…` : line;
 }
 
-export function appendMessage(world: World, account: Account, conversation: S.Conversation, message: S.ChatMessage): void {
+export function appendMessage(
+  world: World,
+  account: Account,
+  conversation: S.Conversation,
+  message: S.ChatMessage,
+): void {
   (account.messages[conversation.id] ??= []).push(message);
   conversation.messageCount = account.messages[conversation.id]?.length ?? 0;
   conversation.updatedAt = world.now();
@@ -23,15 +28,29 @@ export function appendMessage(world: World, account: Account, conversation: S.Co
   if (preview) conversation.preview = preview;
 }
 
-export function appendAssistantMessage(world: World, account: Account, conversation: S.Conversation, parts: S.ChatPart[], options: { id?: string; at?: number } = {}): S.ChatMessage {
-  const message: S.ChatMessage = { id: options.id ?? world.id('msg'), conversationId: conversation.id, role: 'assistant', parts, createdAt: options.at ?? world.now() };
+export function appendAssistantMessage(
+  world: World,
+  account: Account,
+  conversation: S.Conversation,
+  parts: S.ChatPart[],
+  options: { id?: string; at?: number } = {},
+): S.ChatMessage {
+  const message: S.ChatMessage = {
+    id: options.id ?? world.id('msg'),
+    conversationId: conversation.id,
+    role: 'assistant',
+    parts,
+    createdAt: options.at ?? world.now(),
+  };
   appendMessage(world, account, conversation, message);
   return message;
 }
 
 /** Clears `running` unless other work (a turn, an approved action) is still due for the conversation. */
 export function endRunning(world: World, _account: Account, conversation: S.Conversation): void {
-  const busy = world.state.events.some((e) => (e.kind === 'chat.reply' || e.kind === 'action.execute') && e.data.conversationId === conversation.id);
+  const busy = world.state.events.some(
+    (e) => (e.kind === 'chat.reply' || e.kind === 'action.execute') && e.data.conversationId === conversation.id,
+  );
   if (!busy) conversation.running = false;
 }
 

@@ -12,7 +12,13 @@ import { TEXT_MAX_CHARS, type ReceivedFile } from './uploads.js';
 export const PARSE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** `warn` is told, once per upload, when a PDF cannot be read because the parser cannot load. */
-export async function extractText(file: ReceivedFile, type: FileType, fileName: string, lang: Locale, warn: (line: string) => void = () => {}): Promise<string> {
+export async function extractText(
+  file: ReceivedFile,
+  type: FileType,
+  fileName: string,
+  lang: Locale,
+  warn: (line: string) => void = () => {},
+): Promise<string> {
   switch (type.kind) {
     case 'markdown':
     case 'text':

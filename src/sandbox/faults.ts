@@ -5,7 +5,18 @@
 // (fields removed, renamed, retyped, nested, flattened or added; see shape-chaos.ts).
 import { mangle } from './shape-chaos.js';
 
-export const FAULT_KINDS = ['503', '502', '504', '429', '500', 'reset', 'slow', 'truncate', 'reset-after', 'shape'] as const;
+export const FAULT_KINDS = [
+  '503',
+  '502',
+  '504',
+  '429',
+  '500',
+  'reset',
+  'slow',
+  'truncate',
+  'reset-after',
+  'shape',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -33,7 +44,8 @@ export class Faults {
 
   /** Queue: the next `count` matching requests fail with `kind`. */
   inject(fault: Fault & { count?: number; method?: string; path?: string }): void {
-    if (!FAULT_KINDS.includes(fault.kind)) throw new Error(`unknown fault ${fault.kind}; one of ${FAULT_KINDS.join(', ')}`);
+    if (!FAULT_KINDS.includes(fault.kind))
+      throw new Error(`unknown fault ${fault.kind}; one of ${FAULT_KINDS.join(', ')}`);
     this.queue.push({ ...fault, remaining: fault.count ?? 1 });
   }
 
@@ -69,7 +81,9 @@ export function parseFaultSpec(spec: string): Array<{ kind: FaultKind; p: number
       const kind = match?.[1] as FaultKind | undefined;
       const p = Number(match?.[2]);
       if (!match || !kind || !FAULT_KINDS.includes(kind) || !(p >= 0 && p <= 1)) {
-        throw new Error(`bad fault "${part}": use KIND=PROBABILITY[:MS] with KIND one of ${FAULT_KINDS.join(', ')} and PROBABILITY from 0 to 1`);
+        throw new Error(
+          `bad fault "${part}": use KIND=PROBABILITY[:MS] with KIND one of ${FAULT_KINDS.join(', ')} and PROBABILITY from 0 to 1`,
+        );
       }
       return { kind, p, ms: match[3] ? Number(match[3]) : kind === 'slow' ? 2000 : undefined };
     });

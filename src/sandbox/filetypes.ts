@@ -25,7 +25,8 @@ export function binarySignature(head: Buffer): 'pdf' | 'zip' | 'png' | 'jpeg' | 
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   const six = head.subarray(0, 6).toString('latin1');
   if (six === 'GIF87a' || six === 'GIF89a') return 'gif';
-  if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'webp';
   return undefined;
 }
 
@@ -33,7 +34,12 @@ export function binarySignature(head: Buffer): 'pdf' | 'zip' | 'png' | 'jpeg' | 
  * Decides the type once the whole file has been received.
  * `isText` says whether every byte decoded as UTF-8 without a NUL.
  */
-export async function decideType(file: string, head: Buffer, fileName: string, isText: boolean): Promise<FileType | undefined> {
+export async function decideType(
+  file: string,
+  head: Buffer,
+  fileName: string,
+  isText: boolean,
+): Promise<FileType | undefined> {
   const signature = binarySignature(head);
   switch (signature) {
     case 'pdf':
@@ -49,7 +55,9 @@ export async function decideType(file: string, head: Buffer, fileName: string, i
       return { kind: 'image', mime: `image/${signature}` };
   }
   if (!isText) return undefined;
-  return MARKDOWN_NAME.test(fileName) ? { kind: 'markdown', mime: 'text/markdown' } : { kind: 'text', mime: 'text/plain' };
+  return MARKDOWN_NAME.test(fileName)
+    ? { kind: 'markdown', mime: 'text/markdown' }
+    : { kind: 'text', mime: 'text/plain' };
 }
 
 // ------------------------------------------------------------ ZIP
@@ -69,7 +77,8 @@ export async function zipHasEntry(file: string, name: string): Promise<boolean> 
 /** Width and height from an image header, when the header says so. */
 export function imageSize(head: Buffer, mime: string): { width: number; height: number } | undefined {
   try {
-    if (mime === 'image/png' && head.length >= 24) return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+    if (mime === 'image/png' && head.length >= 24)
+      return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
     if (mime === 'image/gif' && head.length >= 10) return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
     if (mime === 'image/webp' && head.length >= 30) {
       const chunk = head.subarray(12, 16).toString('latin1');
@@ -82,7 +91,7 @@ export function imageSize(head: Buffer, mime: string): { width: number; height: 
     }
     if (mime === 'image/jpeg') {
       // Walk the segments to the first start-of-frame marker.
-      for (let at = 2; at + 9 < head.length; ) {
+      for (let at = 2; at + 9 < head.length;) {
         if (head[at] !== 0xff) return undefined;
         const marker = head[at + 1] ?? 0;
         const length = head.readUInt16BE(at + 2);

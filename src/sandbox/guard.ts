@@ -11,12 +11,16 @@ import { HttpFail } from './types.js';
 
 /** localhost, *.localhost, 127.0.0.0/8, ::1 (and its IPv4-mapped form). */
 export function isLoopbackHost(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const name = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   const kind = isIP(name);
   if (kind === 4) return name.startsWith('127.');
   // As the URL parser writes them: [::1], and 127.x.y.z mapped into IPv6 as ::ffff:7fxx:yyzz.
-  if (kind === 6) return name === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(name) || /^::ffff:127\./.test(name);
+  if (kind === 6)
+    return name === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(name) || /^::ffff:127\./.test(name);
   return false;
 }
 
@@ -34,14 +38,26 @@ export function guardRequest(method: string, pathname: string, headers: Incoming
   const host = headers.host;
   const hostname = host === undefined ? undefined : hostnameOf(host);
   if (hostname === undefined || !isLoopbackHost(hostname)) {
-    throw new HttpFail(403, 'FORBIDDEN_HOST', `The sandbox answers only requests addressed to a loopback name or address (Host: ${host === undefined ? 'missing' : JSON.stringify(host.slice(0, 100))})`);
+    throw new HttpFail(
+      403,
+      'FORBIDDEN_HOST',
+      `The sandbox answers only requests addressed to a loopback name or address (Host: ${host === undefined ? 'missing' : JSON.stringify(host.slice(0, 100))})`,
+    );
   }
   const origin = headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(origin)) {
-    throw new HttpFail(403, 'FORBIDDEN_ORIGIN', `The sandbox refuses requests from web pages of other origins (Origin: ${JSON.stringify(origin.slice(0, 100))})`);
+    throw new HttpFail(
+      403,
+      'FORBIDDEN_ORIGIN',
+      `The sandbox refuses requests from web pages of other origins (Origin: ${JSON.stringify(origin.slice(0, 100))})`,
+    );
   }
   if (pathname.startsWith('/_sandbox/') && hasBody(method, headers) && !isJson(headers['content-type'])) {
-    throw new HttpFail(415, 'UNSUPPORTED_MEDIA_TYPE', 'Admin routes take a JSON body: send it with Content-Type: application/json');
+    throw new HttpFail(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Admin routes take a JSON body: send it with Content-Type: application/json',
+    );
   }
 }
 

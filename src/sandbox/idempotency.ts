@@ -10,13 +10,19 @@ export type IdempotencyOutcome = { replay: Reply } | { reserved: string };
 
 /** A hash of what makes two requests "the same": key order in JSON objects does not count. */
 export function fingerprint(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(canonical(parts))).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(parts)))
+    .digest('base64url');
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
@@ -38,7 +44,13 @@ export function begin(world: World, slot: string, print: string): IdempotencyOut
       throw new HttpFail(422, 'IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request body');
     }
     if (existing.status === 'running' || !existing.response) {
-      throw new HttpFail(409, 'IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly', {}, { 'retry-after': '1' });
+      throw new HttpFail(
+        409,
+        'IDEMPOTENCY_IN_PROGRESS',
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+        {},
+        { 'retry-after': '1' },
+      );
     }
     const { status, headers, body } = existing.response;
     return { replay: { status, body, headers: { ...headers, 'idempotent-replayed': 'true' } } };
@@ -63,5 +75,6 @@ export function finish(world: World, slot: string, reply: Reply | undefined): vo
 /** Forgets keys older than the window (called now and then, not per request). */
 export function sweep(world: World): void {
   const cutoff = world.clock.now() - limits.idempotencyWindowMs;
-  for (const [slot, record] of Object.entries(world.state.idempotency)) if (record.at < cutoff) delete world.state.idempotency[slot];
+  for (const [slot, record] of Object.entries(world.state.idempotency))
+    if (record.at < cutoff) delete world.state.idempotency[slot];
 }

@@ -19,7 +19,15 @@ export function newestFirst<T extends { createdAt: string | number }>(items: T[]
 export function addInbox(
   world: World,
   account: Account,
-  init: { kind: S.InboxItem['kind']; title: string; body?: string; action?: ActionRecord; taskId?: string | null; watchSlug?: string | null; briefId?: string | null },
+  init: {
+    kind: S.InboxItem['kind'];
+    title: string;
+    body?: string;
+    action?: ActionRecord;
+    taskId?: string | null;
+    watchSlug?: string | null;
+    briefId?: string | null;
+  },
 ): S.InboxItem {
   const item: S.InboxItem = {
     id: world.id('ib'),

@@ -36,7 +36,11 @@ export interface Sandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // One sandbox per state file: a second one is refused before it reads anything.
-  const lock = options.stateFile ? await lockStateFile(options.stateFile, { onLost: (error) => options.log?.(`warning: lost the lock on ${options.stateFile}: ${error.message}`) }) : undefined;
+  const lock = options.stateFile
+    ? await lockStateFile(options.stateFile, {
+        onLost: (error) => options.log?.(`warning: lost the lock on ${options.stateFile}: ${error.message}`),
+      })
+    : undefined;
   try {
     return await startLocked(options, lock);
   } catch (error) {
@@ -50,8 +54,16 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
   const ownBlobDir = !options.blobDir && !options.stateFile;
   if (ownBlobDir) removeOrphanedBlobDirs();
   // Named after this process, so a later sandbox can tell it was left behind by one that was killed.
-  const blobDir = options.blobDir ?? (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
-  const world = World.create({ seed, start: options.startTime ?? Date.now(), speed: options.speed ?? 1, blobDir, stateFile: options.stateFile });
+  const blobDir =
+    options.blobDir ??
+    (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
+  const world = World.create({
+    seed,
+    start: options.startTime ?? Date.now(),
+    speed: options.speed ?? 1,
+    blobDir,
+    stateFile: options.stateFile,
+  });
   world.registerJobs(jobs);
   if (!ownBlobDir) removeUnfinishedUploads(blobDir);
   if (options.warn) world.warn = options.warn;
@@ -71,7 +83,15 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
   const limiter = new RateLimiter(options.rateLimit ?? 60, () => Date.now() + world.clock.advancedMs);
   const faults = new Faults(options.faults, world.rng('faults'));
   const log = options.quiet ? undefined : options.log;
-  const handler = createHandler({ world, routes, limiter, faults, errorFormat: options.errorFormat ?? 'envelope', log, stats });
+  const handler = createHandler({
+    world,
+    routes,
+    limiter,
+    faults,
+    errorFormat: options.errorFormat ?? 'envelope',
+    log,
+    stats,
+  });
   const server = createServer({ keepAliveTimeout: 5000 }, handler);
   // `Expect: 100-continue` (curl -T does this): the pipeline says "continue" only once it wants the
   // body, so a refused upload (401, 413, 415...) is answered before a byte of it is sent.

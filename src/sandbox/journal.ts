@@ -49,8 +49,16 @@ export function loadState(stateFile: string): { state: State; generation: number
   try {
     text = readFileSync(stateFile, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StateFileError(`cannot read sandbox state ${stateFile}: ${(error as Error).message}`, 'STATE_UNREADABLE');
-    if (existsSync(journalPath(stateFile))) throw new StateFileError(`cannot read sandbox state ${stateFile}: its journal ${journalPath(stateFile)} is there but the snapshot is missing`, 'STATE_UNREADABLE');
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StateFileError(
+        `cannot read sandbox state ${stateFile}: ${(error as Error).message}`,
+        'STATE_UNREADABLE',
+      );
+    if (existsSync(journalPath(stateFile)))
+      throw new StateFileError(
+        `cannot read sandbox state ${stateFile}: its journal ${journalPath(stateFile)} is there but the snapshot is missing`,
+        'STATE_UNREADABLE',
+      );
     return undefined;
   }
   let raw: unknown;
@@ -59,7 +67,11 @@ export function loadState(stateFile: string): { state: State; generation: number
   } catch (error) {
     throw new StateFileError(`cannot read sandbox state ${stateFile}: ${(error as Error).message}`, 'STATE_UNREADABLE');
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StateFileError(`cannot read sandbox state ${stateFile}: it is not a sandbox state (not a JSON object)`, 'STATE_UNREADABLE');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new StateFileError(
+      `cannot read sandbox state ${stateFile}: it is not a sandbox state (not a JSON object)`,
+      'STATE_UNREADABLE',
+    );
   const record = raw as Record<string, unknown>;
   if (record.version !== STATE_VERSION) {
     throw new StateFileError(
@@ -72,7 +84,8 @@ export function loadState(stateFile: string): { state: State; generation: number
   const replayed = replayJournal(stateFile, record, generation);
   const state = record as unknown as State;
   // Nothing runs after a restart: a key reserved by a call that never finished is free again.
-  for (const [slot, entry] of Object.entries(state.idempotency ?? {})) if (entry.status === 'running') delete state.idempotency[slot];
+  for (const [slot, entry] of Object.entries(state.idempotency ?? {}))
+    if (entry.status === 'running') delete state.idempotency[slot];
   return { state, generation, replayed };
 }
 
@@ -95,7 +108,10 @@ function replayJournal(stateFile: string, state: Record<string, unknown>, genera
   if (header?.magic !== JOURNAL_MAGIC) {
     // An empty journal or a torn header: written before anything was acknowledged.
     if ((lines[0] ?? '').trim() === '' || lines.length <= 1) return 0;
-    throw new StateFileError(`cannot read sandbox journal ${path}: it does not start with a journal header`, 'STATE_UNREADABLE');
+    throw new StateFileError(
+      `cannot read sandbox journal ${path}: it does not start with a journal header`,
+      'STATE_UNREADABLE',
+    );
   }
   // A journal of an older generation was folded into the snapshot before it was replaced.
   if (header.generation !== generation) return 0;
@@ -171,7 +187,12 @@ export class Journal {
   ) {}
 
   /** Folds everything into a fresh snapshot and opens its journal. */
-  static async open(stateFile: string, tracker: ChangeTracker, generation: number, beforeSnapshot: () => void): Promise<Journal> {
+  static async open(
+    stateFile: string,
+    tracker: ChangeTracker,
+    generation: number,
+    beforeSnapshot: () => void,
+  ): Promise<Journal> {
     const journal = new Journal(stateFile, tracker, generation, beforeSnapshot);
     journal.compactNow();
     journal.handle = await open(journalPath(stateFile), 'a', 0o600);

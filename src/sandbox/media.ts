@@ -30,15 +30,34 @@ export function mediaList(account: Account): MediaRec[] {
 
 /** Duration and price of a link, or 400 UNSUPPORTED_MEDIA / 503 MEDIA_UNAVAILABLE. */
 export function quote(world: World, url: string, lang: S.Locale): S.MediaQuote & { kind: MediaKind } {
-  if (/unavailable/i.test(url)) throw new HttpFail(503, 'MEDIA_UNAVAILABLE', 'Transcription is temporarily unavailable for this link; try again later', {}, { 'retry-after': '30' });
+  if (/unavailable/i.test(url))
+    throw new HttpFail(
+      503,
+      'MEDIA_UNAVAILABLE',
+      'Transcription is temporarily unavailable for this link; try again later',
+      {},
+      { 'retry-after': '30' },
+    );
   const kind = mediaKind(url);
   if (!kind) {
-    throw new HttpFail(400, 'UNSUPPORTED_MEDIA', 'This link cannot be transcribed: use a video page (YouTube, Vimeo, Bilibili), a podcast episode or an audio/video file link');
+    throw new HttpFail(
+      400,
+      'UNSUPPORTED_MEDIA',
+      'This link cannot be transcribed: use a video page (YouTube, Vimeo, Bilibili), a podcast episode or an audio/video file link',
+    );
   }
   const rng = world.rng(`media:${url}`);
   const durationSec = int(rng, 180, 5400);
   const minutes = Math.ceil(durationSec / 60);
-  return { url, title: mediaTitle(world.rng(`media-title:${url}`), url, lang), kind, durationSec, minutes, pricePerMinute: PRICE_PER_MINUTE, credits: minutes * PRICE_PER_MINUTE };
+  return {
+    url,
+    title: mediaTitle(world.rng(`media-title:${url}`), url, lang),
+    kind,
+    durationSec,
+    minutes,
+    pricePerMinute: PRICE_PER_MINUTE,
+    credits: minutes * PRICE_PER_MINUTE,
+  };
 }
 
 function revisionCount(durationSec: number): number {
@@ -50,7 +69,11 @@ function segmentCount(durationSec: number): number {
 }
 
 /** startMedia's work, shared with the agent. Throws 400/402/404/503. */
-export function startMediaFor(world: World, account: Account, input: S.StartMediaRequest): { started: S.MediaStarted; media: MediaRec } {
+export function startMediaFor(
+  world: World,
+  account: Account,
+  input: S.StartMediaRequest,
+): { started: S.MediaStarted; media: MediaRec } {
   const lang = input.lang ?? account.lang;
   const q = quote(world, input.url, lang);
   const space = input.spaceId ? world.space(account, input.spaceId) : world.defaultSpace(account);
@@ -112,7 +135,11 @@ export function startMediaFor(world: World, account: Account, input: S.StartMedi
   account.library.push(item);
   account.media.push(media);
   task.result = { kind: 'media', id: media.id, href: `/media/${media.id}` };
-  world.schedule(world.now() + START_DELAY_MS, 'media.step', account.id, { taskId: task.id, mediaId: media.id, revision: 0 });
+  world.schedule(world.now() + START_DELAY_MS, 'media.step', account.id, {
+    taskId: task.id,
+    mediaId: media.id,
+    revision: 0,
+  });
   return { started: { mediaId: media.id, taskId: task.id, credits: q.credits }, media };
 }
 
@@ -129,7 +156,8 @@ export function mediaStep(world: World, event: ScheduledEvent): void {
   if (!account || !media || !task || !isActive(task)) return;
   const zh = media.lang === 'zh';
   const R = media._revisions;
-  const next = (rev: number, delay: number) => world.schedule(world.now() + delay, 'media.step', account.id, { taskId, mediaId, revision: rev });
+  const next = (rev: number, delay: number) =>
+    world.schedule(world.now() + delay, 'media.step', account.id, { taskId, mediaId, revision: rev });
 
   if (revision === 0) {
     media.status = 'transcribing';
@@ -143,18 +171,30 @@ export function mediaStep(world: World, event: ScheduledEvent): void {
     const from = Math.floor(((revision - 1) * total) / R);
     const to = Math.floor((revision * total) / R);
     for (let j = from; j < to; j++) {
-      media._segments.push({ start: j * SEGMENT_SEC, end: Math.min(media.durationSec, (j + 1) * SEGMENT_SEC), text: segmentText(media._seed, j, media.lang), revision });
+      media._segments.push({
+        start: j * SEGMENT_SEC,
+        end: Math.min(media.durationSec, (j + 1) * SEGMENT_SEC),
+        text: segmentText(media._seed, j, media.lang),
+        revision,
+      });
     }
     media.revision = revision;
     const done = media._segments[media._segments.length - 1]?.end ?? 0;
     const m1 = task.milestones[1];
-    if (m1) m1.detail = zh ? `已转写 ${clock(done)} / ${clock(media.durationSec)}` : `${clock(done)} of ${clock(media.durationSec)} transcribed`;
+    if (m1)
+      m1.detail = zh
+        ? `已转写 ${clock(done)} / ${clock(media.durationSec)}`
+        : `${clock(done)} of ${clock(media.durationSec)} transcribed`;
     if (/broken/i.test(media.url) && revision === 1) {
       media.status = 'failed';
       refund(world, account, media);
       const item = libraryItem(account, media);
       if (item) item.status = 'failed';
-      finishTask(world, account, task, 'failed', { body: zh ? '无法读取媒体的其余部分；未转写的分钟已退还。' : 'The rest of the media could not be read; the minutes not transcribed were refunded.' });
+      finishTask(world, account, task, 'failed', {
+        body: zh
+          ? '无法读取媒体的其余部分；未转写的分钟已退还。'
+          : 'The rest of the media could not be read; the minutes not transcribed were refunded.',
+      });
       return;
     }
     if (revision < R) {
@@ -172,7 +212,9 @@ export function mediaStep(world: World, event: ScheduledEvent): void {
   media.chapters = chapters(media.durationSec, media.lang);
   completeMilestone(world, task, 2);
   startMilestone(world, task, 3);
-  completeMilestone(world, task, 3, { detail: zh ? `${media.chapters.length} 个章节` : `${media.chapters.length} chapters` });
+  completeMilestone(world, task, 3, {
+    detail: zh ? `${media.chapters.length} 个章节` : `${media.chapters.length} chapters`,
+  });
   const item = libraryItem(account, media);
   if (item) {
     item.status = 'ready';
@@ -180,7 +222,10 @@ export function mediaStep(world: World, event: ScheduledEvent): void {
     item.keyPoints = media.chapters.map((c) => `${clock(c.start)} ${c.title}`);
     item.updatedAt = world.iso();
   }
-  finishTask(world, account, task, 'done', { result: { kind: 'media', id: media.id, href: `/media/${media.id}` }, body: media.summary });
+  finishTask(world, account, task, 'done', {
+    result: { kind: 'media', id: media.id, href: `/media/${media.id}` },
+    body: media.summary,
+  });
 }
 
 /** Gives back the credits of the minutes not transcribed. */

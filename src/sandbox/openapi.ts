@@ -30,7 +30,8 @@ function build(serverUrl: string): Json {
     info: {
       title: 'Knowledge-agent API (kagent sandbox)',
       version: '1.0.0',
-      description: 'Generated from kagent\'s single source of shapes. Shapes marked "(assumed)" are not shown by the contract.',
+      description:
+        'Generated from kagent\'s single source of shapes. Shapes marked "(assumed)" are not shown by the contract.',
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
@@ -44,7 +45,14 @@ function schemaConverter(components: Json): ToJson {
   // Named resource shapes: exported TypeBox objects of shapes.ts, by identity.
   const names = new Map<object, string>();
   for (const [name, value] of Object.entries(S)) {
-    if (value && typeof value === 'object' && ('type' in value || 'anyOf' in value) && name !== 'Queries' && name !== 'limits') names.set(value, name);
+    if (
+      value &&
+      typeof value === 'object' &&
+      ('type' in value || 'anyOf' in value) &&
+      name !== 'Queries' &&
+      name !== 'limits'
+    )
+      names.set(value, name);
   }
   const toJson = (schema: unknown, top = false): unknown => {
     if (Array.isArray(schema)) return schema.map((s) => toJson(s));
@@ -69,7 +77,8 @@ function operationEntry(id: OperationId, info: (typeof operations)[OperationId],
   const op = spec[id];
   const path = info.path;
   const parameters: Json[] = [];
-  for (const [, name] of path.matchAll(/\{(\w+)\}/g)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  for (const [, name] of path.matchAll(/\{(\w+)\}/g))
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   if (op.query) {
     const q = op.query as Json;
     for (const [name, schema] of Object.entries<Json>(q.properties ?? {})) {
@@ -77,10 +86,21 @@ function operationEntry(id: OperationId, info: (typeof operations)[OperationId],
     }
   }
   if ('idempotent' in info && info.idempotent) {
-    parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: S.limits.idempotencyKeyMax } });
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: S.limits.idempotencyKeyMax },
+    });
   }
   if ('binary' in info && info.binary) {
-    parameters.push({ name: 'X-File-Name', in: 'header', required: true, description: 'URL-encoded file name', schema: { type: 'string' } });
+    parameters.push({
+      name: 'X-File-Name',
+      in: 'header',
+      required: true,
+      description: 'URL-encoded file name',
+      schema: { type: 'string' },
+    });
   }
 
   const responses: Json = {};
@@ -89,19 +109,33 @@ function operationEntry(id: OperationId, info: (typeof operations)[OperationId],
       ? { description: 'No content' }
       : {
           description: op.summary,
-          ...(('idempotent' in info && info.idempotent)
-            ? { headers: { 'idempotent-replayed': { description: 'true when answered from the idempotency cache', schema: { type: 'string', enum: ['true'] } } } }
+          ...('idempotent' in info && info.idempotent
+            ? {
+                headers: {
+                  'idempotent-replayed': {
+                    description: 'true when answered from the idempotency cache',
+                    schema: { type: 'string', enum: ['true'] },
+                  },
+                },
+              }
             : {}),
           content: { 'application/json': { schema: toJson(op.response) } },
         };
-  const errors: Array<[number, string]> = [[401, 'UNAUTHENTICATED'], [429, 'RATE_LIMITED'], ...(op.body || op.query ? ([[400, 'INVALID_INPUT']] as Array<[number, string]>) : []), ...(op.errors ?? [])];
+  const errors: Array<[number, string]> = [
+    [401, 'UNAUTHENTICATED'],
+    [429, 'RATE_LIMITED'],
+    ...(op.body || op.query ? ([[400, 'INVALID_INPUT']] as Array<[number, string]>) : []),
+    ...(op.errors ?? []),
+  ];
   const byStatus = new Map<number, string[]>();
   for (const [status, code] of errors) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   for (const [status, codes] of byStatus) {
     const schema = id === 'updateDoc' && status === 409 ? toJson(S.RevisionConflict) : toJson(S.ErrorEnvelope);
     responses[String(status)] = {
       description: codes.join(', '),
-      ...(status === 429 ? { headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } } : {}),
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } }
+        : {}),
       content: { 'application/json': { schema } },
     };
   }
@@ -109,7 +143,12 @@ function operationEntry(id: OperationId, info: (typeof operations)[OperationId],
   const operation: Json = { operationId: id, summary: op.summary, tags: [op.tag], parameters, responses };
   if (op.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toJson(op.body) } } };
   if ('binary' in info && info.binary) {
-    operation.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    operation.requestBody = {
+      required: true,
+      content: {
+        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
+    };
   }
   return operation;
 }

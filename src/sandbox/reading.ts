@@ -38,12 +38,14 @@ export function readWebPage(url: string, lang: Locale, random: () => number): We
     .map((w) => w.replace(/\d+/g, ''))
     .filter((w) => /^[a-z]{2,}$/i.test(w) && !STOPWORDS.has(w.toLowerCase()));
   const topicWords = words.slice(-5);
-  const topic = topicWords.length > 0 ? topicWords.join(' ').toLowerCase() : host.split('.')[0] ?? host;
+  const topic = topicWords.length > 0 ? topicWords.join(' ').toLowerCase() : (host.split('.')[0] ?? host);
   const title = topicWords.length > 0 ? `${topicWords.map(capitalise).join(' ')} — ${host}` : host;
 
   const templates = lang === 'zh' ? ZH_SENTENCES : EN_SENTENCES;
   const picked = shuffle(templates, random).slice(0, 4 + Math.floor(random() * 2));
-  const sentences = picked.map((t) => t.replaceAll('{topic}', topic).replaceAll('{Topic}', capitalise(topic)).replaceAll('{host}', host));
+  const sentences = picked.map((t) =>
+    t.replaceAll('{topic}', topic).replaceAll('{Topic}', capitalise(topic)).replaceAll('{host}', host),
+  );
   const text = sentences.join(lang === 'zh' ? '' : ' ');
   return {
     title,
@@ -90,7 +92,10 @@ export function summarise(text: string, title: string, lang: Locale): Reading {
   // The text is in the requested language: quote it. Otherwise describe it in that language.
   if ((lang === 'zh') === sourceIsChinese) {
     const ranked = rankSentences(sentences, keywords).slice(0, 3);
-    return { summary: clip(sentences.slice(0, 2).join(lang === 'zh' ? '' : ' '), 400), keyPoints: ranked.map((s) => clip(s, 200)) };
+    return {
+      summary: clip(sentences.slice(0, 2).join(lang === 'zh' ? '' : ' '), 400),
+      keyPoints: ranked.map((s) => clip(s, 200)),
+    };
   }
   if (lang === 'zh') {
     const about = keywords.length > 0 ? keywords.map((k) => `“${k}”`).join('、') : '若干主题';
@@ -107,10 +112,23 @@ export function summarise(text: string, title: string, lang: Locale): Reading {
 }
 
 /** A generated description of an image: what the service's vision model would say, made up from the header. */
-export function describeImage(fileName: string, format: string, size: { width: number; height: number } | undefined, lang: Locale): string {
-  const orientation = !size ? undefined : size.width > size.height ? 'landscape' : size.width < size.height ? 'portrait' : 'square';
+export function describeImage(
+  fileName: string,
+  format: string,
+  size: { width: number; height: number } | undefined,
+  lang: Locale,
+): string {
+  const orientation = !size
+    ? undefined
+    : size.width > size.height
+      ? 'landscape'
+      : size.width < size.height
+        ? 'portrait'
+        : 'square';
   if (lang === 'zh') {
-    const dims = size ? `，${size.width}×${size.height} 像素，${{ landscape: '横向', portrait: '纵向', square: '方形' }[orientation ?? 'square']}构图` : '';
+    const dims = size
+      ? `，${size.width}×${size.height} 像素，${{ landscape: '横向', portrait: '纵向', square: '方形' }[orientation ?? 'square']}构图`
+      : '';
     return `一张名为“${fileName}”的 ${format.toUpperCase()} 图片${dims}。图片描述由沙盒生成，用于检索和摘要。`;
   }
   const dims = size ? `, ${size.width}×${size.height} pixels in ${orientation} orientation` : '';
@@ -137,7 +155,9 @@ export function pickSpace(spaces: Space[], itemText: string): Space | undefined 
 // ------------------------------------------------------------ text helpers (shared with search)
 
 const STOPWORDS = new Set(
-  'a an and are as at be but by for from has have how in into is it its of on or that the their this to was were what when where which who why will with www com org net html index page post posts article articles blog news'.split(' '),
+  'a an and are as at be but by for from has have how in into is it its of on or that the their this to was were what when where which who why will with www com org net html index page post posts article articles blog news'.split(
+    ' ',
+  ),
 );
 
 /** Lower-cased words for matching: words of `minLength`+ letters (crudely stemmed), and CJK characters in pairs. */
@@ -161,7 +181,8 @@ export function tokens(text: string, minLength = 3): string[] {
 export function stem(word: string): string {
   if (word.length > 5 && /(ss|x|ch|sh|z)es$/.test(word)) return word.slice(0, -2);
   for (const suffix of ['ing', 'ed', 's']) {
-    if (word.length > suffix.length + 3 && word.endsWith(suffix) && !word.endsWith('ss')) return word.slice(0, -suffix.length);
+    if (word.length > suffix.length + 3 && word.endsWith(suffix) && !word.endsWith('ss'))
+      return word.slice(0, -suffix.length);
   }
   return word;
 }
@@ -209,7 +230,12 @@ function cjkShare(text: string): number {
 
 function clip(text: string, max: number): string {
   const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 function capitalise(word: string): string {

@@ -17,10 +17,42 @@ export const SYSTEM_OWNER = 'acc_system';
 type Seed = Pick<NewWatch, 'intent' | 'lang' | 'type' | 'cadence' | 'urls'> & { slug: string; followers: number };
 
 export const SEEDED_WATCHES: Seed[] = [
-  { slug: 'ai-chips', intent: 'Follow AI chip makers, export controls and data-center supply', lang: 'en', type: 'topic', cadence: 'daily', urls: [], followers: 1284 },
-  { slug: 'open-source-llms', intent: 'Track open-source large language model releases and benchmarks', lang: 'en', type: 'topic', cadence: 'daily', urls: [], followers: 932 },
-  { slug: 'climate-tech-funding', intent: 'Climate tech funding rounds, carbon removal and energy storage policy', lang: 'en', type: 'topic', cadence: 'weekly', urls: [], followers: 415 },
-  { slug: 'china-ev', intent: '跟踪中国新能源汽车行业的价格、销量和政策变化', lang: 'zh', type: 'topic', cadence: 'daily', urls: [], followers: 2051 },
+  {
+    slug: 'ai-chips',
+    intent: 'Follow AI chip makers, export controls and data-center supply',
+    lang: 'en',
+    type: 'topic',
+    cadence: 'daily',
+    urls: [],
+    followers: 1284,
+  },
+  {
+    slug: 'open-source-llms',
+    intent: 'Track open-source large language model releases and benchmarks',
+    lang: 'en',
+    type: 'topic',
+    cadence: 'daily',
+    urls: [],
+    followers: 932,
+  },
+  {
+    slug: 'climate-tech-funding',
+    intent: 'Climate tech funding rounds, carbon removal and energy storage policy',
+    lang: 'en',
+    type: 'topic',
+    cadence: 'weekly',
+    urls: [],
+    followers: 415,
+  },
+  {
+    slug: 'china-ev',
+    intent: '跟踪中国新能源汽车行业的价格、销量和政策变化',
+    lang: 'zh',
+    type: 'topic',
+    cadence: 'daily',
+    urls: [],
+    followers: 2051,
+  },
   {
     slug: 'rust-releases',
     intent: 'Rust language releases and ecosystem news',
@@ -46,7 +78,10 @@ export function seedWorld(world: World, account: Account): void {
         baseFollowers: seed.followers,
       });
       w.status = 'active';
-      w._sources = seed.type === 'topic' ? foundSources(world.rng(`sources:${w.slug}`), 5) : seed.urls.map((url) => ({ url, title: hostOf(url) }));
+      w._sources =
+        seed.type === 'topic'
+          ? foundSources(world.rng(`sources:${w.slug}`), 5)
+          : seed.urls.map((url) => ({ url, title: hostOf(url) }));
       // Briefs up to a few hours ago: a week of daily ones, or two weekly ones.
       const step = seed.cadence === 'weekly' ? 7 * DAY_MS : DAY_MS;
       const count = seed.cadence === 'weekly' ? 2 : 7;

@@ -55,7 +55,10 @@ const routeTable: Route[] = Object.entries(operations).map(([op, info]) => {
 // Literal paths win over parameters (`/watches/search` before `/watches/{slug}`).
 routeTable.sort((a, b) => a.names.length - b.names.length);
 
-function match(method: string, path: string): { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined {
+function match(
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined {
   const allowed: string[] = [];
   for (const route of routeTable) {
     const m = route.pattern.exec(path);
@@ -93,7 +96,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   if (url.pathname.startsWith('/_sandbox/')) return handleAdminRequest(deps, req, res, method, url);
   if (method === 'GET' && (url.pathname === `${PREFIX}/openapi.json` || url.pathname === '/openapi.json')) {
-    return send(deps, res, { status: 200, body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`) });
+    return send(deps, res, {
+      status: 200,
+      body: openapiDocument(`http://${req.headers.host ?? '127.0.0.1'}${PREFIX}`),
+    });
   }
   const { route, params } = routeOf(method, url.pathname);
   const info = operations[route.op] as OperationTraits;
@@ -111,11 +117,28 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   const input = await readInput(route.op, info, method, url, req);
   const idempotencyKey = headerValue(req.headers['idempotency-key']);
-  const started = startIdempotent(world, info, { op: route.op, params, input, req, accountId: account.id, key: idempotencyKey });
+  const started = startIdempotent(world, info, {
+    op: route.op,
+    params,
+    input,
+    req,
+    accountId: account.id,
+    key: idempotencyKey,
+  });
   if (started && 'replay' in started) return send(deps, res, started.replay);
   const slot = started?.reserved;
 
-  let reply = await runHandler(deps, info, slot, fault, { op: route.op, params, query: input.query, body: input.body ?? {}, account, raw: req, headers: req.headers, idempotencyKey, world: view });
+  let reply = await runHandler(deps, info, slot, fault, {
+    op: route.op,
+    params,
+    query: input.query,
+    body: input.body ?? {},
+    account,
+    raw: req,
+    headers: req.headers,
+    idempotencyKey,
+    world: view,
+  });
   // With --state, a write is in the journal, fsync'd, before it is answered. A read does not
   // wait for the disk; what background work it set going is saved all the same.
   if (method === 'GET') saved(deps).catch(() => undefined);
@@ -123,14 +146,21 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   if (fault?.kind === 'truncate' || fault?.kind === 'reset-after') return injectFailure(deps, req, res, fault, reply);
   // Shape chaos changes only what is sent: the stored state and idempotent replays keep the true shape.
-  if (fault?.kind === 'shape' && reply.body !== undefined && (reply.status ?? 200) < 300) reply = { ...reply, body: deps.faults.mangle(reply.body) };
+  if (fault?.kind === 'shape' && reply.body !== undefined && (reply.status ?? 200) < 300)
+    reply = { ...reply, body: deps.faults.mangle(reply.body) };
   send(deps, res, reply);
 }
 
 type OperationTraits = { idempotent?: boolean; binary?: boolean; success: number };
 
 /** `/_sandbox/…`: the test's controls. */
-async function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+async function handleAdminRequest(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  url: URL,
+): Promise<void> {
   const body = method === 'GET' ? undefined : ((await readJson(req)) as Record<string, any> | undefined);
   const reply = await handleAdmin(deps, method, url, body, req.headers);
   // With --state, a change is durable before it is answered.
@@ -140,13 +170,20 @@ async function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: S
 
 /** The operation a request is for: 404 outside the API or for an unknown path, 405 for a known path's wrong method. */
 function routeOf(method: string, pathname: string): { route: Route; params: Record<string, string> } {
-  if (!pathname.startsWith(`${PREFIX}/`)) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${pathname} (the API lives under ${PREFIX})`);
+  if (!pathname.startsWith(`${PREFIX}/`))
+    throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${pathname} (the API lives under ${PREFIX})`);
   const found = match(method, pathname.slice(PREFIX.length));
   if (!found) throw new HttpFail(404, 'NOT_FOUND', `No such endpoint: ${method} ${pathname}`);
   if ('allowed' in found) {
     // RFC 9110 §15.5.6: a 405 lists the methods the resource does support.
     const allow = found.allowed.join(', ');
-    throw new HttpFail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${pathname} (allowed: ${allow})`, {}, { allow });
+    throw new HttpFail(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${method} is not allowed on ${pathname} (allowed: ${allow})`,
+      {},
+      { allow },
+    );
   }
   return found;
 }
@@ -155,7 +192,12 @@ function authenticate(view: World, req: IncomingMessage): NonNullable<ReturnType
   // Only the bearer key counts; cookies are never looked at.
   const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   const account = view.accountForKey(key);
-  if (!account) throw new HttpFail(401, 'UNAUTHENTICATED', key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)');
+  if (!account)
+    throw new HttpFail(
+      401,
+      'UNAUTHENTICATED',
+      key ? 'The API key is not valid' : 'Missing bearer API key (Authorization: Bearer <key>)',
+    );
   return account;
 }
 
@@ -164,7 +206,13 @@ function takeBudget(deps: ServerDeps, accountId: string): void {
   const waitMs = deps.limiter.take(accountId);
   if (waitMs > 0) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new HttpFail(429, 'RATE_LIMITED', `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`, {}, { 'retry-after': String(seconds) });
+    throw new HttpFail(
+      429,
+      'RATE_LIMITED',
+      `More than ${deps.limiter.perMinute} requests per minute; retry in ${seconds} s`,
+      {},
+      { 'retry-after': String(seconds) },
+    );
   }
 }
 
@@ -175,7 +223,13 @@ interface Input {
 }
 
 /** The query and JSON body, checked against the operation's shapes (400 with every issue). */
-async function readInput(op: OperationId, info: OperationTraits, method: string, url: URL, req: IncomingMessage): Promise<Input> {
+async function readInput(
+  op: OperationId,
+  info: OperationTraits,
+  method: string,
+  url: URL,
+  req: IncomingMessage,
+): Promise<Input> {
   const operation = spec[op];
   const rawQuery = Object.fromEntries(url.searchParams.entries());
   const query = operation.query ? coerceQuery(operation.query, rawQuery) : {};
@@ -185,7 +239,13 @@ async function readInput(op: OperationId, info: OperationTraits, method: string,
     ...(operation.query ? validate(operation.query, query) : []),
     ...(operation.body ? validate(operation.body, body ?? {}) : []),
   ];
-  if (issues.length > 0) throw new HttpFail(400, 'INVALID_INPUT', `Invalid input: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+  if (issues.length > 0)
+    throw new HttpFail(
+      400,
+      'INVALID_INPUT',
+      `Invalid input: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      { issues },
+    );
   return { rawQuery, query, body };
 }
 
@@ -193,7 +253,21 @@ async function readInput(op: OperationId, info: OperationTraits, method: string,
 function startIdempotent(
   world: World,
   info: OperationTraits,
-  { op, params, input, req, accountId, key }: { op: OperationId; params: Record<string, string>; input: Input; req: IncomingMessage; accountId: string; key: string | undefined },
+  {
+    op,
+    params,
+    input,
+    req,
+    accountId,
+    key,
+  }: {
+    op: OperationId;
+    params: Record<string, string>;
+    input: Input;
+    req: IncomingMessage;
+    accountId: string;
+    key: string | undefined;
+  },
 ): { replay: Reply } | { reserved: string } | undefined {
   if (!info.idempotent || key === undefined) return undefined;
   checkKey(key);
@@ -206,7 +280,13 @@ function startIdempotent(
 }
 
 /** Runs the operation's handler; its reply (or its failure) settles the idempotency slot. */
-async function runHandler(deps: ServerDeps, info: OperationTraits, slot: string | undefined, fault: Fault | undefined, args: RouteRequest): Promise<Reply> {
+async function runHandler(
+  deps: ServerDeps,
+  info: OperationTraits,
+  slot: string | undefined,
+  fault: Fault | undefined,
+  args: RouteRequest,
+): Promise<Reply> {
   let reply: Reply;
   try {
     if (fault?.kind === 'slow') await delay(fault.ms ?? 2000);
@@ -248,30 +328,55 @@ function injectFailure(deps: ServerDeps, req: IncomingMessage, res: ServerRespon
     case 'truncate': {
       // The work was done; only the answer is cut short.
       const text = JSON.stringify(reply?.body ?? { truncated: true });
-      res.writeHead(reply?.status ?? 200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      res.writeHead(reply?.status ?? 200, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      });
       res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
       setImmediate(() => req.socket.destroy());
       return;
     }
     case '429':
-      return send(deps, res, errorReply(deps, new HttpFail(429, 'RATE_LIMITED', 'Injected rate limit', {}, { 'retry-after': '1' })));
+      return send(
+        deps,
+        res,
+        errorReply(deps, new HttpFail(429, 'RATE_LIMITED', 'Injected rate limit', {}, { 'retry-after': '1' })),
+      );
     default: {
       const status = Number(fault.kind);
-      const code = status === 503 ? 'SERVICE_UNAVAILABLE' : status === 502 ? 'BAD_GATEWAY' : status === 504 ? 'GATEWAY_TIMEOUT' : 'INTERNAL';
+      const code =
+        status === 503
+          ? 'SERVICE_UNAVAILABLE'
+          : status === 502
+            ? 'BAD_GATEWAY'
+            : status === 504
+              ? 'GATEWAY_TIMEOUT'
+              : 'INTERNAL';
       return send(deps, res, errorReply(deps, new HttpFail(status, code, `Injected ${status}`)));
     }
   }
 }
 
 export function errorReply(deps: Pick<ServerDeps, 'errorFormat'>, error: unknown): Reply {
-  const fail = error instanceof HttpFail ? error : new HttpFail(500, 'INTERNAL', `Internal sandbox error: ${(error as Error)?.message ?? String(error)}`);
+  const fail =
+    error instanceof HttpFail
+      ? error
+      : new HttpFail(500, 'INTERNAL', `Internal sandbox error: ${(error as Error)?.message ?? String(error)}`);
   if (!(error instanceof HttpFail)) console.error(error);
   const { issues, ...extra } = fail.extra as { issues?: unknown };
   if (deps.errorFormat === 'problem') {
     return {
       status: fail.status,
       headers: { ...fail.headers, 'content-type': 'application/problem+json' },
-      body: { type: 'about:blank', title: fail.code, status: fail.status, detail: fail.message, code: fail.code, ...(issues ? { issues } : {}), ...extra },
+      body: {
+        type: 'about:blank',
+        title: fail.code,
+        status: fail.status,
+        detail: fail.message,
+        code: fail.code,
+        ...(issues ? { issues } : {}),
+        ...extra,
+      },
     };
   }
   return {
@@ -302,14 +407,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > JSON_BODY_MAX) throw new HttpFail(413, 'PAYLOAD_TOO_LARGE', `JSON bodies are limited to ${JSON_BODY_MAX} bytes`);
+    if (size > JSON_BODY_MAX)
+      throw new HttpFail(413, 'PAYLOAD_TOO_LARGE', `JSON bodies are limited to ${JSON_BODY_MAX} bytes`);
     chunks.push(chunk);
   }
   if (size === 0) return undefined;
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new HttpFail(400, 'INVALID_INPUT', 'The request body is not valid JSON', { issues: [{ path: '(body)', message: 'must be valid JSON' }] });
+    throw new HttpFail(400, 'INVALID_INPUT', 'The request body is not valid JSON', {
+      issues: [{ path: '(body)', message: 'must be valid JSON' }],
+    });
   }
 }
 

@@ -41,7 +41,8 @@ function objectsIn(value: Json, path: string, depth: number): Array<{ obj: Obj; 
   if (depth > 4 || value === null || typeof value !== 'object') return [];
   if (Array.isArray(value)) return value.slice(0, 3).flatMap((item, i) => objectsIn(item, `${path}[${i}]`, depth + 1));
   const found = [{ obj: value, path }];
-  for (const [key, item] of Object.entries(value)) found.push(...objectsIn(item, path ? `${path}.${key}` : key, depth + 1));
+  for (const [key, item] of Object.entries(value))
+    found.push(...objectsIn(item, path ? `${path}.${key}` : key, depth + 1));
   return found;
 }
 
@@ -49,7 +50,17 @@ function pick<T>(list: readonly T[], random: () => number): T {
   return list[Math.min(list.length - 1, Math.floor(random() * list.length))] as T;
 }
 
-const SYNONYMS: Record<string, string> = { id: 'uuid', title: 'name', name: 'title', items: 'data', text: 'content', body: 'content', status: 'state', createdAt: 'created', updatedAt: 'modified' };
+const SYNONYMS: Record<string, string> = {
+  id: 'uuid',
+  title: 'name',
+  name: 'title',
+  items: 'data',
+  text: 'content',
+  body: 'content',
+  status: 'state',
+  createdAt: 'created',
+  updatedAt: 'modified',
+};
 
 /** Applies one change to one object; returns the key it touched, or undefined when nothing applied. */
 function apply(obj: Obj, change: ShapeChange, random: () => number): string | undefined {
@@ -67,7 +78,12 @@ function apply(obj: Obj, change: ShapeChange, random: () => number): string | un
       delete obj[key];
       return key;
     case 'rename': {
-      const renamed = SYNONYMS[key] && !(SYNONYMS[key] in obj) ? SYNONYMS[key] : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) === key ? `${key}_v2` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      const renamed =
+        SYNONYMS[key] && !(SYNONYMS[key] in obj)
+          ? SYNONYMS[key]
+          : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) === key
+            ? `${key}_v2`
+            : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       delete obj[key];
       obj[renamed] = value;
       return key;

@@ -26,13 +26,19 @@ interface Holder {
   host: string;
 }
 
-export async function lockStateFile(stateFile: string, options: { onLost?: (error: Error) => void } = {}): Promise<StateLock> {
+export async function lockStateFile(
+  stateFile: string,
+  options: { onLost?: (error: Error) => void } = {},
+): Promise<StateLock> {
   const lockPath = `${stateFile}.lock`;
   const pidPath = `${lockPath}.pid`;
   try {
     mkdirSync(dirname(stateFile), { recursive: true });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'EEXIST' ? `${(error as NodeJS.ErrnoException).path ?? dirname(stateFile)} is not a directory` : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EEXIST'
+        ? `${(error as NodeJS.ErrnoException).path ?? dirname(stateFile)} is not a directory`
+        : (error as Error).message;
     throw new StateFileError(`cannot use --state ${stateFile}: ${reason}`, 'STATE_UNWRITABLE');
   }
   const { default: lockfile } = await import('proper-lockfile');
@@ -53,7 +59,9 @@ export async function lockStateFile(stateFile: string, options: { onLost?: (erro
     }
     const holder = readHolder(pidPath);
     if (!holder || holder.host !== hostname() || isAlive(holder.pid)) {
-      const who = holder ? `process ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}` : 'another process';
+      const who = holder
+        ? `process ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}`
+        : 'another process';
       throw new StateLockedError(`the state file ${stateFile} is in use by another sandbox (${who})`, holder?.pid);
     }
     // Its holder is gone (killed without a chance to unlock): take the lock over now.
@@ -66,7 +74,10 @@ export async function lockStateFile(stateFile: string, options: { onLost?: (erro
       unlock = await take();
     } catch {
       const now = readHolder(pidPath);
-      throw new StateLockedError(`the state file ${stateFile} is in use by another sandbox (${now ? `process ${now.pid}` : 'another process'})`, now?.pid);
+      throw new StateLockedError(
+        `the state file ${stateFile} is in use by another sandbox (${now ? `process ${now.pid}` : 'another process'})`,
+        now?.pid,
+      );
     }
   }
   try {
@@ -86,7 +97,9 @@ export async function lockStateFile(stateFile: string, options: { onLost?: (erro
 function readHolder(pidPath: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(pidPath, 'utf8')) as Partial<Holder>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host } : undefined;
+    return typeof parsed.pid === 'number' && typeof parsed.host === 'string'
+      ? { pid: parsed.pid, host: parsed.host }
+      : undefined;
   } catch {
     return undefined;
   }

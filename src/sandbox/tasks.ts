@@ -18,7 +18,12 @@ export const cancelHooks: Partial<Record<TaskKind, (world: World, account: Accou
 export function createTask(
   world: World,
   account: Account,
-  init: { kind: TaskKind; title: string; spaceId: string | null; milestones: Array<{ kind: MilestoneKind; title: string }> },
+  init: {
+    kind: TaskKind;
+    title: string;
+    spaceId: string | null;
+    milestones: Array<{ kind: MilestoneKind; title: string }>;
+  },
 ): TaskRecord {
   const now = world.iso();
   const task: TaskRecord = {
@@ -31,7 +36,14 @@ export function createTask(
     createdAt: now,
     updatedAt: now,
     finishedAt: null,
-    milestones: init.milestones.map((m) => ({ id: world.id('ms'), kind: m.kind, title: m.title, status: 'pending', detail: null, at: null })),
+    milestones: init.milestones.map((m) => ({
+      id: world.id('ms'),
+      kind: m.kind,
+      title: m.title,
+      status: 'pending',
+      detail: null,
+      at: null,
+    })),
     waitingOn: [],
     result: null,
   };
@@ -55,7 +67,12 @@ function touch(world: World, task: TaskRecord): void {
 }
 
 /** Marks milestone `index` running (the task with it) and may rename it or add a detail. */
-export function startMilestone(world: World, task: TaskRecord, index: number, patch: { title?: string; detail?: string | null } = {}): void {
+export function startMilestone(
+  world: World,
+  task: TaskRecord,
+  index: number,
+  patch: { title?: string; detail?: string | null } = {},
+): void {
   const m = task.milestones[index];
   if (!m || !isActive(task)) return;
   m.status = 'running';
@@ -66,7 +83,12 @@ export function startMilestone(world: World, task: TaskRecord, index: number, pa
   touch(world, task);
 }
 
-export function completeMilestone(world: World, task: TaskRecord, index: number, patch: { title?: string; detail?: string | null; status?: 'done' | 'failed' | 'skipped' } = {}): void {
+export function completeMilestone(
+  world: World,
+  task: TaskRecord,
+  index: number,
+  patch: { title?: string; detail?: string | null; status?: 'done' | 'failed' | 'skipped' } = {},
+): void {
   const m = task.milestones[index];
   if (!m || !isActive(task)) return;
   m.status = patch.status ?? 'done';
@@ -94,7 +116,9 @@ export function finishTask(
   options: { result?: S.TaskDetail['result']; body?: string; quiet?: boolean } = {},
 ): void {
   if (!isActive(task)) return;
-  for (const m of task.milestones) if (m.status === 'pending' || m.status === 'running') m.status = status === 'done' ? 'skipped' : m.status === 'running' ? 'failed' : 'skipped';
+  for (const m of task.milestones)
+    if (m.status === 'pending' || m.status === 'running')
+      m.status = status === 'done' ? 'skipped' : m.status === 'running' ? 'failed' : 'skipped';
   task.status = status;
   task.result = options.result ?? task.result;
   task.finishedAt = world.iso();
@@ -104,7 +128,14 @@ export function finishTask(
     const zh = account.lang === 'zh';
     addInbox(world, account, {
       kind: 'task',
-      title: status === 'done' ? (zh ? `已完成：${task.title}` : `Done: ${task.title}`) : zh ? `失败：${task.title}` : `Failed: ${task.title}`,
+      title:
+        status === 'done'
+          ? zh
+            ? `已完成：${task.title}`
+            : `Done: ${task.title}`
+          : zh
+            ? `失败：${task.title}`
+            : `Failed: ${task.title}`,
       body: options.body ?? '',
       taskId: task.id,
     });
@@ -126,7 +157,9 @@ export function taskView(task: TaskRecord): S.Task {
 }
 
 export function taskDetailView(account: Account, task: TaskRecord): S.TaskDetail {
-  const waitingOn = account.actions.filter((a) => a.taskId === task.id && a.status === 'pending').map((a) => publicView(a));
+  const waitingOn = account.actions
+    .filter((a) => a.taskId === task.id && a.status === 'pending')
+    .map((a) => publicView(a));
   return {
     ...taskView(task),
     milestones: task.milestones.map((m) => ({ ...m })),

@@ -104,7 +104,11 @@ export type LibraryRecord = S.LibraryItem & {
 };
 
 export type DocRecord = Omit<S.Doc, 'space'> & { spaceId: string; _deleted?: boolean };
-export type MediaRecord = Omit<S.MediaPage, 'segments'> & { spaceId: string | null; _segments: S.Segment[]; _credits: number };
+export type MediaRecord = Omit<S.MediaPage, 'segments'> & {
+  spaceId: string | null;
+  _segments: S.Segment[];
+  _credits: number;
+};
 export type TaskRecord = S.TaskDetail & { _milestonePlan?: unknown };
 export type ActionRecord = S.Action & { _undo?: Record<string, unknown>; _execute?: Record<string, unknown> };
 

@@ -31,7 +31,12 @@ export interface ReceivedFile {
  * Reads exactly `expected` bytes of the request body. With `store: false` the
  * bytes are only hashed (to recognise a duplicate) and dropped.
  */
-export async function receiveFile(req: IncomingMessage, dir: string, expected: number, options: { store: boolean }): Promise<ReceivedFile> {
+export async function receiveFile(
+  req: IncomingMessage,
+  dir: string,
+  expected: number,
+  options: { store: boolean },
+): Promise<ReceivedFile> {
   mkdirSync(dir, { recursive: true });
   const path = options.store ? join(dir, `incoming-${randomUUID()}`) : undefined;
   const handle = path ? await open(path, 'w') : undefined;
@@ -82,13 +87,15 @@ export async function receiveFile(req: IncomingMessage, dir: string, expected: n
     await consume(req, take);
     await writing;
     if (handle && batch.length > 0) await handle.writev(batch);
-    if (size !== expected) throw new HttpFail(400, 'INVALID_INPUT', `The body ended after ${size} of ${expected} bytes`);
+    if (size !== expected)
+      throw new HttpFail(400, 'INVALID_INPUT', `The body ended after ${size} of ${expected} bytes`);
   } catch (error) {
     await writing.catch(() => undefined);
     await handle?.close();
     if (path) await rm(path, { force: true });
     // A client that goes away mid-body is not a sandbox error.
-    if (!(error instanceof HttpFail)) throw new HttpFail(400, 'INVALID_INPUT', `The upload was cut short after ${size} of ${expected} bytes`);
+    if (!(error instanceof HttpFail))
+      throw new HttpFail(400, 'INVALID_INPUT', `The upload was cut short after ${size} of ${expected} bytes`);
     throw error;
   }
   await handle?.close();

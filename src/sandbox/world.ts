@@ -161,10 +161,24 @@ export class World {
 
   // ------------------------------------------------------------ accounts
 
-  createAccount(init: Partial<Pick<Account, 'email' | 'name' | 'emailVerified' | 'lang' | 'plan'>> & { credits?: number; limits?: Partial<Account['limits']>; apiKey?: string } = {}): { account: Account; apiKey: string } {
+  createAccount(
+    init: Partial<Pick<Account, 'email' | 'name' | 'emailVerified' | 'lang' | 'plan'>> & {
+      credits?: number;
+      limits?: Partial<Account['limits']>;
+      apiKey?: string;
+    } = {},
+  ): { account: Account; apiKey: string } {
     const id = this.id('acc');
     const createdAt = this.iso();
-    const defaultSpace: Space = { id: this.id('sp'), name: 'Personal', icon: null, description: 'Your default space', isDefault: true, position: 0, createdAt };
+    const defaultSpace: Space = {
+      id: this.id('sp'),
+      name: 'Personal',
+      icon: null,
+      description: 'Your default space',
+      isDefault: true,
+      position: 0,
+      createdAt,
+    };
     const account: Account = {
       id,
       email: init.email ?? `user-${id.slice(4)}@sandbox.test`,
@@ -173,7 +187,14 @@ export class World {
       lang: init.lang ?? 'en',
       plan: init.plan ?? { id: 'pro', name: 'Pro' },
       trial: null,
-      credits: [{ pool: 'monthly', remaining: init.credits ?? DEFAULT_CREDITS, total: init.credits ?? DEFAULT_CREDITS, resetsAt: this.iso(this.now() + 30 * 86_400_000) }],
+      credits: [
+        {
+          pool: 'monthly',
+          remaining: init.credits ?? DEFAULT_CREDITS,
+          total: init.credits ?? DEFAULT_CREDITS,
+          resetsAt: this.iso(this.now() + 30 * 86_400_000),
+        },
+      ],
       limits: { ...DEFAULT_LIMITS, ...init.limits },
       watchesByMonth: {},
       storageUsed: 0,
@@ -237,7 +258,11 @@ export class World {
   /** Takes `amount` credits, pool by pool; 402 CREDITS_EXHAUSTED when there are not enough. */
   spend(account: Account, amount: number, what: string): void {
     if (this.credits(account) < amount || this.credits(account) <= 0) {
-      throw new HttpFail(402, 'CREDITS_EXHAUSTED', `Not enough credits for ${what}: ${round(amount)} needed, ${round(this.credits(account))} left`);
+      throw new HttpFail(
+        402,
+        'CREDITS_EXHAUSTED',
+        `Not enough credits for ${what}: ${round(amount)} needed, ${round(this.credits(account))} left`,
+      );
     }
     let left = amount;
     for (const pool of account.credits) {
@@ -320,13 +345,20 @@ export function publicView<T extends object>(record: T): T {
  * One page of a list with opaque cursors. The cursor carries the offset and a
  * check of which list it belongs to; anything else is 400 INVALID_INPUT.
  */
-export function page<T>(items: T[], query: { limit?: number; cursor?: string }, listKey: string, defaultLimit: number): { items: T[]; nextCursor: string | null } {
+export function page<T>(
+  items: T[],
+  query: { limit?: number; cursor?: string },
+  listKey: string,
+  defaultLimit: number,
+): { items: T[]; nextCursor: string | null } {
   const limit = query.limit ?? defaultLimit;
   let offset = 0;
   if (query.cursor) {
     const decoded = decodeCursor(query.cursor, listKey);
     if (decoded === undefined) {
-      throw new HttpFail(400, 'INVALID_INPUT', 'Invalid input', { issues: [{ path: 'cursor', message: 'is not a cursor of this list' }] });
+      throw new HttpFail(400, 'INVALID_INPUT', 'Invalid input', {
+        issues: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+      });
     }
     offset = decoded;
   }

@@ -64,11 +64,22 @@ export class FileBody extends Readable {
     try {
       bytesRead = readSync(this.fd as number, buffer, 0, Math.min(buffer.length, remaining), this.position);
     } catch (error) {
-      this.fail(new CliError(`cannot read the file: ${(error as Error).message}`, { code: 'FILE_UNREADABLE', exitCode: ExitCode.ERROR, cause: error }));
+      this.fail(
+        new CliError(`cannot read the file: ${(error as Error).message}`, {
+          code: 'FILE_UNREADABLE',
+          exitCode: ExitCode.ERROR,
+          cause: error,
+        }),
+      );
       return;
     }
     if (bytesRead === 0) {
-      this.fail(new CliError(`the file got shorter while it was being sent (${this.position} of ${this.size} bytes)`, { code: 'FILE_CHANGED', exitCode: ExitCode.ERROR }));
+      this.fail(
+        new CliError(`the file got shorter while it was being sent (${this.position} of ${this.size} bytes)`, {
+          code: 'FILE_CHANGED',
+          exitCode: ExitCode.ERROR,
+        }),
+      );
       return;
     }
     this.position += bytesRead;

@@ -81,7 +81,12 @@ export function markdownCode(text: string): string {
   return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-const STATUS_WORDS: Record<FileResult['status'], string> = { uploaded: '✅ uploaded', exists: '☑️ already there', failed: '❌ failed', skipped: '⏭️ not attempted' };
+const STATUS_WORDS: Record<FileResult['status'], string> = {
+  uploaded: '✅ uploaded',
+  exists: '☑️ already there',
+  failed: '❌ failed',
+  skipped: '⏭️ not attempted',
+};
 
 export function stepSummary(results: FileResult[], summary: UploadSummary): string {
   const lines = [
@@ -94,13 +99,22 @@ export function stepSummary(results: FileResult[], summary: UploadSummary): stri
   ];
   for (const r of results) {
     // File names, ids, codes and messages come from disk and from the service: written as text, never as Markdown.
-    const detail = r.error ? `${markdownCode(r.error.code)}: ${markdownText(r.error.message)}` : r.item?.id ? markdownCode(r.item.id) : '';
+    const detail = r.error
+      ? `${markdownCode(r.error.code)}: ${markdownText(r.error.message)}`
+      : r.item?.id
+        ? markdownCode(r.item.id)
+        : '';
     lines.push(`| ${STATUS_WORDS[r.status]} | ${markdownCode(r.path)} | ${formatBytes(r.size)} | ${detail} |`);
   }
   return `${lines.join('\n')}\n\n`;
 }
 
-export function junitXml(timed: JunitCase[], timestamp: string, seconds: number, suite = { name: 'kagent lib upload', classname: 'kagent.lib.upload' }): string {
+export function junitXml(
+  timed: JunitCase[],
+  timestamp: string,
+  seconds: number,
+  suite = { name: 'kagent lib upload', classname: 'kagent.lib.upload' },
+): string {
   const failures = timed.filter((t) => t.result.status === 'failed').length;
   const skipped = timed.filter((t) => t.result.status === 'skipped').length;
   const counts = `tests="${timed.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
@@ -127,7 +141,10 @@ export function junitXml(timed: JunitCase[], timestamp: string, seconds: number,
 
 /** Wraps the reporter: the same output, plus the CI reports when GITHUB_ACTIONS is set or a --report FILE is given. */
 export function withCiReports(ctx: CiContext, reporter: Reporter, options: { report?: string }): Reporter {
-  const github = ctx.io.env.GITHUB_ACTIONS !== undefined && ctx.io.env.GITHUB_ACTIONS !== '' && ctx.io.env.GITHUB_ACTIONS !== 'false';
+  const github =
+    ctx.io.env.GITHUB_ACTIONS !== undefined &&
+    ctx.io.env.GITHUB_ACTIONS !== '' &&
+    ctx.io.env.GITHUB_ACTIONS !== 'false';
   if (!github && options.report === undefined) return reporter;
   const startedAt = ctx.clock.now();
   const starts = new Map<Source, number>();
@@ -149,16 +166,31 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
       if (github) {
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;
-          await emit(ctx.io.stderr, errorAnnotation(result.path, `upload failed (${result.error?.code ?? 'ERROR'})`, `${result.path}: ${result.error?.message ?? 'failed'}`));
+          await emit(
+            ctx.io.stderr,
+            errorAnnotation(
+              result.path,
+              `upload failed (${result.error?.code ?? 'ERROR'})`,
+              `${result.path}: ${result.error?.message ?? 'failed'}`,
+            ),
+          );
         }
         const path = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (path) {
-          await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+          await appendFile(
+            path,
+            stepSummary(
+              timed.map((t) => t.result),
+              summary,
+            ),
+          ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
         }
       }
       if (options.report !== undefined) {
         const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000);
-        await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
+        await writeFile(options.report, xml).catch((error: Error) =>
+          warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
+        );
       }
     },
   };

@@ -44,7 +44,8 @@ export const noDigestCache: DigestCache = { get: async () => undefined, set: asy
 /** `now`: the clock (ms) that says how long ago a file changed; the command's clock, which a test can set ahead. */
 export function digestCache(cacheDir: string, now: () => number = Date.now): DigestCache {
   const dir = join(cacheDir, 'digests');
-  const fileOf = (info: BigIntStats) => join(dir, `${createHash('sha256').update(`${info.dev}:${info.ino}`).digest('hex').slice(0, 32)}.json`);
+  const fileOf = (info: BigIntStats) =>
+    join(dir, `${createHash('sha256').update(`${info.dev}:${info.ino}`).digest('hex').slice(0, 32)}.json`);
   const identity = (info: BigIntStats) => ({
     dev: String(info.dev),
     ino: String(info.ino),
@@ -63,7 +64,13 @@ export function digestCache(cacheDir: string, now: () => number = Date.now): Dig
         return undefined;
       }
       const now = identity(info);
-      const same = entry.v === ENTRY_VERSION && entry.dev === now.dev && entry.ino === now.ino && entry.size === now.size && entry.mtimeNs === now.mtimeNs && entry.ctimeNs === now.ctimeNs;
+      const same =
+        entry.v === ENTRY_VERSION &&
+        entry.dev === now.dev &&
+        entry.ino === now.ino &&
+        entry.size === now.size &&
+        entry.mtimeNs === now.mtimeNs &&
+        entry.ctimeNs === now.ctimeNs;
       if (!same || typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256)) return undefined;
       return entry.sha256;
     },
@@ -92,7 +99,10 @@ export function digestCache(cacheDir: string, now: () => number = Date.now): Dig
 async function prune(dir: string): Promise<void> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.json'));
   if (names.length <= MAX_ENTRIES) return;
-  const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, at: (await stat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
   dated.sort((a, b) => a.at - b.at);
-  for (const { name } of dated.slice(0, dated.length - MAX_ENTRIES)) await unlink(join(dir, name)).catch(() => undefined);
+  for (const { name } of dated.slice(0, dated.length - MAX_ENTRIES))
+    await unlink(join(dir, name)).catch(() => undefined);
 }

@@ -76,7 +76,10 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
     } else if (info?.isDirectory()) {
       const files = await walk(absolute, operand, add, options.signal);
       if (files === 0) {
-        throw new UsageError(`no files in folder ${operand}`, 'hidden files (names starting with ".") are skipped inside folders; name them to upload them');
+        throw new UsageError(
+          `no files in folder ${operand}`,
+          'hidden files (names starting with ".") are skipped inside folders; name them to upload them',
+        );
       }
     } else if (info) {
       throw new UsageError(`${operand} is not a regular file or folder`);
@@ -87,11 +90,30 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
         const matchInfo = await stat(match.path).catch((error: Error) => error);
         if (matchInfo instanceof Error) {
           // The glob decoded a name that is not UTF-8 (its odd bytes became U+FFFD): find the real ones.
-          const raw = match.path.includes('\uFFFD') ? await rawNamesLike(dirname(match.path), basename(match.path)) : [];
-          for (const name of raw) add(unreadableName(join(dirname(match.display), escapeName(name)), false), `raw:${match.path}:${name.toString('hex')}`);
-          if (raw.length === 0) add({ display: match.display, path: match.path, name: basename(match.path), size: 0, refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${matchInfo.message}` } }, `gone:${match.path}`);
+          const raw = match.path.includes('\uFFFD')
+            ? await rawNamesLike(dirname(match.path), basename(match.path))
+            : [];
+          for (const name of raw)
+            add(
+              unreadableName(join(dirname(match.display), escapeName(name)), false),
+              `raw:${match.path}:${name.toString('hex')}`,
+            );
+          if (raw.length === 0)
+            add(
+              {
+                display: match.display,
+                path: match.path,
+                name: basename(match.path),
+                size: 0,
+                refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${matchInfo.message}` },
+              },
+              `gone:${match.path}`,
+            );
         } else if (matchInfo.isFile()) {
-          add({ display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size }, fileId(matchInfo));
+          add(
+            { display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size },
+            fileId(matchInfo),
+          );
         }
       }
     } else {
@@ -106,7 +128,12 @@ function fileId(info: { dev: number; ino: number }): string {
 }
 
 /** Adds every file under `dir`; returns how many there were (counting ones already added). */
-async function walk(dir: string, shown: string, add: (source: Source, id: string) => void, signal?: AbortSignal): Promise<number> {
+async function walk(
+  dir: string,
+  shown: string,
+  add: (source: Source, id: string) => void,
+  signal?: AbortSignal,
+): Promise<number> {
   if (signal?.aborted) return 0;
   let files = 0;
   let raw;
@@ -151,7 +178,16 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
     if (info instanceof Error) {
       // Gone or unreadable since the folder was listed: that file fails, the others go.
       if (!entry.isSymbolicLink()) {
-        add({ display, path, name, size: 0, refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` } }, `gone:${path}`);
+        add(
+          {
+            display,
+            path,
+            name,
+            size: 0,
+            refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` },
+          },
+          `gone:${path}`,
+        );
         files++;
       }
       continue;
@@ -164,8 +200,16 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
 }
 
 function unreadableName(display: string, folder: boolean): Source {
-  const what = folder ? 'a folder whose name is not UTF-8: its files were not looked at' : 'the name is not UTF-8, so it cannot be given to the service';
-  return { display, path: '', name: basename(display), size: 0, refusal: { code: 'UNREADABLE_NAME', message: `${what} (odd bytes shown as \\xNN); rename it to upload it` } };
+  const what = folder
+    ? 'a folder whose name is not UTF-8: its files were not looked at'
+    : 'the name is not UTF-8, so it cannot be given to the service';
+  return {
+    display,
+    path: '',
+    name: basename(display),
+    size: 0,
+    refusal: { code: 'UNREADABLE_NAME', message: `${what} (odd bytes shown as \\xNN); rename it to upload it` },
+  };
 }
 
 /** The raw names in `dir` that decode (lossily) to `decoded`. */
@@ -210,7 +254,14 @@ async function expand(pattern: string, options: DiscoverOptions): Promise<Array<
   const base = segments.slice(0, staticCount).join('/');
   const rest = segments.slice(staticCount).join('/');
   const root = base === '' ? (pattern.startsWith('/') ? '/' : options.cwd) : resolve(options.cwd, base);
-  const matches = await glob(rest, { cwd: root, onlyFiles: true, dot: false, followSymbolicLinks: true, expandDirectories: false, signal: options.signal });
+  const matches = await glob(rest, {
+    cwd: root,
+    onlyFiles: true,
+    dot: false,
+    followSymbolicLinks: true,
+    expandDirectories: false,
+    signal: options.signal,
+  });
   matches.sort();
   return matches.map((match) => {
     const path = resolve(root, match);

@@ -60,29 +60,46 @@ export interface PlanOptions {
 }
 
 /** SHA-256 → item of every file the library lists (items without a SHA-256 are left out). */
-async function libraryHashes(api: ApiClient, signal: AbortSignal | undefined): Promise<{ byHash: Map<string, { id: string; title: string }>; listed: number }> {
+async function libraryHashes(
+  api: ApiClient,
+  signal: AbortSignal | undefined,
+): Promise<{ byHash: Map<string, { id: string; title: string }>; listed: number }> {
   const byHash = new Map<string, { id: string; title: string }>();
   let listed = 0;
   for await (const item of api.paginate('listLibrary', { query: { kind: 'file' }, signal }, { all: true })) {
     listed++;
     const sha = (item as { sha256?: unknown }).sha256;
-    if (typeof sha === 'string' && /^[0-9a-f]{64}$/i.test(sha)) byHash.set(sha.toLowerCase(), { id: item.id, title: item.title });
+    if (typeof sha === 'string' && /^[0-9a-f]{64}$/i.test(sha))
+      byHash.set(sha.toLowerCase(), { id: item.id, title: item.title });
   }
   return { byHash, listed };
 }
 
-export async function planUploads(sources: Source[], options: PlanOptions): Promise<{ files: PlannedFile[]; summary: PlanSummary }> {
+export async function planUploads(
+  sources: Source[],
+  options: PlanOptions,
+): Promise<{ files: PlannedFile[]; summary: PlanSummary }> {
   const files: PlannedFile[] = [];
   let library: Awaited<ReturnType<typeof libraryHashes>> | undefined;
   for (const source of sources) {
     const base = { path: source.display, name: source.name, size: source.size };
-    const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal: options.signal });
+    const checked = await inspect(source.path, source.name, source.size, {
+      limit: options.limit,
+      cache: options.cache,
+      signal: options.signal,
+    });
     if (!checked.ok) {
-      files.push({ ...base, status: 'failed', error: { code: checked.refusal.code, message: checked.refusal.message }, exitCode: checked.refusal.exitCode });
+      files.push({
+        ...base,
+        status: 'failed',
+        error: { code: checked.refusal.code, message: checked.refusal.message },
+        exitCode: checked.refusal.exitCode,
+      });
       continue;
     }
     const key = uploadKey({ digest: checked.digest, sampled: checked.sampled, name: source.name, ...options.target });
-    const sha256 = checked.sha256 ?? (await sha256Of(source.path, source.size, { cache: options.cache, signal: options.signal }));
+    const sha256 =
+      checked.sha256 ?? (await sha256Of(source.path, source.size, { cache: options.cache, signal: options.signal }));
     library ??= await libraryHashes(options.api, options.signal);
     const item = library.byHash.get(sha256);
     files.push({ ...base, status: item ? 'exists' : 'would-upload', key, sha256, ...(item ? { item } : {}) });
@@ -105,7 +122,11 @@ export async function planUploads(sources: Source[], options: PlanOptions): Prom
 }
 
 /** The plan in the usual three forms: NDJSON with --json, a line per file on a terminal, TSV when piped; the summary on stderr. */
-export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, files: PlannedFile[], summary: PlanSummary): Promise<void> {
+export async function printPlan(
+  ctx: Pick<Context, 'io' | 'flags' | 'clock'>,
+  files: PlannedFile[],
+  summary: PlanSummary,
+): Promise<void> {
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   for (const file of files) {
@@ -127,13 +148,23 @@ export async function printPlan(ctx: Pick<Context, 'io' | 'flags' | 'clock'>, fi
             : `${f.red('✗')} would fail ${path}: ${sanitizeLine(file.error?.message ?? '')} ${f.dim(`(${sanitizeLine(file.error?.code ?? '')})`)}`;
       await emit(ctx.io.stdout, `${line}\n`);
     } else {
-      await emit(ctx.io.stdout, `${file.status}\t${path}\t${file.size}\t${file.key ?? ''}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`);
-      if (file.error) await emit(ctx.io.stderr, `${err.red('error:')} ${path}: ${sanitizeLine(file.error.message)} (${sanitizeLine(file.error.code)})\n`);
+      await emit(
+        ctx.io.stdout,
+        `${file.status}\t${path}\t${file.size}\t${file.key ?? ''}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`,
+      );
+      if (file.error)
+        await emit(
+          ctx.io.stderr,
+          `${err.red('error:')} ${path}: ${sanitizeLine(file.error.message)} (${sanitizeLine(file.error.code)})\n`,
+        );
     }
   }
   if (ctx.flags.quiet) return;
-  const time = summary.requests > 0 ? `, ${summary.seconds} s of the rate of ${summary.ratePerMinute} requests a minute` : '';
-  const hashes = summary.libraryHashes ? '' : ' (the library lists no SHA-256: files it may already hold show as "would upload")';
+  const time =
+    summary.requests > 0 ? `, ${summary.seconds} s of the rate of ${summary.ratePerMinute} requests a minute` : '';
+  const hashes = summary.libraryHashes
+    ? ''
+    : ' (the library lists no SHA-256: files it may already hold show as "would upload")';
   await emit(
     ctx.io.stderr,
     `Dry run, nothing sent: ${summary.wouldUpload} would upload (${formatBytes(summary.bytes)} in ${summary.requests} upload request${summary.requests === 1 ? '' : 's'}${time}), ` +
@@ -148,13 +179,23 @@ export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], ta
   const planLimit = accountFileLimit(api, ctx.signal);
   const { digestCache } = await import('./digest-cache.js');
   const { defaultCacheDir } = await import('../config/cache-dir.js');
-  const { files, summary } = await planUploads(sources, { api, target, limit: planLimit, cache: digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now()), ratePerMinute: ctx.config.rateLimit, signal: ctx.signal });
+  const { files, summary } = await planUploads(sources, {
+    api,
+    target,
+    limit: planLimit,
+    cache: digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now()),
+    ratePerMinute: ctx.config.rateLimit,
+    signal: ctx.signal,
+  });
   await printPlan(ctx, files, summary);
   if (summary.failed > 0) {
-    throw new CliError(`${summary.failed} of ${files.length} file${files.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
-      code: 'UPLOAD_FAILED',
-      exitCode: summary.exitCode,
-      hint: 'fix those files (see above), then run it again',
-    });
+    throw new CliError(
+      `${summary.failed} of ${files.length} file${files.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`,
+      {
+        code: 'UPLOAD_FAILED',
+        exitCode: summary.exitCode,
+        hint: 'fix those files (see above), then run it again',
+      },
+    );
   }
 }

@@ -29,7 +29,14 @@ export const SAMPLE_BLOCKS = 16;
 export const SAMPLE_BLOCK_BYTES = 64 * 1024;
 
 export interface Refusal {
-  code: 'EMPTY_FILE' | 'UNSUPPORTED_TYPE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'FILE_UNREADABLE' | 'NAME_TOO_LONG' | 'UNREADABLE_NAME';
+  code:
+    | 'EMPTY_FILE'
+    | 'UNSUPPORTED_TYPE'
+    | 'FILE_TOO_LARGE'
+    | 'FILE_CHANGED'
+    | 'FILE_UNREADABLE'
+    | 'NAME_TOO_LONG'
+    | 'UNREADABLE_NAME';
   message: string;
   exitCode: number;
 }
@@ -61,7 +68,8 @@ export async function inspect(path: string, name: string, size: number, options:
   }
   try {
     const before = await handle.stat({ bigint: true });
-    if (before.size !== BigInt(size)) return refuse('FILE_CHANGED', 'the file changed size since it was found', ExitCode.ERROR);
+    if (before.size !== BigInt(size))
+      return refuse('FILE_CHANGED', 'the file changed size since it was found', ExitCode.ERROR);
     const headLength = Math.min(size, HEAD_BYTES);
     const head = Buffer.alloc(headLength);
     const { bytesRead } = await handle.read(head, 0, headLength, 0);
@@ -69,7 +77,8 @@ export async function inspect(path: string, name: string, size: number, options:
 
     const verdict = sniffHead(head, name, size <= HEAD_BYTES);
     if (!verdict.ok) return unsupported(name, verdict.reason);
-    if (verdict.type.kind === 'docx' && !(await isDocx(handle, size))) return unsupported(name, 'a ZIP archive that is not a Word document');
+    if (verdict.type.kind === 'docx' && !(await isDocx(handle, size)))
+      return unsupported(name, 'a ZIP archive that is not a Word document');
 
     // The hash pass starts at once; the plan's limit (one GET /me per run) is asked meanwhile,
     // and a file over it stops the pass.
@@ -82,7 +91,9 @@ export async function inspect(path: string, name: string, size: number, options:
     const hashing: Promise<Inspection | { failed: unknown }> = (
       sampled
         ? sampleDigest(handle, size).then((digest): Inspection =>
-            digest === undefined ? refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR) : { ok: true, type, digest, sampled, sha256: cached },
+            digest === undefined
+              ? refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR)
+              : { ok: true, type, digest, sampled, sha256: cached },
           )
         : cached
           ? Promise.resolve<Inspection>({ ok: true, type, digest: cached, sampled, sha256: cached })
@@ -99,12 +110,17 @@ export async function inspect(path: string, name: string, size: number, options:
     if (limit !== undefined && size > limit) {
       stop.abort();
       await hashing;
-      return refuse('FILE_TOO_LARGE', `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`, ExitCode.QUOTA);
+      return refuse(
+        'FILE_TOO_LARGE',
+        `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`,
+        ExitCode.QUOTA,
+      );
     }
     const hashed = await hashing;
     if ('failed' in hashed) throw hashed.failed;
     // Recorded only if the file stayed as it was while it was read.
-    if (hashed.ok && !cached && hashed.sha256 !== undefined && sameFile(before, await handle.stat({ bigint: true }))) await cache.set(before, hashed.sha256);
+    if (hashed.ok && !cached && hashed.sha256 !== undefined && sameFile(before, await handle.stat({ bigint: true })))
+      await cache.set(before, hashed.sha256);
     return hashed;
   } catch (error) {
     // Ctrl-C, and failures of the account check (no valid key, service down), are not this file's.
@@ -116,7 +132,14 @@ export async function inspect(path: string, name: string, size: number, options:
 }
 
 /** The SHA-256 of the whole file; text is proven UTF-8 on the way. */
-async function digestOf(handle: FileHandle, name: string, size: number, textCandidate: boolean, type: SniffedType, signal: AbortSignal): Promise<Inspection> {
+async function digestOf(
+  handle: FileHandle,
+  name: string,
+  size: number,
+  textCandidate: boolean,
+  type: SniffedType,
+  signal: AbortSignal,
+): Promise<Inspection> {
   const text = textCandidate ? new Utf8Checker() : undefined;
   const pass = await hashPass(handle, size, signal, text && ((chunk) => text.push(chunk)));
   if (pass === 'shorter') return refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR);
@@ -129,9 +152,17 @@ async function digestOf(handle: FileHandle, name: string, size: number, textCand
  * The SHA-256 of the first `size` bytes, in one pass; `check` sees every chunk and stops the pass
  * by returning false. The next chunk is read while this one is hashed (about a third faster than one buffer).
  */
-async function hashPass(handle: FileHandle, size: number, signal: AbortSignal | undefined, check?: (chunk: Buffer) => boolean): Promise<string | 'shorter' | 'stopped'> {
+async function hashPass(
+  handle: FileHandle,
+  size: number,
+  signal: AbortSignal | undefined,
+  check?: (chunk: Buffer) => boolean,
+): Promise<string | 'shorter' | 'stopped'> {
   const hash = createHash('sha256');
-  const buffers: [Buffer, Buffer] = [Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)), Buffer.allocUnsafe(Math.min(HASH_CHUNK, size))];
+  const buffers: [Buffer, Buffer] = [
+    Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)),
+    Buffer.allocUnsafe(Math.min(HASH_CHUNK, size)),
+  ];
   let which: 0 | 1 = 0;
   let position = 0;
   let reading: Promise<{ bytesRead: number }> = handle.read(buffers[0], 0, Math.min(HASH_CHUNK, size), 0);
@@ -186,7 +217,11 @@ export function sampleOffsets(size: number): number[] {
  * The SHA-256 of a whole file, as the uploader needs it to check a replayed answer: the digest
  * cache's when the file is unchanged since it was recorded, else read (and recorded for next time).
  */
-export async function sha256Of(path: string, size: number, options: { cache?: DigestCache; signal?: AbortSignal } = {}): Promise<string> {
+export async function sha256Of(
+  path: string,
+  size: number,
+  options: { cache?: DigestCache; signal?: AbortSignal } = {},
+): Promise<string> {
   const cache = options.cache ?? noDigestCache;
   const changed = () => new CliError('the file changed size while it was being uploaded', { code: 'FILE_CHANGED' });
   let handle: FileHandle | undefined;

@@ -30,7 +30,11 @@ const FRAME_MS = 100;
 /** Speed is measured over the last few seconds. */
 const SPEED_WINDOW_MS = 3000;
 
-export async function createReporter(ctx: ReportContext, sources: Source[], options: { progress: boolean }): Promise<Reporter> {
+export async function createReporter(
+  ctx: ReportContext,
+  sources: Source[],
+  options: { progress: boolean },
+): Promise<Reporter> {
   const out = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   const json = wantsJson(ctx);
@@ -54,8 +58,15 @@ export async function createReporter(ctx: ReportContext, sources: Source[], opti
     }
     // Ids and codes come from the service too: sanitised like its messages (a colour code in one would pass the last gate).
     const id = sanitizeLine(result.item?.id ?? '');
-    await emit(ctx.io.stdout, `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${sanitizeLine(result.error?.code ?? '')}\n`);
-    if (result.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${sanitizeLine(result.error.code)})\n`);
+    await emit(
+      ctx.io.stdout,
+      `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${sanitizeLine(result.error?.code ?? '')}\n`,
+    );
+    if (result.error)
+      await emit(
+        ctx.io.stderr,
+        `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${sanitizeLine(result.error.code)})\n`,
+      );
   }
 
   return {
@@ -114,7 +125,6 @@ function terminalLine(result: FileResult, f: Formatter): string {
       return `${f.yellow('-')} not attempted ${path}`;
   }
 }
-
 
 /** One line on stderr, redrawn in place: [████░░░░] 3/10 files · 12 MiB/40 MiB · 8.1 MiB/s · a.pdf, b.md */
 export class ProgressBar {
@@ -179,7 +189,10 @@ export class ProgressBar {
     for (const sent of this.inFlight.values()) current += sent;
     // Bytes sent are not files done: 100% only once every answer is in.
     const ceiling = this.doneFiles < this.totalFiles ? 0.99 : 1;
-    const fraction = Math.min(ceiling, this.totalBytes > 0 ? current / this.totalBytes : this.doneFiles / Math.max(1, this.totalFiles));
+    const fraction = Math.min(
+      ceiling,
+      this.totalBytes > 0 ? current / this.totalBytes : this.doneFiles / Math.max(1, this.totalFiles),
+    );
     const width = Math.max(40, (this.ctx.io.stderr.columns || this.ctx.io.columns || 80) - 1);
     const cells = width >= 100 ? 20 : 12;
     const filled = Math.round(fraction * cells);

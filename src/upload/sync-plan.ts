@@ -80,7 +80,8 @@ const PAGE = 200;
 
 // ---------------------------------------------------------------- names
 
-const encodePart = (part: string) => part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F');
+const encodePart = (part: string) =>
+  part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F');
 
 function decodePart(part: string): string | undefined {
   if (/%(?!25|3A|5C|2F)/i.test(part)) return undefined;
@@ -98,7 +99,8 @@ export function pathOfName(prefix: string, fileName: string): string | undefined
   const head = `${encodePart(prefix)}:`;
   if (!fileName.startsWith(head)) return undefined;
   const parts = fileName.slice(head.length).split(':').map(decodePart);
-  if (parts.some((part) => part === undefined || part === '' || part === '.' || part === '..' || part.includes('/'))) return undefined;
+  if (parts.some((part) => part === undefined || part === '' || part === '.' || part === '..' || part.includes('/')))
+    return undefined;
   const rel = parts.join('/');
   // Only the one way sync writes a path (%3a is not %3A): one name per file.
   return syncName(prefix, rel) === fileName ? rel : undefined;
@@ -116,27 +118,44 @@ export function prefixProblem(prefix: string): string | undefined {
 // ---------------------------------------------------------------- the listing
 
 /** Every file item of the space, with what the listing says of names and SHA-256. */
-export async function listSpace(api: ApiClient, space: string, signal: AbortSignal | undefined): Promise<{ items: Listed[]; mapping: Mapping; requests: number }> {
+export async function listSpace(
+  api: ApiClient,
+  space: string,
+  signal: AbortSignal | undefined,
+): Promise<{ items: Listed[]; mapping: Mapping; requests: number }> {
   const items: Listed[] = [];
   let names = true;
   let hashes = true;
   let requests = 0;
   let cursor: string | undefined;
   do {
-    const page = await api.call('listLibrary', { query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) }, signal });
+    const page = await api.call('listLibrary', {
+      query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) },
+      signal,
+    });
     requests++;
     const listed: unknown = (page as { items?: unknown }).items;
     // Read as a map, a listing that is not a list would look like an empty space: stop instead.
-    if (!Array.isArray(listed)) throw new CliError('the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing', { code: 'UNEXPECTED_ANSWER' });
+    if (!Array.isArray(listed))
+      throw new CliError(
+        'the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing',
+        { code: 'UNEXPECTED_ANSWER' },
+      );
     for (const raw of listed as unknown[]) {
       const item = raw as Record<string, unknown>;
       if (typeof item.id !== 'string') continue;
       if (item.kind !== undefined && item.kind !== 'file') continue;
       const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
-      const sha256 = typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
+      const sha256 =
+        typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
       if (fileName === undefined) names = false;
       if (sha256 === undefined) hashes = false;
-      items.push({ id: item.id, ...(fileName !== undefined ? { fileName } : {}), ...(sha256 !== undefined ? { sha256 } : {}), ...(typeof item.size === 'number' ? { size: item.size } : {}) });
+      items.push({
+        id: item.id,
+        ...(fileName !== undefined ? { fileName } : {}),
+        ...(sha256 !== undefined ? { sha256 } : {}),
+        ...(typeof item.size === 'number' ? { size: item.size } : {}),
+      });
     }
     cursor = typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
   } while (cursor !== undefined);
@@ -159,7 +178,10 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   // The files are read while the listing comes: both are needed, neither waits for the other.
   const { listing } = input;
   const hashing = hashAll(input.sources, input);
-  const [{ items, mapping, requests }, digests] = await Promise.all([listing, hashing.catch((error: unknown) => error as Error)]);
+  const [{ items, mapping, requests }, digests] = await Promise.all([
+    listing,
+    hashing.catch((error: unknown) => error as Error),
+  ]);
   if (digests instanceof Error) throw digests;
   const ours = new Map<string, Listed[]>();
   if (mapping.names) {
@@ -172,7 +194,8 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
     }
   }
   const bySha = new Map<string, Listed>();
-  if (mapping.hashes) for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
+  if (mapping.hashes)
+    for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
 
   const files: PlannedFile[] = [];
   const refused: Source[] = [];
@@ -212,7 +235,8 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   }
   removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   // An older version's bytes that are now another file's stay, as that file's item.
-  for (const file of files) file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
+  for (const file of files)
+    file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
   return { files, refused, removals, mapping, listed: items.length, listRequests: requests };
 }
 
@@ -240,7 +264,12 @@ async function hashAll(sources: Source[], input: Pick<PlanInput, 'cache' | 'sign
   const worker = async () => {
     for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
       try {
-        digests.set(source, source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input));
+        digests.set(
+          source,
+          source.size <= SMALL_FILE
+            ? (smallDigest(source) ?? (await sha256Of(source.path, source.size, input)))
+            : await sha256Of(source.path, source.size, input),
+        );
       } catch (error) {
         if (input.signal?.aborted) throw error;
       }

@@ -29,7 +29,9 @@ export interface SyncReporter extends SyncEvents {
   summary(summary: SyncSummary, elapsedMs: number): Promise<void>;
 }
 
-export function countLine(s: Pick<SyncSummary, 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'failed' | 'skipped' | 'kept'>): string {
+export function countLine(
+  s: Pick<SyncSummary, 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'failed' | 'skipped' | 'kept'>,
+): string {
   let line = `${s.uploaded} uploaded, ${s.replaced} replaced, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.failed} failed`;
   if (s.kept > 0) line += `, ${s.kept} kept`;
   if (s.skipped > 0) line += `, ${s.skipped} not attempted`;
@@ -51,7 +53,8 @@ function toJson(entry: SyncEntry): Record<string, unknown> {
 function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
   const path = sanitizeLine(entry.path);
   const id = sanitizeLine(entry.item?.id ?? '');
-  const was = entry.previous && entry.previous.length > 0 ? f.dim(` (was ${entry.previous.map(sanitizeLine).join(', ')})`) : '';
+  const was =
+    entry.previous && entry.previous.length > 0 ? f.dim(` (was ${entry.previous.map(sanitizeLine).join(', ')})`) : '';
   switch (entry.status) {
     case 'uploaded':
       return `${f.green('✓')} uploaded ${path} ${f.dim('→')} ${id} ${f.dim(`(${formatBytes(entry.size)})`)}`;
@@ -68,13 +71,20 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
   }
 }
 
-export async function createSyncReporter(ctx: ReportContext, uploading: Source[], options: { progress: boolean; dir: string; report?: string }): Promise<SyncReporter> {
+export async function createSyncReporter(
+  ctx: ReportContext,
+  uploading: Source[],
+  options: { progress: boolean; dir: string; report?: string },
+): Promise<SyncReporter> {
   const out = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   const json = wantsJson(ctx);
   const bar = options.progress && uploading.length > 0 ? new ProgressBar(ctx, err, uploading) : undefined;
   const inBar = new Set(uploading);
-  const github = ctx.io.env.GITHUB_ACTIONS !== undefined && ctx.io.env.GITHUB_ACTIONS !== '' && ctx.io.env.GITHUB_ACTIONS !== 'false';
+  const github =
+    ctx.io.env.GITHUB_ACTIONS !== undefined &&
+    ctx.io.env.GITHUB_ACTIONS !== '' &&
+    ctx.io.env.GITHUB_ACTIONS !== 'false';
   const startedAt = ctx.clock.now();
   const starts = new Map<Source, number>();
   const timed: Array<{ result: SyncEntry; seconds: number }> = [];
@@ -87,8 +97,15 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
       return;
     }
     const last = entry.error?.code ?? (entry.previous ?? []).join(',');
-    await emit(ctx.io.stdout, `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`);
-    if (entry.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
+    await emit(
+      ctx.io.stdout,
+      `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`,
+    );
+    if (entry.error)
+      await emit(
+        ctx.io.stderr,
+        `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`,
+      );
   }
 
   return {
@@ -103,7 +120,8 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
     async entry(entry, source) {
       const began = source ? starts.get(source) : undefined;
       timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
-      if (source && inBar.has(source)) bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
+      if (source && inBar.has(source))
+        bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
       bar?.clear();
       try {
         await line(entry);
@@ -115,14 +133,24 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
     async summary(summary, elapsedMs) {
       bar?.stop();
       if (summary.noMapping) {
-        await warn(ctx, `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`);
+        await warn(
+          ctx,
+          `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`,
+        );
       }
       if (!ctx.flags.quiet) {
         const seconds = elapsedMs / 1000;
-        await emit(ctx.io.stderr, `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`);
+        await emit(
+          ctx.io.stderr,
+          `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`,
+        );
         if (summary.kept > 0 && !json) {
           const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
-          if (gone > 0) await emit(ctx.io.stderr, `${err.dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`);
+          if (gone > 0)
+            await emit(
+              ctx.io.stderr,
+              `${err.dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`,
+            );
         }
       }
       const { appendFile, writeFile } = await import('node:fs/promises');
@@ -131,15 +159,32 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
         const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;
-          ctx.io.stderr.write(`::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`);
+          ctx.io.stderr.write(
+            `::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`,
+          );
         }
-        if (summary.noMapping) ctx.io.stderr.write(`::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`);
+        if (summary.noMapping)
+          ctx.io.stderr.write(
+            `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`,
+          );
         const path = ctx.io.env.GITHUB_STEP_SUMMARY;
-        if (path) await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+        if (path)
+          await appendFile(
+            path,
+            stepSummary(
+              timed.map((t) => t.result),
+              summary,
+            ),
+          ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
       }
       if (options.report !== undefined) {
-        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, { name: 'kagent lib sync', classname: 'kagent.lib.sync' });
-        await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
+        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, {
+          name: 'kagent lib sync',
+          classname: 'kagent.lib.sync',
+        });
+        await writeFile(options.report, xml).catch((error: Error) =>
+          warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
+        );
       }
     },
   };
@@ -155,7 +200,11 @@ const STATUS_WORDS: Record<SyncStatus, string> = {
   skipped: '⏭️ not attempted',
 };
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/`/g, "'");
+const cell = (text: string) =>
+  text
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/`/g, "'");
 
 /** The step summary: the count line and a row per file that did not stay as it was. */
 export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string {
@@ -165,7 +214,9 @@ export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string 
   if (rows.length > 0) {
     lines.push('| Status | File | Item | Detail |', '| --- | --- | --- | --- |');
     for (const e of rows) {
-      const detail = e.error ? `${e.error.code}: ${e.error.message}` : e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : '');
+      const detail = e.error
+        ? `${e.error.code}: ${e.error.message}`
+        : (e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : ''));
       lines.push(`| ${STATUS_WORDS[e.status]} | \`${cell(e.path)}\` | ${cell(e.item?.id ?? '')} | ${cell(detail)} |`);
     }
   }
@@ -202,7 +253,12 @@ export interface PlanTotals {
   seconds: number;
 }
 
-export async function printSyncPlan(ctx: ReportContext, lines: PlanLine[], totals: PlanTotals, plan: Pick<SyncPlan, 'mapping'>): Promise<void> {
+export async function printSyncPlan(
+  ctx: ReportContext,
+  lines: PlanLine[],
+  totals: PlanTotals,
+  plan: Pick<SyncPlan, 'mapping'>,
+): Promise<void> {
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
   for (const l of lines) {
@@ -228,13 +284,17 @@ export async function printSyncPlan(ctx: ReportContext, lines: PlanLine[], total
       if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
     } else {
       const last = l.error?.code ?? (l.previous ?? []).join(',');
-      await emit(ctx.io.stdout, `${l.action}\t${path}\t${l.size}\t${sanitizeLine(l.item ?? '')}\t${sanitizeLine(last)}\n`);
+      await emit(
+        ctx.io.stdout,
+        `${l.action}\t${path}\t${l.size}\t${sanitizeLine(l.item ?? '')}\t${sanitizeLine(last)}\n`,
+      );
     }
   }
   if (ctx.flags.quiet) return;
   const notes: string[] = [];
-  if (!plan.mapping.names) notes.push("the listing gives no file names (fileName): nothing would be deleted");
-  if (!plan.mapping.hashes) notes.push('the listing gives no SHA-256: every file would be sent, and the service tells which are unchanged');
+  if (!plan.mapping.names) notes.push('the listing gives no file names (fileName): nothing would be deleted');
+  if (!plan.mapping.hashes)
+    notes.push('the listing gives no SHA-256: every file would be sent, and the service tells which are unchanged');
   const time = totals.requests > 0 ? `, ${totals.seconds} s at ${totals.ratePerMinute} requests a minute` : '';
   await emit(
     ctx.io.stderr,

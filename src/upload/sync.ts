@@ -92,7 +92,17 @@ export function runSync(options: RunOptions): Promise<SyncSummary> {
 }
 
 class SyncRun {
-  private readonly summary: SyncSummary = { uploaded: 0, replaced: 0, deleted: 0, unchanged: 0, failed: 0, skipped: 0, kept: 0, bytes: 0, exitCode: ExitCode.OK };
+  private readonly summary: SyncSummary = {
+    uploaded: 0,
+    replaced: 0,
+    deleted: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+    kept: 0,
+    bytes: 0,
+    exitCode: ExitCode.OK,
+  };
   private readonly codes: number[] = [];
   private names: boolean;
   private noMapping: string | undefined;
@@ -110,7 +120,9 @@ class SyncRun {
   async run(): Promise<SyncSummary> {
     await this.reportUnsent();
     await this.upload();
-    const stopped = this.options.signal?.aborted === true || (this.uploads?.stoppedBy !== undefined && FATAL_EXIT.has(this.uploads.stoppedBy.exitCode));
+    const stopped =
+      this.options.signal?.aborted === true ||
+      (this.uploads?.stoppedBy !== undefined && FATAL_EXIT.has(this.uploads.stoppedBy.exitCode));
     if (this.uploads?.stoppedBy) this.summary.stoppedBy = this.uploads.stoppedBy;
     const removing = this.removing();
     const refusal = stopped ? undefined : this.overMaxDeletes(removing);
@@ -144,12 +156,28 @@ class SyncRun {
       const code = source.refusal?.code ?? 'FILE_UNREADABLE';
       const path = (source as Source & { rel?: string }).rel ?? source.display;
       const error = { code, message: source.refusal?.message ?? 'cannot read the file' };
-      await this.count({ path, name: source.name, size: 0, status: 'failed', error, exitCode: code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR }, source);
+      await this.count(
+        {
+          path,
+          name: source.name,
+          size: 0,
+          status: 'failed',
+          error,
+          exitCode: code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR,
+        },
+        source,
+      );
     }
     for (const file of plan.files) {
       if (file.action !== 'keep' || !file.holder) continue;
       this.answered.add(file.holder.id);
-      const entry: SyncEntry = { path: file.rel, name: file.source.name, size: file.source.size, status: 'unchanged', item: { id: file.holder.id } };
+      const entry: SyncEntry = {
+        path: file.rel,
+        name: file.source.name,
+        size: file.source.size,
+        status: 'unchanged',
+        item: { id: file.holder.id },
+      };
       // Earlier versions left by a replace cut short go with the deletes.
       if (file.previous.length > 0) this.pending.push({ file, entry, delete: file.previous });
       else await this.count(entry, file.source);
@@ -171,7 +199,10 @@ class SyncRun {
         limit: options.limit,
         cache: options.cache,
         signal: options.signal,
-        events: { ...options.events.upload, finished: (result, source) => this.uploaded(bySource.get(source) as PlannedFile, result) },
+        events: {
+          ...options.events.upload,
+          finished: (result, source) => this.uploaded(bySource.get(source) as PlannedFile, result),
+        },
       },
     );
   }
@@ -181,7 +212,16 @@ class SyncRun {
     const base = { path: file.rel, name: source.name, size: source.size };
     if (result.status === 'failed' || result.status === 'skipped') {
       const { item, error, exitCode } = result;
-      await this.count({ ...base, status: result.status, ...(item ? { item } : {}), ...(error ? { error } : {}), ...(exitCode !== undefined ? { exitCode } : {}) }, source);
+      await this.count(
+        {
+          ...base,
+          status: result.status,
+          ...(item ? { item } : {}),
+          ...(error ? { error } : {}),
+          ...(exitCode !== undefined ? { exitCode } : {}),
+        },
+        source,
+      );
       return;
     }
     const item = result.item as LibraryItem;
@@ -192,7 +232,11 @@ class SyncRun {
     }
     const earlier = file.previous.filter((p) => p.id !== item.id);
     const wasThere = result.status === 'exists' || file.previous.some((p) => p.id === item.id);
-    const entry: SyncEntry = { ...base, status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded', item };
+    const entry: SyncEntry = {
+      ...base,
+      status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded',
+      item,
+    };
     if (earlier.length > 0) this.pending.push({ file, entry, delete: earlier });
     else await this.count(entry, source);
   }
@@ -218,18 +262,25 @@ class SyncRun {
   }
 
   private removable(): Listed[] {
-    return this.options.plan.removals.filter((r) => r.heldFor === undefined && !this.answered.has(r.item.id)).map((r) => r.item);
+    return this.options.plan.removals
+      .filter((r) => r.heldFor === undefined && !this.answered.has(r.item.id))
+      .map((r) => r.item);
   }
 
   private overMaxDeletes(removing: boolean): CliError | undefined {
     const { maxDeletes } = this.options;
     if (!this.names || maxDeletes === undefined) return undefined;
-    const deletes = this.pending.reduce((n, p) => n + p.delete.filter((d) => !this.answered.has(d.id)).length, 0) + (removing ? this.removable().length : 0);
+    const deletes =
+      this.pending.reduce((n, p) => n + p.delete.filter((d) => !this.answered.has(d.id)).length, 0) +
+      (removing ? this.removable().length : 0);
     if (deletes <= maxDeletes) return undefined;
-    return new CliError(`the run would delete ${deletes} items, more than --max-deletes ${maxDeletes}: nothing was deleted`, {
-      code: 'TOO_MANY_DELETES',
-      hint: 'see them with --dry-run; raise --max-deletes if they should go',
-    });
+    return new CliError(
+      `the run would delete ${deletes} items, more than --max-deletes ${maxDeletes}: nothing was deleted`,
+      {
+        code: 'TOO_MANY_DELETES',
+        hint: 'see them with --dry-run; raise --max-deletes if they should go',
+      },
+    );
   }
 
   /** Deletes an item; undefined when it is gone (a 404 is another run having deleted it). */
@@ -273,9 +324,18 @@ class SyncRun {
 
   private async deleteRemoved(go: boolean, why: { stopped: boolean; refusal: CliError | undefined }): Promise<void> {
     for (const removal of this.options.plan.removals) {
-      const base = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: { id: removal.item.id } };
+      const base = {
+        path: removal.rel,
+        name: removal.name,
+        size: removal.item.size ?? 0,
+        item: { id: removal.item.id },
+      };
       if (removal.heldFor !== undefined || this.answered.has(removal.item.id)) {
-        await this.count({ ...base, status: 'kept', reason: `its bytes are those of ${removal.heldFor ?? 'a file in the folder'}` });
+        await this.count({
+          ...base,
+          status: 'kept',
+          reason: `its bytes are those of ${removal.heldFor ?? 'a file in the folder'}`,
+        });
         continue;
       }
       if (!go) {
@@ -287,7 +347,11 @@ class SyncRun {
         await this.count({ ...base, status: 'deleted' });
         continue;
       }
-      const failure = { code: error.code, message: `deleting the item failed: ${error.message}`, ...(error instanceof ApiError ? { status: error.status } : {}) };
+      const failure = {
+        code: error.code,
+        message: `deleting the item failed: ${error.message}`,
+        ...(error instanceof ApiError ? { status: error.status } : {}),
+      };
       await this.count({ ...base, status: 'failed', error: failure, exitCode: error.exitCode });
     }
   }

@@ -101,7 +101,13 @@ export function accountFileLimit(api: ApiClient, signal: AbortSignal | undefined
         return typeof bytes === 'number' && bytes > 0 ? bytes : undefined;
       },
       (error: unknown) => {
-        if (error instanceof CliError && (error.exitCode === ExitCode.AUTH || error.exitCode === ExitCode.UNAVAILABLE || error.exitCode === ExitCode.INTERRUPTED)) throw error;
+        if (
+          error instanceof CliError &&
+          (error.exitCode === ExitCode.AUTH ||
+            error.exitCode === ExitCode.UNAVAILABLE ||
+            error.exitCode === ExitCode.INTERRUPTED)
+        )
+          throw error;
         return undefined;
       },
     ));
@@ -138,7 +144,10 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
         result = await uploadOne(source, options, bySha);
       } catch (error) {
         // Only an interruption or a failure common to every file gets here.
-        const cliError = error instanceof CliError ? error : new CliError((error as Error)?.message ?? String(error), { cause: error });
+        const cliError =
+          error instanceof CliError
+            ? error
+            : new CliError((error as Error)?.message ?? String(error), { cause: error });
         if (options.signal?.aborted || FATAL_EXIT.has(cliError.exitCode)) {
           stop = true;
           summary.stoppedBy ??= cliError;
@@ -159,18 +168,29 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     await record({ ...base(source), status: 'skipped' }, source);
   }
   // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
-  if (options.signal?.aborted) failureCodes.push(options.signal.reason instanceof CliError ? options.signal.reason.exitCode : ExitCode.INTERRUPTED);
+  if (options.signal?.aborted)
+    failureCodes.push(
+      options.signal.reason instanceof CliError ? options.signal.reason.exitCode : ExitCode.INTERRUPTED,
+    );
   else if (summary.stoppedBy) failureCodes.push(summary.stoppedBy.exitCode);
   summary.exitCode = mostSevere(failureCodes);
   return summary;
 }
 
-async function uploadOne(source: Source, options: UploadOptions, bySha: Map<string, Promise<unknown>>): Promise<FileResult> {
+async function uploadOne(
+  source: Source,
+  options: UploadOptions,
+  bySha: Map<string, Promise<unknown>>,
+): Promise<FileResult> {
   const { events, signal } = options;
   const tooLong = refusedBeforeReading(source);
   if (tooLong) return tooLong;
   events.started?.(source);
-  const checked = await inspect(source.path, source.name, source.size, { limit: options.limit, cache: options.cache, signal });
+  const checked = await inspect(source.path, source.name, source.size, {
+    limit: options.limit,
+    cache: options.cache,
+    signal,
+  });
   if (!checked.ok) return refused(source, checked.refusal);
   // As it was when checked: compared again once the service has answered.
   const before = await statOf(source.path);
@@ -193,9 +213,17 @@ type Checked = Extract<Inspection, { ok: true }>;
 
 /** Refusals known from the listing alone, before the file is opened. */
 function refusedBeforeReading(source: Source): FileResult | undefined {
-  if (source.refusal) return refused(source, { ...source.refusal, exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR });
+  if (source.refusal)
+    return refused(source, {
+      ...source.refusal,
+      exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR,
+    });
   if (charLength(source.name) > limits.fileNameMax) {
-    return refused(source, { code: 'NAME_TOO_LONG', message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`, exitCode: ExitCode.USAGE });
+    return refused(source, {
+      code: 'NAME_TOO_LONG',
+      message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`,
+      exitCode: ExitCode.USAGE,
+    });
   }
   return undefined;
 }
@@ -257,7 +285,12 @@ async function confirmedAnswer(
 }
 
 /** Uploaded, already there, or failed because what the service holds is not the file as it is now. */
-async function outcome(source: Source, answer: Saved, before: FileStat | undefined, sha256: string | undefined): Promise<FileResult> {
+async function outcome(
+  source: Source,
+  answer: Saved,
+  before: FileStat | undefined,
+  sha256: string | undefined,
+): Promise<FileResult> {
   const item = answer.body.item;
   // What the service did, from its answers: a duplicate was already there; a replay answers
   // with the first result — this run's own work only when an earlier attempt of it may have
@@ -272,7 +305,10 @@ async function outcome(source: Source, answer: Saved, before: FileStat | undefin
       ...base(source),
       status: 'failed',
       item,
-      error: { code: 'FILE_CHANGED', message: `the file changed while it was being sent; the library holds what it received as ${item.id}` },
+      error: {
+        code: 'FILE_CHANGED',
+        message: `the file changed while it was being sent; the library holds what it received as ${item.id}`,
+      },
       exitCode: ExitCode.ERROR,
     };
   }
@@ -311,7 +347,12 @@ function base(source: Source): Pick<FileResult, 'path' | 'name' | 'size'> {
 }
 
 function refused(source: Source, refusal: Refusal): FileResult {
-  return { ...base(source), status: 'failed', error: { code: refusal.code, message: refusal.message }, exitCode: refusal.exitCode };
+  return {
+    ...base(source),
+    status: 'failed',
+    error: { code: refusal.code, message: refusal.message },
+    exitCode: refusal.exitCode,
+  };
 }
 
 function failure(source: Source, error: CliError): FileResult {
@@ -319,7 +360,12 @@ function failure(source: Source, error: CliError): FileResult {
   return {
     ...base(source),
     status: 'failed',
-    error: { code: error.code, message: error.message, ...(status !== undefined ? { status } : {}), ...(error.hint ? { hint: error.hint } : {}) },
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(status !== undefined ? { status } : {}),
+      ...(error.hint ? { hint: error.hint } : {}),
+    },
     exitCode: error.exitCode,
   };
 }

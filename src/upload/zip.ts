@@ -19,7 +19,7 @@ export async function zipListsEntry(handle: FileHandle, size: number, name: stri
   if (dirOffset + dirSize > size || dirSize > 64 * 1024 * 1024) return false;
   const dir = Buffer.alloc(dirSize);
   await handle.read(dir, 0, dirSize, dirOffset);
-  for (let at = 0; at + 46 <= dir.length && dir.readUInt32LE(at) === CENTRAL_DIRECTORY_ENTRY; ) {
+  for (let at = 0; at + 46 <= dir.length && dir.readUInt32LE(at) === CENTRAL_DIRECTORY_ENTRY;) {
     const nameLength = dir.readUInt16LE(at + 28);
     const extraLength = dir.readUInt16LE(at + 30);
     const commentLength = dir.readUInt16LE(at + 32);

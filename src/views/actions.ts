@@ -22,7 +22,11 @@ function needsConfirmation(risk: unknown): boolean {
 /** The pending actions, in inbox order, as the approval filter lists them. */
 export async function* pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): AsyncIterable<Action> {
   const api = await ctx.api();
-  const items = api.paginate('listInbox', { query: { filter: 'approval' }, signal: ctx.signal }, { all: options.all || options.limit !== undefined });
+  const items = api.paginate(
+    'listInbox',
+    { query: { filter: 'approval' }, signal: ctx.signal },
+    { all: options.all || options.limit !== undefined },
+  );
   let count = 0;
   for await (const item of items as AsyncIterable<InboxItem>) {
     const action = item.action;
@@ -40,7 +44,11 @@ async function findPending(ctx: Context, id: string): Promise<Action | undefined
 }
 
 /** An action's current state from the action parts of recent conversations (best effort, for explaining errors). */
-export async function locateAction(ctx: Context, id: string, conversationId?: string | null): Promise<Action | undefined> {
+export async function locateAction(
+  ctx: Context,
+  id: string,
+  conversationId?: string | null,
+): Promise<Action | undefined> {
   const api = await ctx.api();
   try {
     const ids: string[] = conversationId ? [conversationId] : [];
@@ -94,7 +102,12 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
     default:
       hint = `the service says: ${sanitizeLine(error.message)}; \`${kagentCommand(ctx, 'actions list')}\` shows the actions still waiting`;
   }
-  return new CliError(`action ${id} was already decided${status ? `: it is ${sanitizeLine(status)}` : ''}`, { exitCode: error.exitCode, code: error.code, hint, cause: error });
+  return new CliError(`action ${id} was already decided${status ? `: it is ${sanitizeLine(status)}` : ''}`, {
+    exitCode: error.exitCode,
+    code: error.code,
+    hint,
+    cause: error,
+  });
 }
 
 // ---------------------------------------------------------------- approve / reject
@@ -117,7 +130,9 @@ export async function decideAction(
     if (ctx.io.canPrompt) {
       const { renderAction } = await import('./chat.js');
       const f = await getFormatter(ctx, 'stderr');
-      await note(ctx, () => renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }));
+      await note(ctx, () =>
+        renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }),
+      );
     }
     await confirmOrYes(ctx, {
       message: `Approve this ${known.risk === 'high' ? 'high-risk' : `${sanitizeLine(String(known.risk))}-risk`} action: ${sanitizeLine(known.title)}?`,
@@ -125,12 +140,20 @@ export async function decideAction(
     });
   }
   if (approve && remember && known && !known.ruleScope) {
-    await warn(ctx, `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`);
+    await warn(
+      ctx,
+      `--remember has no effect here: "${sanitizeLine(known.title)}" is not a kind of action that can be allowed from now on`,
+    );
   }
   let decided: Action;
   let answer: { replayed: boolean; unanswered: number };
   try {
-    const result = await api.callFull('decideAction', { params: { id }, body: { approve, ...(remember ? { remember: true } : {}) }, idempotencyKey: options.idempotencyKey, signal: ctx.signal });
+    const result = await api.callFull('decideAction', {
+      params: { id },
+      body: { approve, ...(remember ? { remember: true } : {}) },
+      idempotencyKey: options.idempotencyKey,
+      signal: ctx.signal,
+    });
     decided = result.body;
     answer = result;
   } catch (error) {
@@ -138,7 +161,12 @@ export async function decideAction(
   }
   if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
   const { replayNote } = await import('../api/replay.js');
-  const replay = replayNote(answer, options.idempotencyKey, `${approve ? 'approved' : 'rejected'} action ${id}`, 'nothing was decided again');
+  const replay = replayNote(
+    answer,
+    options.idempotencyKey,
+    `${approve ? 'approved' : 'rejected'} action ${id}`,
+    'nothing was decided again',
+  );
   if (replay) {
     await note(ctx, replay);
     return decided;
@@ -149,15 +177,24 @@ export async function decideAction(
     return decided;
   }
   await success(ctx, `Approved: ${title} (${id}); it runs in the background`);
-  if (remember && decided.ruleScope) await note(ctx, `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`);
+  if (remember && decided.ruleScope)
+    await note(
+      ctx,
+      `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`,
+    );
   if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task watch', decided.taskId)}`);
-  else if (decided.conversationId && options.print) await note(ctx, `the agent carries on in the conversation: ${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}`);
+  else if (decided.conversationId && options.print)
+    await note(
+      ctx,
+      `the agent carries on in the conversation: ${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}`,
+    );
   return decided;
 }
 
 /** ACTION_NOT_UNDOABLE: the window passed, or the action never ran. */
 async function explainUndoError(ctx: Context, error: unknown, id: string): Promise<unknown> {
-  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE') return notFoundHint(ctx, error, 'action', id);
+  if (!(error instanceof ApiError) || error.code !== 'ACTION_NOT_UNDOABLE')
+    return notFoundHint(ctx, error, 'action', id);
   const current = await locateAction(ctx, id);
   const f = await getFormatter(ctx, 'stderr');
   const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;

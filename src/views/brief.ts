@@ -52,7 +52,17 @@ function indent(text: string, spaces: number): string {
 /** Wraps plain text to `width` columns (words kept whole), each line indented. */
 export function wrap(text: string, width: number, spaces = 0): string {
   const room = Math.max(20, width - spaces);
-  return indent(wrapText(text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).join('\n'), room, { hanging: 0 }), spaces);
+  return indent(
+    wrapText(
+      text
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .join('\n'),
+      room,
+      { hanging: 0 },
+    ),
+    spaces,
+  );
 }
 
 interface EntryRenderOptions {
@@ -61,7 +71,12 @@ interface EntryRenderOptions {
 }
 
 /** One entry on a terminal. */
-export async function renderEntry(ctx: RenderContext, entry: BriefEntry, f: Formatter, options: EntryRenderOptions): Promise<string> {
+export async function renderEntry(
+  ctx: RenderContext,
+  entry: BriefEntry,
+  f: Formatter,
+  options: EntryRenderOptions,
+): Promise<string> {
   const { links, width } = options;
   const lines: string[] = [];
   const position = String(entry.position).padStart(2);
@@ -70,7 +85,10 @@ export async function renderEntry(ctx: RenderContext, entry: BriefEntry, f: Form
   lines.push(wrap(f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links)), width, 4));
   if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary, { width: width - 4 }), 4));
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
-  if (entry.primaryUrl) lines.push(`    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`);
+  if (entry.primaryUrl)
+    lines.push(
+      `    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
+    );
   if (entry.evidence.length > 0) {
     lines.push(`    ${f.dim('Evidence:')}`);
     for (const evidence of entry.evidence) lines.push(renderEvidence(evidence, f, links, width));
@@ -102,7 +120,11 @@ export async function renderBrief(ctx: RenderContext, brief: Brief, f: Formatter
   const parts: string[] = [];
   parts.push(f.bold(`${sanitizeLine(brief.title)}`));
   const covers = `${brief.coversFrom.slice(0, 10)} – ${brief.coversTo.slice(0, 10)}`;
-  parts.push(f.dim(`Brief of ${brief.date} · covers ${covers} · ${brief.entries.length} ${brief.entries.length === 1 ? 'entry' : 'entries'} · ${brief.id}`));
+  parts.push(
+    f.dim(
+      `Brief of ${brief.date} · covers ${covers} · ${brief.entries.length} ${brief.entries.length === 1 ? 'entry' : 'entries'} · ${brief.id}`,
+    ),
+  );
   if (brief.summary.trim()) parts.push(`\n${(await renderMarkdown(ctx, brief.summary)).replace(/\n+$/, '')}`);
   const entries = [...brief.entries].sort((a, b) => a.position - b.position);
   for (const entry of entries) parts.push(`\n${await renderEntry(ctx, entry, f, { links, width })}`);
@@ -112,7 +134,13 @@ export async function renderBrief(ctx: RenderContext, brief: Brief, f: Formatter
 /** The watch's header lines on a terminal. */
 export function renderWatchHeader(page: WatchPage, f: Formatter): string {
   const w = page.watch;
-  const facts = [w.slug, w.type, w.cadence, w.visibility, `${f.number(w.followers)} ${w.followers === 1 ? 'follower' : 'followers'}`];
+  const facts = [
+    w.slug,
+    w.type,
+    w.cadence,
+    w.visibility,
+    `${f.number(w.followers)} ${w.followers === 1 ? 'follower' : 'followers'}`,
+  ];
   if (w.owner) facts.push('yours');
   if (w.following) facts.push('following');
   if (w.status !== 'active') facts.push(w.status === 'failed' ? f.red(w.status) : f.yellow(w.status));
@@ -132,10 +160,14 @@ export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Fo
   if (page.brief) {
     parts.push(`\n${await renderBrief(ctx, page.brief, f)}`);
   } else {
-    parts.push(`\n${f.yellow('No brief yet.')} ${page.watch.status === 'setting_up' ? 'The watch is still being set up; its first brief covers the last 7 days.' : ''}`.trimEnd());
+    parts.push(
+      `\n${f.yellow('No brief yet.')} ${page.watch.status === 'setting_up' ? 'The watch is still being set up; its first brief covers the last 7 days.' : ''}`.trimEnd(),
+    );
   }
   if (page.archive.length > 0) {
-    const shown = page.archive.slice(0, ARCHIVE_SHOWN).map((ref) => (page.brief && ref.id === page.brief.id ? f.bold(ref.date) : ref.date));
+    const shown = page.archive
+      .slice(0, ARCHIVE_SHOWN)
+      .map((ref) => (page.brief && ref.id === page.brief.id ? f.bold(ref.date) : ref.date));
     const more = page.archive.length > ARCHIVE_SHOWN ? f.dim(` (+${page.archive.length - ARCHIVE_SHOWN} more)`) : '';
     parts.push(`\n${f.bold('Archive')}  ${shown.join(f.dim(' · '))}${more}`);
     parts.push(f.dim(`  one day: ${kagentCommand(ctx, 'watch show', page.watch.slug, '--date', 'YYYY-MM-DD')}`));
@@ -178,7 +210,9 @@ export function plainWatchPage(page: WatchPage, f: Formatter): string {
 
 /** position, importance, category, headline, primary URL, entry id. */
 export function plainEntryRow(entry: BriefEntry): string {
-  return [entry.position, entry.importance, entry.category ?? '', entry.headline, entry.primaryUrl, entry.id].map(cell).join('\t');
+  return [entry.position, entry.importance, entry.category ?? '', entry.headline, entry.primaryUrl, entry.id]
+    .map(cell)
+    .join('\t');
 }
 
 function cell(value: unknown): string {
@@ -191,7 +225,9 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   const timeline = [...knowledge.timeline];
   if (!f.tty) {
     const report = knowledge.report ? knowledge.report.markdown.replace(/\n+$/, '') : '';
-    const rows = timeline.map((item) => [item.date, item.importance, item.entryId, item.headline, item.url].map(cell).join('\t'));
+    const rows = timeline.map((item) =>
+      [item.date, item.importance, item.entryId, item.headline, item.url].map(cell).join('\t'),
+    );
     return [report, '--', ...rows].join('\n');
   }
   const links = supportsHyperlinks(ctx.io);
@@ -205,9 +241,10 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   parts.push(`\n${f.bold('Timeline')} ${f.dim('(important items, newest first)')}`);
   if (timeline.length === 0) parts.push(f.dim('  nothing important yet'));
   for (const item of timeline) {
-    parts.push(`  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`);
+    parts.push(
+      `  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`,
+    );
     parts.push(f.dim(`              ${links ? '' : `${item.url}  `}${item.entryId}`));
   }
   return parts.join('\n');
 }
-

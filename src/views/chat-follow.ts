@@ -38,7 +38,11 @@ export interface FollowTurnOptions {
  * service shows a partial reply. --timeout → exit 8, Ctrl-C → exit 130; the
  * turn goes on server-side in both cases and the hint says how to read it.
  */
-export async function followConversation(ctx: FollowContext, conversationId: string, options: FollowTurnOptions): Promise<Messages> {
+export async function followConversation(
+  ctx: FollowContext,
+  conversationId: string,
+  options: FollowTurnOptions,
+): Promise<Messages> {
   const api = await ctx.api();
   const label = options.label ?? 'Thinking…';
   const spinner = startSpinner(ctx, label);
@@ -46,7 +50,11 @@ export async function followConversation(ctx: FollowContext, conversationId: str
   try {
     return await poll<Messages>({
       fetch: (signal) =>
-        api.call('getConversationMessages', { params: { id: conversationId }, query: options.limit === undefined ? undefined : { limit: options.limit }, signal }),
+        api.call('getConversationMessages', {
+          params: { id: conversationId },
+          query: options.limit === undefined ? undefined : { limit: options.limit },
+          signal,
+        }),
       isDone: (page) => page.conversation?.running !== true,
       fingerprint: (page) => turnFingerprint(page),
       onUpdate: (page) => spinner.update(runningLabel(page, options.replyId) ?? label),
@@ -58,9 +66,13 @@ export async function followConversation(ctx: FollowContext, conversationId: str
     });
   } catch (error) {
     if (error instanceof StillRunningError) {
-      throw new StillRunningError(`the agent is still answering after ${ctx.flags.timeout} s; the turn goes on`, error.hint);
+      throw new StillRunningError(
+        `the agent is still answering after ${ctx.flags.timeout} s; the turn goes on`,
+        error.hint,
+      );
     }
-    if (error instanceof InterruptedError) throw new InterruptedError('stopped waiting for the reply; the turn goes on', error.hint);
+    if (error instanceof InterruptedError)
+      throw new InterruptedError('stopped waiting for the reply; the turn goes on', error.hint);
     throw error;
   } finally {
     spinner.stop();
@@ -71,7 +83,13 @@ export async function followConversation(ctx: FollowContext, conversationId: str
 function turnFingerprint(page: Messages): string {
   const messages = Array.isArray(page.messages) ? page.messages : [];
   const last = messages[messages.length - 1];
-  return JSON.stringify([page.conversation?.running, page.conversation?.messageCount, messages.length, last?.id, last?.parts]);
+  return JSON.stringify([
+    page.conversation?.running,
+    page.conversation?.messageCount,
+    messages.length,
+    last?.id,
+    last?.parts,
+  ]);
 }
 
 /** The label of the tool the reply is running right now, if the service shows a partial reply. */

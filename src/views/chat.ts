@@ -38,7 +38,13 @@ export interface RenderOptions {
 }
 
 function str(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return typeof value === 'string'
+    ? value
+    : value === undefined || value === null
+      ? ''
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
 }
 
 function line(value: unknown): string {
@@ -68,7 +74,8 @@ function toolIcon(status: unknown, f: Formatter): string {
 
 /** A preview object as `key: value` lines (values flattened, long ones cut). */
 function previewLines(preview: unknown, width: number): string[] {
-  if (!preview || typeof preview !== 'object' || Array.isArray(preview)) return preview === null || preview === undefined ? [] : [cut(line(preview), width)];
+  if (!preview || typeof preview !== 'object' || Array.isArray(preview))
+    return preview === null || preview === undefined ? [] : [cut(line(preview), width)];
   return Object.entries(preview as Loose).map(([key, value]) => cut(`${line(key)}: ${line(value)}`, width));
 }
 
@@ -78,7 +85,13 @@ function cut(text: string, width: number): string {
 
 /** `doc show` and ID and the like: the command (words, then the value) that opens what a change or part names. */
 function openCommand(kind: string, id: string): [string, string] | undefined {
-  const verbs: Record<string, string> = { doc: 'doc show', watch: 'watch show', media: 'media show', task: 'task show', clip: 'lib show' };
+  const verbs: Record<string, string> = {
+    doc: 'doc show',
+    watch: 'watch show',
+    media: 'media show',
+    task: 'task show',
+    clip: 'lib show',
+  };
   const verb = verbs[kind];
   return verb && id ? [verb, id] : undefined;
 }
@@ -153,7 +166,9 @@ const renderers: Record<string, PartRenderer> = {
     });
     const first = choices[0];
     if (!options.repl && first && line(first.label)) {
-      lines.push(`    ${f.dim('answer:')} ${f.cyan(kagentCommand(ctx, 'chat --conversation', options.conversationId, line(first.label)))}`);
+      lines.push(
+        `    ${f.dim('answer:')} ${f.cyan(kagentCommand(ctx, 'chat --conversation', options.conversationId, line(first.label)))}`,
+      );
     }
     return lines.join('\n');
   },
@@ -168,7 +183,9 @@ const renderers: Record<string, PartRenderer> = {
   task(ctx, part, f) {
     const id = line(part.taskId);
     const kind = line(part.kind);
-    const lines = [`${f.cyan('▸')} ${f.bold('Task:')} ${line(part.title) || id}${f.dim(` (${[kind, id].filter(Boolean).join(', ')})`)}`];
+    const lines = [
+      `${f.cyan('▸')} ${f.bold('Task:')} ${line(part.title) || id}${f.dim(` (${[kind, id].filter(Boolean).join(', ')})`)}`,
+    ];
     if (id) lines.push(`    ${f.dim('follow:')} ${f.cyan(kagentCommand(ctx, 'task watch', id))}`);
     return lines.join('\n');
   },
@@ -196,7 +213,9 @@ const renderers: Record<string, PartRenderer> = {
       else if (item?.outcome === 'failed') state.push(f.red('failed'));
       else if (item?.outcome === 'done') state.push(f.green('done'));
       const note = line(item?.note);
-      lines.push(`  ${sign} ${verb} ${kind} “${line(item?.title) || id}”${id ? f.dim(` (${id})`) : ''}${note ? ` — ${note}` : ''}${state.length ? ` ${state.join(' ')}` : ''}`);
+      lines.push(
+        `  ${sign} ${verb} ${kind} “${line(item?.title) || id}”${id ? f.dim(` (${id})`) : ''}${note ? ` — ${note}` : ''}${state.length ? ` ${state.join(' ')}` : ''}`,
+      );
       const open = openCommand(kind, id);
       if (open && !item?.undone) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, ...open))}`);
       else if (!open && item?.href) lines.push(`      ${f.dim('in the web app:')} ${line(item.href)}`);
@@ -218,18 +237,31 @@ const renderers: Record<string, PartRenderer> = {
     const name = line(card.name) || line(card.connector) || 'a service';
     const state = line(card.state);
     if (state === 'connected') return `${f.green('✓')} ${name} is connected`;
-    const lines = [`${f.yellow('⚡')} ${f.bold(`Connect ${name}`)}${card.connector ? f.dim(` (${line(card.connector)})`) : ''}${line(card.reason) ? `: ${line(card.reason)}` : ''}`];
-    const facts = [line(card.access) && `access: ${line(card.access)}`, state && `state: ${state === 'expired' ? f.yellow(state) : state}`].filter(Boolean);
+    const lines = [
+      `${f.yellow('⚡')} ${f.bold(`Connect ${name}`)}${card.connector ? f.dim(` (${line(card.connector)})`) : ''}${line(card.reason) ? `: ${line(card.reason)}` : ''}`,
+    ];
+    const facts = [
+      line(card.access) && `access: ${line(card.access)}`,
+      state && `state: ${state === 'expired' ? f.yellow(state) : state}`,
+    ].filter(Boolean);
     if (facts.length) lines.push(`    ${facts.join(f.dim(' · '))}`);
     const recipe = card.recipe as Loose | null | undefined;
-    if (recipe && typeof recipe === 'object') lines.push(`    ${f.dim('recipe:')} ${line(recipe.title)}${line(recipe.body) ? f.dim(` — ${line(recipe.body)}`) : ''}`);
+    if (recipe && typeof recipe === 'object')
+      lines.push(
+        `    ${f.dim('recipe:')} ${line(recipe.title)}${line(recipe.body) ? f.dim(` — ${line(recipe.body)}`) : ''}`,
+      );
     if (card.href) lines.push(`    ${f.dim('connect it in the web app:')} ${line(card.href)}`);
     return lines.join('\n');
   },
 };
 
 /** An action as a chat part, in `actions list`-like words: waiting (with the commands that decide it) or how it ended. */
-export function renderAction(ctx: RenderContext, action: Loose, f: Formatter, options: { commands?: boolean } = {}): string {
+export function renderAction(
+  ctx: RenderContext,
+  action: Loose,
+  f: Formatter,
+  options: { commands?: boolean } = {},
+): string {
   const commands = options.commands !== false;
   const id = line(action.id);
   const title = line(action.title) || id || 'an action';
@@ -253,7 +285,8 @@ export function renderAction(ctx: RenderContext, action: Loose, f: Formatter, op
     case 'executed': {
       lines.push(`${f.green('✓')} ${f.bold('Done:')} ${title} ${facts}`);
       const until = typeof action.undoUntil === 'number' ? action.undoUntil : null;
-      if (id && until !== null && until >= now) lines.push(`    ${f.dim(`undo (until ${f.time(until)}):`)} ${f.cyan(kagentCommand(ctx, 'actions undo', id))}`);
+      if (id && until !== null && until >= now)
+        lines.push(`    ${f.dim(`undo (until ${f.time(until)}):`)} ${f.cyan(kagentCommand(ctx, 'actions undo', id))}`);
       break;
     }
     case 'rejected':
@@ -285,7 +318,12 @@ function renderUnknown(part: unknown, f: Formatter): string {
 }
 
 /** The parts of one message, block by block (consecutive tool lines form one block). */
-export async function renderParts(ctx: RenderContext, parts: unknown, f: Formatter, options: RenderOptions): Promise<string> {
+export async function renderParts(
+  ctx: RenderContext,
+  parts: unknown,
+  f: Formatter,
+  options: RenderOptions,
+): Promise<string> {
   const list = Array.isArray(parts) ? parts : [];
   const blocks: string[] = [];
   let tools: string[] = [];
@@ -316,14 +354,20 @@ export async function renderParts(ctx: RenderContext, parts: unknown, f: Formatt
 }
 
 /** The choice parts of a message (for the REPL's select prompt). */
-export function choicesOf(message: ChatMessage | undefined): Array<{ id: string; question: string; options: Array<{ id: string; label: string; hint?: string }> }> {
+export function choicesOf(
+  message: ChatMessage | undefined,
+): Array<{ id: string; question: string; options: Array<{ id: string; label: string; hint?: string }> }> {
   const parts = Array.isArray(message?.parts) ? (message.parts as unknown[]) : [];
   const out: Array<{ id: string; question: string; options: Array<{ id: string; label: string; hint?: string }> }> = [];
   for (const part of parts) {
     const p = part as Loose;
     if (p?.type !== 'choice' || !Array.isArray(p.options)) continue;
     const options = (p.options as Loose[])
-      .map((o) => ({ id: line(o?.id), label: line(o?.label), ...(typeof o?.hint === 'string' ? { hint: line(o.hint) } : {}) }))
+      .map((o) => ({
+        id: line(o?.id),
+        label: line(o?.label),
+        ...(typeof o?.hint === 'string' ? { hint: line(o.hint) } : {}),
+      }))
       .filter((o) => o.label !== '');
     if (options.length > 0) out.push({ id: line(p.id), question: line(p.question), options });
   }
@@ -332,10 +376,14 @@ export function choicesOf(message: ChatMessage | undefined): Array<{ id: string;
 
 /** Who wrote a message, when, and what it cost: "You · 3 minutes ago" / "Agent · just now · 1.5 credits". */
 export function messageHeader(message: ChatMessage, f: Formatter, agentName = 'Agent'): string {
-  const who = message.role === 'user' ? 'You' : message.role === 'assistant' ? agentName : line(message.role) || 'unknown';
+  const who =
+    message.role === 'user' ? 'You' : message.role === 'assistant' ? agentName : line(message.role) || 'unknown';
   const facts = [f.time(message.createdAt)];
-  if (typeof message.credits === 'number') facts.push(`${f.number(message.credits)} ${message.credits === 1 ? 'credit' : 'credits'}`);
-  const refs = Array.isArray(message.context?.refs) ? message.context.refs.map((r) => `${line(r?.kind)} ${line(r?.id)}`) : [];
+  if (typeof message.credits === 'number')
+    facts.push(`${f.number(message.credits)} ${message.credits === 1 ? 'credit' : 'credits'}`);
+  const refs = Array.isArray(message.context?.refs)
+    ? message.context.refs.map((r) => `${line(r?.kind)} ${line(r?.id)}`)
+    : [];
   if (refs.length > 0) facts.push(`about ${refs.join(', ')}`);
   const colour = message.role === 'user' ? f.green : f.magenta;
   return `${colour(f.bold(who))} ${f.dim(`· ${facts.join(' · ')}`)}`;
@@ -363,18 +411,38 @@ export async function renderTranscript(ctx: RenderContext, page: Messages, f: Fo
     ]);
     const bodies: string[] = [];
     for (const message of messages) {
-      const when = typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
-      const header = ['message', message.id, message.role, when, typeof message.credits === 'number' ? String(message.credits) : ''].map(line).join('\t');
+      const when =
+        typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
+      const header = [
+        'message',
+        message.id,
+        message.role,
+        when,
+        typeof message.credits === 'number' ? String(message.credits) : '',
+      ]
+        .map(line)
+        .join('\t');
       const body = await renderParts(ctx, message.parts, f, options);
-      bodies.push(`${header}\n${body.split('\n').map((l) => (l === '' ? '' : `  ${l}`)).join('\n')}\n`);
+      bodies.push(
+        `${header}\n${body
+          .split('\n')
+          .map((l) => (l === '' ? '' : `  ${l}`))
+          .join('\n')}\n`,
+      );
     }
     return [head, '--', ...bodies].join('\n').replace(/\n+$/, '');
   }
-  const facts = [c.id, c.channel, `${f.number(c.messageCount ?? messages.length)} messages`, `updated ${f.time(c.updatedAt)}`];
+  const facts = [
+    c.id,
+    c.channel,
+    `${f.number(c.messageCount ?? messages.length)} messages`,
+    `updated ${f.time(c.updatedAt)}`,
+  ];
   if (c.running) facts.push(f.cyan('the agent is answering'));
   const out = [f.bold(line(c.title) || c.id), f.dim(facts.join(' · '))];
   const total = typeof c.messageCount === 'number' ? c.messageCount : messages.length;
-  if (total > messages.length) out.push(f.dim(`(the last ${messages.length} of ${total} messages; --limit shows more)`));
+  if (total > messages.length)
+    out.push(f.dim(`(the last ${messages.length} of ${total} messages; --limit shows more)`));
   for (const message of messages) {
     out.push('', messageHeader(message, f));
     const body = await renderParts(ctx, message.parts, f, options);

@@ -32,10 +32,14 @@ export function parseOps(text: string, source: string): { edits: unknown[]; revi
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--ops ${source} is not valid JSON: ${(error as Error).message}`, 'it holds a JSON array of edits, e.g. [{"op":"append","content":"\\n## Next steps\\n"}]');
+    throw new UsageError(
+      `--ops ${source} is not valid JSON: ${(error as Error).message}`,
+      'it holds a JSON array of edits, e.g. [{"op":"append","content":"\\n## Next steps\\n"}]',
+    );
   }
   // The edits are written out again as the request: a file nested deeper than any answer kagent reads is refused here.
-  if (nestedDeeperThan(parsed, MAX_ANSWER_DEPTH)) throw new UsageError(`--ops ${source} is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+  if (nestedDeeperThan(parsed, MAX_ANSWER_DEPTH))
+    throw new UsageError(`--ops ${source} is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
   if (Array.isArray(parsed)) return { edits: parsed };
   if (parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { edits?: unknown }).edits)) {
     const request = parsed as { edits: unknown[]; revision?: unknown };
@@ -61,7 +65,11 @@ export function editFromChange(before: string, after: string, editOp: Record<str
   const most = Math.min(before.length, after.length);
   while (prefix < most && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < most - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < most - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
 
   // Whole lines: from the start of the line where the change begins to the end of the line where it ends.
   let start = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
@@ -73,7 +81,11 @@ export function editFromChange(before: string, after: string, editOp: Record<str
     if (endOld < before.length) endOld = lineEnd(before, endOld + 1);
     tail = before.length - endOld;
   }
-  const edit: EditOp = { op: 'replace', find: before.slice(start, endOld), replace: after.slice(start, after.length - tail) };
+  const edit: EditOp = {
+    op: 'replace',
+    find: before.slice(start, endOld),
+    replace: after.slice(start, after.length - tail),
+  };
   if (fits(edit)) return edit;
   return { op: 'rewrite', content: after };
 }

@@ -81,7 +81,8 @@ export async function followMedia(ctx: MediaContext, id: string, options: Follow
       fetch: (signal) => api.call('getMedia', { params: { id }, query: { lang: ctx.config.lang, after }, signal }),
       isDone: (page) => !isMediaActive(page.status),
       // Timestamps and repeated segments are not news; a revision, a status, a summary are.
-      fingerprint: (page) => JSON.stringify([page.status, page.revision, page.summary !== null, (page.chapters ?? []).length, page.title]),
+      fingerprint: (page) =>
+        JSON.stringify([page.status, page.revision, page.summary !== null, (page.chapters ?? []).length, page.title]),
       onUpdate: (page) => {
         if (typeof page.revision === 'number') after = page.revision;
         view.update(page);
@@ -119,7 +120,12 @@ interface MediaView {
 async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
   const { formatter } = await import('../io/format.js');
   const results = !wantsJson(ctx);
-  const progress = !options.follow || ctx.flags.quiet ? 'none' : ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb' ? 'live' : 'log';
+  const progress =
+    !options.follow || ctx.flags.quiet
+      ? 'none'
+      : ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb'
+        ? 'live'
+        : 'log';
   return new View(ctx, formatter(ctx, 'stdout'), formatter(ctx, 'stderr'), results, progress);
 }
 
@@ -175,7 +181,8 @@ class View implements MediaView {
         out += fresh.map((segment) => `${this.segmentLine(segment)}\n`).join('');
         await this.toStdout(out);
       }
-      if (this.progress === 'log' && statusChanged) await emit(this.ctx.io.stderr, `media ${sanitizeLine(page.id)}: ${this.statusText(page)}\n`);
+      if (this.progress === 'log' && statusChanged)
+        await emit(this.ctx.io.stderr, `media ${sanitizeLine(page.id)}: ${this.statusText(page)}\n`);
       if (this.progress === 'live') await this.drawLine();
     });
   }
@@ -185,7 +192,8 @@ class View implements MediaView {
     this.page = page;
     this.queue(async () => {
       if (this.progress === 'live') await this.clearLine();
-      if (this.progress === 'log' && page.status !== this.status) await emit(this.ctx.io.stderr, `media ${sanitizeLine(page.id)}: ${this.statusText(page)}\n`);
+      if (this.progress === 'log' && page.status !== this.status)
+        await emit(this.ctx.io.stderr, `media ${sanitizeLine(page.id)}: ${this.statusText(page)}\n`);
       this.status = page.status;
       if (this.results) await this.toStdout(await this.tail(page));
     });
@@ -209,7 +217,9 @@ class View implements MediaView {
     const f = this.f;
     const title = sanitizeLine(page.title || page.url || page.id);
     if (!f.tty) return `# ${title}\n\n`;
-    const facts = [page.id, page.kind, timecode(page.durationSec), page.url].filter((fact) => typeof fact === 'string' && fact !== '').map((fact) => sanitizeLine(String(fact)));
+    const facts = [page.id, page.kind, timecode(page.durationSec), page.url]
+      .filter((fact) => typeof fact === 'string' && fact !== '')
+      .map((fact) => sanitizeLine(String(fact)));
     return `${f.wrap(`${f.bold(title)}\n${f.dim(facts.join(' · '))}`)}\n\n`;
   }
 
@@ -222,19 +232,24 @@ class View implements MediaView {
   private async tail(page: MediaPage): Promise<string> {
     const f = this.f;
     const summary = page.summary ? sanitize(page.summary).trim() : '';
-    const chapters = (page.chapters ?? []).map((chapter) => ({ start: chapter.start, title: sanitizeLine(chapter.title) }));
+    const chapters = (page.chapters ?? []).map((chapter) => ({
+      start: chapter.start,
+      title: sanitizeLine(chapter.title),
+    }));
     if (summary === '' && chapters.length === 0) return '';
     const parts: string[] = [''];
     if (!f.tty) {
       if (summary) parts.push('## Summary', '', summary, '');
-      if (chapters.length) parts.push('## Chapters', '', ...chapters.map((c) => `- [${timecode(c.start)}] ${c.title}`), '');
+      if (chapters.length)
+        parts.push('## Chapters', '', ...chapters.map((c) => `- [${timecode(c.start)}] ${c.title}`), '');
       return parts.join('\n');
     }
     if (summary) {
       const { renderMarkdown } = await import('../io/markdown.js');
       parts.push(f.bold('Summary'), (await renderMarkdown(this.ctx, summary)).trimEnd(), '');
     }
-    if (chapters.length) parts.push(f.bold('Chapters'), ...chapters.map((c) => `  ${f.cyan(timecode(c.start))}  ${c.title}`), '');
+    if (chapters.length)
+      parts.push(f.bold('Chapters'), ...chapters.map((c) => `  ${f.cyan(timecode(c.start))}  ${c.title}`), '');
     return parts.join('\n');
   }
 
@@ -250,7 +265,8 @@ class View implements MediaView {
   private statusText(page: MediaPage): string {
     const status = sanitizeLine(String(page.status));
     const done = this.reached;
-    if (page.status === 'transcribing' && done > 0) return `${status} (${timecode(done)} of ${timecode(page.durationSec)})`;
+    if (page.status === 'transcribing' && done > 0)
+      return `${status} (${timecode(done)} of ${timecode(page.durationSec)})`;
     if (page.status === 'ready') return `${status} (${timecode(page.durationSec)})`;
     return status;
   }

@@ -14,8 +14,10 @@ const NOT_FOUND = {
   conversation: (id: string, c: Cmd) => `no conversation "${id}": ${c('conversation list')} shows yours`,
   action: (id: string, c: Cmd) => `no action "${id}": ${c('actions list')} shows the ones waiting for you`,
   task: (id: string, c: Cmd) => `no task "${id}": ${c('task list')} shows your tasks`,
-  watch: (slug: string, c: Cmd) => `no watch "${slug}" that you can see: ${c('watch list')} shows the ones you follow, ${c('watch search TOPIC')} finds public ones`,
-  entry: (id: string, c: Cmd) => `no entry "${id}" you can see: entry ids are shown by ${c('watch show SLUG')} (or --jq '.brief.entries[].id')`,
+  watch: (slug: string, c: Cmd) =>
+    `no watch "${slug}" that you can see: ${c('watch list')} shows the ones you follow, ${c('watch search TOPIC')} finds public ones`,
+  entry: (id: string, c: Cmd) =>
+    `no entry "${id}" you can see: entry ids are shown by ${c('watch show SLUG')} (or --jq '.brief.entries[].id')`,
 } as const;
 
 export type Findable = keyof typeof NOT_FOUND;
@@ -32,7 +34,12 @@ export function notFoundHint(ctx: Pick<Context, 'flags'>, error: unknown, kind: 
 }
 
 /** Runs `work`; a 404 it throws says how to find the right id of `kind`. */
-export async function withNotFound<T>(ctx: Pick<Context, 'flags'>, kind: Findable, id: string, work: () => Promise<T>): Promise<T> {
+export async function withNotFound<T>(
+  ctx: Pick<Context, 'flags'>,
+  kind: Findable,
+  id: string,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -167,7 +167,10 @@ export function elapsed(ms: number): string {
 }
 
 /** The commands that decide an action the task waits on. */
-export function approvalCommands(ctx: Pick<Context, 'flags'>, action: Pick<Action, 'id'>): { approve: string; reject: string } {
+export function approvalCommands(
+  ctx: Pick<Context, 'flags'>,
+  action: Pick<Action, 'id'>,
+): { approve: string; reject: string } {
   return {
     approve: kagentCommand(ctx, 'actions approve', action.id),
     reject: kagentCommand(ctx, 'actions reject', action.id),
@@ -177,7 +180,10 @@ export function approvalCommands(ctx: Pick<Context, 'flags'>, action: Pick<Actio
 /** Lines of the live block (also what `task show` prints for milestones): plain widths, colour added. */
 export function milestoneLines(task: TaskDetail, f: Formatter, width: number, frame = '●'): string[] {
   const milestones: Milestone[] = task.milestones ?? [];
-  const titleWidth = Math.min(Math.max(20, Math.floor((width - 4) * 0.55)), Math.max(12, ...milestones.map((m) => displayWidth(sanitizeLine(m.title)))));
+  const titleWidth = Math.min(
+    Math.max(20, Math.floor((width - 4) * 0.55)),
+    Math.max(12, ...milestones.map((m) => displayWidth(sanitizeLine(m.title)))),
+  );
   return milestones.map((m) => {
     const title = sanitizeLine(m.title);
     const detail = m.detail ? sanitizeLine(m.detail) : '';
@@ -200,7 +206,11 @@ interface ProgressView {
   abandon(): Promise<void>;
 }
 
-async function createProgressView(ctx: FollowContext, taskId: string, label: string | undefined): Promise<ProgressView> {
+async function createProgressView(
+  ctx: FollowContext,
+  taskId: string,
+  label: string | undefined,
+): Promise<ProgressView> {
   if (ctx.flags.quiet) return { update() {}, async finish() {}, async abandon() {} };
   const { formatter } = await import('../io/format.js');
   const f = formatter(ctx, 'stderr');
@@ -332,7 +342,9 @@ class LogView implements ProgressView {
       this.seen.set(m.id, m.status);
       // A milestone first seen already finished gets one line, not a "running" one too.
       const detail = m.detail && m.status !== 'running' ? ` — ${sanitizeLine(m.detail)}` : '';
-      this.say(`[${i + 1}/${milestones.length}] ${milestoneIcon(m.status, f)} ${sanitizeLine(m.status)}: ${sanitizeLine(m.title)}${detail}`);
+      this.say(
+        `[${i + 1}/${milestones.length}] ${milestoneIcon(m.status, f)} ${sanitizeLine(m.status)}: ${sanitizeLine(m.title)}${detail}`,
+      );
     });
     for (const action of task.waitingOn ?? []) {
       if (this.waiting.has(action.id)) continue;

@@ -37,7 +37,21 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   docsync: ['errors', 'context', 'api', 'io', 'http', 'config'],
   doctor: ['errors', 'context', 'api', 'io', 'http', 'config'],
   sandbox: ['api', 'upload'],
-  commands: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'docsync', 'upload', 'sandbox', 'doctor', 'cli'],
+  commands: [
+    'errors',
+    'context',
+    'api',
+    'io',
+    'http',
+    'config',
+    'kit',
+    'views',
+    'docsync',
+    'upload',
+    'sandbox',
+    'doctor',
+    'cli',
+  ],
   cli: ['errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'commands'],
   main: ['cli'],
 };
@@ -53,20 +67,29 @@ describe('layers', () => {
   it('each folder imports only the layers below it (type imports included)', () => {
     const wrong = edges
       .filter(own)
-      .filter((edge) => area(edge.from) !== area(edge.to) && !(MAY_IMPORT[area(edge.from)] ?? []).includes(area(edge.to)))
+      .filter(
+        (edge) => area(edge.from) !== area(edge.to) && !(MAY_IMPORT[area(edge.from)] ?? []).includes(area(edge.to)),
+      )
       .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
     expect(wrong).toEqual([]);
   });
 
   it('src/ reaches commands/ only through the manifest, and only a group index', () => {
     const wrong = edges.filter((edge) => edge.to.startsWith('commands/') && !edge.from.startsWith('commands/'));
-    expect(wrong.every((edge) => edge.from === 'src/cli/manifest.ts' && /^commands\/[a-z]+\/index\.ts$/.test(edge.to) && edge.dynamic)).toBe(true);
+    expect(
+      wrong.every(
+        (edge) => edge.from === 'src/cli/manifest.ts' && /^commands\/[a-z]+\/index\.ts$/.test(edge.to) && edge.dynamic,
+      ),
+    ).toBe(true);
     expect(wrong.length).toBeGreaterThanOrEqual(20);
   });
 
   it('a command group never imports another group’s files', () => {
     const group = (file: string) => file.split('/')[1];
-    const wrong = edges.filter((edge) => edge.from.startsWith('commands/') && edge.to.startsWith('commands/') && group(edge.from) !== group(edge.to));
+    const wrong = edges.filter(
+      (edge) =>
+        edge.from.startsWith('commands/') && edge.to.startsWith('commands/') && group(edge.from) !== group(edge.to),
+    );
     expect(wrong.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
   });
 
@@ -94,29 +117,54 @@ function wrongSandboxRouteEdges(all: ImportEdge[]): string[] {
   const route = (file: string) => file.startsWith('src/sandbox/routes/');
   return all
     .filter((edge) => edge.from.startsWith('src/sandbox/') && route(edge.to))
-    .filter((edge) => !(edge.from === 'src/sandbox/index.ts' && edge.to === 'src/sandbox/routes/index.ts') && edge.from !== 'src/sandbox/routes/index.ts')
+    .filter(
+      (edge) =>
+        !(edge.from === 'src/sandbox/index.ts' && edge.to === 'src/sandbox/routes/index.ts') &&
+        edge.from !== 'src/sandbox/routes/index.ts',
+    )
     .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
 }
 
 describe('sandbox', () => {
-  const sandboxEdges = edges.filter((edge) => edge.from.startsWith('src/sandbox/') && edge.to.startsWith('src/sandbox/'));
+  const sandboxEdges = edges.filter(
+    (edge) => edge.from.startsWith('src/sandbox/') && edge.to.startsWith('src/sandbox/'),
+  );
 
   it('routes depend on the models, never the other way (type imports included)', () => {
     expect(wrongSandboxRouteEdges(sandboxEdges)).toEqual([]);
     // The rule has something to hold: every route module is gathered, and each imports models.
     const gathered = sandboxEdges.filter((edge) => edge.from === 'src/sandbox/routes/index.ts').map((edge) => edge.to);
-    expect(gathered).toEqual(expect.arrayContaining(['src/sandbox/routes/actions.ts', 'src/sandbox/routes/conversations.ts', 'src/sandbox/routes/watches.ts', 'src/sandbox/routes/agent.ts']));
-    expect(sandboxEdges.some((edge) => edge.from === 'src/sandbox/routes/actions.ts' && edge.to === 'src/sandbox/actions/state.ts')).toBe(true);
+    expect(gathered).toEqual(
+      expect.arrayContaining([
+        'src/sandbox/routes/actions.ts',
+        'src/sandbox/routes/conversations.ts',
+        'src/sandbox/routes/watches.ts',
+        'src/sandbox/routes/agent.ts',
+      ]),
+    );
+    expect(
+      sandboxEdges.some(
+        (edge) => edge.from === 'src/sandbox/routes/actions.ts' && edge.to === 'src/sandbox/actions/state.ts',
+      ),
+    ).toBe(true);
   });
 
   it('the route rule sees a model importing a route, and one route importing another (it can fail)', () => {
     const fake: ImportEdge[] = [
       { from: 'src/sandbox/agent/compose.ts', to: 'src/sandbox/routes/actions.ts', typeOnly: false, dynamic: false },
-      { from: 'src/sandbox/routes/actions.ts', to: 'src/sandbox/routes/conversations.ts', typeOnly: true, dynamic: false },
+      {
+        from: 'src/sandbox/routes/actions.ts',
+        to: 'src/sandbox/routes/conversations.ts',
+        typeOnly: true,
+        dynamic: false,
+      },
       { from: 'src/sandbox/routes/index.ts', to: 'src/sandbox/routes/actions.ts', typeOnly: false, dynamic: false },
       { from: 'src/sandbox/index.ts', to: 'src/sandbox/routes/index.ts', typeOnly: false, dynamic: false },
     ];
-    expect(wrongSandboxRouteEdges(fake)).toEqual(['src/sandbox/agent/compose.ts → src/sandbox/routes/actions.ts', 'src/sandbox/routes/actions.ts → src/sandbox/routes/conversations.ts (type)']);
+    expect(wrongSandboxRouteEdges(fake)).toEqual([
+      'src/sandbox/agent/compose.ts → src/sandbox/routes/actions.ts',
+      'src/sandbox/routes/actions.ts → src/sandbox/routes/conversations.ts (type)',
+    ]);
   });
 });
 
@@ -142,7 +190,8 @@ describe('sizes', () => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {
           const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
           const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-          if (end - start + 1 > MAX_FUNCTION_LINES && !isTemplate(node.getText())) long.push(`${file}:${start + 1} (${end - start + 1} lines)`);
+          if (end - start + 1 > MAX_FUNCTION_LINES && !isTemplate(node.getText()))
+            long.push(`${file}:${start + 1} (${end - start + 1} lines)`);
         }
         ts.forEachChild(node, visit);
       };

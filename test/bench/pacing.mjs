@@ -24,7 +24,10 @@ const { fetch } = globalThis;
 function run(argv, env) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...argv], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -34,16 +37,26 @@ function run(argv, env) {
 }
 
 async function admin(sandbox, method, path, body) {
-  const response = await fetch(`${sandbox.origin}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const response = await fetch(`${sandbox.origin}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return response.status === 204 ? undefined : response.json();
 }
-
 
 /** 30 `kagent me --json` one after another, one fresh cache dir for the 30 (a shell loop). */
 async function sequential(sandbox, work, tag) {
   // Empty windows on both sides: the sandbox's (reset by setting the limit again) and kagent's (a fresh cache dir).
   await admin(sandbox, 'POST', '/_sandbox/rate-limit', { perMinute: sandbox.limit });
-  const env = { KAGENT_CONFIG_DIR: join(work, 'config'), KAGENT_CACHE_DIR: join(work, `cache-${tag}`), KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey, CI: '1', NO_COLOR: '1' };
+  const env = {
+    KAGENT_CONFIG_DIR: join(work, 'config'),
+    KAGENT_CACHE_DIR: join(work, `cache-${tag}`),
+    KAGENT_BASE_URL: sandbox.baseUrl,
+    KAGENT_API_KEY: sandbox.apiKey,
+    CI: '1',
+    NO_COLOR: '1',
+  };
   const started = process.hrtime.bigint();
   for (let i = 0; i < SEQUENTIAL; i++) {
     const r = await run(['me', '--json'], env);
@@ -60,7 +73,11 @@ export async function benchPacing({ log = console.log } = {}) {
   const { startSandbox } = await import('../../dist/sandbox.js');
   const work = mkdtempSync(join(tmpdir(), 'kagent-bench-pacing-'));
   const arrivals = [];
-  const limited = await startSandbox({ rateLimit: 60, quiet: false, log: (line) => arrivals.push({ at: Date.now(), line }) });
+  const limited = await startSandbox({
+    rateLimit: 60,
+    quiet: false,
+    log: (line) => arrivals.push({ at: Date.now(), line }),
+  });
   const open = await startSandbox({ rateLimit: 0, quiet: true });
   limited.limit = 60;
   open.limit = 0;
@@ -79,12 +96,20 @@ export async function benchPacing({ log = console.log } = {}) {
     const ratio = median(times.limited) / median(times.open);
     const pass = ratio <= TARGET;
     if (!pass) failed++;
-    rows.push([`${SEQUENTIAL} sequential \`kagent me --json\``, `${(median(times.open) / 1000).toFixed(2)} s`, `${(median(times.limited) / 1000).toFixed(2)} s`, `${ratio.toFixed(3)}×`, `≤${TARGET}×`, pass ? 'PASS' : 'FAIL']);
+    rows.push([
+      `${SEQUENTIAL} sequential \`kagent me --json\``,
+      `${(median(times.open) / 1000).toFixed(2)} s`,
+      `${(median(times.limited) / 1000).toFixed(2)} s`,
+      `${ratio.toFixed(3)}×`,
+      `≤${TARGET}×`,
+      pass ? 'PASS' : 'FAIL',
+    ]);
 
     // 61 requests in one process: GET /me, then 60 uploads.
     const dir = join(work, 'files');
     mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < 60; i++) writeFileSync(join(dir, `note-${String(i).padStart(2, '0')}.md`), `# Note ${i}\n\n${i * 7919}\n`);
+    for (let i = 0; i < 60; i++)
+      writeFileSync(join(dir, `note-${String(i).padStart(2, '0')}.md`), `# Note ${i}\n\n${i * 7919}\n`);
     const { apiKey } = await admin(limited, 'POST', '/_sandbox/accounts', { credits: 100_000 });
     await admin(limited, 'DELETE', '/_sandbox/stats');
     arrivals.length = 0;
@@ -120,7 +145,13 @@ export async function benchPacing({ log = console.log } = {}) {
   }
   log('');
   const widths = rows[0].map((_, column) => Math.max(...rows.map((line) => line[column].length)));
-  for (const line of rows) log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  for (const line of rows)
+    log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
   log(`Pacing: ${ROUNDS} rounds of ${SEQUENTIAL} in rotation; node ${process.version}.`);
   return failed;
 }

@@ -7,7 +7,13 @@ export interface Installed {
   env: NodeJS.ProcessEnv;
   tarball: string;
   /** What `npm pack --json` reported for the tarball. */
-  packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: Array<{ path: string; size: number }> };
+  packed: {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    entryCount: number;
+    files: Array<{ path: string; size: number }>;
+  };
   prefix: string;
   bin: string;
   manDir: string;

@@ -12,7 +12,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The repository as a clone has it: everything but what installing, building and testing leave behind. */
-const LEFT_OUT = new Set(['.git', 'node_modules', 'dist', 'dist.next', 'dist.old', 'coverage', 'test', '.vitest-result.json']);
+const LEFT_OUT = new Set([
+  '.git',
+  'node_modules',
+  'dist',
+  'dist.next',
+  'dist.old',
+  'coverage',
+  'test',
+  '.vitest-result.json',
+]);
 const sources = () => readdirSync(root).filter((name) => !LEFT_OUT.has(name) && !name.endsWith('.tgz'));
 
 function npm(args, options) {
@@ -71,12 +80,27 @@ export function pack(extraEnv = {}) {
   const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
   const home = join(dir, 'home');
   mkdirSync(home);
-  const env = { ...process.env, HOME: home, npm_config_cache: cache, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  const env = {
+    ...process.env,
+    HOME: home,
+    npm_config_cache: cache,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
   for (const name of Object.keys(env)) if (/^(KAGENT_|XDG_)/.test(name)) delete env[name];
   Object.assign(env, extraEnv);
 
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], { cwd: copy, env }).stdout)[0];
-  return { dir, copy, home, env, tarball: join(dir, packed.filename), packed, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    copy,
+    home,
+    env,
+    tarball: join(dir, packed.filename),
+    packed,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**

@@ -34,7 +34,12 @@ const sections = [
     title: 'Foundation',
     async setup() {
       const home = mkdtempSync(join(tmpdir(), 'kagent-bench-'));
-      const env = { KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), NO_COLOR: '1', CI: '1' };
+      const env = {
+        KAGENT_CONFIG_DIR: join(home, 'config'),
+        KAGENT_CACHE_DIR: join(home, 'cache'),
+        NO_COLOR: '1',
+        CI: '1',
+      };
       let sandbox;
       let sandboxSkip;
       try {
@@ -55,15 +60,34 @@ const sections = [
       };
     },
     benchmarks: ({ env, sandbox, sandboxSkip }) => [
-      { name: 'kagent --version', argv: [node, bin, '--version'], env, target: STARTUP_TARGETS.version, check: (r) => /\d+\.\d+\.\d+/.test(r.stdout) },
-      { name: 'kagent --help', argv: [node, bin, '--help'], env, target: STARTUP_TARGETS.help, check: (r) => /Usage|usage/.test(r.stdout) },
+      {
+        name: 'kagent --version',
+        argv: [node, bin, '--version'],
+        env,
+        target: STARTUP_TARGETS.version,
+        check: (r) => /\d+\.\d+\.\d+/.test(r.stdout),
+      },
+      {
+        name: 'kagent --help',
+        argv: [node, bin, '--help'],
+        env,
+        target: STARTUP_TARGETS.help,
+        check: (r) => /Usage|usage/.test(r.stdout),
+      },
       {
         name: 'kagent me --json (one GET)',
         argv: [node, bin, 'me', '--json'],
         // A fresh cache directory per run: kagent shares the 60/min budget between its
         // processes through a file there, and 20 runs a minute would be paced — correctly,
         // but that is not what this measures. (The sandbox's own limit is lifted in setup.)
-        env: sandbox && (() => ({ ...env, KAGENT_CACHE_DIR: join(env.KAGENT_CACHE_DIR, String(++runCounter)), KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey })),
+        env:
+          sandbox &&
+          (() => ({
+            ...env,
+            KAGENT_CACHE_DIR: join(env.KAGENT_CACHE_DIR, String(++runCounter)),
+            KAGENT_BASE_URL: sandbox.baseUrl,
+            KAGENT_API_KEY: sandbox.apiKey,
+          })),
         target: STARTUP_TARGETS.me,
         skip: sandboxSkip,
         check: (r) => isJsonObject(r.stdout),
@@ -81,7 +105,12 @@ const sections = [
 // ---------------------------------------------------------------- run and report
 
 function firstLine(value) {
-  return String(value instanceof Error ? value.message : value).split('\n').find(Boolean)?.slice(0, 120) ?? 'failed';
+  return (
+    String(value instanceof Error ? value.message : value)
+      .split('\n')
+      .find(Boolean)
+      ?.slice(0, 120) ?? 'failed'
+  );
 }
 
 function isJsonObject(text) {
@@ -123,7 +152,10 @@ for (const section of sections) {
       else runnable.push(benchmark);
     }
     if (runnable.length) {
-      const [baseline, ...results] = await timeInRotation([{ name: 'node -e 0', argv: [node, '-e', '0'] }, ...runnable], { runs: RUNS, warmup: WARMUP });
+      const [baseline, ...results] = await timeInRotation(
+        [{ name: 'node -e 0', argv: [node, '-e', '0'] }, ...runnable],
+        { runs: RUNS, warmup: WARMUP },
+      );
       rows.push({ section: section.title, name: baseline.name, median: baseline.median, ratio: 1 });
       for (const result of results) rows.push({ section: section.title, ...result });
     }
@@ -144,11 +176,26 @@ for (const row of rows) {
   // Three decimals: a ratio of 1.304 shown as "1.30×" beside "≤1.3× FAIL" reads as a contradiction.
   const verdict = row.target === undefined ? '' : row.ratio <= row.target ? 'PASS' : 'FAIL';
   if (verdict === 'FAIL') failed++;
-  table.push([row.section, row.name, row.median.toFixed(1), `${row.ratio.toFixed(3)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
+  table.push([
+    row.section,
+    row.name,
+    row.median.toFixed(1),
+    `${row.ratio.toFixed(3)}×`,
+    row.target === undefined ? '' : `≤${row.target}×`,
+    verdict,
+  ]);
 }
 const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
-for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
-console.log(`\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`);
+for (const line of table)
+  console.log(
+    line
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
+console.log(
+  `\n${RUNS} timed runs each (after ${WARMUP} warm-up rounds), run in rotation with the baseline; node ${process.version}.`,
+);
 process.exitCode = failed ? 1 : 0;
 
 // ---------------------------------------------------------------- the package
@@ -160,8 +207,12 @@ if (wanted('Package')) {
     const { packAndInstall } = await import('./package.mjs');
     const installed = packAndInstall();
     const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-    console.log(`\nPackage: tarball ${mib(installed.packed.size)} (${installed.packed.entryCount} files, ${mib(installed.packed.unpackedSize)} unpacked)`);
-    console.log(`  npm install -g: ${installed.packages.length} packages, ${mib(installed.bytes)}, ${(installed.installMs / 1000).toFixed(1)} s`);
+    console.log(
+      `\nPackage: tarball ${mib(installed.packed.size)} (${installed.packed.entryCount} files, ${mib(installed.packed.unpackedSize)} unpacked)`,
+    );
+    console.log(
+      `  npm install -g: ${installed.packages.length} packages, ${mib(installed.bytes)}, ${(installed.installMs / 1000).toFixed(1)} s`,
+    );
     console.log(`  ${installed.packages.join(', ')}`);
     installed.remove();
   } catch (error) {
@@ -204,34 +255,37 @@ if (wanted('Sandbox')) {
 // ---------------------------------------------------------------- the task follower
 // Following a task that takes 60 s of sandbox time: at most 20 requests, completion seen
 // within one poll interval (test/bench/task-follow.mjs; virtual time driven by the sandbox clock).
-if (wanted('Task follower')) try {
-  const { benchTaskFollow } = await import('./task-follow.mjs');
-  const { ok } = await benchTaskFollow();
-  if (!ok) process.exitCode = 1;
-} catch (error) {
-  console.log(`\nTask follower: skipped: ${firstLine(error)}`);
-}
+if (wanted('Task follower'))
+  try {
+    const { benchTaskFollow } = await import('./task-follow.mjs');
+    const { ok } = await benchTaskFollow();
+    if (!ok) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nTask follower: skipped: ${firstLine(error)}`);
+  }
 
 // ---------------------------------------------------------------- uploads
 // `kagent lib upload` side by side with curl -T: 1 GiB within 1.3× of curl, peak RSS ≤ 128 MiB
 // for 1 GiB and 4 GiB, 300 files at 600/min within 1.1× of the time the rate allows, no 429
 // (test/bench/upload.mjs; BENCH_SKIP_4G=1 leaves the 4 GiB file out, BENCH_UPLOAD_RUNS sets the rounds).
-if (wanted('Uploads')) try {
-  const { benchUploads } = await import('./upload.mjs');
-  if ((await benchUploads()) > 0) process.exitCode = 1;
-} catch (error) {
-  console.log(`\nUploads: skipped: ${firstLine(error)}`);
-}
+if (wanted('Uploads'))
+  try {
+    const { benchUploads } = await import('./upload.mjs');
+    if ((await benchUploads()) > 0) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nUploads: skipped: ${firstLine(error)}`);
+  }
 
 // ---------------------------------------------------------------- sync
 // `kagent lib sync` of an unchanged folder of 1,000 files: only listing requests, within 1.2× of
 // those requests made by a bare node:http process (test/bench/sync.mjs; BENCH_SYNC_RUNS sets the rounds).
-if (wanted('Sync')) try {
-  const { benchSync } = await import('./sync.mjs');
-  if ((await benchSync()) > 0) process.exitCode = 1;
-} catch (error) {
-  console.log(`\nSync: skipped: ${firstLine(error)}`);
-}
+if (wanted('Sync'))
+  try {
+    const { benchSync } = await import('./sync.mjs');
+    if ((await benchSync()) > 0) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nSync: skipped: ${firstLine(error)}`);
+  }
 
 // ---------------------------------------------------------------- pacing
 // Against a sandbox enforcing 60 requests a minute: 30 sequential `kagent me --json` within 1.3× of

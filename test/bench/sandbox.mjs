@@ -117,7 +117,12 @@ function sparsePdf(path, bytes) {
 async function upload(moduleUrl, bytes, dir) {
   const label = `${bytes / GiB} GiB`;
   if (spawnSync('curl', ['--version']).status !== 0) return { name: `upload ${label}`, skipped: 'curl not installed' };
-  const { child, baseUrl, origin, apiKey } = await startChild(moduleUrl, { port: 0, rateLimit: 0, quiet: true, blobDir: join(dir, 'blobs') });
+  const { child, baseUrl, origin, apiKey } = await startChild(moduleUrl, {
+    port: 0,
+    rateLimit: 0,
+    quiet: true,
+    blobDir: join(dir, 'blobs'),
+  });
   try {
     // Plan limits large enough for the file.
     const { request } = await import('undici');
@@ -134,8 +139,25 @@ async function upload(moduleUrl, bytes, dir) {
     let sampledMax = before.rssMB;
     const sampler = setInterval(() => (sampledMax = Math.max(sampledMax, memory(child.pid).rssMB)), 100);
     const curl = await new Promise((resolve) => {
-      const args = ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{time_total} %{speed_upload}', '-T', file, '-X', 'POST'];
-      args.push('-H', `Authorization: Bearer ${apiKey}`, '-H', 'Content-Type: application/octet-stream', '-H', `X-File-Name: ${encodeURIComponent(`big ${label}.pdf`)}`);
+      const args = [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{time_total} %{speed_upload}',
+        '-T',
+        file,
+        '-X',
+        'POST',
+      ];
+      args.push(
+        '-H',
+        `Authorization: Bearer ${apiKey}`,
+        '-H',
+        'Content-Type: application/octet-stream',
+        '-H',
+        `X-File-Name: ${encodeURIComponent(`big ${label}.pdf`)}`,
+      );
       args.push(`${baseUrl}/library/files`);
       const run = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
@@ -160,7 +182,11 @@ async function upload(moduleUrl, bytes, dir) {
 
 async function stateUnderLoad(moduleUrl, dir) {
   const docs = 12_000;
-  const { child, baseUrl, apiKey } = await startChild(moduleUrl, { port: 0, rateLimit: 0, quiet: true, stateFile: join(dir, 'state.json') }, docs);
+  const { child, baseUrl, apiKey } = await startChild(
+    moduleUrl,
+    { port: 0, rateLimit: 0, quiet: true, stateFile: join(dir, 'state.json') },
+    docs,
+  );
   try {
     const { Agent, request } = await import('undici');
     const dispatcher = new Agent({ connections: 8 });
@@ -170,7 +196,12 @@ async function stateUnderLoad(moduleUrl, dir) {
     const writer = async (c) => {
       for (let i = 0; !stop; i++) {
         const started = performance.now();
-        const res = await request(`${baseUrl}/docs`, { method: 'POST', headers, body: JSON.stringify({ title: `w${c}-${i}`, markdown: 'x' }), dispatcher });
+        const res = await request(`${baseUrl}/docs`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ title: `w${c}-${i}`, markdown: 'x' }),
+          dispatcher,
+        });
         await res.body.dump();
         if (res.statusCode !== 201) throw new Error(`POST /docs: ${res.statusCode}`);
         latency.write.push(performance.now() - started);
@@ -192,7 +223,8 @@ async function stateUnderLoad(moduleUrl, dir) {
     await Promise.all(clients);
     const seconds = (performance.now() - started) / 1000;
     await dispatcher.close();
-    const at = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))] ?? NaN;
+    const at = (list, q) =>
+      [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))] ?? NaN;
     const readP975 = at(latency.read, 0.975);
     const writeP975 = at(latency.write, 0.975);
     const f = (ms) => `${ms.toFixed(1)} ms`;
@@ -227,7 +259,10 @@ export async function benchSandbox() {
   console.log('\nSandbox');
   for (const row of rows) {
     if (row.skipped) console.log(`  ${row.name}: skipped (${row.skipped})`);
-    else console.log(`  ${row.pass ? 'PASS' : 'FAIL'}  ${row.name}: ${row.value} (target ${row.target})\n        ${row.detail}`);
+    else
+      console.log(
+        `  ${row.pass ? 'PASS' : 'FAIL'}  ${row.name}: ${row.value} (target ${row.target})\n        ${row.detail}`,
+      );
   }
   return rows;
 }

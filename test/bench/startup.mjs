@@ -36,7 +36,11 @@ http.get(process.env.KAGENT_BASE_URL + '/me', { headers: { authorization: 'Beare
 export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6, meOverBareGet: 1.45 };
 
 /** Measures every installed Node; prints one table and returns how many rows missed their target. */
-export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21), warmup = Number(process.env.BENCH_WARMUP ?? 2), install = true } = {}) {
+export async function benchStartup({
+  runs = Number(process.env.BENCH_RUNS ?? 21),
+  warmup = Number(process.env.BENCH_WARMUP ?? 2),
+  install = true,
+} = {}) {
   if (!existsSync(join(root, 'dist', 'cli.js'))) {
     console.log('\nStart-up on every Node: skipped: not built (run `npm run build`)');
     return 0;
@@ -61,16 +65,43 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
       };
       const commands = [
         { name: 'node -e 0', argv: [node.path, '-e', '0'] },
-        { name: 'kagent --version', key: 'version', argv: [node.path, bin, '--version'], env, check: (r) => /^kagent version \d+\.\d+\.\d+/.test(r.stdout) },
-        { name: 'kagent --help', key: 'help', argv: [node.path, bin, '--help'], env, check: (r) => /Usage|usage/.test(r.stdout) },
-        { name: 'kagent me --json (one GET)', key: 'me', argv: [node.path, bin, 'me', '--json'], env: meEnv, check: (r) => r.stdout.trim().startsWith('{') },
+        {
+          name: 'kagent --version',
+          key: 'version',
+          argv: [node.path, bin, '--version'],
+          env,
+          check: (r) => /^kagent version \d+\.\d+\.\d+/.test(r.stdout),
+        },
+        {
+          name: 'kagent --help',
+          key: 'help',
+          argv: [node.path, bin, '--help'],
+          env,
+          check: (r) => /Usage|usage/.test(r.stdout),
+        },
+        {
+          name: 'kagent me --json (one GET)',
+          key: 'me',
+          argv: [node.path, bin, 'me', '--json'],
+          env: meEnv,
+          check: (r) => r.stdout.trim().startsWith('{'),
+        },
         // For reference, no target: the same GET by a bare script with Node's own client, nothing else
         // (no arguments, config, pacing or output modes): how much of the row above is Node's.
-        { name: 'bare node:http GET (reference)', key: 'bareGet', argv: [node.path, '-e', BARE_GET], env: meEnv, check: (r) => r.stdout.trim().startsWith('{') },
+        {
+          name: 'bare node:http GET (reference)',
+          key: 'bareGet',
+          argv: [node.path, '-e', BARE_GET],
+          env: meEnv,
+          check: (r) => r.stdout.trim().startsWith('{'),
+        },
       ];
       for (const command of commands) {
         const result = await runOnce(command.argv, command.env);
-        if (result.code !== 0 || (command.check && !command.check(result))) throw new Error(`${command.name} on Node ${node.version}: exit ${result.code}: ${(result.stderr || result.stdout).slice(0, 200)}`);
+        if (result.code !== 0 || (command.check && !command.check(result)))
+          throw new Error(
+            `${command.name} on Node ${node.version}: exit ${result.code}: ${(result.stderr || result.stdout).slice(0, 200)}`,
+          );
       }
       const results = await timeInRotation(commands, { runs, warmup });
       for (const result of results) {
@@ -79,7 +110,14 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
       }
       const me = results.find((result) => result.key === 'me');
       const bare = results.find((result) => result.key === 'bareGet');
-      rows.push({ node: node.version, name: '  me --json ÷ bare GET', ms: me.median - bare.median, ratio: me.median / bare.median, target: STARTUP_TARGETS.meOverBareGet, difference: true });
+      rows.push({
+        node: node.version,
+        name: '  me --json ÷ bare GET',
+        ms: me.median - bare.median,
+        ratio: me.median / bare.median,
+        target: STARTUP_TARGETS.meOverBareGet,
+        difference: true,
+      });
     }
   } finally {
     await sandbox.close();
@@ -90,11 +128,26 @@ export async function benchStartup({ runs = Number(process.env.BENCH_RUNS ?? 21)
   for (const row of rows) {
     const verdict = row.target === undefined ? '' : row.ratio <= row.target ? 'PASS' : 'FAIL';
     if (verdict === 'FAIL') failed++;
-    table.push([row.node, row.name, row.difference ? `+${row.ms.toFixed(1)}` : row.ms.toFixed(1), `${row.ratio.toFixed(3)}×`, row.target === undefined ? '' : `≤${row.target}×`, verdict]);
+    table.push([
+      row.node,
+      row.name,
+      row.difference ? `+${row.ms.toFixed(1)}` : row.ms.toFixed(1),
+      `${row.ratio.toFixed(3)}×`,
+      row.target === undefined ? '' : `≤${row.target}×`,
+      verdict,
+    ]);
   }
   const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
-  console.log(`\nStart-up on every Node (ratio to \`node -e 0\` on the same Node, same rounds)${process.env.BENCH_BIN ? `: ${bin}` : ''}`);
-  for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  console.log(
+    `\nStart-up on every Node (ratio to \`node -e 0\` on the same Node, same rounds)${process.env.BENCH_BIN ? `: ${bin}` : ''}`,
+  );
+  for (const line of table)
+    console.log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(`\n${runs} timed runs each (after ${warmup} warm-up rounds), in rotation with the baseline.`);
   return failed;
 }

@@ -52,7 +52,11 @@ const get = (path) => new Promise((resolve, reject) => {
 `;
 
 async function admin(sandbox, method, path, body) {
-  const response = await fetch(`${sandbox.origin}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const response = await fetch(`${sandbox.origin}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
   return text ? JSON.parse(text) : undefined;
@@ -70,12 +74,33 @@ export async function benchSync() {
       mkdirSync(join(dir, rel, '..'), { recursive: true });
       writeFileSync(join(dir, rel), `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}${i}\n`);
     }
-    const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', { credits: 1_000_000, limits: { storageBytes: 1e12 } });
-    await fetch(`${sandbox.baseUrl}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Handbook' }) });
+    const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', {
+      credits: 1_000_000,
+      limits: { storageBytes: 1e12 },
+    });
+    await fetch(`${sandbox.baseUrl}/spaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Handbook' }),
+    });
     const configDir = join(work, 'config');
     mkdirSync(configDir);
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'bench', profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } } }), { mode: 0o600 });
-    const env = { KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(work, 'cache'), CI: '1', NO_COLOR: '1', KAGENT_API_KEY: '', KAGENT_BASE_URL: '' };
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        currentProfile: 'bench',
+        profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } },
+      }),
+      { mode: 0o600 },
+    );
+    const env = {
+      KAGENT_CONFIG_DIR: configDir,
+      KAGENT_CACHE_DIR: join(work, 'cache'),
+      CI: '1',
+      NO_COLOR: '1',
+      KAGENT_API_KEY: '',
+      KAGENT_BASE_URL: '',
+    };
     const syncArgv = [process.execPath, bin, 'lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
 
     const first = await runOnce(syncArgv, env);
@@ -87,22 +112,35 @@ export async function benchSync() {
     const { requests } = await admin(sandbox, 'GET', '/_sandbox/stats');
     const expected = new RegExp(`^0 uploaded, 0 replaced, 0 deleted, ${FILES} unchanged, 0 failed`, 'm');
     const onlyListing = Object.keys(requests).every((op) => op === 'listLibrary' || op === 'listSpaces');
-    const sent = Object.entries(requests).map(([op, n]) => `${op} ${n}`).join(', ');
+    const sent = Object.entries(requests)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ');
 
     const [listing, sync, startup] = await timeInRotation(
       [
-        { name: 'the listing requests (bare node:http)', argv: [process.execPath, '-e', LISTING, sandbox.baseUrl, apiKey, 'Handbook'] },
+        {
+          name: 'the listing requests (bare node:http)',
+          argv: [process.execPath, '-e', LISTING, sandbox.baseUrl, apiKey, 'Handbook'],
+        },
         { name: `kagent lib sync (${FILES} files, no-op)`, argv: syncArgv, env },
         // For scale: the same listing read by kagent itself (start-up, shape checks, a line per item).
-        { name: 'kagent lib list --all (the same listing)', argv: [process.execPath, bin, 'lib', 'list', '--space', 'Handbook', '--kind', 'file', '--all'], env },
+        {
+          name: 'kagent lib list --all (the same listing)',
+          argv: [process.execPath, bin, 'lib', 'list', '--space', 'Handbook', '--kind', 'file', '--all'],
+          env,
+        },
       ],
       { runs: RUNS, warmup: 1 },
     );
     const ok = probe.code === 0 && expected.test(probe.stderr) && onlyListing && sync.ratio < TARGET;
     console.log(`  requests of a no-op re-sync: ${sent} ${onlyListing ? '(listing only)' : '(NOT listing only)'}`);
     console.log(`  ${listing.name.padEnd(44)} ${listing.median.toFixed(0).padStart(6)} ms`);
-    console.log(`  ${sync.name.padEnd(44)} ${sync.median.toFixed(0).padStart(6)} ms  ${sync.ratio.toFixed(2)}× (target < ${TARGET}×) ${ok ? 'ok' : 'FAIL'}`);
-    console.log(`  ${startup.name.padEnd(44)} ${startup.median.toFixed(0).padStart(6)} ms  ${startup.ratio.toFixed(2)}× (for scale; sync is ${(sync.median / startup.median).toFixed(2)}× of it)`);
+    console.log(
+      `  ${sync.name.padEnd(44)} ${sync.median.toFixed(0).padStart(6)} ms  ${sync.ratio.toFixed(2)}× (target < ${TARGET}×) ${ok ? 'ok' : 'FAIL'}`,
+    );
+    console.log(
+      `  ${startup.name.padEnd(44)} ${startup.median.toFixed(0).padStart(6)} ms  ${startup.ratio.toFixed(2)}× (for scale; sync is ${(sync.median / startup.median).toFixed(2)}× of it)`,
+    );
     if (!expected.test(probe.stderr)) console.log(`  unexpected outcome: ${probe.stderr.trim().split('\n').pop()}`);
     return ok ? 0 : 1;
   } finally {

@@ -43,7 +43,9 @@ async function loadModules() {
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
@@ -78,7 +80,19 @@ function quietContext(client, clock) {
   return {
     lines,
     ctx: {
-      io: { stdin: process.stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, color: false, colorStderr: false, canPrompt: false, columns: 100, env: {} },
+      io: {
+        stdin: process.stdin,
+        stdout,
+        stderr,
+        stdinIsTTY: false,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        color: false,
+        colorStderr: false,
+        canPrompt: false,
+        columns: 100,
+        env: {},
+      },
       flags: { json: false, quiet: false, color: false, input: false, yes: false, debug: false, insecure: false },
       config: {},
       api: async () => client,
@@ -90,12 +104,25 @@ function quietContext(client, clock) {
 }
 
 async function scenario(mod, name, request, follow) {
-  const sandbox = await mod.startSandbox({ quiet: true, autoAdvance: false, speed: 1e-9, rateLimit: 60, startTime: Date.UTC(2026, 0, 15, 9, 0, 0) });
+  const sandbox = await mod.startSandbox({
+    quiet: true,
+    autoAdvance: false,
+    speed: 1e-9,
+    rateLimit: 60,
+    startTime: Date.UTC(2026, 0, 15, 9, 0, 0),
+  });
   try {
     const clock = virtualClock(sandbox.world);
-    const client = mod.createApiClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, userAgent: 'kagent-bench', ratePerMinute: 60, clock });
+    const client = mod.createApiClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      userAgent: 'kagent-bench',
+      ratePerMinute: 60,
+      clock,
+    });
     const created = await client.call('createWatch', { body: request });
-    for (const table of [sandbox.stats.requests, sandbox.stats.executions]) for (const key of Object.keys(table)) delete table[key];
+    for (const table of [sandbox.stats.requests, sandbox.stats.executions])
+      for (const key of Object.keys(table)) delete table[key];
     const started = sandbox.world.now();
     const { ctx, lines } = quietContext(client, clock);
     const task = await follow(ctx, created.taskId, clock);
@@ -110,7 +137,9 @@ async function scenario(mod, name, request, follow) {
       taskSeconds: (finished - Date.parse(task.createdAt)) / 1000,
       followedSeconds: (seen - started) / 1000,
       requests,
-      otherRequests: Object.entries(sandbox.stats.requests).filter(([op]) => op !== 'getTask').reduce((n, [, c]) => n + c, 0),
+      otherRequests: Object.entries(sandbox.stats.requests)
+        .filter(([op]) => op !== 'getTask')
+        .reduce((n, [, c]) => n + c, 0),
       lagSeconds: (seen - finished) / 1000,
       intervalSeconds: lastInterval / 1000,
       logLines: lines.length,
@@ -123,7 +152,11 @@ async function scenario(mod, name, request, follow) {
 export async function benchTaskFollow({ log = console.log } = {}) {
   const mod = await loadModules();
   const topic = { intent: 'EU rules on AI chips export', cadence: 'daily' };
-  const sources = { intent: 'Twenty sources at once', type: 'sources', urls: Array.from({ length: 20 }, (_, i) => `https://source${i + 1}.example.com/feed`) };
+  const sources = {
+    intent: 'Twenty sources at once',
+    type: 'sources',
+    urls: Array.from({ length: 20 }, (_, i) => `https://source${i + 1}.example.com/feed`),
+  };
   const follower = (ctx, id) => mod.followTask(ctx, id);
   const defaults = (ctx, id, clock) =>
     mod.poll({
@@ -138,8 +171,12 @@ export async function benchTaskFollow({ log = console.log } = {}) {
     await scenario(mod, 'poll.ts defaults (1 s reset), topic', topic, defaults),
     await scenario(mod, 'poll.ts defaults (1 s reset), 20 sources', sources, defaults),
   ];
-  log(`\nTask follower (virtual time against the sandbox; floor ${mod.TASK_POLL.minMs / 1000} s, ×${mod.TASK_POLL.factor}, max ${mod.TASK_POLL.maxMs / 1000} s)`);
-  log('  scenario                                              task    GET /tasks  end seen after  interval then  verdict');
+  log(
+    `\nTask follower (virtual time against the sandbox; floor ${mod.TASK_POLL.minMs / 1000} s, ×${mod.TASK_POLL.factor}, max ${mod.TASK_POLL.maxMs / 1000} s)`,
+  );
+  log(
+    '  scenario                                              task    GET /tasks  end seen after  interval then  verdict',
+  );
   let ok = true;
   for (const r of results) {
     const own = r.name.startsWith('follower');
@@ -149,7 +186,9 @@ export async function benchTaskFollow({ log = console.log } = {}) {
       `  ${r.name.padEnd(52)}  ${`${r.taskSeconds}s`.padStart(5)}  ${String(r.requests).padStart(10)}  ${`${r.lagSeconds.toFixed(1)}s`.padStart(14)}  ${`${r.intervalSeconds.toFixed(1)}s`.padStart(13)}  ${own ? (pass ? 'ok' : 'FAIL') : r.requests <= LIMIT_REQUESTS ? '(ok)' : '(over)'}`,
     );
   }
-  log(`  target: at most ${LIMIT_REQUESTS} requests for a 60 s task, completion seen within one poll interval: ${ok ? 'met' : 'NOT MET'}`);
+  log(
+    `  target: at most ${LIMIT_REQUESTS} requests for a 60 s task, completion seen within one poll interval: ${ok ? 'met' : 'NOT MET'}`,
+  );
   if (process.env.BENCH_REALTIME === '1') {
     const real = await realTime(mod);
     log(
@@ -170,12 +209,23 @@ async function realTime(mod) {
   const sandbox = await mod.startSandbox({ quiet: true, rateLimit: 60 });
   const home = mkdtempSync(`${tmpdir()}/kagent-bench-follow-`);
   try {
-    const client = mod.createApiClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, userAgent: 'kagent-bench', ratePerMinute: 60 });
+    const client = mod.createApiClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      userAgent: 'kagent-bench',
+      ratePerMinute: 60,
+    });
     const created = await client.call('createWatch', { body: { intent: 'EU rules on AI chips export' } });
     for (const key of Object.keys(sandbox.stats.requests)) delete sandbox.stats.requests[key];
     const code = await new Promise((resolve) => {
       const child = spawn(process.execPath, [`${root}bin/kagent.js`, 'task', 'watch', created.taskId, '--json'], {
-        env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: home, KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey },
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          KAGENT_CONFIG_DIR: home,
+          KAGENT_BASE_URL: sandbox.baseUrl,
+          KAGENT_API_KEY: sandbox.apiKey,
+        },
         stdio: ['ignore', 'ignore', 'ignore'],
       });
       child.on('close', resolve);

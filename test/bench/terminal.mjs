@@ -47,10 +47,11 @@ function timeInPty(words, env, until) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('close', (code) => resolve({ ms: seen ?? Number(process.hrtime.bigint() - started) / 1e6, code, seen: seen !== undefined, output }));
+    child.on('close', (code) =>
+      resolve({ ms: seen ?? Number(process.hrtime.bigint() - started) / 1e6, code, seen: seen !== undefined, output }),
+    );
   });
 }
-
 
 /** A 50 KB document: headings, paragraphs, lists, quotes, links, CJK, a code block. */
 export function fiftyKilobytes() {
@@ -78,7 +79,11 @@ export async function benchTerminal() {
     const call = async (method, path, body) => {
       const response = await fetch(`${sandbox.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json', 'idempotency-key': `bench-${path}-${Date.now()}` },
+        headers: {
+          authorization: `Bearer ${sandbox.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': `bench-${path}-${Date.now()}`,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
@@ -94,17 +99,30 @@ export async function benchTerminal() {
       KAGENT_API_KEY: sandbox.apiKey,
       KAGENT_PAGER: 'cat',
     });
-    const builds = [['', bin], ...(process.env.KAGENT_BENCH_COMPARE ? [[' [compared]', process.env.KAGENT_BENCH_COMPARE]] : [])];
+    const builds = [
+      ['', bin],
+      ...(process.env.KAGENT_BENCH_COMPARE ? [[' [compared]', process.env.KAGENT_BENCH_COMPARE]] : []),
+    ];
     const commands = [
       { name: 'node -e 0 (in a pty)', words: [node, '-e', '0'] },
       ...builds.flatMap(([tag, kagent]) => [
-        { name: `kagent doc show ID (50 KB, rendered)${tag}`, words: [node, kagent, 'doc', 'show', doc.id], check: (r) => r.code === 0 && /nested point 0/.test(r.output) },
-        { name: `kagent space delete: first prompt shown${tag}`, words: [node, kagent, 'space', 'delete', 'Bench space'], until: /Delete space/, check: (r) => r.seen },
+        {
+          name: `kagent doc show ID (50 KB, rendered)${tag}`,
+          words: [node, kagent, 'doc', 'show', doc.id],
+          check: (r) => r.code === 0 && /nested point 0/.test(r.output),
+        },
+        {
+          name: `kagent space delete: first prompt shown${tag}`,
+          words: [node, kagent, 'space', 'delete', 'Bench space'],
+          until: /Delete space/,
+          check: (r) => r.seen,
+        },
       ]),
     ];
     for (const command of commands) {
       const once = await timeInPty(command.words, env(), command.until);
-      if (command.check && !command.check(once)) throw new Error(`${command.name}: unexpected run (exit ${once.code}): ${once.output.slice(0, 300)}`);
+      if (command.check && !command.check(once))
+        throw new Error(`${command.name}: unexpected run (exit ${once.code}): ${once.output.slice(0, 300)}`);
     }
     const times = commands.map(() => []);
     for (let round = 0; round < WARMUP + RUNS; round++) {
@@ -116,7 +134,9 @@ export async function benchTerminal() {
     const baseline = median(times[0]);
     console.log(`\nTerminal (${bin === join(root, 'bin', 'kagent.js') ? 'this build' : bin})`);
     for (const [i, command] of commands.entries()) {
-      console.log(`  ${command.name.padEnd(56)} ${median(times[i]).toFixed(1).padStart(7)} ms  ${(median(times[i]) / baseline).toFixed(3)}×`);
+      console.log(
+        `  ${command.name.padEnd(56)} ${median(times[i]).toFixed(1).padStart(7)} ms  ${(median(times[i]) / baseline).toFixed(3)}×`,
+      );
     }
     console.log(`  ${RUNS} timed runs each in rotation (after ${WARMUP} warm-up rounds); node ${process.version}.`);
   } finally {

@@ -62,7 +62,14 @@ async function main() {
     const file = join(home, 'note.md');
     writeFileSync(file, '# A note\n\nUploaded by the bench.\n');
     for (const node of nodes().filter((candidate) => majors.includes(candidate.major))) {
-      const base = { KAGENT_CONFIG_DIR: join(home, 'config'), NO_COLOR: '', FORCE_COLOR: '1', KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey, KAGENT_PAGER: 'cat' };
+      const base = {
+        KAGENT_CONFIG_DIR: join(home, 'config'),
+        NO_COLOR: '',
+        FORCE_COLOR: '1',
+        KAGENT_BASE_URL: sandbox.baseUrl,
+        KAGENT_API_KEY: sandbox.apiKey,
+        KAGENT_PAGER: 'cat',
+      };
       // A cache dir per run (the shared rate window never paces), holding one compile cache per build and Node.
       let n = 0;
       const envFor = (label) => () => {
@@ -70,7 +77,20 @@ async function main() {
         mkdirSync(cache, { recursive: true });
         return { ...base, KAGENT_CACHE_DIR: cache, NODE_COMPILE_CACHE: join(home, `compile-${node.major}-${label}`) };
       };
-      const { stdout } = await runOnce([node.path, withAll, 'doc', 'create', '--title', 'Bench', '--body', '# Title\n\nSome *text* and `code`.\n\n- a\n- b\n', '--json'], envFor('setup'));
+      const { stdout } = await runOnce(
+        [
+          node.path,
+          withAll,
+          'doc',
+          'create',
+          '--title',
+          'Bench',
+          '--body',
+          '# Title\n\nSome *text* and `code`.\n\n- a\n- b\n',
+          '--json',
+        ],
+        envFor('setup'),
+      );
       const docId = JSON.parse(stdout).id;
       const argvOf = (bin, command) =>
         command === 'me'
@@ -88,8 +108,14 @@ async function main() {
             const order = round % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
             const got = {};
             for (const side of order) {
-              const result = await runOnce(argvOf(side === 'with' ? withAll : withoutBin, command), envFor(`${trick}-${side}`));
-              if (result.code !== 0) throw new Error(`${trick} ${side} ${command} on Node ${node.version}: exit ${result.code}: ${result.stderr.slice(0, 300)}`);
+              const result = await runOnce(
+                argvOf(side === 'with' ? withAll : withoutBin, command),
+                envFor(`${trick}-${side}`),
+              );
+              if (result.code !== 0)
+                throw new Error(
+                  `${trick} ${side} ${command} on Node ${node.version}: exit ${result.code}: ${result.stderr.slice(0, 300)}`,
+                );
               got[side] = result.ms;
             }
             if (round < 2) continue; // warm-up (and the compile caches filled)
@@ -97,7 +123,14 @@ async function main() {
             times.without.push(got.without);
             differences.push(got.without - got.with);
           }
-          rows.push({ node: node.version, trick, command, with: median(times.with), without: median(times.without), gain: median(differences) });
+          rows.push({
+            node: node.version,
+            trick,
+            command,
+            with: median(times.with),
+            without: median(times.without),
+            gain: median(differences),
+          });
         }
       }
     }
@@ -107,10 +140,17 @@ async function main() {
     rmSync(home, { recursive: true, force: true });
   }
   const table = [['node', 'trick', 'command', 'with ms', 'without ms', 'gain ms (paired median)']];
-  for (const row of rows) table.push([row.node, row.trick, row.command, row.with.toFixed(1), row.without.toFixed(1), row.gain.toFixed(1)]);
+  for (const row of rows)
+    table.push([row.node, row.trick, row.command, row.with.toFixed(1), row.without.toFixed(1), row.gain.toFixed(1)]);
   const widths = table[0].map((_, column) => Math.max(...table.map((line) => line[column].length)));
   console.log(`\nStart-up tricks, ${runs} paired runs each (${new Date().toISOString().slice(0, 10)})`);
-  for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  for (const line of table)
+    console.log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

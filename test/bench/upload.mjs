@@ -21,7 +21,18 @@
 // From run.mjs:   const { benchUploads } = await import('./upload.mjs'); failed += await benchUploads();
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
@@ -74,10 +85,14 @@ function run(argv, { env = {}, watchMemory = false } = {}) {
 
 /** `kagent sandbox` in a child process; resolves once it prints its base URL and key. */
 function startSandbox(rateLimit) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--rate-limit', String(rateLimit), '--no-save-profile', '--quiet', '--json'], {
-    env: { ...process.env, KAGENT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'kagent-bench-sandbox-')) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, 'sandbox', '--port', '0', '--rate-limit', String(rateLimit), '--no-save-profile', '--quiet', '--json'],
+    {
+      env: { ...process.env, KAGENT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'kagent-bench-sandbox-')) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk) => {
@@ -104,7 +119,10 @@ async function api(sandbox, method, path, { body, key = sandbox.apiKey } = {}) {
   const url = path.startsWith('/_sandbox/') ? `${sandbox.origin}${path}` : `${sandbox.baseUrl}${path}`;
   const response = await fetch(url, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
@@ -137,13 +155,16 @@ function makeBigFile(path, size) {
 
 // ---------------------------------------------------------------- helpers
 
-
 function firstLine(text) {
   return String(text).split('\n').find(Boolean)?.slice(0, 160) ?? '';
 }
 
 function ndjson(text) {
-  return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 /** A fresh Idempotency-Key for each curl run (kagent derives its own from the bytes, name and note). */
@@ -156,14 +177,25 @@ function curlKey(round) {
 async function bigUpload(sandbox, work, size, label, runs, { rerun = true } = {}) {
   const file = join(work, `${label}.pdf`);
   makeBigFile(file, size);
-  const env = { KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey, KAGENT_CONFIG_DIR: join(work, 'config'), CI: '1', NO_COLOR: '1' };
+  const env = {
+    KAGENT_BASE_URL: sandbox.baseUrl,
+    KAGENT_API_KEY: sandbox.apiKey,
+    KAGENT_CONFIG_DIR: join(work, 'config'),
+    CI: '1',
+    NO_COLOR: '1',
+  };
   // Cold: a fresh cache dir every run (a CI job's first upload of the file).
   const kagentRun = async (note, status = 'uploaded') => {
     const cacheDir = mkdtempSync(join(work, `cache-${label}-`));
-    const result = await run([process.execPath, bin, 'lib', 'upload', file, '--note', note, '--json'], { env: { ...env, KAGENT_CACHE_DIR: cacheDir }, watchMemory: true });
-    if (result.code !== 0) throw new Error(`kagent failed (exit ${result.code}): ${firstLine(result.stderr || result.stdout)}`);
+    const result = await run([process.execPath, bin, 'lib', 'upload', file, '--note', note, '--json'], {
+      env: { ...env, KAGENT_CACHE_DIR: cacheDir },
+      watchMemory: true,
+    });
+    if (result.code !== 0)
+      throw new Error(`kagent failed (exit ${result.code}): ${firstLine(result.stderr || result.stdout)}`);
     const [answer] = ndjson(result.stdout);
-    if (answer.status !== status) throw new Error(`kagent answered ${answer.status}, not ${status}: ${JSON.stringify(answer).slice(0, 200)}`);
+    if (answer.status !== status)
+      throw new Error(`kagent answered ${answer.status}, not ${status}: ${JSON.stringify(answer).slice(0, 200)}`);
     return { result, itemId: answer.item.id };
   };
   const tools = ['curl', 'cold'];
@@ -177,11 +209,21 @@ async function bigUpload(sandbox, work, size, label, runs, { rerun = true } = {}
       let itemId;
       if (tool === 'curl') {
         result = await run([
-          'curl', '-sS', '-f', '-T', file, '-X', 'POST',
-          '-H', `Authorization: Bearer ${sandbox.apiKey}`,
-          '-H', 'Content-Type: application/octet-stream',
-          '-H', `X-File-Name: ${encodeURIComponent(`${label}.pdf`)}`,
-          '-H', `Idempotency-Key: ${curlKey(round)}`,
+          'curl',
+          '-sS',
+          '-f',
+          '-T',
+          file,
+          '-X',
+          'POST',
+          '-H',
+          `Authorization: Bearer ${sandbox.apiKey}`,
+          '-H',
+          'Content-Type: application/octet-stream',
+          '-H',
+          `X-File-Name: ${encodeURIComponent(`${label}.pdf`)}`,
+          '-H',
+          `Idempotency-Key: ${curlKey(round)}`,
           `${sandbox.baseUrl}/library/files?note=${encodeURIComponent(note)}`,
         ]);
         if (result.code !== 0) throw new Error(`curl failed: ${firstLine(result.stderr)}`);
@@ -209,7 +251,14 @@ async function bigUpload(sandbox, work, size, label, runs, { rerun = true } = {}
   }
   rmSync(file, { force: true });
   const m = (values) => (values.length ? median(values) : NaN);
-  return { curl: m(times.curl), cold: m(times.cold), rerun: m(times.rerun), sha256sum: m(times.sha256sum), peak: Math.max(...peaks), times };
+  return {
+    curl: m(times.curl),
+    cold: m(times.cold),
+    rerun: m(times.rerun),
+    sha256sum: m(times.sha256sum),
+    peak: Math.max(...peaks),
+    times,
+  };
 }
 
 async function pacedSmallFiles(work) {
@@ -217,17 +266,36 @@ async function pacedSmallFiles(work) {
   try {
     const dir = join(work, 'small');
     mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < SMALL_FILES; i++) writeFileSync(join(dir, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${randomBytes(24).toString('hex')}\n`);
+    for (let i = 0; i < SMALL_FILES; i++)
+      writeFileSync(
+        join(dir, `note-${String(i).padStart(3, '0')}.md`),
+        `# Note ${i}\n\n${randomBytes(24).toString('hex')}\n`,
+      );
     // A fresh account: its rate window starts empty.
     const { apiKey } = await api(sandbox, 'POST', '/_sandbox/accounts', { key: null, body: { credits: 100_000 } });
     const configDir = join(work, 'paced-config');
     mkdirSync(configDir, { recursive: true });
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'bench', profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: PACED_RATE } } }), { mode: 0o600 });
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        currentProfile: 'bench',
+        profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: PACED_RATE } },
+      }),
+      { mode: 0o600 },
+    );
     await api(sandbox, 'DELETE', '/_sandbox/stats', { key: null });
     const result = await run([process.execPath, bin, 'lib', 'upload', dir, '--json'], {
-      env: { KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(work, 'paced-cache'), CI: '1', NO_COLOR: '1', KAGENT_API_KEY: '', KAGENT_BASE_URL: '' },
+      env: {
+        KAGENT_CONFIG_DIR: configDir,
+        KAGENT_CACHE_DIR: join(work, 'paced-cache'),
+        CI: '1',
+        NO_COLOR: '1',
+        KAGENT_API_KEY: '',
+        KAGENT_BASE_URL: '',
+      },
     });
-    if (result.code !== 0) throw new Error(`kagent failed (exit ${result.code}): ${firstLine(result.stderr || result.stdout)}`);
+    if (result.code !== 0)
+      throw new Error(`kagent failed (exit ${result.code}): ${firstLine(result.stderr || result.stdout)}`);
     const uploaded = ndjson(result.stdout).filter((r) => r.status === 'uploaded').length;
     const stats = await api(sandbox, 'GET', '/_sandbox/stats', { key: null });
     const requests = Object.values(stats.requests).reduce((sum, n) => sum + n, 0);
@@ -261,25 +329,69 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
     let sandbox;
     try {
       sandbox = await startSandbox(0);
-      await api(sandbox, 'PATCH', '/_sandbox/account', { body: { credits: 100_000, limits: { fileBytes: 8 * GiB, storageBytes: 64 * GiB } } });
+      await api(sandbox, 'PATCH', '/_sandbox/account', {
+        body: { credits: 100_000, limits: { fileBytes: 8 * GiB, storageBytes: 64 * GiB } },
+      });
 
       const one = await bigUpload(sandbox, work, GiB, 'upload-1gib', runs);
       const ratio = one.cold / one.curl;
-      rows.push(['1 GiB upload, cold: wall time', seconds(one.curl), seconds(one.cold), `${judged(ratio)} curl`, `≤${TARGET_RATIO}×`, verdict(ratio <= TARGET_RATIO)]);
-      rows.push(['1 GiB rerun: already there (info)', seconds(one.curl), seconds(one.rerun), `${(one.rerun / one.curl).toFixed(2)}× curl`, '', '']);
+      rows.push([
+        '1 GiB upload, cold: wall time',
+        seconds(one.curl),
+        seconds(one.cold),
+        `${judged(ratio)} curl`,
+        `≤${TARGET_RATIO}×`,
+        verdict(ratio <= TARGET_RATIO),
+      ]);
+      rows.push([
+        '1 GiB rerun: already there (info)',
+        seconds(one.curl),
+        seconds(one.rerun),
+        `${(one.rerun / one.curl).toFixed(2)}× curl`,
+        '',
+        '',
+      ]);
       if (!Number.isNaN(one.sha256sum)) {
-        rows.push(['1 GiB: sha256sum, then curl -T (info)', seconds(one.curl + one.sha256sum), seconds(one.cold), `${(one.cold / (one.curl + one.sha256sum)).toFixed(2)}× that`, '', '']);
+        rows.push([
+          '1 GiB: sha256sum, then curl -T (info)',
+          seconds(one.curl + one.sha256sum),
+          seconds(one.cold),
+          `${(one.cold / (one.curl + one.sha256sum)).toFixed(2)}× that`,
+          '',
+          '',
+        ]);
       }
       const list = (values) => values.map((ms) => (ms / 1000).toFixed(2)).join(' ');
       rows.push(['1 GiB runs (info)', list(one.times.curl), list(one.times.cold), '', '', '']);
-      rows.push(['1 GiB upload: kagent peak RSS', '', '', `${one.peak.toFixed(1)} MiB`, `≤${TARGET_PEAK_MIB} MiB`, verdict(one.peak <= TARGET_PEAK_MIB)]);
+      rows.push([
+        '1 GiB upload: kagent peak RSS',
+        '',
+        '',
+        `${one.peak.toFixed(1)} MiB`,
+        `≤${TARGET_PEAK_MIB} MiB`,
+        verdict(one.peak <= TARGET_PEAK_MIB),
+      ]);
 
       if (process.env.BENCH_SKIP_4G === '1') {
         skip('4 GiB upload', 'BENCH_SKIP_4G=1');
       } else {
         const four = await bigUpload(sandbox, work, 4 * GiB, 'upload-4gib', 1, { rerun: false });
-        rows.push(['4 GiB upload, cold: wall time (info)', seconds(four.curl), seconds(four.cold), `${(four.cold / four.curl).toFixed(2)}× curl`, '', '']);
-        rows.push(['4 GiB upload: kagent peak RSS', '', '', `${four.peak.toFixed(1)} MiB`, `≤${TARGET_PEAK_MIB} MiB`, verdict(four.peak <= TARGET_PEAK_MIB)]);
+        rows.push([
+          '4 GiB upload, cold: wall time (info)',
+          seconds(four.curl),
+          seconds(four.cold),
+          `${(four.cold / four.curl).toFixed(2)}× curl`,
+          '',
+          '',
+        ]);
+        rows.push([
+          '4 GiB upload: kagent peak RSS',
+          '',
+          '',
+          `${four.peak.toFixed(1)} MiB`,
+          `≤${TARGET_PEAK_MIB} MiB`,
+          verdict(four.peak <= TARGET_PEAK_MIB),
+        ]);
       }
     } catch (error) {
       skip('large uploads', firstLine(error instanceof Error ? error.message : error));
@@ -298,7 +410,14 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
         `≤${TARGET_PACED}×`,
         verdict(ratio <= TARGET_PACED && paced.uploaded === SMALL_FILES),
       ]);
-      rows.push([`${SMALL_FILES} files at ${PACED_RATE}/min: 429 answers`, '', '', String(paced.throttled), '0', verdict(paced.throttled === 0)]);
+      rows.push([
+        `${SMALL_FILES} files at ${PACED_RATE}/min: 429 answers`,
+        '',
+        '',
+        String(paced.throttled),
+        '0',
+        verdict(paced.throttled === 0),
+      ]);
     } catch (error) {
       skip(`${SMALL_FILES} files at ${PACED_RATE}/min`, firstLine(error instanceof Error ? error.message : error));
     }
@@ -307,10 +426,24 @@ export async function benchUploads({ runs = RUNS, log = console.log } = {}) {
 
   const widths = rows[0].map((_, column) => Math.max(...rows.map((line) => line[column].length)));
   log('\nUploads (kagent lib upload vs curl -T, sandbox in a child process)');
-  for (const line of rows) log(line.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
-  log(`\nMedians of ${runs} runs for 1 GiB (one for 4 GiB), curl and kagent taking turns; every run sends a new key and its item is deleted after.`);
-  log('Cold: a fresh cache dir. Rerun: the same upload once more, from a fresh cache dir (the file is read whole to check the answer).');
-  log(`peak RSS is VmHWM of the kagent process; load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${availableParallelism()} cores.`);
+  for (const line of rows)
+    log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
+  log(
+    `\nMedians of ${runs} runs for 1 GiB (one for 4 GiB), curl and kagent taking turns; every run sends a new key and its item is deleted after.`,
+  );
+  log(
+    'Cold: a fresh cache dir. Rerun: the same upload once more, from a fresh cache dir (the file is read whole to check the answer).',
+  );
+  log(
+    `peak RSS is VmHWM of the kagent process; load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} on ${availableParallelism()} cores.`,
+  );
   return failed;
 }
 

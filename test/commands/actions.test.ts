@@ -37,7 +37,8 @@ async function docs(): Promise<string[]> {
 
 async function actionNow(conversationId: string, id: string): Promise<any> {
   const page = (await s.t.call('GET', `/conversations/${conversationId}/messages`)).body;
-  for (const m of page.messages) for (const p of m.parts) if (p.type === 'action' && p.action.id === id) return p.action;
+  for (const m of page.messages)
+    for (const p of m.parts) if (p.type === 'action' && p.action.id === id) return p.action;
   return undefined;
 }
 
@@ -45,7 +46,9 @@ beforeAll(async () => {
   s = await loggedInSandbox();
   clock = sandboxClock(s.t);
   await s.t.patchAccount(s.t.sandbox.accountId, { limits: { watchesPerMonth: 1000 } });
-  await s.t.call('POST', '/docs', { body: { title: 'Sourdough starter', markdown: 'Feed the sourdough starter daily with flour and water.' } });
+  await s.t.call('POST', '/docs', {
+    body: { title: 'Sourdough starter', markdown: 'Feed the sourdough starter daily with flour and water.' },
+  });
 });
 afterAll(() => s.close());
 
@@ -65,8 +68,20 @@ describe('actions list', () => {
     expect(json[0]).toEqual({ ...b.action, status: 'pending' });
 
     const piped = await kagent(['actions', 'list']);
-    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
-    expect(rows[1]).toEqual([a.action.id, 'low', 'create_doc', a.action.title, a.conversationId, '', new Date(a.action.createdAt).toISOString(), 'docs.create']);
+    const rows = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(rows[1]).toEqual([
+      a.action.id,
+      'low',
+      'create_doc',
+      a.action.title,
+      a.conversationId,
+      '',
+      new Date(a.action.createdAt).toISOString(),
+      'docs.create',
+    ]);
 
     const tty = await kagent(['actions', 'list'], { tty: true });
     const out = plain(tty.stdout);
@@ -91,7 +106,9 @@ describe('approve → executed → undo', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${action.id}\tapproved\n`);
     expect(r.stderr).toContain(`Approved: ${action.title} (${action.id}); it runs in the background`);
-    expect(r.stderr).toContain(`the agent carries on in the conversation: kagent conversation show ${conversationId} --follow`);
+    expect(r.stderr).toContain(
+      `the agent carries on in the conversation: kagent conversation show ${conversationId} --follow`,
+    );
 
     await s.t.advance(3_000);
     const executed = await actionNow(conversationId, action.id);
@@ -113,7 +130,9 @@ describe('approve → executed → undo', () => {
 
     const again = await kagent(['actions', 'undo', action.id]);
     expect(again.code).toBe(5);
-    expect(again.stderr).toContain(`error: action ${action.id} cannot be undone: it is undone, and only an action that has run can be undone (ACTION_NOT_UNDOABLE)`);
+    expect(again.stderr).toContain(
+      `error: action ${action.id} cannot be undone: it is undone, and only an action that has run can be undone (ACTION_NOT_UNDOABLE)`,
+    );
 
     const decided = await kagent(['actions', 'approve', action.id]);
     expect(decided.code).toBe(5);
@@ -150,7 +169,11 @@ describe('approve → executed → undo', () => {
     await s.t.advance(11 * MINUTE);
     const r = await kagent(['actions', 'undo', action.id]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`error: action ${action.id} can no longer be undone: its undo window closed \\S.* \\(ACTION_NOT_UNDOABLE\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `error: action ${action.id} can no longer be undone: its undo window closed \\S.* \\(ACTION_NOT_UNDOABLE\\)`,
+      ),
+    );
     expect(r.stderr).toContain('hint: undo is possible only for a short while after an action runs');
     expect(await docs()).toContain(action.preview.title);
   });
@@ -205,13 +228,17 @@ describe('high-risk actions', () => {
 
     const refused = await kagent(['actions', 'approve', action.id]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`refusing to approve the high-risk action ${action.id} without confirmation: pass --yes`);
+    expect(refused.stderr).toContain(
+      `refusing to approve the high-risk action ${action.id} without confirmation: pass --yes`,
+    );
     expect((await actionNow(conversationId, action.id)).status).toBe('pending');
 
     const no = await kagent(['actions', 'approve', action.id], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
     expect(no.prompts).toEqual([`Approve this high-risk action: ${action.title}?`]);
-    expect(plain(no.stderr)).toContain(`⏸ Waiting for your approval: ${action.title} (risk high, delete_doc, ${action.id})`);
+    expect(plain(no.stderr)).toContain(
+      `⏸ Waiting for your approval: ${action.title} (risk high, delete_doc, ${action.id})`,
+    );
     expect(plain(no.stderr)).toContain('title: Sourdough starter');
     // Shown to be decided right here: not the commands that decide it.
     expect(plain(no.stderr)).not.toContain('approve: kagent actions approve');

@@ -43,7 +43,9 @@ describe('agent show', () => {
   it('terminal: name, address, memory size and the memory rendered as Markdown', async () => {
     await setMemory('');
     const empty = plain((await s.kagent(['agent', 'show'], { tty: true })).stdout);
-    expect(empty).toMatch(/^Ada\nAddress\s+ada-\w+@agent\.sandbox\.test \(email it to reach your agent\)\nMemory\s+0 of 20,000 characters\n/);
+    expect(empty).toMatch(
+      /^Ada\nAddress\s+ada-\w+@agent\.sandbox\.test \(email it to reach your agent\)\nMemory\s+0 of 20,000 characters\n/,
+    );
     expect(empty).toContain('No memory yet: add to it with `kagent agent memory --append TEXT`');
 
     await setMemory('# About me\n\n- I like **tea**\n- Call me Sam');
@@ -62,7 +64,9 @@ describe('agent show', () => {
     await setMemory('- I like **tea**\n- Call me Sam\n');
     const a = await agent();
     const r = await s.kagent(['agent', 'show']);
-    expect(r.stdout).toBe(`name\tAda\naddress\t${a.address}\nmemory-chars\t31\nmemory-max\t20000\n--\n- I like **tea**\n- Call me Sam\n`);
+    expect(r.stdout).toBe(
+      `name\tAda\naddress\t${a.address}\nmemory-chars\t31\nmemory-max\t20000\n--\n- I like **tea**\n- Call me Sam\n`,
+    );
     expect(JSON.parse((await s.kagent(['agent', 'show', '--json'])).stdout)).toEqual(a);
   });
 
@@ -147,12 +151,17 @@ describe('agent memory', () => {
     expect(set.stderr).toContain('error: --set is 20001 characters; the memory holds at most 20000 (INVALID_INPUT)');
     const append = await s.kagent(['agent', 'memory', '--append', 'more than ten']);
     expect(append.code).toBe(2);
-    expect(append.stderr).toContain('error: --append would make the memory 20004 characters; the memory holds at most 20000 (INVALID_INPUT)');
+    expect(append.stderr).toContain(
+      'error: --append would make the memory 20004 characters; the memory holds at most 20000 (INVALID_INPUT)',
+    );
     expect(append.stderr).toContain('hint: it holds 19990 now');
     const file = await s.kagent(['agent', 'memory', '--file', '-'], { stdin: 'z'.repeat(20_001) });
     expect(file.code).toBe(2);
     const json = await s.kagent(['agent', 'memory', '--set', 'y'.repeat(20_001), '--json']);
-    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'INVALID_INPUT', issues: [{ path: '--set', message: 'is 20001 characters; the memory holds at most 20000' }] });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      issues: [{ path: '--set', message: 'is 20001 characters; the memory holds at most 20000' }],
+    });
     expect(await updates()).toBe(before);
     // At the bound it goes through.
     expect((await s.kagent(['agent', 'memory', '--append', 'z'.repeat(9)])).code).toBe(0);

@@ -20,7 +20,8 @@ beforeEach(async () => {
   ({ apiKey: key } = await s.t.newAccount({ credits: 1000 }));
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 
 async function requests(): Promise<Record<string, number>> {
   return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
@@ -37,7 +38,9 @@ describe('kagent api: the published description needs no key', () => {
     }
     const traced = await runCli(['api', '/openapi.json', '--debug'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
     expect(traced.code).toBe(0);
-    expect(traced.stderr).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json attempt=1 \(no authorization\)/);
+    expect(traced.stderr).toMatch(
+      /→ GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json attempt=1 \(no authorization\)/,
+    );
     // Anything else still needs a key, and nothing is sent without one.
     const me = await runCli(['api', '/me'], { env: { KAGENT_BASE_URL: s.t.baseUrl } });
     expect(me.code).toBe(3);
@@ -84,7 +87,10 @@ describe('kagent api: fields and bodies', () => {
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
     expect(created).toEqual({ id: expect.any(String), revision: 1 });
-    expect((await s.t.call('GET', `/docs/${created.id}`, { key })).body).toMatchObject({ title: 'Notes', body: '# 42' });
+    expect((await s.t.call('GET', `/docs/${created.id}`, { key })).body).toMatchObject({
+      title: 'Notes',
+      body: '# 42',
+    });
     // -F: a number stays a number (the service checks the type): baseRevision 1 is accepted
     const patch = await kagent(['api', 'PATCH', `/docs/${created.id}`, '-f', 'title=Renamed', '-F', 'baseRevision=1']);
     expect(patch.code).toBe(0);
@@ -98,18 +104,59 @@ describe('kagent api: fields and bodies', () => {
   it('-F true/false/null, @file and @- (stdin); name[] appends to a list, name[sub] nests', async () => {
     const md = join(dir, 'body.md');
     writeFileSync(md, '# From a file\n');
-    const fromFile = JSON.parse((await kagent(['api', 'POST', '/docs', '-F', `markdown=@${md}`, '-F', 'folderId=null'])).stdout);
-    expect((await s.t.call('GET', `/docs/${fromFile.id}`, { key })).body).toMatchObject({ body: '# From a file\n', folderId: null });
-    const fromStdin = JSON.parse((await kagent(['api', 'POST', '/docs', '-F', 'markdown=@-'], { stdin: 'piped' })).stdout);
+    const fromFile = JSON.parse(
+      (await kagent(['api', 'POST', '/docs', '-F', `markdown=@${md}`, '-F', 'folderId=null'])).stdout,
+    );
+    expect((await s.t.call('GET', `/docs/${fromFile.id}`, { key })).body).toMatchObject({
+      body: '# From a file\n',
+      folderId: null,
+    });
+    const fromStdin = JSON.parse(
+      (await kagent(['api', 'POST', '/docs', '-F', 'markdown=@-'], { stdin: 'piped' })).stdout,
+    );
     expect((await s.t.call('GET', `/docs/${fromStdin.id}`, { key })).body.body).toBe('piped');
 
-    const watch = await kagent(['api', 'POST', '/watches', '-f', 'intent=Rust compiler releases', '-f', 'type=sources', '-f', 'urls[]=https://blog.rust-lang.org/', '-f', 'urls[]=https://this-week-in-rust.org/', '--jq', '.watch.urls']);
+    const watch = await kagent([
+      'api',
+      'POST',
+      '/watches',
+      '-f',
+      'intent=Rust compiler releases',
+      '-f',
+      'type=sources',
+      '-f',
+      'urls[]=https://blog.rust-lang.org/',
+      '-f',
+      'urls[]=https://this-week-in-rust.org/',
+      '--jq',
+      '.watch.urls',
+    ]);
     expect(watch.code).toBe(0);
     expect(JSON.parse(watch.stdout)).toEqual(['https://blog.rust-lang.org/', 'https://this-week-in-rust.org/']);
-    const conversation = await kagent(['api', 'POST', '/conversations/messages', '-f', 'text=Hello', '-f', 'context[path]=/docs', '-F', 'context[refs][][kind]=doc', '--jq', '.conversationId']);
+    const conversation = await kagent([
+      'api',
+      'POST',
+      '/conversations/messages',
+      '-f',
+      'text=Hello',
+      '-f',
+      'context[path]=/docs',
+      '-F',
+      'context[refs][][kind]=doc',
+      '--jq',
+      '.conversationId',
+    ]);
     expect(conversation.code, conversation.stderr).toBe(2);
     expect(conversation.stderr).toContain('context.refs.0.id');
-    const ok = await kagent(['api', 'POST', '/conversations/messages', '-f', 'text=Hello', '-f', 'context[path]=/docs']);
+    const ok = await kagent([
+      'api',
+      'POST',
+      '/conversations/messages',
+      '-f',
+      'text=Hello',
+      '-f',
+      'context[path]=/docs',
+    ]);
     expect(ok.code).toBe(0);
     const follow = await kagent(['api', 'PUT', '/watches/ai-chips/follow', '-F', 'spaceId=null']);
     expect(JSON.parse(follow.stdout)).toMatchObject({ slug: 'ai-chips', following: true });
@@ -143,7 +190,10 @@ describe('kagent api: fields and bodies', () => {
   });
 
   it('the global --no-input is not `api --input`: the request goes without a body', async () => {
-    for (const argv of [['api', 'GET', '/me', '--no-input'], ['--no-input', 'api', 'GET', '/me']]) {
+    for (const argv of [
+      ['api', 'GET', '/me', '--no-input'],
+      ['--no-input', 'api', 'GET', '/me'],
+    ]) {
       const r = await kagent(argv);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ id: expect.any(String) });
@@ -169,7 +219,9 @@ describe('kagent api: idempotency, headers, pages', () => {
     const create = await kagent(['api', 'POST', '/docs', '-f', 'title=x', '--debug']);
     expect(create.stderr).toMatch(/→ POST \S+\/docs attempt=1 idempotency-key=[0-9a-f-]{36}/);
     const id = JSON.parse(create.stdout).id;
-    const edit = await kagent(['api', 'POST', `/docs/${id}/edits`, '--input', '-', '--debug'], { stdin: '{"edits":[{"op":"append","content":"y"}]}' });
+    const edit = await kagent(['api', 'POST', `/docs/${id}/edits`, '--input', '-', '--debug'], {
+      stdin: '{"edits":[{"op":"append","content":"y"}]}',
+    });
     expect(edit.code).toBe(0);
     expect(edit.stderr).toMatch(/→ POST \S+\/edits attempt=1 authorization/);
     expect(edit.stderr).not.toContain('idempotency-key=');
@@ -232,11 +284,16 @@ describe('kagent api: errors', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain('name must be 1 to 60 characters (got 0) (INVALID_INPUT)');
     const poor = (await s.t.newAccount({ credits: 0 })).apiKey;
-    const quota = await kagent(['api', 'POST', '/conversations/messages', '-f', 'text=hi'], { env: { KAGENT_API_KEY: poor } });
+    const quota = await kagent(['api', 'POST', '/conversations/messages', '-f', 'text=hi'], {
+      env: { KAGENT_API_KEY: poor },
+    });
     expect(quota.code).toBe(6);
     const json = await kagent(['api', '/docs/doc_nope', '--json']);
     expect(JSON.parse(json.stderr).error.code).toBe('DOC_NOT_FOUND');
-    const nokey = await kagent(['api', '/me'], { configDir: tempDir(), env: { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: s.t.baseUrl } });
+    const nokey = await kagent(['api', '/me'], {
+      configDir: tempDir(),
+      env: { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: s.t.baseUrl },
+    });
     expect(nokey.code).toBe(3);
     expect(nokey.stderr).toContain('not logged in: no API key (NOT_AUTHENTICATED)');
   });
@@ -261,7 +318,9 @@ describe('kagent api: errors', () => {
   });
 
   it('the public API description needs no key; a full URL to another origin is sent without the key', async () => {
-    const spec = await kagent(['api', '/openapi.json', '--jq', '.info.version'], { env: { KAGENT_API_KEY: 'kak_not_a_real_key' } });
+    const spec = await kagent(['api', '/openapi.json', '--jq', '.info.version'], {
+      env: { KAGENT_API_KEY: 'kak_not_a_real_key' },
+    });
     expect(spec.code).toBe(0);
     expect(spec.stdout).toBe('1.0.0\n');
     const other = s.t.baseUrl.replace('127.0.0.1', 'localhost');

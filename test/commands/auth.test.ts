@@ -21,21 +21,35 @@ function savedConfig(configDir: string) {
 describe('auth login', () => {
   it('--with-key reads the key from stdin, checks it with GET /me, saves it 0600 and makes the profile current', async () => {
     const configDir = tempDir();
-    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { configDir, stdin: `${t.apiKey}\n` });
+    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], {
+      configDir,
+      stdin: `${t.apiKey}\n`,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Logged in to 127.0.0.1');
     expect(r.stderr).toContain('you@sandbox.test');
     expect(r.stdout).toBe('');
     expect(`${r.stdout}${r.stderr}`).not.toContain(t.apiKey);
-    expect(savedConfig(configDir)).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: t.baseUrl, apiKey: t.apiKey } } });
+    expect(savedConfig(configDir)).toEqual({
+      currentProfile: 'default',
+      profiles: { default: { baseUrl: t.baseUrl, apiKey: t.apiKey } },
+    });
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
   it('--json prints the status, with the key masked', async () => {
-    const r = await runCli(['auth', 'login', '-p', 'ci', '--base-url', t.baseUrl, '--with-key', '--json'], { stdin: t.apiKey });
+    const r = await runCli(['auth', 'login', '-p', 'ci', '--base-url', t.baseUrl, '--with-key', '--json'], {
+      stdin: t.apiKey,
+    });
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
-    expect(status).toMatchObject({ profile: 'ci', baseUrl: t.baseUrl, authenticated: true, user: { email: 'you@sandbox.test' }, apiKey: expect.stringMatching(/^kak_…/) });
+    expect(status).toMatchObject({
+      profile: 'ci',
+      baseUrl: t.baseUrl,
+      authenticated: true,
+      user: { email: 'you@sandbox.test' },
+      apiKey: expect.stringMatching(/^kak_…/),
+    });
     expect(r.stdout).not.toContain(t.apiKey);
   });
 
@@ -69,14 +83,20 @@ describe('auth login', () => {
     const configDir = tempDir();
     const r = await runCli(['auth', 'login'], { configDir, tty: true, answers: [t.baseUrl, t.apiKey] });
     expect(r.code).toBe(0);
-    expect(r.prompts).toEqual(['API base URL (e.g. https://example.com/api/v1):', 'API key (from your account settings):']);
+    expect(r.prompts).toEqual([
+      'API base URL (e.g. https://example.com/api/v1):',
+      'API key (from your account settings):',
+    ]);
     expect(savedConfig(configDir).profiles.default).toEqual({ baseUrl: t.baseUrl, apiKey: t.apiKey });
     expect(`${r.stdout}${r.stderr}`).not.toContain(t.apiKey);
   });
 
   it('a key the service does not accept: exit 3 and nothing saved', async () => {
     const configDir = tempDir();
-    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { configDir, stdin: 'kak_not_a_real_key_0000' });
+    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], {
+      configDir,
+      stdin: 'kak_not_a_real_key_0000',
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('did not accept this API key');
     expect(r.stderr).not.toContain('kak_not_a_real_key_0000');
@@ -90,7 +110,10 @@ describe('auth login', () => {
   });
 
   it('warns when KAGENT_API_KEY will override the saved key', async () => {
-    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { stdin: t.apiKey, env: { KAGENT_API_KEY: t.apiKey } });
+    const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], {
+      stdin: t.apiKey,
+      env: { KAGENT_API_KEY: t.apiKey },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning: KAGENT_API_KEY is set');
   });
@@ -117,8 +140,14 @@ describe('auth status', () => {
 
   it('says which source won: env and flags over the profile', async () => {
     const configDir = tempDir();
-    await runCli(['auth', 'login', '--base-url', 'http://127.0.0.1:9/api/v1', '--with-key'], { configDir, stdin: t.apiKey }).catch(() => undefined);
-    const r = await runCli(['auth', 'status', '--json', '--base-url', t.baseUrl], { configDir, env: { KAGENT_API_KEY: t.apiKey } });
+    await runCli(['auth', 'login', '--base-url', 'http://127.0.0.1:9/api/v1', '--with-key'], {
+      configDir,
+      stdin: t.apiKey,
+    }).catch(() => undefined);
+    const r = await runCli(['auth', 'status', '--json', '--base-url', t.baseUrl], {
+      configDir,
+      env: { KAGENT_API_KEY: t.apiKey },
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ baseUrlSource: 'flag', apiKeySource: 'env', authenticated: true });
   });
@@ -132,7 +161,9 @@ describe('auth status', () => {
   });
 
   it('a rejected key: exit 3', async () => {
-    const r = await runCli(['auth', 'status', '--json', '--base-url', t.baseUrl], { env: { KAGENT_API_KEY: 'kak_wrong_wrong_wrong_1' } });
+    const r = await runCli(['auth', 'status', '--json', '--base-url', t.baseUrl], {
+      env: { KAGENT_API_KEY: 'kak_wrong_wrong_wrong_1' },
+    });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ authenticated: false, user: null });
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { message: 'the API key was not accepted' } });
@@ -171,7 +202,10 @@ describe('the key stays secret', () => {
     const configDir = tempDir();
     await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { configDir, stdin: t.apiKey });
     for (const env of [{}, { KAGENT_DEBUG: '1' }]) {
-      const r = await runCli(env === undefined || Object.keys(env).length === 0 ? ['me', '--debug'] : ['me'], { configDir, env });
+      const r = await runCli(env === undefined || Object.keys(env).length === 0 ? ['me', '--debug'] : ['me'], {
+        configDir,
+        env,
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/GET .*\/api\/v1\/me/);
       expect(r.stderr).not.toContain(t.apiKey);

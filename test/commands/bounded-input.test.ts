@@ -36,22 +36,30 @@ describe('readBounded', () => {
       })(),
     );
     const io = { stdin: endless, stdinIsTTY: false } as never;
-    await expect(readBounded({ io }, '-', '--file', { maxBytes: 1_000_000, what: 'a test bound' })).rejects.toThrow('--file (stdin): more than 1,000,000 bytes (a test bound); nothing was sent');
+    await expect(readBounded({ io }, '-', '--file', { maxBytes: 1_000_000, what: 'a test bound' })).rejects.toThrow(
+      '--file (stdin): more than 1,000,000 bytes (a test bound); nothing was sent',
+    );
     expect(pulled).toBeLessThanOrEqual(1_000_000 + 2 * chunk.length);
   });
 
   it('reads at most 4 bytes a character against a character bound', async () => {
     const io = (text: string) => ({ stdin: Readable.from([Buffer.from(text)]), stdinIsTTY: false }) as never;
     // 5 emoji are 20 bytes: within 5 characters; one byte more cannot be.
-    expect(await readBounded({ io: io('📚📚📚📚📚') }, '-', '--file', { maxChars: 5, what: 'five' })).toBe('📚📚📚📚📚');
-    await expect(readBounded({ io: io('📚📚📚📚📚a') }, '-', '--file', { maxChars: 5, what: 'five' })).rejects.toThrow('--file (stdin): more than 5 characters (five); nothing was sent');
+    expect(await readBounded({ io: io('📚📚📚📚📚') }, '-', '--file', { maxChars: 5, what: 'five' })).toBe(
+      '📚📚📚📚📚',
+    );
+    await expect(readBounded({ io: io('📚📚📚📚📚a') }, '-', '--file', { maxChars: 5, what: 'five' })).rejects.toThrow(
+      '--file (stdin): more than 5 characters (five); nothing was sent',
+    );
   });
 
   it('refuses a file one byte over the bound and takes one at it', async () => {
     const path = join(dir, 'big.txt');
     writeFileSync(path, 'x'.repeat(3_000_001));
     const io = { stdin: Readable.from([]), stdinIsTTY: false } as never;
-    await expect(readBounded({ io }, path, '--input', { maxBytes: 3_000_000, what: 'cap' })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(readBounded({ io }, path, '--input', { maxBytes: 3_000_000, what: 'cap' })).rejects.toMatchObject({
+      exitCode: 2,
+    });
     expect((await readBounded({ io }, path, '--input', { maxBytes: 3_000_001, what: 'cap' })).length).toBe(3_000_001);
   });
 });
@@ -67,9 +75,13 @@ describe('the commands', () => {
     // Past the byte ceiling (4 bytes × 500,000) reading stops: the text is refused without being read whole.
     const wide = await s.kagent(['doc', 'create', '--title', 'Big', '--file', '-'], { stdin: '📚'.repeat(500_001) });
     expect(wide.code).toBe(2);
-    expect(wide.stderr).toContain("error: --file (stdin): more than 500,000 characters (the service's limit for a document body); nothing was sent");
+    expect(wide.stderr).toContain(
+      "error: --file (stdin): more than 500,000 characters (the service's limit for a document body); nothing was sent",
+    );
     expect(await docCount()).toBe(before);
-    const at = await s.kagent(['doc', 'create', '--title', 'Exactly', '--file', '-', '--json'], { stdin: 'a'.repeat(500_000) });
+    const at = await s.kagent(['doc', 'create', '--title', 'Exactly', '--file', '-', '--json'], {
+      stdin: 'a'.repeat(500_000),
+    });
     expect(at.code).toBe(0);
     expect(await docCount()).toBe(before + 1);
   });
@@ -97,7 +109,9 @@ describe('the commands', () => {
     const before = (await s.t.call('GET', '/agent')).body.memory;
     const r = await s.kagent(['agent', 'memory', '--file', '-'], { stdin: 'm'.repeat(80_001) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--file (stdin): more than 20,000 characters (the service's limit for the agent's memory)");
+    expect(r.stderr).toContain(
+      "--file (stdin): more than 20,000 characters (the service's limit for the agent's memory)",
+    );
     expect((await s.t.call('GET', '/agent')).body.memory).toBe(before);
   });
 
@@ -105,7 +119,9 @@ describe('the commands', () => {
     const big = `"${'z'.repeat(16 * 1024 * 1024)}"`;
     const input = await s.kagent(['api', 'POST', '/docs', '--input', '-'], { stdin: big });
     expect(input.code).toBe(2);
-    expect(input.stderr).toContain('--input (stdin): more than 16,777,216 bytes (the limit for a request body kagent sends)');
+    expect(input.stderr).toContain(
+      '--input (stdin): more than 16,777,216 bytes (the limit for a request body kagent sends)',
+    );
     const path = join(dir, 'field.txt');
     writeFileSync(path, big);
     const field = await s.kagent(['api', 'POST', '/docs', '-F', `markdown=@${path}`]);

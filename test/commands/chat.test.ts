@@ -40,7 +40,12 @@ function conversationIn(stderr: string): string {
 beforeAll(async () => {
   s = await loggedInSandbox();
   clock = sandboxClock(s.t);
-  await s.t.call('POST', '/docs', { body: { title: 'Vector search notes', markdown: '# Vector search notes\n\nHNSW graphs make vector search fast. Quantisation saves memory.' } });
+  await s.t.call('POST', '/docs', {
+    body: {
+      title: 'Vector search notes',
+      markdown: '# Vector search notes\n\nHNSW graphs make vector search fast. Quantisation saves memory.',
+    },
+  });
   await s.t.call('POST', '/library', { body: { url: 'https://blog.example.com/posts/vector-search-at-scale' } });
   const up = await s.t.call('POST', '/library/files', {
     raw: '# Beekeeping log\n\nThe hive swarmed in May. Add a super before the honey flow.',
@@ -84,7 +89,10 @@ describe('chat MESSAGE (one-shot)', () => {
   });
 
   it('terminal: Markdown rendered, [n] markers kept, the credits of the reply', async () => {
-    const r = await kagent(['chat', 'what', 'did', 'I', 'save', 'about', 'vector', 'search?'], { tty: true, env: { FORCE_HYPERLINK: '1' } });
+    const r = await kagent(['chat', 'what', 'did', 'I', 'save', 'about', 'vector', 'search?'], {
+      tty: true,
+      env: { FORCE_HYPERLINK: '1' },
+    });
     expect(r.code).toBe(0);
     // Sources are links where the terminal can show them: http(s) only, a site path stays text.
     expect(r.stdout).toContain('\x1b]8;;https://blog.example.com/posts/vector-search-at-scale\x1b\\');
@@ -93,8 +101,12 @@ describe('chat MESSAGE (one-shot)', () => {
     expect(out).toMatch(/✓ Searching your library/);
     expect(out).not.toContain('**');
     expect(out).toMatch(/Vector search notes: HNSW graphs make vector search fast\. \[\d\]/);
-    expect(out).toMatch(/Sources\n {2}\[1\] Vector search notes — Docs\n {6}\/docs\/doc_\w+\n {2}\[2\] Vector Search Scale — blog\.example\.com\n/);
-    expect(plain(r.stderr)).toMatch(/conversation cv_\w+ · 1 credit · continue: kagent chat --conversation cv_\w+ MESSAGE/);
+    expect(out).toMatch(
+      /Sources\n {2}\[1\] Vector search notes — Docs\n {6}\/docs\/doc_\w+\n {2}\[2\] Vector Search Scale — blog\.example\.com\n/,
+    );
+    expect(plain(r.stderr)).toMatch(
+      /conversation cv_\w+ · 1 credit · continue: kagent chat --conversation cv_\w+ MESSAGE/,
+    );
     // The words were joined into one message.
     const id = conversationIn(plain(r.stderr));
     expect((await messagesOf(id)).messages[0].parts[0].text).toBe('what did I save about vector search?');
@@ -137,7 +149,9 @@ describe('chat MESSAGE (one-shot)', () => {
     expect(messages[0].parts[0].text).toBe('what is in my beekeeping notes?');
     const dash = await kagent(['chat', '-', '--json'], { stdin: 'line one\nline two\n' });
     expect(dash.code).toBe(0);
-    expect((await messagesOf(JSON.parse(dash.stdout).conversationId)).messages[0].parts[0].text).toBe('line one\nline two');
+    expect((await messagesOf(JSON.parse(dash.stdout).conversationId)).messages[0].parts[0].text).toBe(
+      'line one\nline two',
+    );
   });
 
   it('no terminal and no message: exit 2, no request, no prompt', async () => {
@@ -179,7 +193,11 @@ describe('chat MESSAGE (one-shot)', () => {
     const aboutShape = await kagent(['chat', '--about', 'nonsense', 'hi']);
     expect(aboutShape.code).toBe(2);
     expect(aboutShape.stderr).toContain('--about must look like doc:ID, watch:SLUG or media:ID');
-    const tooMany = await kagent(['chat', ...Array.from({ length: 11 }, (_, i) => ['--about', `doc:d${i}`]).flat(), 'hi']);
+    const tooMany = await kagent([
+      'chat',
+      ...Array.from({ length: 11 }, (_, i) => ['--about', `doc:d${i}`]).flat(),
+      'hi',
+    ]);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('--about');
     const both = await kagent(['chat', '--continue', '--conversation', 'cv_x', 'hi']);
@@ -195,7 +213,7 @@ describe('chat MESSAGE (one-shot)', () => {
     await s.t.advance(5_000);
   });
 
-  it('--lang (or the profile\'s language) is sent with the message: the reply comes in that language', async () => {
+  it("--lang (or the profile's language) is sent with the message: the reply comes in that language", async () => {
     const r = await kagent(['--lang', 'zh', 'chat', 'hello', '--json']);
     expect(r.code).toBe(0);
     const reply = JSON.parse(r.stdout);
@@ -207,11 +225,26 @@ describe('chat MESSAGE (one-shot)', () => {
 
   it('--about sends what the message is about; --space starts the conversation in that space (by name)', async () => {
     const space = (await s.t.call('POST', '/spaces', { body: { name: 'Bees' } })).body;
-    const r = await kagent(['chat', '--space', 'Bees', '--about', 'doc:doc_1', '--about', 'watch:ai-chips', '--json', 'hello bees']);
+    const r = await kagent([
+      'chat',
+      '--space',
+      'Bees',
+      '--about',
+      'doc:doc_1',
+      '--about',
+      'watch:ai-chips',
+      '--json',
+      'hello bees',
+    ]);
     expect(r.code).toBe(0);
     const { conversation, messages } = await messagesOf(JSON.parse(r.stdout).conversationId);
     expect(conversation.spaceId).toBe(space.id);
-    expect(messages[0].context).toEqual({ refs: [{ kind: 'doc', id: 'doc_1' }, { kind: 'watch', id: 'ai-chips' }] });
+    expect(messages[0].context).toEqual({
+      refs: [
+        { kind: 'doc', id: 'doc_1' },
+        { kind: 'watch', id: 'ai-chips' },
+      ],
+    });
     const missing = await kagent(['chat', '--space', 'Nowhere', 'hi']);
     expect(missing.code).toBe(4);
   });
@@ -234,7 +267,9 @@ describe('chat MESSAGE (one-shot)', () => {
     expect(unknown.stderr).toContain('hint: no conversation "cv_nope": `kagent conversation list` shows yours');
 
     const fresh = await s.t.newAccount();
-    const none = await runCli(['chat', '--continue', 'hi'], { env: { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: fresh.apiKey } });
+    const none = await runCli(['chat', '--continue', 'hi'], {
+      env: { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: fresh.apiKey },
+    });
     expect(none.code).toBe(4);
     expect(none.stderr).toContain('error: no conversation to continue (NO_CONVERSATION)');
   });
@@ -243,8 +278,12 @@ describe('chat MESSAGE (one-shot)', () => {
     const started = JSON.parse((await kagent(['chat', '--no-wait', '--json', 'hello'])).stdout);
     const r = await kagent(['chat', '--conversation', started.conversationId, 'are you there?']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(`error: the agent is still answering in conversation ${started.conversationId} (CONVERSATION_BUSY)`);
-    expect(r.stderr).toContain(`wait for the reply with \`kagent conversation show ${started.conversationId} --follow\`, then send again`);
+    expect(r.stderr).toContain(
+      `error: the agent is still answering in conversation ${started.conversationId} (CONVERSATION_BUSY)`,
+    );
+    expect(r.stderr).toContain(
+      `wait for the reply with \`kagent conversation show ${started.conversationId} --follow\`, then send again`,
+    );
     const json = await kagent(['chat', '--conversation', started.conversationId, '--json', 'still?']);
     expect(json.code).toBe(5);
     expect(JSON.parse(json.stderr).error.code).toBe('CONVERSATION_BUSY');
@@ -266,7 +305,9 @@ describe('chat MESSAGE (one-shot)', () => {
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('error: the agent is still answering after 1 s; the turn goes on (STILL_RUNNING)');
-    const hint = /hint: the reply will be in the conversation: `kagent conversation show (cv_\w+) --follow`/.exec(r.stderr);
+    const hint = /hint: the reply will be in the conversation: `kagent conversation show (cv_\w+) --follow`/.exec(
+      r.stderr,
+    );
     expect(hint).not.toBeNull();
     await s.t.advance(5_000);
     const { conversation, messages } = await messagesOf(hint![1]!);
@@ -314,22 +355,45 @@ describe('every ChatPart type', () => {
     expect(out).toMatch(/✎ Remembered: I keep bees.*\n {4}undo: kagent actions undo ac_\w+/);
     expect(out).toMatch(/▸ Task: Research: .* \(research, tk_\w+\)\n {4}follow: kagent task watch tk_\w+/);
     // A video link is quoted first: an action awaiting approval that carries the price; nothing is transcribed yet.
-    expect(out).toMatch(/⏸ Waiting for your approval: Transcribe “.*” \(\d+ min, \d+ credits\) \(risk medium, start_media, ac_\w+\)/);
+    expect(out).toMatch(
+      /⏸ Waiting for your approval: Transcribe “.*” \(\d+ min, \d+ credits\) \(risk medium, start_media, ac_\w+\)/,
+    );
     expect(out).not.toMatch(/▸ Media:/);
     expect(out).toMatch(/⚡ Connect Gmail \(gmail\): .*\n {4}access: Read your email \(read-only\) · state: available/);
     expect(out).toContain('connect it in the web app: /connect/gmail');
-    expect(out).toMatch(/Changes\n {2}\+ created task “Research: .*” \(tk_\w+\) in progress\n {6}open: kagent task show tk_\w+/);
+    expect(out).toMatch(
+      /Changes\n {2}\+ created task “Research: .*” \(tk_\w+\) in progress\n {6}open: kagent task show tk_\w+/,
+    );
 
     const id = /conversation (cv_\w+)/.exec(plain(tty.stderr))![1]!;
-    const transcribe = (await messagesOf(id)).messages[1].parts.find((p: any) => p.type === 'action' && p.action.tool === 'start_media').action;
+    const transcribe = (await messagesOf(id)).messages[1].parts.find(
+      (p: any) => p.type === 'action' && p.action.tool === 'start_media',
+    ).action;
     // Approved, the transcription starts: the agent's next message shows its media and task parts.
     expect((await kagent(['actions', 'approve', transcribe.id, '--yes'])).code).toBe(0);
     await s.t.advance(3_000);
     const { messages } = await messagesOf(id);
     const types = new Set(messages[1].parts.map((p: any) => p.type));
-    for (const type of ['tool', 'text', 'citations', 'files', 'action', 'choice', 'memory', 'task', 'connect', 'changes']) expect(types).toContain(type);
+    for (const type of [
+      'tool',
+      'text',
+      'citations',
+      'files',
+      'action',
+      'choice',
+      'memory',
+      'task',
+      'connect',
+      'changes',
+    ])
+      expect(types).toContain(type);
     expect(messages.at(-1).parts.map((p: any) => p.type)).toEqual(expect.arrayContaining(['media', 'task']));
-    const shown = plain((await kagent(['conversation', 'show', id], { tty: true, columns: 400 })).stdout.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, ''));
+    const shown = plain(
+      (await kagent(['conversation', 'show', id], { tty: true, columns: 400 })).stdout.replace(
+        /\x1b\]8;;[^\x1b]*\x1b\\/g,
+        '',
+      ),
+    );
     expect(shown).toMatch(/▸ Media: .* \(md_\w+\)\n {4}open: kagent media show md_\w+/);
 
     const piped = await kagent(['conversation', 'show', id]);
@@ -348,14 +412,48 @@ describe('every ChatPart type', () => {
       createdAt: Date.UTC(2026, 0, 15, 9, 0, 3),
       credits: 2,
       parts: [
-        { type: 'tool', id: 't1', name: 'secret_tool_name', label: 'Looking \x1b]0;pwned\x07things up', status: 'done' },
+        {
+          type: 'tool',
+          id: 't1',
+          name: 'secret_tool_name',
+          label: 'Looking \x1b]0;pwned\x07things up',
+          status: 'done',
+        },
         { type: 'tool', id: 't2', name: 'other_tool', label: 'Thinking hard', status: 'paused' },
         { type: 'text', text: 'Answer \x1b[2Jwith a marker [1] and \x9b31mC1 junk' },
-        { type: 'citations', items: [{ n: 1, title: 'Evil\x1b]8;;https://evil.test\x07 link', url: 'javascript:alert(1)', source: 'evil.test' }] },
+        {
+          type: 'citations',
+          items: [
+            { n: 1, title: 'Evil\x1b]8;;https://evil.test\x07 link', url: 'javascript:alert(1)', source: 'evil.test' },
+          ],
+        },
         { type: 'citations', items: 'not a list' },
-        { type: 'action', action: { id: 'ac_1', tool: 'frobnicate', risk: 'extreme', title: 'Frobnicate\nthe thing', status: 'pending', preview: { target: 'x\x1b[31my' } } },
+        {
+          type: 'action',
+          action: {
+            id: 'ac_1',
+            tool: 'frobnicate',
+            risk: 'extreme',
+            title: 'Frobnicate\nthe thing',
+            status: 'pending',
+            preview: { target: 'x\x1b[31my' },
+          },
+        },
         { type: 'action', action: { id: 'ac_2', title: 'Odd', status: 'teleported' } },
-        { type: 'changes', items: [{ kind: 'hologram', id: 'h1', title: 'A hologram', action: 'created', href: '/holo/h1', actionIds: ['ac_9', 'ac_8'], undoUntil: Date.UTC(2030, 0, 1) }] },
+        {
+          type: 'changes',
+          items: [
+            {
+              kind: 'hologram',
+              id: 'h1',
+              title: 'A hologram',
+              action: 'created',
+              href: '/holo/h1',
+              actionIds: ['ac_9', 'ac_8'],
+              undoUntil: Date.UTC(2030, 0, 1),
+            },
+          ],
+        },
         { type: 'hologram', text: 'A \x1b[5mblinking\x1b[0m hologram' },
         { type: 'weather', forecast: { today: 'sunny' } },
         { type: 'connect', card: null },
@@ -365,12 +463,31 @@ describe('every ChatPart type', () => {
     };
     beforeAll(async () => {
       server = await tinyServer((req) => {
-        if (req.method === 'POST') return { status: 202, body: { conversationId: 'cv_1', messageId: 'msg_2', userMessageId: 'msg_1' } };
+        if (req.method === 'POST')
+          return { status: 202, body: { conversationId: 'cv_1', messageId: 'msg_2', userMessageId: 'msg_1' } };
         return {
           status: 200,
           body: {
-            conversation: { id: 'cv_1', title: 'Odd \x1b]0;x\x07one', spaceId: null, channel: 'api', preview: '', messageCount: 2, updatedAt: Date.UTC(2026, 0, 15, 9, 0, 3), running: false },
-            messages: [{ id: 'msg_1', conversationId: 'cv_1', role: 'user', parts: [{ type: 'text', text: 'hi' }], createdAt: Date.UTC(2026, 0, 15, 9, 0, 0) }, reply],
+            conversation: {
+              id: 'cv_1',
+              title: 'Odd \x1b]0;x\x07one',
+              spaceId: null,
+              channel: 'api',
+              preview: '',
+              messageCount: 2,
+              updatedAt: Date.UTC(2026, 0, 15, 9, 0, 3),
+              running: false,
+            },
+            messages: [
+              {
+                id: 'msg_1',
+                conversationId: 'cv_1',
+                role: 'user',
+                parts: [{ type: 'text', text: 'hi' }],
+                createdAt: Date.UTC(2026, 0, 15, 9, 0, 0),
+              },
+              reply,
+            ],
           },
         };
       });
@@ -395,7 +512,9 @@ describe('every ChatPart type', () => {
         expect(out).toContain('Waiting for your approval: Frobnicate the thing (risk extreme, frobnicate, ac_1)');
         expect(out).toContain('target: xy');
         expect(out).toContain('? Action teleported: Odd');
-        expect(out).toMatch(/\+ created hologram “A hologram” \(h1\)\n {6}in the web app: \/holo\/h1\n {6}undo \(until .*\): kagent actions undo ac_9 ac_8/);
+        expect(out).toMatch(
+          /\+ created hologram “A hologram” \(h1\)\n {6}in the web app: \/holo\/h1\n {6}undo \(until .*\): kagent actions undo ac_9 ac_8/,
+        );
         expect(out).toContain('[hologram] A blinking hologram');
         expect(out).toContain('[weather] {"forecast":{"today":"sunny"}}');
         expect(out).toContain('a bare string part');
@@ -409,7 +528,10 @@ describe('every ChatPart type', () => {
 
 describe('the REPL (a terminal, no MESSAGE)', () => {
   it('prompts on the terminal, sends each line, prints each reply; /exit ends', async () => {
-    const r = await kagent(['chat'], { tty: true, answers: ['hello there', 'what did I save about vector search?', '/exit'] });
+    const r = await kagent(['chat'], {
+      tty: true,
+      answers: ['hello there', 'what did I save about vector search?', '/exit'],
+    });
     expect(r.code).toBe(0);
     expect(r.prompts).toEqual(['You', 'You', 'You']);
     expect(plain(r.stderr)).toMatch(/^Chatting with Ada\. \/new starts a new conversation/);
@@ -442,7 +564,10 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
   });
 
   it('an action waiting for approval is approved inline; the agent carries on; /undo reverts it', async () => {
-    const r = await kagent(['chat'], { tty: true, answers: ['Create a doc about rye bread', 'approve', '/undo', '/exit'] });
+    const r = await kagent(['chat'], {
+      tty: true,
+      answers: ['Create a doc about rye bread', 'approve', '/undo', '/exit'],
+    });
     expect(r.code, r.stderr).toBe(0);
     const title = /“([^”]+)”/.exec(r.prompts[1] ?? '')?.[1];
     expect(r.prompts[0]).toBe('You');
@@ -466,7 +591,20 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
   it('approve and remember (a rule scope); a high-risk action is confirmed, and declining says Cancelled.; /reject, /actions, /inbox, /help', async () => {
     const r = await kagent(['chat'], {
       tty: true,
-      answers: ['Create a doc about spelt', 'remember', '/help', 'Delete the doc Vector search notes', 'approve', false, '/actions', '/reject', '/actions', '/inbox', '/undo ac_nope', '/exit'],
+      answers: [
+        'Create a doc about spelt',
+        'remember',
+        '/help',
+        'Delete the doc Vector search notes',
+        'approve',
+        false,
+        '/actions',
+        '/reject',
+        '/actions',
+        '/inbox',
+        '/undo ac_nope',
+        '/exit',
+      ],
     });
     expect(r.code, r.stderr).toBe(0);
     const err = plain(r.stderr);
@@ -491,7 +629,10 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
   it('/new starts a new conversation; --continue starts in the latest; blank lines and unknown commands send nothing', async () => {
     const latest = JSON.parse((await kagent(['chat', '--json', 'the latest one'])).stdout).conversationId;
     const before = await stats();
-    const r = await kagent(['chat', '--continue'], { tty: true, answers: ['', '/bogus', 'still here?', '/new', 'a fresh start', '/exit'] });
+    const r = await kagent(['chat', '--continue'], {
+      tty: true,
+      answers: ['', '/bogus', 'still here?', '/new', 'a fresh start', '/exit'],
+    });
     expect(r.code).toBe(0);
     expect((await stats()).sendMessage! - (before.sendMessage ?? 0)).toBe(2);
     expect(plain(r.stderr)).toContain(`in conversation ${latest}`);
@@ -505,7 +646,10 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
 
   it('an error the person can fix (busy, over the bound) is shown and the REPL goes on', async () => {
     const started = JSON.parse((await kagent(['chat', '--no-wait', '--json', 'busy one'])).stdout);
-    const r = await kagent(['chat', '--conversation', started.conversationId], { tty: true, answers: ['are you done?', 'x'.repeat(20_001), '/exit'] });
+    const r = await kagent(['chat', '--conversation', started.conversationId], {
+      tty: true,
+      answers: ['are you done?', 'x'.repeat(20_001), '/exit'],
+    });
     expect(r.code).toBe(0);
     expect(plain(r.stderr)).toContain('(CONVERSATION_BUSY)');
     expect(plain(r.stderr)).toContain('error: the message must be 1 to 20000 characters (got 20001) (INVALID_INPUT)');

@@ -24,7 +24,14 @@ afterAll(async () => {
 });
 
 function baseEnv(configDir: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), SHELL: '/bin/sh', TERM: 'xterm' };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: configDir,
+    KAGENT_CONFIG_DIR: configDir,
+    KAGENT_CACHE_DIR: join(configDir, 'cache'),
+    SHELL: '/bin/sh',
+    TERM: 'xterm',
+  };
 }
 
 describe('in a pseudo-terminal', () => {
@@ -49,7 +56,8 @@ describe('in a pseudo-terminal', () => {
     const env = baseEnv(tempDir());
     const run = await runInPty(['--help'], { env: { ...env, COLUMNS: '200' }, cols: 60 });
     expect(run.code).toBe(0);
-    const piped = (columns: string) => spawnSync(testNode, [bin, '--help'], { encoding: 'utf8', env: { ...env, COLUMNS: columns } }).stdout;
+    const piped = (columns: string) =>
+      spawnSync(testNode, [bin, '--help'], { encoding: 'utf8', env: { ...env, COLUMNS: columns } }).stdout;
     // Width matters to this help (its description wraps), so the terminal's 60 columns are what made it.
     expect(piped('60')).not.toBe(piped('200'));
     expect(plain(run.output).replace(/\r\n/g, '\n')).toBe(piped('60'));
@@ -57,21 +65,35 @@ describe('in a pseudo-terminal', () => {
 
   it('Ctrl-C in a prompt stops with exit 130 and saves nothing', async () => {
     const configDir = tempDir();
-    const run = await runInPty(['auth', 'login', '--base-url', t.baseUrl], { env: baseEnv(configDir), steps: [{ wait: /API key/, type: '\x03' }] });
+    const run = await runInPty(['auth', 'login', '--base-url', t.baseUrl], {
+      env: baseEnv(configDir),
+      steps: [{ wait: /API key/, type: '\x03' }],
+    });
     expect(run).toMatchObject({ code: 130, typed: 1 });
     expect(existsSync(join(configDir, 'config.json'))).toBe(false);
   });
 
   it('space delete asks first: "n" (the default) keeps the space, "y" deletes it', async () => {
     const configDir = tempDir();
-    await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+    await writeProfile(
+      configDir,
+      'default',
+      { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 },
+      { makeCurrent: true },
+    );
     const id = (await t.call('POST', '/spaces', { body: { name: 'Scratch' } })).body.id as string;
 
-    const keep = await runInPty(['space', 'delete', 'Scratch'], { env: baseEnv(configDir), steps: [{ wait: /Delete space Scratch \(sp_\w+\)\?/, type: '\r' }] });
+    const keep = await runInPty(['space', 'delete', 'Scratch'], {
+      env: baseEnv(configDir),
+      steps: [{ wait: /Delete space Scratch \(sp_\w+\)\?/, type: '\r' }],
+    });
     expect(keep).toMatchObject({ code: 1, typed: 1 });
     expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).toContain(id);
 
-    const remove = await runInPty(['space', 'delete', 'Scratch'], { env: baseEnv(configDir), steps: [{ wait: /Delete space Scratch/, type: 'y\r' }] });
+    const remove = await runInPty(['space', 'delete', 'Scratch'], {
+      env: baseEnv(configDir),
+      steps: [{ wait: /Delete space Scratch/, type: 'y\r' }],
+    });
     expect(remove).toMatchObject({ code: 0, typed: 1 });
     expect(remove.output).toContain('Deleted space Scratch');
     expect((await t.call('GET', '/spaces')).body.items.map((s: { id: string }) => s.id)).not.toContain(id);
@@ -81,7 +103,9 @@ describe('in a pseudo-terminal', () => {
 describe('the binary in a pipeline', () => {
   it('--version answers as gh does, with the build date, without loading the program', () => {
     // The date the build recorded (scripts/build.mjs): the one the man pages carry too.
-    const date = /^\.TH "KAGENT" 1 "([^"]+)"/m.exec(readFileSync(join(root, 'dist', 'man', 'kagent.1'), 'utf8'))?.[1]?.replace(/\\-/g, '-');
+    const date = /^\.TH "KAGENT" 1 "([^"]+)"/m
+      .exec(readFileSync(join(root, 'dist', 'man', 'kagent.1'), 'utf8'))?.[1]
+      ?.replace(/\\-/g, '-');
     expect(date).toMatch(/^\d{4}-\d\d-\d\d$/);
     const line = `kagent version ${pkg.version} (${date})\n`;
     for (const flag of ['--version', '-V']) {
@@ -89,7 +113,10 @@ describe('the binary in a pipeline', () => {
       expect(r).toMatchObject({ status: 0, stdout: line, stderr: '' });
     }
     // Through the program (with another global flag) it is the same line.
-    const viaProgram = spawnSync(testNode, [bin, '--no-color', '--version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    const viaProgram = spawnSync(testNode, [bin, '--no-color', '--version'], {
+      encoding: 'utf8',
+      env: baseEnv(tempDir()),
+    });
     expect(viaProgram).toMatchObject({ status: 0, stdout: line, stderr: '' });
   });
 
@@ -104,11 +131,21 @@ describe('the binary in a pipeline', () => {
     );
     const env = { ...baseEnv(tempDir()), NODE_OPTIONS: `--require ${watch}` };
     const version = spawnSync(testNode, [bin, '--version'], { encoding: 'utf8', env });
-    expect(version).toMatchObject({ status: 0, stdout: expect.stringMatching(/^kagent version /), stderr: 'stdout made: false\n' });
+    expect(version).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/^kagent version /),
+      stderr: 'stdout made: false\n',
+    });
     const help = spawnSync(testNode, [bin, '--help'], { encoding: 'utf8', env: { ...env, COLUMNS: '64' } });
-    expect(help).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: kagent'), stderr: 'stdout made: false\n' });
+    expect(help).toMatchObject({
+      status: 0,
+      stdout: expect.stringContaining('Usage: kagent'),
+      stderr: 'stdout made: false\n',
+    });
     // A command still writes through process.stdout.
-    expect(spawnSync(testNode, [bin, 'help', 'exit-codes', '--json'], { encoding: 'utf8', env }).stderr).toBe('stdout made: true\n');
+    expect(spawnSync(testNode, [bin, 'help', 'exit-codes', '--json'], { encoding: 'utf8', env }).stderr).toBe(
+      'stdout made: true\n',
+    );
     // The reader gone before anything is written: EPIPE on fd 1 ends the run quietly, with success.
     for (const args of [['--version'], ['--help']]) {
       const child = spawn(testNode, [bin, ...args], { env: baseEnv(tempDir()), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -122,11 +159,16 @@ describe('the binary in a pipeline', () => {
 
   it('--version --verbose adds the Node.js and the platform, for bug reports', () => {
     const nodeVersion = spawnSync(testNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
-    for (const args of [['--version', '--verbose'], ['--verbose', '-V']]) {
+    for (const args of [
+      ['--version', '--verbose'],
+      ['--verbose', '-V'],
+    ]) {
       const r = spawnSync(testNode, [bin, ...args], { encoding: 'utf8' });
       expect(r.status).toBe(0);
       const [first, second, rest] = r.stdout.split('\n');
-      expect(first).toMatch(new RegExp(`^kagent version ${pkg.version.replace(/\./g, '\\.')} \\(\\d{4}-\\d\\d-\\d\\d\\)$`));
+      expect(first).toMatch(
+        new RegExp(`^kagent version ${pkg.version.replace(/\./g, '\\.')} \\(\\d{4}-\\d\\d-\\d\\d\\)$`),
+      );
       expect(second).toBe(`Node.js ${nodeVersion} on ${process.platform}-${process.arch} (${type()} ${release()})`);
       expect(rest).toBe('');
     }
@@ -138,23 +180,44 @@ describe('the binary in a pipeline', () => {
 
   it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {
     const env = baseEnv(tempDir());
-    const ok = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], { encoding: 'utf8', env });
+    const ok = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.[] | select(.code == 130) | .meaning'], {
+      encoding: 'utf8',
+      env,
+    });
     expect(ok).toMatchObject({ status: 0, stdout: 'interrupted (Ctrl-C)\n' });
     const bad = spawnSync(testNode, [bin, 'help', 'exit-codes', '--jq', '.['], { encoding: 'utf8', env });
     expect(bad.status).toBe(2);
-    expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: 'JQ_ERROR', message: expect.stringContaining('syntax error') } });
+    expect(JSON.parse(bad.stderr)).toMatchObject({
+      error: { code: 'JQ_ERROR', message: expect.stringContaining('syntax error') },
+    });
   });
 
   it('a reader that closes the pipe early (| head) ends it quietly with exit 0', async () => {
     const configDir = tempDir();
-    await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+    await writeProfile(
+      configDir,
+      'default',
+      { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 },
+      { makeCurrent: true },
+    );
     // Far more output than a pipe buffers.
     const account = t.sandbox.world.state.accounts[t.sandbox.accountId]!;
     for (let i = 0; i < 4000; i++) {
-      account.spaces.push({ id: `sp_bulk${i}`, name: `Bulk space number ${i}`, icon: null, description: 'x'.repeat(40), isDefault: false, position: 100 + i, createdAt: new Date().toISOString() });
+      account.spaces.push({
+        id: `sp_bulk${i}`,
+        name: `Bulk space number ${i}`,
+        icon: null,
+        description: 'x'.repeat(40),
+        isDefault: false,
+        position: 100 + i,
+        createdAt: new Date().toISOString(),
+      });
     }
     try {
-      const child = spawn(testNode, [bin, 'space', 'list'], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(testNode, [bin, 'space', 'list'], {
+        env: baseEnv(configDir),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdout.once('data', () => child.stdout.destroy());

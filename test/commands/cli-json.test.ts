@@ -46,7 +46,10 @@ async function freshIds(name: string, t: TestSandbox, ids: Ids, kagent: LoggedIn
     case 'doc delete':
       return { doc: (await t.call('POST', '/docs', { body: { title: 'Doomed', markdown: 'Soon gone.' } })).body.id };
     case 'lib delete':
-      return { item: (await t.call('POST', '/library', { body: { url: `https://example.com/doomed/${Date.now()}` } })).body.item.id };
+      return {
+        item: (await t.call('POST', '/library', { body: { url: `https://example.com/doomed/${Date.now()}` } })).body
+          .item.id,
+      };
     case 'conversation delete':
       return { conversation: await turn('Hello there') };
     case 'watch unfollow':
@@ -57,7 +60,10 @@ async function freshIds(name: string, t: TestSandbox, ids: Ids, kagent: LoggedIn
       return { slug };
     }
     case 'task cancel':
-      return { task: (await t.call('POST', '/watches', { body: { intent: `Wind farms in the North Sea ${Date.now()}` } })).body.taskId };
+      return {
+        task: (await t.call('POST', '/watches', { body: { intent: `Wind farms in the North Sea ${Date.now()}` } })).body
+          .taskId,
+      };
     case 'actions approve':
     case 'actions reject':
       return { action: await pendingAction() };
@@ -86,7 +92,8 @@ beforeAll(async () => {
   ids = await makeFixtures(s.t, 'json');
   // The commands that change the settings (config) go last, so the others still reach the sandbox;
   // among them `config set` first (`config get` of a setting never set is exit 1, as with git) and `unset` last.
-  const rank = (leaf: Leaf) => (leaf.path[1] !== 'config' ? 0 : leaf.path[2] === 'set' ? 1 : leaf.path[2] === 'unset' ? 3 : 2);
+  const rank = (leaf: Leaf) =>
+    leaf.path[1] !== 'config' ? 0 : leaf.path[2] === 'set' ? 1 : leaf.path[2] === 'unset' ? 3 : 2;
   tree = (await everyCommand()).filter((leaf) => !(nameOf(leaf) in ELSEWHERE)).sort((a, b) => rank(a) - rank(b));
 });
 afterAll(async () => {
@@ -106,7 +113,13 @@ describe('--json on every command', () => {
     for (const leaf of tree) {
       const name = nameOf(leaf);
       for (const tty of [false, true]) {
-        const argv = [...argvFor(leaf, { ...ids, ...(await freshIds(name, s.t, ids, s.kagent)) }), '--json', '--yes', '--timeout', '30'];
+        const argv = [
+          ...argvFor(leaf, { ...ids, ...(await freshIds(name, s.t, ids, s.kagent)) }),
+          '--json',
+          '--yes',
+          '--timeout',
+          '30',
+        ];
         const r = await s.kagent(argv, { tty });
         const said = `${tty ? 'terminal' : 'piped'}: kagent ${argv.join(' ')} → exit ${r.code}`;
         if (r.code !== 0) failures.push(`${said}: ${r.stderr.slice(0, 300)}`);
@@ -122,7 +135,9 @@ describe('--json on every command', () => {
   it('auth logout and auth login too', async () => {
     const out = await s.kagent(['auth', 'logout', '--json']);
     expect(JSON.parse(out.stdout)).toEqual({ profile: 'default', loggedOut: true });
-    const back = await s.kagent(['auth', 'login', '--base-url', s.t.baseUrl, '--with-key', '--json'], { stdin: s.t.apiKey });
+    const back = await s.kagent(['auth', 'login', '--base-url', s.t.baseUrl, '--with-key', '--json'], {
+      stdin: s.t.apiKey,
+    });
     expect(JSON.parse(back.stdout)).toMatchObject({ authenticated: true });
   });
 });

@@ -9,7 +9,13 @@ import type { RunOptions } from '../../src/cli/program.js';
 import { exitCodeTable } from '../../src/errors.js';
 import { groups, loadGroup } from '../../src/cli/manifest.js';
 import { groupNameIn } from '../../src/cli/argv.js';
-import { GLOBAL_ATTRIBUTES, GLOBAL_FLAGS, SHORT_VALUE_LETTERS, shapeOf, VALUE_FLAGS } from '../../src/cli/global-flags.js';
+import {
+  GLOBAL_ATTRIBUTES,
+  GLOBAL_FLAGS,
+  SHORT_VALUE_LETTERS,
+  shapeOf,
+  VALUE_FLAGS,
+} from '../../src/cli/global-flags.js';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
@@ -24,8 +30,22 @@ describe('version and help', () => {
   it('--help lists every command group with its summary, the global flags and examples', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const group of groups) expect(r.stdout).toMatch(new RegExp(`\\n  ${group.name}\\s+${group.summary.slice(0, 20).replace(/[()]/g, '.')}`));
-    for (const flag of ['--json', '--jq <expr>', '-p, --profile', '--base-url', '--lang', '--no-color', '--no-input', '-y, --yes', '-q, --quiet', '--debug', '--timeout', '--insecure']) {
+    for (const group of groups)
+      expect(r.stdout).toMatch(new RegExp(`\\n  ${group.name}\\s+${group.summary.slice(0, 20).replace(/[()]/g, '.')}`));
+    for (const flag of [
+      '--json',
+      '--jq <expr>',
+      '-p, --profile',
+      '--base-url',
+      '--lang',
+      '--no-color',
+      '--no-input',
+      '-y, --yes',
+      '-q, --quiet',
+      '--debug',
+      '--timeout',
+      '--insecure',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('Examples:\n  $ kagent');
@@ -84,7 +104,9 @@ describe('help topics', () => {
   it('exit-codes and the table of docs/exit-codes.md have the same codes', async () => {
     const page = readFileSync(new URL('../../docs/exit-codes.md', import.meta.url), 'utf8');
     const documented = [...page.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
-    const listed = (JSON.parse((await runCli(['help', 'exit-codes', '--json'])).stdout) as Array<{ code: number }>).map((row) => row.code);
+    const listed = (JSON.parse((await runCli(['help', 'exit-codes', '--json'])).stdout) as Array<{ code: number }>).map(
+      (row) => row.code,
+    );
     expect(documented.length).toBeGreaterThan(10);
     expect(documented).toEqual(listed);
     expect(listed).toEqual(exitCodeTable.map(([code]) => code));
@@ -92,12 +114,28 @@ describe('help topics', () => {
   it('environment lists the variables', async () => {
     const r = await runCli(['help', 'environment']);
     expect(r.code).toBe(0);
-    for (const name of ['KAGENT_API_KEY', 'KAGENT_BASE_URL', 'KAGENT_PROFILE', 'KAGENT_LANG', 'KAGENT_CONFIG_DIR', 'KAGENT_PAGER', 'PAGER', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']) expect(r.stdout).toContain(name);
+    for (const name of [
+      'KAGENT_API_KEY',
+      'KAGENT_BASE_URL',
+      'KAGENT_PROFILE',
+      'KAGENT_LANG',
+      'KAGENT_CONFIG_DIR',
+      'KAGENT_PAGER',
+      'PAGER',
+      'NO_COLOR',
+      'FORCE_COLOR',
+      'CI',
+      'GITHUB_ACTIONS',
+      'GITHUB_STEP_SUMMARY',
+    ])
+      expect(r.stdout).toContain(name);
   });
   it('environment lists every variable of the table in docs/configuration.md', async () => {
     const configuration = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     const section = configuration.split('\n## Environment variables\n')[1]!.split('\n## ')[0]!;
-    const documented = [...section.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]!));
+    const documented = [...section.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) \|/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/`([A-Z_]+)`/g)].map((n) => n[1]!),
+    );
     expect(documented.length).toBeGreaterThan(10);
     expect(documented).toContain('KAGENT_CACHE_DIR');
     const r = await runCli(['help', 'environment', '--json']);
@@ -145,7 +183,9 @@ describe('parse errors are usage errors: exit 2, one error line, a hint', () => 
     const r = await runCli(['space', 'create', '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'USAGE', message: "missing required argument 'name'" } });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: { code: 'USAGE', message: "missing required argument 'name'" },
+    });
   });
 });
 
@@ -166,8 +206,15 @@ describe('group loading', () => {
     // A flag added to the table is known to the scan with no other change.
     const shape = shapeOf({ flags: '-r, --region <name>', description: 'x' });
     expect(shape).toEqual({ short: '-r', long: '--region', attribute: 'region', value: 'required', negate: false });
-    expect(shapeOf({ flags: '--no-pager', description: 'x' })).toMatchObject({ attribute: 'pager', negate: true, value: 'none' });
-    expect(shapeOf({ flags: '--json [fields]', description: 'x' })).toMatchObject({ attribute: 'json', value: 'optional' });
+    expect(shapeOf({ flags: '--no-pager', description: 'x' })).toMatchObject({
+      attribute: 'pager',
+      negate: true,
+      value: 'none',
+    });
+    expect(shapeOf({ flags: '--json [fields]', description: 'x' })).toMatchObject({
+      attribute: 'json',
+      value: 'optional',
+    });
     for (const flag of GLOBAL_FLAGS) {
       const { attribute } = shapeOf(flag);
       expect(GLOBAL_ATTRIBUTES.has(attribute), flag.flags).toBe(true);
@@ -176,14 +223,35 @@ describe('group loading', () => {
 
   it('a command declaring a global flag of its own is refused when registered', async () => {
     const { readCommandLine } = await import('../../src/cli/commander.js');
-    const options = { argv: ['me'], env: {}, version: '0', stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() } as unknown as RunOptions;
+    const options = {
+      argv: ['me'],
+      env: {},
+      version: '0',
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+    } as unknown as RunOptions;
     for (const flags of ['--timeout <s>', '-p, --page <n>', '--debug', '--lang <x>']) {
-      const group: CommandSpec = { name: 'me', summary: 'x', options: [{ flags, description: 'x' }], examples: ['kagent me'], run: async () => {} };
+      const group: CommandSpec = {
+        name: 'me',
+        summary: 'x',
+        options: [{ flags, description: 'x' }],
+        examples: ['kagent me'],
+        run: async () => {},
+      };
       await expect(readCommandLine(options, ['me'], group), flags).rejects.toThrow('clashes with a global flag');
     }
     // A command's own --input <file> is not the global --no-input.
-    const api: CommandSpec = { name: 'me', summary: 'x', options: [{ flags: '--input <file>', description: 'x' }], examples: ['kagent me'], run: async () => {} };
-    await expect(readCommandLine(options, ['me', '--input', 'f'], api)).resolves.toMatchObject({ invocation: { opts: { input: 'f' } } });
+    const api: CommandSpec = {
+      name: 'me',
+      summary: 'x',
+      options: [{ flags: '--input <file>', description: 'x' }],
+      examples: ['kagent me'],
+      run: async () => {},
+    };
+    await expect(readCommandLine(options, ['me', '--input', 'f'], api)).resolves.toMatchObject({
+      invocation: { opts: { input: 'f' } },
+    });
   });
 
   it('global flags work after the subcommand too', async () => {
@@ -210,7 +278,11 @@ describe('the commander-free root help', () => {
 describe('--json FIELDS (the gh habit)', () => {
   const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
   it('keeps those fields, in that order, as --json id,title, --json=FIELDS and after a command without operands', async () => {
-    for (const argv of [['help', 'exit-codes', '--json', 'meaning,code'], ['help', 'exit-codes', '--json=meaning,code'], ['--json', 'meaning,code', 'help', 'exit-codes']]) {
+    for (const argv of [
+      ['help', 'exit-codes', '--json', 'meaning,code'],
+      ['help', 'exit-codes', '--json=meaning,code'],
+      ['--json', 'meaning,code', 'help', 'exit-codes'],
+    ]) {
       const r = await runCli(argv, { env });
       expect(r.code, argv.join(' ')).toBe(0);
       const rows = JSON.parse(r.stdout);
@@ -220,7 +292,9 @@ describe('--json FIELDS (the gh habit)', () => {
     const one = JSON.parse((await runCli(['help', 'environment', '--json', 'name'], { env })).stdout);
     expect(one[0]).toEqual({ name: 'KAGENT_API_KEY' });
     // --jq sees the fields picked
-    expect((await runCli(['help', 'exit-codes', '--json', 'code', '--jq', '.[0] | keys | join(",")'], { env })).stdout).toBe('code\n');
+    expect(
+      (await runCli(['help', 'exit-codes', '--json', 'code', '--jq', '.[0] | keys | join(",")'], { env })).stdout,
+    ).toBe('code\n');
   });
 
   it('an unknown field is exit 2 and lists the known ones; stdout stays empty', async () => {
@@ -228,7 +302,11 @@ describe('--json FIELDS (the gh habit)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     // --json asked: the error is the JSON envelope on stderr
-    expect(JSON.parse(r.stderr).error).toEqual({ code: 'USAGE', message: 'unknown field for --json: nope', hint: 'known fields: code, meaning' });
+    expect(JSON.parse(r.stderr).error).toEqual({
+      code: 'USAGE',
+      message: 'unknown field for --json: nope',
+      hint: 'known fields: code, meaning',
+    });
   });
 
   it('the word after --json stays an operand where the command expects one', async () => {
@@ -256,7 +334,10 @@ describe('-p with a profile that does not exist', () => {
     expect(far.code).toBe(4);
     expect(far.stderr).toContain('error: no profile "elsewhere" (PROFILE_NOT_FOUND)');
     // a profile that does not exist yet is fine where it is being made
-    const login = await runCli(['auth', 'login', '-p', 'fresh', '--base-url', 'http://127.0.0.1:9/api/v1', '--with-key'], { configDir, env, stdin: 'kak_z\n' });
+    const login = await runCli(
+      ['auth', 'login', '-p', 'fresh', '--base-url', 'http://127.0.0.1:9/api/v1', '--with-key'],
+      { configDir, env, stdin: 'kak_z\n' },
+    );
     expect(login.stderr).not.toContain('PROFILE_NOT_FOUND');
   });
 });

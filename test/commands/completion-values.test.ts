@@ -31,13 +31,21 @@ let hanging: TinyServer;
 beforeAll(async () => {
   ensureBuilt();
   mkdirSync(binDir, { recursive: true });
-  writeFileSync(join(binDir, 'kagent'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(kagentJs)} "$@"\n`);
+  writeFileSync(
+    join(binDir, 'kagent'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(kagentJs)} "$@"\n`,
+  );
   chmodSync(join(binDir, 'kagent'), 0o755);
   // A directory with files in it: nothing here may be offered where a value is expected.
   mkdirSync(work, { recursive: true });
   writeFileSync(join(work, 'notes.txt'), 'x');
   t = await startTestSandbox();
-  await writeProfile(configDir, 'sandbox', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+  await writeProfile(
+    configDir,
+    'sandbox',
+    { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
   await writeProfile(configDir, 'work', { baseUrl: 'http://127.0.0.1:9/api/v1' });
   slug = (await t.call('POST', '/watches', { body: { intent: 'Lighthouse restoration news' } })).body.slug;
   docId = (await t.call('POST', '/docs', { body: { title: 'Quarterly plan', markdown: '# Plan' } })).body.id;
@@ -51,12 +59,23 @@ afterAll(async () => {
 });
 
 /** Runs a shell without blocking this process (the sandbox answers from here). */
-function shell(program: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function shell(
+  program: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, {
       cwd: work,
       // A loaded test machine may be slower than the 250 ms a Tab waits by default.
-      env: { PATH: `${binDir}:${process.env.PATH}`, HOME: dir, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: cacheDir, KAGENT_COMPLETE_TIMEOUT: '5000', ...env },
+      env: {
+        PATH: `${binDir}:${process.env.PATH}`,
+        HOME: dir,
+        KAGENT_CONFIG_DIR: configDir,
+        KAGENT_CACHE_DIR: cacheDir,
+        KAGENT_COMPLETE_TIMEOUT: '5000',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -95,7 +114,8 @@ describe('real shells offer what the account holds', () => {
     ].join('\n');
     const r = await shell('bash', ['-c', harness]);
     expect(r.stderr).toBe('');
-    const [watches, prefixed, docs, spaces, spaceFlag, profiles, profileFlag, settings, otherProfile, none] = r.stdout.split('\n');
+    const [watches, prefixed, docs, spaces, spaceFlag, profiles, profileFlag, settings, otherProfile, none] =
+      r.stdout.split('\n');
     expect(watches).toBe(slug);
     expect(prefixed).toBe(slug);
     expect(docs!.split('|')).toContain(docId);
@@ -133,21 +153,40 @@ describe('real shells offer what the account holds', () => {
 
   it('fish: values with their titles as descriptions; `config use` offers profiles, not files', async () => {
     const file = await script('fish');
-    const lines = ['kagent watch show ', 'kagent -p sandbox doc show ', 'kagent config use ', 'kagent chat --conversation '];
-    const harness = [`source ${JSON.stringify(file)}`, ...lines.map((line) => `echo (complete -C ${JSON.stringify(line)} | string join '|')`)].join('\n');
+    const lines = [
+      'kagent watch show ',
+      'kagent -p sandbox doc show ',
+      'kagent config use ',
+      'kagent chat --conversation ',
+    ];
+    const harness = [
+      `source ${JSON.stringify(file)}`,
+      ...lines.map((line) => `echo (complete -C ${JSON.stringify(line)} | string join '|')`),
+    ].join('\n');
     const r = await shell('fish', ['-c', harness]);
     expect(r.stderr).toBe('');
     const [watches, docs, profiles, conversations] = r.stdout.split('\n');
     expect(watches).toBe(`${slug}\tLighthouse restoration news`);
     expect(docs).toContain(`${docId}\tQuarterly plan`);
-    expect(profiles!.split('|').map((item) => item.split('\t')[0]).sort()).toEqual(['sandbox', 'work']);
+    expect(
+      profiles!
+        .split('|')
+        .map((item) => item.split('\t')[0])
+        .sort(),
+    ).toEqual(['sandbox', 'work']);
     expect(profiles).not.toContain('notes.txt');
     expect(conversations).toBe('');
   }, 30_000);
 });
 
 describe('kagent completion __complete', () => {
-  const env = (extra: Record<string, string | undefined> = {}) => ({ KAGENT_CACHE_DIR: tempDir('kagent-cache-'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, KAGENT_COMPLETE_TIMEOUT: '5000', ...extra });
+  const env = (extra: Record<string, string | undefined> = {}) => ({
+    KAGENT_CACHE_DIR: tempDir('kagent-cache-'),
+    KAGENT_BASE_URL: t.baseUrl,
+    KAGENT_API_KEY: t.apiKey,
+    KAGENT_COMPLETE_TIMEOUT: '5000',
+    ...extra,
+  });
 
   it('prints value<TAB>title lines for each kind, filtered by the prefix', async () => {
     const watch = await runCli(['completion', '__complete', 'watch', ''], { env: env() });
@@ -155,7 +194,9 @@ describe('kagent completion __complete', () => {
     expect(watch.stdout).toBe(`${slug}\tLighthouse restoration news\n`);
     const space = await runCli(['completion', '__complete', 'space', 'Fi'], { env: env() });
     expect(space.stdout).toBe(`Field notes\t${spaceId}\n`);
-    expect((await runCli(['completion', '__complete', 'doc', docId.slice(0, 5)], { env: env() })).stdout).toContain(`${docId}\tQuarterly plan\n`);
+    expect((await runCli(['completion', '__complete', 'doc', docId.slice(0, 5)], { env: env() })).stdout).toContain(
+      `${docId}\tQuarterly plan\n`,
+    );
   });
 
   it('is hidden: not in help, not offered by the scripts', async () => {
@@ -166,7 +207,13 @@ describe('kagent completion __complete', () => {
 
   it('reuses answers for a short while (cache dir, per base URL and key), then asks again', async () => {
     const cache = tempDir('kagent-cache-');
-    const source = { baseUrl: t.baseUrl, apiKey: t.apiKey, configPath: join(configDir, 'config.json'), env: { KAGENT_CACHE_DIR: cache, KAGENT_COMPLETE_TIMEOUT: '5000' }, version: '0.0.0' };
+    const source = {
+      baseUrl: t.baseUrl,
+      apiKey: t.apiKey,
+      configPath: join(configDir, 'config.json'),
+      env: { KAGENT_CACHE_DIR: cache, KAGENT_COMPLETE_TIMEOUT: '5000' },
+      version: '0.0.0',
+    };
     let now = Date.now();
     const first = await completeValues('watch', '', { ...source, now: () => now });
     expect(first.map((c) => c.value)).toEqual([slug]);
@@ -177,7 +224,9 @@ describe('kagent completion __complete', () => {
     const other = await t.newAccount();
     expect(await completeValues('watch', '', { ...source, apiKey: other.apiKey, now: () => now })).toEqual([]);
     now += 2_000;
-    expect((await completeValues('watch', '', { ...source, now: () => now })).map((c) => c.value).sort()).toEqual([slug, second].sort());
+    expect((await completeValues('watch', '', { ...source, now: () => now })).map((c) => c.value).sort()).toEqual(
+      [slug, second].sort(),
+    );
     await t.call('DELETE', `/watches/${second}/follow`);
   });
 
@@ -196,7 +245,9 @@ describe('kagent completion __complete', () => {
     const html = await tinyServer(() => ({ status: 200, body: '<html>', headers: { 'content-type': 'text/html' } }));
     try {
       for (const server of [odd, html]) {
-        const r = await runCli(['completion', '__complete', 'task', ''], { env: env({ KAGENT_BASE_URL: server.baseUrl }) });
+        const r = await runCli(['completion', '__complete', 'task', ''], {
+          env: env({ KAGENT_BASE_URL: server.baseUrl }),
+        });
         expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
       }
     } finally {
@@ -206,7 +257,11 @@ describe('kagent completion __complete', () => {
   }, 10_000);
 
   it('a service that never answers: the built binary still returns at once, quietly', async () => {
-    const r = await shell(process.execPath, [kagentJs, 'completion', '__complete', 'watch', ''], { KAGENT_BASE_URL: hanging.baseUrl, KAGENT_API_KEY: 'kak_test', KAGENT_COMPLETE_TIMEOUT: '' });
+    const r = await shell(process.execPath, [kagentJs, 'completion', '__complete', 'watch', ''], {
+      KAGENT_BASE_URL: hanging.baseUrl,
+      KAGENT_API_KEY: 'kak_test',
+      KAGENT_COMPLETE_TIMEOUT: '',
+    });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
   }, 5_000);
 });

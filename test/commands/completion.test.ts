@@ -21,7 +21,8 @@ const scripts: Record<string, string> = {};
 let specs: CommandSpec[];
 
 beforeAll(async () => {
-  for (const shell of ['bash', 'zsh', 'fish']) expect(spawnSync(shell, ['-c', 'exit 0']).status, `${shell} must be installed (.ci/run installs it)`).toBe(0);
+  for (const shell of ['bash', 'zsh', 'fish'])
+    expect(spawnSync(shell, ['-c', 'exit 0']).status, `${shell} must be installed (.ci/run installs it)`).toBe(0);
   for (const shell of ['bash', 'zsh', 'fish']) {
     const r = await runCli(['completion', shell]);
     expect(r.code, r.stderr).toBe(0);
@@ -92,7 +93,8 @@ describe('bash', () => {
 
   it('covers every command of every group module and each of its flags', () => {
     const words = new Map<string, string>();
-    for (const match of scripts.bash!.matchAll(/^ {4}'([^']*)'\) REPLY='([^']*)'; REPLY2='([^']*)' ;;$/gm)) words.set(match[1]!, `${match[2]} | ${match[3]}`);
+    for (const match of scripts.bash!.matchAll(/^ {4}'([^']*)'\) REPLY='([^']*)'; REPLY2='([^']*)' ;;$/gm))
+      words.set(match[1]!, `${match[2]} | ${match[3]}`);
     // one per group of the root help, in its order (a group whose module is missing is still completed by name)
     expect(specs.map((spec) => spec.name)).toEqual(groups.map((group) => group.name));
     expect(specs.find((spec) => spec.name === 'doc')?.commands?.length).toBe(10);
@@ -100,12 +102,14 @@ describe('bash', () => {
       const entry = words.get(path);
       expect(entry, path).toBeDefined();
       const [subs, flags] = entry!.split(' | ') as [string, string];
-      for (const sub of (spec.commands ?? []).filter((command) => !command.hidden)) expect(subs.split(' '), path).toContain(sub.name);
+      for (const sub of (spec.commands ?? []).filter((command) => !command.hidden))
+        expect(subs.split(' '), path).toContain(sub.name);
       for (const option of spec.options ?? []) {
         const long = /--[\w-]+/.exec(option.flags)?.[0];
         if (long && !option.hidden) expect(flags.split(' '), `${path} ${long}`).toContain(long);
       }
-      for (const alias of spec.aliases ?? []) expect(scripts.bash).toContain(`'${path.split('/').slice(0, -1).join('/')}/${alias}') REPLY='${path}'`);
+      for (const alias of spec.aliases ?? [])
+        expect(scripts.bash).toContain(`'${path.split('/').slice(0, -1).join('/')}/${alias}') REPLY='${path}'`);
     }
   });
 });
@@ -158,8 +162,20 @@ describe('fish', () => {
   });
 
   it('completes with descriptions, choices and files', () => {
-    const lines = ['kagent ', 'kagent doc ', 'kagent doc edit dc_1 --rep', 'kagent --lang ', 'kagent -p work doc cr', 'kagent completion ', 'kagent api GET /media/', `kagent doc create --file ${join(dir, 'kagent.b')}`];
-    const harness = [`source ${JSON.stringify(join(dir, 'kagent.fish'))}`, ...lines.map((line) => `complete -C ${JSON.stringify(line)} | string join '|'`)].join('\n');
+    const lines = [
+      'kagent ',
+      'kagent doc ',
+      'kagent doc edit dc_1 --rep',
+      'kagent --lang ',
+      'kagent -p work doc cr',
+      'kagent completion ',
+      'kagent api GET /media/',
+      `kagent doc create --file ${join(dir, 'kagent.b')}`,
+    ];
+    const harness = [
+      `source ${JSON.stringify(join(dir, 'kagent.fish'))}`,
+      ...lines.map((line) => `complete -C ${JSON.stringify(line)} | string join '|'`),
+    ].join('\n');
     const r = run('fish', ['-c', harness]);
     expect(r.stderr).toBe('');
     const [all, doc, flags, lang, create, shells, api, file] = r.stdout.trimEnd().split('\n');
@@ -167,7 +183,12 @@ describe('fish', () => {
     expect(all).toContain('media\tTranscribe videos and podcasts and read the transcripts');
     expect(doc).toContain('edit\tChange a document with exact-match edits, or in $EDITOR');
     expect(flags).toBe('--replace\ttext to replace, matching exactly once (repeatable; pair each with --with)');
-    expect(lang!.split('|').map((item) => item.split('\t')[0]).sort()).toEqual(['en', 'zh']);
+    expect(
+      lang!
+        .split('|')
+        .map((item) => item.split('\t')[0])
+        .sort(),
+    ).toEqual(['en', 'zh']);
     expect(create).toContain('create\t');
     expect(shells!.split('|').sort()).toEqual(['bash', 'fish', 'zsh']);
     expect(api).toBe('/media/quote');
@@ -181,7 +202,9 @@ describe('kagent completion', () => {
     expect(r.code).toBe(0);
     const bad = await runCli(['completion', 'powershell']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.");
+    expect(bad.stderr).toContain(
+      "value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
+    );
     expect((await runCli(['completion'])).code).toBe(2);
   });
 
@@ -197,9 +220,13 @@ describe('kagent completion', () => {
 describe('completions/ loaders, with the built binary as `kagent` on PATH', () => {
   const bin = join(dir, 'bin');
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(join(root, 'dist', 'cli.js')))
+      spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'kagent'), `#!/bin/sh\nexec ${JSON.stringify(testNode)} ${JSON.stringify(join(root, 'bin', 'kagent.js'))} "$@"\n`);
+    writeFileSync(
+      join(bin, 'kagent'),
+      `#!/bin/sh\nexec ${JSON.stringify(testNode)} ${JSON.stringify(join(root, 'bin', 'kagent.js'))} "$@"\n`,
+    );
     chmodSync(join(bin, 'kagent'), 0o755);
   }, 60_000);
   const env = () => ({ PATH: `${bin}:${process.env.PATH}`, KAGENT_CONFIG_DIR: join(dir, 'config') });
@@ -227,7 +254,15 @@ describe('completions/ loaders, with the built binary as `kagent` on PATH', () =
 
   it('kagent.fish loads the generated script and completes', () => {
     expect(run('fish', ['-n', join(root, 'completions', 'kagent.fish')]).code).toBe(0);
-    const r = run('fish', ['-c', `source ${JSON.stringify(join(root, 'completions', 'kagent.fish'))}; complete -C 'kagent media ' | string split -f1 \\t | string join ' '`], undefined, env());
+    const r = run(
+      'fish',
+      [
+        '-c',
+        `source ${JSON.stringify(join(root, 'completions', 'kagent.fish'))}; complete -C 'kagent media ' | string split -f1 \\t | string join ' '`,
+      ],
+      undefined,
+      env(),
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split(' ').sort()).toEqual(['list', 'ls', 'quote', 'show', 'start', 'transcript', 'view']);
   });

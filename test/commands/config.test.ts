@@ -19,14 +19,25 @@ const saved = (configDir: string) => JSON.parse(readFileSync(join(configDir, 'co
 describe('config set / get / unset', () => {
   it('saves each setting in the current profile and reads it back', async () => {
     const configDir = await setup();
-    for (const [key, value] of [['lang', 'zh'], ['space', 'Research'], ['rate-limit', '30'], ['base-url', 'https://b.test/api/v1']]) {
+    for (const [key, value] of [
+      ['lang', 'zh'],
+      ['space', 'Research'],
+      ['rate-limit', '30'],
+      ['base-url', 'https://b.test/api/v1'],
+    ]) {
       const set = await runCli(['config', 'set', key!, value!], { configDir });
       expect(set.code, key).toBe(0);
       expect(set.stderr).toContain(`Set ${key} for profile "default"`);
       const get = await runCli(['config', 'get', key!], { configDir });
       expect(get).toMatchObject({ code: 0, stdout: `${value}\n` });
     }
-    expect(saved(configDir).profiles.default).toEqual({ baseUrl: 'https://b.test/api/v1', apiKey: KEY, lang: 'zh', space: 'Research', rateLimit: 30 });
+    expect(saved(configDir).profiles.default).toEqual({
+      baseUrl: 'https://b.test/api/v1',
+      apiKey: KEY,
+      lang: 'zh',
+      space: 'Research',
+      rateLimit: 30,
+    });
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
 
     const unset = await runCli(['config', 'unset', 'space'], { configDir });
@@ -52,7 +63,10 @@ describe('config set / get / unset', () => {
 
   it('get shows the value in effect: env and flags win, --json says where it came from', async () => {
     const configDir = await setup();
-    const env = await runCli(['config', 'get', 'base-url', '--json'], { configDir, env: { KAGENT_BASE_URL: 'https://env.test/api/v1' } });
+    const env = await runCli(['config', 'get', 'base-url', '--json'], {
+      configDir,
+      env: { KAGENT_BASE_URL: 'https://env.test/api/v1' },
+    });
     expect(JSON.parse(env.stdout)).toEqual({ key: 'base-url', value: 'https://env.test/api/v1', source: 'env' });
     const flag = await runCli(['config', 'get', 'lang', '--lang', 'en', '--json'], { configDir });
     expect(JSON.parse(flag.stdout)).toEqual({ key: 'lang', value: 'en', source: 'flag' });
@@ -103,7 +117,9 @@ describe('config list', () => {
   it('piped: key, value, source separated by tabs; --json: an array', async () => {
     const configDir = await setup();
     const piped = await runCli(['config', 'list'], { configDir });
-    expect(piped.stdout).toBe('base-url\thttps://a.test/api/v1\tprofile\nlang\t\t\nspace\t\t\nrate-limit\t60\tdefault\npager\tless -FRX\tdefault\napi-key\tkak_…9876\tprofile\n');
+    expect(piped.stdout).toBe(
+      'base-url\thttps://a.test/api/v1\tprofile\nlang\t\t\nspace\t\t\nrate-limit\t60\tdefault\npager\tless -FRX\tdefault\napi-key\tkak_…9876\tprofile\n',
+    );
     const json = JSON.parse((await runCli(['config', 'list', '--json'], { configDir })).stdout);
     expect(json).toContainEqual({ key: 'api-key', value: 'kak_…9876', source: 'profile' });
     expect(json).toHaveLength(6);
@@ -115,7 +131,9 @@ describe('profiles', () => {
     const configDir = await setup();
     await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:7/api/v1', apiKey: 'kak_x' });
     const list = await runCli(['config', 'profiles'], { configDir });
-    expect(list.stdout).toBe('default\ttrue\thttps://a.test/api/v1\ttrue\nsandbox\tfalse\thttp://127.0.0.1:7/api/v1\ttrue\n');
+    expect(list.stdout).toBe(
+      'default\ttrue\thttps://a.test/api/v1\ttrue\nsandbox\tfalse\thttp://127.0.0.1:7/api/v1\ttrue\n',
+    );
     const use = await runCli(['config', 'use', 'sandbox'], { configDir });
     expect(use.code).toBe(0);
     expect(saved(configDir).currentProfile).toBe('sandbox');
@@ -123,7 +141,12 @@ describe('profiles', () => {
     const missing = await runCli(['config', 'use', 'nope'], { configDir });
     expect(missing.code).toBe(4);
     const json = JSON.parse((await runCli(['config', 'profiles', '--json'], { configDir })).stdout);
-    expect(json).toContainEqual({ name: 'sandbox', current: true, baseUrl: 'http://127.0.0.1:7/api/v1', loggedIn: true });
+    expect(json).toContainEqual({
+      name: 'sandbox',
+      current: true,
+      baseUrl: 'http://127.0.0.1:7/api/v1',
+      loggedIn: true,
+    });
   });
 
   it('an invalid config file is a clear error (exit 1) naming it', async () => {

@@ -34,9 +34,13 @@ async function stats(): Promise<Record<string, number>> {
 beforeAll(async () => {
   s = await loggedInSandbox();
   clock = sandboxClock(s.t);
-  await s.t.call('POST', '/docs', { body: { title: 'Sourdough starter', markdown: 'Feed the sourdough starter daily with flour and water.' } });
+  await s.t.call('POST', '/docs', {
+    body: { title: 'Sourdough starter', markdown: 'Feed the sourdough starter daily with flour and water.' },
+  });
   first = await turn('What do I know about sourdough?');
-  await s.t.call('POST', '/conversations/messages', { body: { text: 'And how often should I feed it?', conversationId: first } });
+  await s.t.call('POST', '/conversations/messages', {
+    body: { text: 'And how often should I feed it?', conversationId: first },
+  });
   await s.t.advance(5_000);
   second = await turn('hello');
   const space = (await s.t.call('POST', '/spaces', { body: { name: 'Research' } })).body;
@@ -51,9 +55,21 @@ describe('conversation list', () => {
     expect(json).toEqual((await s.t.call('GET', '/conversations')).body.items);
 
     const piped = await kagent(['conversation', 'list']);
-    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const c = json[2];
-    expect(rows[2]).toEqual([c.id, c.title, '4', 'api', 'false', new Date(c.updatedAt).toISOString(), c.spaceId, c.preview]);
+    expect(rows[2]).toEqual([
+      c.id,
+      c.title,
+      '4',
+      'api',
+      'false',
+      new Date(c.updatedAt).toISOString(),
+      c.spaceId,
+      c.preview,
+    ]);
 
     const tty = await kagent(['conversation', 'list'], { tty: true });
     const out = plain(tty.stdout);
@@ -62,7 +78,9 @@ describe('conversation list', () => {
   });
 
   it('a running conversation is marked; --space (by name), --limit, --all', async () => {
-    const started = await s.t.call('POST', '/conversations/messages', { body: { text: 'are you there?', conversationId: second } });
+    const started = await s.t.call('POST', '/conversations/messages', {
+      body: { text: 'are you there?', conversationId: second },
+    });
     const tty = plain((await kagent(['conversation', 'list'], { tty: true })).stdout);
     expect(tty).toMatch(new RegExp(`${second}\\s+hello\\s+3\\s+api\\s+● answering`));
     expect((await kagent(['conversation', 'list'])).stdout).toContain(`${second}\thello\t3\tapi\ttrue\t`);
@@ -117,12 +135,16 @@ describe('conversation show', () => {
     expect(head).toContain('running\tfalse');
     const json = (await s.t.call('GET', `/conversations/${first}/messages`)).body;
     const headers = body!.split('\n').filter((l) => l.startsWith('message\t'));
-    expect(headers).toEqual(json.messages.map((m: any) => ['message', m.id, m.role, new Date(m.createdAt).toISOString(), m.credits ?? ''].join('\t')));
+    expect(headers).toEqual(
+      json.messages.map((m: any) =>
+        ['message', m.id, m.role, new Date(m.createdAt).toISOString(), m.credits ?? ''].join('\t'),
+      ),
+    );
     expect(body).toContain('\n  What do I know about sourdough?\n');
     expect(body!.split('\n').every((l) => l === '' || l.startsWith('message\t') || l.startsWith('  '))).toBe(true);
   });
 
-  it('--json is the API\'s Messages; --limit reads the most recent N (1 to 200)', async () => {
+  it("--json is the API's Messages; --limit reads the most recent N (1 to 200)", async () => {
     const json = JSON.parse((await kagent(['conversation', 'show', first, '--json'])).stdout);
     expect(json).toEqual((await s.t.call('GET', `/conversations/${first}/messages`)).body);
     const last = JSON.parse((await kagent(['conversation', 'show', first, '--limit', '1', '--json'])).stdout);
@@ -135,10 +157,14 @@ describe('conversation show', () => {
   });
 
   it('while the agent answers: a note without --follow; --follow waits for the reply on the sandbox clock', async () => {
-    const started = (await s.t.call('POST', '/conversations/messages', { body: { text: 'one more thing', conversationId: first } })).body;
+    const started = (
+      await s.t.call('POST', '/conversations/messages', { body: { text: 'one more thing', conversationId: first } })
+    ).body;
     const now = await kagent(['conversation', 'show', first]);
     expect(now.stdout).toContain('running\ttrue');
-    expect(now.stderr).toContain(`the agent is still answering: kagent conversation show ${first} --follow waits for the reply`);
+    expect(now.stderr).toContain(
+      `the agent is still answering: kagent conversation show ${first} --follow waits for the reply`,
+    );
     const sleeps = clock.sleeps.length;
     const followed = await kagent(['conversation', 'show', first, '--follow', '--json']);
     expect(followed.code).toBe(0);
@@ -173,7 +199,12 @@ describe('conversation show', () => {
         { type: 'text', text: 'Hello \x1b]0;owned\x07there \x1b[2J[1]' },
         { type: 'tool', id: 't', name: 'hidden_name', label: 'Peeking\x1b[31m around', status: 'error' },
         { type: 'sparkle', text: 'so \x9b1mshiny' } as any,
-        { type: 'choice', id: 'ch', question: 'Pick\x07 one', options: [{ id: 'a', label: 'Option \x1b[1mA', hint: 'first' }] },
+        {
+          type: 'choice',
+          id: 'ch',
+          question: 'Pick\x07 one',
+          options: [{ id: 'a', label: 'Option \x1b[1mA', hint: 'first' }],
+        },
       ],
     });
     for (const tty of [true, false]) {
@@ -216,7 +247,9 @@ describe('conversation delete', () => {
     const id = await turn('delete me on a terminal');
     const no = await kagent(['conversation', 'delete', id], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
-    expect(no.prompts[0]).toBe(`Delete conversation "delete me on a terminal" (${id}, 2 messages)? This cannot be undone.`);
+    expect(no.prompts[0]).toBe(
+      `Delete conversation "delete me on a terminal" (${id}, 2 messages)? This cannot be undone.`,
+    );
     expect((await s.t.call('GET', `/conversations/${id}/messages`)).status).toBe(200);
     const yes = await kagent(['conversation', 'delete', id], { tty: true, answers: [true] });
     expect(yes.code).toBe(0);

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-
 let t: TestSandbox;
 let home: string;
 
@@ -26,7 +25,14 @@ afterAll(async () => {
 
 /** Runs kagent in a pseudo-terminal with `extra` in its environment; `answer` is typed once `when` shows on the screen. */
 function inPty(args: string[], extra: Record<string, string>, interaction?: { when: RegExp; answer: string }) {
-  const env = { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, ...extra };
+  const env = {
+    HOME: home,
+    KAGENT_CONFIG_DIR: join(home, 'config'),
+    KAGENT_CACHE_DIR: join(home, 'cache'),
+    KAGENT_BASE_URL: t.baseUrl,
+    KAGENT_API_KEY: t.apiKey,
+    ...extra,
+  };
   return runInPty(args, { env, steps: interaction ? [{ wait: interaction.when, type: interaction.answer }] : [] });
 }
 

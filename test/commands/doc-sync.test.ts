@@ -26,7 +26,8 @@ beforeEach(async () => {
   dir = tempDir('kagent-docsync-');
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 async function createDoc(body: Record<string, unknown>): Promise<{ id: string; revision: number }> {
@@ -41,8 +42,10 @@ async function saveElsewhere(id: string, body: string, baseRevision: number): Pr
   expect(res.status).toBe(200);
 }
 const resetStats = () => s.t.call('DELETE', '/_sandbox/stats', { key: null });
-const requests = async (): Promise<Record<string, number>> => (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
-const sidecar = (file: string) => JSON.parse(readFileSync(join(file, '..', '.kagent', 'docs', `${file.split('/').pop()}.json`), 'utf8'));
+const requests = async (): Promise<Record<string, number>> =>
+  (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
+const sidecar = (file: string) =>
+  JSON.parse(readFileSync(join(file, '..', '.kagent', 'docs', `${file.split('/').pop()}.json`), 'utf8'));
 
 const BODY = `# Plan\n\nStatus: draft\n\n## Steps\n\n- one\n- two\n\n## Background\n\n${'A paragraph of context that neither side changes, long enough that two small edits cost less than the whole text. '.repeat(3)}\n\n## Notes\n\nNothing yet.\n`;
 
@@ -137,7 +140,10 @@ describe('doc push', () => {
     const r = await kagent(['doc', 'push', file], { tty: true });
     expect(r.code).toBe(0);
     expect(plain(r.stderr)).toContain(`✓ Pushed ${file}: doc ${id} is now at revision 2`);
-    expect(await getDoc(id)).toMatchObject({ revision: 2, body: BODY.replace('Status: draft', 'Status: final').replace('Nothing yet.', 'Ship it.') });
+    expect(await getDoc(id)).toMatchObject({
+      revision: 2,
+      body: BODY.replace('Status: draft', 'Status: final').replace('Nothing yet.', 'Ship it.'),
+    });
     expect(await requests()).toMatchObject({ editDoc: 1 });
     expect((await requests()).updateDoc).toBeUndefined();
     expect(sidecar(file)).toMatchObject({ id, revision: 2 });
@@ -156,7 +162,9 @@ describe('doc push', () => {
     const r = await kagent(['doc', 'push', file, '--json']);
     expect(r.code).toBe(0);
     const merged = theirs.replace('- two\n', '- two\n- three\n');
-    expect(r.stderr).toContain(`Pushed ${file}: doc ${id} is now at revision 3 (merged with revision 2, saved meanwhile`);
+    expect(r.stderr).toContain(
+      `Pushed ${file}: doc ${id} is now at revision 3 (merged with revision 2, saved meanwhile`,
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ id, revision: 3, status: 'pushed', mergedWith: 2, file });
     expect(await getDoc(id)).toMatchObject({ revision: 3, body: merged });
     expect(readFileSync(file, 'utf8')).toBe(merged);
@@ -170,13 +178,17 @@ describe('doc push', () => {
     await resetStats();
     const r = await kagent(['doc', 'push', file]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(`doc ${id} changed since revision 1 (now 2) and 2 hunks conflict with your changes; nothing was sent (MERGE_CONFLICT)`);
+    expect(r.stderr).toContain(
+      `doc ${id} changed since revision 1 (now 2) and 2 hunks conflict with your changes; nothing was sent (MERGE_CONFLICT)`,
+    );
     // One save was tried, on revision 1, and refused (REVISION_CONFLICT); the merge sent nothing.
     const tried = await requests();
     expect((tried.editDoc ?? 0) + (tried.updateDoc ?? 0)).toBe(1);
     expect(await getDoc(id)).toMatchObject({ revision: 2, body: theirs });
     const marked = readFileSync(file, 'utf8');
-    expect(marked).toContain(`<<<<<<< ${file}\nStatus: final\n||||||| revision 1 (pulled)\nStatus: draft\n=======\nStatus: review\n>>>>>>> doc ${id} revision 2\n`);
+    expect(marked).toContain(
+      `<<<<<<< ${file}\nStatus: final\n||||||| revision 1 (pulled)\nStatus: draft\n=======\nStatus: review\n>>>>>>> doc ${id} revision 2\n`,
+    );
     expect(marked).toContain('<<<<<<< ');
     expect(marked.match(/^<<<<<<< /gm)).toHaveLength(2);
 
@@ -253,7 +265,10 @@ describe('doc status', () => {
 
     const r = await kagent(['doc', 'status', dir, join(dir, 'loose.md')]);
     expect(r.code).toBe(0);
-    const rows = r.stdout.replace(/\n$/, '').split('\n').map((row) => row.split('\t'));
+    const rows = r.stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((row) => row.split('\t'));
     expect(rows).toEqual([
       ['both', join(dir, 'both.md'), ids.both, '1', '2'],
       ['deleted-on-service', join(dir, 'deleted.md'), ids.deleted, '1', ''],
@@ -265,8 +280,13 @@ describe('doc status', () => {
     ]);
 
     const json = await kagent(['doc', 'status', join(dir, 'both.md'), '--json']);
-    expect(JSON.parse(json.stdout)).toEqual([{ file: join(dir, 'both.md'), state: 'both', id: ids.both, revision: 1, latest: 2 }]);
-    const tty = await kagent(['doc', 'status', join(dir, 'remote.md'), join(dir, 'both.md')], { tty: true, columns: 160 });
+    expect(JSON.parse(json.stdout)).toEqual([
+      { file: join(dir, 'both.md'), state: 'both', id: ids.both, revision: 1, latest: 2 },
+    ]);
+    const tty = await kagent(['doc', 'status', join(dir, 'remote.md'), join(dir, 'both.md')], {
+      tty: true,
+      columns: 160,
+    });
     expect(plain(tty.stdout)).toContain('changed on the service');
     expect(plain(tty.stdout)).toContain('changed locally and on the service');
   });
@@ -322,7 +342,13 @@ describe('the edits a push sends (planPush) and the merge (merge3)', () => {
     // Line 2, changed on both sides, is the one conflict; every other change is taken.
     expect(merged.conflicts).toBe(1);
     const expected = lines.map((l, i) =>
-      i === 2 ? `<<<<<<< m\n${mine[2]}||||||| b\n${l}=======\n${theirs[2]}>>>>>>> t\n` : mineAt(i) ? (mine[i] as string) : theirsAt(i) ? (theirs[i] as string) : l,
+      i === 2
+        ? `<<<<<<< m\n${mine[2]}||||||| b\n${l}=======\n${theirs[2]}>>>>>>> t\n`
+        : mineAt(i)
+          ? (mine[i] as string)
+          : theirsAt(i)
+            ? (theirs[i] as string)
+            : l,
     );
     expect(merged.text).toBe(expected.join(''));
     expect(plan.kind).toBe('rewrite'); // 51 changed places: more than 20 edits
@@ -330,9 +356,15 @@ describe('the edits a push sends (planPush) and the merge (merge3)', () => {
 
   it('merge3: one-sided changes taken, the same change once, different changes to a line a conflict', () => {
     const labels = { mine: 'mine', base: 'base', theirs: 'theirs' };
-    expect(merge3('1\n2\n3\n', '1\n2\n3\n4\n', '0\n1\n2\n3\n', labels)).toEqual({ text: '0\n1\n2\n3\n4\n', conflicts: 0 });
+    expect(merge3('1\n2\n3\n', '1\n2\n3\n4\n', '0\n1\n2\n3\n', labels)).toEqual({
+      text: '0\n1\n2\n3\n4\n',
+      conflicts: 0,
+    });
     expect(merge3('1\n2\n', '1\nx\n', '1\nx\n', labels)).toEqual({ text: '1\nx\n', conflicts: 0 });
-    expect(merge3('1\n2\n3\n', '1\nm\n3\n', '1\nt\n3\n', labels)).toEqual({ text: '1\n<<<<<<< mine\nm\n||||||| base\n2\n=======\nt\n>>>>>>> theirs\n3\n', conflicts: 1 });
+    expect(merge3('1\n2\n3\n', '1\nm\n3\n', '1\nt\n3\n', labels)).toEqual({
+      text: '1\n<<<<<<< mine\nm\n||||||| base\n2\n=======\nt\n>>>>>>> theirs\n3\n',
+      conflicts: 1,
+    });
   });
 });
 
@@ -342,12 +374,23 @@ describe('doc push against a service whose REVISION_CONFLICT carries no latest t
     let revision = 1;
     let body = base;
     let writes = 0;
-    const docOf = () => ({ id: 'dc_t', title: 'Plan', body, revision, origin: 'api', folderId: null, updatedAt: '2026-11-25T10:00:00Z', space: null, publication: null });
+    const docOf = () => ({
+      id: 'dc_t',
+      title: 'Plan',
+      body,
+      revision,
+      origin: 'api',
+      folderId: null,
+      updatedAt: '2026-11-25T10:00:00Z',
+      space: null,
+      publication: null,
+    });
     const server = await tinyServer((req) => {
       if (req.method === 'GET' && req.url === '/api/v1/docs/dc_t') return { status: 200, body: docOf() };
       if (req.url?.startsWith('/api/v1/docs/dc_t')) {
         writes++;
-        if (writes === 1) return { status: 409, body: { error: { code: 'REVISION_CONFLICT', message: 'stale revision' } } };
+        if (writes === 1)
+          return { status: 409, body: { error: { code: 'REVISION_CONFLICT', message: 'stale revision' } } };
         return { status: 200, body: { id: 'dc_t', revision: revision + 1, updatedAt: '2026-11-25T10:05:00Z' } };
       }
       return { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } };
@@ -361,10 +404,19 @@ describe('doc push against a service whose REVISION_CONFLICT carries no latest t
       body = base.replace('# Plan', '# Plan for Q3');
       writeFileSync(file, base.replace('Nothing yet.', 'Ship it.'));
       const r = await runCli(['doc', 'push', file], { env });
-      expect(r.stderr).toContain(`Pushed ${file}: doc dc_t is now at revision 3 (merged with revision 2, saved meanwhile`);
+      expect(r.stderr).toContain(
+        `Pushed ${file}: doc dc_t is now at revision 3 (merged with revision 2, saved meanwhile`,
+      );
       expect(r.code).toBe(0);
-      expect(server.requests.map((req) => req.method)).toEqual(['GET', expect.stringMatching(/^(POST|PATCH)$/), 'GET', expect.stringMatching(/^(POST|PATCH)$/)]);
-      expect(readFileSync(file, 'utf8')).toBe(base.replace('# Plan', '# Plan for Q3').replace('Nothing yet.', 'Ship it.'));
+      expect(server.requests.map((req) => req.method)).toEqual([
+        'GET',
+        expect.stringMatching(/^(POST|PATCH)$/),
+        'GET',
+        expect.stringMatching(/^(POST|PATCH)$/),
+      ]);
+      expect(readFileSync(file, 'utf8')).toBe(
+        base.replace('# Plan', '# Plan for Q3').replace('Nothing yet.', 'Ship it.'),
+      );
     } finally {
       await server.close();
     }

@@ -24,7 +24,8 @@ async function freshAccount(): Promise<void> {
   ({ apiKey: key } = await s.t.newAccount({ credits: 1000 }));
 }
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 async function createDoc(body: Record<string, unknown>): Promise<{ id: string; revision: number }> {
@@ -75,8 +76,13 @@ describe('doc list', () => {
     const r = await kagent(['doc', 'list']);
     expect(r.code).toBe(0);
     const docs = (await s.t.call('GET', '/docs', { key })).body.items;
-    const rows = r.stdout.replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
-    expect(rows).toEqual(docs.map((d: any) => [d.id, d.title, String(d.revision), d.updatedAt, d.spaceId, d.folderId ?? '']));
+    const rows = r.stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(rows).toEqual(
+      docs.map((d: any) => [d.id, d.title, String(d.revision), d.updatedAt, d.spaceId, d.folderId ?? '']),
+    );
     expect(rows.map((row) => row[0])).toEqual([second.id, first.id]);
     expect(r.stderr).toBe('');
   });
@@ -106,7 +112,14 @@ describe('doc list', () => {
     for (let i = 0; i < 501; i++) await createDoc({ title: `Doc ${i}` });
     await resetStats();
     const r = await kagent(['doc', 'list', '--all']);
-    expect(new Set(r.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).size).toBe(501);
+    expect(
+      new Set(
+        r.stdout
+          .trimEnd()
+          .split('\n')
+          .map((line) => line.split('\t')[0]),
+      ).size,
+    ).toBe(501);
     expect((await requests()).listDocs).toBe(2);
     expect((await kagent(['doc', 'list'])).stdout.trimEnd().split('\n')).toHaveLength(100);
   });
@@ -142,7 +155,9 @@ describe('doc search', () => {
     const piped = await kagent(['doc', 'search', 'budget']);
     expect(piped.code).toBe(0);
     const hits = (await s.t.call('GET', '/docs/search', { key, query: { q: 'budget' } })).body.items;
-    expect(piped.stdout).toBe(hits.map((h: any) => [h.id, h.title, h.updatedAt, h.spaceId, h.excerpt].join('\t') + '\n').join(''));
+    expect(piped.stdout).toBe(
+      hits.map((h: any) => [h.id, h.title, h.updatedAt, h.spaceId, h.excerpt].join('\t') + '\n').join(''),
+    );
     expect(hits[0].id).toBe(hit.id);
     expect(JSON.parse((await kagent(['doc', 'search', 'budget', '--json'])).stdout)).toEqual(hits);
     const tty = await kagent(['doc', 'search', 'budget'], { tty: true, env: { NO_COLOR: '1' } });
@@ -153,7 +168,9 @@ describe('doc search', () => {
   it('no match: nothing piped, [] with --json, a note on a terminal', async () => {
     expect((await kagent(['doc', 'search', 'zeppelin'])).stdout).toBe('');
     expect((await kagent(['doc', 'search', 'zeppelin', '--json'])).stdout).toBe('[]\n');
-    expect((await kagent(['doc', 'search', 'zeppelin'], { tty: true })).stderr).toContain('No document matches "zeppelin"');
+    expect((await kagent(['doc', 'search', 'zeppelin'], { tty: true })).stderr).toContain(
+      'No document matches "zeppelin"',
+    );
   });
 
   it('QUERY is 1 to 200 characters: 200 is sent, 201 and blank are refused before any request', async () => {
@@ -261,7 +278,14 @@ describe('doc create', () => {
     expect(text.stderr).toContain('--body must be at most 500000 characters (got 500001)');
     expect(await requests()).toEqual({});
 
-    const ok = await kagent(['doc', 'create', '--title', 't'.repeat(200), '--file', file('max.md', 'b'.repeat(500_000))]);
+    const ok = await kagent([
+      'doc',
+      'create',
+      '--title',
+      't'.repeat(200),
+      '--file',
+      file('max.md', 'b'.repeat(500_000)),
+    ]);
     expect(ok.code).toBe(0);
     const doc = await getDoc(ok.stdout.trim());
     expect(doc.title).toHaveLength(200);
@@ -337,8 +361,14 @@ describe('doc update', () => {
     await s.t.call('PATCH', `/docs/${doc.id}`, { key, body: { body: 'someone else\n', baseRevision: 1 } });
     const r = await kagent(['doc', 'update', doc.id, '--body', 'mine\n', '--revision', '1']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`error: doc ${doc.id} changed since revision 1: it is now at revision 2 \\(saved [^)]+\\); nothing was saved \\(REVISION_CONFLICT\\)`));
-    expect(r.stderr).toContain(`hint: read it again (\`kagent doc show ${doc.id} --raw\`) and reapply your change; or save over the latest revision with --force`);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `error: doc ${doc.id} changed since revision 1: it is now at revision 2 \\(saved [^)]+\\); nothing was saved \\(REVISION_CONFLICT\\)`,
+      ),
+    );
+    expect(r.stderr).toContain(
+      `hint: read it again (\`kagent doc show ${doc.id} --raw\`) and reapply your change; or save over the latest revision with --force`,
+    );
     expect((await getDoc(doc.id)).body).toBe('someone else\n');
     const json = await kagent(['doc', 'update', doc.id, '--body', 'mine\n', '--revision', '1', '--json']);
     expect(json.code).toBe(5);
@@ -358,8 +388,12 @@ describe('doc update', () => {
     const nothing = await kagent(['doc', 'update', doc.id]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('nothing to change');
-    expect((await kagent(['doc', 'update', doc.id, '--title', 't'.repeat(201)])).stderr).toContain('--title must be at most 200 characters (got 201)');
-    expect((await kagent(['doc', 'update', doc.id, '--body', 'b'.repeat(500_001)])).stderr).toContain('--body must be at most 500000 characters (got 500001)');
+    expect((await kagent(['doc', 'update', doc.id, '--title', 't'.repeat(201)])).stderr).toContain(
+      '--title must be at most 200 characters (got 201)',
+    );
+    expect((await kagent(['doc', 'update', doc.id, '--body', 'b'.repeat(500_001)])).stderr).toContain(
+      '--body must be at most 500000 characters (got 500001)',
+    );
     expect((await kagent(['doc', 'update', doc.id, '--body', '+++\na = 1\n+++\nx'])).code).toBe(2);
     expect((await kagent(['doc', 'update', doc.id, '--title', 'x', '--revision', '0'])).code).toBe(2);
     expect(await requests()).toEqual({});
@@ -384,17 +418,32 @@ describe('doc edit', () => {
 
   it('flags apply in order: --replace pairs, --insert-after pairs, --prepend, --append', async () => {
     const r = await kagent([
-      'doc', 'edit', doc.id,
-      '--append', '_Reviewed_',
-      '--replace', 'Status: draft', '--with', 'Status: final',
-      '--insert-after', '## Decisions\n\n', '--content', '- Ship on Friday\n',
-      '--prepend', '> Archived\n',
-      '--replace', 'Ship later', '--with', 'Ship sooner',
+      'doc',
+      'edit',
+      doc.id,
+      '--append',
+      '_Reviewed_',
+      '--replace',
+      'Status: draft',
+      '--with',
+      'Status: final',
+      '--insert-after',
+      '## Decisions\n\n',
+      '--content',
+      '- Ship on Friday\n',
+      '--prepend',
+      '> Archived\n',
+      '--replace',
+      'Ship later',
+      '--with',
+      'Ship sooner',
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${doc.id}\t2\n`);
     expect(r.stderr).toContain(`✓ Applied 5 edits: doc ${doc.id} is now at revision 2`);
-    expect((await getDoc(doc.id)).body).toBe('> Archived\n# Plan\n\nStatus: final\n\n## Decisions\n\n- Ship on Friday\n- Ship sooner\n_Reviewed_');
+    expect((await getDoc(doc.id)).body).toBe(
+      '> Archived\n# Plan\n\nStatus: final\n\n## Decisions\n\n- Ship on Friday\n- Ship sooner\n_Reviewed_',
+    );
   });
 
   it('--json prints the Revision; the terminal gets a note only', async () => {
@@ -406,7 +455,13 @@ describe('doc edit', () => {
   });
 
   it('--ops FILE and --ops - (an array of EditOp, or an EditDocRequest with its revision)', async () => {
-    const ops = file('ops.json', JSON.stringify([{ op: 'replace', find: 'draft', replace: 'final' }, { op: 'append', content: 'end' }]));
+    const ops = file(
+      'ops.json',
+      JSON.stringify([
+        { op: 'replace', find: 'draft', replace: 'final' },
+        { op: 'append', content: 'end' },
+      ]),
+    );
     expect((await kagent(['doc', 'edit', doc.id, '--ops', ops])).code).toBe(0);
     expect((await getDoc(doc.id)).body).toBe(body.replace('draft', 'final') + 'end');
     const request = JSON.stringify({ edits: [{ op: 'rewrite', content: 'all new\n' }], revision: 2 });
@@ -418,11 +473,39 @@ describe('doc edit', () => {
   });
 
   it('EDIT_NOT_APPLICABLE (exit 2) names the edit that did not match, and nothing changes', async () => {
-    const r = await kagent(['doc', 'edit', doc.id, '--append', 'x', '--replace', 'Status: draft', '--with', 'ok', '--replace', 'no such text', '--with', 'y']);
+    const r = await kagent([
+      'doc',
+      'edit',
+      doc.id,
+      '--append',
+      'x',
+      '--replace',
+      'Status: draft',
+      '--with',
+      'ok',
+      '--replace',
+      'no such text',
+      '--with',
+      'y',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: edit 2 of 3 (--replace #2 "no such text") did not match: the text is not in the document; doc ${doc.id} was not changed (EDIT_NOT_APPLICABLE)`);
+    expect(r.stderr).toContain(
+      `error: edit 2 of 3 (--replace #2 "no such text") did not match: the text is not in the document; doc ${doc.id} was not changed (EDIT_NOT_APPLICABLE)`,
+    );
     expect(r.stderr).toContain(`hint: read the document again (\`kagent doc show ${doc.id} --raw\`)`);
-    const ambiguous = await kagent(['doc', 'edit', doc.id, '--replace', 'Ship', '--with', 'x', '--replace', '\n', '--with', ' ']);
+    const ambiguous = await kagent([
+      'doc',
+      'edit',
+      doc.id,
+      '--replace',
+      'Ship',
+      '--with',
+      'x',
+      '--replace',
+      '\n',
+      '--with',
+      ' ',
+    ]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('edit 2 of 2 (--replace #2 " ") matched');
     expect(await getDoc(doc.id)).toMatchObject({ body, revision: 1 });
@@ -449,15 +532,30 @@ describe('doc edit', () => {
       [['--replace', 'f'.repeat(20_001), '--with', 'x'], '--replace must be 1 to 20000 characters (got 20001)'],
       [['--replace', '', '--with', 'x'], '--replace must be 1 to 20000 characters (got 0)'],
       [['--replace', 'Plan', '--with', 'r'.repeat(40_001)], '--with must be at most 40000 characters (got 40001)'],
-      [['--insert-after', 'a'.repeat(4001), '--content', 'x'], '--insert-after must be 1 to 4000 characters (got 4001)'],
-      [['--insert-after', 'Plan', '--content', 'c'.repeat(40_001)], '--content must be 1 to 40000 characters (got 40001)'],
+      [
+        ['--insert-after', 'a'.repeat(4001), '--content', 'x'],
+        '--insert-after must be 1 to 4000 characters (got 4001)',
+      ],
+      [
+        ['--insert-after', 'Plan', '--content', 'c'.repeat(40_001)],
+        '--content must be 1 to 40000 characters (got 40001)',
+      ],
       [['--append', 'c'.repeat(40_001)], '--append must be 1 to 40000 characters (got 40001)'],
       [['--prepend', ''], '--prepend must be 1 to 40000 characters (got 0)'],
       [['--append', 'ok', '--append', ''], '--append #2 must be 1 to 40000 characters (got 0)'],
-      [['--replace', 'a', '--replace', 'b', '--with', 'x'], 'each --replace needs its --with (got 2 --replace and 1 --with)'],
+      [
+        ['--replace', 'a', '--replace', 'b', '--with', 'x'],
+        'each --replace needs its --with (got 2 --replace and 1 --with)',
+      ],
       [['--insert-after', 'a'], 'each --insert-after needs its --content (got 1 --insert-after and 0 --content)'],
-      [['--ops', file('bad-op.json', '[{"op":"delete"}]')], '--ops edits[0].op must be one of: replace, insert_after, append, prepend, rewrite'],
-      [['--ops', file('bad-find.json', '[{"op":"replace","find":"","replace":"x"}]')], '--ops edits[0].find must be 1 to 20000 characters (got 0)'],
+      [
+        ['--ops', file('bad-op.json', '[{"op":"delete"}]')],
+        '--ops edits[0].op must be one of: replace, insert_after, append, prepend, rewrite',
+      ],
+      [
+        ['--ops', file('bad-find.json', '[{"op":"replace","find":"","replace":"x"}]')],
+        '--ops edits[0].find must be 1 to 20000 characters (got 0)',
+      ],
       [['--ops', file('empty.json', '[]')], 'edits must have 1 to 20 items (got 0)'],
       [['--ops', file('notjson.json', '{nope')], 'is not valid JSON'],
       [['--ops', file('ops2.json', '[{"op":"append","content":"x"}]'), '--append', 'y'], 'use --ops or the edit flags'],
@@ -476,9 +574,17 @@ describe('doc edit', () => {
     expect((await kagent(['doc', 'edit', doc.id, ...appends])).code).toBe(0);
     const big = await createDoc({ title: 'Big', markdown: `${'f'.repeat(20_000)}\n${'a'.repeat(4000)}\n` });
     const r = await kagent([
-      'doc', 'edit', big.id,
-      '--replace', 'f'.repeat(20_000), '--with', 'r'.repeat(40_000),
-      '--insert-after', 'a'.repeat(4000), '--content', 'c'.repeat(40_000),
+      'doc',
+      'edit',
+      big.id,
+      '--replace',
+      'f'.repeat(20_000),
+      '--with',
+      'r'.repeat(40_000),
+      '--insert-after',
+      'a'.repeat(4000),
+      '--content',
+      'c'.repeat(40_000),
     ]);
     expect(r.code).toBe(0);
     expect((await getDoc(big.id)).body).toBe(`${'r'.repeat(40_000)}\n${'a'.repeat(4000)}${'c'.repeat(40_000)}\n`);
@@ -487,7 +593,9 @@ describe('doc edit', () => {
   it('no edits without a terminal: exit 2 naming the flags', async () => {
     const r = await kagent(['doc', 'edit', doc.id]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE');
+    expect(r.stderr).toContain(
+      'no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE',
+    );
   });
 
   it('an unknown doc is exit 4', async () => {
@@ -509,7 +617,10 @@ describe('doc edit in $EDITOR (terminal)', () => {
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { EDITOR: editor } });
     expect(r.code).toBe(0);
     expect(plain(r.stderr)).toContain(`✓ Saved: doc ${doc.id} is now at revision 2`);
-    expect(await getDoc(doc.id)).toMatchObject({ body: body.replace('Status: draft\n\nStatus', 'Status: final\n\nStatus'), revision: 2 });
+    expect(await getDoc(doc.id)).toMatchObject({
+      body: body.replace('Status: draft\n\nStatus', 'Status: final\n\nStatus'),
+      revision: 2,
+    });
     expect((await requests()).editDoc).toBe(1);
   });
 
@@ -526,27 +637,59 @@ describe('doc edit in $EDITOR (terminal)', () => {
    * else, meanwhile) and then makes `mine` to the file; every later time (the
    * editor reopened on conflicts) runs `again` on the file.
    */
-  function racingEditor(name: string, theirs: object[], mine: string, again: string): { editor: string; env: Record<string, string> } {
+  function racingEditor(
+    name: string,
+    theirs: object[],
+    mine: string,
+    again: string,
+  ): { editor: string; env: Record<string, string> } {
     const marker = join(dir, `${name}-${Date.now()}.first`);
     const save = `node -e 'fetch(process.env.SANDBOX_URL, { method: "POST", headers: { authorization: "Bearer " + process.env.KAGENT_API_KEY, "content-type": "application/json" }, body: process.env.THEIRS }).then((r) => process.exit(r.ok ? 0 : 1))'`;
-    const editor = editorScript(name, [`if [ -f "${marker}" ]; then`, again, 'else', `touch "${marker}"`, save, mine, 'fi'].join('\n'));
-    return { editor, env: { EDITOR: editor, SANDBOX_URL: `${s.t.baseUrl}/docs/${doc.id}/edits`, THEIRS: JSON.stringify({ edits: theirs }) } };
+    const editor = editorScript(
+      name,
+      [`if [ -f "${marker}" ]; then`, again, 'else', `touch "${marker}"`, save, mine, 'fi'].join('\n'),
+    );
+    return {
+      editor,
+      env: {
+        EDITOR: editor,
+        SANDBOX_URL: `${s.t.baseUrl}/docs/${doc.id}/edits`,
+        THEIRS: JSON.stringify({ edits: theirs }),
+      },
+    };
   }
 
   it('someone saves other lines while you edit: the edits are merged and saved, and it says so', async () => {
-    const race = racingEditor('clean.sh', [{ op: 'replace', find: '# Plan\n', replace: '# Plan for Q3\n' }], `sed -i 's/^- one$/- one, done/' "$1"`, 'exit 9');
+    const race = racingEditor(
+      'clean.sh',
+      [{ op: 'replace', find: '# Plan\n', replace: '# Plan for Q3\n' }],
+      `sed -i 's/^- one$/- one, done/' "$1"`,
+      'exit 9',
+    );
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: race.env });
     expect(r.code).toBe(0);
-    expect(plain(r.stderr)).toContain(`✓ Merged with revision 2 (saved meanwhile) and saved: doc ${doc.id} is now at revision 3`);
-    expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: body.replace('# Plan\n', '# Plan for Q3\n').replace('- one\n', '- one, done\n') });
+    expect(plain(r.stderr)).toContain(
+      `✓ Merged with revision 2 (saved meanwhile) and saved: doc ${doc.id} is now at revision 3`,
+    );
+    expect(await getDoc(doc.id)).toMatchObject({
+      revision: 3,
+      body: body.replace('# Plan\n', '# Plan for Q3\n').replace('- one\n', '- one, done\n'),
+    });
   });
 
   it('someone saves the same lines: the editor reopens with the markers; resolved, it is saved', async () => {
     const resolved = body.replace('- one\n', '- one, and uno\n');
-    const race = racingEditor('conflict.sh', [{ op: 'replace', find: '- one\n', replace: '- uno\n' }], `sed -i 's/^- one$/- one!/' "$1"`, `grep -q '^<<<<<<< your edit$' "$1" && grep -q '^>>>>>>> revision 2 (saved meanwhile)$' "$1" && printf '%s' "$RESOLVED" > "$1"`);
+    const race = racingEditor(
+      'conflict.sh',
+      [{ op: 'replace', find: '- one\n', replace: '- uno\n' }],
+      `sed -i 's/^- one$/- one!/' "$1"`,
+      `grep -q '^<<<<<<< your edit$' "$1" && grep -q '^>>>>>>> revision 2 (saved meanwhile)$' "$1" && printf '%s' "$RESOLVED" > "$1"`,
+    );
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { ...race.env, RESOLVED: resolved } });
     expect(r.code).toBe(0);
-    expect(plain(r.stderr)).toContain(`doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor`);
+    expect(plain(r.stderr)).toContain(
+      `doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor`,
+    );
     expect(plain(r.stderr)).toContain(`✓ Saved: doc ${doc.id} is now at revision 3`);
     expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: resolved });
   });
@@ -555,16 +698,23 @@ describe('doc edit in $EDITOR (terminal)', () => {
     const race = racingEditor('left.sh', [{ op: 'append', content: 'theirs' }], `printf 'mine\\n' >> "$1"`, 'true');
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: race.env });
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(`doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit, and the markers are still in the text; nothing was saved (MERGE_CONFLICT)`);
+    expect(r.stderr).toContain(
+      `doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit, and the markers are still in the text; nothing was saved (MERGE_CONFLICT)`,
+    );
     const kept = /your text is kept in (\S+\.md)/.exec(r.stderr)?.[1];
     expect(kept).toBeDefined();
     expect(existsSync(kept!)).toBe(true);
-    expect(readFileSync(kept!, 'utf8')).toBe(`${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`);
+    expect(readFileSync(kept!, 'utf8')).toBe(
+      `${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`,
+    );
     expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
   });
 
   it('front matter typed in the editor is refused, the text kept', async () => {
-    const editor = editorScript('fm.sh', `printf -- '---\\ntitle: x\\n---\\n' | cat - "$1" > "$1.new" && mv "$1.new" "$1"`);
+    const editor = editorScript(
+      'fm.sh',
+      `printf -- '---\\ntitle: x\\n---\\n' | cat - "$1" > "$1.new" && mv "$1.new" "$1"`,
+    );
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { EDITOR: editor } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the edited text starts with front matter');
@@ -645,7 +795,11 @@ describe('the change made in $EDITOR as one edit (editFromChange)', () => {
 
   it('small: only the changed line is sent; unchanged text gives no edit; an empty doc gets an append', () => {
     const big = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
-    expect(editFromChange(big, big.replace('line 500', 'LINE 500'), EditOp)).toEqual({ op: 'replace', find: 'line 500', replace: 'LINE 500' });
+    expect(editFromChange(big, big.replace('line 500', 'LINE 500'), EditOp)).toEqual({
+      op: 'replace',
+      find: 'line 500',
+      replace: 'LINE 500',
+    });
     expect(editFromChange(big, big, EditOp)).toBeUndefined();
     expect(editFromChange('', 'new', EditOp)).toEqual({ op: 'append', content: 'new' });
   });

@@ -15,7 +15,9 @@ const servers: Server[] = [];
 
 function listen(server: Server): Promise<string> {
   servers.push(server);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 /** A port nothing listens on (bound, then closed). */
@@ -47,12 +49,26 @@ describe('kagent doctor', () => {
     expect(tty.stdout).toMatch(/config .*profile default/);
     expect(tty.stdout).toContain(`base URL: ${s.t.baseUrl} (profile "default")`);
     expect(tty.stdout).toContain('the API key is accepted');
-    expect(tty.stdout).toMatch(/openapi .*shapes the service describes match what kagent assumes \(.*\/api\/v1\/openapi\.json\)/);
+    expect(tty.stdout).toMatch(
+      /openapi .*shapes the service describes match what kagent assumes \(.*\/api\/v1\/openapi\.json\)/,
+    );
 
     const piped = await s.kagent(['doctor']);
     expect(piped.code).toBe(0);
-    const statuses = piped.stdout.split('\n').filter((l) => /^(ok|warn|fail)\t/.test(l)).map((l) => l.split('\t').slice(0, 2).join(' '));
-    expect(statuses).toEqual(['ok config', 'ok dns', 'ok proxy', 'ok reachable', 'ok key', 'ok clock', 'ok rate-limit', 'ok openapi']);
+    const statuses = piped.stdout
+      .split('\n')
+      .filter((l) => /^(ok|warn|fail)\t/.test(l))
+      .map((l) => l.split('\t').slice(0, 2).join(' '));
+    expect(statuses).toEqual([
+      'ok config',
+      'ok dns',
+      'ok proxy',
+      'ok reachable',
+      'ok key',
+      'ok clock',
+      'ok rate-limit',
+      'ok openapi',
+    ]);
 
     const json = await s.kagent(['doctor', '--json']);
     expect(json.code).toBe(0);
@@ -139,14 +155,21 @@ describe('kagent doctor', () => {
     expect(forwarded).toContain('GET /api/v1/me');
 
     // NO_PROXY naming the host: no proxy for it.
-    const bypass = await s.kagent(['doctor', '--json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: 'localhost,127.0.0.1' } });
+    const bypass = await s.kagent(['doctor', '--json'], {
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: 'localhost,127.0.0.1' },
+    });
     expect(checkOf(JSON.parse(bypass.stdout), 'proxy').data.proxy).toBeNull();
 
     // A proxy that is not there: a problem.
     const port = await deadPort();
     const dead = await s.kagent(['doctor'], { env: { http_proxy: `http://127.0.0.1:${port}` } });
     expect(dead.code).toBe(1);
-    expect(dead.stdout).toMatch(new RegExp(`^fail\\tproxy\\tproxy http://127.0.0.1:${port} \\(from http_proxy\\) is not reachable: ECONNREFUSED$`, 'm'));
+    expect(dead.stdout).toMatch(
+      new RegExp(
+        `^fail\\tproxy\\tproxy http://127.0.0.1:${port} \\(from http_proxy\\) is not reachable: ECONNREFUSED$`,
+        'm',
+      ),
+    );
   });
 
   it('rate-limit headers: the budget left, and a warning (not a problem) when it is spent', async () => {
@@ -155,7 +178,12 @@ describe('kagent doctor', () => {
     const server = createServer((req, res) => {
       req.resume();
       if (req.url === '/api/v1/me') {
-        res.writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': '60', 'ratelimit-remaining': remaining, 'ratelimit-reset': '12' });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'ratelimit-limit': '60',
+          'ratelimit-remaining': remaining,
+          'ratelimit-reset': '12',
+        });
         res.end(JSON.stringify(me));
       } else {
         res.writeHead(404).end();
@@ -165,7 +193,11 @@ describe('kagent doctor', () => {
     const env = { KAGENT_BASE_URL: `${origin}/api/v1` };
     const r = await s.kagent(['doctor', '--json'], { env });
     const check = checkOf(JSON.parse(r.stdout), 'rate-limit');
-    expect(check).toMatchObject({ status: 'ok', summary: '42 requests left of 60, resets in 12 s; kagent keeps under 100000/minute', data: { limit: '60', remaining: 42 } });
+    expect(check).toMatchObject({
+      status: 'ok',
+      summary: '42 requests left of 60, resets in 12 s; kagent keeps under 100000/minute',
+      data: { limit: '60', remaining: 42 },
+    });
     // No OpenAPI document there: a warning, so still exit 0.
     expect(checkOf(JSON.parse(r.stdout), 'openapi').status).toBe('warn');
     expect(r.code).toBe(0);
@@ -173,7 +205,9 @@ describe('kagent doctor', () => {
     const spent = await s.kagent(['doctor'], { env });
     expect(spent.code).toBe(0);
     expect(spent.stdout).toMatch(/^warn\trate-limit\t0 requests left of 60, resets in 12 s/m);
-    expect(spent.stdout).toContain('-\trate-limit\tthe budget is spent: commands will wait or fail with exit 7 until it resets');
+    expect(spent.stdout).toContain(
+      '-\trate-limit\tthe budget is spent: commands will wait or fail with exit 7 until it resets',
+    );
   });
 
   it("a clock 5 minutes ahead of the service's Date: a problem", async () => {
@@ -207,13 +241,26 @@ describe('kagent doctor', () => {
 
     const r = await s.kagent(['doctor', '--spec', `${origin}/spec.json`]);
     expect(r.code).toBe(1);
-    const details = r.stdout.split('\n').filter((l) => l.startsWith('-\topenapi\t')).map((l) => l.split('\t')[2]);
+    const details = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('-\topenapi\t'))
+      .map((l) => l.split('\t')[2]);
     expect(details).toContain("getWatch: the service's WatchPage differs (missing: watch)");
-    expect(details).toContain("cancelTask: the service's Task differs (retyped: createdAt (kagent string, service number))");
-    expect(details).toContain("getHome: the service's Home differs (retyped: tasks[].createdAt (kagent string, service number))");
-    expect(details).toContain("listTasks: the service's page of Task differs (retyped: items[].createdAt (kagent string, service number))");
-    expect(details).toContain("listSpaces: the service's list of Space differs (optional in the service: items[].name)");
-    expect(details).toContain("getAgent: the service's Agent differs (retyped: memory (kagent string, service string|null))");
+    expect(details).toContain(
+      "cancelTask: the service's Task differs (retyped: createdAt (kagent string, service number))",
+    );
+    expect(details).toContain(
+      "getHome: the service's Home differs (retyped: tasks[].createdAt (kagent string, service number))",
+    );
+    expect(details).toContain(
+      "listTasks: the service's page of Task differs (retyped: items[].createdAt (kagent string, service number))",
+    );
+    expect(details).toContain(
+      "listSpaces: the service's list of Space differs (optional in the service: items[].name)",
+    );
+    expect(details).toContain(
+      "getAgent: the service's Agent differs (retyped: memory (kagent string, service string|null))",
+    );
     expect(details).toContain("createSpace: the service's Space differs (optional in the service: name)");
     expect(details).toContain('not described by the service: getTranscript');
     // One line per differing shape, and nothing else.
@@ -245,10 +292,14 @@ describe('kagent doctor', () => {
         res.end(JSON.stringify(edited));
         return;
       }
-      const upstream = httpRequest(`${sandboxOrigin}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = httpRequest(
+        `${sandboxOrigin}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     const frontOrigin = await listen(front);
@@ -264,4 +315,3 @@ describe('kagent doctor', () => {
     expect(missing.stdout).toMatch(/^-\topenapi\t.*nothing\.json: HTTP 404$/m);
   });
 });
-

@@ -52,9 +52,15 @@ describe('entry feedback', () => {
     const id = ids[1]!;
     await s.kagent(['entry', 'feedback', id, 'up']);
     const shown = await s.kagent(['watch', 'show', slug], { tty: true });
-    const line = shown.stdout.replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.includes(id));
+    const line = shown.stdout
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.includes(id));
     expect(line?.trim()).toBe(`${id} · rated up`);
-    const other = shown.stdout.replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.includes(ids[3]!));
+    const other = shown.stdout
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.includes(ids[3]!));
     expect(other?.trim()).toBe(ids[3]);
   });
 

@@ -8,7 +8,12 @@ import { hasForeignEscapes, runCli, tempDir, type RunCliOptions } from '../helpe
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
 
-let s: { t: TestSandbox; configDir: string; kagent: (argv: string[], options?: RunCliOptions) => ReturnType<typeof runCli>; close(): Promise<void> };
+let s: {
+  t: TestSandbox;
+  configDir: string;
+  kagent: (argv: string[], options?: RunCliOptions) => ReturnType<typeof runCli>;
+  close(): Promise<void>;
+};
 let clock: SandboxClock;
 let home: any;
 
@@ -22,7 +27,12 @@ beforeAll(async () => {
   // Speed 0: the sandbox clock moves only when told, so the running task is still where the snapshot saw it.
   const t = await startTestSandbox({ speed: 0 });
   const configDir = tempDir('kagent-config-');
-  await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+  await writeProfile(
+    configDir,
+    'default',
+    { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
   s = { t, configDir, kagent: (argv, options = {}) => runCli(argv, { configDir, ...options }), close: () => t.close() };
   clock = sandboxClock(s.t);
   // Something in every section: a link read, a followed watch's brief, a task running,
@@ -33,7 +43,8 @@ beforeAll(async () => {
   await s.t.advance(5_000);
   await s.t.call('POST', '/watches', { body: { intent: 'Geothermal energy in Iceland' } });
   home = (await s.t.call('GET', '/home')).body;
-  for (const key of ['read', 'briefs', 'tasks', 'actions', 'suggestions', 'conversations']) expect(home[key].length, key).toBeGreaterThan(0);
+  for (const key of ['read', 'briefs', 'tasks', 'actions', 'suggestions', 'conversations'])
+    expect(home[key].length, key).toBeGreaterThan(0);
   expect(home.inbox.items.length).toBeGreaterThan(0);
 });
 afterAll(() => s.close());
@@ -48,31 +59,82 @@ describe('kagent home', () => {
     const task = home.tasks[0];
     expect(out).toMatch(new RegExp(`^Ada · ${home.inbox.unread} unread in your inbox · 1 action waiting for you\\n`));
     expect(out).toContain('\nWhat Ada read lately\n  • Heat Pumps Explained');
-    expect(out).toMatch(/\nLatest briefs\n {2}• .+ — .+ · \d{4}-\d\d-\d\d · \d+ entries\n {6}kagent watch show ai-chips\n/);
+    expect(out).toMatch(
+      /\nLatest briefs\n {2}• .+ — .+ · \d{4}-\d\d-\d\d · \d+ entries\n {6}kagent watch show ai-chips\n/,
+    );
     expect(out).toContain(`\nRunning tasks\n  ● ${task.title} · ${task.status}`);
     expect(out).toContain(`      kagent task watch ${task.id}`);
-    expect(out).toContain(`\nWaiting for your decision\n  ⏸ ${action.title} (risk low, create_doc, ${action.id})\n      approve: kagent actions approve ${action.id}\n      reject:  kagent actions reject ${action.id}`);
+    expect(out).toContain(
+      `\nWaiting for your decision\n  ⏸ ${action.title} (risk low, create_doc, ${action.id})\n      approve: kagent actions approve ${action.id}\n      reject:  kagent actions reject ${action.id}`,
+    );
     expect(out).toMatch(/\nSuggestions\n {2}• .+\n {6}kagent chat '.+'/);
     expect(out).toContain(`\nUnread in your inbox (${home.inbox.unread})\n  ● [approval] ${action.title}`);
-    expect(out).toMatch(new RegExp(`\\nRecent conversations\\n {2}• Create a doc about heat pumps · 2 messages · .* · ${home.conversations[0].id}`));
+    expect(out).toMatch(
+      new RegExp(
+        `\\nRecent conversations\\n {2}• Create a doc about heat pumps · 2 messages · .* · ${home.conversations[0].id}`,
+      ),
+    );
   });
 
   it('piped: one TSV line per row, the first column naming the section', async () => {
     const r = await kagent(['home']);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const sections = [...new Set(rows.map((row) => row[0]))];
-    expect(sections).toEqual(['agent', 'read', 'brief', 'task', 'action', 'suggestion', 'unread', 'inbox', 'conversation']);
+    expect(sections).toEqual([
+      'agent',
+      'read',
+      'brief',
+      'task',
+      'action',
+      'suggestion',
+      'unread',
+      'inbox',
+      'conversation',
+    ]);
     expect(rows[0]).toEqual(['agent', 'Ada']);
     const a = home.actions[0];
-    expect(rows.find((row) => row[0] === 'action')).toEqual(['action', a.id, 'low', 'create_doc', a.title, a.conversationId, '']);
+    expect(rows.find((row) => row[0] === 'action')).toEqual([
+      'action',
+      a.id,
+      'low',
+      'create_doc',
+      a.title,
+      a.conversationId,
+      '',
+    ]);
     const b = home.briefs[0];
-    expect(rows.find((row) => row[0] === 'brief')).toEqual(['brief', b.slug, b.brief.id, b.brief.date, String(b.brief.entryCount), b.watchTitle, b.brief.title]);
+    expect(rows.find((row) => row[0] === 'brief')).toEqual([
+      'brief',
+      b.slug,
+      b.brief.id,
+      b.brief.date,
+      String(b.brief.entryCount),
+      b.watchTitle,
+      b.brief.title,
+    ]);
     const t = home.tasks[0];
-    expect(rows.find((row) => row[0] === 'task')).toEqual(['task', t.id, t.kind, t.status, t.progress === null ? '' : String(t.progress), t.title]);
+    expect(rows.find((row) => row[0] === 'task')).toEqual([
+      'task',
+      t.id,
+      t.kind,
+      t.status,
+      t.progress === null ? '' : String(t.progress),
+      t.title,
+    ]);
     expect(rows.find((row) => row[0] === 'unread')).toEqual(['unread', String(home.inbox.unread)]);
     const c = home.conversations[0];
-    expect(rows.find((row) => row[0] === 'conversation')).toEqual(['conversation', c.id, c.title, String(c.messageCount), String(c.running), new Date(c.updatedAt).toISOString()]);
+    expect(rows.find((row) => row[0] === 'conversation')).toEqual([
+      'conversation',
+      c.id,
+      c.title,
+      String(c.messageCount),
+      String(c.running),
+      new Date(c.updatedAt).toISOString(),
+    ]);
     expect(r.stdout).not.toContain('\x1b');
   });
 
@@ -87,7 +149,9 @@ describe('kagent home', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toBe(homeRun.stdout);
     expect(status.stdout.split('\n')[0]).toBe('agent\tAda');
-    expect(JSON.parse((await kagent(['-q', 'status', '--json'])).stdout)).toEqual((await s.t.call('GET', '/home')).body);
+    expect(JSON.parse((await kagent(['-q', 'status', '--json'])).stdout)).toEqual(
+      (await s.t.call('GET', '/home')).body,
+    );
     expect((await kagent(['status', '--help'])).stdout).toContain('Usage: kagent home');
   });
 
@@ -95,7 +159,13 @@ describe('kagent home', () => {
     await writeProfile(s.configDir, 'status', { baseUrl: s.t.baseUrl, apiKey: s.t.apiKey, rateLimit: 100_000 });
     await writeProfile(s.configDir, 'help', { baseUrl: s.t.baseUrl, apiKey: s.t.apiKey, rateLimit: 100_000 });
     const homeRun = await kagent(['home']);
-    for (const argv of [['-p', 'status', 'status'], ['--profile', 'status', 'status'], ['-qp', 'status', 'status'], ['--profile=status', 'status'], ['-p', 'help', 'status']]) {
+    for (const argv of [
+      ['-p', 'status', 'status'],
+      ['--profile', 'status', 'status'],
+      ['-qp', 'status', 'status'],
+      ['--profile=status', 'status'],
+      ['-p', 'help', 'status'],
+    ]) {
       const r = await kagent(argv);
       expect(r.stderr, argv.join(' ')).toBe('');
       expect(r.code, argv.join(' ')).toBe(0);
@@ -120,7 +190,11 @@ describe('kagent home', () => {
     expect(out).toContain('Suggestions');
 
     const world = s.t.sandbox.world;
-    addInbox(world, world.state.accounts[fresh.accountId]!, { kind: 'alert', title: 'Breaking \x1b]0;owned\x07news\x1b[2J\nnow', body: '' });
+    addInbox(world, world.state.accounts[fresh.accountId]!, {
+      kind: 'alert',
+      title: 'Breaking \x1b]0;owned\x07news\x1b[2J\nnow',
+      body: '',
+    });
     for (const tty of [true, false]) {
       const again = await runCli(['home'], { tty, env });
       expect(hasForeignEscapes(again.stdout)).toBe(false);

@@ -20,15 +20,46 @@ import { sandboxClock } from '../helpers/sandbox-clock.js';
 const HOSTILE = ' \x1b[8m\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b]0;pwned\x07\u202E\u2066\u200F\x9b2J\x1bP1$r\x1b\\';
 /** Fields that carry free text (never ids, enums, times or URLs, which views parse). */
 const TEXT_FIELDS = new Set([
-  'name', 'title', 'headline', 'why', 'summary', 'text', 'body', 'markdown', 'note', 'message', 'label', 'excerpt', 'source',
-  'category', 'description', 'content', 'intent', 'question', 'snippet', 'preview', 'memory', 'subject', 'detail', 'reason', 'fileName',
-  'filename', 'query', 'prompt', 'answer', 'topic', 'headlines', 'alerts', 'displayName',
+  'name',
+  'title',
+  'headline',
+  'why',
+  'summary',
+  'text',
+  'body',
+  'markdown',
+  'note',
+  'message',
+  'label',
+  'excerpt',
+  'source',
+  'category',
+  'description',
+  'content',
+  'intent',
+  'question',
+  'snippet',
+  'preview',
+  'memory',
+  'subject',
+  'detail',
+  'reason',
+  'fileName',
+  'filename',
+  'query',
+  'prompt',
+  'answer',
+  'topic',
+  'headlines',
+  'alerts',
+  'displayName',
 ]);
 
 function poison(value: unknown, key?: string): unknown {
   if (typeof value === 'string') return key !== undefined && TEXT_FIELDS.has(key) ? `${value}${HOSTILE}` : value;
   if (Array.isArray(value)) return value.map((item) => poison(item, key));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, poison(v, k)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, poison(v, k)]));
   return value;
 }
 
@@ -53,12 +84,18 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/octet-stream', 'x-file-name': encodeURIComponent('numbers.txt') },
   });
   ids.item = upload.body.item.id;
-  ids.doc = (await t.call('POST', '/docs', { body: { title: 'Runbook', markdown: '# Runbook\n\nRestart the ops queue.' } })).body.id;
+  ids.doc = (
+    await t.call('POST', '/docs', { body: { title: 'Runbook', markdown: '# Runbook\n\nRestart the ops queue.' } })
+  ).body.id;
   const watch = await t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe', cadence: 'daily' } });
   ids.watch = watch.body.slug;
   ids.task = watch.body.taskId;
-  ids.media = (await t.call('POST', '/media', { body: { url: 'https://www.youtube.com/watch?v=kagent-hostile' } })).body.mediaId;
-  ids.conversation = (await t.call('POST', '/conversations/messages', { body: { text: 'Write a doc about the ops queue' } })).body.conversationId;
+  ids.media = (
+    await t.call('POST', '/media', { body: { url: 'https://www.youtube.com/watch?v=kagent-hostile' } })
+  ).body.mediaId;
+  ids.conversation = (
+    await t.call('POST', '/conversations/messages', { body: { text: 'Write a doc about the ops queue' } })
+  ).body.conversationId;
   await t.advance(120_000);
 
   // The proxy: forwards to the sandbox and poisons every JSON answer.
@@ -69,19 +106,31 @@ beforeAll(async () => {
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
-    const answer = await request(`${upstream.origin}${req.url}`, { method: req.method as 'GET', headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+    const answer = await request(`${upstream.origin}${req.url}`, {
+      method: req.method as 'GET',
+      headers,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
     const raw = Buffer.from(await answer.body.arrayBuffer());
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string' && !['content-length', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
+    for (const [name, value] of Object.entries(answer.headers))
+      if (typeof value === 'string' && !['content-length', 'transfer-encoding', 'connection'].includes(name))
+        out[name] = value;
     let body: Buffer = raw;
-    if (/json/.test(String(answer.headers['content-type'])) && raw.length > 0) body = Buffer.from(JSON.stringify(poison(JSON.parse(raw.toString()))));
+    if (/json/.test(String(answer.headers['content-type'])) && raw.length > 0)
+      body = Buffer.from(JSON.stringify(poison(JSON.parse(raw.toString()))));
     res.writeHead(answer.statusCode, out);
     res.end(body);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyConfig = tempDir('kagent-config-');
   const { port } = proxy.address() as AddressInfo;
-  await writeProfile(proxyConfig, 'default', { baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+  await writeProfile(
+    proxyConfig,
+    'default',
+    { baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: t.apiKey, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -125,7 +174,13 @@ describe.each([
   ['piped', false],
 ])('hostile service text %s', (_mode, tty) => {
   it.each(reads)('%s prints no escape sequence, control or bidi control of the service', async (_name, argv) => {
-    const r = await runCli(argv(), { configDir: proxyConfig, tty, columns: 300, env: { CI: '1' }, clock: sandboxClock(s.t) });
+    const r = await runCli(argv(), {
+      configDir: proxyConfig,
+      tty,
+      columns: 300,
+      env: { CI: '1' },
+      clock: sandboxClock(s.t),
+    });
     const all = `${r.stdout}\n${r.stderr}`;
     const left = tty ? withoutOwnStyling(all) : all;
     if (!tty) expect(all).not.toContain('\x1b');
@@ -151,7 +206,11 @@ describe('--json stays faithful to the answer', () => {
 
 describe('a chat turn as it happens (piped, one-shot)', () => {
   it('prints the reply with no escape sequence or bidi control of the service', async () => {
-    const r = await runCli(['chat', 'What is in my library?'], { configDir: proxyConfig, env: { CI: '1' }, clock: sandboxClock(s.t) });
+    const r = await runCli(['chat', 'What is in my library?'], {
+      configDir: proxyConfig,
+      env: { CI: '1' },
+      clock: sandboxClock(s.t),
+    });
     expect(r.code).toBe(0);
     const all = `${r.stdout}\n${r.stderr}`;
     expect(all).not.toContain('\x1b');
@@ -176,7 +235,11 @@ describe('upload lines and their errors', () => {
     }
     const json = await runCli(['lib', 'upload', dir, '--json'], { configDir: proxyConfig, env: { CI: '1' } });
     expect(json.stdout.match(FOREIGN)).toBeNull();
-    const names = json.stdout.trim().split('\n').map((line) => JSON.parse(line).name).sort();
+    const names = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).name)
+      .sort();
     expect(names).toEqual(['empty\u2066.md', 'invoice\u202Edm.txt']);
   });
 });
@@ -185,17 +248,32 @@ describe('live views while the work goes on', () => {
   it.each([
     ['on a terminal', true],
     ['piped', false],
-  ])('media show --follow and task watch %s: progress lines and results carry no control of the service', async (_mode, tty) => {
-    const media = (await s.t.call('POST', '/media', { body: { url: `https://www.youtube.com/watch?v=kagent-live-${tty}` } })).body.mediaId;
-    const watch = (await s.t.call('POST', '/watches', { body: { intent: `Heat pumps in Nordic homes ${tty}`, cadence: 'daily' } })).body;
-    for (const argv of [['media', 'show', media, '--follow'], ['task', 'watch', watch.taskId]]) {
-      const r = await runCli(argv, { configDir: proxyConfig, tty, columns: 300, clock: sandboxClock(s.t) });
-      const all = `${r.stdout}\n${r.stderr}`;
-      expect(r.code, argv.join(' ')).toBe(0);
-      if (!tty) expect(all).not.toContain('\x1b');
-      expect(withoutOwnStyling(all).replace(/\x1b\[\d*A\r?|\r?\x1b\[2K|\x1b\[J/g, '').match(FOREIGN), argv.join(' ')).toBeNull();
-      expect(all, argv.join(' ')).toContain('<U+202E><U+2066><U+200F>');
-      expect(all).not.toContain('\x1b[8m');
-    }
-  });
+  ])(
+    'media show --follow and task watch %s: progress lines and results carry no control of the service',
+    async (_mode, tty) => {
+      const media = (
+        await s.t.call('POST', '/media', { body: { url: `https://www.youtube.com/watch?v=kagent-live-${tty}` } })
+      ).body.mediaId;
+      const watch = (
+        await s.t.call('POST', '/watches', { body: { intent: `Heat pumps in Nordic homes ${tty}`, cadence: 'daily' } })
+      ).body;
+      for (const argv of [
+        ['media', 'show', media, '--follow'],
+        ['task', 'watch', watch.taskId],
+      ]) {
+        const r = await runCli(argv, { configDir: proxyConfig, tty, columns: 300, clock: sandboxClock(s.t) });
+        const all = `${r.stdout}\n${r.stderr}`;
+        expect(r.code, argv.join(' ')).toBe(0);
+        if (!tty) expect(all).not.toContain('\x1b');
+        expect(
+          withoutOwnStyling(all)
+            .replace(/\x1b\[\d*A\r?|\r?\x1b\[2K|\x1b\[J/g, '')
+            .match(FOREIGN),
+          argv.join(' '),
+        ).toBeNull();
+        expect(all, argv.join(' ')).toContain('<U+202E><U+2066><U+200F>');
+        expect(all).not.toContain('\x1b[8m');
+      }
+    },
+  );
 });

@@ -31,10 +31,19 @@ async function startProxy(): Promise<ForwardProxy> {
   const server: Server = createHttpServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     const target = new URL(req.url ?? '');
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: target.pathname + target.search, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -106,7 +115,9 @@ describe('HTTP_PROXY for an http:// service', () => {
     const received = Object.values(await operations()).reduce((a, b) => a + b, 0);
     expect(received).toBeGreaterThanOrEqual(2);
     expect(proxy.seen).toHaveLength(received);
-    expect(proxy.seen.every((line) => line.startsWith(`GET ${origin}/`) || line.startsWith(`POST ${origin}/`))).toBe(true);
+    expect(proxy.seen.every((line) => line.startsWith(`GET ${origin}/`) || line.startsWith(`POST ${origin}/`))).toBe(
+      true,
+    );
   });
 
   it('lower-case http_proxy works too, and --debug names the proxy with its credentials hidden', async () => {
@@ -150,7 +161,9 @@ describe('HTTP_PROXY for an http:// service', () => {
     });
     await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
     try {
-      const r = await s.kagent(['me'], { env: { HTTP_PROXY: `http://127.0.0.1:${(gate.address() as AddressInfo).port}` } });
+      const r = await s.kagent(['me'], {
+        env: { HTTP_PROXY: `http://127.0.0.1:${(gate.address() as AddressInfo).port}` },
+      });
       expect(r.code).toBe(7);
       expect(r.stderr).toMatch(/^error: GET \/api\/v1\/me: the proxy asks for credentials \(407\) \(NETWORK_ERROR\)$/m);
       expect(r.stderr).toMatch(/^hint: give the proxy's credentials in HTTP_PROXY/m);
@@ -173,15 +186,21 @@ describe('HTTPS_PROXY for an https:// service', () => {
     const tls = fileURLToPath(new URL('../helpers/tls', import.meta.url));
     // A TLS front for the sandbox, recording from which port each request came.
     const fromPorts: number[] = [];
-    const front = createHttpsServer({ key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) }, (req, res) => {
-      fromPorts.push(req.socket.remotePort!);
-      const target = new URL(s.t.origin);
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(upstream);
-    });
+    const front = createHttpsServer(
+      { key: readFileSync(join(tls, 'localhost.key')), cert: readFileSync(join(tls, 'localhost.crt')) },
+      (req, res) => {
+        fromPorts.push(req.socket.remotePort!);
+        const target = new URL(s.t.origin);
+        const upstream = httpRequest(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        req.pipe(upstream);
+      },
+    );
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const port = (front.address() as AddressInfo).port;
     try {

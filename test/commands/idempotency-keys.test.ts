@@ -18,12 +18,17 @@ beforeEach(async () => {
   ({ apiKey: key } = await s.t.newAccount({ credits: 1000 }));
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
-const executions = async (op: string): Promise<number> => (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.executions[op] ?? 0;
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const executions = async (op: string): Promise<number> =>
+  (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.executions[op] ?? 0;
 
 /** A pending action of this account: a message whose reply proposes one. */
 async function pendingAction(): Promise<string> {
-  const res = await s.t.call('POST', '/conversations/messages', { key, body: { text: 'Create a doc about rye bread' } });
+  const res = await s.t.call('POST', '/conversations/messages', {
+    key,
+    body: { text: 'Create a doc about rye bread' },
+  });
   await s.t.advance(5_000);
   const page = (await s.t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key })).body;
   return page.messages.at(-1).parts.find((p: any) => p.type === 'action').action.id;
@@ -37,9 +42,13 @@ describe('--idempotency-key where the operation takes one', () => {
     const again = await kagent(['space', 'create', 'Release 1', '--idempotency-key', 'run-7-space']);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);
-    expect(again.stderr).toContain(`this key already created space ${first.stdout.trim()} within the last 24 hours: nothing new was created`);
+    expect(again.stderr).toContain(
+      `this key already created space ${first.stdout.trim()} within the last 24 hours: nothing new was created`,
+    );
     expect(await executions('createSpace')).toBe(before);
-    expect((await s.t.call('GET', '/spaces', { key })).body.items.filter((sp: any) => sp.name === 'Release 1')).toHaveLength(1);
+    expect(
+      (await s.t.call('GET', '/spaces', { key })).body.items.filter((sp: any) => sp.name === 'Release 1'),
+    ).toHaveLength(1);
     const other = await kagent(['space', 'create', 'Release 2', '--idempotency-key', 'run-7-space']);
     expect(other.code).toBe(2);
     const long = await kagent(['space', 'create', 'Release 3', '--idempotency-key', 'k'.repeat(201)]);
@@ -57,7 +66,9 @@ describe('--idempotency-key where the operation takes one', () => {
     expect(again.stderr).toContain(`this key already saved ${first.stdout.trim()} within the last 24 hours`);
     expect((await s.t.call('GET', '/me', { key })).body.credits.total).toBe(credits);
     expect((await s.t.call('GET', '/library', { key })).body.items).toHaveLength(1);
-    expect((await kagent(['lib', 'save', 'https://example.com/other', '--idempotency-key', 'run-7-save'])).code).toBe(2);
+    expect((await kagent(['lib', 'save', 'https://example.com/other', '--idempotency-key', 'run-7-save'])).code).toBe(
+      2,
+    );
   });
 
   it('actions approve / reject: a rerun returns the first decision instead of ACTION_DECIDED', async () => {
@@ -67,7 +78,9 @@ describe('--idempotency-key where the operation takes one', () => {
     const again = await kagent(['actions', 'approve', id, '--yes', '--idempotency-key', 'run-7-approve']);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);
-    expect(again.stderr).toContain(`this key already approved action ${id} within the last 24 hours: nothing was decided again`);
+    expect(again.stderr).toContain(
+      `this key already approved action ${id} within the last 24 hours: nothing was decided again`,
+    );
     // Without the key a rerun is a second decision: refused.
     expect((await kagent(['actions', 'approve', id, '--yes'])).code).toBe(5);
 
@@ -83,10 +96,21 @@ describe('--idempotency-key where the operation takes one', () => {
   });
 
   it('--help says what a script should pass', async () => {
-    for (const argv of [['space', 'create'], ['lib', 'save'], ['actions', 'approve'], ['actions', 'reject'], ['doc', 'create'], ['watch', 'create'], ['media', 'start'], ['chat']]) {
+    for (const argv of [
+      ['space', 'create'],
+      ['lib', 'save'],
+      ['actions', 'approve'],
+      ['actions', 'reject'],
+      ['doc', 'create'],
+      ['watch', 'create'],
+      ['media', 'start'],
+      ['chat'],
+    ]) {
       const help = await kagent([...argv, '--help'], { env: { COLUMNS: '400' }, columns: 400 });
       expect(help.code, argv.join(' ')).toBe(0);
-      expect(help.stdout.replace(/\s+/g, ' '), argv.join(' ')).toMatch(/--idempotency-key <key> .*--idempotency-key "\$GITHUB_RUN_ID-[\w-]+"/);
+      expect(help.stdout.replace(/\s+/g, ' '), argv.join(' ')).toMatch(
+        /--idempotency-key <key> .*--idempotency-key "\$GITHUB_RUN_ID-[\w-]+"/,
+      );
     }
   });
 });
@@ -105,7 +129,11 @@ describe('a replay after a lost answer', () => {
     await s.t.inject({ kind: 'reset-after', method: 'POST', path: '/api/v1/spaces' });
     const r = await kagent(['space', 'create', 'Lost answer', '--idempotency-key', 'run-8-space']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/created space \S+ under this key, once: by this run \(its first answer was lost on the way\) or by an earlier run/);
-    expect((await s.t.call('GET', '/spaces', { key })).body.items.filter((sp: any) => sp.name === 'Lost answer')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /created space \S+ under this key, once: by this run \(its first answer was lost on the way\) or by an earlier run/,
+    );
+    expect(
+      (await s.t.call('GET', '/spaces', { key })).body.items.filter((sp: any) => sp.name === 'Lost answer'),
+    ).toHaveLength(1);
   });
 });

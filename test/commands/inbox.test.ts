@@ -52,10 +52,23 @@ describe('inbox list', () => {
     expect(JSON.parse((await kagent(['inbox', 'list', '--json'])).stdout)).toEqual(all);
 
     const piped = await kagent(['inbox']);
-    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows[0]).toEqual([approvalItem, 'approval', 'false', all[0].title, all[0].createdAt, actionId, '', '', '']);
     const brief = all.find((i) => i.kind === 'brief');
-    expect(rows.find((r) => r[0] === brief.id)).toEqual([brief.id, 'brief', 'false', brief.title, brief.createdAt, '', brief.taskId ?? '', brief.watchSlug, brief.briefId]);
+    expect(rows.find((r) => r[0] === brief.id)).toEqual([
+      brief.id,
+      'brief',
+      'false',
+      brief.title,
+      brief.createdAt,
+      '',
+      brief.taskId ?? '',
+      brief.watchSlug,
+      brief.briefId,
+    ]);
 
     const tty = await kagent(['inbox'], { tty: true });
     const out = plain(tty.stdout);
@@ -85,7 +98,8 @@ describe('inbox list', () => {
   it('--limit and --all follow the cursors (30 a page); the first page by default', async () => {
     const world = s.t.sandbox.world;
     const account = world.state.accounts[s.t.sandbox.accountId]!;
-    for (let i = 0; i < 40; i++) addInbox(world, account, { kind: 'suggestion', title: `Suggestion ${i}`, body: 'try this' });
+    for (let i = 0; i < 40; i++)
+      addInbox(world, account, { kind: 'suggestion', title: `Suggestion ${i}`, body: 'try this' });
     const total = (await inbox()).length;
     expect(total).toBeGreaterThan(40);
     expect(JSON.parse((await kagent(['inbox', '--json'])).stdout)).toHaveLength(30);
@@ -111,7 +125,9 @@ describe('inbox list', () => {
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('');
     expect(empty.stderr).toContain('Your inbox is empty.');
-    expect((await runCli(['inbox', '--filter', 'approval'], { tty: true, env })).stderr).toContain('No actions are waiting for your decision.');
+    expect((await runCli(['inbox', '--filter', 'approval'], { tty: true, env })).stderr).toContain(
+      'No actions are waiting for your decision.',
+    );
 
     const world = s.t.sandbox.world;
     const account = world.state.accounts[fresh.accountId]!;
@@ -161,7 +177,10 @@ describe('inbox read / done / dismiss', () => {
       { id: 'ib_nope', read: false, error: { code: 'INBOX_ITEM_NOT_FOUND', message: expect.any(String) } },
       { id: real.id, read: true },
     ]);
-    expect(JSON.parse(many.stderr).error).toMatchObject({ code: 'INBOX_ITEM_NOT_FOUND', message: 'could not mark 1 of 2 items read' });
+    expect(JSON.parse(many.stderr).error).toMatchObject({
+      code: 'INBOX_ITEM_NOT_FOUND',
+      message: 'could not mark 1 of 2 items read',
+    });
     expect((await inbox()).find((i) => i.id === real.id)?.read).toBe(true);
   });
 });

@@ -32,8 +32,10 @@ beforeEach(async () => {
   await resetStats();
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
-const sync = (dir: string, extra: string[] = [], options: Parameters<LoggedIn['kagent']>[1] = {}) => kagent(['lib', 'sync', dir, '--space', 'Handbook', ...extra], options);
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const sync = (dir: string, extra: string[] = [], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  kagent(['lib', 'sync', dir, '--space', 'Handbook', ...extra], options);
 
 async function resetStats() {
   await s.t.call('DELETE', '/_sandbox/stats', { key: null });
@@ -60,8 +62,17 @@ function write(dir: string, name: string, data: string) {
   writeFileSync(join(dir, name), data);
 }
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
-const rows = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => line.split('\t'));
-const ndjson = (stdout: string) => stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const rows = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
+const ndjson = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 const countLine = (stderr: string) => stderr.split('\n').find((line) => /^\d+ uploaded, /.test(line));
 const byName = async () => new Map((await library()).map((item) => [item.fileName, item]));
 
@@ -80,7 +91,17 @@ describe('names', () => {
       expect(pathOfName('docs', syncName('docs', rel))).toBe(rel);
     }
     // Another prefix, a plain upload's name, a name written otherwise than sync writes it, an empty or dot part.
-    for (const name of ['site:README.md', 'README.md', 'docs', 'docs:', 'docs:a%3ab.md', 'docs:a%41.md', 'docs:guide::x.md', 'docs:..:x.md', 'docsx:README.md']) {
+    for (const name of [
+      'site:README.md',
+      'README.md',
+      'docs',
+      'docs:',
+      'docs:a%3ab.md',
+      'docs:a%41.md',
+      'docs:guide::x.md',
+      'docs:..:x.md',
+      'docsx:README.md',
+    ]) {
       expect(pathOfName('docs', name)).toBeUndefined();
     }
   });
@@ -91,14 +112,22 @@ describe('kagent lib sync', () => {
     const dir = folder(DOCS);
     const r = await sync(dir);
     expect(r.code, r.stderr).toBe(0);
-    expect(rows(r.stdout).map((row) => [row[0], row[1]]).sort()).toEqual([
+    expect(
+      rows(r.stdout)
+        .map((row) => [row[0], row[1]])
+        .sort(),
+    ).toEqual([
       ['uploaded', 'README.md'],
       ['uploaded', 'guide/intro.md'],
       ['uploaded', 'guide/setup.txt'],
     ]);
     expect(countLine(r.stderr)).toMatch(/^3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 0 failed/);
     const items = await library();
-    expect(items.map((i) => i.fileName).sort()).toEqual(['docs:README.md', 'docs:guide:intro.md', 'docs:guide:setup.txt']);
+    expect(items.map((i) => i.fileName).sort()).toEqual([
+      'docs:README.md',
+      'docs:guide:intro.md',
+      'docs:guide:setup.txt',
+    ]);
     expect(items.every((i) => i.spaceId === space)).toBe(true);
   });
 
@@ -130,7 +159,12 @@ describe('kagent lib sync', () => {
     const replaced = lines.find((l) => l.path === 'guide/intro.md');
     expect(replaced).toMatchObject({ status: 'replaced', name: 'docs:guide:intro.md', previous: [old.id] });
     expect(replaced.item.id).not.toBe(old.id);
-    expect(lines.filter((l) => l.status === 'unchanged').map((l) => l.path).sort()).toEqual(['README.md', 'guide/setup.txt']);
+    expect(
+      lines
+        .filter((l) => l.status === 'unchanged')
+        .map((l) => l.path)
+        .sort(),
+    ).toEqual(['README.md', 'guide/setup.txt']);
     const after = await byName();
     expect(after.get('docs:guide:intro.md')!.id).toBe(replaced.item.id);
     expect([...after.values()].some((i) => i.id === old.id)).toBe(false);
@@ -154,7 +188,12 @@ describe('kagent lib sync', () => {
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     const again = await sync(dir);
     expect(again.code, again.stderr).toBe(0);
-    expect(rows(again.stdout).find((row) => row[1] === 'README.md')).toEqual(['replaced', 'README.md', expect.stringMatching(/^li_/), old.id]);
+    expect(rows(again.stdout).find((row) => row[1] === 'README.md')).toEqual([
+      'replaced',
+      'README.md',
+      expect.stringMatching(/^li_/),
+      old.id,
+    ]);
     expect((await library()).filter((i) => i.fileName === 'docs:README.md')).toHaveLength(1);
   });
 
@@ -167,13 +206,19 @@ describe('kagent lib sync', () => {
     await s.t.call('POST', '/library/files', {
       key,
       raw: Buffer.from('install the tools, then the hooks\n'),
-      headers: { 'x-file-name': encodeURIComponent('docs:guide:setup.txt'), 'content-type': 'application/octet-stream' },
+      headers: {
+        'x-file-name': encodeURIComponent('docs:guide:setup.txt'),
+        'content-type': 'application/octet-stream',
+      },
       query: { space },
     });
     await resetStats();
     const r = await sync(dir, ['--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout).find((l) => l.path === 'guide/setup.txt')).toMatchObject({ status: 'replaced', previous: [old.id] });
+    expect(ndjson(r.stdout).find((l) => l.path === 'guide/setup.txt')).toMatchObject({
+      status: 'replaced',
+      previous: [old.id],
+    });
     expect((await requests()).uploadFile ?? 0).toBe(0);
     expect((await library()).some((i) => i.id === old.id)).toBe(false);
   });
@@ -186,7 +231,12 @@ describe('kagent lib sync', () => {
 
     const kept = await sync(dir);
     expect(kept.code, kept.stderr).toBe(0);
-    expect(rows(kept.stdout).find((row) => row[1] === 'guide/setup.txt')).toEqual(['kept', 'guide/setup.txt', gone.id, '']);
+    expect(rows(kept.stdout).find((row) => row[1] === 'guide/setup.txt')).toEqual([
+      'kept',
+      'guide/setup.txt',
+      gone.id,
+      '',
+    ]);
     expect(kept.stderr).toMatch(/1 item of files no longer in .* kept: --delete deletes them/);
     expect((await library()).some((i) => i.id === gone.id)).toBe(true);
 
@@ -198,7 +248,12 @@ describe('kagent lib sync', () => {
 
     const deleted = await sync(dir, ['--delete', '--yes']);
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect(rows(deleted.stdout).find((row) => row[1] === 'guide/setup.txt')).toEqual(['deleted', 'guide/setup.txt', gone.id, '']);
+    expect(rows(deleted.stdout).find((row) => row[1] === 'guide/setup.txt')).toEqual([
+      'deleted',
+      'guide/setup.txt',
+      gone.id,
+      '',
+    ]);
     expect(countLine(deleted.stderr)).toMatch(/^0 uploaded, 0 replaced, 1 deleted, 2 unchanged, 0 failed/);
     expect((await library()).some((i) => i.id === gone.id)).toBe(false);
   });
@@ -210,7 +265,9 @@ describe('kagent lib sync', () => {
     await resetStats();
     const no = await sync(dir, ['--delete'], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
-    expect(no.prompts).toEqual([expect.stringMatching(/^Delete 1 library item whose file is no longer in .*docs\? This cannot be undone\.$/)]);
+    expect(no.prompts).toEqual([
+      expect.stringMatching(/^Delete 1 library item whose file is no longer in .*docs\? This cannot be undone\.$/),
+    ]);
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     expect((await library()).length).toBe(3);
     const yes = await sync(dir, ['--delete'], { tty: true, answers: [true] });
@@ -227,7 +284,10 @@ describe('kagent lib sync', () => {
     await resetStats();
     const over = await sync(dir, ['--delete', '--yes', '--max-deletes', '2', '--json']);
     expect(over.code).toBe(1);
-    expect(JSON.parse(over.stderr.trimEnd().split('\n').pop()!).error).toMatchObject({ code: 'TOO_MANY_DELETES', message: expect.stringMatching(/would delete 3 items, more than --max-deletes 2/) });
+    expect(JSON.parse(over.stderr.trimEnd().split('\n').pop()!).error).toMatchObject({
+      code: 'TOO_MANY_DELETES',
+      message: expect.stringMatching(/would delete 3 items, more than --max-deletes 2/),
+    });
     const sent = await requests();
     expect(sent.uploadFile ?? 0).toBe(0);
     expect(sent.deleteLibraryItem ?? 0).toBe(0);
@@ -246,7 +306,9 @@ describe('kagent lib sync', () => {
     const plain = folder({ 'README.md': '# A README uploaded by hand\n' });
     expect((await kagent(['lib', 'upload', join(plain, 'README.md'), '--space', 'Handbook'])).code).toBe(0);
     await s.t.call('POST', '/spaces', { key, body: { name: 'Elsewhere' } });
-    expect((await kagent(['lib', 'sync', folder({ 'gone.md': '# in another space\n' }), '--space', 'Elsewhere'])).code).toBe(0);
+    expect(
+      (await kagent(['lib', 'sync', folder({ 'gone.md': '# in another space\n' }), '--space', 'Elsewhere'])).code,
+    ).toBe(0);
     await s.t.call('POST', '/library', { key, body: { url: 'https://example.com/page', spaceId: space } });
     const foreign = (await library()).map((i) => i.id);
 
@@ -255,12 +317,18 @@ describe('kagent lib sync', () => {
     write(dir, 'guide/intro.md', '# Intro, changed\n');
     const r = await sync(dir, ['--delete', '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout).map((l) => [l.path, l.status]).sort()).toEqual([
+    expect(
+      ndjson(r.stdout)
+        .map((l) => [l.path, l.status])
+        .sort(),
+    ).toEqual([
       ['README.md', 'deleted'],
       ['guide/intro.md', 'replaced'],
       ['guide/setup.txt', 'unchanged'],
     ]);
-    const ids = new Set((await s.t.call('GET', '/library', { key, query: { limit: 200 } })).body.items.map((i: { id: string }) => i.id));
+    const ids = new Set(
+      (await s.t.call('GET', '/library', { key, query: { limit: 200 } })).body.items.map((i: { id: string }) => i.id),
+    );
     for (const id of foreign) expect(ids.has(id)).toBe(true);
   });
 
@@ -271,7 +339,11 @@ describe('kagent lib sync', () => {
     // One at a time, so that a.md is the one sent first (b.md then meets its bytes).
     const first = await sync(dir, ['--json', '--concurrency', '1']);
     expect(first.code, first.stderr).toBe(0);
-    expect(ndjson(first.stdout).map((l) => [l.path, l.status]).sort()).toEqual([
+    expect(
+      ndjson(first.stdout)
+        .map((l) => [l.path, l.status])
+        .sort(),
+    ).toEqual([
       ['a.md', 'uploaded'],
       ['b.md', 'unchanged'],
       ['c.md', 'unchanged'],
@@ -284,7 +356,10 @@ describe('kagent lib sync', () => {
     unlinkSync(join(dir, 'a.md'));
     const removed = await sync(dir, ['--delete', '--yes', '--json']);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(ndjson(removed.stdout).find((l) => l.path === 'a.md')).toMatchObject({ status: 'kept', reason: 'its bytes are those of b.md' });
+    expect(ndjson(removed.stdout).find((l) => l.path === 'a.md')).toMatchObject({
+      status: 'kept',
+      reason: 'its bytes are those of b.md',
+    });
     expect((await library()).length).toBe(2);
   });
 
@@ -297,12 +372,19 @@ describe('kagent lib sync', () => {
     await resetStats();
     const r = await sync(dir, ['--delete', '--yes', '--json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/warning: nothing was deleted: the library listing does not give items' file names \(fileName\), so kagent cannot tell which items came from/);
+    expect(r.stderr).toMatch(
+      /warning: nothing was deleted: the library listing does not give items' file names \(fileName\), so kagent cannot tell which items came from/,
+    );
     expect(JSON.parse(r.stderr.trimEnd().split('\n').pop()!).error.code).toBe('MAPPING_UNAVAILABLE');
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     expect((await requests()).uploadFile).toBe(1);
     await hide([]);
-    expect((await library()).map((i) => i.fileName).sort()).toEqual(['docs:README.md', 'docs:README.md', 'docs:guide:intro.md', 'docs:guide:setup.txt']);
+    expect((await library()).map((i) => i.fileName).sort()).toEqual([
+      'docs:README.md',
+      'docs:README.md',
+      'docs:guide:intro.md',
+      'docs:guide:setup.txt',
+    ]);
     // The sandbox's setting: a list of field names, never the id.
     await expect(hide(['id'])).rejects.toThrow(/400.*hideFields/);
     await expect(s.t.patchAccount(accountId, { hideFields: 'fileName' })).rejects.toThrow(/400/);
@@ -321,17 +403,22 @@ describe('kagent lib sync', () => {
     expect(r.stderr).toMatch(/nothing was deleted: the service does not give uploaded items' file names \(fileName\)/);
   });
 
-  it('a service that names an uploaded file otherwise than it was sent (the sandbox trims spaces): nothing deleted, said; the item is then kept as the file\'s', async () => {
+  it("a service that names an uploaded file otherwise than it was sent (the sandbox trims spaces): nothing deleted, said; the item is then kept as the file's", async () => {
     const dir = folder({ 'a.md ': '# a with a trailing space in its name\n', 'b.md': '# b\n' });
     const r = await sync(dir, ['--delete', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/nothing was deleted: the service named an uploaded file "docs:a\.md", not "docs:a\.md " as it was sent/);
+    expect(r.stderr).toMatch(
+      /nothing was deleted: the service named an uploaded file "docs:a\.md", not "docs:a\.md " as it was sent/,
+    );
     expect(r.stderr).toMatch(/MAPPING_UNAVAILABLE/);
     // The next run reads that item as a file "a.md" gone from the folder, but its bytes are "a.md "'s: kept, never deleted.
     await resetStats();
     const again = await sync(dir, ['--delete', '--yes', '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(ndjson(again.stdout).find((l) => l.path === 'a.md')).toMatchObject({ status: 'kept', reason: 'its bytes are those of a.md ' });
+    expect(ndjson(again.stdout).find((l) => l.path === 'a.md')).toMatchObject({
+      status: 'kept',
+      reason: 'its bytes are those of a.md ',
+    });
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     expect(await library()).toHaveLength(2);
   });
@@ -345,7 +432,11 @@ describe('kagent lib sync', () => {
     await resetStats();
     const r = await sync(dir, ['--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout).map((l) => [l.path, l.status]).sort()).toEqual([
+    expect(
+      ndjson(r.stdout)
+        .map((l) => [l.path, l.status])
+        .sort(),
+    ).toEqual([
       ['README.md', 'unchanged'],
       ['guide/intro.md', 'replaced'],
       ['guide/setup.txt', 'unchanged'],
@@ -356,7 +447,7 @@ describe('kagent lib sync', () => {
     expect(items.some((i) => i.id === old.id)).toBe(false);
   });
 
-  it('--dry-run sends only reads and prints the plan: actions, bytes, write requests and the time at the profile\'s rate', async () => {
+  it("--dry-run sends only reads and prints the plan: actions, bytes, write requests and the time at the profile's rate", async () => {
     const dir = folder({ ...DOCS, 'old.md': '# old\n' });
     await sync(dir);
     write(dir, 'README.md', '# Handbook\n\nChanged, longer now.\n');
@@ -375,12 +466,17 @@ describe('kagent lib sync', () => {
       ['unchanged', 'guide/setup.txt'],
       ['upload', 'new.md'],
     ]);
-    expect(r.stderr).toMatch(/Dry run, nothing sent: 1 to upload, 1 to replace, 1 to delete, 2 unchanged, 0 kept, 0 would fail; \d+ B in 4 write requests, 8 s at 30 requests a minute \(after 1 listing request\)/);
+    expect(r.stderr).toMatch(
+      /Dry run, nothing sent: 1 to upload, 1 to replace, 1 to delete, 2 unchanged, 0 kept, 0 would fail; \d+ B in 4 write requests, 8 s at 30 requests a minute \(after 1 listing request\)/,
+    );
     const sent = await requests();
     expect(Object.keys(sent).every((op) => ['listLibrary', 'listSpaces', 'getMe'].includes(op))).toBe(true);
     expect(await library()).toEqual(before);
     const json = await sync(dir, ['--dry-run', '--json']);
-    expect(ndjson(json.stdout).find((l) => l.path === 'old.md')).toMatchObject({ action: 'keep', reason: expect.stringMatching(/--delete/) });
+    expect(ndjson(json.stdout).find((l) => l.path === 'old.md')).toMatchObject({
+      action: 'keep',
+      reason: expect.stringMatching(/--delete/),
+    });
   });
 
   it('terminal: a line per change, unchanged files only in the count; --quiet drops the count line', async () => {
@@ -390,7 +486,9 @@ describe('kagent lib sync', () => {
     expect(plain(first.stdout)).toMatch(/✓ uploaded guide\/intro\.md → li_\w+ \(\d+ B\)/);
     write(dir, 'README.md', 'changed\n');
     const second = await sync(dir, [], { tty: true });
-    expect(plain(second.stdout).trimEnd().split('\n')).toEqual([expect.stringMatching(/^↻ replaced README\.md → li_\w+ \(was li_\w+\)$/)]);
+    expect(plain(second.stdout).trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^↻ replaced README\.md → li_\w+ \(was li_\w+\)$/),
+    ]);
     expect(plain(second.stderr)).toMatch(/0 uploaded, 1 replaced, 0 deleted, 2 unchanged, 0 failed/);
     const quiet = await sync(dir, ['--quiet']);
     expect(countLine(quiet.stderr)).toBeUndefined();
@@ -406,7 +504,9 @@ describe('kagent lib sync', () => {
     const md = readFileSync(summary, 'utf8');
     expect(md).toMatch(/^### kagent lib sync\n\n3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 1 failed\n/);
     expect(md).toMatch(/\| ❌ failed \| `tool\.bin` \| {2}\| UNSUPPORTED_TYPE: /);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([expect.stringMatching(/^::error file=.*docs\/tool\.bin,title=sync failed \(UNSUPPORTED_TYPE\)::/)]);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      expect.stringMatching(/^::error file=.*docs\/tool\.bin,title=sync failed \(UNSUPPORTED_TYPE\)::/),
+    ]);
     const xml = readFileSync(report, 'utf8');
     expect(xml).toMatch(/<testsuites name="kagent lib sync" tests="4" failures="1" errors="0" skipped="0"/);
     expect(xml).toMatch(/<testcase name="guide\/intro\.md" classname="kagent\.lib\.sync"/);

@@ -30,10 +30,19 @@ beforeEach(async () => {
   await s.t.call('DELETE', '/_sandbox/stats', { key: null });
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
-const ndjson = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const ndjson = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 async function storedNames(): Promise<string[]> {
-  const items = (await s.t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items as Array<{ fileName: string | null; title: string }>;
+  const items = (await s.t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items as Array<{
+    fileName: string | null;
+    title: string;
+  }>;
   return items.map((item) => item.fileName ?? item.title).sort();
 }
 async function uploadRequests(): Promise<number> {
@@ -46,13 +55,18 @@ function folderWithBadName(): string {
   writeFileSync(join(dir, 'a.md'), `# A\n\n${randomBytes(16).toString('hex')}\n`);
   writeFileSync(join(dir, 'b.md'), `# B\n\n${randomBytes(16).toString('hex')}\n`);
   writeFileSync(join(dir, 'c.md'), `# C\n\n${randomBytes(16).toString('hex')}\n`);
-  writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad name\n');
+  writeFileSync(
+    Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]),
+    '# Bad name\n',
+  );
   return dir;
 }
 
 describe('escapeName', () => {
   it('keeps valid UTF-8 and shows every other byte as \\xNN', () => {
-    expect(escapeName(Buffer.concat([Buffer.from('résumé-'), Buffer.from([0xff, 0xc3]), Buffer.from('研究.md')]))).toBe('résumé-\\xFF\\xC3研究.md');
+    expect(escapeName(Buffer.concat([Buffer.from('résumé-'), Buffer.from([0xff, 0xc3]), Buffer.from('研究.md')]))).toBe(
+      'résumé-\\xFF\\xC3研究.md',
+    );
   });
 });
 
@@ -90,7 +104,9 @@ describe('a name that is not UTF-8', () => {
     expect(r.code).toBe(2);
     const results = ndjson(r.stdout);
     expect(results.filter((x) => x.status === 'uploaded')).toHaveLength(3);
-    expect(results.filter((x) => x.status === 'failed').map((x) => [x.path.slice(dir.length), x.error.code])).toEqual([['/bad-\\xFF\\xFE.md', 'UNREADABLE_NAME']]);
+    expect(results.filter((x) => x.status === 'failed').map((x) => [x.path.slice(dir.length), x.error.code])).toEqual([
+      ['/bad-\\xFF\\xFE.md', 'UNREADABLE_NAME'],
+    ]);
   });
 });
 
@@ -99,7 +115,10 @@ describe('a name over the service limit', () => {
     const r = await kagent(['lib', 'upload', '-', '--name', `${'n'.repeat(297)}.md`, '--json'], { stdin: '# Notes\n' });
     expect(r.code).toBe(2);
     const [result] = ndjson(r.stdout);
-    expect(result).toMatchObject({ status: 'failed', error: { code: 'NAME_TOO_LONG', message: 'the name is 300 characters; the service takes at most 255' } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: { code: 'NAME_TOO_LONG', message: 'the name is 300 characters; the service takes at most 255' },
+    });
     expect(await uploadRequests()).toBe(0);
   });
 });
@@ -133,18 +152,32 @@ describe('a file that changes while it is being sent', () => {
       if (name === 'shrinks.txt') {
         req.once('data', () => truncateSync(join(dir, 'shrinks.txt'), 1000));
         req.resume();
-        req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"INVALID_INPUT","message":"short body"}}'));
+        req.on('end', () =>
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end('{"error":{"code":"INVALID_INPUT","message":"short body"}}'),
+        );
         return;
       }
-      const answer = await request(`${upstream.origin}${req.url}`, { method: req.method as 'GET', headers, body: body as Buffer | undefined });
+      const answer = await request(`${upstream.origin}${req.url}`, {
+        method: req.method as 'GET',
+        headers,
+        body: body as Buffer | undefined,
+      });
       const out: Record<string, string> = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string' && !['transfer-encoding', 'connection'].includes(name)) out[name] = value;
+      for (const [name, value] of Object.entries(answer.headers))
+        if (typeof value === 'string' && !['transfer-encoding', 'connection'].includes(name)) out[name] = value;
       res.writeHead(answer.statusCode, out);
       res.end(Buffer.from(await answer.body.arrayBuffer()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     configDir = tempDir('kagent-config-');
-    await writeProfile(configDir, 'default', { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/v1`, rateLimit: 100_000 }, { makeCurrent: true });
+    await writeProfile(
+      configDir,
+      'default',
+      { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/v1`, rateLimit: 100_000 },
+      { makeCurrent: true },
+    );
   });
   afterAll(async () => {
     proxy.closeAllConnections();
@@ -157,7 +190,10 @@ describe('a file that changes while it is being sent', () => {
     // Larger than the socket buffers, so most of it is still to be read from disk when it is cut.
     writeFileSync(join(dir, 'shrinks.txt'), 'x'.repeat(32 * 1024 * 1024));
     writeFileSync(join(dir, 'z.md'), '# Z\n');
-    const r = await runCli(['lib', 'upload', dir, '--json', '--concurrency', '1'], { configDir, env: { KAGENT_API_KEY: key } });
+    const r = await runCli(['lib', 'upload', dir, '--json', '--concurrency', '1'], {
+      configDir,
+      env: { KAGENT_API_KEY: key },
+    });
     const results = ndjson(r.stdout).sort((x, y) => (x.name < y.name ? -1 : 1));
     expect(results.map((x) => [x.name, x.status, x.error?.code])).toEqual([
       ['a.md', 'uploaded', undefined],
@@ -177,14 +213,19 @@ describe('a file that changes while it is being sent', () => {
     writeFileSync(join(dir, 'a.md'), '# A\n');
     writeFileSync(join(dir, 'changes.txt'), 'x'.repeat(32 * 1024 * 1024));
     writeFileSync(join(dir, 'z.md'), '# Z\n');
-    const r = await runCli(['lib', 'upload', dir, '--json', '--concurrency', '1'], { configDir, env: { KAGENT_API_KEY: key } });
+    const r = await runCli(['lib', 'upload', dir, '--json', '--concurrency', '1'], {
+      configDir,
+      env: { KAGENT_API_KEY: key },
+    });
     const results = ndjson(r.stdout).sort((x, y) => (x.name < y.name ? -1 : 1));
     expect(results.map((x) => [x.name, x.status, x.error?.code])).toEqual([
       ['a.md', 'uploaded', undefined],
       ['changes.txt', 'failed', 'FILE_CHANGED'],
       ['z.md', 'uploaded', undefined],
     ]);
-    expect(results[1].error.message).toBe(`the file changed while it was being sent; the library holds what it received as ${results[1].item.id}`);
+    expect(results[1].error.message).toBe(
+      `the file changed while it was being sent; the library holds what it received as ${results[1].item.id}`,
+    );
     expect(r.code).toBe(1);
   });
 });
@@ -192,10 +233,12 @@ describe('a file that changes while it is being sent', () => {
 describe('the summary counts what the service did', () => {
   it('a rerun whose first attempts are turned away (503) and then replayed: 0 uploaded, all already there', async () => {
     const dir = tempDir('kagent-upload-');
-    for (const name of ['a.md', 'b.md', 'c.md', 'd.md']) writeFileSync(join(dir, name), `# ${name}\n\n${randomBytes(16).toString('hex')}\n`);
+    for (const name of ['a.md', 'b.md', 'c.md', 'd.md'])
+      writeFileSync(join(dir, name), `# ${name}\n\n${randomBytes(16).toString('hex')}\n`);
     const first = await kagent(['lib', 'upload', dir]);
     expect(first.stderr).toMatch(/^4 uploaded, 0 already there, 0 failed/m);
-    for (let i = 0; i < 4; i++) await s.t.inject({ kind: '503', count: 1, method: 'POST', path: '/api/v1/library/files' });
+    for (let i = 0; i < 4; i++)
+      await s.t.inject({ kind: '503', count: 1, method: 'POST', path: '/api/v1/library/files' });
     const again = await kagent(['lib', 'upload', dir, '--json', '--concurrency', '1']);
     expect(again.code).toBe(0);
     expect(ndjson(again.stdout).map((x) => x.status)).toEqual(['exists', 'exists', 'exists', 'exists']);

@@ -35,12 +35,17 @@ beforeEach(async () => {
   await resetStats();
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 
 async function resetStats() {
   await s.t.call('DELETE', '/_sandbox/stats', { key: null });
 }
-async function stats(): Promise<{ requests: Record<string, number>; executions: Record<string, number>; statuses: Record<string, number> }> {
+async function stats(): Promise<{
+  requests: Record<string, number>;
+  executions: Record<string, number>;
+  statuses: Record<string, number>;
+}> {
   return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
 }
 async function files(): Promise<any[]> {
@@ -63,11 +68,18 @@ function folder(content: Record<string, Buffer | string>): string {
 }
 
 function rows(stdout: string): string[][] {
-  return stdout.split('\n').filter(Boolean).map((line) => line.split('\t'));
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
 }
 
 function ndjson(stdout: string): any[] {
-  return stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 const DOCS = {
@@ -83,7 +95,14 @@ const DOCS = {
 describe('lib upload: discovery and the first run', () => {
   it('uploads files, folders (recursively, hidden ones skipped) and globs; piped: one row per file; a summary on stderr', async () => {
     const dir = folder(DOCS);
-    const r = await kagent(['lib', 'upload', join(dir, 'report.pdf'), join(dir, 'notes'), `${dir}/images/*.png`, join(dir, 'minutes.docx')]);
+    const r = await kagent([
+      'lib',
+      'upload',
+      join(dir, 'report.pdf'),
+      join(dir, 'notes'),
+      `${dir}/images/*.png`,
+      join(dir, 'minutes.docx'),
+    ]);
     expect(r.stderr).toMatch(/^5 uploaded, 0 already there, 0 failed/m);
     expect(r.code).toBe(0);
     const out = rows(r.stdout);
@@ -102,7 +121,13 @@ describe('lib upload: discovery and the first run', () => {
     expect(st.requests).toEqual({ getMe: 1, uploadFile: 5 });
     expect(st.executions.uploadFile).toBe(5);
     const stored = await files();
-    expect(stored.map((f) => f.fileName).sort()).toEqual(['map.png', 'minutes.docx', 'plan.md', 'report.pdf', 'todo.txt']);
+    expect(stored.map((f) => f.fileName).sort()).toEqual([
+      'map.png',
+      'minutes.docx',
+      'plan.md',
+      'report.pdf',
+      'todo.txt',
+    ]);
     expect(Object.fromEntries(stored.map((f) => [f.fileName, f.mime]))).toMatchObject({
       'report.pdf': 'application/pdf',
       'plan.md': 'text/markdown',
@@ -127,7 +152,11 @@ describe('lib upload: discovery and the first run', () => {
     try {
       const r = await kagent(['lib', 'upload', 'notes/**/*.{md,txt}']);
       expect(r.code).toBe(0);
-      expect(rows(r.stdout).map((row) => row[1]).sort()).toEqual(['notes/plan.md', 'notes/todo.txt']);
+      expect(
+        rows(r.stdout)
+          .map((row) => row[1])
+          .sort(),
+      ).toEqual(['notes/plan.md', 'notes/todo.txt']);
     } finally {
       process.chdir(cwd);
     }
@@ -163,7 +192,10 @@ describe('lib upload: a rerun uploads nothing', () => {
     expect(st.executions.uploadFile ?? 0).toBe(0);
     expect(await files()).toEqual(before);
     // The ids reported are those of the first run.
-    const ids = (out: string) => rows(out).map((row) => row[2]).sort();
+    const ids = (out: string) =>
+      rows(out)
+        .map((row) => row[2])
+        .sort();
     expect(ids(again.stdout)).toEqual(ids(first.stdout));
   });
 
@@ -172,7 +204,9 @@ describe('lib upload: a rerun uploads nothing', () => {
     expect((await kagent(['lib', 'upload', dir])).code).toBe(0);
     const r = await kagent(['lib', 'upload', dir, '--note', 'other', '--json']);
     expect(r.code).toBe(0);
-    expect(ndjson(r.stdout)).toEqual([expect.objectContaining({ status: 'exists', item: expect.objectContaining({ fileName: 'a.md' }) })]);
+    expect(ndjson(r.stdout)).toEqual([
+      expect.objectContaining({ status: 'exists', item: expect.objectContaining({ fileName: 'a.md' }) }),
+    ]);
     expect(await files()).toHaveLength(1);
   });
 
@@ -230,7 +264,7 @@ describe('lib upload: faults', () => {
 });
 
 describe('lib upload: the bytes sent', () => {
-  it('files of many chunks arrive byte for byte (the service\'s SHA-256 is the file\'s); a large one is keyed by samples, and a rerun\'s replayed answer is checked against its SHA-256', async () => {
+  it("files of many chunks arrive byte for byte (the service's SHA-256 is the file's); a large one is keyed by samples, and a rerun's replayed answer is checked against its SHA-256", async () => {
     const medium = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024 + 12_345)]);
     const large = largePdf();
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
@@ -244,7 +278,11 @@ describe('lib upload: the bytes sent', () => {
     await resetStats();
     const again = await kagent(['lib', 'upload', dir, '--json']);
     expect(again.code).toBe(0);
-    expect(ndjson(again.stdout).map((x) => [x.name, x.status, x.item.id]).sort()).toEqual([
+    expect(
+      ndjson(again.stdout)
+        .map((x) => [x.name, x.status, x.item.id])
+        .sort(),
+    ).toEqual([
       ['large.pdf', 'exists', byName['large.pdf'].item.id],
       ['medium.pdf', 'exists', byName['medium.pdf'].item.id],
     ]);
@@ -285,23 +323,45 @@ describe('lib upload: the bytes sent', () => {
     expect(await files()).toHaveLength(2);
   });
 
-  it('a replayed answer to a sampled key that does not tell its SHA-256, or a 422 for it: sent again under the key of the file\'s SHA-256', async () => {
+  it("a replayed answer to a sampled key that does not tell its SHA-256, or a 422 for it: sent again under the key of the file's SHA-256", async () => {
     const large = largePdf();
     const dir = folder({ 'large.pdf': large });
     for (const sampledAnswer of [
-      { status: 201, body: { item: { id: 'li_old', kind: 'file', fileName: 'large.pdf', sha256: null }, duplicate: false }, headers: { 'idempotent-replayed': 'true' } },
-      { status: 422, body: { error: { code: 'IDEMPOTENCY_MISMATCH', message: 'This Idempotency-Key was used with a different request body' } } },
+      {
+        status: 201,
+        body: { item: { id: 'li_old', kind: 'file', fileName: 'large.pdf', sha256: null }, duplicate: false },
+        headers: { 'idempotent-replayed': 'true' },
+      },
+      {
+        status: 422,
+        body: {
+          error: {
+            code: 'IDEMPOTENCY_MISMATCH',
+            message: 'This Idempotency-Key was used with a different request body',
+          },
+        },
+      },
     ]) {
       const server = await tinyServer((req) => {
         if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
         if (String(req.headers['idempotency-key']).startsWith('kagent-sampled-v1:')) return sampledAnswer;
-        return { status: 201, body: { item: { id: 'li_new', kind: 'file', fileName: 'large.pdf', sha256: sha256(large) }, duplicate: false } };
+        return {
+          status: 201,
+          body: {
+            item: { id: 'li_new', kind: 'file', fileName: 'large.pdf', sha256: sha256(large) },
+            duplicate: false,
+          },
+        };
       });
       try {
-        const r = await runCli(['lib', 'upload', dir, '--json'], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+        const r = await runCli(['lib', 'upload', dir, '--json'], {
+          env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' },
+        });
         expect(r.code).toBe(0);
         expect(ndjson(r.stdout)[0]).toMatchObject({ status: 'uploaded', item: { id: 'li_new' } });
-        const keys = server.requests.filter((req) => req.url.startsWith('/api/v1/library/files')).map((req) => String(req.headers['idempotency-key']));
+        const keys = server.requests
+          .filter((req) => req.url.startsWith('/api/v1/library/files'))
+          .map((req) => String(req.headers['idempotency-key']));
         expect(keys).toHaveLength(2);
         expect(keys[0]).toMatch(/^kagent-sampled-v1:[0-9a-f]{64}:[0-9a-f]{32}$/);
         expect(keys[1]).toMatch(new RegExp(`^kagent-upload-v1:${sha256(large)}:[0-9a-f]{32}$`));
@@ -315,13 +375,22 @@ describe('lib upload: the bytes sent', () => {
   it('a service that stored other bytes than were hashed: CONTENT_MISMATCH for that file (exit 1)', async () => {
     const server = await tinyServer((req) => {
       if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
-      return { status: 201, body: { item: { id: 'li_other', kind: 'file', fileName: 'a.md', sha256: 'f'.repeat(64) }, duplicate: false } };
+      return {
+        status: 201,
+        body: { item: { id: 'li_other', kind: 'file', fileName: 'a.md', sha256: 'f'.repeat(64) }, duplicate: false },
+      };
     });
     try {
       const dir = folder({ 'a.md': '# a\n' });
-      const r = await runCli(['lib', 'upload', dir, '--json'], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+      const r = await runCli(['lib', 'upload', dir, '--json'], {
+        env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' },
+      });
       expect(r.code).toBe(1);
-      expect(ndjson(r.stdout)[0]).toMatchObject({ status: 'failed', item: { id: 'li_other' }, error: { code: 'CONTENT_MISMATCH' } });
+      expect(ndjson(r.stdout)[0]).toMatchObject({
+        status: 'failed',
+        item: { id: 'li_other' },
+        error: { code: 'CONTENT_MISMATCH' },
+      });
     } finally {
       await server.close();
     }
@@ -347,7 +416,9 @@ describe('lib upload: digests of unchanged files are kept', () => {
     const dir = folder({ 'fresh.pdf': Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5 * 1024 * 1024)]) });
     // The clock stays at the moment the file was written, however long the upload takes.
     const written = Number(statSync(join(dir, 'fresh.pdf'), { bigint: true }).ctimeNs / 1_000_000n) + 1;
-    expect((await kagent(['lib', 'upload', dir], { clock: { now: () => written, sleep: abortableSleep } })).code).toBe(0);
+    expect((await kagent(['lib', 'upload', dir], { clock: { now: () => written, sleep: abortableSleep } })).code).toBe(
+      0,
+    );
     expect(digests()).toHaveLength(before);
   });
 
@@ -378,15 +449,19 @@ describe('lib upload: digests of unchanged files are kept', () => {
     expect(ndjson(after.stdout)[0]).toMatchObject({ status: 'uploaded', item: { sha256: sha256(changed) } });
   });
 
-  it('a large file\'s SHA-256, read to check a replayed answer, is recorded: the next rerun checks against the record (a tampered one is caught)', async () => {
+  it("a large file's SHA-256, read to check a replayed answer, is recorded: the next rerun checks against the record (a tampered one is caught)", async () => {
     await s.t.patchAccount(accountId, { limits: { fileBytes: 200 * 1024 * 1024 } });
     const dir = folder({ 'large.pdf': largePdf() });
     // The first upload is keyed by samples and reads nothing more: nothing recorded.
     const before = new Set(digests());
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('uploaded');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe(
+      'uploaded',
+    );
     expect(digests().filter((name) => !before.has(name))).toHaveLength(0);
     // The rerun checks the replayed answer against the file's SHA-256, and records it.
-    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe('exists');
+    expect(ndjson((await kagent(['lib', 'upload', dir, '--json'], { clock: settled })).stdout)[0].status).toBe(
+      'exists',
+    );
     const added = digests().filter((name) => !before.has(name));
     expect(added).toHaveLength(1);
     const entryPath = join(s.configDir, 'cache', 'digests', added[0] as string);
@@ -422,11 +497,17 @@ describe('lib upload: checked before sending', () => {
   });
 
   it('text that turns binary past the first 64 KiB: refused after reading it all; no upload request (only the plan limit was asked)', async () => {
-    const dir = folder({ 'binary-tail.txt': Buffer.concat([Buffer.alloc(70_000, 'a'), Buffer.from([0, 1, 2])]), 'split.txt': Buffer.concat([Buffer.alloc(65_535, 'a'), Buffer.from('é', 'utf8'), Buffer.from('\n')]) });
+    const dir = folder({
+      'binary-tail.txt': Buffer.concat([Buffer.alloc(70_000, 'a'), Buffer.from([0, 1, 2])]),
+      'split.txt': Buffer.concat([Buffer.alloc(65_535, 'a'), Buffer.from('é', 'utf8'), Buffer.from('\n')]),
+    });
     const r = await kagent(['lib', 'upload', dir, '--json']);
     expect(r.code).toBe(2);
     const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
-    expect(byName['binary-tail.txt'].error).toEqual({ code: 'UNSUPPORTED_TYPE', message: expect.stringMatching(/binary content after the first bytes/) });
+    expect(byName['binary-tail.txt'].error).toEqual({
+      code: 'UNSUPPORTED_TYPE',
+      message: expect.stringMatching(/binary content after the first bytes/),
+    });
     // A character split across the 64 KiB boundary is still text.
     expect(byName['split.txt'].status).toBe('uploaded');
     expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
@@ -467,22 +548,37 @@ describe('lib upload: per-file answers of the service', () => {
     const results = ndjson(r.stdout);
     expect(results[0]).toMatchObject({ name: 'a.md', status: 'uploaded' });
     expect(results[1]).toMatchObject({ name: 'b.md', status: 'failed', error: { code: 'STORAGE_FULL', status: 413 } });
-    expect(results[2]).toMatchObject({ name: 'c.md', status: 'failed', error: { code: 'CREDITS_EXHAUSTED', status: 402 } });
+    expect(results[2]).toMatchObject({
+      name: 'c.md',
+      status: 'failed',
+      error: { code: 'CREDITS_EXHAUSTED', status: 402 },
+    });
   });
 
   it('415 and 413 answered by a service that judges differently: reported per file; 413 outranks 415 (exit 6)', async () => {
     const server = await tinyServer((req) => {
       if (req.url === '/api/v1/me') return { status: 200, body: { limits: {} } };
       const name = decodeURIComponent(String(req.headers['x-file-name']));
-      if (name === 'odd.md') return { status: 415, body: { error: { code: 'UNSUPPORTED_TYPE', message: 'odd.md is not a supported type' } } };
-      if (name === 'huge.md') return { status: 413, body: { error: { code: 'FILE_TOO_LARGE', message: 'too large for this plan' } } };
+      if (name === 'odd.md')
+        return {
+          status: 415,
+          body: { error: { code: 'UNSUPPORTED_TYPE', message: 'odd.md is not a supported type' } },
+        };
+      if (name === 'huge.md')
+        return { status: 413, body: { error: { code: 'FILE_TOO_LARGE', message: 'too large for this plan' } } };
       return { status: 201, body: { item: { id: `li_${name}`, kind: 'file', fileName: name }, duplicate: false } };
     });
     try {
       const dir = folder({ 'odd.md': '# odd\n', 'huge.md': '# huge\n', 'fine.md': '# fine\n' });
-      const r = await runCli(['lib', 'upload', dir], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' } });
+      const r = await runCli(['lib', 'upload', dir], {
+        env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test' },
+      });
       expect(r.code).toBe(6);
-      expect(rows(r.stdout).map((row) => [row[0], row[1]?.split('/').pop(), row[3]]).sort()).toEqual([
+      expect(
+        rows(r.stdout)
+          .map((row) => [row[0], row[1]?.split('/').pop(), row[3]])
+          .sort(),
+      ).toEqual([
         ['failed', 'huge.md', 'FILE_TOO_LARGE'],
         ['failed', 'odd.md', 'UNSUPPORTED_TYPE'],
         ['uploaded', 'fine.md', ''],
@@ -516,7 +612,12 @@ describe('lib upload: options', () => {
     const space = (await s.t.call('POST', '/spaces', { key, body: { name: 'Inbox papers' } })).body;
     const configDir = tempDir('kagent-config-');
     dirs.push(configDir);
-    await writeProfile(configDir, 'default', { baseUrl: s.t.baseUrl, apiKey: key, space: 'Inbox papers', rateLimit: 100_000 }, { makeCurrent: true });
+    await writeProfile(
+      configDir,
+      'default',
+      { baseUrl: s.t.baseUrl, apiKey: key, space: 'Inbox papers', rateLimit: 100_000 },
+      { makeCurrent: true },
+    );
     const dir = folder({ 'x.md': '# x\n' });
     const r = await runCli(['lib', 'upload', dir], { configDir });
     expect(r.code).toBe(0);
@@ -569,7 +670,9 @@ describe('lib upload: options', () => {
 
   it('a key the service refuses: exit 3 with its code, no file blamed, nothing uploaded', async () => {
     const dir = folder({ 'x.md': '# x\n', 'y.md': '# y\n' });
-    const r = await kagent(['lib', 'upload', dir, '--json', '--concurrency', '1'], { env: { KAGENT_API_KEY: 'kak_not_a_key' } });
+    const r = await kagent(['lib', 'upload', dir, '--json', '--concurrency', '1'], {
+      env: { KAGENT_API_KEY: 'kak_not_a_key' },
+    });
     expect(r.code).toBe(3);
     expect(ndjson(r.stdout).map((x) => x.status)).toEqual(['failed', 'skipped']);
     expect(ndjson(r.stdout)[0].error.code).toBe('UNAUTHENTICATED');
@@ -593,7 +696,12 @@ describe('lib upload: stdin', () => {
     expect(r.code).toBe(0);
     expect(rows(r.stdout)).toEqual([['uploaded', '-', expect.stringMatching(/^li_/), '']]);
     const [item] = await files();
-    expect(item).toMatchObject({ fileName: 'piped.md', mime: 'text/markdown', size: Buffer.byteLength(text), sha256: sha256(text) });
+    expect(item).toMatchObject({
+      fileName: 'piped.md',
+      mime: 'text/markdown',
+      size: Buffer.byteLength(text),
+      sha256: sha256(text),
+    });
     expect(leftovers().filter((name) => !before.has(name))).toEqual([]);
     // The same bytes again: already there.
     const again = await kagent(['lib', 'upload', '-', '--name', 'piped.md'], { stdin: text });
@@ -623,8 +731,12 @@ describe('lib upload: output modes', () => {
     expect(r.code).toBe(2);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 B\\)`));
-    expect(lines.find((line) => line.startsWith('✗ failed'))).toMatch(/b\.bin: b\.bin is (binary content|not UTF-8 text).*\(UNSUPPORTED_TYPE\)/);
+    expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(
+      new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 B\\)`),
+    );
+    expect(lines.find((line) => line.startsWith('✗ failed'))).toMatch(
+      /b\.bin: b\.bin is (binary content|not UTF-8 text).*\(UNSUPPORTED_TYPE\)/,
+    );
     expect(r.stderr).toMatch(/1 uploaded, 0 already there, 1 failed/);
     expect(r.stderr).toMatch(/error: 1 of 2 files failed \(UPLOAD_FAILED\)/);
     expect(hasForeignEscapes(r.stdout)).toBe(false);
@@ -636,7 +748,9 @@ describe('lib upload: output modes', () => {
     const r = await kagent(['lib', 'upload', dir], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(0);
     // While the service takes its time: not done yet, the bytes sent, a speed, the file in flight.
-    expect(r.stderr).toMatch(/\r\x1b\[2K[█░]{12,20} +\d+% 0\/1 files · [\d.]+ (B|KiB)\/9\.8 KiB · [\d.]+ (B|KiB|MiB)\/s · slow\.md/);
+    expect(r.stderr).toMatch(
+      /\r\x1b\[2K[█░]{12,20} +\d+% 0\/1 files · [\d.]+ (B|KiB)\/9\.8 KiB · [\d.]+ (B|KiB|MiB)\/s · slow\.md/,
+    );
     expect(r.stderr).not.toMatch(/100% 0\/1/);
     expect(r.stderr).toMatch(/\r\x1b\[2K1 uploaded, 0 already there, 0 failed/);
   });
@@ -681,17 +795,35 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
     expect(await files()).toHaveLength(1);
 
     const byName = Object.fromEntries(ndjson(r.stdout).map((x) => [x.name, x]));
-    expect(Object.keys(byName).sort()).toEqual(['empty.md', 'map.png', 'minutes.docx', 'photo.pdf', 'plan.md', 'report.pdf', 'todo.txt']);
-    expect(byName['report.pdf']).toMatchObject({ status: 'exists', item: { id: stored.id }, sha256: sha256(DOCS['report.pdf']) });
+    expect(Object.keys(byName).sort()).toEqual([
+      'empty.md',
+      'map.png',
+      'minutes.docx',
+      'photo.pdf',
+      'plan.md',
+      'report.pdf',
+      'todo.txt',
+    ]);
+    expect(byName['report.pdf']).toMatchObject({
+      status: 'exists',
+      item: { id: stored.id },
+      sha256: sha256(DOCS['report.pdf']),
+    });
     expect(byName['empty.md']).toMatchObject({ status: 'failed', error: { code: 'EMPTY_FILE' } });
     expect(byName['photo.pdf']).toMatchObject({ status: 'failed', error: { code: 'UNSUPPORTED_TYPE' } });
     const plan = byName['plan.md'];
-    expect(plan).toMatchObject({ status: 'would-upload', size: Buffer.byteLength(DOCS['notes/plan.md']), sha256: sha256(DOCS['notes/plan.md']) });
+    expect(plan).toMatchObject({
+      status: 'would-upload',
+      size: Buffer.byteLength(DOCS['notes/plan.md']),
+      sha256: sha256(DOCS['notes/plan.md']),
+    });
     expect(plan.key).toBe(uploadKey({ digest: sha256(DOCS['notes/plan.md']), sampled: false, name: 'plan.md' }));
     const sending = ['map.png', 'minutes.docx', 'plan.md', 'todo.txt'].map((name) => byName[name]);
     expect(sending.every((f) => f.status === 'would-upload')).toBe(true);
     const bytes = sending.reduce((sum, f) => sum + f.size, 0);
-    expect(r.stderr).toContain(`Dry run, nothing sent: 4 would upload (${formatBytes(bytes)} in 4 upload requests, 1 s of the rate of 100000 requests a minute), 1 already there, 2 would fail`);
+    expect(r.stderr).toContain(
+      `Dry run, nothing sent: 4 would upload (${formatBytes(bytes)} in 4 upload requests, 1 s of the rate of 100000 requests a minute), 1 already there, 2 would fail`,
+    );
     expect(r.stderr).toContain('2 of 7 files would fail; nothing was sent (dry run)');
 
     // The run it planned: the keys it said are the keys sent (a rerun of the same files adds nothing twice).
@@ -707,8 +839,20 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
     const r = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow']);
     expect(r.code).toBe(0);
     expect(rows(r.stdout).sort()).toEqual([
-      ['would-upload', join(dir, 'a.md'), '4', uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' }), ''],
-      ['would-upload', join(dir, 'b.txt'), '2', uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' }), ''],
+      [
+        'would-upload',
+        join(dir, 'a.md'),
+        '4',
+        uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' }),
+        '',
+      ],
+      [
+        'would-upload',
+        join(dir, 'b.txt'),
+        '2',
+        uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' }),
+        '',
+      ],
     ]);
     expect(r.stderr).toContain('2 would upload (6 B in 2 upload requests, 4 s of the rate of 30 requests a minute)');
     const tty = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run'], { tty: true });
@@ -773,30 +917,50 @@ const JUNIT_XSD = `<?xml version="1.0" encoding="UTF-8"?>
 
 /** The XSD validation of `xmllint --schema`, by libxml2 itself compiled to WebAssembly (xmllint-wasm): no system tool needed. */
 async function xmllint(xsd: string, xml: string): Promise<{ valid: boolean; output: string }> {
-  const result = await validateXML({ xml: { fileName: 'report.xml', contents: readFileSync(xml, 'utf8') }, schema: { fileName: 'junit.xsd', contents: readFileSync(xsd, 'utf8') } });
+  const result = await validateXML({
+    xml: { fileName: 'report.xml', contents: readFileSync(xml, 'utf8') },
+    schema: { fileName: 'junit.xsd', contents: readFileSync(xsd, 'utf8') },
+  });
   return { valid: result.valid, output: result.rawOutput };
 }
 
 describe('lib upload: reports where CI reads them', () => {
-  const content = { 'good.md': '# Good\n', 'also good.txt': 'fine\n', 'a,b: empty.md': '', 'fake.pdf': randomBytes(2048) };
+  const content = {
+    'good.md': '# Good\n',
+    'also good.txt': 'fine\n',
+    'a,b: empty.md': '',
+    'fake.pdf': randomBytes(2048),
+  };
 
   it('GITHUB_ACTIONS: a Markdown table appended to $GITHUB_STEP_SUMMARY, an ::error annotation per failed file', async () => {
     const dir = folder(content);
     const summaryFile = join(tempDir('kagent-gha-'), 'step-summary.md');
     writeFileSync(summaryFile, '## Earlier step\n\n');
-    const r = await kagent(['lib', 'upload', dir], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
+    const r = await kagent(['lib', 'upload', dir], {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile },
+    });
     expect(r.code).toBe(2);
     const md = readFileSync(summaryFile, 'utf8');
-    expect(md.startsWith('## Earlier step\n\n### kagent lib upload\n\n2 uploaded, 0 already there, 2 failed (12 B)\n\n')).toBe(true);
+    expect(
+      md.startsWith('## Earlier step\n\n### kagent lib upload\n\n2 uploaded, 0 already there, 2 failed (12 B)\n\n'),
+    ).toBe(true);
     expect(md).toContain('| Status | File | Size | Item or error |\n| --- | --- | ---: | --- |\n');
     const ids = Object.fromEntries((await files()).map((f) => [f.fileName, f.id]));
     expect(md).toContain(`| ✅ uploaded | \`${join(dir, 'good.md')}\` | 7 B | \`${ids['good.md']}\` |`);
     expect(md).toContain(`| ❌ failed | \`${join(dir, 'a,b: empty.md')}\` | 0 B | \`EMPTY_FILE\`: the file is empty |`);
-    expect(md).toMatch(/\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| `UNSUPPORTED_TYPE`: fake\\\.pdf is binary content /);
+    expect(md).toMatch(
+      /\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| `UNSUPPORTED_TYPE`: fake\\\.pdf is binary content /,
+    );
     const annotations = r.stderr.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(2);
-    expect(annotations).toContain(`::error file=${join(dir, 'a%2Cb%3A empty.md')},title=upload failed (EMPTY_FILE)::${join(dir, 'a,b: empty.md')}: the file is empty`);
-    expect(annotations.some((line) => line.startsWith(`::error file=${join(dir, 'fake.pdf')},title=upload failed (UNSUPPORTED_TYPE)::`))).toBe(true);
+    expect(annotations).toContain(
+      `::error file=${join(dir, 'a%2Cb%3A empty.md')},title=upload failed (EMPTY_FILE)::${join(dir, 'a,b: empty.md')}: the file is empty`,
+    );
+    expect(
+      annotations.some((line) =>
+        line.startsWith(`::error file=${join(dir, 'fake.pdf')},title=upload failed (UNSUPPORTED_TYPE)::`),
+      ),
+    ).toBe(true);
     // Without GITHUB_ACTIONS: neither.
     writeFileSync(summaryFile, '');
     const plainRun = await kagent(['lib', 'upload', dir], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
@@ -816,10 +980,14 @@ describe('lib upload: reports where CI reads them', () => {
     expect(lint.output).toContain('report.xml validates');
     expect(lint.valid).toBe(true);
     const xml = readFileSync(report, 'utf8');
-    expect(xml).toMatch(/<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/);
+    expect(xml).toMatch(
+      /<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/,
+    );
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).toContain(`<testcase name="${join(dir, 'a,b: empty.md')}" classname="kagent.lib.upload"`);
-    expect(xml).toContain('<failure message="the file is empty" type="EMPTY_FILE">EMPTY_FILE: the file is empty</failure>');
+    expect(xml).toContain(
+      '<failure message="the file is empty" type="EMPTY_FILE">EMPTY_FILE: the file is empty</failure>',
+    );
     expect(xml.match(/<failure /g)).toHaveLength(2);
 
     // The validator is strict: a report without its counts, or with an unknown element, is refused.

@@ -19,10 +19,16 @@ async function freshAccount(options: { credits?: number } = {}) {
   ({ apiKey: key } = await s.t.newAccount({ credits: options.credits ?? 10_000 }));
 }
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) => s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
+  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 
 async function uploadText(name: string, text: string, query: Record<string, string> = {}) {
-  const res = await s.t.call('POST', '/library/files', { key, raw: text, query, headers: { 'content-type': 'application/octet-stream', 'x-file-name': encodeURIComponent(name) } });
+  const res = await s.t.call('POST', '/library/files', {
+    key,
+    raw: text,
+    query,
+    headers: { 'content-type': 'application/octet-stream', 'x-file-name': encodeURIComponent(name) },
+  });
   expect(res.status).toBe(201);
   return res.body.item;
 }
@@ -44,7 +50,10 @@ async function createSpace(name: string): Promise<string> {
   return res.body.id;
 }
 
-const LONG_TEXT = Array.from({ length: 400 }, (_, i) => `Line ${i + 1}: the harbour expansion budget review, paragraph ${i + 1}.`).join('\n') + '\n';
+const LONG_TEXT =
+  Array.from({ length: 400 }, (_, i) => `Line ${i + 1}: the harbour expansion budget review, paragraph ${i + 1}.`).join(
+    '\n',
+  ) + '\n';
 
 describe('lib list', () => {
   let link: any;
@@ -54,16 +63,28 @@ describe('lib list', () => {
     await freshAccount();
     research = await createSpace('Research');
     link = await saveLink('https://example.com/articles/harbour-expansion', { note: 'read later' });
-    file = await uploadText('notes.md', '# Notes\n\nThe harbour expansion is ahead of schedule.\n', { space: research });
+    file = await uploadText('notes.md', '# Notes\n\nThe harbour expansion is ahead of schedule.\n', {
+      space: research,
+    });
   });
 
   it('piped: one tab-separated row per item, newest first: id, kind, title, saved, space, source', async () => {
     const r = await kagent(['lib', 'list']);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows.map((row) => row[0])).toEqual([file.id, link.id]);
     expect(rows[0]).toEqual([file.id, 'file', file.title, file.createdAt, research, 'notes.md']);
-    expect(rows[1]).toEqual([link.id, 'link', link.title, link.createdAt, link.spaceId, 'https://example.com/articles/harbour-expansion']);
+    expect(rows[1]).toEqual([
+      link.id,
+      'link',
+      link.title,
+      link.createdAt,
+      link.spaceId,
+      'https://example.com/articles/harbour-expansion',
+    ]);
     expect(r.stderr).toBe('');
   });
 
@@ -105,7 +126,10 @@ describe('lib list', () => {
     await s.t.call('DELETE', '/_sandbox/stats', { key: null });
     const r = await kagent(['lib', 'list', '--all']);
     expect(r.code).toBe(0);
-    const ids = r.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]);
+    const ids = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[0]);
     expect(new Set(ids).size).toBe(205);
     const stats = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
     expect(stats.requests.listLibrary).toBe(2);
@@ -166,7 +190,9 @@ describe('lib search', () => {
   it('no match: nothing piped, [] with --json, a note on a terminal', async () => {
     expect((await kagent(['lib', 'search', 'zeppelin'])).stdout).toBe('');
     expect((await kagent(['lib', 'search', 'zeppelin', '--json'])).stdout).toBe('[]\n');
-    expect((await kagent(['lib', 'search', 'zeppelin'], { tty: true })).stderr).toMatch(/Nothing in the library matches "zeppelin"/);
+    expect((await kagent(['lib', 'search', 'zeppelin'], { tty: true })).stderr).toMatch(
+      /Nothing in the library matches "zeppelin"/,
+    );
   });
 
   it('an empty or over-long query is a usage error (exit 2) naming QUERY', async () => {
@@ -184,7 +210,10 @@ describe('lib show', () => {
   let link: any;
   beforeAll(async () => {
     await freshAccount();
-    file = await uploadText('report.md', '# Report\n\nThe harbour expansion is ahead of schedule. Costs stay within the budget. The board meets in May.\n');
+    file = await uploadText(
+      'report.md',
+      '# Report\n\nThe harbour expansion is ahead of schedule. Costs stay within the budget. The board meets in May.\n',
+    );
     link = await saveLink('https://example.com/articles/harbour', { note: 'for Monday' });
   });
 
@@ -196,7 +225,8 @@ describe('lib show', () => {
     expect(plain).toMatch(/File\s+report\.md · text\/markdown/);
     expect(plain).toMatch(/Summary/);
     expect(plain).toMatch(/Key points/);
-    for (const point of file.keyPoints) expect(plain.replace(/\s+/g, ' ')).toContain(point.replace(/\s+/g, ' ').slice(0, 30));
+    for (const point of file.keyPoints)
+      expect(plain.replace(/\s+/g, ' ')).toContain(point.replace(/\s+/g, ' ').slice(0, 30));
     // Rendered, not Markdown source: no "**" or "- " left, bullets drawn.
     expect(plain).not.toMatch(/\*\*|^- /m);
     expect(plain).toMatch(/^\s+\* The harbour expansion/m);
@@ -214,7 +244,9 @@ describe('lib show', () => {
     expect(lines).toContain('url\thttps://example.com/articles/harbour');
     expect(lines).toContain('note\tfor Monday');
     expect(lines.filter((line) => line.startsWith('key-point\t'))).toHaveLength(link.keyPoints.length);
-    expect(lines.find((line) => line.startsWith('summary\t'))).toBe(`summary\t${link.summary.replace(/[\t\n]+/g, ' ')}`);
+    expect(lines.find((line) => line.startsWith('summary\t'))).toBe(
+      `summary\t${link.summary.replace(/[\t\n]+/g, ' ')}`,
+    );
   });
 
   it('--json: the item as the API gives it', async () => {
@@ -254,7 +286,14 @@ describe('lib text', () => {
     const r = await kagent(['lib', 'text', file.id, '--offset', '100', '--limit', '250']);
     expect(r.stdout).toBe(LONG_TEXT.slice(100, 350));
     const json = await kagent(['lib', 'text', file.id, '--offset', '100', '--limit', '250', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ id: file.id, offset: 100, limit: 250, total: LONG_TEXT.length, text: LONG_TEXT.slice(100, 350), nextOffset: 350 });
+    expect(JSON.parse(json.stdout)).toEqual({
+      id: file.id,
+      offset: 100,
+      limit: 250,
+      total: LONG_TEXT.length,
+      text: LONG_TEXT.slice(100, 350),
+      nextOffset: 350,
+    });
   });
 
   it('--all streams every chunk to stdout in order: the whole text, written as the chunks arrive', async () => {
@@ -329,7 +368,10 @@ describe('lib save', () => {
 
   it('terminal: says so and shows the summary; --space by name', async () => {
     const space = await createSpace('Oceans');
-    const r = await kagent(['lib', 'save', 'https://example.com/articles/currents', '--space', 'Oceans'], { tty: true, env: { NO_COLOR: '1' } });
+    const r = await kagent(['lib', 'save', 'https://example.com/articles/currents', '--space', 'Oceans'], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/✓ Saved .* \(li_/);
     expect(r.stdout).toMatch(/Summary/);
@@ -352,13 +394,18 @@ describe('lib save', () => {
       const r = await kagent(['lib', 'save', url], { tty });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toContain('error: this is a video or podcast link: nothing was saved (MEDIA_LINK)');
+      expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toContain(
+        'error: this is a video or podcast link: nothing was saved (MEDIA_LINK)',
+      );
       expect(r.stderr).toContain(`kagent media quote 'https://www.youtube.com/watch?v=abc123'`);
     }
     const json = await kagent(['lib', 'save', url, '--json']);
     expect(json.code).toBe(2);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'MEDIA_LINK', hint: expect.stringContaining('kagent media quote') });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: 'MEDIA_LINK',
+      hint: expect.stringContaining('kagent media quote'),
+    });
     expect(await libraryIds()).toEqual(before);
   });
 
@@ -466,13 +513,21 @@ describe('lib delete', () => {
 
 describe('without a key', () => {
   it('reading and writing commands are exit 3 with a hint', async () => {
-    for (const argv of [['lib', 'list'], ['lib', 'show', 'li_x'], ['lib', 'save', 'https://example.com/a']]) {
+    for (const argv of [
+      ['lib', 'list'],
+      ['lib', 'show', 'li_x'],
+      ['lib', 'save', 'https://example.com/a'],
+    ]) {
       const r = await runCli(argv, { env: { KAGENT_BASE_URL: s.t.baseUrl } });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/hint: .*auth login/);
     }
     // Nothing is asked first.
-    const del = await runCli(['lib', 'delete', 'li_x'], { tty: true, answers: [true], env: { KAGENT_BASE_URL: s.t.baseUrl } });
+    const del = await runCli(['lib', 'delete', 'li_x'], {
+      tty: true,
+      answers: [true],
+      env: { KAGENT_BASE_URL: s.t.baseUrl },
+    });
     expect(del.code).toBe(3);
     expect(del.prompts).toEqual([]);
   });

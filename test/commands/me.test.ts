@@ -36,7 +36,7 @@ describe('kagent me', () => {
     expect(r.stdout).not.toContain('\x1b');
   });
 
-  it('--json is the API\'s Me; --jq picks from it', async () => {
+  it("--json is the API's Me; --jq picks from it", async () => {
     const me = JSON.parse((await s.kagent(['me', '--json'])).stdout);
     expect(me).toEqual((await s.t.call('GET', '/me')).body);
     expect((await s.kagent(['me', '--jq', '.credits.total'])).stdout).toBe('1000\n');
@@ -44,9 +44,15 @@ describe('kagent me', () => {
   });
 
   it('an account name full of escape sequences is shown clean', async () => {
-    const created = await s.t.call('POST', '/_sandbox/accounts', { key: null, body: { name: '\x1b]0;owned\x07Mal\x1b[2Jlory\x9b2J', email: 'm@x.test' } });
+    const created = await s.t.call('POST', '/_sandbox/accounts', {
+      key: null,
+      body: { name: '\x1b]0;owned\x07Mal\x1b[2Jlory\x9b2J', email: 'm@x.test' },
+    });
     for (const tty of [true, false]) {
-      const r = await runCli(['me'], { tty, env: { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: created.body.apiKey } });
+      const r = await runCli(['me'], {
+        tty,
+        env: { KAGENT_BASE_URL: s.t.baseUrl, KAGENT_API_KEY: created.body.apiKey },
+      });
       expect(r.code).toBe(0);
       expect(hasForeignEscapes(r.stdout)).toBe(false);
       expect(r.stdout).toContain('Mallory');
@@ -54,7 +60,7 @@ describe('kagent me', () => {
   });
 });
 
-describe('exit codes from the service\'s answers', () => {
+describe("exit codes from the service's answers", () => {
   let server: TinyServer;
   let next: Scripted;
   beforeAll(async () => {
@@ -64,8 +70,13 @@ describe('exit codes from the service\'s answers', () => {
     await server?.close();
   });
   const me = (extra: string[] = [], options: Parameters<typeof runCli>[1] = {}) =>
-    runCli(['me', ...extra], { ...options, env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001', ...options.env } });
-  const envelope = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { code, message, ...extra } });
+    runCli(['me', ...extra], {
+      ...options,
+      env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001', ...options.env },
+    });
+  const envelope = (code: string, message: string, extra: Record<string, unknown> = {}) => ({
+    error: { code, message, ...extra },
+  });
 
   it.each([
     [401, 'UNAUTHENTICATED', 3],
@@ -85,16 +96,25 @@ describe('exit codes from the service\'s answers', () => {
   });
 
   it('400 INVALID_INPUT lists the issues, exit 2; as JSON too', async () => {
-    next = { status: 400, body: envelope('INVALID_INPUT', 'bad input', { issues: [{ path: 'name', message: 'is required' }] }) };
+    next = {
+      status: 400,
+      body: envelope('INVALID_INPUT', 'bad input', { issues: [{ path: 'name', message: 'is required' }] }),
+    };
     const r = await me();
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: bad input (INVALID_INPUT)\n  name: is required\n');
     const json = await me(['--json']);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'INVALID_INPUT', message: 'bad input', issues: [{ path: 'name', message: 'is required' }] } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'INVALID_INPUT', message: 'bad input', issues: [{ path: 'name', message: 'is required' }] },
+    });
   });
 
   it('an RFC 9457 problem document is read the same way', async () => {
-    next = { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Not found', status: 404, detail: 'no such thing', code: 'THING_NOT_FOUND' } };
+    next = {
+      status: 404,
+      headers: { 'content-type': 'application/problem+json' },
+      body: { type: 'about:blank', title: 'Not found', status: 404, detail: 'no such thing', code: 'THING_NOT_FOUND' },
+    };
     const r = await me();
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('(THING_NOT_FOUND)');
@@ -118,7 +138,15 @@ describe('exit codes from the service\'s answers', () => {
   });
 
   it('unknown fields and missing ones never crash the output', async () => {
-    next = { status: 200, body: { id: 'acc_1', email: 'x@y.test', brandNew: { nested: [1, 2] }, plan: { id: 'p', name: 'Odd', extra: true } } };
+    next = {
+      status: 200,
+      body: {
+        id: 'acc_1',
+        email: 'x@y.test',
+        brandNew: { nested: [1, 2] },
+        plan: { id: 'p', name: 'Odd', extra: true },
+      },
+    };
     for (const tty of [true, false]) {
       const r = await me([], { tty });
       expect(r.code).toBe(0);
@@ -140,7 +168,9 @@ describe('exit codes from the service\'s answers', () => {
   });
 
   it('plain http:// to another host is refused without --insecure (exit 2)', async () => {
-    const r = await runCli(['me'], { env: { KAGENT_BASE_URL: 'http://example.invalid/api/v1', KAGENT_API_KEY: 'kak_x' } });
+    const r = await runCli(['me'], {
+      env: { KAGENT_BASE_URL: 'http://example.invalid/api/v1', KAGENT_API_KEY: 'kak_x' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--insecure');
   });

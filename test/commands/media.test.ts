@@ -27,7 +27,8 @@ async function freshAccount(credits = 1000): Promise<void> {
   ({ apiKey: key } = await s.t.newAccount({ credits }));
 }
 
-const kagent = (argv: string[], options: RunCliOptions = {}) => s.kagent(argv, { clock, ...options, env: { KAGENT_API_KEY: key, ...options.env } });
+const kagent = (argv: string[], options: RunCliOptions = {}) =>
+  s.kagent(argv, { clock, ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 async function requests(): Promise<Record<string, number>> {
@@ -84,14 +85,24 @@ describe('media quote', () => {
     const piped = await kagent(['media', 'quote', VIDEO]);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toBe(
-      [`url\t${q.url}`, `title\t${q.title}`, `kind\tvideo`, `duration-sec\t${q.durationSec}`, `minutes\t${q.minutes}`, `price-per-minute\t${q.pricePerMinute}`, `credits\t${q.credits}`].join('\n') + '\n',
+      [
+        `url\t${q.url}`,
+        `title\t${q.title}`,
+        `kind\tvideo`,
+        `duration-sec\t${q.durationSec}`,
+        `minutes\t${q.minutes}`,
+        `price-per-minute\t${q.pricePerMinute}`,
+        `credits\t${q.credits}`,
+      ].join('\n') + '\n',
     );
     expect(JSON.parse((await kagent(['media', 'quote', VIDEO, '--json'])).stdout)).toEqual(q);
     const tty = await kagent(['media', 'quote', PODCAST], { tty: true, env: { NO_COLOR: '1' } });
     const pq = await quoteOf(PODCAST);
     expect(tty.stdout).toContain(pq.title);
     expect(tty.stdout).toMatch(new RegExp(`Duration\\s+${timecode(pq.durationSec)} \\(${pq.minutes} minutes\\)`));
-    expect(tty.stdout).toMatch(new RegExp(`Cost\\s+${pq.credits} credits \\(1 per minute; summary and translation included\\)`));
+    expect(tty.stdout).toMatch(
+      new RegExp(`Cost\\s+${pq.credits} credits \\(1 per minute; summary and translation included\\)`),
+    );
     expect(tty.stdout).toMatch(/Credits\s+1,000 left/);
   });
 
@@ -99,7 +110,9 @@ describe('media quote', () => {
     const r = await kagent(['media', 'quote', 'https://example.com/article']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('(UNSUPPORTED_MEDIA)');
-    expect(r.stderr).toContain('hint: only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use `kagent lib save https://example.com/article`');
+    expect(r.stderr).toContain(
+      'hint: only video pages (YouTube, Vimeo, …), podcast episodes and audio/video file links can be transcribed; to save a web page, use `kagent lib save https://example.com/article`',
+    );
   });
 
   it('MEDIA_UNAVAILABLE is exit 7, saying when to try again', async () => {
@@ -113,7 +126,9 @@ describe('media quote', () => {
   it('URL bounds before any request: a link (http/https), at most 2048 characters', async () => {
     await resetStats();
     expect((await kagent(['media', 'quote', 'not a url'])).code).toBe(2);
-    expect((await kagent(['media', 'quote', 'ftp://example.com/a.mp3'])).stderr).toContain('URL must be an http:// or https:// link');
+    expect((await kagent(['media', 'quote', 'ftp://example.com/a.mp3'])).stderr).toContain(
+      'URL must be an http:// or https:// link',
+    );
     const long = `https://www.youtube.com/watch?v=${'a'.repeat(2049 - 32)}`;
     expect(long).toHaveLength(2049);
     const over = await kagent(['media', 'quote', long]);
@@ -142,7 +157,9 @@ describe('media start', () => {
     await resetStats();
     const r = await kagent(['media', 'start', VIDEO, '--max-credits', String(q.credits - 1), '--no-wait']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain(`error: transcribing ${VIDEO} costs ${q.credits} credits, more than --max-credits ${q.credits - 1}; nothing was spent (OVER_MAX_CREDITS)`);
+    expect(r.stderr).toContain(
+      `error: transcribing ${VIDEO} costs ${q.credits} credits, more than --max-credits ${q.credits - 1}; nothing was spent (OVER_MAX_CREDITS)`,
+    );
     expect((await requests()).startMedia).toBeUndefined();
     expect((await s.t.call('GET', '/me', { key })).body.credits.total).toBe(1000);
   });
@@ -155,7 +172,10 @@ describe('media start', () => {
     const r = await kagent(['media', 'start', VIDEO, '--max-credits', '100000', '--json']);
     expect(r.code).toBe(6);
     const envelope = JSON.parse(r.stderr.slice(r.stderr.indexOf('{')));
-    expect(envelope.error).toMatchObject({ code: 'CREDITS_EXHAUSTED', message: `transcribing ${VIDEO} costs ${q.credits} credits, and 5 are left; nothing was spent` });
+    expect(envelope.error).toMatchObject({
+      code: 'CREDITS_EXHAUSTED',
+      message: `transcribing ${VIDEO} costs ${q.credits} credits, and 5 are left; nothing was spent`,
+    });
     const stats = await requests();
     expect(stats.getMe).toBe(1);
     expect(stats.startMedia).toBeUndefined();
@@ -184,11 +204,15 @@ describe('media start', () => {
     const lines = r.stdout.split('\n').filter((line) => /^\[\d+:\d\d:\d\d\] /.test(line));
     expect(lines).toHaveLength(page.segments.length);
     expect(page.segments.length).toBe(Math.ceil(q.durationSec / 30));
-    expect(r.stderr).toContain(`Transcribing "${q.title}" (video, ${timecode(q.durationSec)}, ${q.minutes} minutes) costs ${q.credits} credits (1 per minute).`);
+    expect(r.stderr).toContain(
+      `Transcribing "${q.title}" (video, ${timecode(q.durationSec)}, ${q.minutes} minutes) costs ${q.credits} credits (1 per minute).`,
+    );
     expect(r.stderr).toMatch(new RegExp(`^media ${id}: transcribing`, 'm'));
     expect(r.stderr).toMatch(new RegExp(`^media ${id}: summarizing$`, 'm'));
     expect(r.stderr).toMatch(new RegExp(`^media ${id}: ready \\(${timecode(q.durationSec)}\\)$`, 'm'));
-    expect(r.stderr).toContain(`✓ Transcribed ${q.title} (${id}); the whole transcript as Markdown: kagent media transcript ${id}`);
+    expect(r.stderr).toContain(
+      `✓ Transcribed ${q.title} (${id}); the whole transcript as Markdown: kagent media transcript ${id}`,
+    );
     const me = (await s.t.call('GET', '/me', { key })).body;
     expect(me.credits.total).toBe(1000 - q.credits);
   });
@@ -207,7 +231,10 @@ describe('media start', () => {
     // the follower's looks (a few per revision, within the 20-a-minute budget) plus the final whole page
     expect(stats.getMedia).toBeGreaterThan(3);
     expect(stats.getMedia).toBeLessThan(25);
-    const looks = r.stderr.split('\n').filter((line) => line.includes(`→ GET `) && line.includes(`/media/${page.id}`)).map((line) => /after=(\d+)/.exec(line)?.[1]);
+    const looks = r.stderr
+      .split('\n')
+      .filter((line) => line.includes(`→ GET `) && line.includes(`/media/${page.id}`))
+      .map((line) => /after=(\d+)/.exec(line)?.[1]);
     // the first look reads everything there is; later ones only what came after, in growing revisions; the last (no after) is the whole page for --json
     expect(looks[0]).toBeUndefined();
     const afters = looks.slice(1, -1).map(Number);
@@ -221,7 +248,9 @@ describe('media start', () => {
     const q = await quoteOf(PODCAST);
     const r = await kagent(['media', 'start', PODCAST], { tty: true, answers: [true], env: { FORCE_COLOR: '1' } });
     expect(r.code).toBe(0);
-    expect(r.prompts).toEqual([`Spend ${q.credits} credits to transcribe "${q.title}" (podcast, ${timecode(q.durationSec)}, ${q.minutes} minutes)? You have 1000.`]);
+    expect(r.prompts).toEqual([
+      `Spend ${q.credits} credits to transcribe "${q.title}" (podcast, ${timecode(q.durationSec)}, ${q.minutes} minutes)? You have 1000.`,
+    ]);
     const out = plain(r.stdout);
     expect(out.split('\n')[0]).toBe(q.title);
     expect(out).toMatch(/^\[0:00:00\] \S/m);
@@ -249,7 +278,11 @@ describe('media start', () => {
     expect(r.stdout).toMatch(/^md_\w+\ttk_\w+\n$/);
     expect(r.stderr).toMatch(/follow it: kagent media show md_\w+ --follow/);
     const json = await kagent(['media', 'start', PODCAST, '--yes', '--no-wait', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ mediaId: expect.stringMatching(/^md_/), taskId: expect.stringMatching(/^tk_/), credits: (await quoteOf(PODCAST)).credits });
+    expect(JSON.parse(json.stdout)).toEqual({
+      mediaId: expect.stringMatching(/^md_/),
+      taskId: expect.stringMatching(/^tk_/),
+      credits: (await quoteOf(PODCAST)).credits,
+    });
   });
 
   it('--timeout: exit 8 with `kagent media show ID --follow`; the transcription goes on', async () => {
@@ -281,7 +314,9 @@ describe('media start', () => {
     const q = await quoteOf(VIDEO);
     const r = await kagent(['media', 'start', VIDEO, '--yes']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain(`error: not enough credits to transcribe this: it costs ${q.credits} credits (${q.minutes} minutes at 1 per minute), and 5 are left (CREDITS_EXHAUSTED)`);
+    expect(r.stderr).toContain(
+      `error: not enough credits to transcribe this: it costs ${q.credits} credits (${q.minutes} minutes at 1 per minute), and 5 are left (CREDITS_EXHAUSTED)`,
+    );
     expect(r.stderr).toContain('hint: nothing was started; `kagent me` shows your credits by pool');
   });
 
@@ -302,10 +337,16 @@ describe('media start', () => {
     const spaceId = (await s.t.call('POST', '/spaces', { key, body: { name: 'Talks' } })).body.id;
     const r = await kagent(['media', 'start', VIDEO, '--yes', '--no-wait', '--space', 'talks', '--json']);
     const { mediaId } = JSON.parse(r.stdout);
-    expect((await s.t.call('GET', '/media', { key, query: { space: spaceId } })).body.items.map((m: any) => m.id)).toEqual([mediaId]);
+    expect(
+      (await s.t.call('GET', '/media', { key, query: { space: spaceId } })).body.items.map((m: any) => m.id),
+    ).toEqual([mediaId]);
     await resetStats();
-    expect((await kagent(['media', 'start', VIDEO, '--yes', '--space', 's'.repeat(81)])).stderr).toContain('--space must be 1 to 80 characters (got 81)');
-    expect((await kagent(['media', 'start', VIDEO, '--yes', '--idempotency-key', 'k'.repeat(201)])).stderr).toContain('--idempotency-key must be 1 to 200 characters (got 201)');
+    expect((await kagent(['media', 'start', VIDEO, '--yes', '--space', 's'.repeat(81)])).stderr).toContain(
+      '--space must be 1 to 80 characters (got 81)',
+    );
+    expect((await kagent(['media', 'start', VIDEO, '--yes', '--idempotency-key', 'k'.repeat(201)])).stderr).toContain(
+      '--idempotency-key must be 1 to 200 characters (got 201)',
+    );
     expect(await requests()).toEqual({});
   });
 
@@ -331,12 +372,20 @@ describe('media list', () => {
     const items = (await s.t.call('GET', '/media', { key })).body.items;
     expect(items.map((m: any) => m.id)).toEqual([running, ready]);
     const piped = await kagent(['media', 'list']);
-    expect(piped.stdout).toBe(items.map((m: any) => [m.id, m.status, m.kind, m.durationSec, m.title, m.createdAt, m.url, m.spaceId].join('\t') + '\n').join(''));
+    expect(piped.stdout).toBe(
+      items
+        .map(
+          (m: any) => [m.id, m.status, m.kind, m.durationSec, m.title, m.createdAt, m.url, m.spaceId].join('\t') + '\n',
+        )
+        .join(''),
+    );
     expect(JSON.parse((await kagent(['media', 'list', '--json'])).stdout)).toEqual(items);
     const tty = await kagent(['media', 'list'], { tty: true, env: { NO_COLOR: '1' } });
     const [header, first] = tty.stdout.split('\n');
     expect(header).toMatch(/^ID\s+STATUS\s+KIND\s+DURATION\s+TITLE\s+SAVED$/);
-    expect(first).toMatch(new RegExp(`^${running}\\s+(queued|transcribing)\\s+video\\s+${timecode(items[0].durationSec)}\\s+`));
+    expect(first).toMatch(
+      new RegExp(`^${running}\\s+(queued|transcribing)\\s+video\\s+${timecode(items[0].durationSec)}\\s+`),
+    );
   });
 
   it('--limit, --all, --space; bounds; empty', async () => {
@@ -367,7 +416,11 @@ describe('media show', () => {
     expect(JSON.parse((await kagent(['media', 'show', ready, '--json'])).stdout)).toEqual(page);
     const tty = await kagent(['media', 'show', ready], { tty: true, env: { FORCE_COLOR: '1' } });
     const out = plain(tty.stdout);
-    expect(out).toMatch(new RegExp(`^${page.title}\\n${ready} · podcast · ${timecode(page.durationSec)} · ${page.url.replace(/[.]/g, '\\.')}\\n\\n\\[0:00:00\\] `));
+    expect(out).toMatch(
+      new RegExp(
+        `^${page.title}\\n${ready} · podcast · ${timecode(page.durationSec)} · ${page.url.replace(/[.]/g, '\\.')}\\n\\n\\[0:00:00\\] `,
+      ),
+    );
     expect(out).toContain('\nSummary\n');
     expect(out).toContain(`\nChapters\n  ${timecode(page.chapters[0].start)}  ${page.chapters[0].title}`);
   });
@@ -395,7 +448,10 @@ describe('media show', () => {
   });
 
   it('an unknown media item is exit 4 with a hint (also with --follow)', async () => {
-    for (const argv of [['media', 'show', 'md_nope'], ['media', 'show', 'md_nope', '--follow']]) {
+    for (const argv of [
+      ['media', 'show', 'md_nope'],
+      ['media', 'show', 'md_nope', '--follow'],
+    ]) {
       const r = await kagent(argv);
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('(MEDIA_NOT_FOUND)');
@@ -426,7 +482,11 @@ describe('media transcript', () => {
   });
 
   it('--from/--to as seconds, m:ss or h:mm:ss are sent as seconds', async () => {
-    for (const [from, to] of [['90', '300'], ['1:30', '5:00'], ['0:01:30', '0:05:00']]) {
+    for (const [from, to] of [
+      ['90', '300'],
+      ['1:30', '5:00'],
+      ['0:01:30', '0:05:00'],
+    ]) {
       const r = await kagent(['media', 'transcript', ready, '--from', from!, '--to', to!, '--json']);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ from: 90, to: 300 });
@@ -440,7 +500,9 @@ describe('media transcript', () => {
     for (const value of ['abc', '1:75', '-5', '1:2', '1:60:00', '']) {
       const r = await kagent(['media', 'transcript', ready, '--from', value]);
       expect(r.code, value).toBe(2);
-      expect(r.stderr).toContain(`--from must be a time as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30) (got "${value}")`);
+      expect(r.stderr).toContain(
+        `--from must be a time as seconds (90), m:ss (1:30) or h:mm:ss (1:01:30) (got "${value}")`,
+      );
     }
     const order = await kagent(['media', 'transcript', ready, '--from', '5:00', '--to', '1:00']);
     expect(order.code).toBe(2);
@@ -453,8 +515,12 @@ describe('media transcript', () => {
     await s.t.advance(3_000);
     const r = await kagent(['media', 'transcript', id]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: the transcript of ${id} is not ready yet (it is transcribing) (MEDIA_NOT_READY)`);
-    expect(r.stderr).toContain(`hint: follow it until it is ready: \`kagent media show ${id} --follow\`, then ask again`);
+    expect(r.stderr).toContain(
+      `error: the transcript of ${id} is not ready yet (it is transcribing) (MEDIA_NOT_READY)`,
+    );
+    expect(r.stderr).toContain(
+      `hint: follow it until it is ready: \`kagent media show ${id} --follow\`, then ask again`,
+    );
   });
 
   it('an unknown media item is exit 4', async () => {

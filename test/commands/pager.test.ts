@@ -16,7 +16,8 @@ let log: string;
 let longDoc: string;
 let shortDoc: string;
 
-const paragraph = (i: number) => `Paragraph ${i}: the quick brown fox jumps over the lazy dog; 中文段落 ${i}。 See https://example.com/notes/${i}.`;
+const paragraph = (i: number) =>
+  `Paragraph ${i}: the quick brown fox jumps over the lazy dog; 中文段落 ${i}。 See https://example.com/notes/${i}.`;
 
 beforeAll(async () => {
   s = await loggedInSandbox();
@@ -31,7 +32,11 @@ beforeAll(async () => {
   };
   recorder = script('recorder');
   otherRecorder = script('other');
-  longDoc = (await s.t.call('POST', '/docs', { body: { title: 'Long notes', markdown: Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n') } })).body.id;
+  longDoc = (
+    await s.t.call('POST', '/docs', {
+      body: { title: 'Long notes', markdown: Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n') },
+    })
+  ).body.id;
   shortDoc = (await s.t.call('POST', '/docs', { body: { title: 'Short', markdown: 'One line.' } })).body.id;
 }, 60_000);
 afterAll(async () => {
@@ -48,7 +53,12 @@ const given = () => (existsSync(`${log}.in`) ? readFileSync(`${log}.in`, 'utf8')
 
 /** A terminal of 80 × 20 with the recording pager set as KAGENT_PAGER (unless env says otherwise). */
 function onTerminal(argv: string[], env: Record<string, string | undefined> = {}, options: RunCliOptions = {}) {
-  return s.kagent(argv, { tty: true, columns: 80, ...options, env: { LINES: '20', PAGER_LOG: log, KAGENT_PAGER: recorder, ...env } });
+  return s.kagent(argv, {
+    tty: true,
+    columns: 80,
+    ...options,
+    env: { LINES: '20', PAGER_LOG: log, KAGENT_PAGER: recorder, ...env },
+  });
 }
 
 describe('long output on a terminal goes through the pager', () => {
@@ -87,7 +97,9 @@ describe('long output on a terminal goes through the pager', () => {
   });
 
   it('never when piped, with --json or --jq, or with --no-pager', async () => {
-    const piped = await s.kagent(['doc', 'show', longDoc], { env: { LINES: '20', PAGER_LOG: log, KAGENT_PAGER: recorder } });
+    const piped = await s.kagent(['doc', 'show', longDoc], {
+      env: { LINES: '20', PAGER_LOG: log, KAGENT_PAGER: recorder },
+    });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain('Paragraph 39:');
     for (const flags of [['--json'], ['--jq', '.title'], ['--no-pager']]) {
@@ -132,7 +144,11 @@ describe('long output on a terminal goes through the pager', () => {
 
   it('quitting the pager early ends kagent quietly with exit 0', async () => {
     // Reads a few bytes and quits, long before the 300 KB document is all written.
-    const big = (await s.t.call('POST', '/docs', { body: { title: 'Big', markdown: Array.from({ length: 3000 }, (_, i) => paragraph(i)).join('\n\n') } })).body.id;
+    const big = (
+      await s.t.call('POST', '/docs', {
+        body: { title: 'Big', markdown: Array.from({ length: 3000 }, (_, i) => paragraph(i)).join('\n\n') },
+      })
+    ).body.id;
     const r = await onTerminal(['doc', 'show', big], { KAGENT_PAGER: 'head -c 200' });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -142,7 +158,9 @@ describe('long output on a terminal goes through the pager', () => {
   it('a pager that is not installed: a warning, and the output printed as it is', async () => {
     const r = await onTerminal(['doc', 'show', longDoc], { KAGENT_PAGER: join(dir, 'no-such-pager') });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`warning: the pager "${join(dir, 'no-such-pager')}" (from KAGENT_PAGER) was not found; printing directly\n`);
+    expect(r.stderr).toBe(
+      `warning: the pager "${join(dir, 'no-such-pager')}" (from KAGENT_PAGER) was not found; printing directly\n`,
+    );
     expect(r.stdout).toContain('Paragraph 39:');
     // The default (less) missing is no news: nothing is said.
     const noLess = await onTerminal(['doc', 'show', longDoc], { KAGENT_PAGER: undefined, PATH: dir });

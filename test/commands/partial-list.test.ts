@@ -24,7 +24,9 @@ afterEach(async () => {
 
 /** Page 1 holds two items and a cursor; page 2 is what `second` says. */
 async function twoPages(second: { status: number; body?: unknown; delayMs?: number }): Promise<Record<string, string>> {
-  server = await tinyServer((req) => (req.url?.includes('cursor=') ? second : { status: 200, body: { items: [item(1), item(2)], nextCursor: 'page-2' } }));
+  server = await tinyServer((req) =>
+    req.url?.includes('cursor=') ? second : { status: 200, body: { items: [item(1), item(2)], nextCursor: 'page-2' } },
+  );
   return { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001' };
 }
 
@@ -49,7 +51,8 @@ describe('a listing that stops part-way', () => {
     const env = await twoPages({ status: 200, delayMs: Infinity });
     const abort = new AbortController();
     const running = runCli(['lib', 'list', '--all', '--json'], { env, signal: abort.signal });
-    while (!server!.requests.some((req) => req.url.includes('cursor='))) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!server!.requests.some((req) => req.url.includes('cursor=')))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     abort.abort();
     const r = await running;
     expect(r.code).toBe(130);
@@ -58,7 +61,9 @@ describe('a listing that stops part-way', () => {
 
   it('--json: an error before the first item prints nothing of the list', async () => {
     server = await tinyServer(() => ({ status: 500, body: { error: { code: 'INTERNAL', message: 'boom' } } }));
-    const r = await runCli(['lib', 'list', '--json'], { env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001' } });
+    const r = await runCli(['lib', 'list', '--json'], {
+      env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001' },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
   });
@@ -68,7 +73,12 @@ describe('a listing that stops part-way', () => {
     const r = await runCli(['lib', 'list', '--all'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout.endsWith('\n')).toBe(true);
-    expect(r.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['li_1', 'li_2']);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(['li_1', 'li_2']);
     expect(r.stderr).toMatch(/incomplete: 2 items/);
   });
 });

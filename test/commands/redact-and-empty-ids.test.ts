@@ -35,7 +35,10 @@ describe('credentials in the base URL', () => {
 
   it('auth login and config set echo the base URL masked', async () => {
     const configDir = tempDir('kagent-config-');
-    const login = await runCli(['auth', 'login', '--with-key', '--base-url', withCredentials(), '--json'], { configDir, stdin: `${s.t.apiKey}\n` });
+    const login = await runCli(['auth', 'login', '--with-key', '--base-url', withCredentials(), '--json'], {
+      configDir,
+      stdin: `${s.t.apiKey}\n`,
+    });
     expect(login.code).toBe(0);
     expect(JSON.parse(login.stdout).baseUrl).toMatch(/^http:\/\/\*\*\*@127\.0\.0\.1:\d+\/api\/v1$/);
     const set = await runCli(['config', 'set', 'base-url', withCredentials(), '--json'], { configDir });
@@ -47,7 +50,14 @@ describe('credentials in the base URL', () => {
   it('auth status, config get base-url and config profiles show them masked, piped and with --json', async () => {
     const configDir = tempDir('kagent-config-');
     await writeProfile(configDir, 'default', { baseUrl: withCredentials(), apiKey: s.t.apiKey }, { makeCurrent: true });
-    for (const argv of [['auth', 'status'], ['auth', 'status', '--json'], ['config', 'get', 'base-url'], ['config', 'list'], ['config', 'profiles'], ['config', 'profiles', '--json']]) {
+    for (const argv of [
+      ['auth', 'status'],
+      ['auth', 'status', '--json'],
+      ['config', 'get', 'base-url'],
+      ['config', 'list'],
+      ['config', 'profiles'],
+      ['config', 'profiles', '--json'],
+    ]) {
       for (const tty of [false, true]) {
         const r = await runCli(argv, { configDir, tty });
         expect(`${r.stdout}${r.stderr}`, argv.join(' ')).not.toContain(SECRET);

@@ -70,7 +70,8 @@ function start(argv: string[], options: { tty?: boolean } = {}): Running {
 async function until(running: Running, ready: (stdout: string) => boolean): Promise<void> {
   let ended = false;
   void running.exit.then(() => (ended = true));
-  for (let i = 0; i < 400 && !ready(running.stdout()) && !ended; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 400 && !ready(running.stdout()) && !ended; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   if (!ready(running.stdout())) throw new Error(`the sandbox did not start: ${running.stderr()}`);
 }
 
@@ -84,7 +85,11 @@ describe('kagent sandbox', () => {
     const sandbox = start(['--port', '0', '--json']);
     await until(sandbox, (out) => out.includes('\n'));
     const started = JSON.parse(sandbox.stdout());
-    expect(started).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/), apiKey: expect.stringMatching(/^kak_/), profile: 'sandbox' });
+    expect(started).toEqual({
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/),
+      apiKey: expect.stringMatching(/^kak_/),
+      profile: 'sandbox',
+    });
     expect((await get(`${started.baseUrl}/me`, started.apiKey)).status).toBe(200);
     const config = JSON.parse(readFileSync(join(sandbox.configDir, 'config.json'), 'utf8'));
     expect(config.profiles.sandbox).toMatchObject({ baseUrl: started.baseUrl, apiKey: started.apiKey, rateLimit: 60 });
@@ -107,7 +112,13 @@ describe('kagent sandbox', () => {
   it('piped, prints base-url, api-key and profile as key<TAB>value lines', async () => {
     const sandbox = start(['--port', '0', '--quiet']);
     await until(sandbox, (out) => out.includes('profile\t'));
-    const lines = Object.fromEntries(sandbox.stdout().trim().split('\n').map((line) => line.split('\t')));
+    const lines = Object.fromEntries(
+      sandbox
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')),
+    );
     expect(Object.keys(lines)).toEqual(['base-url', 'api-key', 'profile']);
     expect((await get(`${lines['base-url']}/spaces`, lines['api-key'])).status).toBe(200);
     // --quiet: no notes and no request log.
@@ -120,14 +131,26 @@ describe('kagent sandbox', () => {
     await until(sandbox, (out) => out.includes('Profile'));
     expect(sandbox.stdout()).toMatch(/Base URL\s+http:\/\/127\.0\.0\.1/);
     expect(sandbox.stdout()).toMatch(/API key\s+kak_/);
-    for (let i = 0; i < 100 && !sandbox.stderr().includes('Ctrl-C'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 100 && !sandbox.stderr().includes('Ctrl-C'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(sandbox.stderr()).toContain('kagent -p sandbox me');
     expect(sandbox.stderr()).toContain('/_sandbox/');
     await sandbox.stop();
   });
 
   it('takes its options: rate limit, error format, seed, api key, no profile', async () => {
-    const sandbox = start(['--port', '0', '--json', '--rate-limit', '2', '--error-format', 'problem', '--api-key', 'kak_fixed_for_test', '--no-save-profile']);
+    const sandbox = start([
+      '--port',
+      '0',
+      '--json',
+      '--rate-limit',
+      '2',
+      '--error-format',
+      'problem',
+      '--api-key',
+      'kak_fixed_for_test',
+      '--no-save-profile',
+    ]);
     await until(sandbox, (out) => out.includes('\n'));
     const started = JSON.parse(sandbox.stdout());
     expect(started.apiKey).toBe('kak_fixed_for_test');
@@ -176,7 +199,14 @@ describe('kagent sandbox', () => {
   });
 
   it('refuses bad flags with exit 2 before starting', async () => {
-    for (const argv of [['--faults', 'boom=2'], ['--port', '70000'], ['--rate-limit', '-1'], ['--speed', '0'], ['--error-format', 'xml'], ['--seed', 'abc']]) {
+    for (const argv of [
+      ['--faults', 'boom=2'],
+      ['--port', '70000'],
+      ['--rate-limit', '-1'],
+      ['--speed', '0'],
+      ['--error-format', 'xml'],
+      ['--seed', 'abc'],
+    ]) {
       const sandbox = start(argv);
       expect(await sandbox.exit, argv.join(' ')).toBe(2);
       expect(sandbox.stderr()).toMatch(/error:/);

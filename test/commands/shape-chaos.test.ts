@@ -82,8 +82,16 @@ describe('shape chaos', () => {
           for (const mode of ['tty', 'piped', 'json'] as const) {
             const r = await s.kagent(mode === 'json' ? [...argv, '--json'] : argv, { tty: mode === 'tty', clock });
             runs++;
-            const problem = crashed(r) ?? (mode === 'json' && !NOT_JSON.has(leaf.path[1] as string) ? unparsableJson(r) : undefined);
-            if (process.env.CHAOS_LOG) console.log(mode, argv.slice(0, 3).join(' '), r.code, (r.stderr.match(/\(([A-Z_]+)\)|"code":"([A-Z_]+)"/) ?? [])[0] ?? '', r.stdout.length);
+            const problem =
+              crashed(r) ?? (mode === 'json' && !NOT_JSON.has(leaf.path[1] as string) ? unparsableJson(r) : undefined);
+            if (process.env.CHAOS_LOG)
+              console.log(
+                mode,
+                argv.slice(0, 3).join(' '),
+                r.code,
+                (r.stderr.match(/\(([A-Z_]+)\)|"code":"([A-Z_]+)"/) ?? [])[0] ?? '',
+                r.stdout.length,
+              );
             if (problem) failures.push(`${mode} kagent ${argv.join(' ')} → exit ${r.code}: ${problem}`);
           }
         }

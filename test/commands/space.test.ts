@@ -12,7 +12,9 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function spaces(): Promise<Array<{ id: string; name: string; icon: string | null; description: string; isDefault: boolean }>> {
+async function spaces(): Promise<
+  Array<{ id: string; name: string; icon: string | null; description: string; isDefault: boolean }>
+> {
   return (await s.t.call('GET', '/spaces')).body.items;
 }
 
@@ -26,7 +28,10 @@ describe('space list', () => {
   });
 
   it('terminal with --no-color or NO_COLOR: the same table without colour', async () => {
-    for (const [argv, env] of [[['--no-color'], {}], [[], { NO_COLOR: '1' }]] as const) {
+    for (const [argv, env] of [
+      [['--no-color'], {}],
+      [[], { NO_COLOR: '1' }],
+    ] as const) {
       const r = await s.kagent(['space', 'list', ...argv], { tty: true, env });
       expect(r.stdout).not.toContain('\x1b');
       expect(r.stdout).toMatch(/^ID\s+NAME/);
@@ -36,11 +41,13 @@ describe('space list', () => {
   it('piped: tab-separated, no header, raw values, ISO times, no colour', async () => {
     const r = await s.kagent(['space', 'list'], { env: { FORCE_COLOR: undefined } });
     const personal = (await spaces()).find((space) => space.isDefault)!;
-    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`^${personal.id}\\tPersonal\\t\\tYour default space\\ttrue\\t\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`));
+    expect(r.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^${personal.id}\\tPersonal\\t\\tYour default space\\ttrue\\t\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
+    );
     expect(r.stdout).not.toContain('\x1b');
   });
 
-  it('--json is the API\'s list as an array; --jq filters it', async () => {
+  it("--json is the API's list as an array; --jq filters it", async () => {
     const json = await s.kagent(['space', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toEqual(await spaces());
     const names = await s.kagent(['space', 'list', '--jq', '.[].name']);
@@ -54,7 +61,9 @@ describe('space create', () => {
     expect(piped.code).toBe(0);
     const id = piped.stdout.trim();
     expect(id).toMatch(/^sp_/);
-    expect(await spaces()).toContainEqual(expect.objectContaining({ id, name: 'Research', icon: '🔬', description: 'Papers and notes' }));
+    expect(await spaces()).toContainEqual(
+      expect.objectContaining({ id, name: 'Research', icon: '🔬', description: 'Papers and notes' }),
+    );
 
     const tty = await s.kagent(['space', 'create', 'Travel'], { tty: true });
     expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^✓ Created space Travel \(sp_\w+\)\n$/);
@@ -67,7 +76,7 @@ describe('space create', () => {
     [['x'.repeat(61)], 'NAME must be 1 to 60 characters (got 61)'],
     [['Ok', '--icon', '🔬'.repeat(17)], '--icon must be at most 16 characters (got 17)'],
     [['Ok', '--description', 'd'.repeat(301)], '--description must be at most 300 characters (got 301)'],
-  ])('checks %j against the contract\'s bounds before sending anything (exit 2)', async (args, message) => {
+  ])("checks %j against the contract's bounds before sending anything (exit 2)", async (args, message) => {
     const before = s.t.sandbox.stats.requests['POST /spaces'] ?? 0;
     const r = await s.kagent(['space', 'create', ...args]);
     expect(r.code).toBe(2);
@@ -77,7 +86,13 @@ describe('space create', () => {
 
   it('an invalid input error as JSON carries the issues', async () => {
     const r = await s.kagent(['space', 'create', 'Ok', '--icon', 'x'.repeat(20), '--json']);
-    expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'INVALID_INPUT', message: '--icon must be at most 16 characters (got 20)', issues: [{ path: '--icon', message: 'must be at most 16 characters (got 20)' }] } });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'INVALID_INPUT',
+        message: '--icon must be at most 16 characters (got 20)',
+        issues: [{ path: '--icon', message: 'must be at most 16 characters (got 20)' }],
+      },
+    });
   });
 });
 
@@ -136,7 +151,9 @@ describe('space delete', () => {
     const id = (await s.kagent(['space', 'create', 'Ask me'])).stdout.trim();
     const no = await s.kagent(['space', 'delete', id], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
-    expect(no.prompts[0]).toMatch(/^Delete space Ask me \(sp_\w+\)\? Its watches, library items, documents and conversations move to your default space\.$/);
+    expect(no.prompts[0]).toMatch(
+      /^Delete space Ask me \(sp_\w+\)\? Its watches, library items, documents and conversations move to your default space\.$/,
+    );
     expect((await spaces()).map((space) => space.id)).toContain(id);
     const yes = await s.kagent(['space', 'delete', id], { tty: true, answers: [true] });
     expect(yes.code).toBe(0);
@@ -154,7 +171,9 @@ describe('space delete', () => {
   it('the default space: explained, exit 2', async () => {
     const r = await s.kagent(['space', 'delete', 'Personal', '--yes']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: "Personal" is your default space, which cannot be deleted (SPACE_NOT_DELETABLE)');
+    expect(r.stderr).toContain(
+      'error: "Personal" is your default space, which cannot be deleted (SPACE_NOT_DELETABLE)',
+    );
     expect(r.stderr).toContain('where the contents of deleted spaces');
   });
 });

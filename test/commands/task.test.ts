@@ -59,9 +59,22 @@ describe('task list', () => {
     expect([...times].sort().reverse()).toEqual(times);
 
     const piped = await kagent(['task', 'list']);
-    const row = piped.stdout.split('\n').find((l) => l.startsWith(`${doneTask}\t`))!.split('\t');
+    const row = piped.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${doneTask}\t`))!
+      .split('\t');
     const done = json.find((t: any) => t.id === doneTask);
-    expect(row).toEqual([done.id, 'watch_setup', 'done', '1', done.title, done.updatedAt, done.createdAt, done.finishedAt, done.spaceId]);
+    expect(row).toEqual([
+      done.id,
+      'watch_setup',
+      'done',
+      '1',
+      done.title,
+      done.updatedAt,
+      done.createdAt,
+      done.finishedAt,
+      done.spaceId,
+    ]);
 
     const tty = await kagent(['task', 'list'], { tty: true });
     expect(plain(tty.stdout)).toMatch(/ID\s+KIND\s+STATUS\s+PROGRESS\s+TITLE\s+UPDATED/);
@@ -143,9 +156,18 @@ describe('task show', () => {
     expect(head).toContain(`id\t${doneTask}`);
     expect(head).toContain('status\tdone');
     expect(head).toContain(`result\twatch ${doneSlug}`);
-    const lines = rows!.trim().split('\n').map((l) => l.split('\t'));
+    const lines = rows!
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toEqual(['plan', 'done', json.milestones[0].title, json.milestones[0].detail, json.milestones[0].at]);
+    expect(lines[0]).toEqual([
+      'plan',
+      'done',
+      json.milestones[0].title,
+      json.milestones[0].detail,
+      json.milestones[0].at,
+    ]);
   });
 
   it('a waiting task: the actions it waits on and the commands that decide them', async () => {
@@ -250,7 +272,10 @@ describe('server text is sanitised', () => {
   it('task list, show and watch print no escape sequences from a task title', async () => {
     const id = await activeTask('Evil \x1b]0;pwned\x07title \x1b[2J here \x9b31m');
     for (const tty of [true, false]) {
-      for (const argv of [['task', 'list'], ['task', 'show', id]]) {
+      for (const argv of [
+        ['task', 'list'],
+        ['task', 'show', id],
+      ]) {
         const r = await kagent(argv, { tty });
         expect(r.code).toBe(0);
         expect(r.stdout).toContain('Evil');
@@ -279,7 +304,9 @@ describe('task cancel', () => {
     const r = await kagent(['task', 'cancel', id, '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${id}\tcancelled\n`);
-    expect(r.stderr).toMatch(/✓ Cancelled tk_\w+: Set up watch: Solid state batteries; work already done is kept \(\d+% of it was done\)/);
+    expect(r.stderr).toMatch(
+      /✓ Cancelled tk_\w+: Set up watch: Solid state batteries; work already done is kept \(\d+% of it was done\)/,
+    );
     const after = (await s.t.call('GET', `/tasks/${id}`)).body;
     expect(after.status).toBe('cancelled');
     expect(after.milestones.filter((m: any) => m.status === 'done').map((m: any) => m.id)).toEqual(doneBefore);
@@ -296,7 +323,9 @@ describe('task cancel', () => {
     const id = await activeTask('Offshore grids');
     const no = await kagent(['task', 'cancel', id], { tty: true, answers: [false] });
     expect(no.code).toBe(1);
-    expect(no.prompts[0]).toMatch(/Cancel task "Set up watch: Offshore grids" \(tk_\w+, (queued|running)\)\? Work already done is kept\./);
+    expect(no.prompts[0]).toMatch(
+      /Cancel task "Set up watch: Offshore grids" \(tk_\w+, (queued|running)\)\? Work already done is kept\./,
+    );
     // declining is a choice, not an error: one word on stderr, exit 1
     expect(no.stderr.trimEnd().split('\n').at(-1)).toBe('Cancelled.');
     expect(no.stderr).not.toContain('error:');
@@ -318,8 +347,12 @@ describe('task cancel', () => {
   it('TASK_NOT_ACTIVE is explained (exit 5); an unknown task is 404', async () => {
     const r = await kagent(['task', 'cancel', doneTask, '--yes']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(`error: task ${doneTask} is no longer active (it is done): only queued, running or waiting tasks can be cancelled (TASK_NOT_ACTIVE)`);
-    expect(r.stderr).toContain(`hint: nothing to cancel, and whatever it finished is kept: \`kagent task show ${doneTask}\``);
+    expect(r.stderr).toContain(
+      `error: task ${doneTask} is no longer active (it is done): only queued, running or waiting tasks can be cancelled (TASK_NOT_ACTIVE)`,
+    );
+    expect(r.stderr).toContain(
+      `hint: nothing to cancel, and whatever it finished is kept: \`kagent task show ${doneTask}\``,
+    );
     const json = await kagent(['task', 'cancel', doneTask, '--yes', '--json']);
     expect(json.code).toBe(5);
     expect(JSON.parse(json.stderr).error.code).toBe('TASK_NOT_ACTIVE');

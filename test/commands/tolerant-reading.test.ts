@@ -33,7 +33,10 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 function kagent(argv: string[], options: RunCliOptions = {}) {
-  return runCli(argv, { ...options, env: { KAGENT_BASE_URL: baseUrl, KAGENT_API_KEY: 'kak_testtesttesttest', ...options.env } });
+  return runCli(argv, {
+    ...options,
+    env: { KAGENT_BASE_URL: baseUrl, KAGENT_API_KEY: 'kak_testtesttesttest', ...options.env },
+  });
 }
 
 const serve = (route: string, answer: Answer) => answers.set(route, answer);
@@ -65,13 +68,17 @@ describe('an answer that differs from its assumed shape', () => {
   it('a view: one note on stderr naming the shape and what differed', async () => {
     const r = await kagent(['watch', 'show', 'ai-chips']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("note: the service's WatchPage differs from what kagent knows (missing: watch; extra: slug, title): shown as it came\n");
+    expect(r.stderr).toBe(
+      "note: the service's WatchPage differs from what kagent knows (missing: watch; extra: slug, title): shown as it came\n",
+    );
   });
 
   it('differences deeper in the answer are named by their path', async () => {
     const r = await kagent(['watch', 'show', 'odd-brief']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^note: the service's WatchPage differs from what kagent knows \(missing: watch, brief\.title, .*, … \d+ more; retyped: brief\.date \(string → integer\), brief\.entries \(array → string\); extra: brief\.headline, slug, title\): shown as it came\n$/);
+    expect(r.stderr).toMatch(
+      /^note: the service's WatchPage differs from what kagent knows \(missing: watch, brief\.title, .*, … \d+ more; retyped: brief\.date \(string → integer\), brief\.entries \(array → string\); extra: brief\.headline, slug, title\): shown as it came\n$/,
+    );
     for (const tty of [true, false]) {
       const shown = await kagent(['watch', 'show', 'odd-brief'], { tty });
       expect(shown.code).toBe(0);
@@ -108,24 +115,52 @@ describe('an answer that differs from its assumed shape', () => {
   });
 
   it('the generic rendering: key/value lines and nested lists on a terminal, path<TAB>value piped', async () => {
-    serve('GET /api/v1/tasks/tk_odd', { body: { task: { id: 'tk_odd', state: 'running' }, steps: [{ name: 'Find sources', done: true }, 'plain'] } });
+    serve('GET /api/v1/tasks/tk_odd', {
+      body: { task: { id: 'tk_odd', state: 'running' }, steps: [{ name: 'Find sources', done: true }, 'plain'] },
+    });
     const tty = await kagent(['task', 'show', 'tk_odd'], { tty: true, env: { NO_COLOR: '1' } });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toContain('task:\n  id: tk_odd\n  state: running\nsteps:\n  -\n    name: Find sources\n    done: true\n  - plain');
+    expect(tty.stdout).toContain(
+      'task:\n  id: tk_odd\n  state: running\nsteps:\n  -\n    name: Find sources\n    done: true\n  - plain',
+    );
     const piped = await kagent(['task', 'show', 'tk_odd']);
     expect(piped.code).toBe(0);
-    expect(piped.stdout).toContain('task.id\ttk_odd\ntask.state\trunning\nsteps.0.name\tFind sources\nsteps.0.done\ttrue\nsteps.1\tplain\n');
-    expect(piped.stderr).toContain("note: the service's TaskDetail differs from what kagent knows (missing: id, kind, title, status");
+    expect(piped.stdout).toContain(
+      'task.id\ttk_odd\ntask.state\trunning\nsteps.0.name\tFind sources\nsteps.0.done\ttrue\nsteps.1\tplain\n',
+    );
+    expect(piped.stderr).toContain(
+      "note: the service's TaskDetail differs from what kagent knows (missing: id, kind, title, status",
+    );
   });
 });
 
 describe('the commands that crashed against an independent mock', () => {
   const cases: Array<[string[], string, unknown]> = [
-    [['watch', 'knowledge', 'ai-chips'], 'GET /api/v1/watches/ai-chips/knowledge', { report: 42, timeline: { items: [] } }],
-    [['task', 'show', 'tk_1'], 'GET /api/v1/tasks/tk_1', { id: 'tk_1', status: 3, milestones: 'none', createdAt: 1768467600000 }],
-    [['lib', 'show', 'li_1'], 'GET /api/v1/library/li_1', { id: 'li_1', kind: 'link', url: { href: 'https://example.com' }, title: null, createdAt: 1768467600000 }],
-    [['media', 'transcript', 'md_1'], 'GET /api/v1/media/md_1/transcript', { markdown: { text: '# Hi' }, segments: 'later' }],
-    [['watch', 'create', 'Battery recycling', '--no-wait', '--yes'], 'POST /api/v1/watches', { watch: { slug: 'battery' }, task: 'tk_9' }],
+    [
+      ['watch', 'knowledge', 'ai-chips'],
+      'GET /api/v1/watches/ai-chips/knowledge',
+      { report: 42, timeline: { items: [] } },
+    ],
+    [
+      ['task', 'show', 'tk_1'],
+      'GET /api/v1/tasks/tk_1',
+      { id: 'tk_1', status: 3, milestones: 'none', createdAt: 1768467600000 },
+    ],
+    [
+      ['lib', 'show', 'li_1'],
+      'GET /api/v1/library/li_1',
+      { id: 'li_1', kind: 'link', url: { href: 'https://example.com' }, title: null, createdAt: 1768467600000 },
+    ],
+    [
+      ['media', 'transcript', 'md_1'],
+      'GET /api/v1/media/md_1/transcript',
+      { markdown: { text: '# Hi' }, segments: 'later' },
+    ],
+    [
+      ['watch', 'create', 'Battery recycling', '--no-wait', '--yes'],
+      'POST /api/v1/watches',
+      { watch: { slug: 'battery' }, task: 'tk_9' },
+    ],
   ];
   for (const [argv, route, body] of cases) {
     it(`kagent ${argv.join(' ')}: terminal, piped and --json`, async () => {
@@ -153,8 +188,12 @@ describe('a write whose answer lacks what the next step needs', () => {
     for (const tty of [true, false]) {
       const r = await kagent(['watch', 'create', 'Battery recycling', '--yes'], { tty, env: { NO_COLOR: '1' } });
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain("note: the service's WatchCreated differs from what kagent knows (missing: slug, taskId, watch.intent, ");
-      expect(r.stderr).toContain("note: kagent could not read the service's WatchCreated (createWatch); here it is as it came");
+      expect(r.stderr).toContain(
+        "note: the service's WatchCreated differs from what kagent knows (missing: slug, taskId, watch.intent, ",
+      );
+      expect(r.stderr).toContain(
+        "note: kagent could not read the service's WatchCreated (createWatch); here it is as it came",
+      );
       expect(r.stdout).toContain(tty ? 'watch:\n  slug: battery' : 'watch.slug\tbattery');
     }
   });
@@ -167,7 +206,9 @@ describe('answers that cannot be read at all', () => {
     for (const tty of [true, false]) {
       const r = await kagent(['task', 'list'], { tty, env: { NO_COLOR: '1' } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("error: listTasks: the service's answer is not a list (no `items` array in it) (NOT_A_LIST)");
+      expect(r.stderr).toContain(
+        "error: listTasks: the service's answer is not a list (no `items` array in it) (NOT_A_LIST)",
+      );
       expect(r.stderr).toContain('hint: run the same command with --json to see the answer as it came');
     }
     const json = await kagent(['task', 'list', '--json']);
@@ -188,7 +229,10 @@ describe('answers that cannot be read at all', () => {
   it('an answer that is not JSON: INVALID_RESPONSE (exit 7), in every mode', async () => {
     // A POST without an idempotency key is not asked again, so this fails at once.
     serve('POST /api/v1/media/quote', { raw: '<html>Maintenance</html>', type: 'text/html' });
-    for (const argv of [['media', 'quote', 'https://example.com/talk.mp3'], ['media', 'quote', 'https://example.com/talk.mp3', '--json']]) {
+    for (const argv of [
+      ['media', 'quote', 'https://example.com/talk.mp3'],
+      ['media', 'quote', 'https://example.com/talk.mp3', '--json'],
+    ]) {
       const r = await kagent(argv);
       expect(r.code).toBe(7);
       expect(r.stdout).toBe('');

@@ -37,14 +37,19 @@ beforeAll(async () => {
   s = await loggedInSandbox();
   clock = sandboxClock(s.t);
   await s.t.patchAccount(s.t.sandbox.accountId, { limits: { watchesPerMonth: 1000, follows: 1000 } });
-  const created = await s.t.call('POST', '/watches', { body: { intent: 'Battery recycling in Europe', alerts: ['lithium'], cadence: 'daily' } });
+  const created = await s.t.call('POST', '/watches', {
+    body: { intent: 'Battery recycling in Europe', alerts: ['lithium'], cadence: 'daily' },
+  });
   slug = created.body.slug;
   await s.t.advance(61_000);
   await s.t.advance(DAY);
   await s.t.advance(DAY);
   const other = await s.t.newAccount();
   otherKey = other.apiKey;
-  const theirs = await s.t.call('POST', '/watches', { key: otherKey, body: { intent: 'Rust compiler releases', type: 'sources', urls: ['https://blog.rust-lang.org/'] } });
+  const theirs = await s.t.call('POST', '/watches', {
+    key: otherKey,
+    body: { intent: 'Rust compiler releases', type: 'sources', urls: ['https://blog.rust-lang.org/'] },
+  });
   foreign = theirs.body.slug;
   await s.t.advance(61_000);
 });
@@ -63,7 +68,9 @@ describe('watch create', () => {
     expect(r.stderr).toMatch(/^task tk_\w+: Set up watch: EU rules on AI chips export$/m);
     expect(r.stderr).toMatch(/^\[1\/5\] ✓ done: Plan how to follow .*— Type topic, cadence daily$/m);
     expect(r.stderr).toMatch(/^\[2\/5\] ✓ done: Finding sources — Found 5 sources/m);
-    expect(r.stderr).toMatch(/^\[5\/5\] ✓ done: Write the first brief \(last 7 days\) — Brief of 2026-01-1\d, \d entries$/m);
+    expect(r.stderr).toMatch(
+      /^\[5\/5\] ✓ done: Write the first brief \(last 7 days\) — Brief of 2026-01-1\d, \d entries$/m,
+    );
     expect(r.stderr).toMatch(/^task tk_\w+: done$/m);
     // each milestone's "done" line appears exactly once
     expect(r.stderr.match(/✓ done: Finding sources/g)).toHaveLength(1);
@@ -125,7 +132,11 @@ describe('watch create', () => {
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
     const json = await kagent(['watch', 'create', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
-    expect(created).toMatchObject({ slug: 'tidal-energy', taskId: expect.stringMatching(/^tk_/), watch: { status: 'setting_up' } });
+    expect(created).toMatchObject({
+      slug: 'tidal-energy',
+      taskId: expect.stringMatching(/^tk_/),
+      watch: { status: 'setting_up' },
+    });
     const tty = await kagent(['watch', 'create', 'Geothermal plants', '--no-wait'], { tty: true });
     expect(tty.stdout).toMatch(/Slug.*geothermal-plants/);
     expect(tty.stdout).toMatch(/Task.*tk_\w+/);
@@ -175,9 +186,15 @@ describe('watch create', () => {
     local.onSleep = (_ms, count) => {
       if (count !== 2) return;
       // someone cancels the set-up from elsewhere while we follow it
-      void s.t.call('GET', '/tasks', { query: { active: 'true', kind: 'watch_setup' } }).then((res) =>
-        Promise.all(res.body.items.filter((task: any) => task.title.includes('Doomed watch')).map((task: any) => s.t.call('POST', `/tasks/${task.id}/cancel`))),
-      );
+      void s.t
+        .call('GET', '/tasks', { query: { active: 'true', kind: 'watch_setup' } })
+        .then((res) =>
+          Promise.all(
+            res.body.items
+              .filter((task: any) => task.title.includes('Doomed watch'))
+              .map((task: any) => s.t.call('POST', `/tasks/${task.id}/cancel`)),
+          ),
+        );
     };
     const r = await s.kagent(['watch', 'create', 'Doomed watch'], { clock: local });
     expect(r.code).toBe(1);
@@ -214,7 +231,9 @@ describe('watch create', () => {
       expect(followed.body.items.find((w: any) => w.slug === JSON.parse(r.stdout).slug).spaceId).toBe(space.body.id);
       const flag = await kagent(['watch', 'create', 'Pumped storage two', '--space', 'Energy', '--no-wait', '--json']);
       const again = await s.t.call('GET', '/watches');
-      expect(again.body.items.find((w: any) => w.slug === JSON.parse(flag.stdout).slug).spaceId).not.toBe(space.body.id);
+      expect(again.body.items.find((w: any) => w.slug === JSON.parse(flag.stdout).slug).spaceId).not.toBe(
+        space.body.id,
+      );
     } finally {
       await kagent(['config', 'unset', 'space']);
     }
@@ -227,7 +246,10 @@ describe('watch create', () => {
   });
 
   it('asks for the intent on a terminal, and names it when it cannot ask', async () => {
-    const asked = await kagent(['watch', 'create', '--no-wait', '--json'], { tty: true, answers: ['Quantum networking'] });
+    const asked = await kagent(['watch', 'create', '--no-wait', '--json'], {
+      tty: true,
+      answers: ['Quantum networking'],
+    });
     expect(asked.code).toBe(0);
     expect(asked.prompts[0]).toMatch(/What should the watch follow/);
     expect(JSON.parse(asked.stdout).slug).toBe('quantum-networking');
@@ -238,20 +260,30 @@ describe('watch create', () => {
 
   it('EMAIL_NOT_VERIFIED is explained (exit 6)', async () => {
     const account = await s.t.newAccount({ emailVerified: false });
-    const r = await kagent(['watch', 'create', 'Anything at all', '--no-wait'], { env: { KAGENT_API_KEY: account.apiKey } });
+    const r = await kagent(['watch', 'create', 'Anything at all', '--no-wait'], {
+      env: { KAGENT_API_KEY: account.apiKey },
+    });
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/error: your email address \(.+@.+\) is not verified yet; creating a watch needs a verified address \(EMAIL_NOT_VERIFIED\)/);
+    expect(r.stderr).toMatch(
+      /error: your email address \(.+@.+\) is not verified yet; creating a watch needs a verified address \(EMAIL_NOT_VERIFIED\)/,
+    );
     expect(r.stderr).toMatch(/hint: open the verification link/);
-    const json = await kagent(['watch', 'create', 'Anything at all', '--no-wait', '--json'], { env: { KAGENT_API_KEY: account.apiKey } });
+    const json = await kagent(['watch', 'create', 'Anything at all', '--no-wait', '--json'], {
+      env: { KAGENT_API_KEY: account.apiKey },
+    });
     expect(JSON.parse(json.stderr).error.code).toBe('EMAIL_NOT_VERIFIED');
   });
 
   it('the monthly watch limit is explained with the plan and the count (exit 6)', async () => {
     const account = await s.t.newAccount({ limits: { watchesPerMonth: 1 } });
     await s.t.patchAccount(account.accountId, { watchesThisMonth: 1 });
-    const r = await kagent(['watch', 'create', 'One too many', '--no-wait'], { env: { KAGENT_API_KEY: account.apiKey } });
+    const r = await kagent(['watch', 'create', 'One too many', '--no-wait'], {
+      env: { KAGENT_API_KEY: account.apiKey },
+    });
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/error: monthly watch limit reached: your plan \(.+\) creates at most 1 watch a month, and 1 was created this month/);
+    expect(r.stderr).toMatch(
+      /error: monthly watch limit reached: your plan \(.+\) creates at most 1 watch a month, and 1 was created this month/,
+    );
     expect(r.stderr).toMatch(/hint: the count starts again next month .*kagent watch search TOPIC/);
   });
 });
@@ -268,18 +300,38 @@ describe('watch create: every bound, checked before any request', () => {
     ['intent one short', ['x'], /INTENT must be 2 to 200 characters \(got 1\)/],
     ['intent one over', [x(201)], /INTENT must be 2 to 200 characters \(got 201\)/],
     ['21 urls', ['Twenty one', '--type', 'sources', ...urls(21)], /--url must have at most 20 items \(got 21\)/],
-    ['a url of 2049 characters', ['Long url', '--type', 'pages', '--url', url(2049)], /--url must be at most 2048 characters \(got 2049\)/],
-    ['a url that is not a URL', ['Bad url', '--type', 'pages', '--url', 'example.com'], /--url must be an absolute URL/],
+    [
+      'a url of 2049 characters',
+      ['Long url', '--type', 'pages', '--url', url(2049)],
+      /--url must be at most 2048 characters \(got 2049\)/,
+    ],
+    [
+      'a url that is not a URL',
+      ['Bad url', '--type', 'pages', '--url', 'example.com'],
+      /--url must be an absolute URL/,
+    ],
     ['a url with a space', ['Bad url', '--type', 'pages', '--url', 'https://example.com/a b'], /--url must be a URI/],
     ['a url with < and >', ['Bad url', '--type', 'pages', '--url', 'https://example.com/<x>'], /--url must be a URI/],
     ['6 alerts', ['Six alerts', ...alerts(6)], /--alert must have at most 5 items \(got 6\)/],
     ['an alert of 1 character', ['Short alert', '--alert', 'x'], /--alert must be 2 to 200 characters \(got 1\)/],
-    ['an alert of 201 characters', ['Long alert', '--alert', x(201)], /--alert must be 2 to 200 characters \(got 201\)/],
+    [
+      'an alert of 201 characters',
+      ['Long alert', '--alert', x(201)],
+      /--alert must be 2 to 200 characters \(got 201\)/,
+    ],
     ['an unknown type', ['Bad type', '--type', 'feeds'], /--type must be one of: topic, sources, pages/],
     ['an unknown cadence', ['Bad cadence', '--cadence', 'hourly'], /--cadence must be one of: daily, weekly, off/],
-    ['an unknown visibility', ['Bad visibility', '--visibility', 'secret'], /--visibility must be one of: public, unlisted, private/],
+    [
+      'an unknown visibility',
+      ['Bad visibility', '--visibility', 'secret'],
+      /--visibility must be one of: public, unlisted, private/,
+    ],
     ['a space of 81 characters', ['Bad space', '--space', x(81)], /--space must be 1 to 80 characters \(got 81\)/],
-    ['an idempotency key of 201 characters', ['Bad key', '--idempotency-key', x(201)], /--idempotency-key must be 1 to 200 characters \(got 201\)/],
+    [
+      'an idempotency key of 201 characters',
+      ['Bad key', '--idempotency-key', x(201)],
+      /--idempotency-key must be 1 to 200 characters \(got 201\)/,
+    ],
   ];
   for (const [name, argv, message] of over) {
     it(`refuses ${name} (exit 2, names the flag and the bound, sends nothing)`, async () => {
@@ -304,11 +356,41 @@ describe('watch create: every bound, checked before any request', () => {
     ['an intent of 2 characters', ['ab'], (w) => expect(w.intent).toBe('ab')],
     ['an intent of 200 characters', [x(200)], (w) => expect(w.intent).toHaveLength(200)],
     ['20 urls', ['Twenty sources', '--type', 'sources', ...urls(20)], (w) => expect(w.urls).toHaveLength(20)],
-    ['a url of 2048 characters', ['Long page', '--type', 'pages', '--url', url(2048)], (w) => expect(w.urls[0]).toHaveLength(2048)],
+    [
+      'a url of 2048 characters',
+      ['Long page', '--type', 'pages', '--url', url(2048)],
+      (w) => expect(w.urls[0]).toHaveLength(2048),
+    ],
     ['5 alerts', ['Five alerts', ...alerts(5)], (w) => expect(w.alerts).toHaveLength(5)],
-    ['alerts of 2 and 200 characters', ['Alert lengths', '--alert', 'ab', '--alert', x(200)], (w) => expect(w.alerts.map((a: string) => a.length)).toEqual([2, 200])],
-    ['every field at once', ['All fields', '--type', 'pages', '--url', 'https://example.com/pricing', '--cadence', 'off', '--visibility', 'private', '--lang', 'zh'], (w) =>
-      expect(w).toMatchObject({ type: 'pages', cadence: 'off', visibility: 'private', lang: 'zh', urls: ['https://example.com/pricing'] })],
+    [
+      'alerts of 2 and 200 characters',
+      ['Alert lengths', '--alert', 'ab', '--alert', x(200)],
+      (w) => expect(w.alerts.map((a: string) => a.length)).toEqual([2, 200]),
+    ],
+    [
+      'every field at once',
+      [
+        'All fields',
+        '--type',
+        'pages',
+        '--url',
+        'https://example.com/pricing',
+        '--cadence',
+        'off',
+        '--visibility',
+        'private',
+        '--lang',
+        'zh',
+      ],
+      (w) =>
+        expect(w).toMatchObject({
+          type: 'pages',
+          cadence: 'off',
+          visibility: 'private',
+          lang: 'zh',
+          urls: ['https://example.com/pricing'],
+        }),
+    ],
   ];
   for (const [name, argv, check] of atLimit) {
     it(`accepts ${name}`, async () => {
@@ -320,8 +402,24 @@ describe('watch create: every bound, checked before any request', () => {
   }
 
   it('--idempotency-key makes a rerun return the first watch instead of a second one', async () => {
-    const first = await kagent(['watch', 'create', 'Rerun safe', '--no-wait', '--json', '--idempotency-key', 'ci-run-42']);
-    const second = await kagent(['watch', 'create', 'Rerun safe', '--no-wait', '--json', '--idempotency-key', 'ci-run-42']);
+    const first = await kagent([
+      'watch',
+      'create',
+      'Rerun safe',
+      '--no-wait',
+      '--json',
+      '--idempotency-key',
+      'ci-run-42',
+    ]);
+    const second = await kagent([
+      'watch',
+      'create',
+      'Rerun safe',
+      '--no-wait',
+      '--json',
+      '--idempotency-key',
+      'ci-run-42',
+    ]);
     expect(JSON.parse(second.stdout).slug).toBe(JSON.parse(first.stdout).slug);
     expect(second.stderr).toContain('this key already created watch rerun-safe');
   });
@@ -364,7 +462,10 @@ describe('watch show', () => {
   it('terminal with hyperlink support: headlines, links and evidence are OSC 8 links', async () => {
     const json = JSON.parse((await kagent(['watch', 'show', slug, '--json'])).stdout);
     const entry = json.brief.entries[0];
-    const r = await kagent(['watch', 'show', slug], { tty: true, env: { TERM_PROGRAM: 'iTerm.app', TERM_PROGRAM_VERSION: '3.5.0' } });
+    const r = await kagent(['watch', 'show', slug], {
+      tty: true,
+      env: { TERM_PROGRAM: 'iTerm.app', TERM_PROGRAM_VERSION: '3.5.0' },
+    });
     expect(r.stdout).toContain(`\x1b]8;;${entry.primaryUrl}\x1b\\${entry.headline}\x1b]8;;\x1b\\`);
     expect(r.stdout).toContain(`\x1b]8;;${entry.evidence[0].url}\x1b\\`);
     // never when piped, even when forced
@@ -381,11 +482,21 @@ describe('watch show', () => {
     expect(head).toContain(`slug\t${slug}`);
     expect(head).toContain(`brief\t${json.brief.id}`);
     expect(head).toContain(`date\t${json.brief.date}`);
-    const rows = body!.trim().split('\n').map((line) => line.split('\t'));
+    const rows = body!
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows).toHaveLength(json.brief.entries.length);
     rows.forEach((row, i) => {
       const entry = json.brief.entries[i];
-      expect(row).toEqual([String(entry.position), String(entry.importance), entry.category ?? '', entry.headline, entry.primaryUrl, entry.id]);
+      expect(row).toEqual([
+        String(entry.position),
+        String(entry.importance),
+        entry.category ?? '',
+        entry.headline,
+        entry.primaryUrl,
+        entry.id,
+      ]);
     });
   });
 
@@ -470,7 +581,13 @@ describe('watch knowledge', () => {
     const [report, rows] = piped.stdout.split('\n--\n');
     expect(report).toBe(k.report.markdown.replace(/\n+$/, ''));
     const first = rows!.split('\n')[0]!.split('\t');
-    expect(first).toEqual([k.timeline[0].date, String(k.timeline[0].importance), k.timeline[0].entryId, k.timeline[0].headline, k.timeline[0].url]);
+    expect(first).toEqual([
+      k.timeline[0].date,
+      String(k.timeline[0].importance),
+      k.timeline[0].entryId,
+      k.timeline[0].headline,
+      k.timeline[0].url,
+    ]);
   });
 
   it('404 for an unknown watch', async () => {
@@ -488,7 +605,10 @@ describe('watch issues', () => {
     expect([...dates].sort().reverse()).toEqual(dates);
 
     const piped = await kagent(['watch', 'issues', slug]);
-    const rows = piped.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => r[0])).toEqual(dates);
     expect(rows[0]).toEqual([json[0].date, json[0].id, String(json[0].entryCount), json[0].title, json[0].createdAt]);
 
@@ -546,8 +666,22 @@ describe('watch list', () => {
     const mine = json.find((w: any) => w.slug === slug);
     expect(mine.latestBrief.entryCount).toBeGreaterThan(0);
     const piped = await kagent(['watch', 'list']);
-    const row = piped.stdout.split('\n').find((l) => l.startsWith(`${slug}\t`))!.split('\t');
-    expect(row).toEqual([slug, mine.title, mine.type, mine.cadence, 'true', mine.spaceId, mine.latestBrief.date, mine.latestBrief.id, String(mine.latestBrief.entryCount), mine.latestBrief.title]);
+    const row = piped.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${slug}\t`))!
+      .split('\t');
+    expect(row).toEqual([
+      slug,
+      mine.title,
+      mine.type,
+      mine.cadence,
+      'true',
+      mine.spaceId,
+      mine.latestBrief.date,
+      mine.latestBrief.id,
+      String(mine.latestBrief.entryCount),
+      mine.latestBrief.title,
+    ]);
     // Wide enough for every column (narrower, the type, cadence and owner columns drop first).
     const tty = await kagent(['watch', 'list'], { tty: true, columns: 160 });
     expect(plain(tty.stdout)).toMatch(/SLUG\s+TITLE\s+TYPE\s+CADENCE\s+OWNER\s+SPACE\s+LATEST BRIEF/);
@@ -563,7 +697,9 @@ describe('watch list', () => {
     const r = await kagent(['watch', 'list'], { tty: true, env: { KAGENT_API_KEY: account.apiKey } });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/You follow no watches yet: find one with `kagent watch search TOPIC`/);
-    expect((await kagent(['watch', 'list', '--json'], { env: { KAGENT_API_KEY: account.apiKey } })).stdout).toBe('[]\n');
+    expect((await kagent(['watch', 'list', '--json'], { env: { KAGENT_API_KEY: account.apiKey } })).stdout).toBe(
+      '[]\n',
+    );
   });
 });
 
@@ -596,7 +732,7 @@ describe('watch follow / unfollow', () => {
     expect(unTty.stderr).toContain(`No longer following ${foreign}`);
   });
 
-  it('FOLLOW_LIMIT says the plan\'s limit from GET /me (exit 6)', async () => {
+  it("FOLLOW_LIMIT says the plan's limit from GET /me (exit 6)", async () => {
     const account = await s.t.newAccount({ limits: { follows: 1 } });
     const env = { KAGENT_API_KEY: account.apiKey };
     expect((await kagent(['watch', 'follow', foreign], { env })).code).toBe(0);
@@ -605,7 +741,10 @@ describe('watch follow / unfollow', () => {
     expect(r.stderr).toMatch(/error: your plan \(.+\) follows at most 1 watch, and you follow 1 \(FOLLOW_LIMIT\)/);
     expect(r.stderr).toMatch(/hint: unfollow one first/);
     const json = await kagent(['watch', 'follow', slug, '--json'], { env });
-    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'FOLLOW_LIMIT', message: expect.stringContaining('at most 1 watch') });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: 'FOLLOW_LIMIT',
+      message: expect.stringContaining('at most 1 watch'),
+    });
   });
 
   it('404 for an unknown watch; --space is bounded', async () => {
@@ -619,7 +758,18 @@ describe('watch follow / unfollow', () => {
 
 describe('watch settings', () => {
   it('changes cadence and alerts of an owned watch (terminal, piped, --json)', async () => {
-    const json = await kagent(['watch', 'settings', slug, '--cadence', 'weekly', '--alert', 'cobalt', '--alert', 'sodium ion', '--json']);
+    const json = await kagent([
+      'watch',
+      'settings',
+      slug,
+      '--cadence',
+      'weekly',
+      '--alert',
+      'cobalt',
+      '--alert',
+      'sodium ion',
+      '--json',
+    ]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ slug, cadence: 'weekly', alerts: ['cobalt', 'sodium ion'] });
     const page = (await s.t.call('GET', `/watches/${slug}`)).body;
@@ -635,7 +785,9 @@ describe('watch settings', () => {
   it('owner only: the 404 the contract gives anyone else is explained', async () => {
     const r = await kagent(['watch', 'settings', foreign, '--cadence', 'weekly']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/error: only the owner of a watch can change its settings, and .* was created by someone else \(WATCH_NOT_FOUND\)/);
+    expect(r.stderr).toMatch(
+      /error: only the owner of a watch can change its settings, and .* was created by someone else \(WATCH_NOT_FOUND\)/,
+    );
     expect(r.stderr).toMatch(/hint: you can still follow or unfollow it/);
   });
 
@@ -643,7 +795,10 @@ describe('watch settings', () => {
     const before = await stats();
     const cases: Array<[string[], RegExp]> = [
       [[], /nothing to change: pass --cadence, --alert or --clear-alerts/],
-      [Array.from({ length: 6 }, (_, i) => ['--alert', `alert ${i}`]).flat(), /--alert must have at most 5 items \(got 6\)/],
+      [
+        Array.from({ length: 6 }, (_, i) => ['--alert', `alert ${i}`]).flat(),
+        /--alert must have at most 5 items \(got 6\)/,
+      ],
       [['--alert', 'x'], /--alert must be 2 to 200 characters \(got 1\)/],
       [['--alert', 'y'.repeat(201)], /--alert must be 2 to 200 characters \(got 201\)/],
       [['--cadence', 'hourly'], /--cadence must be one of: daily, weekly, off/],
@@ -655,12 +810,20 @@ describe('watch settings', () => {
       expect(r.stderr).toMatch(message);
     }
     expect((await stats()).updateWatchSettings ?? 0).toBe(before.updateWatchSettings ?? 0);
-    const five = await kagent(['watch', 'settings', slug, ...Array.from({ length: 5 }, (_, i) => ['--alert', `alert ${i}`]).flat(), '--json']);
+    const five = await kagent([
+      'watch',
+      'settings',
+      slug,
+      ...Array.from({ length: 5 }, (_, i) => ['--alert', `alert ${i}`]).flat(),
+      '--json',
+    ]);
     expect(five.code).toBe(0);
     expect(JSON.parse(five.stdout).alerts).toHaveLength(5);
     const lengths = await kagent(['watch', 'settings', slug, '--alert', 'ab', '--alert', 'y'.repeat(200), '--json']);
     expect(lengths.code).toBe(0);
-    expect((await s.t.call('GET', `/watches/${slug}`)).body.watch.alerts.map((a: string) => a.length)).toEqual([2, 200]);
+    expect((await s.t.call('GET', `/watches/${slug}`)).body.watch.alerts.map((a: string) => a.length)).toEqual([
+      2, 200,
+    ]);
   });
 
   it('404 for an unknown watch', async () => {

@@ -23,7 +23,11 @@ async function ask(acc: Acc, text: string, sb: TestSandbox = t) {
   expect(res.status).toBe(202);
   await sb.advance(10_000);
   const all = (await sb.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).body;
-  return { conversationId: res.body.conversationId as string, reply: all.messages.find((m: any) => m.id === res.body.messageId), all };
+  return {
+    conversationId: res.body.conversationId as string,
+    reply: all.messages.find((m: any) => m.id === res.body.messageId),
+    all,
+  };
 }
 
 function part(reply: any, type: string): any {
@@ -52,7 +56,10 @@ describe('decideAction', () => {
     expect(during.conversation.running).toBe(true);
     expect(part(during.messages[1], 'action').action.status).toBe('approved');
     // The agent is continuing the conversation: it is busy until the follow-up is written.
-    const busy = await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: 'and?', conversationId } });
+    const busy = await t.call('POST', '/conversations/messages', {
+      key: acc.apiKey,
+      body: { text: 'and?', conversationId },
+    });
     expect(busy.status).toBe(409);
     expect(busy.body.error.code).toBe('CONVERSATION_BUSY');
 
@@ -68,7 +75,13 @@ describe('decideAction', () => {
     expect(executed.status).toBe('executed');
     expect(executed.undoUntil).toBe(followUp.createdAt + UNDO_MS);
     const [change] = part(followUp, 'changes').items;
-    expect(change).toMatchObject({ kind: 'doc', title: 'Notes on tidal power', action: 'created', actionIds: [action.id], undoUntil: executed.undoUntil });
+    expect(change).toMatchObject({
+      kind: 'doc',
+      title: 'Notes on tidal power',
+      action: 'created',
+      actionIds: [action.id],
+      undoUntil: executed.undoUntil,
+    });
     expect(change.href).toBe(`/docs/${change.id}`);
     const doc = await t.call('GET', `/docs/${change.id}`, { key: acc.apiKey });
     expect(doc.status).toBe(200);
@@ -111,12 +124,24 @@ describe('decideAction', () => {
     const acc = await t.newAccount();
     const { action } = await proposeDoc(acc);
     const headers = { 'idempotency-key': 'decide-1' };
-    const first = await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true }, headers });
-    const again = await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true }, headers });
+    const first = await t.call('POST', `/actions/${action.id}/decide`, {
+      key: acc.apiKey,
+      body: { approve: true },
+      headers,
+    });
+    const again = await t.call('POST', `/actions/${action.id}/decide`, {
+      key: acc.apiKey,
+      body: { approve: true },
+      headers,
+    });
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    const mismatch = await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: false }, headers });
+    const mismatch = await t.call('POST', `/actions/${action.id}/decide`, {
+      key: acc.apiKey,
+      body: { approve: false },
+      headers,
+    });
     expect(mismatch.status).toBe(422);
   });
 
@@ -146,7 +171,13 @@ describe('decideAction', () => {
     expect(action.status).toBe('executed');
     expect(action.undoUntil).toBe(reply.createdAt + UNDO_MS);
     const [change] = part(reply, 'changes').items;
-    expect(change).toMatchObject({ kind: 'doc', action: 'created', actionIds: [action.id], undoUntil: action.undoUntil, title: 'Notes on wave energy' });
+    expect(change).toMatchObject({
+      kind: 'doc',
+      action: 'created',
+      actionIds: [action.id],
+      undoUntil: action.undoUntil,
+      title: 'Notes on wave energy',
+    });
     expect(part(reply, 'text').text).toContain('I created the document “Notes on wave energy”.');
     expect((await t.call('GET', `/docs/${change.id}`, { key: acc.apiKey })).status).toBe(200);
     expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body.items).toEqual([]);
@@ -171,7 +202,9 @@ describe('decideAction', () => {
     const acc = await t.newAccount();
     const { action, conversationId } = await proposeDoc(acc);
     await t.advance(EXPIRE_MS - 60_000);
-    expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body.items).toHaveLength(1);
+    expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body.items).toHaveLength(
+      1,
+    );
     await t.advance(60_000);
     const msgs = (await t.call('GET', `/conversations/${conversationId}/messages`, { key: acc.apiKey })).body.messages;
     expect(part(msgs[1], 'action').action.status).toBe('expired');
@@ -179,7 +212,9 @@ describe('decideAction', () => {
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('ACTION_DECIDED');
     expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'approval' } })).body.items).toEqual([]);
-    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe('ACTION_NOT_UNDOABLE');
+    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe(
+      'ACTION_NOT_UNDOABLE',
+    );
   });
 
   it('fails an action whose execution cannot succeed (a watch for an unverified email)', async () => {
@@ -194,7 +229,9 @@ describe('decideAction', () => {
     expect(part(msgs[2], 'tool').status).toBe('error');
     expect(part(msgs[2], 'text').text).toContain('EMAIL_NOT_VERIFIED');
     expect(part(msgs[2], 'changes')).toBeUndefined();
-    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe('ACTION_NOT_UNDOABLE');
+    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe(
+      'ACTION_NOT_UNDOABLE',
+    );
   });
 });
 
@@ -225,7 +262,9 @@ describe('undoAction', () => {
     expect(pending.status).toBe(409);
     expect(pending.body.error.code).toBe('ACTION_NOT_UNDOABLE');
     await decide(acc, action.id, { approve: true });
-    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe('ACTION_NOT_UNDOABLE');
+    expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).body.error.code).toBe(
+      'ACTION_NOT_UNDOABLE',
+    );
     await t.advance(2_500 + UNDO_MS + 1_000);
     const late = await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey });
     expect(late.status).toBe(409);
@@ -233,7 +272,9 @@ describe('undoAction', () => {
     expect((await t.call('GET', '/docs', { key: acc.apiKey })).body.items).toHaveLength(1);
     const rejected = (await proposeDoc(acc)).action;
     await decide(acc, rejected.id, { approve: false });
-    expect((await t.call('POST', `/actions/${rejected.id}/undo`, { key: acc.apiKey })).body.error.code).toBe('ACTION_NOT_UNDOABLE');
+    expect((await t.call('POST', `/actions/${rejected.id}/undo`, { key: acc.apiKey })).body.error.code).toBe(
+      'ACTION_NOT_UNDOABLE',
+    );
     const missing = await t.call('POST', '/actions/ac_nope/undo', { key: acc.apiKey });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('ACTION_NOT_FOUND');
@@ -262,7 +303,10 @@ describe('undoAction', () => {
 
   it('restores a deleted doc and removes a created watch', async () => {
     const acc = await t.newAccount();
-    const created = await t.call('POST', '/docs', { key: acc.apiKey, body: { title: 'Garden plan', markdown: 'Plant tomatoes in May.' } });
+    const created = await t.call('POST', '/docs', {
+      key: acc.apiKey,
+      body: { title: 'Garden plan', markdown: 'Plant tomatoes in May.' },
+    });
     const del = part((await ask(acc, 'Delete my garden plan')).reply, 'action').action;
     expect(del.preview).toMatchObject({ id: created.body.id, title: 'Garden plan', kind: 'doc' });
     await decide(acc, del.id, { approve: true });

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const admin = (method: string, path: string, body?: unknown, key: string | null = null) => t.call(method, `/_sandbox/${path}`, { key, body });
+const admin = (method: string, path: string, body?: unknown, key: string | null = null) =>
+  t.call(method, `/_sandbox/${path}`, { key, body });
 
 describe('admin routes', () => {
   it('lists themselves at /_sandbox/', async () => {
@@ -22,7 +23,13 @@ describe('admin routes', () => {
   });
 
   it('creates accounts with credits, limits and verification, each with a working key', async () => {
-    const res = await admin('POST', 'accounts', { email: 'ci@example.test', credits: 5, emailVerified: false, limits: { fileBytes: 1234 }, lang: 'zh' });
+    const res = await admin('POST', 'accounts', {
+      email: 'ci@example.test',
+      credits: 5,
+      emailVerified: false,
+      limits: { fileBytes: 1234 },
+      lang: 'zh',
+    });
     expect(res.status).toBe(201);
     const { account, apiKey } = res.body;
     const me = (await t.call('GET', '/me', { key: apiKey })).body;
@@ -36,7 +43,12 @@ describe('admin routes', () => {
   it('reads and changes an account; adds keys', async () => {
     const { account } = (await admin('POST', 'accounts', {})).body;
     expect((await admin('GET', `accounts/${account.id}`)).body.id).toBe(account.id);
-    const patched = await admin('PATCH', `accounts/${account.id}`, { credits: 42, emailVerified: false, limits: { follows: 1 }, storageUsed: 10 });
+    const patched = await admin('PATCH', `accounts/${account.id}`, {
+      credits: 42,
+      emailVerified: false,
+      limits: { follows: 1 },
+      storageUsed: 10,
+    });
     expect(patched.status).toBe(200);
     const key = (await admin('POST', `accounts/${account.id}/keys`)).body.apiKey;
     const me = (await t.call('GET', '/me', { key })).body;
@@ -89,7 +101,15 @@ describe('admin routes', () => {
       { pool: 'monthly', remaining: 5, total: 10, resetsAt: '2030-01-01T00:00:00.000Z' },
       { pool: 'bonus', remaining: 2, total: null, resetsAt: null },
     ];
-    expect((await admin('PATCH', `accounts/${account.id}`, { credits: pools, trial: { active: true, endsAt: null }, plan: { id: 'pro', name: 'Pro' } })).status).toBe(200);
+    expect(
+      (
+        await admin('PATCH', `accounts/${account.id}`, {
+          credits: pools,
+          trial: { active: true, endsAt: null },
+          plan: { id: 'pro', name: 'Pro' },
+        })
+      ).status,
+    ).toBe(200);
     const me = (await t.call('GET', '/me', { key: apiKey })).body;
     expect(validate(Me, me)).toEqual([]);
     expect(me.credits).toEqual({ total: 7, pools });

@@ -14,7 +14,12 @@ describe('getAgent / updateAgent', () => {
   it('shows the name, memory, memoryMax and address', async () => {
     const res = await t.call('GET', '/agent');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'Ada', memory: '', memoryMax: limits.memoryMax, address: expect.stringMatching(/^[^@\s]+@[^@\s]+$/) });
+    expect(res.body).toEqual({
+      name: 'Ada',
+      memory: '',
+      memoryMax: limits.memoryMax,
+      address: expect.stringMatching(/^[^@\s]+@[^@\s]+$/),
+    });
     expect(Object.keys(res.body).sort()).toEqual(['address', 'memory', 'memoryMax', 'name']);
     const other = await t.newAccount();
     expect((await t.call('GET', '/agent', { key: other.apiKey })).body.address).not.toBe(res.body.address);
@@ -38,7 +43,10 @@ describe('getAgent / updateAgent', () => {
     const acc = await t.newAccount();
     const at = await t.call('PATCH', '/agent', { key: acc.apiKey, body: { memory: 'm'.repeat(limits.memoryMax) } });
     expect(at.status).toBe(204);
-    const over = await t.call('PATCH', '/agent', { key: acc.apiKey, body: { memory: 'm'.repeat(limits.memoryMax + 1) } });
+    const over = await t.call('PATCH', '/agent', {
+      key: acc.apiKey,
+      body: { memory: 'm'.repeat(limits.memoryMax + 1) },
+    });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('INVALID_INPUT');
     expect(over.body.error.issues[0].path).toBe('memory');
@@ -51,16 +59,24 @@ describe('getAgent / updateAgent', () => {
       [{ name: 7 }, 400],
       [{ memory: null }, 400],
     ];
-    for (const [body, status] of cases) expect((await t.call('PATCH', '/agent', { key: acc.apiKey, body })).status, JSON.stringify(body).slice(0, 40)).toBe(status);
+    for (const [body, status] of cases)
+      expect(
+        (await t.call('PATCH', '/agent', { key: acc.apiKey, body })).status,
+        JSON.stringify(body).slice(0, 40),
+      ).toBe(status);
   });
 
   it('refuses a remembered line that would overflow memoryMax (the memory stays as it was)', async () => {
     const acc = await t.newAccount();
     const full = 'm'.repeat(limits.memoryMax - 5);
     await t.call('PATCH', '/agent', { key: acc.apiKey, body: { memory: full } });
-    const res = await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: 'Remember that my birthday is in June' } });
+    const res = await t.call('POST', '/conversations/messages', {
+      key: acc.apiKey,
+      body: { text: 'Remember that my birthday is in June' },
+    });
     await t.advance(10_000);
-    const reply = (await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).body.messages[1];
+    const reply = (await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).body
+      .messages[1];
     expect(reply.parts.find((p: any) => p.name === 'update_memory').status).toBe('error');
     expect(reply.parts.some((p: any) => p.type === 'memory')).toBe(false);
     expect((await t.call('GET', '/agent', { key: acc.apiKey })).body.memory).toBe(full);

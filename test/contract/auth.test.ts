@@ -35,7 +35,10 @@ describe('authentication', () => {
   });
 
   it('ignores cookies: a cookie-only request is 401', async () => {
-    const res = await t.call('GET', '/me', { key: null, headers: { cookie: `session=${t.apiKey}; token=${t.apiKey}; apiKey=${t.apiKey}` } });
+    const res = await t.call('GET', '/me', {
+      key: null,
+      headers: { cookie: `session=${t.apiKey}; token=${t.apiKey}; apiKey=${t.apiKey}` },
+    });
     expect(res.status).toBe(401);
   });
 

@@ -43,12 +43,21 @@ function partsOf(reply: any, type: string): any[] {
 async function withContent(acc: Acc) {
   const doc = await t.call('POST', '/docs', {
     key: acc.apiKey,
-    body: { title: 'Solar panel maintenance', markdown: '# Solar panel maintenance\n\nClean the solar panels twice a year. Check the inverter every spring.' },
+    body: {
+      title: 'Solar panel maintenance',
+      markdown: '# Solar panel maintenance\n\nClean the solar panels twice a year. Check the inverter every spring.',
+    },
   });
   expect(doc.status).toBe(201);
-  const link = await t.call('POST', '/library', { key: acc.apiKey, body: { url: 'https://energy.example.com/guides/solar-panel-cleaning' } });
+  const link = await t.call('POST', '/library', {
+    key: acc.apiKey,
+    body: { url: 'https://energy.example.com/guides/solar-panel-cleaning' },
+  });
   expect(link.status).toBe(201);
-  await t.call('POST', '/docs', { key: acc.apiKey, body: { title: 'Sourdough starter', markdown: 'Feed the starter daily with flour and water.' } });
+  await t.call('POST', '/docs', {
+    key: acc.apiKey,
+    body: { title: 'Sourdough starter', markdown: 'Feed the starter daily with flour and water.' },
+  });
   return { docId: doc.body.id as string, item: link.body.item };
 }
 
@@ -57,13 +66,28 @@ describe('sendMessage', () => {
     const acc = await t.newAccount();
     const res = await send(acc, { text: 'Hello there' });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ conversationId: expect.stringMatching(/^cv_/), messageId: expect.stringMatching(/^msg_/), userMessageId: expect.stringMatching(/^msg_/) });
+    expect(res.body).toEqual({
+      conversationId: expect.stringMatching(/^cv_/),
+      messageId: expect.stringMatching(/^msg_/),
+      userMessageId: expect.stringMatching(/^msg_/),
+    });
     const now = await messages(acc, res.body.conversationId);
-    expect(now.conversation).toMatchObject({ id: res.body.conversationId, title: 'Hello there', channel: 'api', running: true, messageCount: 1 });
+    expect(now.conversation).toMatchObject({
+      id: res.body.conversationId,
+      title: 'Hello there',
+      channel: 'api',
+      running: true,
+      messageCount: 1,
+    });
     const spaces = (await t.call('GET', '/spaces', { key: acc.apiKey })).body.items;
     expect(now.conversation.spaceId).toBe(spaces[0].id);
     expect(now.messages).toHaveLength(1);
-    expect(now.messages[0]).toMatchObject({ id: res.body.userMessageId, role: 'user', conversationId: res.body.conversationId, parts: [{ type: 'text', text: 'Hello there' }] });
+    expect(now.messages[0]).toMatchObject({
+      id: res.body.userMessageId,
+      role: 'user',
+      conversationId: res.body.conversationId,
+      parts: [{ type: 'text', text: 'Hello there' }],
+    });
     expect(now.messages.some((m) => m.id === res.body.messageId)).toBe(false);
 
     await t.advance(2_000);
@@ -198,7 +222,10 @@ describe('sendMessage', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
       if (status === 400) expect(res.body.error.code).toBe('INVALID_INPUT');
     }
-    const withContext = await send(acc, { text: 'context kept', context: { path: '/docs/x', refs: [{ kind: 'doc', id: 'x' }] } });
+    const withContext = await send(acc, {
+      text: 'context kept',
+      context: { path: '/docs/x', refs: [{ kind: 'doc', id: 'x' }] },
+    });
     const all = await messages(acc, withContext.body.conversationId);
     expect(all.messages[0].context).toEqual({ path: '/docs/x', refs: [{ kind: 'doc', id: 'x' }] });
   });
@@ -235,7 +262,10 @@ describe('reply parts asked for by the message', () => {
     const titled = await turn(acc, { text: 'Write a document titled Weekly plan' });
     expect(partsOf(titled.reply, 'action')[0].action.preview.title).toBe('Weekly plan');
     const zh = await turn(acc, { text: '帮我创建一篇关于太阳能的文档' });
-    expect(partsOf(zh.reply, 'action')[0].action).toMatchObject({ title: '创建文档“关于太阳能的笔记”', preview: { title: '关于太阳能的笔记' } });
+    expect(partsOf(zh.reply, 'action')[0].action).toMatchObject({
+      title: '创建文档“关于太阳能的笔记”',
+      preview: { title: '关于太阳能的笔记' },
+    });
     expect(partsOf(zh.reply, 'text')[0].text).toContain('批准后就会创建');
   });
 
@@ -249,8 +279,14 @@ describe('reply parts asked for by the message', () => {
     expect(up.status).toBe(201);
     const { reply } = await turn(acc, { text: 'When did the hive swarm? Check my beekeeping notes' });
     const [files] = partsOf(reply, 'files');
-    expect(files.items).toEqual([{ id: up.body.item.id, name: 'beekeeping.md', mime: up.body.item.mime, url: `/library/${up.body.item.id}` }]);
-    expect(partsOf(reply, 'citations')[0].items[0]).toMatchObject({ n: 1, url: `/library/${up.body.item.id}`, source: 'Library' });
+    expect(files.items).toEqual([
+      { id: up.body.item.id, name: 'beekeeping.md', mime: up.body.item.mime, url: `/library/${up.body.item.id}` },
+    ]);
+    expect(partsOf(reply, 'citations')[0].items[0]).toMatchObject({
+      n: 1,
+      url: `/library/${up.body.item.id}`,
+      source: 'Library',
+    });
   });
 
   it('asks to connect a service with a connect card', async () => {
@@ -269,7 +305,12 @@ describe('reply parts asked for by the message', () => {
       state: 'available',
     });
     const gmail = await turn(acc, { text: '帮我连接邮箱' });
-    expect(partsOf(gmail.reply, 'connect')[0].card).toMatchObject({ connector: 'gmail', name: 'Gmail', access: '读取你的邮件（只读）', recipe: { id: 'daily-email-digest' } });
+    expect(partsOf(gmail.reply, 'connect')[0].card).toMatchObject({
+      connector: 'gmail',
+      name: 'Gmail',
+      access: '读取你的邮件（只读）',
+      recipe: { id: 'daily-email-digest' },
+    });
   });
 
   it('offers a choice', async () => {
@@ -293,7 +334,9 @@ describe('reply parts asked for by the message', () => {
     expect(memory.actionId).toMatch(/^ac_/);
     expect((await t.call('GET', '/agent', { key: acc.apiKey })).body.memory).toBe('- I prefer short answers');
     await turn(acc, { text: 'remember my cat is called Miso' });
-    expect((await t.call('GET', '/agent', { key: acc.apiKey })).body.memory).toBe('- I prefer short answers\n- my cat is called Miso');
+    expect((await t.call('GET', '/agent', { key: acc.apiKey })).body.memory).toBe(
+      '- I prefer short answers\n- my cat is called Miso',
+    );
     const undone = await t.call('POST', `/actions/${memory.actionId}/undo`, { key: acc.apiKey });
     expect(undone.status).toBe(200);
     expect(undone.body).toMatchObject({ status: 'undone', tool: 'update_memory' });
@@ -309,7 +352,15 @@ describe('reply parts asked for by the message', () => {
     expect(partsOf(reply, 'task')).toEqual([]);
     const [{ action }] = partsOf(reply, 'action');
     expect(action).toMatchObject({ tool: 'start_media', status: 'pending', ruleScope: null, undoUntil: null });
-    expect(action.preview).toEqual({ url, title: q.title, kind: q.kind, durationSec: q.durationSec, minutes: q.minutes, pricePerMinute: q.pricePerMinute, credits: q.credits });
+    expect(action.preview).toEqual({
+      url,
+      title: q.title,
+      kind: q.kind,
+      durationSec: q.durationSec,
+      minutes: q.minutes,
+      pricePerMinute: q.pricePerMinute,
+      credits: q.credits,
+    });
     expect(partsOf(reply, 'text')[0].text).toContain(`costs ${q.credits} credits`);
     expect(reply.credits).toBe(1.5);
     // Only the turn is paid: no transcription, no media, until someone approves.
@@ -325,7 +376,12 @@ describe('reply parts asked for by the message', () => {
     expect(media).toMatchObject({ title: q.title, url });
     expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBe(1000 - 1.5 - q.credits);
     const after = (await messages(acc, reply.conversationId)).messages.at(-1);
-    expect(partsOf(after, 'changes')[0].items[0]).toMatchObject({ kind: 'media', id: media.id, action: 'created', actionIds: [action.id] });
+    expect(partsOf(after, 'changes')[0].items[0]).toMatchObject({
+      kind: 'media',
+      id: media.id,
+      action: 'created',
+      actionIds: [action.id],
+    });
     expect(partsOf(after, 'media')).toEqual([{ type: 'media', mediaId: media.id, title: q.title }]);
     expect(partsOf(after, 'task')[0]).toMatchObject({ kind: 'transcription', taskId: expect.stringMatching(/^tk_/) });
     await t.advance(50_000);
@@ -338,7 +394,9 @@ describe('reply parts asked for by the message', () => {
     const [{ action }] = partsOf(first.reply, 'action');
     expect(action.tool).toBe('start_media');
     const left = (await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total;
-    expect((await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } })).status).toBe(200);
+    expect(
+      (await t.call('POST', `/actions/${action.id}/decide`, { key: acc.apiKey, body: { approve: true } })).status,
+    ).toBe(200);
     await t.advance(3_000);
     const failed = (await messages(acc, first.reply.conversationId)).messages.at(-1);
     expect(partsOf(failed, 'text')[0].text).toContain('CREDITS_EXHAUSTED');
@@ -349,7 +407,9 @@ describe('reply parts asked for by the message', () => {
     const second = await turn(rich, { text: 'Transcribe https://www.youtube.com/watch?v=rejectme' });
     const [{ action: other }] = partsOf(second.reply, 'action');
     const before = (await t.call('GET', '/me', { key: rich.apiKey })).body.credits.total;
-    expect((await t.call('POST', `/actions/${other.id}/decide`, { key: rich.apiKey, body: { approve: false } })).body.status).toBe('rejected');
+    expect(
+      (await t.call('POST', `/actions/${other.id}/decide`, { key: rich.apiKey, body: { approve: false } })).body.status,
+    ).toBe('rejected');
     await t.advance(3_000);
     expect((await t.call('GET', '/me', { key: rich.apiKey })).body.credits.total).toBe(before);
     expect((await t.call('GET', '/media', { key: rich.apiKey })).body.items).toEqual([]);
@@ -386,14 +446,27 @@ describe('reply parts asked for by the message', () => {
     const [task] = partsOf(reply, 'task');
     expect(task.kind).toBe('research');
     expect(task.title).toBe('Research: solar panel cleaning');
-    expect(partsOf(reply, 'changes')[0].items[0]).toMatchObject({ kind: 'task', id: task.taskId, pending: true, actionIds: [] });
+    expect(partsOf(reply, 'changes')[0].items[0]).toMatchObject({
+      kind: 'task',
+      id: task.taskId,
+      pending: true,
+      actionIds: [],
+    });
     await t.advance(40_000);
     const detail = (await t.call('GET', `/tasks/${task.taskId}`, { key: acc.apiKey })).body;
     expect(detail.status).toBe('waiting');
     expect(detail.waitingOn).toHaveLength(1);
-    expect(detail.waitingOn[0]).toMatchObject({ tool: 'save_report', status: 'pending', taskId: task.taskId, ruleScope: 'docs.create' });
+    expect(detail.waitingOn[0]).toMatchObject({
+      tool: 'save_report',
+      status: 'pending',
+      taskId: task.taskId,
+      ruleScope: 'docs.create',
+    });
     expect(detail.milestones.map((m: any) => m.status)).toEqual(['done', 'done', 'done', 'done', 'running']);
-    const decided = await t.call('POST', `/actions/${detail.waitingOn[0].id}/decide`, { key: acc.apiKey, body: { approve: true } });
+    const decided = await t.call('POST', `/actions/${detail.waitingOn[0].id}/decide`, {
+      key: acc.apiKey,
+      body: { approve: true },
+    });
     expect(decided.body.status).toBe('approved');
     await t.advance(3_000);
     const done = (await t.call('GET', `/tasks/${task.taskId}`, { key: acc.apiKey })).body;
@@ -420,7 +493,8 @@ describe('listConversations / getConversationMessages / deleteConversation', () 
     const first = (await t.call('GET', '/conversations', { key: acc.apiKey })).body;
     expect(first.items).toHaveLength(30);
     expect(first.items[0].id).toBe(ids[31]);
-    const second = (await t.call('GET', '/conversations', { key: acc.apiKey, query: { cursor: first.nextCursor } })).body;
+    const second = (await t.call('GET', '/conversations', { key: acc.apiKey, query: { cursor: first.nextCursor } }))
+      .body;
     expect(second.items.map((c: any) => c.id)).toEqual([ids[1], ids[0]]);
     expect(second.nextCursor).toBeNull();
     // Talking again moves a conversation to the top.
@@ -431,8 +505,11 @@ describe('listConversations / getConversationMessages / deleteConversation', () 
     expect(top[0]).toMatchObject({ messageCount: 4, running: false });
     const inSpace = (await t.call('GET', '/conversations', { key: acc.apiKey, query: { space: space.id } })).body.items;
     expect(inSpace.map((c: any) => c.id)).toEqual([ids[0], ids[1]]);
-    expect((await t.call('GET', '/conversations', { key: acc.apiKey, query: { limit: 100 } })).body.items).toHaveLength(32);
-    for (const limit of [0, 101]) expect((await t.call('GET', '/conversations', { key: acc.apiKey, query: { limit } })).status).toBe(400);
+    expect((await t.call('GET', '/conversations', { key: acc.apiKey, query: { limit: 100 } })).body.items).toHaveLength(
+      32,
+    );
+    for (const limit of [0, 101])
+      expect((await t.call('GET', '/conversations', { key: acc.apiKey, query: { limit } })).status).toBe(400);
   });
 
   it('returns the most recent messages, oldest first, 60 by default, limit 1..200', async () => {
@@ -455,7 +532,10 @@ describe('listConversations / getConversationMessages / deleteConversation', () 
     expect(last.messages).toHaveLength(1);
     expect(last.messages[0].id).toBe(all.messages[59].id);
     expect((await messages(acc, id, { limit: 200 })).messages).toHaveLength(64);
-    for (const limit of [0, 201]) expect((await t.call('GET', `/conversations/${id}/messages`, { key: acc.apiKey, query: { limit } })).status).toBe(400);
+    for (const limit of [0, 201])
+      expect((await t.call('GET', `/conversations/${id}/messages`, { key: acc.apiKey, query: { limit } })).status).toBe(
+        400,
+      );
     const missing = await t.call('GET', '/conversations/cv_nope/messages', { key: acc.apiKey });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('CONVERSATION_NOT_FOUND');
@@ -467,7 +547,9 @@ describe('listConversations / getConversationMessages / deleteConversation', () 
     const del = await t.call('DELETE', `/conversations/${res.body.conversationId}`, { key: acc.apiKey });
     expect(del.status).toBe(204);
     await t.advance(10_000);
-    expect((await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).status).toBe(404);
+    expect(
+      (await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).status,
+    ).toBe(404);
     expect((await t.call('GET', '/conversations', { key: acc.apiKey })).body.items).toEqual([]);
     const again = await t.call('DELETE', `/conversations/${res.body.conversationId}`, { key: acc.apiKey });
     expect(again.status).toBe(404);
@@ -481,8 +563,14 @@ describe('determinism', () => {
     const run = async () => {
       const sb = await startTestSandbox({ seed: 5, speed: 0 });
       try {
-        await sb.call('POST', '/docs', { body: { title: 'Tea brewing', markdown: 'Green tea wants water at 80 degrees.' } });
-        const a = (await sb.call('POST', '/conversations/messages', { body: { text: 'How hot for green tea? Create a doc and remember it.' } })).body;
+        await sb.call('POST', '/docs', {
+          body: { title: 'Tea brewing', markdown: 'Green tea wants water at 80 degrees.' },
+        });
+        const a = (
+          await sb.call('POST', '/conversations/messages', {
+            body: { text: 'How hot for green tea? Create a doc and remember it.' },
+          })
+        ).body;
         await sb.advance(10_000);
         return (await sb.call('GET', `/conversations/${a.conversationId}/messages`)).body;
       } finally {
@@ -491,6 +579,15 @@ describe('determinism', () => {
     };
     const [a, b] = [await run(), await run()];
     expect(a).toEqual(b);
-    expect(a.messages[1].parts.map((p: any) => p.type)).toEqual(['tool', 'tool', 'tool', 'tool', 'text', 'citations', 'action', 'memory']);
+    expect(a.messages[1].parts.map((p: any) => p.type)).toEqual([
+      'tool',
+      'tool',
+      'tool',
+      'tool',
+      'text',
+      'citations',
+      'action',
+      'memory',
+    ]);
   });
 });

@@ -32,7 +32,14 @@ describe('createDoc and getDoc', () => {
     expect(res.body).toEqual({ id: expect.any(String), revision: 1 });
     const doc = await get(res.body.id);
     expect(doc.status).toBe(200);
-    expect(doc.body).toMatchObject({ id: res.body.id, title: 'Trip plan', body: '# Day one\n\nTrain to Lyon.', revision: 1, folderId: null, publication: null });
+    expect(doc.body).toMatchObject({
+      id: res.body.id,
+      title: 'Trip plan',
+      body: '# Day one\n\nTrain to Lyon.',
+      revision: 1,
+      folderId: null,
+      publication: null,
+    });
     expect(typeof doc.body.origin).toBe('string');
     expect(Date.parse(doc.body.updatedAt)).not.toBeNaN();
   });
@@ -164,13 +171,23 @@ describe('editDoc', () => {
 
   it('later edits see the result of earlier ones', async () => {
     const id = await newDoc('alpha');
-    await edit(id, { edits: [{ op: 'replace', find: 'alpha', replace: 'beta' }, { op: 'replace', find: 'beta', replace: 'gamma' }] });
+    await edit(id, {
+      edits: [
+        { op: 'replace', find: 'alpha', replace: 'beta' },
+        { op: 'replace', find: 'beta', replace: 'gamma' },
+      ],
+    });
     expect((await get(id)).body.body).toBe('gamma');
   });
 
   it('answers 400 EDIT_NOT_APPLICABLE naming the edit that did not match, and saves nothing', async () => {
     const id = await newDoc('one two three');
-    const res = await edit(id, { edits: [{ op: 'replace', find: 'one', replace: '1' }, { op: 'replace', find: 'four', replace: '4' }] });
+    const res = await edit(id, {
+      edits: [
+        { op: 'replace', find: 'one', replace: '1' },
+        { op: 'replace', find: 'four', replace: '4' },
+      ],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('EDIT_NOT_APPLICABLE');
     expect(res.body.error.message).toContain('edits[1]');
@@ -205,7 +222,9 @@ describe('editDoc', () => {
     const over = await edit(id, { edits: [{ op: 'append', content: 'x'.repeat(20) }] });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('INVALID_INPUT');
-    expect((await edit(id, { edits: [{ op: 'replace', find: 'mmmmmmmmmm', replace: 'mmmmmmmmmmmmmmmmmmm' }] })).status).toBe(400); // ambiguous
+    expect(
+      (await edit(id, { edits: [{ op: 'replace', find: 'mmmmmmmmmm', replace: 'mmmmmmmmmmmmmmmmmmm' }] })).status,
+    ).toBe(400); // ambiguous
     const atLimit = await edit(id, { edits: [{ op: 'append', content: 'x'.repeat(9) }] }); // 499990 + "\n" + 9
     expect(atLimit.status).toBe(200);
     expect([...(await get(id)).body.body].length).toBe(500_000);
@@ -246,8 +265,14 @@ describe('editDoc', () => {
     expect((await edit(id, {})).status).toBe(400);
     // At the bounds.
     const doc = await newDoc('f'.repeat(20000) + '|' + 'a'.repeat(4000));
-    expect((await edit(doc, { edits: [{ op: 'replace', find: `${'f'.repeat(19999)}|`, replace: 'r'.repeat(40000) }] })).status).toBe(200);
-    expect((await edit(doc, { edits: [{ op: 'insert_after', after: 'a'.repeat(4000), content: 'c'.repeat(40000) }] })).status).toBe(200);
+    expect(
+      (await edit(doc, { edits: [{ op: 'replace', find: `${'f'.repeat(19999)}|`, replace: 'r'.repeat(40000) }] }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await edit(doc, { edits: [{ op: 'insert_after', after: 'a'.repeat(4000), content: 'c'.repeat(40000) }] }))
+        .status,
+    ).toBe(200);
   });
 
   it('answers 404 for an unknown doc', async () => {
@@ -278,7 +303,14 @@ describe('listDocs', () => {
     expect(res.status).toBe(200);
     expect(res.body.items.map((d: any) => d.id)).toEqual([a, b]);
     expect(res.body.nextCursor).toBeNull();
-    expect(res.body.items[0]).toEqual({ id: a, title: 'A', spaceId: expect.any(String), folderId: null, revision: 2, updatedAt: expect.any(String) });
+    expect(res.body.items[0]).toEqual({
+      id: a,
+      title: 'A',
+      spaceId: expect.any(String),
+      folderId: null,
+      revision: 2,
+      updatedAt: expect.any(String),
+    });
     expect(res.body.items[0].body).toBeUndefined();
   });
 
@@ -301,7 +333,9 @@ describe('listDocs', () => {
     const space = (await t.call('POST', '/spaces', { key, body: { name: 'Work' } })).body;
     const inSpace = (await create({ title: 'Work doc', spaceId: space.id })).body.id;
     await create({ title: 'Home doc' });
-    expect((await t.call('GET', '/docs', { key, query: { space: space.id } })).body.items.map((d: any) => d.id)).toEqual([inSpace]);
+    expect(
+      (await t.call('GET', '/docs', { key, query: { space: space.id } })).body.items.map((d: any) => d.id),
+    ).toEqual([inSpace]);
     expect((await t.call('GET', '/docs', { key, query: { space: 'sp_none' } })).body.items).toEqual([]);
     expect((await t.call('GET', '/docs', { key, query: { space: 's'.repeat(81) } })).status).toBe(400);
   });
@@ -315,7 +349,13 @@ describe('searchDocs', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['items']);
     expect(res.body.items).toHaveLength(1);
-    expect(res.body.items[0]).toEqual({ id: hit, title: 'Club meeting', spaceId: expect.any(String), excerpt: expect.stringContaining('boathouse'), updatedAt: expect.any(String) });
+    expect(res.body.items[0]).toEqual({
+      id: hit,
+      title: 'Club meeting',
+      spaceId: expect.any(String),
+      excerpt: expect.stringContaining('boathouse'),
+      updatedAt: expect.any(String),
+    });
   });
 
   it('matches word forms and related words (a crude sense of meaning), title matches first', async () => {

@@ -111,7 +111,8 @@ describe('faults by probability (--faults SPEC)', () => {
       { kind: 'truncate', p: 0, ms: undefined },
     ]);
     expect(parseFaultSpec('slow=1')[0]?.ms).toBe(2000);
-    for (const bad of ['503', '503=2', 'boom=0.1', '503=-0.1', '503=x']) expect(() => parseFaultSpec(bad)).toThrow(/bad fault/);
+    for (const bad of ['503', '503=2', 'boom=0.1', '503=-0.1', '503=x'])
+      expect(() => parseFaultSpec(bad)).toThrow(/bad fault/);
   });
 
   it('refuses to start with a bad spec', async () => {

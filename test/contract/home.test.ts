@@ -15,7 +15,15 @@ describe('getHome', () => {
     const acc = await t.newAccount();
     const res = await t.call('GET', '/home', { key: acc.apiKey });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ agent: { name: 'Ada' }, read: [], briefs: [], tasks: [], actions: [], inbox: { unread: 0, items: [] }, conversations: [] });
+    expect(res.body).toMatchObject({
+      agent: { name: 'Ada' },
+      read: [],
+      briefs: [],
+      tasks: [],
+      actions: [],
+      inbox: { unread: 0, items: [] },
+      conversations: [],
+    });
     expect(res.body.suggestions.map((s: any) => s.id)).toEqual(['sg_follow', 'sg_doc']);
     for (const s of res.body.suggestions) {
       expect(s.text.length).toBeGreaterThan(0);
@@ -30,11 +38,22 @@ describe('getHome', () => {
 
   it('gathers what the agent read, the latest briefs, running tasks, actions waiting, unread inbox items and recent conversations', async () => {
     const acc = await t.newAccount({ credits: 1000 });
-    const link = (await t.call('POST', '/library', { key: acc.apiKey, body: { url: 'https://garden.example.com/notes/tomato-pruning' } })).body.item;
+    const link = (
+      await t.call('POST', '/library', {
+        key: acc.apiKey,
+        body: { url: 'https://garden.example.com/notes/tomato-pruning' },
+      })
+    ).body.item;
     await t.call('PUT', '/watches/ai-chips/follow', { key: acc.apiKey, body: {} });
     await t.call('PUT', '/watches/china-ev/follow', { key: acc.apiKey, body: {} });
-    const watch = (await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Tomato blight outbreaks' } })).body;
-    const chat = (await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: 'Create a doc about tomato pruning' } })).body;
+    const watch = (await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Tomato blight outbreaks' } }))
+      .body;
+    const chat = (
+      await t.call('POST', '/conversations/messages', {
+        key: acc.apiKey,
+        body: { text: 'Create a doc about tomato pruning' },
+      })
+    ).body;
     await t.advance(10_000);
 
     let home = (await t.call('GET', '/home', { key: acc.apiKey })).body;
@@ -45,7 +64,11 @@ describe('getHome', () => {
     expect(home.tasks.map((x: any) => x.id)).toEqual([watch.taskId]);
     expect(home.tasks[0].status).toBe('running');
     expect(home.actions).toHaveLength(1);
-    expect(home.actions[0]).toMatchObject({ tool: 'create_doc', status: 'pending', conversationId: chat.conversationId });
+    expect(home.actions[0]).toMatchObject({
+      tool: 'create_doc',
+      status: 'pending',
+      conversationId: chat.conversationId,
+    });
     expect(home.inbox.unread).toBe(1);
     expect(home.inbox.items[0].kind).toBe('approval');
     expect(home.conversations.map((c: any) => c.id)).toEqual([chat.conversationId]);

@@ -26,12 +26,22 @@ interface CreateStyle {
   send(idempotencyKey: string | undefined, variant: 'a' | 'b'): Promise<CallResult>;
 }
 
-const json = (method: string, path: string, bodies: Record<'a' | 'b', unknown>) => (idempotencyKey: string | undefined, variant: 'a' | 'b') =>
-  t.call(method, path, { key, body: bodies[variant], headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+const json =
+  (method: string, path: string, bodies: Record<'a' | 'b', unknown>) =>
+  (idempotencyKey: string | undefined, variant: 'a' | 'b') =>
+    t.call(method, path, {
+      key,
+      body: bodies[variant],
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    });
 
 const createStyle: CreateStyle[] = [
   { op: 'createSpace', success: 201, send: json('POST', '/spaces', { a: { name: 'Alpha' }, b: { name: 'Beta' } }) },
-  { op: 'saveLink', success: 201, send: json('POST', '/library', { a: { url: 'https://example.com/a' }, b: { url: 'https://example.com/b' } }) },
+  {
+    op: 'saveLink',
+    success: 201,
+    send: json('POST', '/library', { a: { url: 'https://example.com/a' }, b: { url: 'https://example.com/b' } }),
+  },
   { op: 'createDoc', success: 201, send: json('POST', '/docs', { a: { title: 'A' }, b: { title: 'B' } }) },
   {
     op: 'uploadFile',
@@ -43,12 +53,31 @@ const createStyle: CreateStyle[] = [
         headers: { 'x-file-name': `${variant}.txt`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
       }),
   },
-  { op: 'createWatch', success: 202, send: json('POST', '/watches', { a: { intent: 'Track lighthouse restoration news' }, b: { intent: 'Track canal boat prices' } }) },
-  { op: 'startMedia', success: 202, send: json('POST', '/media', { a: { url: 'https://www.youtube.com/watch?v=aaaaaaaaaaa' }, b: { url: 'https://www.youtube.com/watch?v=bbbbbbbbbbb' } }) },
-  { op: 'sendMessage', success: 202, send: json('POST', '/conversations/messages', { a: { text: 'Hello there' }, b: { text: 'Something else' } }) },
+  {
+    op: 'createWatch',
+    success: 202,
+    send: json('POST', '/watches', {
+      a: { intent: 'Track lighthouse restoration news' },
+      b: { intent: 'Track canal boat prices' },
+    }),
+  },
+  {
+    op: 'startMedia',
+    success: 202,
+    send: json('POST', '/media', {
+      a: { url: 'https://www.youtube.com/watch?v=aaaaaaaaaaa' },
+      b: { url: 'https://www.youtube.com/watch?v=bbbbbbbbbbb' },
+    }),
+  },
+  {
+    op: 'sendMessage',
+    success: 202,
+    send: json('POST', '/conversations/messages', { a: { text: 'Hello there' }, b: { text: 'Something else' } }),
+  },
 ];
 
-const executions = async (op: OperationId): Promise<number> => (await t.call('GET', '/_sandbox/stats', { key: null })).body.executions[op] ?? 0;
+const executions = async (op: OperationId): Promise<number> =>
+  (await t.call('GET', '/_sandbox/stats', { key: null })).body.executions[op] ?? 0;
 
 describe.each(createStyle)('$op', ({ op, success, send }) => {
   it('has a route in the sandbox', () => {
@@ -142,13 +171,21 @@ describe('idempotency details', () => {
     // Half a body, then the client goes away while the slow answer holds the request.
     const body = new PassThrough();
     const aborted = new AbortController();
-    const first = t.call('POST', '/library/files', { key, raw: body, headers: { ...headers, 'content-length': '18' }, signal: aborted.signal }).catch(() => 'aborted');
+    const first = t
+      .call('POST', '/library/files', {
+        key,
+        raw: body,
+        headers: { ...headers, 'content-length': '18' },
+        signal: aborted.signal,
+      })
+      .catch(() => 'aborted');
     body.write('the client');
     await waitUntilRunning('uploadFile', 'upload-gone');
     aborted.abort();
     expect(await first).toBe('aborted');
     // Once the slow answer would have come, the key is free again.
-    for (let i = 0; i < 100 && t.sandbox.world.state.idempotency[`${accountId} uploadFile upload-gone`]; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 100 && t.sandbox.world.state.idempotency[`${accountId} uploadFile upload-gone`]; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const retry = await t.call('POST', '/library/files', { key, raw: 'the client gave up', headers });
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
@@ -156,14 +193,28 @@ describe('idempotency details', () => {
 
   it('treats an upload with another name or size under the same key as a different request (422)', async () => {
     const headers = { 'idempotency-key': 'upload-2' };
-    expect((await t.call('POST', '/library/files', { key, raw: 'abc', headers: { ...headers, 'x-file-name': 'a.txt' } })).status).toBe(201);
-    expect((await t.call('POST', '/library/files', { key, raw: 'abc', headers: { ...headers, 'x-file-name': 'b.txt' } })).status).toBe(422);
-    expect((await t.call('POST', '/library/files', { key, raw: 'abcd', headers: { ...headers, 'x-file-name': 'a.txt' } })).status).toBe(422);
+    expect(
+      (await t.call('POST', '/library/files', { key, raw: 'abc', headers: { ...headers, 'x-file-name': 'a.txt' } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await t.call('POST', '/library/files', { key, raw: 'abc', headers: { ...headers, 'x-file-name': 'b.txt' } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await t.call('POST', '/library/files', { key, raw: 'abcd', headers: { ...headers, 'x-file-name': 'a.txt' } }))
+        .status,
+    ).toBe(422);
   });
 
   it('does not keep a failed first call: the same key may be retried after the cause is fixed', async () => {
     await t.patchAccount(accountId, { credits: 0 });
-    const send = () => t.call('POST', '/library', { key, body: { url: 'https://example.com/x' }, headers: { 'idempotency-key': 'after-402' } });
+    const send = () =>
+      t.call('POST', '/library', {
+        key,
+        body: { url: 'https://example.com/x' },
+        headers: { 'idempotency-key': 'after-402' },
+      });
     expect((await send()).status).toBe(402);
     await t.patchAccount(accountId, { credits: 10 });
     const retry = await send();
@@ -190,7 +241,11 @@ describe('idempotency details', () => {
 
   it('keeps keys apart per operation', async () => {
     await createSpace('Space', 'one-key');
-    const doc = await t.call('POST', '/docs', { key, body: { title: 'Doc' }, headers: { 'idempotency-key': 'one-key' } });
+    const doc = await t.call('POST', '/docs', {
+      key,
+      body: { title: 'Doc' },
+      headers: { 'idempotency-key': 'one-key' },
+    });
     expect(doc.status).toBe(201);
     expect(doc.headers['idempotent-replayed']).toBeUndefined();
   });

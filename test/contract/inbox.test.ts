@@ -27,13 +27,24 @@ async function mark(acc: Acc, id: string, body: unknown) {
 /** An account with one of each: approval (oldest), task, brief, alert. */
 async function busyAccount() {
   const acc = await t.newAccount();
-  const chat = await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: 'Create a doc about kites' } });
+  const chat = await t.call('POST', '/conversations/messages', {
+    key: acc.apiKey,
+    body: { text: 'Create a doc about kites' },
+  });
   expect(chat.status).toBe(202);
   await t.advance(10_000);
-  const watch = await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Kite surfing gear', alerts: ['kite'] } });
+  const watch = await t.call('POST', '/watches', {
+    key: acc.apiKey,
+    body: { intent: 'Kite surfing gear', alerts: ['kite'] },
+  });
   expect(watch.status).toBe(202);
   await t.advance(61_000);
-  return { acc, conversationId: chat.body.conversationId as string, slug: watch.body.slug as string, taskId: watch.body.taskId as string };
+  return {
+    acc,
+    conversationId: chat.body.conversationId as string,
+    slug: watch.body.slug as string,
+    taskId: watch.body.taskId as string,
+  };
 }
 
 describe('listInbox', () => {
@@ -42,7 +53,13 @@ describe('listInbox', () => {
     expect(await list(acc)).toEqual({ items: [], nextCursor: null, unread: 0 });
     const mine = await list(null);
     const welcome = mine.items.find((i) => i.kind === 'suggestion');
-    expect(welcome).toMatchObject({ title: 'Welcome! Ask me anything about what you save', read: false, done: false, dismissed: false, action: null });
+    expect(welcome).toMatchObject({
+      title: 'Welcome! Ask me anything about what you save',
+      read: false,
+      done: false,
+      dismissed: false,
+      action: null,
+    });
   });
 
   it('puts actions waiting first, then the rest newest first, with the unread count', async () => {
@@ -56,8 +73,14 @@ describe('listInbox', () => {
     expect(rest.map((i) => i.kind)).toContain('alert');
     const times = rest.map((i) => i.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(rest.find((i) => i.kind === 'task')).toMatchObject({ taskId, title: 'Done: Set up watch: Kite surfing gear' });
-    expect(rest.find((i) => i.kind === 'brief')).toMatchObject({ watchSlug: slug, briefId: expect.stringMatching(/^br_/) });
+    expect(rest.find((i) => i.kind === 'task')).toMatchObject({
+      taskId,
+      title: 'Done: Set up watch: Kite surfing gear',
+    });
+    expect(rest.find((i) => i.kind === 'brief')).toMatchObject({
+      watchSlug: slug,
+      briefId: expect.stringMatching(/^br_/),
+    });
     expect(box.unread).toBe(box.items.length);
     expect(box.nextCursor).toBeNull();
   });
@@ -95,7 +118,14 @@ describe('listInbox', () => {
     expect(first.unread).toBe(36);
     expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { cursor: 'nonsense' } })).status).toBe(400);
     expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { cursor: 'c'.repeat(201) } })).status).toBe(400);
-    expect((await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'brief', cursor: first.nextCursor as string } })).status).toBe(400);
+    expect(
+      (
+        await t.call('GET', '/inbox', {
+          key: acc.apiKey,
+          query: { filter: 'brief', cursor: first.nextCursor as string },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('drops a decided approval from the waiting list and marks it done', async () => {

@@ -18,7 +18,8 @@ beforeEach(async () => {
 
 const save = (body: Record<string, unknown>, apiKey = key) => t.call('POST', '/library', { body, key: apiKey });
 const credits = async () => (await t.call('GET', '/me', { key })).body.credits.total as number;
-const defaultSpaceId = async () => (await t.call('GET', '/spaces', { key })).body.items.find((s: any) => s.isDefault).id as string;
+const defaultSpaceId = async () =>
+  (await t.call('GET', '/spaces', { key })).body.items.find((s: any) => s.isDefault).id as string;
 
 describe('saveLink', () => {
   it('reads the page and writes a summary and key points', async () => {
@@ -26,7 +27,12 @@ describe('saveLink', () => {
     expect(res.status).toBe(201);
     expect(res.body.media).toBe(false);
     const item = res.body.item;
-    expect(item).toMatchObject({ kind: 'link', url: 'https://example.com/blog/rust-async-patterns', note: 'for the team', status: 'ready' });
+    expect(item).toMatchObject({
+      kind: 'link',
+      url: 'https://example.com/blog/rust-async-patterns',
+      note: 'for the team',
+      status: 'ready',
+    });
     expect(item.id).toMatch(/\S/);
     expect(item.title.toLowerCase()).toContain('rust async patterns');
     expect(item.summary.length).toBeGreaterThan(20);
@@ -66,7 +72,6 @@ describe('saveLink', () => {
     // The link it points to POST /media is one that /media accepts.
     expect((await t.call('POST', '/media/quote', { key, body: { url } })).status).toBe(200);
   });
-
 
   it('writes the summary in the requested language, one language only', async () => {
     const zh = await save({ url: 'https://example.com/guides/solar-power', lang: 'zh' });
@@ -108,7 +113,9 @@ describe('saveLink', () => {
   });
 
   it('lets the agent pick a space when none is given: the one whose name fits, else the default', async () => {
-    const gardening = (await t.call('POST', '/spaces', { key, body: { name: 'Gardening', description: 'tomatoes, roses and compost' } })).body;
+    const gardening = (
+      await t.call('POST', '/spaces', { key, body: { name: 'Gardening', description: 'tomatoes, roses and compost' } })
+    ).body;
     await t.call('POST', '/spaces', { key, body: { name: 'Finance' } });
     const fits = await save({ url: 'https://example.com/tips/compost-for-roses' });
     expect(fits.body.item.spaceId).toBe(gardening.id);
@@ -124,7 +131,12 @@ describe('saveLink', () => {
   });
 
   it('validates the body: url required, a URI, note at most 2000 characters', async () => {
-    for (const body of [{}, { url: 'not a url' }, { url: 'https://example.com', note: 'n'.repeat(2001) }, { url: `https://example.com/${'a'.repeat(2048)}` }]) {
+    for (const body of [
+      {},
+      { url: 'not a url' },
+      { url: 'https://example.com', note: 'n'.repeat(2001) },
+      { url: `https://example.com/${'a'.repeat(2048)}` },
+    ]) {
       const res = await save(body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.error.code).toBe('INVALID_INPUT');
@@ -227,21 +239,38 @@ describe('listLibrary with q (search)', () => {
   it('searches title, note, summary and an upload’s text, without paging', async () => {
     const byTitle = (await save({ url: 'https://example.com/articles/volcano-eruptions' })).body.item;
     const byNote = (await save({ url: 'https://example.com/x', note: 'remember the marmalade recipe' })).body.item;
-    const file = (await t.call('POST', '/library/files', { key, raw: 'Minutes.\n\nWe discussed the zeppelin hangar lease at length.', headers: { 'x-file-name': 'minutes.txt' } })).body.item;
+    const file = (
+      await t.call('POST', '/library/files', {
+        key,
+        raw: 'Minutes.\n\nWe discussed the zeppelin hangar lease at length.',
+        headers: { 'x-file-name': 'minutes.txt' },
+      })
+    ).body.item;
     await save({ url: 'https://example.com/unrelated-thing' });
 
     const title = await t.call('GET', '/library', { key, query: { q: 'volcano' } });
     expect(title.status).toBe(200);
     expect(title.body.items.map((i: any) => i.id)).toEqual([byTitle.id]);
     expect(title.body.nextCursor).toBeNull();
-    expect((await t.call('GET', '/library', { key, query: { q: 'marmalade' } })).body.items.map((i: any) => i.id)).toEqual([byNote.id]);
-    expect((await t.call('GET', '/library', { key, query: { q: 'zeppelin hangar' } })).body.items.map((i: any) => i.id)).toEqual([file.id]);
-    expect((await t.call('GET', '/library', { key, query: { q: 'xylophone' } })).body).toEqual({ items: [], nextCursor: null });
+    expect(
+      (await t.call('GET', '/library', { key, query: { q: 'marmalade' } })).body.items.map((i: any) => i.id),
+    ).toEqual([byNote.id]);
+    expect(
+      (await t.call('GET', '/library', { key, query: { q: 'zeppelin hangar' } })).body.items.map((i: any) => i.id),
+    ).toEqual([file.id]);
+    expect((await t.call('GET', '/library', { key, query: { q: 'xylophone' } })).body).toEqual({
+      items: [],
+      nextCursor: null,
+    });
   });
 
   it('combines q with the kind filter', async () => {
     await save({ url: 'https://example.com/notes/budget-review' });
-    await t.call('POST', '/library/files', { key, raw: 'The budget review is next week.', headers: { 'x-file-name': 'budget.txt' } });
+    await t.call('POST', '/library/files', {
+      key,
+      raw: 'The budget review is next week.',
+      headers: { 'x-file-name': 'budget.txt' },
+    });
     const res = await t.call('GET', '/library', { key, query: { q: 'budget', kind: 'file' } });
     expect(res.body.items.map((i: any) => i.kind)).toEqual(['file']);
   });

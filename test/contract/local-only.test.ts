@@ -22,11 +22,20 @@ interface Answer {
 
 function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: t.sandbox.port, method, path, headers: { ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: t.sandbox.port,
+        method,
+        path,
+        headers: { ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -38,7 +47,12 @@ const keyCount = () => Object.keys(t.sandbox.world.state.keys).length;
 describe('cross-origin requests from a web page', () => {
   it('a text/plain POST from another origin cannot mint a key (403 FORBIDDEN_ORIGIN)', async () => {
     const before = keyCount();
-    const res = await send('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { host: local(), origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' }, '{}');
+    const res = await send(
+      'POST',
+      `/_sandbox/accounts/${t.sandbox.accountId}/keys`,
+      { host: local(), origin: 'https://evil.example', 'content-type': 'text/plain;charset=UTF-8' },
+      '{}',
+    );
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN_ORIGIN');
     expect(res.body.error.message).toContain('https://evil.example');
@@ -51,7 +65,17 @@ describe('cross-origin requests from a web page', () => {
       expect(res.status, origin).toBe(403);
       expect(res.body.error.code).toBe('FORBIDDEN_ORIGIN');
     }
-    const post = await send('POST', '/api/v1/spaces', { host: local(), origin: 'https://evil.example', authorization: `Bearer ${t.apiKey}`, 'content-type': 'text/plain' }, '{"name":"Evil"}');
+    const post = await send(
+      'POST',
+      '/api/v1/spaces',
+      {
+        host: local(),
+        origin: 'https://evil.example',
+        authorization: `Bearer ${t.apiKey}`,
+        'content-type': 'text/plain',
+      },
+      '{"name":"Evil"}',
+    );
     expect(post.status).toBe(403);
     expect(t.sandbox.world.state.accounts[t.sandbox.accountId]!.spaces.map((s) => s.name)).not.toContain('Evil');
   });
@@ -68,12 +92,27 @@ describe('admin bodies must be JSON', () => {
   it('refuses text/plain and form bodies with 415 and changes nothing', async () => {
     const before = keyCount();
     const clock = (await t.call('GET', '/_sandbox/clock', { key: null })).body.now;
-    const plain = await send('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { host: local(), 'content-type': 'text/plain' }, '{}');
+    const plain = await send(
+      'POST',
+      `/_sandbox/accounts/${t.sandbox.accountId}/keys`,
+      { host: local(), 'content-type': 'text/plain' },
+      '{}',
+    );
     expect(plain.status).toBe(415);
     expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const form = await send('POST', '/_sandbox/clock/advance', { host: local(), 'content-type': 'application/x-www-form-urlencoded' }, '{"hours":24}');
+    const form = await send(
+      'POST',
+      '/_sandbox/clock/advance',
+      { host: local(), 'content-type': 'application/x-www-form-urlencoded' },
+      '{"hours":24}',
+    );
     expect(form.status).toBe(415);
-    const multipart = await send('POST', '/_sandbox/accounts', { host: local(), 'content-type': 'multipart/form-data; boundary=x' }, '--x--');
+    const multipart = await send(
+      'POST',
+      '/_sandbox/accounts',
+      { host: local(), 'content-type': 'multipart/form-data; boundary=x' },
+      '--x--',
+    );
     expect(multipart.status).toBe(415);
     expect(keyCount()).toBe(before);
     // Real time moves the clock a little; the refused advance would have moved it a day.
@@ -82,7 +121,12 @@ describe('admin bodies must be JSON', () => {
 
   it('takes application/json (with a charset) and bodiless admin calls', async () => {
     const before = keyCount();
-    const res = await send('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { host: local(), 'content-type': 'application/json; charset=utf-8' }, '{}');
+    const res = await send(
+      'POST',
+      `/_sandbox/accounts/${t.sandbox.accountId}/keys`,
+      { host: local(), 'content-type': 'application/json; charset=utf-8' },
+      '{}',
+    );
     expect(res.status).toBe(201);
     expect(res.body.apiKey).toMatch(/^kak_/);
     const bare = await send('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { host: local() });
@@ -108,13 +152,25 @@ describe('the Host header (DNS rebinding)', () => {
       expect(res.body.error.message).toContain('evil.example');
     }
     const before = keyCount();
-    const mint = await send('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { host, 'content-type': 'application/json' }, '{}');
+    const mint = await send(
+      'POST',
+      `/_sandbox/accounts/${t.sandbox.accountId}/keys`,
+      { host, 'content-type': 'application/json' },
+      '{}',
+    );
     expect(mint.status).toBe(403);
     expect(keyCount()).toBe(before);
   });
 
   it('loopback names and addresses are served', async () => {
-    for (const host of [local(), `localhost:${t.sandbox.port}`, 'localhost', `[::1]:${t.sandbox.port}`, `app.localhost:${t.sandbox.port}`, '127.1.2.3']) {
+    for (const host of [
+      local(),
+      `localhost:${t.sandbox.port}`,
+      'localhost',
+      `[::1]:${t.sandbox.port}`,
+      `app.localhost:${t.sandbox.port}`,
+      '127.1.2.3',
+    ]) {
       const res = await send('GET', '/api/v1/me', { host, authorization: `Bearer ${t.apiKey}` });
       expect(res.status, host).toBe(200);
     }
@@ -133,7 +189,27 @@ describe('the Host header (DNS rebinding)', () => {
   });
 
   it('tells loopback from look-alikes', () => {
-    for (const name of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.255.0.9', '[::1]', '::1', '[::ffff:7f00:1]']) expect(isLoopbackHost(name), name).toBe(true);
-    for (const name of ['evil.example', 'localhost.evil.example', '127.0.0.1.nip.io', '10.0.0.1', '0.0.0.0', '[::ffff:a00:1]', '[::]', '']) expect(isLoopbackHost(name), name).toBe(false);
+    for (const name of [
+      'localhost',
+      'LOCALHOST',
+      'a.localhost',
+      '127.0.0.1',
+      '127.255.0.9',
+      '[::1]',
+      '::1',
+      '[::ffff:7f00:1]',
+    ])
+      expect(isLoopbackHost(name), name).toBe(true);
+    for (const name of [
+      'evil.example',
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      '10.0.0.1',
+      '0.0.0.0',
+      '[::ffff:a00:1]',
+      '[::]',
+      '',
+    ])
+      expect(isLoopbackHost(name), name).toBe(false);
   });
 });

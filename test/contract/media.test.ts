@@ -39,7 +39,12 @@ describe('quoteMedia', () => {
   });
 
   it('knows podcasts and audio files', async () => {
-    for (const url of [PODCAST, 'https://podcasts.apple.com/us/podcast/x/id1?i=2', 'https://open.spotify.com/episode/abc123', 'https://vimeo.com/123456']) {
+    for (const url of [
+      PODCAST,
+      'https://podcasts.apple.com/us/podcast/x/id1?i=2',
+      'https://open.spotify.com/episode/abc123',
+      'https://vimeo.com/123456',
+    ]) {
       const res = await t.call('POST', '/media/quote', { body: { url } });
       expect(res.status, url).toBe(200);
       expect(res.body.kind).toBe(url.includes('vimeo') ? 'video' : 'podcast');
@@ -83,7 +88,11 @@ describe('startMedia', () => {
     const q = (await t.call('POST', '/media/quote', { key: acc.apiKey, body: { url: VIDEO } })).body;
     const res = await t.call('POST', '/media', { key: acc.apiKey, body: { url: VIDEO } });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ mediaId: expect.stringMatching(/^md_/), taskId: expect.stringMatching(/^tk_/), credits: q.credits });
+    expect(res.body).toEqual({
+      mediaId: expect.stringMatching(/^md_/),
+      taskId: expect.stringMatching(/^tk_/),
+      credits: q.credits,
+    });
     expect(await credits(acc.apiKey)).toBe(10_000 - q.credits);
     const task = (await t.call('GET', `/tasks/${res.body.taskId}`, { key: acc.apiKey })).body;
     expect(task.kind).toBe('transcription');
@@ -108,8 +117,13 @@ describe('startMedia', () => {
 
   it('answers 400 UNSUPPORTED_MEDIA, 503 MEDIA_UNAVAILABLE and 404 for an unknown space without charging', async () => {
     const acc = await fresh(500);
-    expect((await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://example.com/page' } })).body.error.code).toBe('UNSUPPORTED_MEDIA');
-    const down = await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://vimeo.com/999?unavailable=1' } });
+    expect(
+      (await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://example.com/page' } })).body.error.code,
+    ).toBe('UNSUPPORTED_MEDIA');
+    const down = await t.call('POST', '/media', {
+      key: acc.apiKey,
+      body: { url: 'https://vimeo.com/999?unavailable=1' },
+    });
     expect(down.status).toBe(503);
     expect(down.body.error.code).toBe('MEDIA_UNAVAILABLE');
     const space = await t.call('POST', '/media', { key: acc.apiKey, body: { url: VIDEO, spaceId: 'sp_missing' } });
@@ -136,9 +150,20 @@ describe('transcription over time', () => {
   it('goes queued → transcribing (segments over revisions) → summarizing → ready, with `after` returning only newer segments', async () => {
     const acc = await fresh();
     const started = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: VIDEO } })).body;
-    const get = async (query: Record<string, string | number> = {}) => (await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query })).body;
+    const get = async (query: Record<string, string | number> = {}) =>
+      (await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query })).body;
     let page = await get();
-    expect(page).toMatchObject({ status: 'queued', revision: 0, segments: [], summary: null, chapters: [], taskId: started.taskId, lang: 'en', kind: 'video', url: VIDEO });
+    expect(page).toMatchObject({
+      status: 'queued',
+      revision: 0,
+      segments: [],
+      summary: null,
+      chapters: [],
+      taskId: started.taskId,
+      lang: 'en',
+      kind: 'video',
+      url: VIDEO,
+    });
 
     await t.advance(2_000);
     page = await get();
@@ -210,7 +235,8 @@ describe('transcription over time', () => {
     const ids: string[] = [];
     for (const url of urls) ids.push((await t.call('POST', '/media', { key: acc.apiKey, body: { url } })).body.mediaId);
     await t.advance(21_000);
-    for (const id of ids) expect((await t.call('GET', `/media/${id}`, { key: acc.apiKey })).body.status).not.toBe('ready');
+    for (const id of ids)
+      expect((await t.call('GET', `/media/${id}`, { key: acc.apiKey })).body.status).not.toBe('ready');
     await t.advance(26_000);
     for (const id of ids) expect((await t.call('GET', `/media/${id}`, { key: acc.apiKey })).body.status).toBe('ready');
   });
@@ -222,12 +248,20 @@ describe('transcription over time', () => {
     expect(early.status).toBe(400);
     expect(early.body.error.code).toBe('MEDIA_NOT_READY');
     await t.advance(15_000);
-    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey })).body.error.code).toBe('MEDIA_NOT_READY');
+    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey })).body.error.code).toBe(
+      'MEDIA_NOT_READY',
+    );
     await t.advance(50_000);
     const full = await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey });
     expect(full.status).toBe(200);
     const page = (await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey })).body;
-    expect(full.body).toMatchObject({ id: started.mediaId, title: page.title, lang: 'en', from: 0, to: page.durationSec });
+    expect(full.body).toMatchObject({
+      id: started.mediaId,
+      title: page.title,
+      lang: 'en',
+      from: 0,
+      to: page.durationSec,
+    });
     expect(full.body.markdown).toContain(`# ${page.title}`);
     expect(full.body.markdown).toContain('## Summary');
     expect(full.body.markdown).toContain('## Transcript');
@@ -236,14 +270,24 @@ describe('transcription over time', () => {
     const stamps = full.body.markdown.match(/^\[\d/gm) ?? [];
     expect(stamps).toHaveLength(page.segments.length);
 
-    const part = await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { from: 60, to: 120 } });
+    const part = await t.call('GET', `/media/${started.mediaId}/transcript`, {
+      key: acc.apiKey,
+      query: { from: 60, to: 120 },
+    });
     expect(part.status).toBe(200);
     expect(part.body).toMatchObject({ from: 60, to: 120 });
     const partStamps = part.body.markdown.match(/^\[[\d:]+\]/gm);
     expect(partStamps).toEqual(['[01:00]', '[01:30]']);
-    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { from: 120, to: 60 } })).status).toBe(400);
-    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { from: -1 } })).status).toBe(400);
-    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { to: 'end' } })).status).toBe(400);
+    expect(
+      (await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { from: 120, to: 60 } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { from: -1 } })).status,
+    ).toBe(400);
+    expect(
+      (await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { to: 'end' } })).status,
+    ).toBe(400);
     const zh = await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query: { lang: 'zh' } });
     expect(zh.body.lang).toBe('zh');
     expect(zh.body.markdown).toContain('## 文字稿');
@@ -256,10 +300,16 @@ describe('transcription over time', () => {
     const acc = await fresh();
     const started = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: VIDEO } })).body;
     await t.advance(65_000);
-    const transcript = (query: Record<string, string>) => t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query });
+    const transcript = (query: Record<string, string>) =>
+      t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey, query });
     const plain = await transcript({ from: '60', to: '120' });
     expect(plain.status).toBe(200);
-    for (const [from, to] of [['6e1', '1.2e2'], ['6E+1', '12e1'], ['0.6e2', '120.0'], ['600e-1', '1200E-1']]) {
+    for (const [from, to] of [
+      ['6e1', '1.2e2'],
+      ['6E+1', '12e1'],
+      ['0.6e2', '120.0'],
+      ['600e-1', '1200E-1'],
+    ]) {
       const res = await transcript({ from: from!, to: to! });
       expect(res.status, `from=${from} to=${to}`).toBe(200);
       expect(res.body).toMatchObject({ from: 60, to: 120, markdown: plain.body.markdown });
@@ -286,13 +336,19 @@ describe('transcription over time', () => {
     const en = (await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey })).body;
     const zh = (await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query: { lang: 'zh' } })).body;
     expect(zh.lang).toBe('zh');
-    expect(zh.segments.map((s: any) => [s.start, s.end, s.revision])).toEqual(en.segments.map((s: any) => [s.start, s.end, s.revision]));
+    expect(zh.segments.map((s: any) => [s.start, s.end, s.revision])).toEqual(
+      en.segments.map((s: any) => [s.start, s.end, s.revision]),
+    );
     expect(zh.segments[0].text).toMatch(/[\u4e00-\u9fff]/);
     expect(en.segments[0].text).not.toMatch(/[\u4e00-\u9fff]/);
     expect(zh.summary).toMatch(/[\u4e00-\u9fff]/);
     expect(zh.chapters.map((c: any) => c.start)).toEqual(en.chapters.map((c: any) => c.start));
-    expect((await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query: { after: -1 } })).status).toBe(400);
-    expect((await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query: { after: 'x' } })).status).toBe(400);
+    expect((await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query: { after: -1 } })).status).toBe(
+      400,
+    );
+    expect((await t.call('GET', `/media/${started.mediaId}`, { key: acc.apiKey, query: { after: 'x' } })).status).toBe(
+      400,
+    );
     const missing = await t.call('GET', '/media/md_nope', { key: acc.apiKey });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('MEDIA_NOT_FOUND');
@@ -331,7 +387,9 @@ describe('transcription over time', () => {
     expect(task.status).toBe('failed');
     const minutesDone = Math.ceil(page.segments[page.segments.length - 1].end / 60);
     expect(await credits(acc.apiKey)).toBe(10_000 - minutesDone);
-    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey })).body.error.code).toBe('MEDIA_NOT_READY');
+    expect((await t.call('GET', `/media/${started.mediaId}/transcript`, { key: acc.apiKey })).body.error.code).toBe(
+      'MEDIA_NOT_READY',
+    );
     const box = (await t.call('GET', '/inbox', { key: acc.apiKey, query: { filter: 'task' } })).body.items;
     expect(box[0].title).toMatch(/^Failed: /);
   });
@@ -343,7 +401,10 @@ describe('listMedia', () => {
     const space = (await t.call('POST', '/spaces', { key: acc.apiKey, body: { name: 'Talks' } })).body;
     const ids: string[] = [];
     for (let i = 0; i < 53; i++) {
-      const res = await t.call('POST', '/media', { key: acc.apiKey, body: { url: `https://vimeo.com/${1000 + i}`, ...(i % 10 === 0 ? { spaceId: space.id } : {}) } });
+      const res = await t.call('POST', '/media', {
+        key: acc.apiKey,
+        body: { url: `https://vimeo.com/${1000 + i}`, ...(i % 10 === 0 ? { spaceId: space.id } : {}) },
+      });
       expect(res.status).toBe(202);
       ids.push(res.body.mediaId);
     }
@@ -358,7 +419,8 @@ describe('listMedia', () => {
     expect(inSpace.body.items.map((m: any) => m.id)).toEqual([ids[50], ids[40], ids[30], ids[20], ids[10], ids[0]]);
     expect((await t.call('GET', '/media', { key: acc.apiKey, query: { limit: 1 } })).body.items).toHaveLength(1);
     expect((await t.call('GET', '/media', { key: acc.apiKey, query: { limit: 200 } })).body.items).toHaveLength(53);
-    for (const limit of [0, 201]) expect((await t.call('GET', '/media', { key: acc.apiKey, query: { limit } })).status).toBe(400);
+    for (const limit of [0, 201])
+      expect((await t.call('GET', '/media', { key: acc.apiKey, query: { limit } })).status).toBe(400);
     expect((await t.call('GET', '/media', { key: acc.apiKey, query: { space: '' } })).status).toBe(400);
     expect((await t.call('GET', '/media', { key: acc.apiKey, query: { space: 's'.repeat(81) } })).status).toBe(400);
   });

@@ -59,7 +59,16 @@ const contract: Record<string, [string, string, number, number[]]> = {
   decideAction: ['POST', '/actions/{id}/decide', 200, [404, 409, 422]],
   undoAction: ['POST', '/actions/{id}/undo', 200, [404, 409]],
 };
-const createStyle = ['createSpace', 'createWatch', 'saveLink', 'uploadFile', 'createDoc', 'startMedia', 'sendMessage', 'decideAction'];
+const createStyle = [
+  'createSpace',
+  'createWatch',
+  'saveLink',
+  'uploadFile',
+  'createDoc',
+  'startMedia',
+  'sendMessage',
+  'decideAction',
+];
 
 let t: TestSandbox;
 let doc: Record<string, any>;
@@ -71,7 +80,8 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.body;
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
-    for (const [method, op] of Object.entries<Record<string, any>>(item)) operations.set(op.operationId, { method: method.toUpperCase(), path, op });
+    for (const [method, op] of Object.entries<Record<string, any>>(item))
+      operations.set(op.operationId, { method: method.toUpperCase(), path, op });
   }
 });
 afterAll(() => t.close());
@@ -88,23 +98,30 @@ describe('the served OpenAPI document', () => {
   });
 
   it('names exactly the 49 operationIds of the contract, once each', () => {
-    const ids = [...Object.values<Record<string, any>>(doc.paths).flatMap((item) => Object.values<Record<string, any>>(item).map((op) => op.operationId))];
+    const ids = [
+      ...Object.values<Record<string, any>>(doc.paths).flatMap((item) =>
+        Object.values<Record<string, any>>(item).map((op) => op.operationId),
+      ),
+    ];
     expect(ids).toHaveLength(49);
     expect(new Set(ids)).toEqual(new Set(Object.keys(contract)));
   });
 
-  it.each(Object.entries(contract))('%s has the contract’s method, path, success status and errors', (id, [method, path, success, errors]) => {
-    const found = operations.get(id);
-    expect(found).toBeDefined();
-    expect(`${found!.method} ${found!.path}`).toBe(`${method} ${path}`);
-    const statuses = Object.keys(found!.op.responses).map(Number);
-    expect(statuses).toContain(success);
-    for (const status of [...errors, 401, 429]) expect(statuses, `${id} documents ${status}`).toContain(status);
-    expect(found!.op.responses[String(success)]).toBeDefined();
-    const headers = (found!.op.parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name);
-    if (createStyle.includes(id)) expect(headers).toContain('Idempotency-Key');
-    else expect(headers).not.toContain('Idempotency-Key');
-  });
+  it.each(Object.entries(contract))(
+    '%s has the contract’s method, path, success status and errors',
+    (id, [method, path, success, errors]) => {
+      const found = operations.get(id);
+      expect(found).toBeDefined();
+      expect(`${found!.method} ${found!.path}`).toBe(`${method} ${path}`);
+      const statuses = Object.keys(found!.op.responses).map(Number);
+      expect(statuses).toContain(success);
+      for (const status of [...errors, 401, 429]) expect(statuses, `${id} documents ${status}`).toContain(status);
+      expect(found!.op.responses[String(success)]).toBeDefined();
+      const headers = (found!.op.parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name);
+      if (createStyle.includes(id)) expect(headers).toContain('Idempotency-Key');
+      else expect(headers).not.toContain('Idempotency-Key');
+    },
+  );
 
   it('documents 400 for every operation that takes input', () => {
     for (const [id, { op }] of operations) {
@@ -152,7 +169,10 @@ describe('the served OpenAPI document', () => {
         expect(schema, `${id} ${status}`).toBeDefined();
         // A wrong body must be reported (proves the schema compiled and is not empty).
         const concrete = path.replace(/\{\w+\}/g, 'x');
-        expect(checker.check(method, concrete, Number(status), 'application/json', 42, '42').length, `${id} ${status}`).toBeGreaterThan(0);
+        expect(
+          checker.check(method, concrete, Number(status), 'application/json', 42, '42').length,
+          `${id} ${status}`,
+        ).toBeGreaterThan(0);
       }
     }
   });
@@ -170,7 +190,8 @@ describe('the served OpenAPI document', () => {
   });
 
   it('states the bounds of the contract on query parameters', () => {
-    const param = (id: string, name: string) => operations.get(id)!.op.parameters.find((p: any) => p.name === name).schema;
+    const param = (id: string, name: string) =>
+      operations.get(id)!.op.parameters.find((p: any) => p.name === name).schema;
     expect(param('listLibrary', 'limit')).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     expect(param('listDocs', 'limit')).toMatchObject({ minimum: 1, maximum: 500, default: 100 });
     expect(param('readLibraryText', 'limit')).toMatchObject({ minimum: 100, maximum: 50000, default: 8000 });

@@ -16,9 +16,16 @@ describe('persistence', () => {
     const first = await startTestSandbox({ stateFile });
     const other = await first.newAccount({ credits: 33 });
     const space = (await first.call('POST', '/spaces', { body: { name: 'Kept' } })).body;
-    const doc = (await first.call('POST', '/docs', { body: { title: 'Kept doc', markdown: 'kept body', spaceId: space.id } })).body;
+    const doc = (
+      await first.call('POST', '/docs', { body: { title: 'Kept doc', markdown: 'kept body', spaceId: space.id } })
+    ).body;
     await first.advance(3 * 86_400_000);
-    const file = (await first.call('POST', '/library/files', { raw: 'Kept file text.', headers: { 'x-file-name': 'kept.txt', 'idempotency-key': 'upload-kept' } })).body.item;
+    const file = (
+      await first.call('POST', '/library/files', {
+        raw: 'Kept file text.',
+        headers: { 'x-file-name': 'kept.txt', 'idempotency-key': 'upload-kept' },
+      })
+    ).body.item;
     const clockBefore = (await first.call('GET', '/_sandbox/clock', { key: null })).body.now;
     await first.close();
     expect(existsSync(stateFile)).toBe(true);
@@ -28,10 +35,17 @@ describe('persistence', () => {
       expect(second.apiKey).toBe(first.apiKey);
       const spaces = (await second.call('GET', '/spaces')).body.items;
       expect(spaces.map((s: any) => s.id)).toContain(space.id);
-      expect((await second.call('GET', `/docs/${doc.id}`)).body).toMatchObject({ title: 'Kept doc', body: 'kept body', revision: 1 });
+      expect((await second.call('GET', `/docs/${doc.id}`)).body).toMatchObject({
+        title: 'Kept doc',
+        body: 'kept body',
+        revision: 1,
+      });
       expect((await second.call('GET', `/library/${file.id}/text`)).body.text).toBe('Kept file text.');
       expect((await second.call('GET', '/me', { key: other.apiKey })).body.credits.total).toBe(33);
-      const replay = await second.call('POST', '/library/files', { raw: 'Kept file text.', headers: { 'x-file-name': 'kept.txt', 'idempotency-key': 'upload-kept' } });
+      const replay = await second.call('POST', '/library/files', {
+        raw: 'Kept file text.',
+        headers: { 'x-file-name': 'kept.txt', 'idempotency-key': 'upload-kept' },
+      });
       expect(replay.headers['idempotent-replayed']).toBe('true');
       const clockAfter = (await second.call('GET', '/_sandbox/clock', { key: null })).body.now;
       expect(clockAfter).toBeGreaterThanOrEqual(clockBefore);
@@ -63,7 +77,10 @@ describe('persistence', () => {
     const stateFile = join(dir, 'future.json');
     const text = '{"version":7,"accounts":{}}';
     writeFileSync(stateFile, text);
-    await expect(startTestSandbox({ stateFile })).rejects.toMatchObject({ stateError: 'STATE_VERSION', message: expect.stringContaining('has version 7') });
+    await expect(startTestSandbox({ stateFile })).rejects.toMatchObject({
+      stateError: 'STATE_VERSION',
+      message: expect.stringContaining('has version 7'),
+    });
     expect(readFileSync(stateFile, 'utf8')).toBe(text);
     expect(existsSync(`${stateFile}.journal`)).toBe(false);
     expect(existsSync(`${stateFile}.lock`)).toBe(false);
@@ -90,16 +107,34 @@ describe('the journal', () => {
       const space = (await t.call('POST', '/spaces', { body: { name: 'Journal' } })).body;
       await t.call('PATCH', `/spaces/${space.id}`, { body: { name: 'Journal 2' } });
       const docs = [];
-      for (let i = 0; i < 5; i++) docs.push((await t.call('POST', '/docs', { body: { title: `Doc ${i}`, markdown: `body ${i}` } })).body);
+      for (let i = 0; i < 5; i++)
+        docs.push((await t.call('POST', '/docs', { body: { title: `Doc ${i}`, markdown: `body ${i}` } })).body);
       await t.call('PATCH', `/docs/${docs[1].id}`, { body: { title: 'Doc one, renamed' } });
-      await t.call('POST', `/docs/${docs[2].id}/edits`, { ...as(t.apiKey), body: { ops: [{ op: 'replace', find: 'body', replace: 'text' }] } });
+      await t.call('POST', `/docs/${docs[2].id}/edits`, {
+        ...as(t.apiKey),
+        body: { ops: [{ op: 'replace', find: 'body', replace: 'text' }] },
+      });
       await t.call('DELETE', `/docs/${docs[0].id}`);
       await t.call('DELETE', `/docs/${docs[3].id}`);
-      await t.call('POST', '/library/files', { raw: 'A file kept in the journal.', headers: { 'x-file-name': 'journal.txt', 'idempotency-key': 'journal-upload' } });
-      const watch = (await t.call('POST', '/watches', { ...as(acc.apiKey), body: { intent: 'Grid-scale batteries and storage policy' } })).body;
+      await t.call('POST', '/library/files', {
+        raw: 'A file kept in the journal.',
+        headers: { 'x-file-name': 'journal.txt', 'idempotency-key': 'journal-upload' },
+      });
+      const watch = (
+        await t.call('POST', '/watches', {
+          ...as(acc.apiKey),
+          body: { intent: 'Grid-scale batteries and storage policy' },
+        })
+      ).body;
       await t.call('PUT', '/watches/ai-chips/follow', { ...as(acc.apiKey), body: {} });
-      await t.call('POST', '/conversations/messages', { ...as(acc.apiKey), body: { text: 'What did I save about batteries?' } });
-      await t.call('POST', '/media', { ...as(acc.apiKey), body: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } });
+      await t.call('POST', '/conversations/messages', {
+        ...as(acc.apiKey),
+        body: { text: 'What did I save about batteries?' },
+      });
+      await t.call('POST', '/media', {
+        ...as(acc.apiKey),
+        body: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+      });
       await t.call('PATCH', '/agent', { ...as(acc.apiKey), body: { name: 'Hermes' } });
       await t.advance(2 * 86_400_000);
       await t.patchAccount(acc.accountId, { credits: 77, limits: { follows: 3 } });
@@ -125,12 +160,17 @@ describe('the journal', () => {
       await (t.sandbox.world as any).journal.handle.close();
       const failed = await t.call('POST', '/spaces', { body: { name: 'Not saved' }, validate: false });
       expect(failed.status).toBe(500);
-      expect(failed.body.error).toMatchObject({ code: 'STATE_NOT_SAVED', message: expect.stringContaining('could not save this change to its state file') });
+      expect(failed.body.error).toMatchObject({
+        code: 'STATE_NOT_SAVED',
+        message: expect.stringContaining('could not save this change to its state file'),
+      });
       const saved = await t.call('POST', '/spaces', { body: { name: 'Saved after' } });
       expect(saved.status).toBe(201);
       const loaded = loadState(stateFile)!;
       expect(comparable(loaded.state)).toEqual(comparable(t.sandbox.world.state));
-      expect(loaded.state.accounts[t.sandbox.accountId]!.spaces.map((s) => s.name)).toEqual(expect.arrayContaining(['Not saved', 'Saved after']));
+      expect(loaded.state.accounts[t.sandbox.accountId]!.spaces.map((s) => s.name)).toEqual(
+        expect.arrayContaining(['Not saved', 'Saved after']),
+      );
     } finally {
       await t.close();
     }

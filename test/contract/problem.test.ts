@@ -14,7 +14,13 @@ describe('problem documents', () => {
     const res = await t.call('GET', '/docs/doc_missing');
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toContain('application/problem+json');
-    expect(res.body).toEqual({ type: 'about:blank', title: 'DOC_NOT_FOUND', status: 404, detail: expect.any(String), code: 'DOC_NOT_FOUND' });
+    expect(res.body).toEqual({
+      type: 'about:blank',
+      title: 'DOC_NOT_FOUND',
+      status: 404,
+      detail: expect.any(String),
+      code: 'DOC_NOT_FOUND',
+    });
   });
 
   it('carries issues for invalid input', async () => {

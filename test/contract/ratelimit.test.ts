@@ -43,7 +43,8 @@ describe('rate limit', () => {
   it('keeps one budget per account, shared by all keys of that account', async () => {
     t = await startTestSandbox({ rateLimit: 2 });
     const other = await t.newAccount();
-    const secondKey = (await t.call('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { key: null })).body.apiKey as string;
+    const secondKey = (await t.call('POST', `/_sandbox/accounts/${t.sandbox.accountId}/keys`, { key: null })).body
+      .apiKey as string;
     expect((await t.call('GET', '/me')).status).toBe(200);
     expect((await t.call('GET', '/me', { key: secondKey })).status).toBe(200);
     expect((await t.call('GET', '/me', { key: secondKey })).status).toBe(429);

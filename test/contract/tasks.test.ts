@@ -20,7 +20,8 @@ async function tasks(acc: Acc, query: Record<string, string | number> = {}) {
 async function research(acc: Acc, topic: string) {
   const res = await t.call('POST', '/conversations/messages', { key: acc.apiKey, body: { text: `Research ${topic}` } });
   await t.advance(10_000);
-  const msgs = (await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).body.messages;
+  const msgs = (await t.call('GET', `/conversations/${res.body.conversationId}/messages`, { key: acc.apiKey })).body
+    .messages;
   return msgs[1].parts.find((p: any) => p.type === 'task').taskId as string;
 }
 
@@ -52,13 +53,18 @@ describe('listTasks', () => {
   it('filters by active, kind and space', async () => {
     const acc = await t.newAccount({ credits: 1000 });
     const space = (await t.call('POST', '/spaces', { key: acc.apiKey, body: { name: 'Watching' } })).body;
-    const done = (await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Finished set-up', spaceId: space.id } })).body.taskId;
+    const done = (
+      await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Finished set-up', spaceId: space.id } })
+    ).body.taskId;
     await t.advance(61_000);
-    const running = (await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Running set-up' } })).body.taskId;
+    const running = (await t.call('POST', '/watches', { key: acc.apiKey, body: { intent: 'Running set-up' } })).body
+      .taskId;
     const waiting = await research(acc, 'kite design');
     await t.advance(40_000);
-    const media = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://vimeo.com/77' } })).body.taskId;
-    const cancelled = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://vimeo.com/78' } })).body.taskId;
+    const media = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://vimeo.com/77' } })).body
+      .taskId;
+    const cancelled = (await t.call('POST', '/media', { key: acc.apiKey, body: { url: 'https://vimeo.com/78' } })).body
+      .taskId;
     await t.call('POST', `/tasks/${cancelled}/cancel`, { key: acc.apiKey });
 
     const statuses = Object.fromEntries((await tasks(acc)).body.items.map((x: any) => [x.id, x.status]));
@@ -128,7 +134,7 @@ describe('getTask', () => {
     expect(detail.milestones[4].status).toBe('skipped');
   });
 
-  it('answers 404 TASK_NOT_FOUND, also for another account\'s task', async () => {
+  it("answers 404 TASK_NOT_FOUND, also for another account's task", async () => {
     const acc = await t.newAccount();
     const missing = await t.call('GET', '/tasks/tk_nope', { key: acc.apiKey });
     expect(missing.status).toBe(404);

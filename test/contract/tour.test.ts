@@ -30,7 +30,11 @@ describe('every operation, once', () => {
     await call('updateSpace', { id: space.id }, { body: { description: 'for the tour' } });
 
     // Watches, briefs and entries
-    const created = await call('createWatch', {}, { body: { intent: 'Track news about tidal power plants', cadence: 'daily' } });
+    const created = await call(
+      'createWatch',
+      {},
+      { body: { intent: 'Track news about tidal power plants', cadence: 'daily' } },
+    );
     await t.advance(5 * 60_000);
     await call('getTask', { id: created.taskId });
     const page = await call('getWatch', { slug: created.slug });
@@ -49,11 +53,19 @@ describe('every operation, once', () => {
     await call('unfollowWatch', { slug: publicWatch.slug });
 
     // Library
-    const saved = await call('saveLink', {}, { body: { url: 'https://example.com/tidal-energy-explained', note: 'tour' } });
+    const saved = await call(
+      'saveLink',
+      {},
+      { body: { url: 'https://example.com/tidal-energy-explained', note: 'tour' } },
+    );
     await call('listLibrary', {}, { query: { kind: 'link' } });
     await call('getLibraryItem', { id: saved.item.id });
     await call('updateLibraryItem', { id: saved.item.id }, { body: { spaceId: space.id } });
-    const file = await call('uploadFile', {}, { raw: 'Tidal range is the height difference between tides.', headers: { 'x-file-name': 'tides.txt' } });
+    const file = await call(
+      'uploadFile',
+      {},
+      { raw: 'Tidal range is the height difference between tides.', headers: { 'x-file-name': 'tides.txt' } },
+    );
     await call('readLibraryText', { id: file.item.id }, { query: { limit: 100 } });
     await call('deleteLibraryItem', { id: saved.item.id });
 
@@ -62,8 +74,16 @@ describe('every operation, once', () => {
     await call('listDocs');
     await call('searchDocs', {}, { query: { q: 'tides' } });
     await call('getDoc', { id: doc.id });
-    const revision = await call('updateDoc', { id: doc.id }, { body: { title: 'Tour notes (edited)', baseRevision: 1 } });
-    await call('editDoc', { id: doc.id }, { body: { revision: revision.revision, edits: [{ op: 'append', content: 'Spring and neap tides.' }] } });
+    const revision = await call(
+      'updateDoc',
+      { id: doc.id },
+      { body: { title: 'Tour notes (edited)', baseRevision: 1 } },
+    );
+    await call(
+      'editDoc',
+      { id: doc.id },
+      { body: { revision: revision.revision, edits: [{ op: 'append', content: 'Spring and neap tides.' }] } },
+    );
     await call('deleteDoc', { id: doc.id });
 
     // Media

@@ -21,7 +21,11 @@ beforeEach(async () => {
   ({ apiKey: key, accountId } = await t.newAccount());
 });
 
-function upload(data: Buffer | string, name: string | undefined, options: { query?: Record<string, string>; headers?: Record<string, string>; apiKey?: string } = {}) {
+function upload(
+  data: Buffer | string,
+  name: string | undefined,
+  options: { query?: Record<string, string>; headers?: Record<string, string>; apiKey?: string } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/octet-stream', ...options.headers };
   if (name !== undefined) headers['x-file-name'] = encodeURIComponent(name);
   return t.call('POST', '/library/files', { key: options.apiKey ?? key, raw: data, headers, query: options.query });
@@ -56,7 +60,14 @@ describe('uploadFile: accepted types, decided by content', () => {
     expect(res.body.item.keyPoints.length).toBeGreaterThan(0);
     const text = await t.call('GET', `/library/${res.body.item.id}/text`, { key });
     expect(text.status).toBe(200);
-    expect(text.body).toEqual({ id: res.body.item.id, offset: 0, limit: 8000, total: data.length, text: data, nextOffset: null });
+    expect(text.body).toEqual({
+      id: res.body.item.id,
+      offset: 0,
+      limit: 8000,
+      total: data.length,
+      text: data,
+      nextOffset: null,
+    });
   });
 
   it('calls UTF-8 text Markdown when the name ends in .md or .markdown', async () => {
@@ -66,7 +77,10 @@ describe('uploadFile: accepted types, decided by content', () => {
   });
 
   it('extracts the text of a PDF', async () => {
-    const res = await upload(makePdf(['Annual report of the lighthouse society', 'Membership grew by a third.']), 'report.pdf');
+    const res = await upload(
+      makePdf(['Annual report of the lighthouse society', 'Membership grew by a third.']),
+      'report.pdf',
+    );
     expect(res.status).toBe(201);
     expect(res.body.item.mime).toBe('application/pdf');
     const text = await t.call('GET', `/library/${res.body.item.id}/text`, { key });
@@ -75,7 +89,10 @@ describe('uploadFile: accepted types, decided by content', () => {
   });
 
   it('extracts the text of a Word .docx', async () => {
-    const res = await upload(makeDocx(['Minutes of the orchard committee.', 'Pruning starts in March.']), 'minutes.docx');
+    const res = await upload(
+      makeDocx(['Minutes of the orchard committee.', 'Pruning starts in March.']),
+      'minutes.docx',
+    );
     expect(res.status).toBe(201);
     expect(res.body.item.mime).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     const text = await t.call('GET', `/library/${res.body.item.id}/text`, { key });
@@ -128,19 +145,35 @@ describe('uploadFile: required parts', () => {
   });
 
   it('URL-decodes X-File-Name', async () => {
-    const res = await t.call('POST', '/library/files', { key, raw: 'text of a report', headers: { 'x-file-name': '%E6%8A%A5%E5%91%8A%202026.txt' } });
+    const res = await t.call('POST', '/library/files', {
+      key,
+      raw: 'text of a report',
+      headers: { 'x-file-name': '%E6%8A%A5%E5%91%8A%202026.txt' },
+    });
     expect(res.body.item.fileName).toBe('报告 2026.txt');
   });
 
   it('takes a name that is not URL-encoded as it is, and raw UTF-8 as UTF-8', async () => {
-    const percent = await t.call('POST', '/library/files', { key, raw: 'one hundred percent', headers: { 'x-file-name': '100% done.txt' } });
+    const percent = await t.call('POST', '/library/files', {
+      key,
+      raw: 'one hundred percent',
+      headers: { 'x-file-name': '100% done.txt' },
+    });
     expect(percent.body.item.fileName).toBe('100% done.txt');
-    const raw = await t.call('POST', '/library/files', { key, raw: 'raw utf-8 name', headers: { 'x-file-name': Buffer.from('报告.txt', 'utf8').toString('latin1') } });
+    const raw = await t.call('POST', '/library/files', {
+      key,
+      raw: 'raw utf-8 name',
+      headers: { 'x-file-name': Buffer.from('报告.txt', 'utf8').toString('latin1') },
+    });
     expect(raw.body.item.fileName).toBe('报告.txt');
   });
 
   it('keeps only the last segment of a name with a path', async () => {
-    const res = await t.call('POST', '/library/files', { key, raw: 'path name', headers: { 'x-file-name': encodeURIComponent('../../etc/notes.txt') } });
+    const res = await t.call('POST', '/library/files', {
+      key,
+      raw: 'path name',
+      headers: { 'x-file-name': encodeURIComponent('../../etc/notes.txt') },
+    });
     expect(res.body.item.fileName).toBe('notes.txt');
   });
 
@@ -173,7 +206,9 @@ describe('uploadFile: required parts', () => {
   });
 
   it('bounds note to 2000 characters and space to 1..80', async () => {
-    expect((await upload('note ok', 'a.txt', { query: { note: 'n'.repeat(2000) } })).body.item.note).toBe('n'.repeat(2000));
+    expect((await upload('note ok', 'a.txt', { query: { note: 'n'.repeat(2000) } })).body.item.note).toBe(
+      'n'.repeat(2000),
+    );
     const over = await upload('note too long', 'b.txt', { query: { note: 'n'.repeat(2001) } });
     expect(over.status).toBe(400);
     expect(over.body.error.issues[0].path).toBe('note');
@@ -192,13 +227,17 @@ describe('uploadFile: placement, language and credits', () => {
   });
 
   it('lets the agent pick the space from the content when none is given', async () => {
-    const space = (await t.call('POST', '/spaces', { key, body: { name: 'Beekeeping', description: 'hives and honey' } })).body;
+    const space = (
+      await t.call('POST', '/spaces', { key, body: { name: 'Beekeeping', description: 'hives and honey' } })
+    ).body;
     const res = await upload('Notes on our hives: the honey harvest was good this year.', 'notes.txt');
     expect(res.body.item.spaceId).toBe(space.id);
   });
 
   it('keeps the note and writes the summary in the requested language', async () => {
-    const res = await upload('The committee approved the new library opening hours.', 'hours.txt', { query: { note: 'from the board', lang: 'zh' } });
+    const res = await upload('The committee approved the new library opening hours.', 'hours.txt', {
+      query: { note: 'from the board', lang: 'zh' },
+    });
     expect(res.body.item.note).toBe('from the board');
     expect(res.body.item.summary).toMatch(/\p{Script=Han}/u);
   });
@@ -306,28 +345,35 @@ describe('uploadFile: plan limits', () => {
 describe('uploadFile: Expect: 100-continue (as curl -T sends it)', () => {
   /** Sends headers only, and the body once the server says "100 Continue". */
   function expectContinue(headers: Record<string, string>, body: Buffer) {
-    return new Promise<{ status: number; body: any; headers: Record<string, unknown>; continued: boolean }>((resolve, reject) => {
-      let continued = false;
-      const req = httpRequest(`${t.baseUrl}/library/files`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-length': String(body.length), expect: '100-continue', ...headers },
-      });
-      req.on('continue', () => {
-        continued = true;
-        req.end(body);
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), headers: res.headers, continued });
-          // Refused before the body: nothing left to send.
-          if (!continued) req.destroy();
+    return new Promise<{ status: number; body: any; headers: Record<string, unknown>; continued: boolean }>(
+      (resolve, reject) => {
+        let continued = false;
+        const req = httpRequest(`${t.baseUrl}/library/files`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-length': String(body.length),
+            expect: '100-continue',
+            ...headers,
+          },
         });
-      });
-      req.on('error', (error) => (continued ? reject(error) : undefined));
-      req.flushHeaders();
-    });
+        req.on('continue', () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), headers: res.headers, continued });
+            // Refused before the body: nothing left to send.
+            if (!continued) req.destroy();
+          });
+        });
+        req.on('error', (error) => (continued ? reject(error) : undefined));
+        req.flushHeaders();
+      },
+    );
   }
 
   it('asks for the body and stores it', async () => {
@@ -364,7 +410,11 @@ describe('uploadFile: streaming', () => {
   it('keeps every byte of a text body that arrives in tiny pieces', async () => {
     const body = new PassThrough();
     const text = 'ab' + 'cdefghij klmnop. '.repeat(10);
-    const pending = t.call('POST', '/library/files', { key, raw: body, headers: { 'x-file-name': 'tiny.txt', 'content-length': String(Buffer.byteLength(text)) } });
+    const pending = t.call('POST', '/library/files', {
+      key,
+      raw: body,
+      headers: { 'x-file-name': 'tiny.txt', 'content-length': String(Buffer.byteLength(text)) },
+    });
     for (const piece of [text.slice(0, 2), text.slice(2, 5), text.slice(5)]) {
       body.write(piece);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -378,7 +428,11 @@ describe('uploadFile: streaming', () => {
   it('drops a body cut short by the client: no item, no leftover temporary file', async () => {
     const body = new PassThrough();
     const pending = t
-      .call('POST', '/library/files', { key, raw: body, headers: { 'x-file-name': 'cut.txt', 'content-length': '100000' } })
+      .call('POST', '/library/files', {
+        key,
+        raw: body,
+        headers: { 'x-file-name': 'cut.txt', 'content-length': '100000' },
+      })
       .catch((error: Error) => error);
     body.write('x'.repeat(1000));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -426,7 +480,8 @@ describe('readLibraryText: chunks', () => {
 
   it('bounds limit to 100..50000 and offset to at least 0', async () => {
     const item = (await upload(text, 'long.txt')).body.item;
-    for (const limit of [100, 50000]) expect((await t.call('GET', `/library/${item.id}/text`, { key, query: { limit } })).status).toBe(200);
+    for (const limit of [100, 50000])
+      expect((await t.call('GET', `/library/${item.id}/text`, { key, query: { limit } })).status).toBe(200);
     for (const query of [{ limit: 99 }, { limit: 50001 }, { offset: -1 }, { offset: 'start' }]) {
       const res = await t.call('GET', `/library/${item.id}/text`, { key, query });
       expect(res.status, JSON.stringify(query)).toBe(400);

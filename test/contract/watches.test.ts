@@ -40,7 +40,16 @@ describe('createWatch', () => {
     expect(res.body.slug).toBe('solid-state-battery-breakthroughs');
     expect(res.body.taskId).toMatch(/^tk_/);
     const w = res.body.watch;
-    expect(w).toMatchObject({ slug: res.body.slug, intent: 'Solid-state battery breakthroughs', type: 'topic', cadence: 'daily', visibility: 'public', owner: true, following: true, status: 'setting_up' });
+    expect(w).toMatchObject({
+      slug: res.body.slug,
+      intent: 'Solid-state battery breakthroughs',
+      type: 'topic',
+      cadence: 'daily',
+      visibility: 'public',
+      owner: true,
+      following: true,
+      status: 'setting_up',
+    });
     const spaces = await t.call('GET', '/spaces', { key: big.apiKey });
     const def = spaces.body.items.find((s: any) => s.isDefault);
     expect(w.spaceId).toBe(def.id);
@@ -167,15 +176,26 @@ describe('createWatch', () => {
     const urls = ['https://example.com/feed', 'https://news.example.org/'];
     const res = await create({ intent: 'Two sources I trust', type: 'sources', urls });
     const task = (await t.call('GET', `/tasks/${res.body.taskId}`, { key: big.apiKey })).body;
-    expect(task.milestones.map((m: any) => m.title)).toEqual(expect.arrayContaining(['Registering example.com', 'Registering news.example.org']));
+    expect(task.milestones.map((m: any) => m.title)).toEqual(
+      expect.arrayContaining(['Registering example.com', 'Registering news.example.org']),
+    );
     await t.advance(61_000);
     const page = (await t.call('GET', `/watches/${res.body.slug}`, { key: big.apiKey })).body;
     expect(page.watch.type).toBe('sources');
     expect(page.watch.urls).toEqual(urls);
     expect(page.method.sources.map((s: any) => s.url)).toEqual(urls);
-    for (const e of page.brief.entries) expect(e.evidence.every((ev: any) => ev.url.startsWith('https://example.com/feed/') || ev.url.startsWith('https://news.example.org/'))).toBe(true);
+    for (const e of page.brief.entries)
+      expect(
+        e.evidence.every(
+          (ev: any) => ev.url.startsWith('https://example.com/feed/') || ev.url.startsWith('https://news.example.org/'),
+        ),
+      ).toBe(true);
 
-    const pages = await createReady({ intent: 'Pricing page changes', type: 'pages', urls: ['https://vendor.example.com/pricing'] });
+    const pages = await createReady({
+      intent: 'Pricing page changes',
+      type: 'pages',
+      urls: ['https://vendor.example.com/pricing'],
+    });
     const pp = (await t.call('GET', `/watches/${pages.slug}`, { key: big.apiKey })).body;
     expect(pp.brief.entries[0].primaryUrl).toBe('https://vendor.example.com/pricing');
     expect(pp.brief.entries[0].headline).toMatch(/^Page changed: /);
@@ -235,17 +255,57 @@ describe('createWatch', () => {
       ['unknown cadence', { intent: 'Cadence', cadence: 'hourly' }, 400],
       ['unknown visibility', { intent: 'Visibility', visibility: 'secret' }, 400],
       ['unknown lang', { intent: 'Language', lang: 'fr' }, 400],
-      ['20 urls', { intent: 'Many urls', type: 'sources', urls: Array.from({ length: 20 }, (_, i) => `https://s${i}.example.com/`) }, 202],
-      ['21 urls', { intent: 'Many urls', type: 'sources', urls: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com/`) }, 400],
-      ['a url of 2048 characters', { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2048 - 20)}`] }, 202],
-      ['a url of 2049 characters', { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2049 - 20)}`] }, 400],
+      [
+        '20 urls',
+        {
+          intent: 'Many urls',
+          type: 'sources',
+          urls: Array.from({ length: 20 }, (_, i) => `https://s${i}.example.com/`),
+        },
+        202,
+      ],
+      [
+        '21 urls',
+        {
+          intent: 'Many urls',
+          type: 'sources',
+          urls: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com/`),
+        },
+        400,
+      ],
+      [
+        'a url of 2048 characters',
+        { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2048 - 20)}`] },
+        202,
+      ],
+      [
+        'a url of 2049 characters',
+        { intent: 'Long url', type: 'pages', urls: [`https://example.com/${'a'.repeat(2049 - 20)}`] },
+        400,
+      ],
       ['a url that is not a URI', { intent: 'Bad url', type: 'pages', urls: ['not a url'] }, 400],
-      ['a url with a space (not a URI: RFC 3986 has no space)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/a b'] }, 400],
+      [
+        'a url with a space (not a URI: RFC 3986 has no space)',
+        { intent: 'Bad url', type: 'pages', urls: ['https://example.com/a b'] },
+        400,
+      ],
       ['a url with < and > (not a URI)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/<x>'] }, 400],
-      ['a url with a stray % (not a percent-encoding)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/100%'] }, 400],
-      ['a url with non-ASCII letters (an IRI, not a URI)', { intent: 'Bad url', type: 'pages', urls: ['https://example.com/café'] }, 400],
+      [
+        'a url with a stray % (not a percent-encoding)',
+        { intent: 'Bad url', type: 'pages', urls: ['https://example.com/100%'] },
+        400,
+      ],
+      [
+        'a url with non-ASCII letters (an IRI, not a URI)',
+        { intent: 'Bad url', type: 'pages', urls: ['https://example.com/café'] },
+        400,
+      ],
       ['a url with a backslash', { intent: 'Bad url', type: 'pages', urls: ['https://example.com\\evil'] }, 400],
-      ['a url percent-encoded, with query and fragment', { intent: 'Good url', type: 'pages', urls: ["https://example.com/a%20b/caf%C3%A9?q=1&x=[2]#top;!$'()*+,="] }, 202],
+      [
+        'a url percent-encoded, with query and fragment',
+        { intent: 'Good url', type: 'pages', urls: ["https://example.com/a%20b/caf%C3%A9?q=1&x=[2]#top;!$'()*+,="] },
+        202,
+      ],
       ['5 alerts', { intent: 'Alerts', alerts: ['aa', 'bb', 'cc', 'dd', 'ee'] }, 202],
       ['6 alerts', { intent: 'Alerts', alerts: ['aa', 'bb', 'cc', 'dd', 'ee', 'ff'] }, 400],
       ['an alert of 1 character', { intent: 'Alerts', alerts: ['a'] }, 400],
@@ -287,7 +347,9 @@ describe('briefs over time', () => {
     const page = (await t.call('GET', `/watches/${created.slug}`, { key: acc.apiKey })).body;
     expect(page.brief.id).toBe(after[0].id);
     expect(page.brief.coversFrom).toBe(new Date(Date.parse(before[0].createdAt)).toISOString());
-    const briefs = (await inbox(acc.apiKey, 'brief')).items.filter((i) => i.watchSlug === created.slug && i.kind === 'brief');
+    const briefs = (await inbox(acc.apiKey, 'brief')).items.filter(
+      (i) => i.watchSlug === created.slug && i.kind === 'brief',
+    );
     expect(briefs).toHaveLength(2);
     expect(briefs[0].briefId).toBe(after[0].id);
   });
@@ -304,11 +366,16 @@ describe('briefs over time', () => {
 
   it('sends the owner an alert when an entry matches an alert phrase, in every brief that features one', async () => {
     const acc = await t.newAccount();
-    const created = await createReady({ intent: 'Battery recycling', alerts: ['lithium price', 'export ban'] }, acc.apiKey);
+    const created = await createReady(
+      { intent: 'Battery recycling', alerts: ['lithium price', 'export ban'] },
+      acc.apiKey,
+    );
     let alerts = (await inbox(acc.apiKey)).items.filter((i) => i.kind === 'alert');
     expect(alerts.length).toBeGreaterThanOrEqual(1);
     const page = (await t.call('GET', `/watches/${created.slug}`, { key: acc.apiKey })).body;
-    const matching = page.brief.entries.filter((e: any) => /lithium price|export ban/i.test(`${e.headline} ${e.summary}`));
+    const matching = page.brief.entries.filter((e: any) =>
+      /lithium price|export ban/i.test(`${e.headline} ${e.summary}`),
+    );
     expect(alerts).toHaveLength(matching.length);
     for (const alert of alerts) {
       expect(alert.watchSlug).toBe(created.slug);
@@ -322,7 +389,9 @@ describe('briefs over time', () => {
     expect(alerts.length).toBeGreaterThanOrEqual(1);
     // Followers who are not the owner get the brief, not the alerts.
     const follower = await t.newAccount();
-    expect((await t.call('PUT', `/watches/${created.slug}/follow`, { key: follower.apiKey, body: {} })).status).toBe(200);
+    expect((await t.call('PUT', `/watches/${created.slug}/follow`, { key: follower.apiKey, body: {} })).status).toBe(
+      200,
+    );
     await t.advance(DAY);
     const theirs = (await inbox(follower.apiKey)).items;
     expect(theirs.some((i) => i.kind === 'brief' && i.watchSlug === created.slug)).toBe(true);
@@ -402,7 +471,14 @@ describe('getWatch', () => {
   it('shows a seeded watch with its latest brief, archive (newest first) and method', async () => {
     const res = await t.call('GET', '/watches/ai-chips');
     expect(res.status).toBe(200);
-    expect(res.body.watch).toMatchObject({ slug: 'ai-chips', owner: false, following: false, spaceId: null, visibility: 'public', status: 'active' });
+    expect(res.body.watch).toMatchObject({
+      slug: 'ai-chips',
+      owner: false,
+      following: false,
+      spaceId: null,
+      visibility: 'public',
+      status: 'active',
+    });
     expect(res.body.archive.length).toBeGreaterThanOrEqual(7);
     const dates = res.body.archive.map((b: any) => b.createdAt);
     expect([...dates].sort().reverse()).toEqual(dates);
@@ -508,7 +584,9 @@ describe('listWatchIssues', () => {
       expect([...created].sort().reverse()).toEqual(created);
       expect(seen[0].headlines.length).toBeGreaterThan(0);
       expect(seen[0].headlines.length).toBeLessThanOrEqual(3);
-      expect((await sb.call('GET', '/watches/ai-chips/issues', { query: { limit: 100 } })).body.items).toHaveLength(Math.min(100, seen.length));
+      expect((await sb.call('GET', '/watches/ai-chips/issues', { query: { limit: 100 } })).body.items).toHaveLength(
+        Math.min(100, seen.length),
+      );
       expect((await sb.call('GET', '/watches/ai-chips/issues', { query: { limit: 1 } })).body.items).toHaveLength(1);
     } finally {
       await sb.close();
@@ -536,21 +614,35 @@ describe('followWatch / unfollowWatch', () => {
     const before = (await t.call('GET', '/watches/open-source-llms', { key: acc.apiKey })).body.watch.followers;
     const res = await t.call('PUT', '/watches/open-source-llms/follow', { key: acc.apiKey, body: {} });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ slug: 'open-source-llms', following: true, spaceId: spaces[0].id, followers: before + 1 });
+    expect(res.body).toEqual({
+      slug: 'open-source-llms',
+      following: true,
+      spaceId: spaces[0].id,
+      followers: before + 1,
+    });
     const space = (await t.call('POST', '/spaces', { key: acc.apiKey, body: { name: 'Research' } })).body;
-    const moved = await t.call('PUT', '/watches/open-source-llms/follow', { key: acc.apiKey, body: { spaceId: space.id } });
+    const moved = await t.call('PUT', '/watches/open-source-llms/follow', {
+      key: acc.apiKey,
+      body: { spaceId: space.id },
+    });
     expect(moved.body).toMatchObject({ following: true, spaceId: space.id, followers: before + 1 });
     expect((await t.call('GET', '/watches', { key: acc.apiKey })).body.items[0].spaceId).toBe(space.id);
     const back = await t.call('PUT', '/watches/open-source-llms/follow', { key: acc.apiKey, body: { spaceId: null } });
     expect(back.body.spaceId).toBe(spaces[0].id);
-    const unknown = await t.call('PUT', '/watches/open-source-llms/follow', { key: acc.apiKey, body: { spaceId: 'sp_missing' } });
+    const unknown = await t.call('PUT', '/watches/open-source-llms/follow', {
+      key: acc.apiKey,
+      body: { spaceId: 'sp_missing' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('SPACE_NOT_FOUND');
     const gone = await t.call('DELETE', '/watches/open-source-llms/follow', { key: acc.apiKey });
     expect(gone.status).toBe(204);
     expect(gone.text).toBe('');
     expect((await t.call('GET', '/watches', { key: acc.apiKey })).body.items).toEqual([]);
-    expect((await t.call('GET', '/watches/open-source-llms', { key: acc.apiKey })).body.watch).toMatchObject({ following: false, followers: before });
+    expect((await t.call('GET', '/watches/open-source-llms', { key: acc.apiKey })).body.watch).toMatchObject({
+      following: false,
+      followers: before,
+    });
   });
 
   it('answers 403 FOLLOW_LIMIT beyond limits.follows; moving a followed watch is still fine at the limit', async () => {
@@ -581,7 +673,10 @@ describe('updateWatchSettings', () => {
   it('lets the owner change alerts and cadence; a cadence change reschedules the next brief', async () => {
     const acc = await t.newAccount();
     const created = await createReady({ intent: 'Settings check' }, acc.apiKey);
-    const res = await t.call('PATCH', `/watches/${created.slug}/settings`, { key: acc.apiKey, body: { cadence: 'weekly', alerts: ['recall'] } });
+    const res = await t.call('PATCH', `/watches/${created.slug}/settings`, {
+      key: acc.apiKey,
+      body: { cadence: 'weekly', alerts: ['recall'] },
+    });
     expect(res.status).toBe(204);
     const watch = (await t.call('GET', `/watches/${created.slug}`, { key: acc.apiKey })).body.watch;
     expect(watch).toMatchObject({ cadence: 'weekly', alerts: ['recall'] });
@@ -605,10 +700,15 @@ describe('updateWatchSettings', () => {
     const created = await create({ intent: 'Owner only' });
     const follower = await t.newAccount();
     await t.call('PUT', `/watches/${created.body.slug}/follow`, { key: follower.apiKey, body: {} });
-    const theirs = await t.call('PATCH', `/watches/${created.body.slug}/settings`, { key: follower.apiKey, body: { alerts: ['x1'] } });
+    const theirs = await t.call('PATCH', `/watches/${created.body.slug}/settings`, {
+      key: follower.apiKey,
+      body: { alerts: ['x1'] },
+    });
     expect(theirs.status).toBe(404);
     expect(theirs.body.error.code).toBe('WATCH_NOT_FOUND');
-    expect((await t.call('GET', `/watches/${created.body.slug}`, { key: follower.apiKey })).body.watch.alerts).toEqual([]);
+    expect((await t.call('GET', `/watches/${created.body.slug}`, { key: follower.apiKey })).body.watch.alerts).toEqual(
+      [],
+    );
     const missing = await t.call('PATCH', '/watches/nope/settings', { body: { cadence: 'weekly' } });
     expect(missing.status).toBe(404);
   });
@@ -635,7 +735,9 @@ describe('entries', () => {
     let entry = (await t.call('GET', '/watches/rust-releases')).body.brief.entries[0];
     expect(entry.feedback).toBe('up');
     const other = await t.newAccount();
-    expect((await t.call('GET', '/watches/rust-releases', { key: other.apiKey })).body.brief.entries[0].feedback).toBeNull();
+    expect(
+      (await t.call('GET', '/watches/rust-releases', { key: other.apiKey })).body.brief.entries[0].feedback,
+    ).toBeNull();
     await t.call('PUT', `/entries/${id}/feedback`, { body: { feedback: 'down' } });
     entry = (await t.call('GET', '/watches/rust-releases')).body.brief.entries[0];
     expect(entry.feedback).toBe('down');
@@ -653,16 +755,30 @@ describe('entries', () => {
   it('saves an entry to the library as kind entry and removes it when unsaved', async () => {
     const acc = await t.newAccount();
     const entry = (await t.call('GET', '/watches/china-ev', { key: acc.apiKey })).body.brief.entries[1];
-    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: true } })).status).toBe(204);
-    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: true } })).status).toBe(204);
+    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: true } })).status).toBe(
+      204,
+    );
+    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: true } })).status).toBe(
+      204,
+    );
     const lib = (await t.call('GET', '/library', { key: acc.apiKey, query: { kind: 'entry' } })).body.items;
     expect(lib).toHaveLength(1);
-    expect(lib[0]).toMatchObject({ kind: 'entry', entryId: entry.id, title: entry.headline, url: entry.primaryUrl, status: 'ready' });
+    expect(lib[0]).toMatchObject({
+      kind: 'entry',
+      entryId: entry.id,
+      title: entry.headline,
+      url: entry.primaryUrl,
+      status: 'ready',
+    });
     expect((await t.call('GET', '/watches/china-ev', { key: acc.apiKey })).body.brief.entries[1].saved).toBe(true);
-    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: false } })).status).toBe(204);
+    expect(
+      (await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: false } })).status,
+    ).toBe(204);
     expect((await t.call('GET', '/library', { key: acc.apiKey, query: { kind: 'entry' } })).body.items).toEqual([]);
     expect((await t.call('GET', '/watches/china-ev', { key: acc.apiKey })).body.brief.entries[1].saved).toBe(false);
-    expect((await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: 'yes' } })).status).toBe(400);
+    expect(
+      (await t.call('PUT', `/entries/${entry.id}/saved`, { key: acc.apiKey, body: { saved: 'yes' } })).status,
+    ).toBe(400);
     const missing = await t.call('PUT', '/entries/en_nope/saved', { key: acc.apiKey, body: { saved: true } });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('ENTRY_NOT_FOUND');
@@ -673,7 +789,9 @@ describe('entries', () => {
     const entry = (await t.call('GET', `/watches/${created.slug}`, { key: big.apiKey })).body.brief.entries[0];
     const res = await t.call('PUT', `/entries/${entry.id}/feedback`, { body: { feedback: 'up' } });
     expect(res.status).toBe(404);
-    expect((await t.call('PUT', `/entries/${entry.id}/feedback`, { key: big.apiKey, body: { feedback: 'up' } })).status).toBe(204);
+    expect(
+      (await t.call('PUT', `/entries/${entry.id}/feedback`, { key: big.apiKey, body: { feedback: 'up' } })).status,
+    ).toBe(204);
   });
 });
 
@@ -682,7 +800,9 @@ describe('determinism', () => {
     const run = async () => {
       const sb = await startTestSandbox({ seed: 42, speed: 0 });
       try {
-        const res = await sb.call('POST', '/watches', { body: { intent: 'Determinism of briefs', alerts: ['funding'] } });
+        const res = await sb.call('POST', '/watches', {
+          body: { intent: 'Determinism of briefs', alerts: ['funding'] },
+        });
         await sb.advance(61_000);
         await sb.advance(DAY);
         const page = await sb.call('GET', `/watches/${res.body.slug}`);
@@ -698,7 +818,9 @@ describe('determinism', () => {
     expect(a.seeded).toEqual(b.seeded);
     const other = await startTestSandbox({ seed: 43, speed: 0 });
     try {
-      expect((await other.call('GET', '/watches/ai-chips')).body.brief.entries[0].headline).not.toBe(a.seeded.entries[0].headline);
+      expect((await other.call('GET', '/watches/ai-chips')).body.brief.entries[0].headline).not.toBe(
+        a.seeded.entries[0].headline,
+      );
     } finally {
       await other.close();
     }

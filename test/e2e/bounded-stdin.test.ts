@@ -10,7 +10,8 @@ import { tempDir } from '../helpers/run.js';
 // Loaded into the kagent process with --import: says its peak RSS on stderr as it exits.
 const REPORT_RSS = `data:text/javascript,${encodeURIComponent('import { writeSync } from "node:fs"; process.on("exit", () => writeSync(2, "\\nmaxrss-kb=" + process.resourceUsage().maxRSS + "\\n"));')}`;
 // Writes 600 MB of text to stdout in 1 MiB chunks, as fast as the reader takes it.
-const GENERATOR = 'const c = Buffer.alloc(1 << 20, 97); let n = 0; const go = () => { while (n < 600) { n++; if (!process.stdout.write(c)) return process.stdout.once("drain", go); } }; process.stdout.on("error", () => process.exit(0)); go();';
+const GENERATOR =
+  'const c = Buffer.alloc(1 << 20, 97); let n = 0; const go = () => { while (n < 600) { n++; if (!process.stdout.write(c)) return process.stdout.once("drain", go); } }; process.stdout.on("error", () => process.exit(0)); go();';
 
 async function pipe600MB(args: string[]): Promise<{ code: number | null; stderr: string; maxRssMb: number }> {
   const generator = spawn(process.execPath, ['-e', GENERATOR], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -18,7 +19,14 @@ async function pipe600MB(args: string[]): Promise<{ code: number | null; stderr:
   const kagent = spawn(process.execPath, ['--import', REPORT_RSS, bin, ...args], {
     cwd: root,
     // Nothing listens on port 9: had kagent tried to send, it would fail with exit 7, not 2.
-    env: { PATH: process.env.PATH, HOME: configDir, KAGENT_CONFIG_DIR: configDir, KAGENT_API_KEY: 'ka_test_bounded', KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1', NO_COLOR: '1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: configDir,
+      KAGENT_CONFIG_DIR: configDir,
+      KAGENT_API_KEY: 'ka_test_bounded',
+      KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1',
+      NO_COLOR: '1',
+    },
     stdio: [generator.stdout, 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -37,11 +45,15 @@ describe('600 MB on stdin', () => {
     ['doc edit --ops -', ['doc', 'edit', 'dc_x', '--ops', '-'], 'more than 8,388,608 bytes'],
     ['agent memory --file -', ['agent', 'memory', '--file', '-'], 'more than 20,000 characters'],
     ['api --input -', ['api', 'POST', '/docs', '--input', '-'], 'more than 16,777,216 bytes'],
-  ])('%s is refused with exit 2 and flat memory', async (_name, args, bound) => {
-    const r = await pipe600MB(args);
-    expect(r.stderr).toContain(bound);
-    expect(r.code).toBe(2);
-    // Measured 52–69 MB (Node 20): Node itself is about 45 MB; the 16 MiB cap of `api --input` is the largest buffer.
-    expect(r.maxRssMb).toBeLessThan(100);
-  }, 60_000);
+  ])(
+    '%s is refused with exit 2 and flat memory',
+    async (_name, args, bound) => {
+      const r = await pipe600MB(args);
+      expect(r.stderr).toContain(bound);
+      expect(r.code).toBe(2);
+      // Measured 52–69 MB (Node 20): Node itself is about 45 MB; the 16 MiB cap of `api --input` is the largest buffer.
+      expect(r.maxRssMb).toBeLessThan(100);
+    },
+    60_000,
+  );
 });

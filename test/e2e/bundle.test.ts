@@ -43,10 +43,22 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Runs the built binary; stdin is an empty pipe, or /dev/null with `stdin: 'ignore'`. */
-function kagent(args: string[], env: Record<string, string> = {}, { stdin = 'pipe' }: { stdin?: 'pipe' | 'ignore' } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function kagent(
+  args: string[],
+  env: Record<string, string> = {},
+  { stdin = 'pipe' }: { stdin?: 'pipe' | 'ignore' } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(testNode, [bin, ...args], {
-      env: { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_test', NODE_OPTIONS: '', ...env },
+      env: {
+        ...process.env,
+        KAGENT_CONFIG_DIR: join(dir, 'config'),
+        KAGENT_CACHE_DIR: join(dir, 'cache'),
+        KAGENT_BASE_URL: server.baseUrl,
+        KAGENT_API_KEY: 'kak_test',
+        NODE_OPTIONS: '',
+        ...env,
+      },
       stdio: [stdin, 'pipe', 'pipe'],
     });
     child.stdin?.end();
@@ -59,9 +71,16 @@ function kagent(args: string[], env: Record<string, string> = {}, { stdin = 'pip
 }
 
 /** `kagent me --json` with the recorder: it must answer; what Node loaded (its own list), and stderr. */
-async function apiCallLoads(env: Record<string, string>, options: { stdin?: 'pipe' | 'ignore' } = {}): Promise<{ native: string[]; stderr: string }> {
+async function apiCallLoads(
+  env: Record<string, string>,
+  options: { stdin?: 'pipe' | 'ignore' } = {},
+): Promise<{ native: string[]; stderr: string }> {
   bigHeader = false;
-  const r = await kagent(['me', '--json'], { ...env, NODE_OPTIONS: `--require ${recorder}${env.NODE_OPTIONS ? ` ${env.NODE_OPTIONS}` : ''}` }, options);
+  const r = await kagent(
+    ['me', '--json'],
+    { ...env, NODE_OPTIONS: `--require ${recorder}${env.NODE_OPTIONS ? ` ${env.NODE_OPTIONS}` : ''}` },
+    options,
+  );
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toMatchObject({ id: 'acc_1' });
   const native = /native: (.*)/.exec(r.stderr)?.[1]?.split(' ') ?? [];
@@ -98,8 +117,18 @@ describe('the bundle', () => {
     expect(/stdin made: (\w+)/.exec(stderr)?.[1]).toBe('false');
     // A command that reads stdin still gets it.
     const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const env = { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config-login'), KAGENT_CACHE_DIR: join(dir, 'cache'), NODE_OPTIONS: `--require ${stdinWatch}` };
-      const child = execFile(testNode, [bin, 'auth', 'login', '--with-key', '--base-url', server.baseUrl], { env }, (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }));
+      const env = {
+        ...process.env,
+        KAGENT_CONFIG_DIR: join(dir, 'config-login'),
+        KAGENT_CACHE_DIR: join(dir, 'cache'),
+        NODE_OPTIONS: `--require ${stdinWatch}`,
+      };
+      const child = execFile(
+        testNode,
+        [bin, 'auth', 'login', '--with-key', '--base-url', server.baseUrl],
+        { env },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      );
       child.stdin?.end('kak_from_stdin\n');
     });
     expect(login.code).toBe(0);
@@ -122,7 +151,9 @@ describe('the bundle', () => {
     expect(loaded).toContain('node:net'); // undici loaded
     expect(loaded).not.toContain('node:http');
     expect(loaded).not.toContain('node:assert');
-    expect(server.requests.some((request) => request.method === 'POST' && request.url.includes('/library/files'))).toBe(true);
+    expect(server.requests.some((request) => request.method === 'POST' && request.url.includes('/library/files'))).toBe(
+      true,
+    );
   });
 
   it('answers with headers over 16 KiB fail as in Node, and pass with --max-http-header-size', async () => {
@@ -138,19 +169,32 @@ describe('the bundle', () => {
   it('the modules every API command runs through share one chunk, which the root --help does not load', () => {
     const chunks = join(root, 'dist', 'chunks');
     const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
-    const holding = (module: string) => files.filter((file) => file.text.includes(`// src/${module}\n`)).map((file) => file.name);
+    const holding = (module: string) =>
+      files.filter((file) => file.text.includes(`// src/${module}\n`)).map((file) => file.name);
     const core = holding('cli/runtime.ts');
     expect(core).toHaveLength(1);
-    for (const module of ['api/client.ts', 'http/transport.ts', 'http/shared-pacer.ts', 'io/output.ts', 'config/resolve.ts', 'kit/define.ts']) {
+    for (const module of [
+      'api/client.ts',
+      'http/transport.ts',
+      'http/shared-pacer.ts',
+      'io/output.ts',
+      'config/resolve.ts',
+      'kit/define.ts',
+    ]) {
       expect(holding(module)).toEqual(core);
     }
     // A dynamic import of a core module is a reference to it: no file exists only to re-export it.
-    const stubs = files.filter((file) => !/\n\/\/ (src|commands|node_modules)\//.test(file.text) && file.text.includes(`from "./${core[0]}"`));
+    const stubs = files.filter(
+      (file) => !/\n\/\/ (src|commands|node_modules)\//.test(file.text) && file.text.includes(`from "./${core[0]}"`),
+    );
     expect(stubs.map((file) => file.name)).toEqual([]);
     // The root help's chunk and what it imports never name the core chunk.
     const rootHelp = holding('cli/root-help.ts');
     expect(rootHelp).toHaveLength(1);
-    const imported = (name: string) => [...(files.find((file) => file.name === name)?.text ?? '').matchAll(/from "\.\/([^"]+)"/g)].map((m) => m[1] as string);
+    const imported = (name: string) =>
+      [...(files.find((file) => file.name === name)?.text ?? '').matchAll(/from "\.\/([^"]+)"/g)].map(
+        (m) => m[1] as string,
+      );
     const reached = new Set<string>(rootHelp);
     for (const name of reached) for (const next of imported(name)) reached.add(next);
     expect([...reached]).not.toContain(core[0]);
@@ -159,17 +203,23 @@ describe('the bundle', () => {
   it('--version reads cli.js alone, and the root --help two chunks besides, neither of them the helpers chunk', () => {
     const chunks = join(root, 'dist', 'chunks');
     const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
-    const staticImports = (text: string) => [...text.matchAll(/^(?:import\s+"\.\/(?:chunks\/)?([^"]+)"|\} from "\.\/(?:chunks\/)?([^"]+)")/gm)].map((m) => (m[1] ?? m[2]) as string);
+    const staticImports = (text: string) =>
+      [...text.matchAll(/^(?:import\s+"\.\/(?:chunks\/)?([^"]+)"|\} from "\.\/(?:chunks\/)?([^"]+)")/gm)].map(
+        (m) => (m[1] ?? m[2]) as string,
+      );
     // The entry imports nothing of the bundle at its top: the rest is import()ed as each path needs.
     expect(staticImports(readFileSync(join(root, 'dist', 'cli.js'), 'utf8'))).toEqual([]);
     const helpers = files.filter((file) => file.text.includes('var __toESM = ')).map((file) => file.name);
     expect(helpers).toHaveLength(1);
     // No file imports the helpers for their side effects (they have none), only by name.
-    expect(files.filter((file) => file.text.includes(`import "./${helpers[0]}";`)).map((file) => file.name)).toEqual([]);
+    expect(files.filter((file) => file.text.includes(`import "./${helpers[0]}";`)).map((file) => file.name)).toEqual(
+      [],
+    );
     const rootHelp = files.find((file) => /^root-help-.*\.js$/.test(file.name));
     expect(rootHelp).toBeDefined();
     const reached = new Set<string>([rootHelp!.name]);
-    for (const name of reached) for (const next of staticImports(files.find((file) => file.name === name)?.text ?? '')) reached.add(next);
+    for (const name of reached)
+      for (const next of staticImports(files.find((file) => file.name === name)?.text ?? '')) reached.add(next);
     expect(reached.size).toBe(2);
     expect([...reached]).not.toContain(helpers[0]);
   });
@@ -177,7 +227,10 @@ describe('the bundle', () => {
   it('--version and the root --help into a pipe load none of node:net, the streams, node:tty or node:os', async () => {
     // Written with writeSync: process.stderr would load the very modules looked for.
     const quiet = join(dir, 'record-quietly.cjs');
-    writeFileSync(quiet, `process.on('exit', () => require('node:fs').writeSync(2, 'native: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`);
+    writeFileSync(
+      quiet,
+      `process.on('exit', () => require('node:fs').writeSync(2, 'native: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`,
+    );
     for (const args of [['--version'], ['--help']]) {
       const r = await kagent(args, { NODE_OPTIONS: `--require ${quiet}` });
       expect(r.code).toBe(0);
@@ -195,10 +248,14 @@ describe('the bundle', () => {
     const program = files.filter((file) => file.text.includes('// src/cli/program.ts\n'));
     const me = files.filter((file) => /^me-.*\.js$/.test(file.name));
     expect([core, program, me].map((list) => list.length)).toEqual([1, 1, 1]);
-    for (const file of [...core, ...program, ...me, { name: 'cli.js', text: readFileSync(join(root, 'dist', 'cli.js'), 'utf8') }]) {
+    for (const file of [
+      ...core,
+      ...program,
+      ...me,
+      { name: 'cli.js', text: readFileSync(join(root, 'dist', 'cli.js'), 'utf8') },
+    ]) {
       const other = /[^\0-\x7f]/.exec(file.text);
       expect(other ? `${file.name}: ${file.text.slice(Math.max(0, other.index - 60), other.index + 20)}` : '').toBe('');
     }
   });
 });
-

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, plain, runInPty, type PtyStep } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-
 let t: TestSandbox;
 let home: string;
 
@@ -19,7 +18,9 @@ beforeAll(async () => {
   ensureBuilt();
   t = await startTestSandbox({ speed: 20 });
   home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
-  await t.call('POST', '/docs', { body: { title: 'Vector search notes', markdown: 'HNSW graphs make vector search fast.' } });
+  await t.call('POST', '/docs', {
+    body: { title: 'Vector search notes', markdown: 'HNSW graphs make vector search fast.' },
+  });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -28,7 +29,16 @@ afterAll(async () => {
 
 /** Runs kagent in a pseudo-terminal and types each step's keys once its text is on screen. */
 const chat = (args: string[], steps: PtyStep[]) =>
-  runInPty(args, { env: { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey }, steps });
+  runInPty(args, {
+    env: {
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+    },
+    steps,
+  });
 
 async function userMessages(conversationId: string): Promise<string[]> {
   const page = (await t.call('GET', `/conversations/${conversationId}/messages`)).body;
@@ -56,7 +66,11 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     expect(screen).toMatch(/\[1\] Vector search notes — Docs/);
     const id = /conversation (cv_\w+): kagent conversation show cv_\w+/.exec(screen)?.[1];
     expect(id).toBeDefined();
-    expect(await userMessages(id!)).toEqual(['what did I save about vector search?', 'which should I choose?', 'The details']);
+    expect(await userMessages(id!)).toEqual([
+      'what did I save about vector search?',
+      'which should I choose?',
+      'The details',
+    ]);
   });
 
   it('Ctrl-D on an empty line ends the conversation with exit 0', async () => {
@@ -86,7 +100,9 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const screen = plain(run.output);
     expect(run.code, screen).toBe(0);
     expect(run.typed).toBe(4);
-    expect(screen).toMatch(/Approved: Create the document “Notes on barley malt” \(ac_\w+\); it runs in the background/);
+    expect(screen).toMatch(
+      /Approved: Create the document “Notes on barley malt” \(ac_\w+\); it runs in the background/,
+    );
     expect(screen).not.toContain('approve: kagent actions approve');
     const docs = (await t.call('GET', '/docs')).body.items.map((d: any) => d.title);
     expect(docs).not.toContain('Notes on barley malt');
@@ -118,7 +134,13 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const slow = await startTestSandbox({ speed: 1 });
     try {
       const run = await runInPty(['chat'], {
-        env: { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: slow.baseUrl, KAGENT_API_KEY: slow.apiKey },
+        env: {
+          HOME: home,
+          KAGENT_CONFIG_DIR: join(home, 'config'),
+          KAGENT_CACHE_DIR: join(home, 'cache'),
+          KAGENT_BASE_URL: slow.baseUrl,
+          KAGENT_API_KEY: slow.apiKey,
+        },
         steps: [
           { wait: /\? You/, type: 'what did I save about vector search?\r' },
           { wait: /Searching|Thinking/, type: '\x03' },
@@ -128,7 +150,9 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
       const screen = plain(run.output);
       expect(run.code, screen).toBe(0);
       expect(run.typed).toBe(3);
-      expect(screen).toMatch(/Stopped waiting; the turn goes on: the reply will be in the conversation: `kagent conversation show cv_\w+ --follow`/);
+      expect(screen).toMatch(
+        /Stopped waiting; the turn goes on: the reply will be in the conversation: `kagent conversation show cv_\w+ --follow`/,
+      );
     } finally {
       await slow.close();
     }

@@ -28,7 +28,13 @@ const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
 function kagent(args: string[], cacheDir: string, extraEnv: Record<string, string> = {}) {
   return spawnSync(testNode, [bin, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: cacheDir, ...extraEnv },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: cacheDir,
+      ...extraEnv,
+    },
   });
 }
 

@@ -22,7 +22,9 @@ interface Ran {
 
 function kagent(args: string[], configDir: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -58,30 +60,36 @@ async function budget(): Promise<number> {
 const parallelBudget = await budget();
 
 describe('config set from parallel processes (built binary)', () => {
-  it(`8 processes × 25 \`config set\` keep all 200 profiles, the dir at 0700 and the file at 0600 (within ${Math.round(parallelBudget / 1000)} s here)`, async () => {
-    const dir = join(home, 'parallel');
-    // A directory that exists already with a loose mode is tightened too.
-    mkdirSync(dir, { mode: 0o755 });
-    const workers = Array.from({ length: WORKERS }, async (_, w) => {
-      const results: Ran[] = [];
-      for (let i = 0; i < EACH; i++) results.push(await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`], dir));
-      return results;
-    });
-    const results = (await Promise.all(workers)).flat();
-    expect(results).toHaveLength(200);
-    for (const result of results) {
-      expect(result.stderr).toMatch(/✓ Set space for profile/);
-      expect(result.status).toBe(0);
-    }
-    const file = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-    const expected: Record<string, { space: string }> = {};
-    for (let w = 0; w < WORKERS; w++) for (let i = 0; i < EACH; i++) expected[`w${w}-p${i}`] = { space: `space-${w}-${i}` };
-    expect(file.profiles).toEqual(expected);
-    expect(mode(dir)).toBe(0o700);
-    expect(mode(join(dir, 'config.json'))).toBe(0o600);
-    // No lock left behind.
-    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
-  }, parallelBudget);
+  it(
+    `8 processes × 25 \`config set\` keep all 200 profiles, the dir at 0700 and the file at 0600 (within ${Math.round(parallelBudget / 1000)} s here)`,
+    async () => {
+      const dir = join(home, 'parallel');
+      // A directory that exists already with a loose mode is tightened too.
+      mkdirSync(dir, { mode: 0o755 });
+      const workers = Array.from({ length: WORKERS }, async (_, w) => {
+        const results: Ran[] = [];
+        for (let i = 0; i < EACH; i++)
+          results.push(await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`], dir));
+        return results;
+      });
+      const results = (await Promise.all(workers)).flat();
+      expect(results).toHaveLength(200);
+      for (const result of results) {
+        expect(result.stderr).toMatch(/✓ Set space for profile/);
+        expect(result.status).toBe(0);
+      }
+      const file = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      const expected: Record<string, { space: string }> = {};
+      for (let w = 0; w < WORKERS; w++)
+        for (let i = 0; i < EACH; i++) expected[`w${w}-p${i}`] = { space: `space-${w}-${i}` };
+      expect(file.profiles).toEqual(expected);
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(join(dir, 'config.json'))).toBe(0o600);
+      // No lock left behind.
+      expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+    },
+    parallelBudget,
+  );
 
   it('a write that cannot take the lock fails (exit 1, CONFIG_LOCKED) and changes nothing', async () => {
     const dir = join(home, 'locked');
@@ -95,7 +103,9 @@ describe('config set from parallel processes (built binary)', () => {
       const started = Date.now();
       const result = await kagent(['config', 'set', 'lang', 'en', '-p', 'kept'], dir);
       const waited = Date.now() - started;
-      expect(result.stderr).toContain(`error: the config file ${path} is locked by another kagent process; nothing was saved`);
+      expect(result.stderr).toContain(
+        `error: the config file ${path} is locked by another kagent process; nothing was saved`,
+      );
       expect(result.stderr).toContain('(CONFIG_LOCKED)');
       expect(result.stderr).not.toContain('✓');
       expect(result.status).toBe(1);

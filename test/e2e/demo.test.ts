@@ -9,7 +9,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm run demo', () => {
   it('runs every step of the tour successfully against the embedded sandbox', async () => {
-    const child = spawn(testNode, ['scripts/demo.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(testNode, ['scripts/demo.mjs'], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -18,7 +22,9 @@ describe('npm run demo', () => {
     expect(output).not.toMatch(/\(exit \d+\)/);
     expect(code).toBe(0);
     // The steps that show what kagent is for actually happened.
-    expect(output).toMatch(/Watch open-source-ai-model-releases-and-benchmarks is set up: first brief with \d+ entries/);
+    expect(output).toMatch(
+      /Watch open-source-ai-model-releases-and-benchmarks is set up: first brief with \d+ entries/,
+    );
     expect(output).toMatch(/1 uploaded, 0 already there, 0 failed/);
     expect(output).toMatch(/0 uploaded, 1 already there, 0 failed/);
     // A folder synced, changed, planned and synced again.

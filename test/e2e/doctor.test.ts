@@ -19,8 +19,17 @@ afterAll(() => t.close());
 
 function kagent(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, NODE_OPTIONS: '' };
-    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    const env = {
+      ...process.env,
+      KAGENT_CONFIG_DIR: join(dir, 'config'),
+      KAGENT_CACHE_DIR: join(dir, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+      NODE_OPTIONS: '',
+    };
+    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -30,7 +39,16 @@ describe('the built binary', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.checks.map((c: any) => `${c.name} ${c.status}`)).toEqual(['config ok', 'dns ok', 'proxy ok', 'reachable ok', 'key ok', 'clock ok', 'rate-limit ok', 'openapi ok']);
+    expect(report.checks.map((c: any) => `${c.name} ${c.status}`)).toEqual([
+      'config ok',
+      'dns ok',
+      'proxy ok',
+      'reachable ok',
+      'key ok',
+      'clock ok',
+      'rate-limit ok',
+      'openapi ok',
+    ]);
     expect(report.checks.at(-1).data.url).toBe(`${t.baseUrl}/openapi.json`);
   });
 

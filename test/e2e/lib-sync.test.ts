@@ -34,7 +34,12 @@ beforeEach(async () => {
   await t.call('POST', '/spaces', { key, body: { name: 'Handbook' } });
   configDir = mkdtempSync(join(home, 'config-'));
   // The sandbox's limit is off; so is the client's pacing (a high rate), to keep the test quick.
-  await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 }, { makeCurrent: true });
+  await writeProfile(
+    configDir,
+    'default',
+    { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
 });
 
 interface Run {
@@ -47,10 +52,20 @@ interface Run {
 /** Starts `kagent lib sync DIR --space Handbook --delete --yes`; `killAfterMs` sends SIGKILL then. */
 function syncRun(dir: string, killAfterMs?: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(testNode, [bin, 'lib', 'sync', dir, '--space', 'Handbook', '--delete', '--yes', '--concurrency', '3'], {
-      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, KAGENT_CACHE_DIR: join(configDir, 'cache'), CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      testNode,
+      [bin, 'lib', 'sync', dir, '--space', 'Handbook', '--delete', '--yes', '--concurrency', '3'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          KAGENT_CONFIG_DIR: configDir,
+          KAGENT_CACHE_DIR: join(configDir, 'cache'),
+          CI: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -67,7 +82,9 @@ function syncRun(dir: string, killAfterMs?: number): Promise<Run> {
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 function files(dir: string, at = dir): string[] {
-  return readdirSync(at, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(dir, join(at, entry.name)) : [relative(dir, join(at, entry.name))]));
+  return readdirSync(at, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(dir, join(at, entry.name)) : [relative(dir, join(at, entry.name))],
+  );
 }
 
 /** name → SHA-256 of every file the folder should have in the space. */
@@ -102,17 +119,25 @@ function makeFolder(count: number): string {
 function edit(dir: string, round: number): void {
   const all = files(dir).sort();
   all.forEach((rel, i) => {
-    if (i % 3 === 0) writeFileSync(join(dir, rel), `# ${rel}\n\n${`line ${i}, version ${round}\n`.repeat(150 + round)}`);
+    if (i % 3 === 0)
+      writeFileSync(join(dir, rel), `# ${rel}\n\n${`line ${i}, version ${round}\n`.repeat(150 + round)}`);
     else if (i % 7 === 1) unlinkSync(join(dir, rel));
   });
-  for (let i = 0; i < 4; i++) writeFileSync(join(dir, `added-${round}-${i}.md`), `# added ${round} ${i}\n${'text\n'.repeat(100)}`);
+  for (let i = 0; i < 4; i++)
+    writeFileSync(join(dir, `added-${round}-${i}.md`), `# added ${round} ${i}\n${'text\n'.repeat(100)}`);
 }
 
 describe('kagent lib sync, killed and run twice at once', () => {
   it('SIGKILL at random moments, then a full run: the space matches the folder, no duplicate, foreign items untouched', async () => {
     const dir = makeFolder(24);
     // An item that did not come from the folder, with the bytes of none of its files.
-    const foreign = (await t.call('POST', '/library/files', { key, raw: Buffer.from('# by hand\n'), headers: { 'x-file-name': 'notes.md', 'content-type': 'application/octet-stream' } })).body.item.id;
+    const foreign = (
+      await t.call('POST', '/library/files', {
+        key,
+        raw: Buffer.from('# by hand\n'),
+        headers: { 'x-file-name': 'notes.md', 'content-type': 'application/octet-stream' },
+      })
+    ).body.item.id;
     const delays: number[] = [];
     const outcomes: string[] = [];
     for (let round = 1; round <= 3; round++) {
@@ -126,7 +151,9 @@ describe('kagent lib sync, killed and run twice at once', () => {
         const killed = await syncRun(dir, delay);
         outcomes.push(killed.signal === 'SIGKILL' ? `killed at ${delay} ms` : `finished before ${delay} ms`);
         // Either it was killed, or it finished first: both must leave a state the next run can finish from.
-        expect(killed.signal === 'SIGKILL' || killed.code === 0, `delays ${delays.join(', ')}: ${killed.stderr}`).toBe(true);
+        expect(killed.signal === 'SIGKILL' || killed.code === 0, `delays ${delays.join(', ')}: ${killed.stderr}`).toBe(
+          true,
+        );
         // Nothing lost: a file of the folder that had an item still has one (an earlier version goes only after the new one is in).
         const now = new Set((await items()).map((item) => item.fileName));
         for (const name of present) expect(now.has(name), `${name} lost; delays ${delays.join(', ')}`).toBe(true);
@@ -140,7 +167,9 @@ describe('kagent lib sync, killed and run twice at once', () => {
       // One more run finds nothing to do.
       const again = await syncRun(dir);
       expect(again.code).toBe(0);
-      expect(again.stderr).toMatch(new RegExp(`^0 uploaded, 0 replaced, 0 deleted, ${wanted(dir).size} unchanged, 0 failed`, 'm'));
+      expect(again.stderr).toMatch(
+        new RegExp(`^0 uploaded, 0 replaced, 0 deleted, ${wanted(dir).size} unchanged, 0 failed`, 'm'),
+      );
     }
     expect((await items()).some((item) => item.id === foreign)).toBe(true);
     // The kills landed in the middle of runs (process start-up alone is about 150 ms).

@@ -51,7 +51,8 @@ function kagent(args: string[], env: Record<string, string>, input?: Buffer): Pr
 function folderOf(name: string, count: number): string {
   const dir = join(home, name);
   mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < count; i++) writeFileSync(join(dir, `${name}-${i}.md`), `# ${name} ${i}\n\nnotes ${Math.random()}\n`);
+  for (let i = 0; i < count; i++)
+    writeFileSync(join(dir, `${name}-${i}.md`), `# ${name} ${i}\n\nnotes ${Math.random()}\n`);
   return dir;
 }
 
@@ -76,7 +77,12 @@ describe('three kagent processes, one key, a sandbox allowing 60 requests a minu
     arrivals.length = 0;
     const runs = await Promise.all(
       cacheDirs.map((cacheDir, i) =>
-        kagent(['lib', 'upload', folderOf(`${tag}${i}`, 2), '--json'], { KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, KAGENT_CACHE_DIR: cacheDir, CI: 'true' }),
+        kagent(['lib', 'upload', folderOf(`${tag}${i}`, 2), '--json'], {
+          KAGENT_BASE_URL: t.baseUrl,
+          KAGENT_API_KEY: t.apiKey,
+          KAGENT_CACHE_DIR: cacheDir,
+          CI: 'true',
+        }),
       ),
     );
     const api = arrivals.slice(); // every request (admin ones are made only before and after)
@@ -104,7 +110,10 @@ describe('three kagent processes, one key, a sandbox allowing 60 requests a minu
   it('control: with separate cache dirs the processes do not wait for each other (so the spacing above is the shared budget)', async () => {
     // Let the sandbox's window and the processes' buckets empty first.
     await t.call('POST', '/_sandbox/rate-limit', { key: null, body: { perMinute: 60 } });
-    const { runs, span } = await threeAtOnce([join(home, 'cache-a'), join(home, 'cache-b'), join(home, 'cache-c')], 'apart');
+    const { runs, span } = await threeAtOnce(
+      [join(home, 'cache-a'), join(home, 'cache-b'), join(home, 'cache-c')],
+      'apart',
+    );
     for (const run of runs) expect(run.code).toBe(0);
     expect(span).toBeLessThan(2_500);
     // Each process kept its own window of its own 3 requests.
@@ -118,15 +127,26 @@ describe('the binary', () => {
     t = await startTestSandbox();
   });
   afterAll(() => t?.close());
-  const env = () => ({ KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey, KAGENT_CACHE_DIR: join(home, 'cache-binary') });
+  const env = () => ({
+    KAGENT_BASE_URL: t.baseUrl,
+    KAGENT_API_KEY: t.apiKey,
+    KAGENT_CACHE_DIR: join(home, 'cache-binary'),
+  });
 
   it('uploads binary stdin from a real pipe (spooled, then sent with its length)', async () => {
     const png = makePng(320, 200);
     const r = await kagent(['lib', 'upload', '-', '--name', 'chart.png', '--json'], env(), png);
     expect(r.code).toBe(0);
-    const [result] = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [result] = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(result).toMatchObject({ path: '-', name: 'chart.png', size: png.length, status: 'uploaded' });
-    expect(result.item).toMatchObject({ mime: 'image/png', size: png.length, sha256: createHash('sha256').update(png).digest('hex') });
+    expect(result.item).toMatchObject({
+      mime: 'image/png',
+      size: png.length,
+      sha256: createHash('sha256').update(png).digest('hex'),
+    });
   });
 
   it('piped into another program: tab-separated rows; the summary and errors on stderr', async () => {
@@ -134,7 +154,10 @@ describe('the binary', () => {
     writeFileSync(join(dir, 'junk.bin'), Buffer.from([0, 1, 2, 3]));
     const r = await kagent(['lib', 'upload', dir], env());
     expect(r.code).toBe(2);
-    const rows = r.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows.map((row) => row[0]).sort()).toEqual(['failed', 'uploaded', 'uploaded']);
     expect(r.stderr).toMatch(/junk\.bin: junk\.bin is binary content .*\(UNSUPPORTED_TYPE\)/);
     expect(r.stderr).toMatch(/^2 uploaded, 0 already there, 1 failed/m);
@@ -157,7 +180,12 @@ describe('the binary', () => {
       child.on('close', resolve);
     });
     expect(code).toBe(130);
-    expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line).status)).toEqual(['skipped', 'skipped']);
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).status),
+    ).toEqual(['skipped', 'skipped']);
     expect(stderr).toMatch(/run the same command again/);
 
     const rerun = await kagent(['lib', 'upload', dir], env());
@@ -183,7 +211,9 @@ describe('the binary', () => {
     expect(run.typed).toBe(1);
     expect(run.code).toBe(130);
     expect(screen).toMatch(/not attempted/);
-    expect(screen).toMatch(/hint: run the same command again: files already uploaded are recognised and not added twice/);
+    expect(screen).toMatch(
+      /hint: run the same command again: files already uploaded are recognised and not added twice/,
+    );
 
     const rerun = await kagent(['lib', 'upload', dir], env());
     expect(rerun.code).toBe(0);

@@ -16,15 +16,25 @@ let node18: string;
 const dir = mkdtempSync(join(tmpdir(), 'kagent-engines-'));
 beforeAll(() => {
   ensureBuilt();
-  const installed = spawnSync(process.execPath, [join(root, 'scripts', 'nodes.mjs'), '--version', '18'], { encoding: 'utf8', timeout: 300_000 });
-  if (installed.status !== 0) throw new Error(`scripts/nodes.mjs could not install Node 18 (exit ${installed.status}):\n${installed.stderr}`);
+  const installed = spawnSync(process.execPath, [join(root, 'scripts', 'nodes.mjs'), '--version', '18'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (installed.status !== 0)
+    throw new Error(`scripts/nodes.mjs could not install Node 18 (exit ${installed.status}):\n${installed.stderr}`);
   const line = /^18 (\S.*)$/m.exec(installed.stdout);
   if (!line) throw new Error(`scripts/nodes.mjs --version 18 printed no path:\n${installed.stdout}`);
   node18 = line[1] as string;
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const env = { PATH: process.env.PATH, HOME: dir, KAGENT_CONFIG_DIR: join(dir, 'config'), KAGENT_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: dir,
+  KAGENT_CONFIG_DIR: join(dir, 'config'),
+  KAGENT_CACHE_DIR: join(dir, 'cache'),
+  NO_COLOR: '1',
+};
 
 describe('a Node outside package.json "engines"', () => {
   it('Node 18: one line naming the Node kagent needs and the one it found, exit 2, for any command', () => {
@@ -33,8 +43,14 @@ describe('a Node outside package.json "engines"', () => {
     expect(satisfies(found, pkg.engines.node)).toBe(false);
     // An API call (before: NETWORK_ERROR, exit 7, from deep inside the bundle), --version, and no command at all.
     for (const args of [['me', '--json'], ['--version'], []]) {
-      const r = spawnSync(node18, [bin, ...args], { encoding: 'utf8', env: { ...env, KAGENT_API_KEY: 'kak_x', KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1' }, timeout: 30_000 });
-      expect(r.stderr, args.join(' ')).toBe(`kagent needs Node ${pkg.engines.node}, but this is Node ${found.slice(1)}: run it with a supported Node.\n`);
+      const r = spawnSync(node18, [bin, ...args], {
+        encoding: 'utf8',
+        env: { ...env, KAGENT_API_KEY: 'kak_x', KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1' },
+        timeout: 30_000,
+      });
+      expect(r.stderr, args.join(' ')).toBe(
+        `kagent needs Node ${pkg.engines.node}, but this is Node ${found.slice(1)}: run it with a supported Node.\n`,
+      );
       expect(r.stdout, args.join(' ')).toBe('');
       expect(r.status, args.join(' ')).toBe(2);
     }
@@ -65,18 +81,36 @@ describe('the range the launcher checks', () => {
     const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
     const ranges = [
       pkg.engines.node,
-      `^${version}`, `^${major}.${minor + 1}.0`, `^${major}`, `^${major}.${minor}`, `^${major - 2}.0.0 || ^${major + 2}.0.0`,
-      `~${major}.${minor}.0`, `~${major}.${minor + 1}`, `~${major}`,
-      `>=${major}.${minor}.${patch + 1}`, `>=${major}`, `>${major}`, `>${major - 1}`, `>${version}`,
-      `<${major}`, `<=${major}`, `<=${version}`, `<${version}`,
-      `${version}`, `=${major}.${minor}`, `>=${major}.${minor}.0 <${major}.${minor}.${patch + 1}`, `>=${major + 1} || <${major}`,
+      `^${version}`,
+      `^${major}.${minor + 1}.0`,
+      `^${major}`,
+      `^${major}.${minor}`,
+      `^${major - 2}.0.0 || ^${major + 2}.0.0`,
+      `~${major}.${minor}.0`,
+      `~${major}.${minor + 1}`,
+      `~${major}`,
+      `>=${major}.${minor}.${patch + 1}`,
+      `>=${major}`,
+      `>${major}`,
+      `>${major - 1}`,
+      `>${version}`,
+      `<${major}`,
+      `<=${major}`,
+      `<=${version}`,
+      `<${version}`,
+      `${version}`,
+      `=${major}.${minor}`,
+      `>=${major}.${minor}.0 <${major}.${minor}.${patch + 1}`,
+      `>=${major + 1} || <${major}`,
     ];
     for (const range of ranges) {
       const r = launch(range);
       const fits = satisfies(version, range);
       expect(r.status, `Node ${version} in "${range}"`).toBe(fits ? 0 : 2);
       expect(r.stdout, `Node ${version} in "${range}"`).toBe(fits ? 'ran\n' : '');
-      expect(r.stderr, `Node ${version} in "${range}"`).toBe(fits ? '' : `kagent needs Node ${range}, but this is Node ${version}: run it with a supported Node.\n`);
+      expect(r.stderr, `Node ${version} in "${range}"`).toBe(
+        fits ? '' : `kagent needs Node ${range}, but this is Node ${version}: run it with a supported Node.\n`,
+      );
     }
   });
 

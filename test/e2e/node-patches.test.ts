@@ -22,8 +22,14 @@ const home = mkdtempSync(join(tmpdir(), 'kagent-node-patches-'));
 beforeAll(async () => {
   ensureBuilt();
   const args = VERSIONS.flatMap((version) => ['--version', version]);
-  const installed = spawnSync(process.execPath, [join(root, 'scripts', 'nodes.mjs'), ...args], { encoding: 'utf8', timeout: 600_000 });
-  if (installed.status !== 0) throw new Error(`scripts/nodes.mjs could not install ${VERSIONS.join(', ')} (exit ${installed.status}):\n${installed.stderr}`);
+  const installed = spawnSync(process.execPath, [join(root, 'scripts', 'nodes.mjs'), ...args], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (installed.status !== 0)
+    throw new Error(
+      `scripts/nodes.mjs could not install ${VERSIONS.join(', ')} (exit ${installed.status}):\n${installed.stderr}`,
+    );
   for (const line of installed.stdout.trim().split('\n')) {
     const [spec, path] = line.split(' ') as [string, string];
     paths.set(spec, path);
@@ -38,7 +44,15 @@ afterAll(async () => {
 function kagent(node: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [bin, ...args], {
-      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, `cache-${node.length}`), KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey, NO_COLOR: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        KAGENT_CONFIG_DIR: join(home, 'config'),
+        KAGENT_CACHE_DIR: join(home, `cache-${node.length}`),
+        KAGENT_BASE_URL: sandbox.baseUrl,
+        KAGENT_API_KEY: sandbox.apiKey,
+        NO_COLOR: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -52,9 +66,15 @@ function kagent(node: string, args: string[]): Promise<{ code: number | null; st
 
 describe('one build on every supported Node', () => {
   it('the bundle holds no V8 code cache and sets no V8 flag at run time', () => {
-    const files = readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const files = readdirSync(join(root, 'dist'), { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
     expect(files.filter((entry) => entry.name.endsWith('.cache')).map((entry) => entry.name)).toEqual([]);
-    const flagged = files.filter((entry) => entry.name.endsWith('.js') && /setFlagsFromString|cachedData/.test(readFileSync(join(entry.parentPath, entry.name), 'utf8')));
+    const flagged = files.filter(
+      (entry) =>
+        entry.name.endsWith('.js') &&
+        /setFlagsFromString|cachedData/.test(readFileSync(join(entry.parentPath, entry.name), 'utf8')),
+    );
     expect(flagged.map((entry) => entry.name)).toEqual([]);
   });
 

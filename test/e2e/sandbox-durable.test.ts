@@ -29,13 +29,19 @@ interface Child {
 }
 
 function sandboxChild(args: string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--no-save-profile', ...args], {
-    env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, 'sandbox', '--port', '0', '--json', '--rate-limit', '0', '--no-save-profile', ...args],
+    {
+      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', ...env },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const started = new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
@@ -80,11 +86,20 @@ describe('kill -9 under load (built binary)', () => {
           const title = `r${round}-c${c}-${i}`;
           const target = mine[(i * 7) % Math.max(1, mine.length)];
           const kind = target && i % 3 === 1 ? 'update' : target && i % 7 === 6 ? 'delete' : 'create';
-          if (kind !== 'create') expected.set(target!, { ...(expected.get(target!) as Expected), alt: kind === 'update' ? title : 'deleted' });
+          if (kind !== 'create')
+            expected.set(target!, {
+              ...(expected.get(target!) as Expected),
+              alt: kind === 'update' ? title : 'deleted',
+            });
           let answer;
           try {
-            if (kind === 'create') answer = await call(dispatcher, baseUrl, apiKey, 'POST', '/docs', { title, markdown: `body of ${title}` });
-            else if (kind === 'update') answer = await call(dispatcher, baseUrl, apiKey, 'PATCH', `/docs/${target}`, { title });
+            if (kind === 'create')
+              answer = await call(dispatcher, baseUrl, apiKey, 'POST', '/docs', {
+                title,
+                markdown: `body of ${title}`,
+              });
+            else if (kind === 'update')
+              answer = await call(dispatcher, baseUrl, apiKey, 'PATCH', `/docs/${target}`, { title });
             else answer = await call(dispatcher, baseUrl, apiKey, 'DELETE', `/docs/${target}`);
           } catch {
             return; // the sandbox is gone: this write was never answered
@@ -168,7 +183,11 @@ describe('stopping with a signal (built binary)', () => {
     mkdirSync(tmp);
     const sandbox = sandboxChild(['--quiet'], { TMPDIR: tmp });
     const { baseUrl, apiKey } = await sandbox.started;
-    const res = await request(`${baseUrl}/library/files`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'x-file-name': 'note.txt', 'content-type': 'text/plain' }, body: 'some text' });
+    const res = await request(`${baseUrl}/library/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'x-file-name': 'note.txt', 'content-type': 'text/plain' },
+      body: 'some text',
+    });
     await res.body.dump();
     expect(res.statusCode).toBe(201);
     expect(readdirSync(tmp).filter((name) => name.startsWith('kagent-sandbox-'))).toHaveLength(1);
@@ -224,7 +243,12 @@ describe('refusals at start (built binary)', () => {
     const dir = join(home, 'future');
     mkdirSync(dir);
     const stateFile = join(dir, 'state.json');
-    const text = JSON.stringify({ version: 2, seed: 1, accounts: { acc_future: { id: 'acc_future' } }, keys: { kak_future: 'acc_future' } });
+    const text = JSON.stringify({
+      version: 2,
+      seed: 1,
+      accounts: { acc_future: { id: 'acc_future' } },
+      keys: { kak_future: 'acc_future' },
+    });
     writeFileSync(stateFile, text);
     const sandbox = sandboxChild(['--state', stateFile, '--quiet']);
     const exit = await sandbox.exited;

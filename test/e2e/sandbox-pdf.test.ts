@@ -50,10 +50,20 @@ afterEach(async () => {
 
 /** `kagent sandbox` in a fresh process where the packages in `hide` cannot load. */
 function startSandbox(hide: string[]): Promise<RunningSandbox> {
-  const child = spawn(testNode, ['--import', hook, bin, 'sandbox', '--port', '0', '--rate-limit', '0', '--no-save-profile', '--quiet', '--json'], {
-    env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_HIDE_MODULES: hide.join(',') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    testNode,
+    ['--import', hook, bin, 'sandbox', '--port', '0', '--rate-limit', '0', '--no-save-profile', '--quiet', '--json'],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        KAGENT_CONFIG_DIR: join(home, 'config'),
+        KAGENT_CACHE_DIR: join(home, 'cache'),
+        KAGENT_HIDE_MODULES: hide.join(','),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -65,17 +75,33 @@ function startSandbox(hide: string[]): Promise<RunningSandbox> {
       if (end < 0) return;
       clearTimeout(timer);
       const started = JSON.parse(stdout.slice(0, end + 1)) as { baseUrl: string; apiKey: string };
-      running = { child, baseUrl: started.baseUrl, apiKey: started.apiKey, stderr: () => stderr, stderrAtStart: stderr };
+      running = {
+        child,
+        baseUrl: started.baseUrl,
+        apiKey: started.apiKey,
+        stderr: () => stderr,
+        stderrAtStart: stderr,
+      };
       resolve(running);
     });
     child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}); stderr:\n${stderr}`)));
   });
 }
 
-function kagent(sandbox: RunningSandbox, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function kagent(
+  sandbox: RunningSandbox,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(testNode, [bin, ...args], {
-      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: sandbox.baseUrl, KAGENT_API_KEY: sandbox.apiKey },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        KAGENT_CONFIG_DIR: join(home, 'config'),
+        KAGENT_CACHE_DIR: join(home, 'cache'),
+        KAGENT_BASE_URL: sandbox.baseUrl,
+        KAGENT_API_KEY: sandbox.apiKey,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -101,7 +127,11 @@ async function upload(sandbox: RunningSandbox, name: string, bytes: Buffer): Pro
 describe('kagent sandbox without the optional native canvas package', () => {
   it('extracts the text of a PDF and warns about nothing', async () => {
     const sandbox = await startSandbox(['@napi-rs/canvas']);
-    const id = await upload(sandbox, 'lighthouse.pdf', makePdf(['Annual report of the lighthouse society', 'Membership grew by a third.']));
+    const id = await upload(
+      sandbox,
+      'lighthouse.pdf',
+      makePdf(['Annual report of the lighthouse society', 'Membership grew by a third.']),
+    );
     const text = await kagent(sandbox, ['lib', 'text', id]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('Annual report of the lighthouse society');
@@ -114,10 +144,14 @@ describe('kagent sandbox where the PDF parser cannot load at all', () => {
   it('says so at start and for each PDF, answers NO_TEXT for it, and still reads .docx', async () => {
     const sandbox = await startSandbox(['unpdf']);
     // At start, before the base URL was printed.
-    expect(sandbox.stderrAtStart).toMatch(/^warning: PDF text extraction is not available \(.*unpdf.*\): uploaded PDFs are stored without text/m);
+    expect(sandbox.stderrAtStart).toMatch(
+      /^warning: PDF text extraction is not available \(.*unpdf.*\): uploaded PDFs are stored without text/m,
+    );
 
     const id = await upload(sandbox, 'minutes.pdf', makePdf(['Minutes of the harbour board']));
-    await expect.poll(() => sandbox.stderr()).toMatch(/^warning: PDF text extraction is not available \(.*\): minutes\.pdf is stored without text/m);
+    await expect
+      .poll(() => sandbox.stderr())
+      .toMatch(/^warning: PDF text extraction is not available \(.*\): minutes\.pdf is stored without text/m);
     const text = await kagent(sandbox, ['lib', 'text', id]);
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('NO_TEXT');
@@ -140,7 +174,9 @@ describe('the installed production dependencies', () => {
     const production = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && !entry.dev);
     // Only what the bundle loads from node_modules (the rest is bundled into dist/, devDependencies).
     expect(production.map(([path]) => path).sort()).toEqual(['node_modules/jq-wasm', 'node_modules/unpdf']);
-    const native = production.filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu).map(([path]) => path);
+    const native = production
+      .filter(([, entry]) => entry.hasInstallScript || entry.os || entry.cpu)
+      .map(([path]) => path);
     expect(native).toEqual([]);
   });
 });

@@ -9,12 +9,21 @@ import { tempDir } from '../helpers/run.js';
 
 beforeAll(() => ensureBuilt());
 
-async function uploadStdinThen(signal: NodeJS.Signals): Promise<{ code: number | null; left: string[]; seen: boolean }> {
+async function uploadStdinThen(
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; left: string[]; seen: boolean }> {
   const tmp = tempDir('kagent-tmp-');
   const configDir = tempDir('kagent-config-');
   const child = spawn(process.execPath, [bin, 'lib', 'upload', '-', '--name', 'notes.md'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: configDir, KAGENT_CONFIG_DIR: configDir, TMPDIR: tmp, KAGENT_API_KEY: 'ka_test_signals', KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: configDir,
+      KAGENT_CONFIG_DIR: configDir,
+      TMPDIR: tmp,
+      KAGENT_API_KEY: 'ka_test_signals',
+      KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1',
+    },
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   // stdin stays open: kagent is still copying it when the signal comes.
@@ -34,10 +43,14 @@ describe('the temporary copy of stdin', () => {
     ['SIGTERM', 143],
     ['SIGHUP', 129],
     ['SIGINT', 130],
-  ] as const)('is removed on %s (exit %i)', async (signal, exit) => {
-    const r = await uploadStdinThen(signal);
-    expect(r.seen).toBe(true);
-    expect(r.left).toEqual([]);
-    expect(r.code).toBe(exit);
-  }, 20_000);
+  ] as const)(
+    'is removed on %s (exit %i)',
+    async (signal, exit) => {
+      const r = await uploadStdinThen(signal);
+      expect(r.seen).toBe(true);
+      expect(r.left).toEqual([]);
+      expect(r.code).toBe(exit);
+    },
+    20_000,
+  );
 });

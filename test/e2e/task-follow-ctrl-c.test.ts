@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, ensureBuilt, plain, runInPty, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-
 let t: TestSandbox;
 let home: string;
 
@@ -27,10 +26,17 @@ afterAll(async () => {
 });
 
 /** The environment of every run: this test's home and the sandbox's key. */
-const env = () => ({ HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey });
+const env = () => ({
+  HOME: home,
+  KAGENT_CONFIG_DIR: join(home, 'config'),
+  KAGENT_CACHE_DIR: join(home, 'cache'),
+  KAGENT_BASE_URL: t.baseUrl,
+  KAGENT_API_KEY: t.apiKey,
+});
 
 /** Runs kagent in a pseudo-terminal; presses Ctrl-C once `ready` matches the screen output. */
-const ctrlCWhen = (args: string[], ready: RegExp) => runInPty(args, { env: env(), steps: [{ wait: ready, type: '\x03' }] });
+const ctrlCWhen = (args: string[], ready: RegExp) =>
+  runInPty(args, { env: env(), steps: [{ wait: ready, type: '\x03' }] });
 
 describe('built binary, piped', () => {
   it('`watch show --jq` picks entry ids (jq-wasm loads from the bundle)', async () => {
@@ -40,7 +46,13 @@ describe('built binary, piped', () => {
     // Asynchronously: the sandbox answering it runs in this very process.
     const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(testNode, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
-        env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey },
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          KAGENT_CONFIG_DIR: join(home, 'config'),
+          KAGENT_BASE_URL: t.baseUrl,
+          KAGENT_API_KEY: t.apiKey,
+        },
       });
       let stdout = '';
       let stderr = '';
@@ -74,11 +86,17 @@ describe('Ctrl-C in a pseudo-terminal (built binary)', () => {
   });
 
   it('`watch create`: stops following the set-up, exit 130, prints the resume commands', async () => {
-    const run = await ctrlCWhen(['watch', 'create', 'Solid state batteries'], /Set up watch: Solid state batteries[\s\S]*Finding sources/);
+    const run = await ctrlCWhen(
+      ['watch', 'create', 'Solid state batteries'],
+      /Set up watch: Solid state batteries[\s\S]*Finding sources/,
+    );
     const screen = plain(run.output);
     expect(run.code).toBe(130);
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
-    const hint = /hint: the watch is still being set up: follow it with `kagent task watch (tk_\w+)`, then read it with `kagent watch show solid-state-batteries`/.exec(screen);
+    const hint =
+      /hint: the watch is still being set up: follow it with `kagent task watch (tk_\w+)`, then read it with `kagent watch show solid-state-batteries`/.exec(
+        screen,
+      );
     expect(hint).not.toBeNull();
     expect(['queued', 'running']).toContain((await t.call('GET', `/tasks/${hint![1]}`)).body.status);
   });

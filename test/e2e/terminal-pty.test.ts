@@ -21,7 +21,8 @@ let home: string;
 let longDoc: string;
 let env: Record<string, string>;
 
-const longTitle = '🚀 Launch plan ✅ ready ⚠️ 研究项目：人工智能与知识管理的长期研究计划 and a rather long English tail';
+const longTitle =
+  '🚀 Launch plan ✅ ready ⚠️ 研究项目：人工智能与知识管理的长期研究计划 and a rather long English tail';
 const markdown = [
   '# 研究笔记 Research notes 📚',
   '',
@@ -50,13 +51,30 @@ beforeAll(async () => {
   ensureBuilt();
   t = await startTestSandbox();
   home = mkdtempSync(join(tmpdir(), 'kagent-tty-'));
-  env = { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey };
-  for (const name of [longTitle.slice(0, 70), '研究项目 🚀 长名字的空间用于测试表格宽度', 'Émigré café naïve façade ✅']) {
-    await t.call('POST', '/spaces', { body: { name, description: `${name} — a description that goes on and on 中文描述` } });
+  env = {
+    HOME: home,
+    KAGENT_CONFIG_DIR: join(home, 'config'),
+    KAGENT_CACHE_DIR: join(home, 'cache'),
+    KAGENT_BASE_URL: t.baseUrl,
+    KAGENT_API_KEY: t.apiKey,
+  };
+  for (const name of [
+    longTitle.slice(0, 70),
+    '研究项目 🚀 长名字的空间用于测试表格宽度',
+    'Émigré café naïve façade ✅',
+  ]) {
+    await t.call('POST', '/spaces', {
+      body: { name, description: `${name} — a description that goes on and on 中文描述` },
+    });
   }
-  longDoc = (await t.call('POST', '/docs', { body: { title: longTitle, markdown: Array.from({ length: 6 }, () => markdown).join('\n\n') } })).body.id;
+  longDoc = (
+    await t.call('POST', '/docs', {
+      body: { title: longTitle, markdown: Array.from({ length: 6 }, () => markdown).join('\n\n') },
+    })
+  ).body.id;
   await t.call('POST', '/docs', { body: { title: '短标题 ✅', markdown: 'x' } });
-  for (const slug of ['china-ev', 'ai-chips']) expect((await t.call('PUT', `/watches/${slug}/follow`, { body: {} })).status).toBeLessThan(300);
+  for (const slug of ['china-ev', 'ai-chips'])
+    expect((await t.call('PUT', `/watches/${slug}/follow`, { body: {} })).status).toBeLessThan(300);
 }, 60_000);
 afterAll(async () => {
   spawnSync('tmux', ['-L', TMUX, 'kill-server']);
@@ -87,7 +105,11 @@ describe('nothing wider than the terminal', () => {
   for (const width of WIDTHS) {
     it(`at ${width} columns`, async () => {
       for (const [name, args, expected] of commands) {
-        const run = await runInPty(args.length ? args : ['doc', 'show', longDoc], { env: { ...env, KAGENT_PAGER: 'cat' }, cols: width, rows: 50 });
+        const run = await runInPty(args.length ? args : ['doc', 'show', longDoc], {
+          env: { ...env, KAGENT_PAGER: 'cat' },
+          cols: width,
+          rows: 50,
+        });
         expect(run.code, `${name}: ${plain(run.output).slice(0, 400)}`).toBe(0);
         expect(plain(run.output), name).toMatch(expected);
         const wide = tooWide(run.output, width);
@@ -115,7 +137,10 @@ describe('nothing wider than the terminal', () => {
     expect(body.length).toBeGreaterThan(20);
     for (const line of body) {
       // The first and last words on every line are whole words of the source.
-      for (const edge of [line.match(/^\s*(?:[*>\d.]+\s+)?([A-Za-z]+)/)?.[1], line.match(/([A-Za-z]+)[^A-Za-z\s]*$/)?.[1]]) {
+      for (const edge of [
+        line.match(/^\s*(?:[*>\d.]+\s+)?([A-Za-z]+)/)?.[1],
+        line.match(/([A-Za-z]+)[^A-Za-z\s]*$/)?.[1],
+      ]) {
         if (edge) expect(words, `"${edge}" at the edge of: ${line}`).toContain(edge);
       }
     }
@@ -124,7 +149,11 @@ describe('nothing wider than the terminal', () => {
 
 describe('Markdown in the built binary', () => {
   it('turns :rocket: into 🚀 (the shortcode table loads on demand) and prints code blocks without a highlighter', async () => {
-    const doc = (await t.call('POST', '/docs', { body: { title: 'Launch', markdown: ':rocket: launch day\n\n```js\nconst answer = 42;\n```\n' } })).body.id;
+    const doc = (
+      await t.call('POST', '/docs', {
+        body: { title: 'Launch', markdown: ':rocket: launch day\n\n```js\nconst answer = 42;\n```\n' },
+      })
+    ).body.id;
     const run = await runInPty(['doc', 'show', doc], { env: { ...env, KAGENT_PAGER: 'cat' }, cols: 80 });
     expect(run.code).toBe(0);
     expect(plain(run.output)).toMatch(/🚀 +launch day/);
@@ -141,13 +170,20 @@ describe('the pager on a real terminal', () => {
   beforeAll(() => {
     recorder = join(home, 'recorder.sh');
     log = join(home, 'pager.log');
-    writeFileSync(recorder, `#!/bin/sh\n[ -t 1 ] && echo "start tty" >> "$PAGER_LOG" || echo "start notty" >> "$PAGER_LOG"\ncat\n`);
+    writeFileSync(
+      recorder,
+      `#!/bin/sh\n[ -t 1 ] && echo "start tty" >> "$PAGER_LOG" || echo "start notty" >> "$PAGER_LOG"\ncat\n`,
+    );
     chmodSync(recorder, 0o755);
   });
 
   it('is started for long output on a terminal, writing to the terminal itself', async () => {
     rmSync(log, { force: true });
-    const run = await runInPty(['doc', 'show', longDoc], { env: { ...env, KAGENT_PAGER: recorder, PAGER_LOG: log }, cols: 80, rows: 24 });
+    const run = await runInPty(['doc', 'show', longDoc], {
+      env: { ...env, KAGENT_PAGER: recorder, PAGER_LOG: log },
+      cols: 80,
+      rows: 24,
+    });
     expect(run.code).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('start tty\n');
     expect(plain(run.output)).toContain('numbered item');
@@ -155,7 +191,12 @@ describe('the pager on a real terminal', () => {
 
   it('is not started when stdout is piped, even on a terminal', async () => {
     rmSync(log, { force: true });
-    const run = await runInPty([], { env: { ...env, KAGENT_PAGER: recorder, PAGER_LOG: log }, cols: 80, rows: 24, shell: `eval "$KAGENT doc show ${longDoc}" | cat` });
+    const run = await runInPty([], {
+      env: { ...env, KAGENT_PAGER: recorder, PAGER_LOG: log },
+      cols: 80,
+      rows: 24,
+      shell: `eval "$KAGENT doc show ${longDoc}" | cat`,
+    });
     expect(run.code).toBe(0);
     expect(plain(run.output)).toContain('numbered item');
     expect(existsSync(log)).toBe(false);
@@ -166,8 +207,29 @@ describe('the pager on a real terminal', () => {
     const out = join(home, `tmux-${Date.now()}`);
     // The shell around kagent outlives a Ctrl-C (a handler, not an ignore, so kagent and less still get it).
     const line = `trap true INT; ${kagentCommandLine(args)}; echo $? > ${out}.code; stty -a > ${out}.stty; sleep 60`;
-    const vars = Object.entries({ ...env, PATH: process.env.PATH ?? '', TERM: 'xterm-256color', KAGENT_PAGER: 'less -FRX' }).map(([k, v]) => `${k}='${v}'`).join(' ');
-    const started = spawnSync('tmux', ['-L', TMUX, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24', '-c', root, `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`]);
+    const vars = Object.entries({
+      ...env,
+      PATH: process.env.PATH ?? '',
+      TERM: 'xterm-256color',
+      KAGENT_PAGER: 'less -FRX',
+    })
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(' ');
+    const started = spawnSync('tmux', [
+      '-L',
+      TMUX,
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-x',
+      '80',
+      '-y',
+      '24',
+      '-c',
+      root,
+      `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`,
+    ]);
     expect(started.status, String(started.stderr)).toBe(0);
     const screen = () => String(spawnSync('tmux', ['-L', TMUX, 'capture-pane', '-p']).stdout);
     const until = async (done: () => boolean, what: string) => {
@@ -182,7 +244,11 @@ describe('the pager on a real terminal', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     await until(() => existsSync(`${out}.stty`) && readFileSync(`${out}.stty`, 'utf8').length > 0, 'kagent to end');
-    const result = { code: readFileSync(`${out}.code`, 'utf8').trim(), stty: readFileSync(`${out}.stty`, 'utf8'), screen: shown };
+    const result = {
+      code: readFileSync(`${out}.code`, 'utf8').trim(),
+      stty: readFileSync(`${out}.stty`, 'utf8'),
+      screen: shown,
+    };
     spawnSync('tmux', ['-L', TMUX, 'kill-server']);
     return result;
   }

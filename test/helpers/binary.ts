@@ -17,7 +17,8 @@ export const testNode = process.env.KAGENT_TEST_NODE || process.execPath;
 
 /** `npm test` builds first; a test file run on its own builds here. */
 export function ensureBuilt(): void {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'cli.js')))
+    spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
 /** The shell command line that runs `kagent ARGS…` (quoted for `script -c`). */
@@ -47,13 +48,22 @@ export interface PtyRun {
  */
 export function runInPty(
   args: string[],
-  options: { env: Record<string, string>; steps?: PtyStep[]; timeoutMs?: number; cols?: number; rows?: number; shell?: string },
+  options: {
+    env: Record<string, string>;
+    steps?: PtyStep[];
+    timeoutMs?: number;
+    cols?: number;
+    rows?: number;
+    shell?: string;
+  },
 ): Promise<PtyRun> {
   const steps = options.steps ?? [];
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 40;
   // `shell`: a shell command line to run instead, with $KAGENT standing for the kagent command (pipes, say).
-  const command = options.shell ? `KAGENT=${JSON.stringify(kagentCommandLine([]))}; ${options.shell}` : `exec ${kagentCommandLine(args)}`;
+  const command = options.shell
+    ? `KAGENT=${JSON.stringify(kagentCommandLine([]))}; ${options.shell}`
+    : `exec ${kagentCommandLine(args)}`;
   const child = spawn('script', ['-qefc', `stty cols ${cols} rows ${rows}; ${command}`, '/dev/null'], {
     cwd: root,
     env: { PATH: process.env.PATH, TERM: 'xterm-256color', COLUMNS: String(cols), LINES: String(rows), ...options.env },
@@ -67,7 +77,9 @@ export function runInPty(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`timed out at step ${typed} (waiting for ${steps[typed]?.wait}); output so far:\n${plain(output)}`));
+      reject(
+        new Error(`timed out at step ${typed} (waiting for ${steps[typed]?.wait}); output so far:\n${plain(output)}`),
+      );
     }, options.timeoutMs ?? 15_000);
     const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       output += decoders[stream].write(chunk);
@@ -90,5 +102,8 @@ export function runInPty(
 
 /** Terminal output as text: colours, cursor moves, OSC sequences (links) and carriage returns removed. */
 export function plain(text: string): string {
-  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').replace(/\r/g, '');
+  return text
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
+    .replace(/\r/g, '');
 }

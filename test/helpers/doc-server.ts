@@ -33,7 +33,17 @@ export interface DocServer {
 const UPDATED_AT = '2026-01-15T09:00:00.000Z';
 
 function docOf(d: Required<ServedDoc>) {
-  return { id: d.id, title: d.title, body: d.body, revision: d.revision, origin: 'user', folderId: null, updatedAt: UPDATED_AT, space: null, publication: null };
+  return {
+    id: d.id,
+    title: d.title,
+    body: d.body,
+    revision: d.revision,
+    origin: 'user',
+    folderId: null,
+    updatedAt: UPDATED_AT,
+    space: null,
+    publication: null,
+  };
 }
 
 function summaryOf(d: Required<ServedDoc>) {
@@ -90,10 +100,14 @@ export async function startDocServer(options: DocServerOptions): Promise<DocServ
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api\/v1/, '');
     requests.push({ method: req.method ?? '', path, body: raw });
-    if (req.method === 'GET' && path === '/docs') return send(res, 200, { items: [...docs.values()].map(summaryOf), nextCursor: null });
+    if (req.method === 'GET' && path === '/docs')
+      return send(res, 200, { items: [...docs.values()].map(summaryOf), nextCursor: null });
     const match = /^\/docs\/([^/]+)(\/edits)?$/.exec(path);
     const doc = match ? docs.get(decodeURIComponent(match[1] as string)) : undefined;
-    if (!match || !doc) return send(res, 404, { error: { code: 'NOT_FOUND', message: `no route or document for ${req.method} ${path}` } });
+    if (!match || !doc)
+      return send(res, 404, {
+        error: { code: 'NOT_FOUND', message: `no route or document for ${req.method} ${path}` },
+      });
     if (req.method === 'GET' && !match[2]) return send(res, 200, docOf(doc));
     const body = raw === '' ? {} : (JSON.parse(raw) as Record<string, any>);
     const given = match[2] ? body.revision : body.baseRevision;
@@ -107,7 +121,8 @@ export async function startDocServer(options: DocServerOptions): Promise<DocServ
       let text = doc.body;
       for (const edit of body.edits as Array<Record<string, string>>) {
         const next = applyEdit(text, edit);
-        if (next === undefined) return send(res, 400, { error: { code: 'EDIT_NOT_APPLICABLE', message: 'an edit did not match' } });
+        if (next === undefined)
+          return send(res, 400, { error: { code: 'EDIT_NOT_APPLICABLE', message: 'an edit did not match' } });
         text = next;
       }
       doc.body = text;
@@ -128,7 +143,9 @@ export async function startDocServer(options: DocServerOptions): Promise<DocServ
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (raw += chunk));
     req.on('end', () => {
-      handle(req, res, raw).catch((error: Error) => send(res, 500, { error: { code: 'INTERNAL', message: error.message } }));
+      handle(req, res, raw).catch((error: Error) =>
+        send(res, 500, { error: { code: 'INTERNAL', message: error.message } }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

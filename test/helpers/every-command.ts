@@ -60,10 +60,19 @@ export async function makeFixtures(t: TestSandbox, label: string): Promise<Ids> 
   const own = await t.call('POST', '/watches', { body: { intent: 'Tidal energy projects in Europe' } });
   const space = (await t.call('POST', '/spaces', { body: { name: `Fixture ${label}` } })).body.id;
   const item = (await t.call('POST', '/library', { body: { url: 'https://example.com/articles/tides' } })).body.item.id;
-  const fileItem = (await t.call('POST', '/library/files', { raw: '# Notes\n\nSodium ion cells.\n', headers: { 'x-file-name': 'notes.md' } })).body.item.id;
-  const doc = (await t.call('POST', '/docs', { body: { title: 'Fixture notes', markdown: 'Sodium ion batteries are cheap.' } })).body.id;
-  const media = (await t.call('POST', '/media', { body: { url: 'https://www.youtube.com/watch?v=fixture-0' } })).body.mediaId;
-  const turn = (await t.call('POST', '/conversations/messages', { body: { text: 'Create a doc about batteries' } })).body;
+  const fileItem = (
+    await t.call('POST', '/library/files', {
+      raw: '# Notes\n\nSodium ion cells.\n',
+      headers: { 'x-file-name': 'notes.md' },
+    })
+  ).body.item.id;
+  const doc = (
+    await t.call('POST', '/docs', { body: { title: 'Fixture notes', markdown: 'Sodium ion batteries are cheap.' } })
+  ).body.id;
+  const media = (await t.call('POST', '/media', { body: { url: 'https://www.youtube.com/watch?v=fixture-0' } })).body
+    .mediaId;
+  const turn = (await t.call('POST', '/conversations/messages', { body: { text: 'Create a doc about batteries' } }))
+    .body;
   await t.advance(120_000);
   const messages = (await t.call('GET', `/conversations/${turn.conversationId}/messages`)).body.messages;
   const actionPart = messages.flatMap((m: any) => m.parts).find((p: any) => p.type === 'action');
@@ -156,7 +165,8 @@ export function argvFor(leaf: Leaf, ids: Ids): string[] {
   for (const option of leaf.spec.options ?? []) {
     const flag = option.flags.split(/[ ,]+/).find((part) => part.startsWith('--')) as string;
     if (flag === '--no-wait') argv.push(flag);
-    else if (option.required) argv.push(flag, option.choices?.[0] ?? (option.type ? String(option.min ?? 1) : 'fixture'));
+    else if (option.required)
+      argv.push(flag, option.choices?.[0] ?? (option.type ? String(option.min ?? 1) : 'fixture'));
   }
   return [...argv, ...(EXTRA(ids)[leaf.path.slice(1, 3).join(' ')] ?? [])];
 }

@@ -76,7 +76,12 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   const creationsByKey = new Map<string, number>();
   const replays = new Map<string, Answer>();
   let created = 0;
-  const docs = Array.from({ length: options.docs ?? 0 }, (_, i) => ({ id: `d_${i + 1}`, title: `Doc ${i + 1}`, revision: 1, futureField: i }));
+  const docs = Array.from({ length: options.docs ?? 0 }, (_, i) => ({
+    id: `d_${i + 1}`,
+    title: `Doc ${i + 1}`,
+    revision: 1,
+    futureField: i,
+  }));
   const sockets = new Set<Socket>();
 
   /** What the service does for a request, apart from faults. */
@@ -90,7 +95,16 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       if (replay) return { ...replay, headers: { ...replay.headers, 'idempotent-replayed': 'true' } };
     }
     if (req.method === 'GET' && url.pathname === '/api/v1/me') {
-      return { status: 200, body: { id: 'u_1', email: 'ada@example.com', name: 'Ada', plan: { id: 'pro', name: 'Pro' }, somethingNew: { nested: true } } };
+      return {
+        status: 200,
+        body: {
+          id: 'u_1',
+          email: 'ada@example.com',
+          name: 'Ada',
+          plan: { id: 'pro', name: 'Pro' },
+          somethingNew: { nested: true },
+        },
+      };
     }
     if (req.method === 'GET' && url.pathname === '/api/v1/docs') {
       const offset = Number(url.searchParams.get('cursor')?.replace(/^c/, '') ?? 0);
@@ -109,7 +123,10 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       return answer;
     }
     if (req.method === 'DELETE' || req.method === 'PATCH') return { status: 204 };
-    return { status: 404, body: { error: { code: 'NOT_FOUND', message: `no route for ${req.method} ${url.pathname}` } } };
+    return {
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: `no route for ${req.method} ${url.pathname}` } },
+    };
   }
 
   function takeFault(path: string): Fault | undefined {
@@ -142,7 +159,11 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
           headers: fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter },
         });
       case 'problem':
-        return send(res, { status: fault.status, body: fault.problem, headers: { 'content-type': 'application/problem+json' } });
+        return send(res, {
+          status: fault.status,
+          body: fault.problem,
+          headers: { 'content-type': 'application/problem+json' },
+        });
       case 'html':
         res.writeHead(fault.status, { 'content-type': 'text/html' });
         res.end(`<html><body><h1>${fault.status}</h1>nginx</body></html>`);
@@ -151,12 +172,18 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         const text = JSON.stringify(answer?.body ?? { id: 'u_1', email: 'ada@example.com', items: [1, 2, 3] });
         const cut = text.slice(0, Math.floor(text.length / 2));
         if (fault.mode === 'cut') {
-          res.writeHead(answer?.status ?? 200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+          res.writeHead(answer?.status ?? 200, {
+            'content-type': 'application/json',
+            'content-length': String(text.length),
+          });
           res.write(cut);
           setTimeout(() => res.socket?.destroy(), 5);
           return;
         }
-        res.writeHead(answer?.status ?? 200, { 'content-type': 'application/json', 'content-length': String(cut.length) });
+        res.writeHead(answer?.status ?? 200, {
+          'content-type': 'application/json',
+          'content-length': String(cut.length),
+        });
         res.end(cut);
         return;
       }

@@ -73,7 +73,11 @@ export async function hostileServer(behave: (req: HostileRequest) => Behaviour):
       case 'silent':
         return;
       case 'trickle': {
-        res.writeHead(behaviour.status ?? 200, { 'content-type': 'application/json', 'content-length': '1000000', ...behaviour.headers });
+        res.writeHead(behaviour.status ?? 200, {
+          'content-type': 'application/json',
+          'content-length': '1000000',
+          ...behaviour.headers,
+        });
         res.flushHeaders();
         const timer = setInterval(() => res.write(' '), behaviour.everyMs);
         timers.add(timer);
@@ -96,8 +100,15 @@ export async function hostileServer(behave: (req: HostileRequest) => Behaviour):
       }
       case 'answer': {
         const body =
-          behaviour.bytes ?? (behaviour.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof behaviour.body === 'string' ? behaviour.body : JSON.stringify(behaviour.body)));
-        res.writeHead(behaviour.status, { 'content-type': 'application/json', 'content-length': String(body.length), ...behaviour.headers });
+          behaviour.bytes ??
+          (behaviour.body === undefined
+            ? Buffer.alloc(0)
+            : Buffer.from(typeof behaviour.body === 'string' ? behaviour.body : JSON.stringify(behaviour.body)));
+        res.writeHead(behaviour.status, {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          ...behaviour.headers,
+        });
         res.end(body);
         return;
       }
@@ -128,7 +139,9 @@ export async function silentProxy(): Promise<SilentProxy> {
 
 /** `{ "id": "u_1", …, "<field>": "xxxx…" }` of `size` bytes, for answers too big to be sensible. */
 export function bigMe(size: number, field = 'extra'): Buffer {
-  const head = Buffer.from(`{"id":"u_1","email":"ada@example.com","name":"Ada","plan":{"id":"pro","name":"Pro"},"${field}":"`);
+  const head = Buffer.from(
+    `{"id":"u_1","email":"ada@example.com","name":"Ada","plan":{"id":"pro","name":"Pro"},"${field}":"`,
+  );
   const tail = Buffer.from('"}');
   const body = Buffer.alloc(Math.max(size, head.length + tail.length), 0x78);
   head.copy(body, 0);

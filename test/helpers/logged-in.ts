@@ -16,7 +16,12 @@ export async function loggedInSandbox(options: SandboxOptions = {}): Promise<Log
   const t = await startTestSandbox(options);
   const configDir = tempDir('kagent-config-');
   // A high client-side rate: tests make many quick calls; the sandbox's own limit is off too.
-  await writeProfile(configDir, 'default', { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 }, { makeCurrent: true });
+  await writeProfile(
+    configDir,
+    'default',
+    { baseUrl: t.baseUrl, apiKey: t.apiKey, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
   return {
     t,
     configDir,

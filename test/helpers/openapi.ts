@@ -50,11 +50,21 @@ export class OpenApiChecker {
   }
 
   /** Problems with one answer, empty when it conforms. */
-  check(method: string, path: string, status: number, contentType: string | undefined, body: unknown, text: string): string[] {
+  check(
+    method: string,
+    path: string,
+    status: number,
+    contentType: string | undefined,
+    body: unknown,
+    text: string,
+  ): string[] {
     const op = this.operationFor(method, path);
     if (!op) return [];
     const response = op.responses[String(status)];
-    if (!response) return [`${op.operationId} answered ${status}, which the document does not list (${Object.keys(op.responses).join(', ')})`];
+    if (!response)
+      return [
+        `${op.operationId} answered ${status}, which the document does not list (${Object.keys(op.responses).join(', ')})`,
+      ];
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return text.length === 0 ? [] : [`${op.operationId} ${status} documents no body but one was sent`];
     if (!contentType?.includes('json')) return [`${op.operationId} ${status}: content-type ${contentType} is not JSON`];
@@ -62,6 +72,8 @@ export class OpenApiChecker {
     const validate = this.validators.get(key) ?? this.ajv.compile({ ...schema, components: this.document.components });
     this.validators.set(key, validate);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e: ErrorObject) => `${key}: ${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? []).map(
+      (e: ErrorObject) => `${key}: ${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`,
+    );
   }
 }

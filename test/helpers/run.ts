@@ -108,7 +108,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
 
   let stdin: Readable & { isTTY?: boolean };
   if (options.stdin !== undefined) stdin = Readable.from([Buffer.from(options.stdin)]);
-  else if (tty) stdin = new PassThrough(); // a terminal nobody types into
+  else if (tty)
+    stdin = new PassThrough(); // a terminal nobody types into
   else stdin = Readable.from([]);
   stdin.isTTY = tty;
 
@@ -125,7 +126,10 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     signal: options.signal,
     overrides:
       options.answers || options.clock
-        ? { ...(options.answers ? { prompter: scriptedPrompter([...options.answers], prompts) } : {}), ...(options.clock ? { clock: options.clock } : {}) }
+        ? {
+            ...(options.answers ? { prompter: scriptedPrompter([...options.answers], prompts) } : {}),
+            ...(options.clock ? { clock: options.clock } : {}),
+          }
         : undefined,
   });
   return { code, stdout: stdout.text, stderr: stderr.text, prompts, configDir };

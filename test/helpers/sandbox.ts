@@ -52,20 +52,36 @@ export interface TestSandbox {
   /** The next `count` matching requests fail with `kind` (503, reset, slow, truncate, ...). */
   inject(fault: { kind: string; count?: number; ms?: number; method?: string; path?: string }): Promise<void>;
   /** A fresh account with its own key. */
-  newAccount(options?: { credits?: number; emailVerified?: boolean; limits?: Record<string, number>; lang?: 'zh' | 'en' }): Promise<{ accountId: string; apiKey: string }>;
+  newAccount(options?: {
+    credits?: number;
+    emailVerified?: boolean;
+    limits?: Record<string, number>;
+    lang?: 'zh' | 'en';
+  }): Promise<{ accountId: string; apiKey: string }>;
   /** Changes an account through the admin route (credits, limits, verification...). */
   patchAccount(accountId: string, patch: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await startSandbox({ quiet: true, autoAdvance: false, rateLimit: 0, startTime: Date.UTC(2026, 0, 15, 9, 0, 0), ...options });
+  const sandbox = await startSandbox({
+    quiet: true,
+    autoAdvance: false,
+    rateLimit: 0,
+    startTime: Date.UTC(2026, 0, 15, 9, 0, 0),
+    ...options,
+  });
   // One keep-alive pool per sandbox, closed with it.
   const dispatcher = new Agent({ keepAliveTimeout: 1000, connections: 16 });
 
   async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
-    const url = new URL(path.startsWith('/_sandbox/') || path.startsWith('/api/') ? `${sandbox.origin}${path}` : `${sandbox.baseUrl}${path}`);
-    for (const [name, value] of Object.entries(opts.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const url = new URL(
+      path.startsWith('/_sandbox/') || path.startsWith('/api/')
+        ? `${sandbox.origin}${path}`
+        : `${sandbox.baseUrl}${path}`,
+    );
+    for (const [name, value] of Object.entries(opts.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? sandbox.apiKey : opts.key;
     if (key !== null && !hasHeader(headers, 'authorization')) headers.authorization = `Bearer ${key}`;
@@ -77,7 +93,8 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     const res = await request(url, { method: method as any, headers, body, dispatcher, signal: opts.signal });
     const text = await res.body.text();
     const flat: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
     let parsed: unknown;
     if (text.length > 0) {
       try {
@@ -92,12 +109,22 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     return { status: res.statusCode, headers: flat, body: parsed as T, text };
   }
 
-  async function conform(method: string, path: string, status: number, contentType: string | undefined, body: unknown, text: string): Promise<void> {
+  async function conform(
+    method: string,
+    path: string,
+    status: number,
+    contentType: string | undefined,
+    body: unknown,
+    text: string,
+  ): Promise<void> {
     // Injected 5xx faults and RFC 9457 problem bodies are outside the operations' documented answers.
     if (status >= 500 || contentType?.includes('application/problem+json')) return;
     checker ??= await loadChecker(sandbox.origin);
     const problems = checker.check(method.toUpperCase(), path, status, contentType, body, text);
-    if (problems.length > 0) throw new Error(`answer does not conform to the served OpenAPI document: ${method} ${path} → ${status}\n  ${problems.join('\n  ')}\n  body: ${text.slice(0, 500)}`);
+    if (problems.length > 0)
+      throw new Error(
+        `answer does not conform to the served OpenAPI document: ${method} ${path} → ${status}\n  ${problems.join('\n  ')}\n  body: ${text.slice(0, 500)}`,
+      );
   }
 
   async function admin(method: string, path: string, body?: unknown): Promise<any> {

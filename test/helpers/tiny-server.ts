@@ -25,7 +25,12 @@ export async function tinyServer(answer: (req: IncomingMessage) => Scripted): Pr
     req.resume();
     const scripted = answer(req);
     const send = () => {
-      const body = scripted.body === undefined ? '' : typeof scripted.body === 'string' ? scripted.body : JSON.stringify(scripted.body);
+      const body =
+        scripted.body === undefined
+          ? ''
+          : typeof scripted.body === 'string'
+            ? scripted.body
+            : JSON.stringify(scripted.body);
       res.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
       res.end(body);
     };

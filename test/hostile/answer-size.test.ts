@@ -33,10 +33,19 @@ function kagentMeasured(args: string[]): Promise<Ran> {
   const dir = tempDir('kagent-rss-');
   const preload = join(dir, 'rss.cjs');
   const report = join(dir, 'rss.txt');
-  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`);
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS)));\n`,
+  );
   const child = spawn(testNode, ['--require', preload, bin, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: dir, KAGENT_CONFIG_DIR: dir, KAGENT_CACHE_DIR: dir, KAGENT_API_KEY: 'ka_test_size' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      KAGENT_CONFIG_DIR: dir,
+      KAGENT_CACHE_DIR: dir,
+      KAGENT_API_KEY: 'ka_test_size',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdoutBytes = 0;
@@ -96,7 +105,9 @@ describe('an answer over the cap', () => {
     server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes: bigMe(70 * MB) }));
     const r = await kagentMeasured(['me', '--base-url', server.baseUrl]);
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/GET \/api\/v1\/me: the answer is larger than 64 MiB, kagent's cap on one answer; stopped reading it \(ANSWER_TOO_LARGE\)/);
+    expect(r.stderr).toMatch(
+      /GET \/api\/v1\/me: the answer is larger than 64 MiB, kagent's cap on one answer; stopped reading it \(ANSWER_TOO_LARGE\)/,
+    );
     expect(r.peakMb).toBeLessThan(200);
     expect(server.requests).toHaveLength(1); // never retried
   }, 60_000);

@@ -47,7 +47,12 @@ async function upload() {
   const summary = join(tempDir('kagent-gha-'), 'summary.md');
   writeFileSync(summary, '');
   const r = await runCli(['lib', 'upload', dir], {
-    env: { KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_ci0123456789abcdef', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+    env: {
+      KAGENT_BASE_URL: server.baseUrl,
+      KAGENT_API_KEY: 'kak_ci0123456789abcdef',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    },
   });
   return { ...r, summary: readFileSync(summary, 'utf8') };
 }
@@ -55,7 +60,11 @@ async function upload() {
 function walk(tokens: Token[] | undefined, seen: Token[]): Token[] {
   for (const token of tokens ?? []) {
     seen.push(token);
-    const t = token as Token & { tokens?: Token[]; header?: Array<{ tokens: Token[] }>; rows?: Array<Array<{ tokens: Token[] }>> };
+    const t = token as Token & {
+      tokens?: Token[];
+      header?: Array<{ tokens: Token[] }>;
+      rows?: Array<Array<{ tokens: Token[] }>>;
+    };
     walk(t.tokens, seen);
     for (const cell of t.header ?? []) walk(cell.tokens, seen);
     for (const row of t.rows ?? []) for (const cell of row) walk(cell.tokens, seen);
@@ -77,8 +86,14 @@ describe('lib upload in GitHub Actions, hostile file names and service messages'
       expect(line).toMatch(/^::error file=[^,:]*,title=upload failed \([^,:]*\)::[^\r\n]*$/);
       expect(line).toContain('%0A::error file=forged.md::forged by the service %250A');
     }
-    expect(commands.some((line) => line.startsWith(`::error file=${join(dir, 'x %3A%3Aerror file=forged.md%3A%3Aforged by a file name.md')},`))).toBe(true);
-    expect(commands.some((line) => line.startsWith(`::error file=${join(dir, 'a%2Cb%3Ac%250A%3A%3Awarning%3A%3Ax.md')},`))).toBe(true);
+    expect(
+      commands.some((line) =>
+        line.startsWith(`::error file=${join(dir, 'x %3A%3Aerror file=forged.md%3A%3Aforged by a file name.md')},`),
+      ),
+    ).toBe(true);
+    expect(
+      commands.some((line) => line.startsWith(`::error file=${join(dir, 'a%2Cb%3Ac%250A%3A%3Awarning%3A%3Ax.md')},`)),
+    ).toBe(true);
     // The bidi override is shown, not obeyed.
     expect(commands.some((line) => line.includes('title<U+202E>gnp.md'))).toBe(true);
   });
@@ -88,8 +103,11 @@ describe('lib upload in GitHub Actions, hostile file names and service messages'
     expect(summary).not.toMatch(FOREIGN);
     const tokens = walk(marked.lexer(summary, { gfm: true }), []);
     const kinds = new Set(tokens.map((t) => t.type));
-    for (const kind of ['link', 'image', 'html', 'em', 'strong', 'del']) expect(kinds.has(kind), `a ${kind} in the summary`).toBe(false);
-    const table = tokens.find((t) => t.type === 'table') as Token & { rows: Array<Array<{ text: string; tokens: Token[] }>> };
+    for (const kind of ['link', 'image', 'html', 'em', 'strong', 'del'])
+      expect(kinds.has(kind), `a ${kind} in the summary`).toBe(false);
+    const table = tokens.find((t) => t.type === 'table') as Token & {
+      rows: Array<Array<{ text: string; tokens: Token[] }>>;
+    };
     expect(table.rows).toHaveLength(NAMES.length);
     for (const row of table.rows) expect(row).toHaveLength(4);
     // Each cell reads back as the (sanitised) text itself: file names in code spans (or, with a backslash before a
@@ -100,7 +118,9 @@ describe('lib upload in GitHub Actions, hostile file names and service messages'
     };
     const files = table.rows.map((row) => text(row[1]));
     expect(files.sort()).toEqual(NAMES.map((name) => sanitizeLine(join(dir, name))).sort());
-    expect(table.rows.filter((row) => row[1]?.tokens.length === 1 && row[1]?.tokens[0]?.type === 'codespan')).toHaveLength(NAMES.length - 1);
+    expect(
+      table.rows.filter((row) => row[1]?.tokens.length === 1 && row[1]?.tokens[0]?.type === 'codespan'),
+    ).toHaveLength(NAMES.length - 1);
     for (const row of table.rows) expect(text(row[3])).toBe(`${sanitizeLine(CODE)}: ${sanitizeLine(MESSAGE)}`);
   });
 });
@@ -113,7 +133,9 @@ describe('the pieces', () => {
   });
 
   it('markdownText escapes every Markdown and HTML opening; markdownCode cannot be closed from inside', () => {
-    expect(markdownText('[a](b) <i>&amp;</i> *x* _y_ | z')).toBe('\\[a\\]\\(b\\) \\<i\\>\\&amp\\;\\<\\/i\\> \\*x\\* \\_y\\_ \\| z');
+    expect(markdownText('[a](b) <i>&amp;</i> *x* _y_ | z')).toBe(
+      '\\[a\\]\\(b\\) \\<i\\>\\&amp\\;\\<\\/i\\> \\*x\\* \\_y\\_ \\| z',
+    );
     expect(markdownCode('a.md')).toBe('`a.md`');
     expect(markdownCode('a``b')).toBe('```a``b```');
     expect(markdownCode('`x` | y')).toBe('`` `x` \\| y ``');

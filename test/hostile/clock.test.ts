@@ -27,7 +27,13 @@ function settableClock(start: number): Clock & { set(ms: number): void; sleeps: 
 }
 
 function pacerFor(dir: string, clock: Clock): SharedFilePacer {
-  return new SharedFilePacer({ dir, baseUrl: 'https://api.example.com/api/v1/', apiKey: 'ka_clock', ratePerMinute: 5, clock });
+  return new SharedFilePacer({
+    dir,
+    baseUrl: 'https://api.example.com/api/v1/',
+    apiKey: 'ka_clock',
+    ratePerMinute: 5,
+    clock,
+  });
 }
 
 describe('the shared rate window after the clock is set back', () => {

@@ -27,14 +27,22 @@ beforeAll(async () => {
       };
     }
     if (req.url?.startsWith('/api/v1/watches')) {
-      return { status: 200, body: { items: [{ slug: 'rust', title: 'Rust\u202E releases \u2066x\u2069 \x1b[31mred\x9b2J' }] } };
+      return {
+        status: 200,
+        body: { items: [{ slug: 'rust', title: 'Rust\u202E releases \u2066x\u2069 \x1b[31mred\x9b2J' }] },
+      };
     }
     return { status: 404, body: {} };
   });
 });
 afterAll(() => server.close());
 
-const env = () => ({ KAGENT_CACHE_DIR: tempDir('kagent-cache-'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_complete0123456789', KAGENT_COMPLETE_TIMEOUT: '5000' });
+const env = () => ({
+  KAGENT_CACHE_DIR: tempDir('kagent-cache-'),
+  KAGENT_BASE_URL: server.baseUrl,
+  KAGENT_API_KEY: 'kak_complete0123456789',
+  KAGENT_COMPLETE_TIMEOUT: '5000',
+});
 
 describe('completion values from a hostile service', () => {
   it('space: names with bidi or control characters are not offered; their ids are, with the names shown sanitised', async () => {
@@ -42,7 +50,13 @@ describe('completion values from a hostile service', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(FOREIGN);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.map((line) => line.split('\t')[0]).sort()).toEqual(['Research', 'sp_evil', 'sp_fine', 'sp_line', 'sp_term']);
+    expect(lines.map((line) => line.split('\t')[0]).sort()).toEqual([
+      'Research',
+      'sp_evil',
+      'sp_fine',
+      'sp_line',
+      'sp_term',
+    ]);
     expect(lines).toContain('sp_evil\tOps<U+202E>gnp.exe');
     expect(lines).toContain('sp_term\tTerm');
     expect(lines).toContain('sp_line\tTwo lines and tab');

@@ -33,12 +33,23 @@ interface Ran {
 }
 
 /** Runs the built `kagent ARGS…`; `interruptAfterMs` sends one SIGINT (Ctrl-C) then. */
-function kagent(args: string[], env: Record<string, string> = {}, options: { interruptAfterMs?: number; configDir?: string } = {}): Promise<Ran & { interruptedAt?: number }> {
+function kagent(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { interruptAfterMs?: number; configDir?: string } = {},
+): Promise<Ran & { interruptedAt?: number }> {
   const home = options.configDir ?? tempDir('kagent-hostile-');
   const started = Date.now();
   const child = spawn(testNode, [bin, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: home, KAGENT_CACHE_DIR: home, KAGENT_API_KEY: KEY, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KAGENT_CONFIG_DIR: home,
+      KAGENT_CACHE_DIR: home,
+      KAGENT_API_KEY: KEY,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -57,7 +68,13 @@ function kagent(args: string[], env: Record<string, string> = {}, options: { int
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started, interruptedAt: interruptedAt === undefined ? undefined : Date.now() - interruptedAt });
+      resolve({
+        code,
+        stdout,
+        stderr,
+        elapsedMs: Date.now() - started,
+        interruptedAt: interruptedAt === undefined ? undefined : Date.now() - interruptedAt,
+      });
     });
   });
 }
@@ -93,7 +110,9 @@ describe('--timeout 2 ends the command within 3 s', () => {
 
   it('when an HTTPS proxy accepts CONNECT and never answers', async () => {
     const p = await proxy();
-    const r = await kagent(['me', '--timeout', '2', '--base-url', 'https://api.example.invalid'], { HTTPS_PROXY: p.url });
+    const r = await kagent(['me', '--timeout', '2', '--base-url', 'https://api.example.invalid'], {
+      HTTPS_PROXY: p.url,
+    });
     expect(p.connections()).toBeGreaterThan(0);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/no complete answer within --timeout \(2 s\)/);
@@ -103,7 +122,9 @@ describe('--timeout 2 ends the command within 3 s', () => {
 
   it('doctor, through an HTTPS proxy that never answers CONNECT', async () => {
     const p = await proxy();
-    const r = await kagent(['doctor', '--timeout', '2', '--base-url', 'https://api.example.invalid'], { HTTPS_PROXY: p.url });
+    const r = await kagent(['doctor', '--timeout', '2', '--base-url', 'https://api.example.invalid'], {
+      HTTPS_PROXY: p.url,
+    });
     expect(r.code).toBe(1); // problems found, each said
     expect(r.stdout).toMatch(/fail\treachable\t.*no complete answer within --timeout \(2 s\)/);
     expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
@@ -123,7 +144,12 @@ describe('--timeout 2 ends the command within 3 s', () => {
   });
 
   it('when the service keeps answering 503 with Retry-After: 1 (retries and their waits stop at the deadline)', async () => {
-    const s = await serve(() => ({ kind: 'answer', status: 503, headers: { 'retry-after': '1' }, body: { error: { code: 'UNAVAILABLE', message: 'down' } } }));
+    const s = await serve(() => ({
+      kind: 'answer',
+      status: 503,
+      headers: { 'retry-after': '1' },
+      body: { error: { code: 'UNAVAILABLE', message: 'down' } },
+    }));
     const r = await kagent(['me', '--timeout', '2', '--base-url', s.baseUrl]);
     expect(r.code).toBe(7);
     expect(s.requests.length).toBeGreaterThanOrEqual(2);
@@ -131,7 +157,11 @@ describe('--timeout 2 ends the command within 3 s', () => {
   });
 
   it('when the service answers 503 without Retry-After (backoff)', async () => {
-    const s = await serve(() => ({ kind: 'answer', status: 503, body: { error: { code: 'UNAVAILABLE', message: 'down' } } }));
+    const s = await serve(() => ({
+      kind: 'answer',
+      status: 503,
+      body: { error: { code: 'UNAVAILABLE', message: 'down' } },
+    }));
     const r = await kagent(['me', '--timeout', '2', '--base-url', s.baseUrl]);
     expect(r.code).toBe(7);
     expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
@@ -153,7 +183,11 @@ describe('--timeout 2 and an upload', () => {
 describe('one Ctrl-C', () => {
   it('ends a command whose request waits on a proxy that never opens its tunnel (exit 130, within a second)', async () => {
     const p = await proxy();
-    const r = await kagent(['me', '--base-url', 'https://api.example.invalid'], { HTTPS_PROXY: p.url }, { interruptAfterMs: 1_500 });
+    const r = await kagent(
+      ['me', '--base-url', 'https://api.example.invalid'],
+      { HTTPS_PROXY: p.url },
+      { interruptAfterMs: 1_500 },
+    );
     expect(p.connections()).toBeGreaterThan(0);
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);

@@ -19,14 +19,26 @@ beforeAll(async () => {
   server = await tinyServer((req): Scripted => {
     const url = req.url ?? '';
     if (url.includes('/fair/')) return { status: 200, body: FAIR };
-    if (url.includes('/bad-issues/')) return { status: 400, body: `{"error":{"code":"INVALID_INPUT","message":"bad","issues":[{"path":"x","message":${nested(100_000)}}]}}` };
-    if (url.includes('/bad-problem/')) return { status: 422, body: `{"title":"t","detail":${nested(100_000)},"errors":${nested(100_000)}}`, headers: { 'content-type': 'application/problem+json' } };
+    if (url.includes('/bad-issues/'))
+      return {
+        status: 400,
+        body: `{"error":{"code":"INVALID_INPUT","message":"bad","issues":[{"path":"x","message":${nested(100_000)}}]}}`,
+      };
+    if (url.includes('/bad-problem/'))
+      return {
+        status: 422,
+        body: `{"title":"t","detail":${nested(100_000)},"errors":${nested(100_000)}}`,
+        headers: { 'content-type': 'application/problem+json' },
+      };
     return { status: 200, body: DEEP, headers: { date: new Date().toUTCString() } };
   });
 });
 afterAll(() => server.close());
 
-const env = (path = '') => ({ KAGENT_BASE_URL: `${server.baseUrl.replace(/\/api\/v1$/, '')}${path}/api/v1`, KAGENT_API_KEY: 'kak_deep0123456789abcd' });
+const env = (path = '') => ({
+  KAGENT_BASE_URL: `${server.baseUrl.replace(/\/api\/v1$/, '')}${path}/api/v1`,
+  KAGENT_API_KEY: 'kak_deep0123456789abcd',
+});
 
 function expectNoCrash(r: { stdout: string; stderr: string }): void {
   expect(`${r.stdout}${r.stderr}`).not.toContain('Maximum call stack');
@@ -34,24 +46,30 @@ function expectNoCrash(r: { stdout: string; stderr: string }): void {
 }
 
 describe('an answer nested 100,000 levels', () => {
-  it.each([[['me']], [['me', '--json']], [['me', '--jq', '.a']], [['me', '--debug']], [['api', '/me']], [['api', '/me', '--jq', '.']]])(
-    '%j: a clear error, exit 1, on a terminal and piped',
-    async (argv) => {
-      for (const tty of [false, true]) {
-        const r = await runCli(argv, { env: env(), tty });
-        expectNoCrash(r);
-        expect(r.code).toBe(1);
-        expect(r.stderr).toContain(`the service's answer is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
-        expect(r.stderr).toContain('ANSWER_TOO_DEEP');
-      }
-    },
-  );
+  it.each([
+    [['me']],
+    [['me', '--json']],
+    [['me', '--jq', '.a']],
+    [['me', '--debug']],
+    [['api', '/me']],
+    [['api', '/me', '--jq', '.']],
+  ])('%j: a clear error, exit 1, on a terminal and piped', async (argv) => {
+    for (const tty of [false, true]) {
+      const r = await runCli(argv, { env: env(), tty });
+      expectNoCrash(r);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`the service's answer is nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+      expect(r.stderr).toContain('ANSWER_TOO_DEEP');
+    }
+  });
 
   it('doctor: the service answered, and its answer is the problem', async () => {
     const r = await runCli(['doctor'], { env: env() });
     expectNoCrash(r);
     expect(r.stdout).toMatch(/^ok\treachable\t/m);
-    expect(r.stdout).toMatch(/^fail\tkey\tGET \/me answered with nothing kagent can read: getMe: the service's answer is nested deeper than 128 levels/m);
+    expect(r.stdout).toMatch(
+      /^fail\tkey\tGET \/me answered with nothing kagent can read: getMe: the service's answer is nested deeper than 128 levels/m,
+    );
   });
 
   it('an error answer nested that deep is told by its status', async () => {

@@ -22,7 +22,11 @@ function describing(schemas: Record<string, unknown>, extra: Record<string, unkn
   return {
     openapi: '3.1.0',
     info: { title: 'hostile', version: '1' },
-    paths: { '/me': { get: { operationId: 'getMe', responses: { 200: { content: { 'application/json': { schema: ref('X') } } } } } } },
+    paths: {
+      '/me': {
+        get: { operationId: 'getMe', responses: { 200: { content: { 'application/json': { schema: ref('X') } } } } },
+      },
+    },
     components: { schemas },
     ...extra,
   };
@@ -30,14 +34,22 @@ function describing(schemas: Record<string, unknown>, extra: Record<string, unkn
 const SELF_ANYOF = describing({ X: { anyOf: Array.from({ length: 8 }, () => ref('X')) } });
 const SELF_ALLOF = describing({ X: { allOf: Array.from({ length: 8 }, () => ref('X')) } });
 // As text: JSON.stringify itself cannot write it.
-const DEEP_VERSION = JSON.stringify(describing({ X: { type: 'object' } })).replace('"version":"1"', `"version":${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+const DEEP_VERSION = JSON.stringify(describing({ X: { type: 'object' } })).replace(
+  '"version":"1"',
+  `"version":${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+);
 
 let server: TinyServer;
 let document: unknown = SELF_ANYOF;
 beforeAll(async () => {
   ensureBuilt();
   server = await tinyServer((req) => {
-    if (req.url?.endsWith('/me')) return { status: 200, body: { id: 'u_1', email: 'ada@example.com' }, headers: { date: new Date().toUTCString() } };
+    if (req.url?.endsWith('/me'))
+      return {
+        status: 200,
+        body: { id: 'u_1', email: 'ada@example.com' },
+        headers: { date: new Date().toUTCString() },
+      };
     if (req.url?.endsWith('/openapi.json')) return { status: 200, body: document };
     return { status: 404, body: {} };
   });
@@ -45,11 +57,22 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Runs the binary; kills it (SIGKILL) if it has not ended after `limitMs`. */
-function doctor(args: string[], limitMs: number, signalAfterMs?: { signal: NodeJS.Signals; ms: number }): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
+function doctor(
+  args: string[],
+  limitMs: number,
+  signalAfterMs?: { signal: NodeJS.Signals; ms: number },
+): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
   const config = tempDir('kagent-config-');
   const child = spawn(testNode, [bin, 'doctor', ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: config, KAGENT_CONFIG_DIR: config, KAGENT_CACHE_DIR: join(config, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_doctor0123456789abcd' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: config,
+      KAGENT_CONFIG_DIR: config,
+      KAGENT_CACHE_DIR: join(config, 'cache'),
+      KAGENT_BASE_URL: server.baseUrl,
+      KAGENT_API_KEY: 'kak_doctor0123456789abcd',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -74,14 +97,18 @@ describe('doctor on a hostile OpenAPI document', () => {
   it.each([
     ['anyOf of eight $refs to itself', SELF_ANYOF],
     ['allOf of eight $refs to itself', SELF_ALLOF],
-  ])('%s: compared in bounded time, exit by the checks', async (_name, hostile) => {
-    document = hostile;
-    expect(JSON.stringify(hostile).length).toBeLessThan(600);
-    const r = await doctor([], 20_000);
-    expect(r.killed, 'doctor was still running after 20 s').toBe(false);
-    expect(r.stdout).toMatch(/^(ok|warn|fail)\topenapi\t/m);
-    expect(`${r.stdout}${r.stderr}`).not.toContain('UNEXPECTED');
-  }, 30_000);
+  ])(
+    '%s: compared in bounded time, exit by the checks',
+    async (_name, hostile) => {
+      document = hostile;
+      expect(JSON.stringify(hostile).length).toBeLessThan(600);
+      const r = await doctor([], 20_000);
+      expect(r.killed, 'doctor was still running after 20 s').toBe(false);
+      expect(r.stdout).toMatch(/^(ok|warn|fail)\topenapi\t/m);
+      expect(`${r.stdout}${r.stderr}`).not.toContain('UNEXPECTED');
+    },
+    30_000,
+  );
 
   it('a version nested 100,000 levels: --json prints the report (the version left out), no stack overflow', async () => {
     document = DEEP_VERSION;
@@ -114,7 +141,9 @@ describe('compareWithSpec', () => {
   it('stops an aborted comparison (Ctrl-C) with an interruption', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(compareWithSpec(describing({ X: { type: 'object' } }), controller.signal)).rejects.toMatchObject({ code: 'INTERRUPTED' });
+    await expect(compareWithSpec(describing({ X: { type: 'object' } }), controller.signal)).rejects.toMatchObject({
+      code: 'INTERRUPTED',
+    });
   });
 
   it(`gives up past ${MAX_SCHEMA_STEPS} schema steps with SpecTooComplexError`, async () => {

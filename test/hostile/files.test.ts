@@ -31,7 +31,8 @@ async function serve(docs: ServedDoc[]): Promise<DocServer> {
   return server;
 }
 
-const kagent = (argv: string[]) => runCli(argv, { env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test' } });
+const kagent = (argv: string[]) =>
+  runCli(argv, { env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test' } });
 
 /** Every path under `dir`, relative, sorted (links not followed). */
 function tree(dir: string): string[] {
@@ -75,7 +76,8 @@ describe('safeFileName: a name from service data → one safe file name', () => 
   it('fileInside refuses a name that would leave the directory', () => {
     const dir = scratch();
     expect(fileInside(dir, 'x.md')).toBe(join(dir, 'x.md'));
-    for (const bad of ['../x.md', '..', '.', 'a/b.md', '/etc/passwd']) expect(() => fileInside(dir, bad)).toThrow(/inside/);
+    for (const bad of ['../x.md', '..', '.', 'a/b.md', '/etc/passwd'])
+      expect(() => fileInside(dir, bad)).toThrow(/inside/);
   });
 });
 
@@ -90,7 +92,16 @@ describe('doc pull: file names from the service stay inside the directory asked 
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'x.md'), 'utf8')).toBe('# hostile\n');
     // Nothing but a/b/c/d, the file and its sidecar.
-    expect(tree(root)).toEqual(['a', 'a/b', 'a/b/c', 'a/b/c/d', 'a/b/c/d/.kagent', 'a/b/c/d/.kagent/docs', 'a/b/c/d/.kagent/docs/x.md.json', 'a/b/c/d/x.md']);
+    expect(tree(root)).toEqual([
+      'a',
+      'a/b',
+      'a/b/c',
+      'a/b/c/d',
+      'a/b/c/d/.kagent',
+      'a/b/c/d/.kagent/docs',
+      'a/b/c/d/.kagent/docs/x.md.json',
+      'a/b/c/d/x.md',
+    ]);
   });
 
   it('--all: a title collision falls back on a hostile id, still inside DIR; control characters and backslashes never reach a name', async () => {
@@ -106,15 +117,30 @@ describe('doc pull: file names from the service stay inside the directory asked 
     const r = await kagent(['doc', 'pull', '--all', '-o', dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     const files = rows.map((row) => row[3] as string);
     for (const file of files) {
       expect(file.startsWith(`${dir}/`)).toBe(true);
       const name = file.slice(dir.length + 1);
       expect(name).not.toMatch(/[/\\\x00-\x1f\x7f]|^[.-]/);
     }
-    expect(files).toEqual([join(dir, 'plan.md'), join(dir, 'plan-escaped.md'), join(dir, '0-owned-boot-ini.md'), join(dir, 'rf.md')]);
-    expect(tree(root).filter((p) => !p.startsWith('out/docs/.kagent'))).toEqual(['out', 'out/docs', 'out/docs/0-owned-boot-ini.md', 'out/docs/plan-escaped.md', 'out/docs/plan.md', 'out/docs/rf.md']);
+    expect(files).toEqual([
+      join(dir, 'plan.md'),
+      join(dir, 'plan-escaped.md'),
+      join(dir, '0-owned-boot-ini.md'),
+      join(dir, 'rf.md'),
+    ]);
+    expect(tree(root).filter((p) => !p.startsWith('out/docs/.kagent'))).toEqual([
+      'out',
+      'out/docs',
+      'out/docs/0-owned-boot-ini.md',
+      'out/docs/plan-escaped.md',
+      'out/docs/plan.md',
+      'out/docs/rf.md',
+    ]);
     expect(readFileSync(join(dir, 'plan-escaped.md'), 'utf8')).toBe('two\n');
   });
 
@@ -128,7 +154,10 @@ describe('doc pull: file names from the service stay inside the directory asked 
     const r = await kagent(['doc', 'pull', '--all', '--force', '-o', dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const files = r.stdout.trim().split('\n').map((line) => line.split('\t')[3]);
+    const files = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[3]);
     expect(files).toEqual([join(dir, 'document.md'), join(dir, 'doc-document.md'), join(dir, 'doc-document-2.md')]);
     expect(files.map((file) => readFileSync(file as string, 'utf8'))).toEqual(['one\n', 'two\n', 'three\n']);
   });
@@ -161,7 +190,9 @@ describe('the state directory .kagent is never followed when it is a symbolic li
     const elsewhere = scratch();
     symlinkSync(elsewhere, join(dir, '.kagent'));
     const r = await kagent(['doc', 'pull', 'dc_1', '-o', dir]);
-    expect(r.stderr).toBe(`error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)\nhint: remove the link (\`rm ${join(dir, '.kagent')}\`) and pull again, or pull into another directory\n`);
+    expect(r.stderr).toBe(
+      `error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)\nhint: remove the link (\`rm ${join(dir, '.kagent')}\`) and pull again, or pull into another directory\n`,
+    );
     expect(r.code).toBe(1);
     expect(readdirSync(elsewhere)).toEqual([]);
     // Nothing written at all: no file left without its sidecar.
@@ -177,7 +208,9 @@ describe('the state directory .kagent is never followed when it is a symbolic li
     const elsewhere = scratch();
     symlinkSync(elsewhere, join(dir, '.kagent'));
     const r = await kagent(['doc', 'pull', '--all', '-o', dir]);
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${join(dir, '.kagent')} is a symbolic link: kagent keeps its state only in a real directory and does not follow it (UNSAFE_PATH)`,
+    );
     expect(r.code).toBe(1);
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(readdirSync(dir)).toEqual(['.kagent']);
@@ -192,7 +225,10 @@ describe('the state directory .kagent is never followed when it is a symbolic li
     rmSync(join(dir, '.kagent', 'docs'), { recursive: true });
     mkdirSync(join(elsewhere, 'docs'));
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(elsewhere, 'plan.md.json'), JSON.stringify({ id: 'dc_1', revision: 1, title: 'Plan', base: 'one\n' }));
+    writeFileSync(
+      join(elsewhere, 'plan.md.json'),
+      JSON.stringify({ id: 'dc_1', revision: 1, title: 'Plan', base: 'one\n' }),
+    );
     symlinkSync(elsewhere, join(dir, '.kagent', 'docs'));
     writeFileSync(join(dir, 'plan.md'), 'one, changed\n');
     const push = await kagent(['doc', 'push', join(dir, 'plan.md')]);

@@ -16,7 +16,9 @@ describe('task watch --timeout 1', () => {
   it('ends with exit 8 and the resume hint when the task’s answer trickles past the deadline', async () => {
     server = await hostileServer(() => ({ kind: 'trickle', everyMs: 200 }));
     const started = Date.now();
-    const r = await runCli(['task', 'watch', 't_1', '--timeout', '1', '--base-url', server.baseUrl], { env: { KAGENT_API_KEY: 'ka_test_follow' } });
+    const r = await runCli(['task', 'watch', 't_1', '--timeout', '1', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: 'ka_test_follow' },
+    });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/still running after 1 s; the work goes on \(STILL_RUNNING\)/);
     expect(r.stderr).toMatch(/task watch t_1/);

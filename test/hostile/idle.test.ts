@@ -30,18 +30,32 @@ describe('a silent connection without --timeout', () => {
     const s = await hostileServer(() => ({ kind: 'silent' }));
     peers.push(s);
     // Backoff waits are virtual (the fake clock); the silences are real, 300 ms each.
-    const api = createApiClient({ baseUrl: s.baseUrl, apiKey: KEY, clock: createFakeClock(), pacer: unpaced, requestTimeoutMs: 300 });
+    const api = createApiClient({
+      baseUrl: s.baseUrl,
+      apiKey: KEY,
+      clock: createFakeClock(),
+      pacer: unpaced,
+      requestTimeoutMs: 300,
+    });
     const error = await api.call('getMe').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(ExitCode.UNAVAILABLE);
-    expect((error as NetworkError).message).toMatch(/GET \/api\/v1\/me: timed out waiting for an answer after 2 attempts/);
+    expect((error as NetworkError).message).toMatch(
+      /GET \/api\/v1\/me: timed out waiting for an answer after 2 attempts/,
+    );
     expect(s.requests).toHaveLength(2);
   });
 
   it('that trickles nothing after its headers (a stalled body) is given up the same way', async () => {
     const s = await hostileServer(() => ({ kind: 'trickle', everyMs: 60_000 }));
     peers.push(s);
-    const api = createApiClient({ baseUrl: s.baseUrl, apiKey: KEY, clock: createFakeClock(), pacer: unpaced, requestTimeoutMs: 300 });
+    const api = createApiClient({
+      baseUrl: s.baseUrl,
+      apiKey: KEY,
+      clock: createFakeClock(),
+      pacer: unpaced,
+      requestTimeoutMs: 300,
+    });
     const error = await api.call('getMe').catch((e: unknown) => e);
     expect((error as NetworkError).message).toMatch(/timed out reading the answer after 2 attempts/);
     expect(s.requests).toHaveLength(2);

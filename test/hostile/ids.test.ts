@@ -17,14 +17,17 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const kagent = (argv: string[]) => runCli(argv, { env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
+const kagent = (argv: string[]) =>
+  runCli(argv, { env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
 
 describe('an id of "." or ".."', () => {
   it('typed: exit 2, and no request reaches the service', async () => {
     server = await startDocServer({ docs: [] });
     for (const id of ['..', '.']) {
       const r = await kagent(['doc', 'show', id]);
-      expect(r.stderr).toBe(`error: "${id}" cannot be used as the id in a URL: it would name another path; nothing was sent (USAGE)\n`);
+      expect(r.stderr).toBe(
+        `error: "${id}" cannot be used as the id in a URL: it would name another path; nothing was sent (USAGE)\n`,
+      );
       expect(r.code).toBe(2);
     }
     expect(server.requests).toEqual([]);

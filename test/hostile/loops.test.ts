@@ -23,7 +23,12 @@ function cyclingDocs(): Promise<HostileServer> {
   const next: Record<string, string> = { '': 'A', A: 'B', B: 'A' };
   return hostileServer((req) => {
     const cursor = new URL(req.url, 'http://x').searchParams.get('cursor') ?? '';
-    const doc = { id: `d_${cursor || '0'}`, title: `Doc ${cursor || '0'}`, revision: 1, updatedAt: '2026-11-27T00:00:00Z' };
+    const doc = {
+      id: `d_${cursor || '0'}`,
+      title: `Doc ${cursor || '0'}`,
+      revision: 1,
+      updatedAt: '2026-11-27T00:00:00Z',
+    };
     return { kind: 'answer', status: 200, body: { items: [doc], nextCursor: next[cursor] } };
   });
 }
@@ -33,8 +38,14 @@ describe('a cursor cycle', () => {
     server = await cyclingDocs();
     const r = await runCli(['doc', 'list', '--all', '--base-url', server.baseUrl], { env: { KAGENT_API_KEY: KEY } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the service returned a page cursor it had already given \(A\) after 3 pages: the pages go round in a loop; stopping \(CURSOR_LOOP\)/);
-    expect(server.requests.map((req) => new URL(req.url, 'http://x').searchParams.get('cursor'))).toEqual([null, 'A', 'B']);
+    expect(r.stderr).toMatch(
+      /the service returned a page cursor it had already given \(A\) after 3 pages: the pages go round in a loop; stopping \(CURSOR_LOOP\)/,
+    );
+    expect(server.requests.map((req) => new URL(req.url, 'http://x').searchParams.get('cursor'))).toEqual([
+      null,
+      'A',
+      'B',
+    ]);
   });
 });
 
@@ -51,17 +62,31 @@ describe('a Retry-After that is not one', () => {
     expect(parseRetryAfter('Sun Nov  6 08:49:37 1994', now)).toBe(37_000);
   });
 
-  it.each(['-5', '3, 4', 'abc'])('a 503 with Retry-After %j is retried after the usual backoff, not at once', async (value) => {
-    let calls = 0;
-    server = await hostileServer(() =>
-      ++calls === 1
-        ? { kind: 'answer', status: 503, headers: { 'retry-after': value }, body: { error: { code: 'UNAVAILABLE', message: 'down' } } }
-        : { kind: 'answer', status: 200, body: { id: 'u_1', email: 'ada@example.com' } },
-    );
-    const clock = createFakeClock();
-    const api = createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock, pacer: unpaced, backoff: { random: () => 0.5 } });
-    await api.call('getMe');
-    // Backoff with full jitter: half of the first step's 500 ms.
-    expect(clock.sleeps).toEqual([250]);
-  });
+  it.each(['-5', '3, 4', 'abc'])(
+    'a 503 with Retry-After %j is retried after the usual backoff, not at once',
+    async (value) => {
+      let calls = 0;
+      server = await hostileServer(() =>
+        ++calls === 1
+          ? {
+              kind: 'answer',
+              status: 503,
+              headers: { 'retry-after': value },
+              body: { error: { code: 'UNAVAILABLE', message: 'down' } },
+            }
+          : { kind: 'answer', status: 200, body: { id: 'u_1', email: 'ada@example.com' } },
+      );
+      const clock = createFakeClock();
+      const api = createApiClient({
+        baseUrl: server.baseUrl,
+        apiKey: KEY,
+        clock,
+        pacer: unpaced,
+        backoff: { random: () => 0.5 },
+      });
+      await api.call('getMe');
+      // Backoff with full jitter: half of the first step's 500 ms.
+      expect(clock.sleeps).toEqual([250]);
+    },
+  );
 });

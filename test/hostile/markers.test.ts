@@ -42,7 +42,10 @@ function scratch(): string {
 }
 
 const kagent = (argv: string[], options: RunCliOptions = {}) =>
-  runCli(argv, { ...options, env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1', ...options.env } });
+  runCli(argv, {
+    ...options,
+    env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1', ...options.env },
+  });
 
 /** A save made by someone else on the service: the body changes, the revision goes up. */
 function savedElsewhere(id: string, body: string): void {
@@ -62,7 +65,10 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
     const r = await kagent(['doc', 'push', file]);
     expect(r.stderr).toBe(`✓ Pushed ${file}: doc dc_git is now at revision 2\n`);
     expect(r.code).toBe(0);
-    expect(server.docs.get('dc_git')).toMatchObject({ revision: 2, body: GIT_PAGE.replace('Status: draft', 'Status: final') });
+    expect(server.docs.get('dc_git')).toMatchObject({
+      revision: 2,
+      body: GIT_PAGE.replace('Status: draft', 'Status: final'),
+    });
   });
 
   it("after a conflict: kagent's markers are refused until resolved — one left, or a stray =======, is enough — while the document's own go through", async () => {
@@ -80,10 +86,15 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
 
     // As it is: refused.
     const refused = await kagent(['doc', 'push', file]);
-    expect(refused.stderr).toContain(`error: ${file} still holds conflict markers written by kagent's merge (<<<<<<< ${file} …); nothing was sent (USAGE)`);
+    expect(refused.stderr).toContain(
+      `error: ${file} still holds conflict markers written by kagent's merge (<<<<<<< ${file} …); nothing was sent (USAGE)`,
+    );
     expect(refused.code).toBe(2);
     // Only kagent's closing line left in: refused.
-    writeFileSync(file, GIT_PAGE.replace('Status: draft\n', 'Status: final, reviewed\n>>>>>>> doc dc_git revision 2\n'));
+    writeFileSync(
+      file,
+      GIT_PAGE.replace('Status: draft\n', 'Status: final, reviewed\n>>>>>>> doc dc_git revision 2\n'),
+    );
     expect((await kagent(['doc', 'push', file])).code).toBe(2);
     // kagent's ======= left in, beside the document's own one: refused.
     writeFileSync(file, GIT_PAGE.replace('Status: draft\n', 'Status: final, reviewed\n=======\n'));
@@ -134,7 +145,9 @@ describe('doc edit in $EDITOR: a document whose own text holds conflict-marker l
         RESOLVED: resolved,
       },
     });
-    expect(r.stderr).toContain('doc dc_git changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor');
+    expect(r.stderr).toContain(
+      'doc dc_git changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor',
+    );
     expect(r.stderr).toContain('✓ Saved: doc dc_git is now at revision 3');
     expect(r.code).toBe(0);
     expect(server.docs.get('dc_git')).toMatchObject({ revision: 3, body: resolved });

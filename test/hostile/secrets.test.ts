@@ -20,7 +20,12 @@ beforeAll(async () => {
   server = await tinyServer((req) => {
     if (req.url?.endsWith('/me')) {
       // A service that echoes back what it was given: the key and the URL with its password.
-      return { status: 401, body: { error: { code: 'UNAUTHORIZED', message: `key ${KEY} refused for http://user:${PASSWORD}@127.0.0.1/api/v1` } } };
+      return {
+        status: 401,
+        body: {
+          error: { code: 'UNAUTHORIZED', message: `key ${KEY} refused for http://user:${PASSWORD}@127.0.0.1/api/v1` },
+        },
+      };
     }
     return { status: 404, body: { error: { code: 'NOT_FOUND', message: `no ${req.url} here` } } };
   });
@@ -73,7 +78,9 @@ describe('a base URL with user:password@ and a known key', () => {
     // (The HTTP layer already says [redacted] for the key in a service's words; the URL is the boundary's.)
     expect(r.stderr).toMatch(/key (\[redacted\]|kak_…wxyz) refused for http:\/\/\*\*\*@127\.0\.0\.1\/api\/v1/);
     const json = await runCli(['me', '--json'], { env: env() });
-    expect(JSON.parse(json.stderr).error.message).toMatch(/^key (\[redacted\]|kak_…wxyz) refused for http:\/\/\*\*\*@127\.0\.0\.1\/api\/v1$/);
+    expect(JSON.parse(json.stderr).error.message).toMatch(
+      /^key (\[redacted\]|kak_…wxyz) refused for http:\/\/\*\*\*@127\.0\.0\.1\/api\/v1$/,
+    );
   });
 
   it('a proxy password is masked too', async () => {
@@ -92,11 +99,23 @@ describe('a base URL with user:password@ and a known key', () => {
 
 describe('redactText', () => {
   it('masks userinfo in text and JSON, and never spans a JSON string or a sentence', () => {
-    expect(redactText('GET https://alice:s3cret@api.example.com/me; see http://tok@h:8080/x')).toBe('GET https://***@api.example.com/me; see http://***@h:8080/x');
-    expect(redactText('{"url":"http://host/a","email":"ada@example.com"}')).toBe('{"url":"http://host/a","email":"ada@example.com"}');
-    expect(redactText('{"url":"http://u:p@host/a","email":"ada@example.com"}')).toBe('{"url":"http://***@host/a","email":"ada@example.com"}');
-    expect(redactText('mail me at a@b.test, https://example.com/a@b')).toBe('mail me at a@b.test, https://example.com/a@b');
-    expect(redactText('the key kak_abcdefgh1234 again kak_abcdefgh1234', [{ value: 'kak_abcdefgh1234', shown: 'kak_…1234' }])).toBe('the key kak_…1234 again kak_…1234');
+    expect(redactText('GET https://alice:s3cret@api.example.com/me; see http://tok@h:8080/x')).toBe(
+      'GET https://***@api.example.com/me; see http://***@h:8080/x',
+    );
+    expect(redactText('{"url":"http://host/a","email":"ada@example.com"}')).toBe(
+      '{"url":"http://host/a","email":"ada@example.com"}',
+    );
+    expect(redactText('{"url":"http://u:p@host/a","email":"ada@example.com"}')).toBe(
+      '{"url":"http://***@host/a","email":"ada@example.com"}',
+    );
+    expect(redactText('mail me at a@b.test, https://example.com/a@b')).toBe(
+      'mail me at a@b.test, https://example.com/a@b',
+    );
+    expect(
+      redactText('the key kak_abcdefgh1234 again kak_abcdefgh1234', [
+        { value: 'kak_abcdefgh1234', shown: 'kak_…1234' },
+      ]),
+    ).toBe('the key kak_…1234 again kak_…1234');
   });
 });
 

@@ -49,15 +49,28 @@ describe('doc edit stopped by a signal while its save is in flight', () => {
       ].join('\n'),
     );
     chmodSync(editor, 0o755);
-    const env = { HOME: home, TMPDIR: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'k_test', EDITOR: editor, NO_COLOR: '1' };
+    const env = {
+      HOME: home,
+      TMPDIR: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: server.baseUrl,
+      KAGENT_API_KEY: 'k_test',
+      EDITOR: editor,
+      NO_COLOR: '1',
+    };
     const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
     const screen = plain(run.output);
     expect(signalled).toBe(true);
     // The service did apply it.
     expect(server.docs.get('dc_1')).toMatchObject({ revision: 2, body: '# Plan\n\nStatus: final\n' });
     expect(screen).not.toContain('nothing was saved');
-    expect(screen).toContain('error: interrupted while the save of doc dc_1 was on its way: whether the service applied it is unknown (INTERRUPTED)');
-    expect(screen).toContain('hint: check with `kagent doc show dc_1`: revision 1 is the one you edited, a later one holding your change means it was saved; your text is kept in ');
+    expect(screen).toContain(
+      'error: interrupted while the save of doc dc_1 was on its way: whether the service applied it is unknown (INTERRUPTED)',
+    );
+    expect(screen).toContain(
+      'hint: check with `kagent doc show dc_1`: revision 1 is the one you edited, a later one holding your change means it was saved; your text is kept in ',
+    );
     const kept = /your text is kept in (\S+\.md)/.exec(screen)?.[1];
     expect(kept?.startsWith(`${home}/kagent-dc_1-r1-`)).toBe(true);
     expect(existsSync(kept as string)).toBe(true);

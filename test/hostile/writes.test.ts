@@ -33,14 +33,17 @@ async function serve(docs: ServedDoc[]): Promise<DocServer> {
   return server;
 }
 
-const kagent = (argv: string[], tty = false) => runCli(argv, { tty, env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
+const kagent = (argv: string[], tty = false) =>
+  runCli(argv, { tty, env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
 
 describe('doc pull: a file that cannot be written', () => {
   it('-o /proc/x.md: exit 1 with the path and the reason; the document is not printed instead', async () => {
     await serve([{ id: 'dc_1', title: 'Plan', body: '# Plan\n' }]);
     for (const tty of [false, true]) {
       const r = await kagent(['doc', 'pull', 'dc_1', '-o', '/proc/x.md'], tty);
-      expect(r.stderr).toMatch(/^error: cannot write \/proc\/x\.md: E[A-Z]+: [a-z ]+ \(WRITE_FAILED\)\nhint: kagent keeps what it pulled beside the file, in \/proc\/\.kagent\/docs\n$/);
+      expect(r.stderr).toMatch(
+        /^error: cannot write \/proc\/x\.md: E[A-Z]+: [a-z ]+ \(WRITE_FAILED\)\nhint: kagent keeps what it pulled beside the file, in \/proc\/\.kagent\/docs\n$/,
+      );
       expect(r.stderr).not.toContain('as it came');
       expect(r.stdout).toBe('');
       expect(r.code).toBe(1);
@@ -51,12 +54,19 @@ describe('doc pull: a file that cannot be written', () => {
     await serve([{ id: 'dc_1', title: 'Plan', body: '# Plan\n' }]);
     const r = await kagent(['doc', 'pull', 'dc_1', '-o', '/proc/x.md', '--json']);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'WRITE_FAILED', message: expect.stringMatching(/^cannot write \/proc\/x\.md: E[A-Z]+/) });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'WRITE_FAILED',
+      message: expect.stringMatching(/^cannot write \/proc\/x\.md: E[A-Z]+/),
+    });
     expect(r.code).toBe(1);
   });
 
   it('--all: 2 of 21 cannot be written; the 19 others are, and the run ends with exit 1 counting the failures', async () => {
-    const docs = Array.from({ length: 21 }, (_, i) => ({ id: `dc_${i + 1}`, title: `Note ${i + 1}`, body: `note ${i + 1}\n` }));
+    const docs = Array.from({ length: 21 }, (_, i) => ({
+      id: `dc_${i + 1}`,
+      title: `Note ${i + 1}`,
+      body: `note ${i + 1}\n`,
+    }));
     await serve(docs);
     const dir = scratch();
     // Where notes 4 and 17 would go, a directory with something in it: a rename over it fails (EISDIR / ENOTEMPTY).
@@ -65,7 +75,10 @@ describe('doc pull: a file that cannot be written', () => {
       writeFileSync(join(dir, `note-${n}.md`, 'keep'), 'mine');
     }
     const r = await kagent(['doc', 'pull', '--all', '--force', '-o', dir]);
-    const rows = r.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows).toHaveLength(21);
     expect(rows.filter((row) => row[0] === 'pulled')).toHaveLength(19);
     expect(rows.filter((row) => row[0] === 'failed').map((row) => row[1])).toEqual(['dc_4', 'dc_17']);
@@ -93,14 +106,41 @@ class Capture extends Writable {
 function context(json: boolean) {
   const stdout = new Capture(false);
   const stderr = new Capture(false);
-  const flags: GlobalFlags = { json, color: false, input: true, yes: false, quiet: false, debug: false, insecure: false };
-  const io = createIO({ stdin: Object.assign(new Capture(false), { read() {} }) as never, stdout, stderr }, { NO_COLOR: '1' }, flags);
+  const flags: GlobalFlags = {
+    json,
+    color: false,
+    input: true,
+    yes: false,
+    quiet: false,
+    debug: false,
+    insecure: false,
+  };
+  const io = createIO(
+    { stdin: Object.assign(new Capture(false), { read() {} }) as never, stdout, stderr },
+    { NO_COLOR: '1' },
+    flags,
+  );
   return { ctx: { io, flags, misfits: [] } as unknown as Context, stdout, stderr };
 }
 
 describe('recoverFromMisfit acts only on an answer that did not fit its shape', () => {
-  const fitting = { id: 'dc_1', title: 'Plan', body: 'x', revision: 1, origin: 'user', folderId: null, updatedAt: '2026-01-15T09:00:00.000Z', space: null, publication: null };
-  const enoent = () => Object.assign(new Error("ENOENT: no such file or directory, open '/proc/.x.md.1.tmp'"), { code: 'ENOENT', errno: -2, syscall: 'open' });
+  const fitting = {
+    id: 'dc_1',
+    title: 'Plan',
+    body: 'x',
+    revision: 1,
+    origin: 'user',
+    folderId: null,
+    updatedAt: '2026-01-15T09:00:00.000Z',
+    space: null,
+    publication: null,
+  };
+  const enoent = () =>
+    Object.assign(new Error("ENOENT: no such file or directory, open '/proc/.x.md.1.tmp'"), {
+      code: 'ENOENT',
+      errno: -2,
+      syscall: 'open',
+    });
 
   it('an answer that fit, then a failure: not recovered (with or without --json)', async () => {
     for (const json of [false, true]) {

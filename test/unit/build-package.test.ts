@@ -29,7 +29,15 @@ function stubbing(standIns: { apply(key: string): void }, names: string[]) {
 async function bundle(source: string, standIns: { apply(key: string): void }, names: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'kagent-stand-ins-'));
   writeFileSync(join(dir, 'entry.js'), source);
-  await build({ entryPoints: [join(dir, 'entry.js')], bundle: true, write: false, platform: 'node', format: 'esm', logLevel: 'silent', plugins: [stubbing(standIns, names)] });
+  await build({
+    entryPoints: [join(dir, 'entry.js')],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    plugins: [stubbing(standIns, names)],
+  });
 }
 
 describe('stand-ins', () => {
@@ -42,7 +50,9 @@ describe('stand-ins', () => {
   it('stop the build, naming each one that did not match, when the dependency no longer imports it', async () => {
     const standIns = new StandIns(['fixture node:assert', 'fixture node:http', 'fixture node:child_process']);
     await bundle("import 'node:assert';", standIns, ['assert', 'http', 'child_process']);
-    expect(() => standIns.check('dist/')).toThrow(/build \(dist\/\): these stand-ins did not match anything: fixture node:http, fixture node:child_process\./);
+    expect(() => standIns.check('dist/')).toThrow(
+      /build \(dist\/\): these stand-ins did not match anything: fixture node:http, fixture node:child_process\./,
+    );
   });
 
   it('refuse a replacement nobody expected', () => {
@@ -65,7 +75,9 @@ describe('build date', () => {
 describe('packageDirOf', () => {
   it('finds the innermost package of a bundled file, scoped or not', () => {
     expect(packageDirOf('node_modules/undici/lib/api/api-request.js')).toBe('node_modules/undici');
-    expect(packageDirOf('node_modules/ora/node_modules/@scope/pkg/x/y.js')).toBe('node_modules/ora/node_modules/@scope/pkg');
+    expect(packageDirOf('node_modules/ora/node_modules/@scope/pkg/x/y.js')).toBe(
+      'node_modules/ora/node_modules/@scope/pkg',
+    );
     expect(packageDirOf('src/main.ts')).toBeUndefined();
   });
 });
@@ -76,7 +88,10 @@ interface Notices {
 }
 
 /** writeNotices into a new folder: what it returned, and the file it wrote. */
-function notices(metafiles: Array<{ inputs: Record<string, unknown> }>, options?: { dependencies: Record<string, string> }): Notices & { file: string } {
+function notices(
+  metafiles: Array<{ inputs: Record<string, unknown> }>,
+  options?: { dependencies: Record<string, string> },
+): Notices & { file: string } {
   const out = mkdtempSync(join(tmpdir(), 'kagent-notices-'));
   const written = writeNotices(metafiles, out, options) as Notices;
   return { ...written, file: readFileSync(join(out, 'THIRD-PARTY-NOTICES.md'), 'utf8') };
@@ -96,27 +111,39 @@ describe('third-party notices', () => {
       metafile: true,
       logLevel: 'silent',
     });
-    const packages = new Set(Object.keys(metafile.inputs).map((input) => packageDirOf(input)).filter(Boolean));
+    const packages = new Set(
+      Object.keys(metafile.inputs)
+        .map((input) => packageDirOf(input))
+        .filter(Boolean),
+    );
     expect(packages.size).toBeGreaterThan(50);
     const { bundled } = notices([metafile]);
     expect(bundled.length).toBeGreaterThan(50);
     for (const dir of packages) {
-      const { name, version } = JSON.parse(readFileSync(join(root, dir as string, 'package.json'), 'utf8')) as { name: string; version: string };
+      const { name, version } = JSON.parse(readFileSync(join(root, dir as string, 'package.json'), 'utf8')) as {
+        name: string;
+        version: string;
+      };
       const pkg = bundled.find((entry) => entry.name === name && entry.version === version);
       expect(pkg, `${name} ${version}`).toBeDefined();
       expect(pkg?.files.length, `${name} ${version}`).toBeGreaterThan(0);
-      for (const file of pkg?.files ?? []) expect(file.text.trim().length, `${name} ${version}: ${file.name}`).toBeGreaterThan(100);
+      for (const file of pkg?.files ?? [])
+        expect(file.text.trim().length, `${name} ${version}: ${file.name}`).toBeGreaterThan(100);
     }
   }, 60_000);
 
-  it("isarray, which ships no licence file, gets the MIT text of its README with its copyright holder", () => {
+  it('isarray, which ships no licence file, gets the MIT text of its README with its copyright holder', () => {
     const { bundled, file } = notices([{ inputs: { 'node_modules/isarray/index.js': {} } }], { dependencies: {} });
     expect(bundled).toHaveLength(1);
     expect(bundled[0]?.files).toHaveLength(1);
     const text = bundled[0]?.files[0]?.text;
-    expect(text).toMatch(/^\(MIT\)\n\nCopyright \(c\) 2013 Julian Gruber <julian@juliangruber\.com>\n\nPermission is hereby granted, free of charge,/);
+    expect(text).toMatch(
+      /^\(MIT\)\n\nCopyright \(c\) 2013 Julian Gruber <julian@juliangruber\.com>\n\nPermission is hereby granted, free of charge,/,
+    );
     expect(text).toMatch(/OTHER DEALINGS IN THE\nSOFTWARE\.$/);
-    expect(file).toContain('## isarray 1.0.0\n\nLicence: MIT\n\n### README.md (its licence section; the package ships no licence file)\n\n```\n(MIT)\n\nCopyright (c) 2013 Julian Gruber');
+    expect(file).toContain(
+      '## isarray 1.0.0\n\nLicence: MIT\n\n### README.md (its licence section; the package ships no licence file)\n\n```\n(MIT)\n\nCopyright (c) 2013 Julian Gruber',
+    );
   });
 
   it('a package with no licence text anywhere stops the build', () => {
@@ -124,12 +151,17 @@ describe('third-party notices', () => {
     mkdirSync(join(dir, 'node_modules', 'mute'), { recursive: true });
     writeFileSync(join(dir, 'node_modules', 'mute', 'package.json'), '{"name":"mute","version":"1.0.0"}');
     writeFileSync(join(dir, 'node_modules', 'mute', 'README.md'), '# mute\n\nDoes nothing.\n');
-    expect(() => notices([{ inputs: { [join(dir, 'node_modules', 'mute', 'index.js')]: {} } }], { dependencies: {} })).toThrow(/mute is bundled into dist\/ but has no licence text/);
+    expect(() =>
+      notices([{ inputs: { [join(dir, 'node_modules', 'mute', 'index.js')]: {} } }], { dependencies: {} }),
+    ).toThrow(/mute is bundled into dist\/ but has no licence text/);
   });
 
   it('name what the runtime dependencies embed, PDF.js in unpdf and jq in jq-wasm, with their licences', () => {
     const { embedded, file } = notices([], { dependencies: { 'jq-wasm': '*', unpdf: '*' } });
-    expect(embedded.map((part) => `${part.name} ${part.licence} ${part.in.split(' ')[0]}`)).toEqual(['jq MIT jq-wasm', 'PDF.js Apache-2.0 unpdf']);
+    expect(embedded.map((part) => `${part.name} ${part.licence} ${part.in.split(' ')[0]}`)).toEqual([
+      'jq MIT jq-wasm',
+      'PDF.js Apache-2.0 unpdf',
+    ]);
     const jq = embedded[0]?.text ?? '';
     expect(jq).toMatch(/^MIT License\n\nCopyright \(C\) 2012 Stephen Dolan\n\nPermission is hereby granted/);
     const pdfjs = embedded[1]?.text ?? '';
@@ -140,6 +172,8 @@ describe('third-party notices', () => {
   });
 
   it('a runtime dependency nobody said anything about stops the build', () => {
-    expect(() => notices([], { dependencies: { unpdf: '*', 'left-pad': '*' } })).toThrow(/say what the runtime dependency left-pad embed/);
+    expect(() => notices([], { dependencies: { unpdf: '*', 'left-pad': '*' } })).toThrow(
+      /say what the runtime dependency left-pad embed/,
+    );
   });
 });

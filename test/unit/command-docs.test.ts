@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchor, BEGIN_MARKER, commandReference, END_MARKER, referenceIn, withReference } from '../../src/cli/command-docs.js';
+import {
+  anchor,
+  BEGIN_MARKER,
+  commandReference,
+  END_MARKER,
+  referenceIn,
+  withReference,
+} from '../../src/cli/command-docs.js';
 import type { CommandSpec } from '../../src/kit/define.js';
 import { groups, loadGroup } from '../../src/cli/manifest.js';
 import { GLOBAL_FLAGS } from '../../src/cli/global-flags.js';
@@ -19,20 +26,25 @@ describe('docs/commands.md', () => {
   it('holds exactly the reference the current command tree generates (run npm run docs when this fails)', async () => {
     const block = referenceIn(committed);
     expect(block, 'the generated block and its markers').toBeDefined();
-    expect(block, 'docs/commands.md is out of date with the command tree: run npm run docs').toBe(await commandReference());
+    expect(block, 'docs/commands.md is out of date with the command tree: run npm run docs').toBe(
+      await commandReference(),
+    );
     expect(withReference(committed, await commandReference())).toBe(committed);
   });
 
   it('has every global flag, and every group, subcommand and visible flag under its own heading', async () => {
     for (const flag of GLOBAL_FLAGS) expect(committed).toContain(`| \`${flag.flags}\` |`);
     const sections = committed.split(/^(?=#{2,3} )/m);
-    const section = (path: string[]) => sections.find((text) => text.startsWith(`## ${path.join(' ')}\n`) || text.startsWith(`### ${path.join(' ')}\n`));
+    const section = (path: string[]) =>
+      sections.find((text) => text.startsWith(`## ${path.join(' ')}\n`) || text.startsWith(`### ${path.join(' ')}\n`));
     const walk = (spec: CommandSpec, parent: string[]) => {
       const own = [...parent, spec.name];
       const text = section(own);
       expect(text, own.join(' ')).toBeDefined();
-      for (const option of spec.options ?? []) if (!option.hidden) expect(text, `${own.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
-      for (const example of spec.examples) expect(text, `${own.join(' ')}: ${example}`).toContain(example.startsWith('#') ? example : `$ ${example}`);
+      for (const option of spec.options ?? [])
+        if (!option.hidden) expect(text, `${own.join(' ')} ${option.flags}`).toContain(`| \`${option.flags}\` |`);
+      for (const example of spec.examples)
+        expect(text, `${own.join(' ')}: ${example}`).toContain(example.startsWith('#') ? example : `$ ${example}`);
       for (const sub of spec.commands ?? []) if (!sub.hidden) walk(sub, own);
     };
     for (const group of groups) walk(await loadGroup(group.name), ['kagent']);

@@ -5,7 +5,18 @@ import { tempDir } from '../helpers/run.js';
 
 async function configWith(): Promise<string> {
   const dir = tempDir();
-  await writeProfile(dir, 'default', { baseUrl: 'https://profile.test/api/v1', apiKey: 'kak_profilekey1234', lang: 'zh', space: 'Research', rateLimit: 30 }, { makeCurrent: true });
+  await writeProfile(
+    dir,
+    'default',
+    {
+      baseUrl: 'https://profile.test/api/v1',
+      apiKey: 'kak_profilekey1234',
+      lang: 'zh',
+      space: 'Research',
+      rateLimit: 30,
+    },
+    { makeCurrent: true },
+  );
   await writeProfile(dir, 'work', { baseUrl: 'https://work.test/api/v1', apiKey: 'kak_workkey5678' });
   return dir;
 }
@@ -30,7 +41,16 @@ describe('precedence: flag > env > profile > default', () => {
 
   it('env beats the profile', async () => {
     const dir = await configWith();
-    const config = resolveConfig({}, { KAGENT_CONFIG_DIR: dir, KAGENT_BASE_URL: 'https://env.test', KAGENT_API_KEY: 'kak_envkey', KAGENT_LANG: 'en', KAGENT_PROFILE: 'work' });
+    const config = resolveConfig(
+      {},
+      {
+        KAGENT_CONFIG_DIR: dir,
+        KAGENT_BASE_URL: 'https://env.test',
+        KAGENT_API_KEY: 'kak_envkey',
+        KAGENT_LANG: 'en',
+        KAGENT_PROFILE: 'work',
+      },
+    );
     expect(config).toMatchObject({
       profile: 'work',
       profileSource: 'env',
@@ -45,20 +65,46 @@ describe('precedence: flag > env > profile > default', () => {
 
   it('flags beat env', async () => {
     const dir = await configWith();
-    const config = resolveConfig({ profile: 'default', baseUrl: 'http://127.0.0.1:5/api/v1', lang: 'en' }, { KAGENT_CONFIG_DIR: dir, KAGENT_PROFILE: 'work', KAGENT_BASE_URL: 'https://env.test', KAGENT_LANG: 'zh' });
-    expect(config).toMatchObject({ profile: 'default', profileSource: 'flag', baseUrl: 'http://127.0.0.1:5/api/v1', baseUrlSource: 'flag', lang: 'en', langSource: 'flag' });
+    const config = resolveConfig(
+      { profile: 'default', baseUrl: 'http://127.0.0.1:5/api/v1', lang: 'en' },
+      { KAGENT_CONFIG_DIR: dir, KAGENT_PROFILE: 'work', KAGENT_BASE_URL: 'https://env.test', KAGENT_LANG: 'zh' },
+    );
+    expect(config).toMatchObject({
+      profile: 'default',
+      profileSource: 'flag',
+      baseUrl: 'http://127.0.0.1:5/api/v1',
+      baseUrlSource: 'flag',
+      lang: 'en',
+      langSource: 'flag',
+    });
   });
 
   it('defaults when nothing is configured', () => {
     const config = resolveConfig({}, { KAGENT_CONFIG_DIR: tempDir() });
-    expect(config).toMatchObject({ profile: 'default', profileSource: 'default', baseUrl: undefined, baseUrlSource: 'default', apiKey: undefined, apiKeySource: 'default', rateLimit: 60 });
+    expect(config).toMatchObject({
+      profile: 'default',
+      profileSource: 'default',
+      baseUrl: undefined,
+      baseUrlSource: 'default',
+      apiKey: undefined,
+      apiKeySource: 'default',
+      rateLimit: 60,
+    });
   });
 
   it('a bad KAGENT_LANG or base URL is a usage error naming where it came from', () => {
-    expect(() => resolveConfig({}, { KAGENT_CONFIG_DIR: tempDir(), KAGENT_LANG: 'fr' })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('KAGENT_LANG') }));
-    expect(() => resolveConfig({}, { KAGENT_CONFIG_DIR: tempDir(), KAGENT_BASE_URL: 'ftp://x' })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('KAGENT_BASE_URL') }));
-    expect(() => resolveConfig({ baseUrl: 'nope' }, { KAGENT_CONFIG_DIR: tempDir() })).toThrow(expect.objectContaining({ message: expect.stringContaining('--base-url') }));
-    expect(() => resolveConfig({ profile: '../x' }, { KAGENT_CONFIG_DIR: tempDir() })).toThrow(expect.objectContaining({ exitCode: 2 }));
+    expect(() => resolveConfig({}, { KAGENT_CONFIG_DIR: tempDir(), KAGENT_LANG: 'fr' })).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining('KAGENT_LANG') }),
+    );
+    expect(() => resolveConfig({}, { KAGENT_CONFIG_DIR: tempDir(), KAGENT_BASE_URL: 'ftp://x' })).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining('KAGENT_BASE_URL') }),
+    );
+    expect(() => resolveConfig({ baseUrl: 'nope' }, { KAGENT_CONFIG_DIR: tempDir() })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('--base-url') }),
+    );
+    expect(() => resolveConfig({ profile: '../x' }, { KAGENT_CONFIG_DIR: tempDir() })).toThrow(
+      expect.objectContaining({ exitCode: 2 }),
+    );
   });
 });
 

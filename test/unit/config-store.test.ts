@@ -19,7 +19,12 @@ describe('where the config lives', () => {
 describe('writing profiles', () => {
   it('creates the file with mode 0600 in a 0700 directory', async () => {
     const dir = join(tempDir(), 'nested', 'kagent');
-    const path = await writeProfile(dir, 'default', { baseUrl: 'http://127.0.0.1:1/api/v1', apiKey: 'kak_secret' }, { makeCurrent: true });
+    const path = await writeProfile(
+      dir,
+      'default',
+      { baseUrl: 'http://127.0.0.1:1/api/v1', apiKey: 'kak_secret' },
+      { makeCurrent: true },
+    );
     expect(path).toBe(join(dir, 'config.json'));
     expect(mode(path)).toBe(0o600);
     expect(mode(dir)).toBe(0o700);
@@ -36,7 +41,10 @@ describe('writing profiles', () => {
     await writeProfile(dir, 'work', { apiKey: undefined, rateLimit: 30 });
     expect(readConfigFile(join(dir, 'config.json'))).toEqual({
       currentProfile: 'sandbox',
-      profiles: { work: { baseUrl: 'https://w.test/api/v1', lang: 'zh', rateLimit: 30 }, sandbox: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k2' } },
+      profiles: {
+        work: { baseUrl: 'https://w.test/api/v1', lang: 'zh', rateLimit: 30 },
+        sandbox: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'k2' },
+      },
     });
   });
 
@@ -68,10 +76,14 @@ describe('writing profiles', () => {
     const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 3000 });
     try {
       const started = Date.now();
-      await expect(updateConfigFile(dir, (config) => void (config.currentProfile = 'other'), { lockWaitMs: 300 })).rejects.toMatchObject({
+      await expect(
+        updateConfigFile(dir, (config) => void (config.currentProfile = 'other'), { lockWaitMs: 300 }),
+      ).rejects.toMatchObject({
         exitCode: 1,
         code: 'CONFIG_LOCKED',
-        message: expect.stringContaining(`the config file ${path} is locked by another kagent process; nothing was saved`),
+        message: expect.stringContaining(
+          `the config file ${path} is locked by another kagent process; nothing was saved`,
+        ),
       });
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);
       expect(readFileSync(path, 'utf8')).toBe(before);
@@ -100,7 +112,10 @@ describe('writing profiles', () => {
     const old = new Date(Date.now() - 10_000);
     utimesSync(join(dir, 'config.json.lock'), old, old);
     await writeProfile(dir, 'default', { lang: 'zh' }, { makeCurrent: true });
-    expect(readConfigFile(join(dir, 'config.json'))).toEqual({ currentProfile: 'default', profiles: { default: { lang: 'zh' } } });
+    expect(readConfigFile(join(dir, 'config.json'))).toEqual({
+      currentProfile: 'default',
+      profiles: { default: { lang: 'zh' } },
+    });
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
   });
 
@@ -125,11 +140,18 @@ describe('reading', () => {
   it('invalid JSON is a clear error (exit 1) naming the file', () => {
     const path = join(tempDir(), 'config.json');
     writeFileSync(path, '{not json', { mode: 0o600 });
-    expect(() => readConfigFile(path)).toThrow(expect.objectContaining({ exitCode: 1, code: 'CONFIG_INVALID', message: expect.stringContaining(path) }));
+    expect(() => readConfigFile(path)).toThrow(
+      expect.objectContaining({ exitCode: 1, code: 'CONFIG_INVALID', message: expect.stringContaining(path) }),
+    );
   });
 
   it('drops wrongly typed values of a hand-edited file instead of crashing', () => {
-    expect(normalize({ currentProfile: 3, profiles: { a: { baseUrl: 5, apiKey: 'k', lang: 'fr', rateLimit: -1, space: 'S' }, b: 'nope' } })).toEqual({
+    expect(
+      normalize({
+        currentProfile: 3,
+        profiles: { a: { baseUrl: 5, apiKey: 'k', lang: 'fr', rateLimit: -1, space: 'S' }, b: 'nope' },
+      }),
+    ).toEqual({
       profiles: { a: { apiKey: 'k', space: 'S' } },
     });
     expect(normalize(null)).toEqual({ profiles: {} });

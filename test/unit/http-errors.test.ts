@@ -32,17 +32,33 @@ describe('the contract envelope {error:{code,message,issues}}', () => {
     server.fail({
       type: 'status',
       status: 400,
-      body: { error: { code: 'INVALID_INPUT', message: 'invalid input', issues: [{ path: '/name', message: 'must be at most 60 characters' }] } },
+      body: {
+        error: {
+          code: 'INVALID_INPUT',
+          message: 'invalid input',
+          issues: [{ path: '/name', message: 'must be at most 60 characters' }],
+        },
+      },
     });
     const error = await failure(api.call('createSpace', { body: { name: 'x'.repeat(61) } }));
-    expect(error).toMatchObject({ status: 400, code: 'INVALID_INPUT', message: 'invalid input', exitCode: ExitCode.USAGE });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'invalid input',
+      exitCode: ExitCode.USAGE,
+    });
     expect(error.issues).toEqual([{ path: '/name', message: 'must be at most 60 characters' }]);
   });
 
   it('REVISION_CONFLICT keeps the whole body, with `latest`', async () => {
-    const body = { error: { code: 'REVISION_CONFLICT', message: 'stale revision' }, latest: { revision: 7, body: '# new' } };
+    const body = {
+      error: { code: 'REVISION_CONFLICT', message: 'stale revision' },
+      latest: { revision: 7, body: '# new' },
+    };
     server.fail({ type: 'status', status: 409, body });
-    const error = await failure(api.call('updateDoc', { params: { id: 'd_1' }, body: { title: 't', baseRevision: 6 } }));
+    const error = await failure(
+      api.call('updateDoc', { params: { id: 'd_1' }, body: { title: 't', baseRevision: 6 } }),
+    );
     expect(error).toMatchObject({ code: 'REVISION_CONFLICT', exitCode: ExitCode.CONFLICT });
     expect(error.body).toEqual(body);
   });
@@ -75,13 +91,24 @@ describe('RFC 9457 problem documents', () => {
       },
     });
     const error = await failure(api.call('createDoc', { body: { title: 'a' } }));
-    expect(error).toMatchObject({ status: 422, code: 'IDEMPOTENCY_MISMATCH', message: 'the same key was used with a different body', exitCode: ExitCode.USAGE });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'IDEMPOTENCY_MISMATCH',
+      message: 'the same key was used with a different body',
+      exitCode: ExitCode.USAGE,
+    });
     expect(error.issues).toEqual([{ path: '/title', message: 'differs' }]);
   });
 
   it('without a code, derives one from the type; without detail, uses the title', async () => {
-    server.fail({ type: 'problem', status: 429, problem: { type: 'https://x.example/probs/rate-limited', title: 'Too many requests', status: 429 } });
-    const error = await failure(createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, pacer: unpaced, retries: 0 }).call('getMe'));
+    server.fail({
+      type: 'problem',
+      status: 429,
+      problem: { type: 'https://x.example/probs/rate-limited', title: 'Too many requests', status: 429 },
+    });
+    const error = await failure(
+      createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, pacer: unpaced, retries: 0 }).call('getMe'),
+    );
     expect(error).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many requests', exitCode: ExitCode.UNAVAILABLE });
   });
 
@@ -103,7 +130,12 @@ describe('anything else', () => {
   it('an HTML error page becomes HTTP_<status> with a short message', async () => {
     server.fail({ type: 'html', status: 500 });
     const error = await failure(api.call('getMe'));
-    expect(error).toMatchObject({ status: 500, code: 'HTTP_500', message: 'the service answered 500 Internal Server Error', exitCode: ExitCode.ERROR });
+    expect(error).toMatchObject({
+      status: 500,
+      code: 'HTTP_500',
+      message: 'the service answered 500 Internal Server Error',
+      exitCode: ExitCode.ERROR,
+    });
     expect(error.message).not.toMatch(/html/i);
   });
 

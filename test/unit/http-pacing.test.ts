@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import { ARRIVAL_MARGIN_MS, nextSlot, PacingTooLong, processPacer, reserve, SlidingWindowPacer, windowShape, type WindowState } from '../../src/http/pacer.js';
+import {
+  ARRIVAL_MARGIN_MS,
+  nextSlot,
+  PacingTooLong,
+  processPacer,
+  reserve,
+  SlidingWindowPacer,
+  windowShape,
+  type WindowState,
+} from '../../src/http/pacer.js';
 import { SharedFilePacer } from '../../src/http/shared-pacer.js';
 import { createFakeClock, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
@@ -140,7 +149,9 @@ describe('pacing through the client', () => {
     server.requests.length = 0;
     const a = createApiClient({ baseUrl: server.baseUrl, apiKey: 'sk_pacing_2', clock, ratePerMinute: 6 });
     const b = createApiClient({ baseUrl: server.origin, apiKey: 'sk_pacing_2', clock, ratePerMinute: 6 });
-    expect(processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock)).toBe(processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock));
+    expect(processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock)).toBe(
+      processPacer(`${server.baseUrl}\nsk_pacing_2`, 6, clock),
+    );
     for (let i = 0; i < 8; i++) await (i % 2 ? b : a).call('getMe');
     const arrivals = server.requests.map((r) => r.at);
     // Six at once, whichever client asks; the 7th and 8th wait for the first two to leave the window.
@@ -157,7 +168,7 @@ describe('the shared pacer across processes', () => {
 
   const account = { baseUrl: 'https://api.example.com/api/v1', apiKey: 'sk_shared_in_process', ratePerMinute: 5 };
 
-  it('two pacers on the same file share the window and see each other\'s pause', async () => {
+  it("two pacers on the same file share the window and see each other's pause", async () => {
     const clock = createFakeClock();
     const cacheDir = join(dir, 'same-file');
     const a = new SharedFilePacer({ dir: cacheDir, clock, ...account });
@@ -209,7 +220,14 @@ describe('the shared pacer across processes', () => {
   });
 
   it('four processes with the same key share one budget', async () => {
-    await build({ entryPoints: ['src/http/shared-pacer.ts'], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'shared-pacer.mjs'), logLevel: 'error' });
+    await build({
+      entryPoints: ['src/http/shared-pacer.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: join(dir, 'shared-pacer.mjs'),
+      logLevel: 'error',
+    });
     const child = join(dir, 'child.mjs');
     writeFileSync(
       child,
@@ -229,7 +247,9 @@ process.stdout.write(JSON.stringify(times));
         let out = '';
         proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
         proc.on('error', reject);
-        proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`child exited ${code}`))));
+        proc.on('exit', (code) =>
+          code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`child exited ${code}`)),
+        );
       });
     const releases = (await Promise.all([run(), run(), run(), run()])).flat();
 

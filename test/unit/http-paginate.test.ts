@@ -45,7 +45,10 @@ describe('paginate', () => {
     // Pages of 100 (the service's cap here via its own paging), limit 230.
     const small = createApiClient({ baseUrl: server.baseUrl, apiKey: 'sk_pages', pacer: unpaced });
     const items = await collect(
-      paginate((cursor, pageSize) => small.call('listDocs', { query: { cursor, limit: pageSize } }), { limit: 230, maxPageSize: 100 }),
+      paginate((cursor, pageSize) => small.call('listDocs', { query: { cursor, limit: pageSize } }), {
+        limit: 230,
+        maxPageSize: 100,
+      }),
     );
     expect(items).toHaveLength(230);
     expect(items.at(-1)!.id).toBe('d_230');

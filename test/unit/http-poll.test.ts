@@ -18,7 +18,18 @@ function scripted(states: string[]) {
 describe('poll', () => {
   it('grows the interval ×1.5 up to 10 s while nothing changes, and resets it on change', async () => {
     const clock = createFakeClock();
-    const task = scripted(['queued', 'queued', 'queued', 'queued', 'queued', 'queued', 'queued', 'running', 'running', 'done']);
+    const task = scripted([
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'queued',
+      'running',
+      'running',
+      'done',
+    ]);
     const updates: string[] = [];
     const result = await poll({
       fetch: task.fetch,
@@ -96,7 +107,9 @@ describe('poll', () => {
 
   it('other fetch errors pass through unchanged', async () => {
     const boom = new Error('boom');
-    await expect(poll({ fetch: async () => Promise.reject(boom), isDone: () => true, clock: createFakeClock() })).rejects.toBe(boom);
+    await expect(
+      poll({ fetch: async () => Promise.reject(boom), isDone: () => true, clock: createFakeClock() }),
+    ).rejects.toBe(boom);
   });
 
   it('without a fingerprint, any difference in the value counts as a change', async () => {

@@ -21,9 +21,17 @@ describe('proxyFor', () => {
 
   it('reads a proxy without a scheme as http://, and hides its credentials', () => {
     expect(proxyFor('https://api.example.com/', { HTTPS_PROXY: 'proxy.corp:3128' })).toBe(P);
-    expect(proxyFor('https://api.example.com/', { HTTPS_PROXY: 'http://ada:s3cret@proxy.corp:3128/' })).toBe('http://***@proxy.corp:3128');
-    const route = proxyRoute(new URL('https://api.example.com/'), { HTTPS_PROXY: 'http://ada:s3cret@proxy.corp:3128/' });
-    expect(route).toEqual({ url: 'http://ada:s3cret@proxy.corp:3128', display: 'http://***@proxy.corp:3128', variable: 'HTTPS_PROXY' });
+    expect(proxyFor('https://api.example.com/', { HTTPS_PROXY: 'http://ada:s3cret@proxy.corp:3128/' })).toBe(
+      'http://***@proxy.corp:3128',
+    );
+    const route = proxyRoute(new URL('https://api.example.com/'), {
+      HTTPS_PROXY: 'http://ada:s3cret@proxy.corp:3128/',
+    });
+    expect(route).toEqual({
+      url: 'http://ada:s3cret@proxy.corp:3128',
+      display: 'http://***@proxy.corp:3128',
+      variable: 'HTTPS_PROXY',
+    });
   });
 
   it.each([
@@ -58,7 +66,11 @@ describe('proxyFor', () => {
 
   it('refuses a proxy it cannot use with a usage error naming the variable', () => {
     expect(() => proxyFor('https://api.example.com/', { HTTPS_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(UsageError);
-    expect(() => proxyFor('https://api.example.com/', { HTTPS_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(/^HTTPS_PROXY: /);
-    expect(() => proxyFor('https://api.example.com/', { https_proxy: 'http://ada:pw@[bad' })).toThrow(/^https_proxy is not a proxy URL: "http:\/\/\*\*\*@\[bad"$/);
+    expect(() => proxyFor('https://api.example.com/', { HTTPS_PROXY: 'socks5://127.0.0.1:1080' })).toThrow(
+      /^HTTPS_PROXY: /,
+    );
+    expect(() => proxyFor('https://api.example.com/', { https_proxy: 'http://ada:pw@[bad' })).toThrow(
+      /^https_proxy is not a proxy URL: "http:\/\/\*\*\*@\[bad"$/,
+    );
   });
 });

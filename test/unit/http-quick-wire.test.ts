@@ -56,11 +56,24 @@ describe('Node’s own client as the wire', () => {
   it('sends method, headers and body; returns status, headers (repeated ones as a list) and text', async () => {
     let seen: { method?: string; auth?: string; type?: string; body?: string } = {};
     const url = await serve(async (req, res) => {
-      seen = { method: req.method, auth: req.headers.authorization, type: req.headers['content-type'], body: await bodyOf(req) };
+      seen = {
+        method: req.method,
+        auth: req.headers.authorization,
+        type: req.headers['content-type'],
+        body: await bodyOf(req),
+      };
       res.setHeader('set-cookie', ['a=1', 'b=2']);
-      res.writeHead(201, { 'content-type': 'application/json', 'idempotent-replayed': 'true' }).end('{"id":"sp_1","name":"Ünïcode ✓"}');
+      res
+        .writeHead(201, { 'content-type': 'application/json', 'idempotent-replayed': 'true' })
+        .end('{"id":"sp_1","name":"Ünïcode ✓"}');
     });
-    const response = await sendQuick({ url, method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"x"}', timeoutMs: 5_000 });
+    const response = await sendQuick({
+      url,
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+      timeoutMs: 5_000,
+    });
     expect(response.status).toBe(201);
     expect(response.headers['idempotent-replayed']).toBe('true');
     expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
@@ -69,7 +82,9 @@ describe('Node’s own client as the wire', () => {
   });
 
   it('keeps one connection alive across requests, read or discarded', async () => {
-    const url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    const url = await serve((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+    );
     for (let i = 0; i < 3; i++) {
       const response = await send({ url, method: 'GET', headers: {}, timeoutMs: 5_000 });
       if (i === 1) await response.discard();
@@ -82,7 +97,12 @@ describe('Node’s own client as the wire', () => {
     const url = await serve(() => undefined);
     const error = await sendQuick({ url, method: 'GET', headers: {}, timeoutMs: 200 }).catch((e: unknown) => e);
     const failure = classifyNetworkError(error);
-    expect(failure).toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT', transient: true, mayHaveReachedServer: true, interrupted: false });
+    expect(failure).toMatchObject({
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+      transient: true,
+      mayHaveReachedServer: true,
+      interrupted: false,
+    });
     expect(failure.description).toBe('timed out waiting for an answer');
   });
 
@@ -103,15 +123,27 @@ describe('Node’s own client as the wire', () => {
     });
     const response = await sendQuick({ url, method: 'GET', headers: {}, timeoutMs: 5_000 });
     const error = await response.text().catch((e: unknown) => e);
-    expect(classifyNetworkError(error)).toMatchObject({ code: 'ECONNRESET', transient: true, mayHaveReachedServer: true, description: 'connection reset' });
+    expect(classifyNetworkError(error)).toMatchObject({
+      code: 'ECONNRESET',
+      transient: true,
+      mayHaveReachedServer: true,
+      description: 'connection reset',
+    });
   });
 
   it('nothing listening: ECONNREFUSED, never sent', async () => {
     const url = await serve(() => undefined);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    const error = await sendQuick({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 5_000 }).catch((e: unknown) => e);
-    expect(classifyNetworkError(error)).toMatchObject({ code: 'ECONNREFUSED', mayHaveReachedServer: false, transient: true, description: 'connection refused' });
+    const error = await sendQuick({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 5_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(classifyNetworkError(error)).toMatchObject({
+      code: 'ECONNREFUSED',
+      mayHaveReachedServer: false,
+      transient: true,
+      description: 'connection refused',
+    });
   });
 
   it('aborted while waiting, or while reading: interrupted', async () => {
@@ -127,7 +159,13 @@ describe('Node’s own client as the wire', () => {
     expect(classifyNetworkError(await pending.catch((e: unknown) => e)).interrupted).toBe(true);
 
     const reading = new AbortController();
-    const response = await sendQuick({ url: new URL('body', `${url.href}/`), method: 'GET', headers: {}, signal: reading.signal, timeoutMs: 5_000 });
+    const response = await sendQuick({
+      url: new URL('body', `${url.href}/`),
+      method: 'GET',
+      headers: {},
+      signal: reading.signal,
+      timeoutMs: 5_000,
+    });
     const text = response.text();
     reading.abort();
     expect(classifyNetworkError(await text.catch((e: unknown) => e)).interrupted).toBe(true);
@@ -139,7 +177,13 @@ describe('Node’s own client as the wire', () => {
       received = await bodyOf(req);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
-    const response = await send({ url, method: 'POST', headers: { 'content-length': '6' }, body: Readable.from([Buffer.from('abc'), Buffer.from('def')]), timeoutMs: 5_000 });
+    const response = await send({
+      url,
+      method: 'POST',
+      headers: { 'content-length': '6' },
+      body: Readable.from([Buffer.from('abc'), Buffer.from('def')]),
+      timeoutMs: 5_000,
+    });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('{"ok":true}');
     expect(received).toBe('abcdef');

@@ -15,7 +15,14 @@ let clock: FakeClock;
 let api: ApiClient;
 
 function client(extra: Partial<Parameters<typeof createApiClient>[0]> = {}): ApiClient {
-  return createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock, pacer: unpaced, backoff: { random: () => 0.5 }, ...extra });
+  return createApiClient({
+    baseUrl: server.baseUrl,
+    apiKey: KEY,
+    clock,
+    pacer: unpaced,
+    backoff: { random: () => 0.5 },
+    ...extra,
+  });
 }
 
 beforeEach(async () => {
@@ -57,7 +64,9 @@ describe('retries of reads', () => {
 
   it('gives up after the retry budget with exit code 7 and a hint', async () => {
     server.fail(...Array.from({ length: 4 }, () => ({ type: 'status' as const, status: 503 })));
-    const error = await client({ retries: 3 }).call('getMe').catch((e: unknown) => e);
+    const error = await client({ retries: 3 })
+      .call('getMe')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
     expect((error as ApiError).exitCode).toBe(ExitCode.UNAVAILABLE);
@@ -67,7 +76,9 @@ describe('retries of reads', () => {
 
   it('a GET that keeps meeting resets ends as a NetworkError (exit 7)', async () => {
     server.fail(...Array.from({ length: 3 }, () => ({ type: 'reset' as const })));
-    const error = await client({ retries: 2 }).call('getMe').catch((e: unknown) => e);
+    const error = await client({ retries: 2 })
+      .call('getMe')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(ExitCode.UNAVAILABLE);
     expect((error as NetworkError).message).toMatch(/after 3 attempts/);
@@ -96,7 +107,10 @@ describe('retries of reads', () => {
     server.fail({ type: 'status', status: 500, body: { error: { code: 'INTERNAL', message: 'boom' } } });
     await expect(api.call('getMe')).rejects.toMatchObject({ status: 500, code: 'INTERNAL', exitCode: ExitCode.ERROR });
     server.fail({ type: 'status', status: 404, body: { error: { code: 'DOC_NOT_FOUND', message: 'no such doc' } } });
-    await expect(api.call('getDoc', { params: { id: 'd_9' } })).rejects.toMatchObject({ status: 404, exitCode: ExitCode.NOT_FOUND });
+    await expect(api.call('getDoc', { params: { id: 'd_9' } })).rejects.toMatchObject({
+      status: 404,
+      exitCode: ExitCode.NOT_FOUND,
+    });
     expect(server.requests).toHaveLength(2);
   });
 });
@@ -161,7 +175,11 @@ describe('idempotency', () => {
   });
 
   it('a create whose answer is lost is retried with the same key and runs once', async () => {
-    server.fail({ type: 'reset', afterWork: true }, { type: 'status', status: 502, afterWork: true }, { type: 'truncated', afterWork: true });
+    server.fail(
+      { type: 'reset', afterWork: true },
+      { type: 'status', status: 502, afterWork: true },
+      { type: 'truncated', afterWork: true },
+    );
     const result = await api.callFull('createDoc', { body: { title: 'once' } });
     expect(server.requests).toHaveLength(4);
     const keys = new Set(server.requests.map((r) => r.headers['idempotency-key']));
@@ -182,7 +200,9 @@ describe('idempotency', () => {
   });
 
   it('refuses a key longer than the contract allows', async () => {
-    await expect(api.call('createSpace', { body: { name: 'x' }, idempotencyKey: 'k'.repeat(201) })).rejects.toMatchObject({ exitCode: ExitCode.USAGE });
+    await expect(
+      api.call('createSpace', { body: { name: 'x' }, idempotencyKey: 'k'.repeat(201) }),
+    ).rejects.toMatchObject({ exitCode: ExitCode.USAGE });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -222,7 +242,9 @@ describe('writes without an idempotency key', () => {
 
   it('are not repeated after a 502/503', async () => {
     server.fail({ type: 'status', status: 503 });
-    await expect(api.call('quoteMedia', { body: { url: 'https://v.example/1' } })).rejects.toMatchObject({ status: 503 });
+    await expect(api.call('quoteMedia', { body: { url: 'https://v.example/1' } })).rejects.toMatchObject({
+      status: 503,
+    });
     expect(server.requests).toHaveLength(1);
   });
 

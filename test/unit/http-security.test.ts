@@ -13,7 +13,14 @@ let server: FaultServer;
 let other: FaultServer;
 
 function client(extra: Partial<Parameters<typeof createApiClient>[0]> = {}): ApiClient {
-  return createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock: createFakeClock(), pacer: unpaced, backoff: { random: () => 0 }, ...extra });
+  return createApiClient({
+    baseUrl: server.baseUrl,
+    apiKey: KEY,
+    clock: createFakeClock(),
+    pacer: unpaced,
+    backoff: { random: () => 0 },
+    ...extra,
+  });
 }
 
 beforeAll(async () => {
@@ -71,18 +78,29 @@ describe('plain http://', () => {
   });
 
   it('is allowed with insecure, and always to loopback; https always', () => {
-    expect(createApiClient({ baseUrl: 'http://api.example.com', apiKey: KEY, insecure: true }).baseUrl).toBe('http://api.example.com/api/v1');
-    expect(createApiClient({ baseUrl: 'http://localhost:4010', apiKey: KEY }).baseUrl).toBe('http://localhost:4010/api/v1');
-    expect(createApiClient({ baseUrl: 'https://api.example.com', apiKey: KEY }).baseUrl).toBe('https://api.example.com/api/v1');
+    expect(createApiClient({ baseUrl: 'http://api.example.com', apiKey: KEY, insecure: true }).baseUrl).toBe(
+      'http://api.example.com/api/v1',
+    );
+    expect(createApiClient({ baseUrl: 'http://localhost:4010', apiKey: KEY }).baseUrl).toBe(
+      'http://localhost:4010/api/v1',
+    );
+    expect(createApiClient({ baseUrl: 'https://api.example.com', apiKey: KEY }).baseUrl).toBe(
+      'https://api.example.com/api/v1',
+    );
   });
 
   it('is refused for a raw request to a full http:// URL off the machine', async () => {
-    await expect(client().raw('GET', 'http://api.example.com/api/v1/me')).rejects.toMatchObject({ code: 'INSECURE_URL', exitCode: ExitCode.USAGE });
+    await expect(client().raw('GET', 'http://api.example.com/api/v1/me')).rejects.toMatchObject({
+      code: 'INSECURE_URL',
+      exitCode: ExitCode.USAGE,
+    });
   });
 
   it('knows loopback hosts', () => {
-    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.8.9.10', '[::1]']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['example.com', '128.0.0.1', '10.0.0.1', '[::2]', 'localhost.example.com']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.8.9.10', '[::1]'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['example.com', '128.0.0.1', '10.0.0.1', '[::2]', 'localhost.example.com'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });
 
@@ -98,7 +116,9 @@ describe('base URL and paths', () => {
   });
 
   it('rejects a base URL that is not one (exit 2)', () => {
-    expect(() => createApiClient({ baseUrl: 'not a url', apiKey: KEY })).toThrow(expect.objectContaining({ exitCode: ExitCode.USAGE }));
+    expect(() => createApiClient({ baseUrl: 'not a url', apiKey: KEY })).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.USAGE }),
+    );
   });
 
   it('works with a base URL given without /api/v1', async () => {
@@ -115,7 +135,12 @@ describe('base URL and paths', () => {
     const api = client();
     for (const path of ['/me', 'me', '/api/v1/me']) await api.raw('GET', path);
     await api.raw('GET', '/docs?cursor=c0', { query: { limit: 2, skipped: undefined } });
-    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/me', '/api/v1/me', '/api/v1/me', '/api/v1/docs?cursor=c0&limit=2']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/api/v1/me',
+      '/api/v1/me',
+      '/api/v1/me',
+      '/api/v1/docs?cursor=c0&limit=2',
+    ]);
   });
 
   it('raw returns JSON parsed and other content as text, and sends JSON bodies', async () => {
@@ -137,7 +162,12 @@ describe('--debug trace', () => {
     // The server echoes the key back in its error message; the trace and the error must not show it.
     server.fail(
       { type: 'status', status: 503 },
-      { type: 'status', status: 401, path: '/api/v1/me', body: { error: { code: 'UNAUTHORIZED', message: `key ${KEY} is revoked` } } },
+      {
+        type: 'status',
+        status: 401,
+        path: '/api/v1/me',
+        body: { error: { code: 'UNAUTHORIZED', message: `key ${KEY} is revoked` } },
+      },
     );
     const api = client({ debug: (line) => lines.push(line) });
     await api.call('createDoc', { body: {}, idempotencyKey: 'trace-key-1' });

@@ -50,7 +50,9 @@ afterEach(async () => {
 describe('a long Retry-After', () => {
   it('ends the command with exit 7, stores nothing, and the next command runs at once', async () => {
     server.fail({ type: 'rateLimited', retryAfter: String(MAX_RETRY_AFTER_MS / 1000 + 1) });
-    const error = (await client().call('getMe').catch((e: unknown) => e)) as ApiError;
+    const error = (await client()
+      .call('getMe')
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
     expect(error.code).toBe('RATE_LIMITED');
@@ -104,7 +106,9 @@ describe('notices', () => {
     await api.call('getMe');
     await api.call('getMe');
     expect(notices).toEqual(['waiting 61 s: rate limit']);
-    expect(trace.filter((line) => line.startsWith('waiting'))).toEqual([expect.stringMatching(/^waiting 61000 ms for the rate budget \(2\/min\) before GET /)]);
+    expect(trace.filter((line) => line.startsWith('waiting'))).toEqual([
+      expect.stringMatching(/^waiting 61000 ms for the rate budget \(2\/min\) before GET /),
+    ]);
     expect(server.requests).toHaveLength(3);
   });
 });
@@ -115,7 +119,11 @@ describe('one notice for requests waiting together', () => {
     // otherwise move on as soon as the first waits, and a late request would find room): then it jumps.
     let now = clock.now();
     const sleepers: Array<() => void> = [];
-    const still = { now: () => now, sleep: (ms: number) => new Promise<void>((wake) => sleepers.push(() => ((now = Math.max(now, clock.now() + ms)), wake()))) };
+    const still = {
+      now: () => now,
+      sleep: (ms: number) =>
+        new Promise<void>((wake) => sleepers.push(() => ((now = Math.max(now, clock.now() + ms)), wake()))),
+    };
     const api = client({ ratePerMinute: 3, clock: still });
     const calls = Promise.all(Array.from({ length: 6 }, () => api.call('getMe')));
     // Three go at once, three wait: nothing more happens until time moves.
@@ -149,7 +157,9 @@ describe('--timeout bounds every wait', () => {
 
   it('a Retry-After longer than --timeout fails at once (exit 7) instead of waiting', async () => {
     server.fail({ type: 'rateLimited', retryAfter: '20' });
-    const error = (await client({ waitLimitMs: 5_000 }).call('getMe').catch((e: unknown) => e)) as ApiError;
+    const error = (await client({ waitLimitMs: 5_000 })
+      .call('getMe')
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
     expect(error.hint).toMatch(/asked to wait 20 s, longer than --timeout \(5 s\)/);
     expect(clock.sleeps).toEqual([]);
@@ -157,7 +167,9 @@ describe('--timeout bounds every wait', () => {
 
   it('a backoff that would end past --timeout is not slept', async () => {
     server.fail(...Array.from({ length: 5 }, () => ({ type: 'status' as const, status: 503 })));
-    const error = (await client({ waitLimitMs: 1_000 }).call('getMe').catch((e: unknown) => e)) as ApiError;
+    const error = (await client({ waitLimitMs: 1_000 })
+      .call('getMe')
+      .catch((e: unknown) => e)) as ApiError;
     // random 0.5: 250, 500 fit in 1 s; the third (1000) would end at 1750 ms.
     expect(clock.sleeps).toEqual([250, 500]);
     expect(error.status).toBe(503);
@@ -170,7 +182,9 @@ describe('a refused connection', () => {
   it('is tried once more, quickly, then reported with the host named (exit 7)', async () => {
     const origin = server.origin;
     await server.close();
-    const error = (await client({ baseUrl: origin, retries: 5 }).call('listSpaces').catch((e: unknown) => e)) as NetworkError;
+    const error = (await client({ baseUrl: origin, retries: 5 })
+      .call('listSpaces')
+      .catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.exitCode).toBe(ExitCode.UNAVAILABLE);
     expect(error.message).toBe(`GET /api/v1/spaces: connection refused by ${new URL(origin).host} after 2 attempts`);

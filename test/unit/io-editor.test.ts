@@ -21,12 +21,17 @@ describe('the editor', () => {
   });
 
   it('VISUAL wins over EDITOR; arguments in the variable work', async () => {
-    const text = await createEditor(ioWith({ VISUAL: 'sed -i s/a/b/', EDITOR: 'false', PATH: process.env.PATH })).edit('aaa');
+    const text = await createEditor(ioWith({ VISUAL: 'sed -i s/a/b/', EDITOR: 'false', PATH: process.env.PATH })).edit(
+      'aaa',
+    );
     expect(text).toBe('baa');
   });
 
   it('an editor that fails changes nothing (exit 1)', async () => {
-    await expect(createEditor(ioWith({ EDITOR: 'false', PATH: process.env.PATH })).edit('x')).rejects.toMatchObject({ exitCode: 1, code: 'EDITOR_FAILED' });
+    await expect(createEditor(ioWith({ EDITOR: 'false', PATH: process.env.PATH })).edit('x')).rejects.toMatchObject({
+      exitCode: 1,
+      code: 'EDITOR_FAILED',
+    });
   });
 
   it('without a terminal and without VISUAL/EDITOR it is a usage error', async () => {
@@ -37,11 +42,15 @@ describe('the editor', () => {
     const dir = tempDir();
     const script = join(dir, 'slow-editor.sh');
     // Says where the file is, then waits until the test lets it go.
-    writeFileSync(script, `#!/bin/sh\necho "$1" > ${dir}/opened\nfor i in $(seq 1 100); do [ -e ${dir}/release ] && exit 0; sleep 0.05; done\nexit 1\n`);
+    writeFileSync(
+      script,
+      `#!/bin/sh\necho "$1" > ${dir}/opened\nfor i in $(seq 1 100); do [ -e ${dir}/release ] && exit 0; sleep 0.05; done\nexit 1\n`,
+    );
     chmodSync(script, 0o755);
     const before = new Set(process.listeners('exit'));
     const editing = createEditor(ioWith({ EDITOR: script, PATH: process.env.PATH })).edit('# Draft\n');
-    for (let i = 0; i < 100 && !existsSync(join(dir, 'opened')); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 100 && !existsSync(join(dir, 'opened')); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const file = readFileSync(join(dir, 'opened'), 'utf8').trim();
     expect(existsSync(file)).toBe(true);
     const hooks = process.listeners('exit').filter((listener) => !before.has(listener));

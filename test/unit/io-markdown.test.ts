@@ -4,7 +4,9 @@ import { renderMarkdown } from '../../src/io/markdown.js';
 import { createIO } from '../../src/io/terminal.js';
 
 const stream = (tty: boolean) => Object.assign(new PassThrough(), { isTTY: tty, columns: 80 });
-const ctx = (tty: boolean, env: NodeJS.ProcessEnv = {}) => ({ io: createIO({ stdin: stream(tty), stdout: stream(tty), stderr: stream(tty) }, env, { color: true, input: true }) });
+const ctx = (tty: boolean, env: NodeJS.ProcessEnv = {}) => ({
+  io: createIO({ stdin: stream(tty), stdout: stream(tty), stderr: stream(tty) }, env, { color: true, input: true }),
+});
 
 const source = '# Weekly notes\n\nSome **bold** text\x1b]0;owned\x07 and `code`.\x1b[2J\n\n- one\n- two\n';
 
@@ -28,7 +30,9 @@ describe('Markdown', () => {
 describe('Markdown wrapped to the terminal', () => {
   const at = (columns: number) => {
     const out = Object.assign(new PassThrough(), { isTTY: true, columns });
-    return { io: createIO({ stdin: stream(true), stdout: out, stderr: stream(true) }, {}, { color: true, input: true }) };
+    return {
+      io: createIO({ stdin: stream(true), stdout: out, stderr: stream(true) }, {}, { color: true, input: true }),
+    };
   };
   const bare = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\x1b\]8;[^\x07]*\x07/g, '');
   const words = 'the quick brown fox jumps over the lazy dog and keeps on running through the forest';
@@ -52,7 +56,8 @@ describe('Markdown wrapped to the terminal', () => {
       const out = bare(await renderMarkdown(at(columns), doc));
       const limit = Math.min(columns, 100);
       const { displayWidth } = await import('../../src/io/width.js');
-      for (const line of out.split('\n')) if (!line.includes('https://')) expect(displayWidth(line), line).toBeLessThanOrEqual(limit);
+      for (const line of out.split('\n'))
+        if (!line.includes('https://')) expect(displayWidth(line), line).toBeLessThanOrEqual(limit);
       const known = new Set(doc.match(/[A-Za-z]+/g));
       for (const word of out.match(/[A-Za-z]+/g) ?? []) expect(known, word).toContain(word);
       expect(out).toContain('https://example.com/a/rather/long/path/to/a/page');
@@ -75,7 +80,12 @@ describe('Markdown wrapped to the terminal', () => {
   });
 
   it('breaks Chinese text between characters to fill each line', async () => {
-    const out = bare(await renderMarkdown(at(40), '中文段落：这是一个很长的中文段落，用来测试换行是否正确处理宽字符，不会超出终端宽度。'));
+    const out = bare(
+      await renderMarkdown(
+        at(40),
+        '中文段落：这是一个很长的中文段落，用来测试换行是否正确处理宽字符，不会超出终端宽度。',
+      ),
+    );
     const lines = out.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(1);
     const { displayWidth } = await import('../../src/io/width.js');

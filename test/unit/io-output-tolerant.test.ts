@@ -26,13 +26,32 @@ class Capture extends Writable {
 function fakeContext(options: { tty: boolean; json?: boolean; debug?: boolean }) {
   const stdout = new Capture(options.tty);
   const stderr = new Capture(options.tty);
-  const flags: GlobalFlags = { json: options.json ?? false, color: false, input: true, yes: false, quiet: false, debug: options.debug ?? false, insecure: false };
-  const io = createIO({ stdin: Object.assign(new Capture(options.tty), { read() {} }) as never, stdout, stderr }, { NO_COLOR: '1' }, flags);
+  const flags: GlobalFlags = {
+    json: options.json ?? false,
+    color: false,
+    input: true,
+    yes: false,
+    quiet: false,
+    debug: options.debug ?? false,
+    insecure: false,
+  };
+  const io = createIO(
+    { stdin: Object.assign(new Capture(options.tty), { read() {} }) as never, stdout, stderr },
+    { NO_COLOR: '1' },
+    flags,
+  );
   const ctx = { io, flags, clock: { now: () => 0, sleep: async () => {} }, misfits: [] } as unknown as Context;
   return { ctx, stdout, stderr };
 }
 
-const agentAnswer = () => ({ name: 'Ada', memory: 'tea', memoryMax: 20000, address: 'ada@x', slug: 'ada', extra: { a: [1, 2] } });
+const agentAnswer = () => ({
+  name: 'Ada',
+  memory: 'tea',
+  memoryMax: 20000,
+  address: 'ada@x',
+  slug: 'ada',
+  extra: { a: [1, 2] },
+});
 
 function marked(op: 'getAgent', body: Record<string, unknown>) {
   const verdict = verdictFor(op, body)!;
@@ -52,19 +71,25 @@ describe('printItem with an answer that did not fit', () => {
     const { ctx, stdout } = fakeContext({ tty: false });
     const body = marked('getAgent', { ...agentAnswer(), name: { first: 'Ada' } });
     await printItem(ctx, body, (a: any) => a.name.toUpperCase());
-    expect(stdout.text).toBe('name.first\tAda\nmemory\ttea\nmemoryMax\t20000\naddress\tada@x\nslug\tada\nextra.a.0\t1\nextra.a.1\t2\n');
-    await expect(printItem(ctx, body, () => {
-      throw new CliError('refused', { code: 'X' });
-    })).rejects.toThrow('refused');
+    expect(stdout.text).toBe(
+      'name.first\tAda\nmemory\ttea\nmemoryMax\t20000\naddress\tada@x\nslug\tada\nextra.a.0\t1\nextra.a.1\t2\n',
+    );
+    await expect(
+      printItem(ctx, body, () => {
+        throw new CliError('refused', { code: 'X' });
+      }),
+    ).rejects.toThrow('refused');
   });
 
   it('an answer that fits is the view alone; a view that throws on it is not hidden', async () => {
     const { ctx, stdout } = fakeContext({ tty: true });
     await printItem(ctx, { name: 'Ada' }, (a) => `Agent ${a.name}`);
     expect(stdout.text).toBe('Agent Ada\n');
-    await expect(printItem(ctx, { name: 'Ada' }, () => {
-      throw new TypeError('bug');
-    })).rejects.toThrow('bug');
+    await expect(
+      printItem(ctx, { name: 'Ada' }, () => {
+        throw new TypeError('bug');
+      }),
+    ).rejects.toThrow('bug');
   });
 });
 
@@ -86,7 +111,9 @@ describe('printList', () => {
 describe('renderGeneric', () => {
   it('scalars, empty objects and lists, nesting', () => {
     const f = { tty: true, dim: (s: string) => s };
-    expect(renderGeneric({ a: 1, b: null, c: {}, d: [], e: [{ x: 'y' }, 'z'] }, f)).toBe('a: 1\nb: null\nc: {}\nd: []\ne:\n  -\n    x: y\n  - z');
+    expect(renderGeneric({ a: 1, b: null, c: {}, d: [], e: [{ x: 'y' }, 'z'] }, f)).toBe(
+      'a: 1\nb: null\nc: {}\nd: []\ne:\n  -\n    x: y\n  - z',
+    );
     expect(renderGeneric('text', f)).toBe('text');
     expect(renderGeneric({ a: { b: 'c' } }, { tty: false, dim: (s: string) => s })).toBe('a.b\tc');
   });
@@ -108,7 +135,9 @@ describe('recoverFromMisfit: a command failed after the service answered', () =>
     (ctx as any).lastAnswer = { op: 'getAgent', body: { name: 'Ada', memory: 'm', memoryMax: '1', address: 'a' } };
     expect(await recoverFromMisfit(ctx as any, new RangeError('Invalid count value: -1'))).toBe(true);
     expect(stderr.text).toContain('debug: RangeError: Invalid count value: -1');
-    expect(stderr.text).toContain("note: kagent could not read the service's Agent (getAgent); here it is as it came\n");
+    expect(stderr.text).toContain(
+      "note: kagent could not read the service's Agent (getAgent); here it is as it came\n",
+    );
     expect(stdout.text).toBe('name: Ada\nmemory: m\nmemoryMax: 1\naddress: a\n');
   });
 
@@ -132,6 +161,9 @@ describe('recoverFromMisfit: a command failed after the service answered', () =>
   it('a list that is not a list: NOT_A_LIST on a terminal', async () => {
     const { ctx } = fakeContext({ tty: true });
     (ctx as any).lastAnswer = { op: 'listSpaces', body: { data: [] } };
-    await expect(recoverFromMisfit(ctx as any, new TypeError('x'))).rejects.toMatchObject({ code: 'NOT_A_LIST', exitCode: 1 });
+    await expect(recoverFromMisfit(ctx as any, new TypeError('x'))).rejects.toMatchObject({
+      code: 'NOT_A_LIST',
+      exitCode: 1,
+    });
   });
 });

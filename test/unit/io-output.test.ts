@@ -25,8 +25,21 @@ const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 function fakeContext(options: { tty: boolean; json?: boolean; jq?: string; env?: NodeJS.ProcessEnv; color?: boolean }) {
   const stdout = new Capture(options.tty);
   const stderr = new Capture(options.tty);
-  const flags: GlobalFlags = { json: options.json ?? options.jq !== undefined, jq: options.jq, color: options.color ?? true, input: true, yes: false, quiet: false, debug: false, insecure: false };
-  const io = createIO({ stdin: Object.assign(new Capture(options.tty), { read() {} }) as never, stdout, stderr }, options.env ?? {}, flags);
+  const flags: GlobalFlags = {
+    json: options.json ?? options.jq !== undefined,
+    jq: options.jq,
+    color: options.color ?? true,
+    input: true,
+    yes: false,
+    quiet: false,
+    debug: false,
+    insecure: false,
+  };
+  const io = createIO(
+    { stdin: Object.assign(new Capture(options.tty), { read() {} }) as never, stdout, stderr },
+    options.env ?? {},
+    flags,
+  );
   const ctx = { io, flags, clock: { now: () => NOW, sleep: async () => {} } } as unknown as Context;
   return { ctx, stdout, stderr };
 }
@@ -40,7 +53,13 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { id: 'a1', title: 'First \x1b[2J\x1b]0;pwned\x07title', status: 'in_progress', createdAt: '2026-01-15T11:55:00.000Z', pinned: true },
+  {
+    id: 'a1',
+    title: 'First \x1b[2J\x1b]0;pwned\x07title',
+    status: 'in_progress',
+    createdAt: '2026-01-15T11:55:00.000Z',
+    pinned: true,
+  },
   { id: 'b2', title: 'Tab\there\nnewline', status: 'done', createdAt: '2026-01-14T12:00:00.000Z', pinned: false },
 ];
 const columns: Column<Row>[] = [
@@ -81,7 +100,9 @@ describe('lists', () => {
   it('piped: tab-separated raw values, no header, ISO times, no colour, no escapes', async () => {
     const { ctx, stdout } = fakeContext({ tty: false });
     await printList(ctx, rows, { columns });
-    expect(stdout.text).toBe('a1\tFirst title\tin_progress\t2026-01-15T11:55:00.000Z\ttrue\nb2\tTab here newline\tdone\t2026-01-14T12:00:00.000Z\tfalse\n');
+    expect(stdout.text).toBe(
+      'a1\tFirst title\tin_progress\t2026-01-15T11:55:00.000Z\ttrue\nb2\tTab here newline\tdone\t2026-01-14T12:00:00.000Z\tfalse\n',
+    );
   });
 
   it('piped stays plain even with colour forced on (FORCE_COLOR)', async () => {
@@ -127,7 +148,11 @@ describe('lists', () => {
   it('streams long lists in batches with the widths of the first', async () => {
     const { ctx, stdout } = fakeContext({ tty: true, color: false });
     // Ids of one length, as real ones are (a longer id lays its batch out anew: ids are never cut).
-    const many = Array.from({ length: 250 }, (_, i) => ({ ...rows[1]!, id: `id${String(i).padStart(3, '0')}`, title: `t${i}` }));
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      ...rows[1]!,
+      id: `id${String(i).padStart(3, '0')}`,
+      title: `t${i}`,
+    }));
     await printList(ctx, slowly(many), { columns, batch: 100 });
     const lines = stdout.text.trimEnd().split('\n');
     expect(lines).toHaveLength(251);
@@ -155,9 +180,13 @@ describe('--jq', () => {
     await printList(second.ctx, rows, { columns });
     expect(second.stdout.text).toBe('a1\tin_progress\nb2\tdone\n');
   });
-  it('a bad expression is a usage error (exit 2) with jq\'s message', async () => {
+  it("a bad expression is a usage error (exit 2) with jq's message", async () => {
     const { ctx } = fakeContext({ tty: false, jq: '.[' });
-    await expect(printJson(ctx, { a: 1 })).rejects.toMatchObject({ exitCode: 2, code: 'JQ_ERROR', message: expect.stringContaining('syntax error') });
+    await expect(printJson(ctx, { a: 1 })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'JQ_ERROR',
+      message: expect.stringContaining('syntax error'),
+    });
   });
   it('a runtime error is one too', async () => {
     const { ctx } = fakeContext({ tty: false, jq: 'error("boom")' });
@@ -195,7 +224,11 @@ describe('a closed pipe', () => {
 
 describe('--jq on a long list', () => {
   it('handles a long input (read in linear time; jq-wasm alone is quadratic) and leaves TextEncoder as it was', async () => {
-    const many = Array.from({ length: 5000 }, (_, i) => ({ id: `id${i}`, title: `title number ${i}`, body: 'x'.repeat(60) }));
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      id: `id${i}`,
+      title: `title number ${i}`,
+      body: 'x'.repeat(60),
+    }));
     const { ctx, stdout } = fakeContext({ tty: false, jq: 'length' });
     const before = globalThis.TextEncoder;
     await printList(ctx, many, { columns: [] });

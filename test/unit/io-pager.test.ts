@@ -56,7 +56,10 @@ describe('PagingStream', () => {
     expect(stream.paging).toBe(true);
     await stream.close();
     expect(readFileSync(log(), 'utf8')).toBe('started\n');
-    const expected = Array.from({ length: 5 }, () => lines(4)).join('').replace(/^/gm, '> ').replace(/> $/, '');
+    const expected = Array.from({ length: 5 }, () => lines(4))
+      .join('')
+      .replace(/^/gm, '> ')
+      .replace(/> $/, '');
     expect(stdout.text).toBe(expected);
   });
 

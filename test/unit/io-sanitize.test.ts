@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { keepOnlyStyling } from '../../src/io/markdown.js';
 import { redactUrlCredentials } from '../../src/http/url.js';
-import { escapeJsonControls, guardOutput, sanitize, sanitizeDeep, sanitizeLine, sanitizeStyled } from '../../src/io/sanitize.js';
+import {
+  escapeJsonControls,
+  guardOutput,
+  sanitize,
+  sanitizeDeep,
+  sanitizeLine,
+  sanitizeStyled,
+} from '../../src/io/sanitize.js';
 
 const ESC = '\x1b';
 
@@ -33,7 +40,13 @@ describe('sanitize', () => {
   });
 
   it('sanitizeDeep cleans every string of a response, keys included, and keeps other values', () => {
-    const data = { name: `${ESC}]0;x\x07Evil`, n: 3, ok: true, none: null, list: [`${ESC}[2Jy`, { [`k${ESC}[1m`]: 'v' }] };
+    const data = {
+      name: `${ESC}]0;x\x07Evil`,
+      n: 3,
+      ok: true,
+      none: null,
+      list: [`${ESC}[2Jy`, { [`k${ESC}[1m`]: 'v' }],
+    };
     expect(sanitizeDeep(data)).toEqual({ name: 'Evil', n: 3, ok: true, none: null, list: ['y', { k: 'v' }] });
   });
 });
@@ -41,7 +54,9 @@ describe('sanitize', () => {
 describe('keepOnlyStyling (after Markdown rendering)', () => {
   it('keeps colour and hyperlinks, drops every other sequence', () => {
     const rendered = `${ESC}[1mbold${ESC}[22m ${ESC}]8;;https://a.test${ESC}\\a${ESC}]8;;${ESC}\\ ${ESC}[2J${ESC}]0;t\x07${ESC}c`;
-    expect(keepOnlyStyling(rendered)).toBe(`${ESC}[1mbold${ESC}[22m ${ESC}]8;;https://a.test${ESC}\\a${ESC}]8;;${ESC}\\ `);
+    expect(keepOnlyStyling(rendered)).toBe(
+      `${ESC}[1mbold${ESC}[22m ${ESC}]8;;https://a.test${ESC}\\a${ESC}]8;;${ESC}\\ `,
+    );
   });
 });
 
@@ -76,7 +91,9 @@ describe('guardOutput (every write to stdout/stderr)', () => {
   it('lets our progress-line moves and styling through and nothing else', () => {
     const progress = `${ESC}[2A\r${ESC}[2K${ESC}[36m██${ESC}[39m 50%\n${ESC}[J\r${ESC}[2K`;
     expect(guardOutput(progress)).toBe(progress);
-    expect(guardOutput(`${progress}${ESC}]52;c;eA==\x07${ESC}[2J${ESC}P1$r${ESC}\\\x9b2J\u2067x`)).toBe(`${progress}<U+2067>x`);
+    expect(guardOutput(`${progress}${ESC}]52;c;eA==\x07${ESC}[2J${ESC}P1$r${ESC}\\\x9b2J\u2067x`)).toBe(
+      `${progress}<U+2067>x`,
+    );
   });
 
   it('returns clean text unchanged', () => {
@@ -96,9 +113,11 @@ describe('escapeJsonControls', () => {
 
 describe('redactUrlCredentials', () => {
   it('hides the user and password of every URL in a text and leaves the rest', () => {
-    expect(redactUrlCredentials('GET https://alice:s3cret@api.example.com/api/v1/me 200; see http://tok@h:8080/x')).toBe(
-      'GET https://***@api.example.com/api/v1/me 200; see http://***@h:8080/x',
+    expect(
+      redactUrlCredentials('GET https://alice:s3cret@api.example.com/api/v1/me 200; see http://tok@h:8080/x'),
+    ).toBe('GET https://***@api.example.com/api/v1/me 200; see http://***@h:8080/x');
+    expect(redactUrlCredentials('mail me at a@b.test, https://example.com/a@b')).toBe(
+      'mail me at a@b.test, https://example.com/a@b',
     );
-    expect(redactUrlCredentials('mail me at a@b.test, https://example.com/a@b')).toBe('mail me at a@b.test, https://example.com/a@b');
   });
 });

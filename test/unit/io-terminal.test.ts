@@ -59,12 +59,33 @@ describe('prompting', () => {
 
 describe('createIO', () => {
   it('reads terminal-ness, width and colour from the streams and env', () => {
-    const io = createIO({ stdin: stream(true), stdout: stream(true, 120), stderr: stream(false) }, {}, { color: true, input: true });
-    expect(io).toMatchObject({ stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: false, color: true, colorStderr: false, canPrompt: true, columns: 120 });
+    const io = createIO(
+      { stdin: stream(true), stdout: stream(true, 120), stderr: stream(false) },
+      {},
+      { color: true, input: true },
+    );
+    expect(io).toMatchObject({
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      stderrIsTTY: false,
+      color: true,
+      colorStderr: false,
+      canPrompt: true,
+      columns: 120,
+    });
   });
   it('falls back to COLUMNS, then 80', () => {
-    expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, { COLUMNS: '132' }, { color: true, input: true }).columns).toBe(132);
-    expect(createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true }).columns).toBe(80);
+    expect(
+      createIO(
+        { stdin: stream(false), stdout: stream(false), stderr: stream(false) },
+        { COLUMNS: '132' },
+        { color: true, input: true },
+      ).columns,
+    ).toBe(132);
+    expect(
+      createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(false) }, {}, { color: true, input: true })
+        .columns,
+    ).toBe(80);
   });
   it('with stdinIsTTY given, leaves stdin unread (unmade) until a command reads it, as the context and its prompter do', async () => {
     const { createContext } = await import('../../src/cli/runtime.js');
@@ -79,19 +100,46 @@ describe('createIO', () => {
       stdout: stream(true, 100),
       stderr: stream(true),
     };
-    const flags = { json: false, color: true, input: true, pager: false, yes: false, quiet: false, debug: false, insecure: false };
-    const ctx = createContext({ streams, env: { KAGENT_CONFIG_DIR: '/nonexistent/kagent-config' }, flags, signal: new AbortController().signal, version: '0.0.0' });
+    const flags = {
+      json: false,
+      color: true,
+      input: true,
+      pager: false,
+      yes: false,
+      quiet: false,
+      debug: false,
+      insecure: false,
+    };
+    const ctx = createContext({
+      streams,
+      env: { KAGENT_CONFIG_DIR: '/nonexistent/kagent-config' },
+      flags,
+      signal: new AbortController().signal,
+      version: '0.0.0',
+    });
     expect(reads).toBe(0);
     // Terminal-ness comes from the hint, not from the stream (whose isTTY is false here).
     expect(ctx.io).toMatchObject({ stdinIsTTY: true, stdoutIsTTY: true, canPrompt: true });
     expect(ctx.io.stdin).toBe(stdin);
     expect(reads).toBe(1);
     // Without the hint the stream itself says.
-    expect(createIO({ stdin: stream(false), stdout: stream(true), stderr: stream(true) }, {}, { color: true, input: true }).stdinIsTTY).toBe(false);
+    expect(
+      createIO({ stdin: stream(false), stdout: stream(true), stderr: stream(true) }, {}, { color: true, input: true })
+        .stdinIsTTY,
+    ).toBe(false);
   });
   it('asks whether stdin is a terminal only when something needs to know, and once (asking loads node:tty in the binary)', async () => {
     const { createContext } = await import('../../src/cli/runtime.js');
-    const flags = { json: false, color: true, input: true, pager: false, yes: false, quiet: false, debug: false, insecure: false };
+    const flags = {
+      json: false,
+      color: true,
+      input: true,
+      pager: false,
+      yes: false,
+      quiet: false,
+      debug: false,
+      insecure: false,
+    };
     const watched = (stdout: ReturnType<typeof stream>) => {
       const asked = { count: 0 };
       const streams = {
@@ -129,7 +177,10 @@ describe('createIO', () => {
 
 describe('spinners', () => {
   const ctx = (stderr: { isTTY: boolean; columns?: number }, env: NodeJS.ProcessEnv = {}, quiet = false) => ({
-    io: createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(stderr.isTTY, stderr.columns) }, env, { color: true, input: true }),
+    io: createIO({ stdin: stream(false), stdout: stream(false), stderr: stream(stderr.isTTY, stderr.columns) }, env, {
+      color: true,
+      input: true,
+    }),
     flags: { quiet } as never,
   });
   it('only on a sized terminal stderr, not in CI, not with --quiet', async () => {

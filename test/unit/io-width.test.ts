@@ -40,12 +40,14 @@ describe('truncate', () => {
   });
   it('never exceeds the width, whatever the text', () => {
     const samples = ['⚠️⚠️⚠️⚠️⚠️', '👩‍💻👩‍💻👩‍💻 dev', 'ab研cd究ef', 'x'.repeat(50)];
-    for (const sample of samples) for (let w = 1; w <= 12; w++) expect(displayWidth(truncate(sample, w))).toBeLessThanOrEqual(w);
+    for (const sample of samples)
+      for (let w = 1; w <= 12; w++) expect(displayWidth(truncate(sample, w))).toBeLessThanOrEqual(w);
   });
 });
 
 describe('wrapText', () => {
-  const latin = 'The quick brown fox jumps over the lazy dog and keeps running until the forest ends near the river bank';
+  const latin =
+    'The quick brown fox jumps over the lazy dog and keeps running until the forest ends near the river bank';
 
   it('wraps Latin text at spaces, never inside a word', () => {
     for (const width of [20, 33, 40, 60]) {
@@ -65,7 +67,8 @@ describe('wrapText', () => {
     // Mixed: Latin words stay whole beside CJK.
     const mixed = wrapText('混合的文字 mixed with English words 和中文 in one paragraph', 16);
     expect(widest(mixed)).toBeLessThanOrEqual(16);
-    for (const word of ['mixed', 'English', 'words', 'paragraph']) expect(mixed.split(/\s+|(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])/)).toContain(word);
+    for (const word of ['mixed', 'English', 'words', 'paragraph'])
+      expect(mixed.split(/\s+|(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])/)).toContain(word);
   });
 
   it('never splits a URL, even when it is wider than the line', () => {
@@ -83,7 +86,10 @@ describe('wrapText', () => {
     const wrapped = wrapText(`  * ${latin}\n    1. ${latin}`, 40);
     const lines = wrapped.split('\n');
     expect(lines[0]).toMatch(/^ {2}\* The quick/);
-    const firstItem = lines.slice(1, lines.findIndex((line) => line.startsWith('    1. ')));
+    const firstItem = lines.slice(
+      1,
+      lines.findIndex((line) => line.startsWith('    1. ')),
+    );
     expect(firstItem.length).toBeGreaterThan(0);
     for (const line of firstItem) expect(line).toMatch(/^ {4}\S/);
     const nested = lines.slice(lines.findIndex((line) => line.startsWith('    1. ')) + 1);
@@ -125,17 +131,45 @@ describe('tables that always fit', () => {
     { header: 'Created', value: (r) => r.created, kind: 'time' },
   ];
   const rows: Row[] = [
-    { id: 'sp_h4qsn5smtf', title: '🚀 Launch plan ✅ ready ⚠️ check the 研究项目 notes before Friday', kind: 'notes', owner: 'Ada Lovelace', created: '2026-11-20T10:00:00Z' },
-    { id: 'sp_c5eib86n8w', title: '研究项目：人工智能与知识管理的长期研究计划和阶段性成果汇总', kind: 'report', owner: 'Grace Hopper', created: '2026-11-21T10:00:00Z' },
+    {
+      id: 'sp_h4qsn5smtf',
+      title: '🚀 Launch plan ✅ ready ⚠️ check the 研究项目 notes before Friday',
+      kind: 'notes',
+      owner: 'Ada Lovelace',
+      created: '2026-11-20T10:00:00Z',
+    },
+    {
+      id: 'sp_c5eib86n8w',
+      title: '研究项目：人工智能与知识管理的长期研究计划和阶段性成果汇总',
+      kind: 'report',
+      owner: 'Grace Hopper',
+      created: '2026-11-21T10:00:00Z',
+    },
     { id: 'sp_b77szdmck7', title: 'Cafe\u0301 menu', kind: 'list', owner: '李雷', created: '2026-11-22T10:00:00Z' },
   ];
-  const io = (columns: number) => createIO({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), { isTTY: true, columns }), stderr: new PassThrough() }, {}, { color: true, input: true });
-  const render = (width: number) => renderTable(rows, columns, formatter({ io: io(width), clock: { now: () => Date.parse('2026-11-25T10:00:00Z'), sleep: async () => {} } }), undefined).text;
+  const io = (columns: number) =>
+    createIO(
+      {
+        stdin: new PassThrough(),
+        stdout: Object.assign(new PassThrough(), { isTTY: true, columns }),
+        stderr: new PassThrough(),
+      },
+      {},
+      { color: true, input: true },
+    );
+  const render = (width: number) =>
+    renderTable(
+      rows,
+      columns,
+      formatter({ io: io(width), clock: { now: () => Date.parse('2026-11-25T10:00:00Z'), sleep: async () => {} } }),
+      undefined,
+    ).text;
 
   it('no row is wider than the terminal, from 40 columns up; ids are whole', () => {
     for (let width = 40; width <= 200; width += 1) {
       const text = render(width);
-      for (const line of text.split('\n')) expect(displayWidth(line), `at ${width} columns: ${strip(line)}`).toBeLessThanOrEqual(width);
+      for (const line of text.split('\n'))
+        expect(displayWidth(line), `at ${width} columns: ${strip(line)}`).toBeLessThanOrEqual(width);
       for (const row of rows) expect(strip(text)).toContain(row.id);
     }
   });
@@ -160,7 +194,9 @@ describe('tables that always fit', () => {
     expect(fitWidths(columns, [['sp_1', 'short', 'k', 'o', 'now']], 200)).toEqual([4, 5, 4, 5, 7]);
     const widths = fitWidths(columns, cells, 60);
     expect(widths[0]).toBe(4);
-    expect(widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.filter((w) => w > 0).length - 1)).toBeLessThanOrEqual(60);
+    expect(widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.filter((w) => w > 0).length - 1)).toBeLessThanOrEqual(
+      60,
+    );
     expect(widths.slice(2)).toEqual([4, 5, 9]);
     // An id longer than the screen is still whole; everything else gives up its room.
     const huge = fitWidths(columns, [['id_'.padEnd(38, 'x'), 'title', 'k', 'o', 'now']], 40);
@@ -170,7 +206,15 @@ describe('tables that always fit', () => {
 
 describe('labelled fields on a terminal', () => {
   it('a long value wraps under itself, within the width', () => {
-    const io = createIO({ stdin: new PassThrough(), stdout: Object.assign(new PassThrough(), { isTTY: true, columns: 40 }), stderr: new PassThrough() }, {}, { color: false, input: true });
+    const io = createIO(
+      {
+        stdin: new PassThrough(),
+        stdout: Object.assign(new PassThrough(), { isTTY: true, columns: 40 }),
+        stderr: new PassThrough(),
+      },
+      {},
+      { color: false, input: true },
+    );
     const f = formatter({ io, clock: { now: () => 0, sleep: async () => {} } });
     const text = f.fields([
       ['Title', 'A fairly long title that will not fit on one line of forty columns'],

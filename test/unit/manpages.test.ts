@@ -33,7 +33,10 @@ describe('man pages', () => {
     expect(unescape(version)).toBe(pkg.version);
     const fresh = await manPages({ version: pkg.version, date: unescape(date) });
     expect(readdirSync(manDir).sort()).toEqual(fresh.map((page) => page.file).sort());
-    for (const page of fresh) expect(readFileSync(join(manDir, page.file), 'utf8'), `dist/man/${page.file} is stale: run npm run build`).toBe(page.text);
+    for (const page of fresh)
+      expect(readFileSync(join(manDir, page.file), 'utf8'), `dist/man/${page.file} is stale: run npm run build`).toBe(
+        page.text,
+      );
   });
 
   it("package.json's man field lists every page, so a global install puts them all in place", () => {
@@ -52,7 +55,9 @@ describe('man pages', () => {
     for (const flag of help.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)) expect(text).toContain(flag[1]);
     for (const group of groups) expect(text).toContain(`kagent ${group.name}`);
     expect(text).toMatch(/EXIT STATUS\n[\s\S]*\n {7}130 +interrupted \(Ctrl-C\)\n/);
-    expect(text).toMatch(/ENVIRONMENT\n[\s\S]*KAGENT_API_KEY[\s\S]*HTTPS_PROXY, https_proxy[\s\S]*HTTP_PROXY, http_proxy[\s\S]*NO_PROXY, no_proxy/);
+    expect(text).toMatch(
+      /ENVIRONMENT\n[\s\S]*KAGENT_API_KEY[\s\S]*HTTPS_PROXY, https_proxy[\s\S]*HTTP_PROXY, http_proxy[\s\S]*NO_PROXY, no_proxy/,
+    );
   });
 
   it('each group page has every subcommand, argument and flag its --help shows', async () => {
@@ -67,7 +72,8 @@ describe('man pages', () => {
         if (flag[1] === '-h, --help') continue;
         expect(text, `${own.join(' ')} ${flag[1]}`).toContain(flag[1]);
       }
-      for (const argument of spec.arguments ?? []) expect(text, `${own.join(' ')} <${argument.name}>`).toContain(argument.name);
+      for (const argument of spec.arguments ?? [])
+        expect(text, `${own.join(' ')} <${argument.name}>`).toContain(argument.name);
       for (const sub of (spec.commands ?? []).filter((command) => !command.hidden)) await walk(sub, own, text);
     };
     for (const group of groups) {
@@ -82,7 +88,7 @@ describe('roff text', () => {
   it('escapes backslashes and hyphens, guards a leading dot or quote, and writes other characters as code points', () => {
     expect(roffText('--json')).toBe('\\-\\-json');
     expect(roffText('C:\\dir')).toBe('C:\\edir');
-    expect(roffText('.hidden\n\'quote')).toBe('\\&.hidden\n\\&\'quote');
+    expect(roffText(".hidden\n'quote")).toBe("\\&.hidden\n\\&'quote");
     expect(roffText('space 📚 — ok')).toBe('space \\[u1F4DA] \\[u2014] ok');
     expect(roffText('see `kagent --help`')).toBe('see \\fBkagent \\-\\-help\\fR');
   });

@@ -36,8 +36,11 @@ function runtimeImports(dir: string): Map<string, Array<{ file: string; index: n
           for (const match of text.matchAll(pattern)) {
             const specifier = match[1] as string;
             if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
-            if (builtinModules.includes(specifier) || builtinModules.includes(specifier.split('/')[0] as string)) continue;
-            const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);
+            if (builtinModules.includes(specifier) || builtinModules.includes(specifier.split('/')[0] as string))
+              continue;
+            const name = specifier.startsWith('@')
+              ? specifier.split('/').slice(0, 2).join('/')
+              : (specifier.split('/')[0] as string);
             found.set(name, [...(found.get(name) ?? []), { file: path, index: match.index ?? 0, text }]);
           }
         }
@@ -62,9 +65,15 @@ describe('package.json dependencies', () => {
     const loaded = [...imports.keys()].filter((name) => !OPTIONAL_PROBES.has(name)).sort();
     const declared = Object.keys(pkg.dependencies).sort();
     // A runtime import that is not a dependency: the installed kagent fails to load it.
-    expect(loaded.filter((name) => !declared.includes(name)), 'imported at run time but not in dependencies').toEqual([]);
+    expect(
+      loaded.filter((name) => !declared.includes(name)),
+      'imported at run time but not in dependencies',
+    ).toEqual([]);
     // A dependency never imported: bundled (a devDependency) or unused.
-    expect(declared.filter((name) => !loaded.includes(name)), 'in dependencies but never imported by dist/').toEqual([]);
+    expect(
+      declared.filter((name) => !loaded.includes(name)),
+      'in dependencies but never imported by dist/',
+    ).toEqual([]);
     expect(loaded).toEqual(declared);
   });
 
@@ -84,7 +93,10 @@ describe('package.json dependencies', () => {
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'kagent-imports-'));
     mkdirSync(join(dir, 'chunks'));
-    writeFileSync(join(dir, 'cli.js'), 'import { x } from "left-pad";\nconst s = \'require("ajv/dist/runtime/equal")\';\nawait import("node:fs");\n');
+    writeFileSync(
+      join(dir, 'cli.js'),
+      'import { x } from "left-pad";\nconst s = \'require("ajv/dist/runtime/equal")\';\nawait import("node:fs");\n',
+    );
     writeFileSync(join(dir, 'chunks', 'a.js'), 'const y = __require("@scope/pkg/sub"); import("./local.js");');
     expect([...runtimeImports(dir).keys()].sort()).toEqual(['@scope/pkg', 'left-pad']);
   });
@@ -94,12 +106,20 @@ describe('package.json dependencies', () => {
     const specifiers = new Set<string>();
     for (const file of sourceFiles(root, ['src', 'commands'])) {
       const text = readFileSync(join(root, file), 'utf8');
-      for (const match of text.matchAll(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"./][^'"]*)['"]|\bimport\(\s*['"]([^'"./][^'"]*)['"]\s*\)/gm)) {
+      for (const match of text.matchAll(
+        /^\s*import\s+(?!type\b)[^'"]*?from\s+['"]([^'"./][^'"]*)['"]|\bimport\(\s*['"]([^'"./][^'"]*)['"]\s*\)/gm,
+      )) {
         specifiers.add((match[1] ?? match[2]) as string);
       }
     }
-    const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-    const imported = [...new Set([...specifiers].filter((s) => !s.startsWith('node:') && !builtinModules.includes(s)).map(packageOf))].sort();
+    const packageOf = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+    const imported = [
+      ...new Set([...specifiers].filter((s) => !s.startsWith('node:') && !builtinModules.includes(s)).map(packageOf)),
+    ].sort();
     expect(imported.length).toBeGreaterThan(10);
     const runtime = [...runtimeImports(dist).keys()];
     for (const name of imported) {
@@ -117,13 +137,19 @@ describe('package.json dependencies', () => {
     // imports) and node-emoji (src/io/emoji-codes.ts stands in for it). A range
     // would let an install pick a version whose code the stand-ins no longer fit.
     const build = readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8');
-    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
     const devDependencies = pkg.devDependencies as Record<string, string>;
     for (const name of ['undici', 'commander', 'marked-terminal', 'node-emoji']) {
       expect(build, `scripts/build.mjs reaches into ${name}`).toContain(name);
       expect(devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
-      expect(lock.packages[`node_modules/${name}`]?.version, `${name} in package-lock.json`).toBe(devDependencies[name]);
-      const installed = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      expect(lock.packages[`node_modules/${name}`]?.version, `${name} in package-lock.json`).toBe(
+        devDependencies[name],
+      );
+      const installed = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
       expect(installed.version, `${name} installed`).toBe(devDependencies[name]);
     }
   });
@@ -132,7 +158,8 @@ describe('package.json dependencies', () => {
 describe('package.json scripts and metadata', () => {
   it('nothing runs when the package is installed; the build runs before packing', () => {
     const scripts = pkg.scripts as Record<string, string>;
-    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare']) expect(scripts[hook], hook).toBeUndefined();
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'])
+      expect(scripts[hook], hook).toBeUndefined();
     expect(scripts.prepack).toBe('node scripts/build.mjs');
     // The README's promises: on a fresh clone, `npm install && npm run demo` and `npm test` are all it takes, so demo and test build first.
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -171,22 +198,34 @@ describe('third-party notices', () => {
         const path = join(folder, entry.name);
         if (entry.isDirectory()) visit(path);
         else if (/\.[cm]?js$/.test(entry.name)) {
-          for (const match of readFileSync(path, 'utf8').matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) bundled.add(match[1] as string);
+          for (const match of readFileSync(path, 'utf8').matchAll(
+            /^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//gm,
+          ))
+            bundled.add(match[1] as string);
         }
       }
     };
     visit(dist);
     expect(bundled.size).toBeGreaterThan(50);
     for (const name of bundled) {
-      const section = new RegExp(`^## ${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\d[^\\n]*\\n\\nLicence: ([^\\n]+)\\n([\\s\\S]*?)(?=\\n---\\n|(?![\\s\\S]))`, 'm').exec(notices);
+      const section = new RegExp(
+        `^## ${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\d[^\\n]*\\n\\nLicence: ([^\\n]+)\\n([\\s\\S]*?)(?=\\n---\\n|(?![\\s\\S]))`,
+        'm',
+      ).exec(notices);
       expect(section, name).not.toBeNull();
       // Its licence text: a licence or notice file, or, when it ships none, its README's licence section or the standard text.
-      expect(section?.[2], name).toMatch(/### (LICEN[CS]E|COPYING|NOTICE|README|[\w.-]+ \(the standard text)[^\n]*\n\n```\n[\s\S]{100,}/i);
+      expect(section?.[2], name).toMatch(
+        /### (LICEN[CS]E|COPYING|NOTICE|README|[\w.-]+ \(the standard text)[^\n]*\n\n```\n[\s\S]{100,}/i,
+      );
     }
     // Runtime dependencies are installed with their own licences, not bundled; what they embed is named, with its licence.
     expect(notices).not.toMatch(/^## (jq-wasm|unpdf|pdfjs-dist) /m);
-    expect(notices).toMatch(/^## PDF\.js, inside unpdf \d[^\n]*\n\nLicence: Apache-2\.0\n[\s\S]*?```\nCopyright 2012 Mozilla Foundation\n\nApache License\nVersion 2\.0/m);
-    expect(notices).toMatch(/^## jq, inside jq-wasm \d[^\n]*\n\nLicence: MIT\n[\s\S]*?```\nMIT License\n\nCopyright \(C\) 2012 Stephen Dolan\n/m);
+    expect(notices).toMatch(
+      /^## PDF\.js, inside unpdf \d[^\n]*\n\nLicence: Apache-2\.0\n[\s\S]*?```\nCopyright 2012 Mozilla Foundation\n\nApache License\nVersion 2\.0/m,
+    );
+    expect(notices).toMatch(
+      /^## jq, inside jq-wasm \d[^\n]*\n\nLicence: MIT\n[\s\S]*?```\nMIT License\n\nCopyright \(C\) 2012 Stephen Dolan\n/m,
+    );
   });
 });
 
@@ -194,7 +233,10 @@ describe('hints', () => {
   it('never suggest `npx kagent` (this project publishes no such name): not in the bundle, the scripts, the README or docs/', () => {
     const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'));
     expect(docs).toEqual(expect.arrayContaining(['commands.md', 'configuration.md', 'sandbox.md']));
-    const texts: Array<[string, string]> = [['README.md', readFileSync(join(root, 'README.md'), 'utf8')], ...docs.map((name): [string, string] => [`docs/${name}`, readFileSync(join(root, 'docs', name), 'utf8')])];
+    const texts: Array<[string, string]> = [
+      ['README.md', readFileSync(join(root, 'README.md'), 'utf8')],
+      ...docs.map((name): [string, string] => [`docs/${name}`, readFileSync(join(root, 'docs', name), 'utf8')]),
+    ];
     const visit = (folder: string) => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const path = join(folder, entry.name);

@@ -14,7 +14,9 @@ import { root } from '../helpers/binary.js';
 
 const MAX_README_LINES = 250;
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+const docs = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
 
 /** Lines outside fenced code blocks. */
 function prose(text: string): string[] {
@@ -74,13 +76,19 @@ describe('README.md', () => {
 
   it('names the tools npm cannot install, each one .ci/run installs (bash runs .ci/run itself)', () => {
     const ci = readFileSync(join(root, '.ci', 'run'), 'utf8');
-    const installed = [...(/for pair in ([^;]+); do/.exec(ci)?.[1] ?? '').matchAll(/(\S+):(\S+)/g)].map((m) => ({ command: m[1]!, pkg: m[2]! }));
+    const installed = [...(/for pair in ([^;]+); do/.exec(ci)?.[1] ?? '').matchAll(/(\S+):(\S+)/g)].map((m) => ({
+      command: m[1]!,
+      pkg: m[2]!,
+    }));
     expect(installed.length).toBeGreaterThan(5);
     const named = ['zsh', 'fish', 'tmux', 'script', 'less', 'man', 'groff'];
     expect(readme).toMatch(/\bbash\b/);
     for (const tool of named) {
       expect(readme, tool).toMatch(new RegExp(`\\b${tool}\\b`));
-      expect(installed.map((entry) => entry.command), `.ci/run installs ${tool}`).toContain(tool);
+      expect(
+        installed.map((entry) => entry.command),
+        `.ci/run installs ${tool}`,
+      ).toContain(tool);
     }
     expect(readme).toContain('bsdutils');
     expect(installed).toContainEqual({ command: 'script', pkg: 'bsdutils' });
@@ -94,15 +102,20 @@ describe('README.md', () => {
 });
 
 describe('links between the README and docs/', () => {
-  it.each(['README.md', ...docs])('every relative link of %s reaches a file, and a heading of it when it names one', (file) => {
-    for (const link of links(file)) {
-      expect(existsSync(join(root, link.path)), `${file}: ${link.target}`).toBe(true);
-      if (link.hash !== undefined) expect(anchors(link.path), `${file}: ${link.target}`).toContain(link.hash);
-    }
-  });
+  it.each(['README.md', ...docs])(
+    'every relative link of %s reaches a file, and a heading of it when it names one',
+    (file) => {
+      for (const link of links(file)) {
+        expect(existsSync(join(root, link.path)), `${file}: ${link.target}`).toBe(true);
+        if (link.hash !== undefined) expect(anchors(link.path), `${file}: ${link.target}`).toContain(link.hash);
+      }
+    },
+  );
 
   it('the README links into docs/ (the reference lives there)', () => {
-    expect(links('README.md').filter((link) => link.path.startsWith('docs/')).length).toBeGreaterThanOrEqual(docs.length);
+    expect(links('README.md').filter((link) => link.path.startsWith('docs/')).length).toBeGreaterThanOrEqual(
+      docs.length,
+    );
   });
 
   it('the anchors are the ones GitHub makes', () => {
@@ -153,7 +166,10 @@ function exampleLines(file: string): string[] {
     if (fence) block = block === undefined ? fence[1]! : undefined;
     else if (block !== undefined) {
       // In a console block only the lines after a `$ ` prompt are commands; the rest is what they print.
-      const at = block === 'console' ? /^\$ (kagent\s.*)$/.exec(line) : /(?:^\s*(?:\$ |run: )?|\$\(|\|\s*|&&\s*|;\s*|xargs\s+)(kagent\s.*)$/.exec(line);
+      const at =
+        block === 'console'
+          ? /^\$ (kagent\s.*)$/.exec(line)
+          : /(?:^\s*(?:\$ |run: )?|\$\(|\|\s*|&&\s*|;\s*|xargs\s+)(kagent\s.*)$/.exec(line);
       if (at) lines.push(at[1]!);
     }
   }
@@ -173,7 +189,10 @@ async function problem(line: string): Promise<string | undefined> {
   let rest = args.slice(args.indexOf(name) + 1);
   for (;;) {
     const next = rest.find((arg) => !arg.startsWith('-'));
-    const sub = next === undefined ? undefined : (spec.commands ?? []).find((command) => command.name === next || command.aliases?.includes(next));
+    const sub =
+      next === undefined
+        ? undefined
+        : (spec.commands ?? []).find((command) => command.name === next || command.aliases?.includes(next));
     if (!sub) break;
     spec = sub;
     chain.push(sub);
@@ -182,12 +201,15 @@ async function problem(line: string): Promise<string | undefined> {
   if (!spec.run) return `"${name}" needs a subcommand`;
   const declared = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG, ...chain.flatMap((command) => command.options ?? [])];
   const known = [...globals, ...declared.flatMap((option) => flagNames(option.flags))];
-  const takesValue = declared.filter((option) => option.flags.includes('<')).flatMap((option) => flagNames(option.flags));
+  const takesValue = declared
+    .filter((option) => option.flags.includes('<'))
+    .flatMap((option) => flagNames(option.flags));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (!arg.startsWith('-') || arg === '-' || arg === '--') continue;
     const flag = arg.split('=')[0]!;
-    if (!known.includes(flag)) return `no flag ${flag} for ${['kagent', ...chain.map((command) => command.name)].join(' ')}`;
+    if (!known.includes(flag))
+      return `no flag ${flag} for ${['kagent', ...chain.map((command) => command.name)].join(' ')}`;
     if (takesValue.includes(flag) && !arg.includes('=')) i++;
   }
   return undefined;
@@ -201,19 +223,25 @@ function flagNames(flags: string): string[] {
 /** Whether `word` is the value of a global flag before it (`-p sandbox`). */
 function globalValue(args: string[], word: string): boolean {
   const before = args[args.indexOf(word) - 1];
-  return before !== undefined && [...GLOBAL_FLAGS].some((flag) => /[<[]/.test(flag.flags) && flagNames(flag.flags).includes(before));
+  return (
+    before !== undefined &&
+    [...GLOBAL_FLAGS].some((flag) => /[<[]/.test(flag.flags) && flagNames(flag.flags).includes(before))
+  );
 }
 
 describe('the examples of the README and docs/', () => {
-  it.each(['README.md', ...docs.filter((file) => file !== 'docs/commands.md')])('every kagent command line in %s names a real command and only its flags', async (file) => {
-    const lines = exampleLines(file);
-    const problems: string[] = [];
-    for (const line of lines) {
-      const wrong = await problem(line);
-      if (wrong) problems.push(`${line}: ${wrong}`);
-    }
-    expect(problems).toEqual([]);
-  });
+  it.each(['README.md', ...docs.filter((file) => file !== 'docs/commands.md')])(
+    'every kagent command line in %s names a real command and only its flags',
+    async (file) => {
+      const lines = exampleLines(file);
+      const problems: string[] = [];
+      for (const line of lines) {
+        const wrong = await problem(line);
+        if (wrong) problems.push(`${line}: ${wrong}`);
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 
   it('the README shows a dozen or more of them', () => {
     expect(exampleLines('README.md').length).toBeGreaterThanOrEqual(12);

@@ -14,7 +14,18 @@ const dir = mkdtempSync(join(tmpdir(), 'kagent-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function baseState(): State {
-  return { version: 1, seed: 1, seq: 0, accounts: {}, keys: {}, watches: {}, briefs: {}, events: [], idempotency: {}, clockAdvancedMs: 0 };
+  return {
+    version: 1,
+    seed: 1,
+    seq: 0,
+    accounts: {},
+    keys: {},
+    watches: {},
+    briefs: {},
+    events: [],
+    idempotency: {},
+    clockAdvancedMs: 0,
+  };
 }
 
 let n = 0;
@@ -37,7 +48,12 @@ describe('loading a journal', () => {
 
   it('refuses a journal damaged before its last line', () => {
     const file = stateWith(['[["s",["seq"],5]]\n', 'garbage\n', '[["s",["seq"],6]]\n']);
-    expect(() => loadState(file)).toThrow(expect.objectContaining({ stateError: 'STATE_UNREADABLE', message: expect.stringContaining('line 3 is damaged') }));
+    expect(() => loadState(file)).toThrow(
+      expect.objectContaining({
+        stateError: 'STATE_UNREADABLE',
+        message: expect.stringContaining('line 3 is damaged'),
+      }),
+    );
   });
 
   it('skips a journal of an older generation (already folded into the snapshot)', () => {
@@ -47,7 +63,9 @@ describe('loading a journal', () => {
   });
 
   it('forgets idempotency keys of calls that never finished', () => {
-    const file = stateWith(['[["s",["idempotency","a"],{"fingerprint":"x","status":"running","at":1}],["s",["idempotency","b"],{"fingerprint":"y","status":"done","at":1}]]\n']);
+    const file = stateWith([
+      '[["s",["idempotency","a"],{"fingerprint":"x","status":"running","at":1}],["s",["idempotency","b"],{"fingerprint":"y","status":"done","at":1}]]\n',
+    ]);
     expect(Object.keys(loadState(file)!.state.idempotency)).toEqual(['b']);
   });
 
@@ -62,7 +80,15 @@ describe('loading a journal', () => {
 describe('tracking changes', () => {
   it('turns changes made through the tracking view into operations that rebuild them', () => {
     const state = baseState();
-    state.accounts.a = { id: 'a', docs: [{ id: 'd1', title: 'one' }, { id: 'd2', title: 'two' }, { id: 'd3', title: 'three' }], credits: [{ pool: 'm', remaining: 5 }] } as never;
+    state.accounts.a = {
+      id: 'a',
+      docs: [
+        { id: 'd1', title: 'one' },
+        { id: 'd2', title: 'two' },
+        { id: 'd3', title: 'three' },
+      ],
+      credits: [{ pool: 'm', remaining: 5 }],
+    } as never;
     const copy = JSON.parse(JSON.stringify(state));
     const tracker = new ChangeTracker(state);
     const view = tracker.proxy as any;
@@ -85,7 +111,14 @@ describe('tracking changes', () => {
 
   it('handles lists replaced, records replaced in place, and lists of plain values', () => {
     const state = baseState();
-    state.accounts.a = { id: 'a', docs: [{ id: 'd1', title: 'one' }, { id: 'd2', title: 'two' }], rules: ['x'] } as never;
+    state.accounts.a = {
+      id: 'a',
+      docs: [
+        { id: 'd1', title: 'one' },
+        { id: 'd2', title: 'two' },
+      ],
+      rules: ['x'],
+    } as never;
     const copy = JSON.parse(JSON.stringify(state));
     const tracker = new ChangeTracker(state);
     const view = tracker.proxy as any;

@@ -58,10 +58,15 @@ describe('shape chaos', () => {
     let isoToMs = false;
     let msToIso = false;
     for (let seed = 0; seed < 400 && !(isoToMs && msToIso); seed++) {
-      const { body, changes } = mangle({ createdAt: '2026-01-15T09:00:00.000Z', startedMs: 1768467600000 }, seeded(seed));
+      const { body, changes } = mangle(
+        { createdAt: '2026-01-15T09:00:00.000Z', startedMs: 1768467600000 },
+        seeded(seed),
+      );
       const b = body as Record<string, unknown>;
-      if (changes.some((c) => c.change === 'retype' && c.path === 'createdAt')) isoToMs ||= b.createdAt === 1768467600000;
-      if (changes.some((c) => c.change === 'retype' && c.path === 'startedMs')) msToIso ||= b.startedMs === '2026-01-15T09:00:00.000Z';
+      if (changes.some((c) => c.change === 'retype' && c.path === 'createdAt'))
+        isoToMs ||= b.createdAt === 1768467600000;
+      if (changes.some((c) => c.change === 'retype' && c.path === 'startedMs'))
+        msToIso ||= b.startedMs === '2026-01-15T09:00:00.000Z';
     }
     expect(isoToMs).toBe(true);
     expect(msToIso).toBe(true);

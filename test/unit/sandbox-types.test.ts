@@ -22,7 +22,9 @@ describe('kagent/sandbox declarations', () => {
     const page = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
     expect(page).toContain("import { startSandbox } from 'kagent/sandbox';");
     expect(page).toContain('await startSandbox({ port: 0, autoAdvance: false, rateLimit: 0, seed: 7 });');
-    expect(page).toContain('// sandbox.baseUrl, sandbox.apiKey, sandbox.world.advance(ms), sandbox.faults.inject({...}), sandbox.close()');
+    expect(page).toContain(
+      '// sandbox.baseUrl, sandbox.apiKey, sandbox.world.advance(ms), sandbox.faults.inject({...}), sandbox.close()',
+    );
     expect(declaredKinds.map(realKinds)).toEqual([...FAULT_KINDS]);
     const sandbox: Public.Sandbox = await declared({ port: 0, autoAdvance: false, rateLimit: 0, seed: 7, quiet: true });
     try {

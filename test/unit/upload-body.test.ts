@@ -53,7 +53,10 @@ describe('FileBody', () => {
     const path = join(dir, 'shrunk.bin');
     writeFileSync(path, randomBytes(3 * BODY_CHUNK));
     truncateSync(path, BODY_CHUNK + 100);
-    await expect(send(new FileBody(path, 3 * BODY_CHUNK))).rejects.toMatchObject({ code: 'FILE_CHANGED', message: /got shorter/ });
+    await expect(send(new FileBody(path, 3 * BODY_CHUNK))).rejects.toMatchObject({
+      code: 'FILE_CHANGED',
+      message: /got shorter/,
+    });
   });
 
   it('fails with the system error when the file cannot be opened', async () => {

@@ -72,7 +72,8 @@ describe('uploadKey', () => {
   });
 
   it('differs with the name and each option, and is the same for the same ones', () => {
-    const key = (parts: Partial<Parameters<typeof uploadKey>[0]>) => uploadKey({ digest, sampled: true, name: 'a.pdf', ...parts });
+    const key = (parts: Partial<Parameters<typeof uploadKey>[0]>) =>
+      uploadKey({ digest, sampled: true, name: 'a.pdf', ...parts });
     const keys = [key({}), key({ name: 'b.pdf' }), key({ space: 'sp_1' }), key({ note: 'n' }), key({ lang: 'en' })];
     expect(new Set(keys).size).toBe(keys.length);
     expect(key({ note: 'n' })).toBe(key({ note: 'n' }));

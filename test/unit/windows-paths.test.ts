@@ -10,10 +10,16 @@ import { discover, globPattern } from '../../src/upload/discover.js';
 
 describe('the cache folder', () => {
   it('is under %LOCALAPPDATA% on Windows, ~/.cache elsewhere; KAGENT_CACHE_DIR and XDG_CACHE_HOME win everywhere', () => {
-    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local' }, 'win32')).toBe(join('C:\\Users\\ada\\AppData\\Local', 'kagent'));
-    expect(defaultCacheDir({ USERPROFILE: 'C:\\Users\\ada' }, 'win32')).toBe(join('C:\\Users\\ada', 'AppData', 'Local', 'kagent'));
+    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local' }, 'win32')).toBe(
+      join('C:\\Users\\ada\\AppData\\Local', 'kagent'),
+    );
+    expect(defaultCacheDir({ USERPROFILE: 'C:\\Users\\ada' }, 'win32')).toBe(
+      join('C:\\Users\\ada', 'AppData', 'Local', 'kagent'),
+    );
     expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\L' }, 'linux')).toBe(join(homedir(), '.cache', 'kagent'));
-    expect(defaultCacheDir({ XDG_CACHE_HOME: '/x/cache', LOCALAPPDATA: 'C:\\L' }, 'win32')).toBe(join('/x/cache', 'kagent'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/x/cache', LOCALAPPDATA: 'C:\\L' }, 'win32')).toBe(
+      join('/x/cache', 'kagent'),
+    );
     expect(defaultCacheDir({ KAGENT_CACHE_DIR: '/k', LOCALAPPDATA: 'C:\\L' }, 'win32')).toBe('/k');
   });
 });
@@ -33,6 +39,8 @@ describe('upload patterns with backslashes', () => {
     writeFileSync(join(cwd, 'docs', 'deep', 'c.txt'), 'c');
     const windows = await discover(['docs\\**\\*.txt'], { cwd, platform: 'win32' });
     expect(windows.map((source) => source.name).sort()).toEqual(['a.txt', 'c.txt']);
-    await expect(discover(['docs\\*.txt'], { cwd, platform: 'linux' })).rejects.toThrow("no such file or folder: docs\\*.txt");
+    await expect(discover(['docs\\*.txt'], { cwd, platform: 'linux' })).rejects.toThrow(
+      'no such file or folder: docs\\*.txt',
+    );
   });
 });

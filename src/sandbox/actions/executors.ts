@@ -37,7 +37,17 @@ function langOf(account: Account, action: ActionRecord): Lang {
 
 function addDoc(world: World, account: Account, title: string, markdown: string, spaceId: unknown): DocRecord {
   const space = account.spaces.find((s) => s.id === spaceId) ?? world.defaultSpace(account);
-  const doc: DocRecord = { id: world.id('doc'), title, body: markdown, revision: 1, origin: 'agent', folderId: null, updatedAt: world.iso(), spaceId: space.id, publication: null };
+  const doc: DocRecord = {
+    id: world.id('doc'),
+    title,
+    body: markdown,
+    revision: 1,
+    origin: 'agent',
+    folderId: null,
+    updatedAt: world.iso(),
+    spaceId: space.id,
+    publication: null,
+  };
   account.docs.push(doc);
   return doc;
 }
@@ -76,8 +86,17 @@ const deleteDoc: Executor = {
     action._undo = { doc: { ...doc }, index };
     return {
       ok: true,
-      change: { kind: 'doc', id: doc.id, title: doc.title, action: 'updated', href: `/docs/${doc.id}`, note: zh ? '已删除' : 'deleted' },
-      text: zh ? `已删除“${doc.title}”。${UNDO_WINDOW_MS / 60_000} 分钟内可以撤销。` : `I deleted “${doc.title}”. You can undo this for ${UNDO_WINDOW_MS / 60_000} minutes.`,
+      change: {
+        kind: 'doc',
+        id: doc.id,
+        title: doc.title,
+        action: 'updated',
+        href: `/docs/${doc.id}`,
+        note: zh ? '已删除' : 'deleted',
+      },
+      text: zh
+        ? `已删除“${doc.title}”。${UNDO_WINDOW_MS / 60_000} 分钟内可以撤销。`
+        : `I deleted “${doc.title}”. You can undo this for ${UNDO_WINDOW_MS / 60_000} minutes.`,
     };
   },
   undo(_world, account, action) {
@@ -95,12 +114,24 @@ const deleteLibraryItem: Executor = {
     const id = action._execute?.id;
     const index = account.library.findIndex((i) => i.id === id);
     const item = account.library[index];
-    if (!item) return { ok: false, change: null, text: zh ? '这一条已经不在资料库里了。' : 'That item is no longer in the library.' };
+    if (!item)
+      return {
+        ok: false,
+        change: null,
+        text: zh ? '这一条已经不在资料库里了。' : 'That item is no longer in the library.',
+      };
     account.library.splice(index, 1);
     action._undo = { item: { ...item }, index };
     return {
       ok: true,
-      change: { kind: 'clip', id: item.id, title: item.title, action: 'updated', href: `/library/${item.id}`, note: zh ? '已删除' : 'deleted' },
+      change: {
+        kind: 'clip',
+        id: item.id,
+        title: item.title,
+        action: 'updated',
+        href: `/library/${item.id}`,
+        note: zh ? '已删除' : 'deleted',
+      },
       text: zh ? `已从资料库删除“${item.title}”。` : `I removed “${item.title}” from the library.`,
     };
   },
@@ -118,16 +149,38 @@ const createWatch: Executor = {
     const zh = langOf(account, action) === 'zh';
     const { intent, lang, spaceId } = action._execute as { intent: string; lang: Lang; spaceId: string };
     try {
-      const created = createWatchFor(world, account, { intent, lang, spaceId, visibility: 'private', cadence: 'daily', type: 'topic' });
+      const created = createWatchFor(world, account, {
+        intent,
+        lang,
+        spaceId,
+        visibility: 'private',
+        cadence: 'daily',
+        type: 'topic',
+      });
       action._undo = { slug: created.slug, month: monthKey(world.now()) };
       return {
         ok: true,
-        change: { kind: 'watch', id: created.slug, title: created.watch.title, action: 'created', href: `/watches/${created.slug}`, pending: true },
-        text: zh ? `已设置关注“${created.watch.title}”，大约一分钟后会有第一期简报。` : `I set up the watch “${created.watch.title}”; the first brief arrives in about a minute.`,
+        change: {
+          kind: 'watch',
+          id: created.slug,
+          title: created.watch.title,
+          action: 'created',
+          href: `/watches/${created.slug}`,
+          pending: true,
+        },
+        text: zh
+          ? `已设置关注“${created.watch.title}”，大约一分钟后会有第一期简报。`
+          : `I set up the watch “${created.watch.title}”; the first brief arrives in about a minute.`,
       };
     } catch (error) {
       if (!(error instanceof HttpFail)) throw error;
-      return { ok: false, change: null, text: zh ? `没能设置关注：${error.message}（${error.code}）` : `I could not set up the watch: ${error.message} (${error.code})` };
+      return {
+        ok: false,
+        change: null,
+        text: zh
+          ? `没能设置关注：${error.message}（${error.code}）`
+          : `I could not set up the watch: ${error.message} (${error.code})`,
+      };
     }
   },
   undo(world, account, action) {
@@ -152,14 +205,34 @@ const startMedia: Executor = {
         ok: true,
         parts: [
           { type: 'media', mediaId: media.id, title: media.title },
-          { type: 'task', taskId: started.taskId, kind: 'transcription', title: findTask(account, started.taskId)?.title ?? media.title },
+          {
+            type: 'task',
+            taskId: started.taskId,
+            kind: 'transcription',
+            title: findTask(account, started.taskId)?.title ?? media.title,
+          },
         ],
-        change: { kind: 'media', id: media.id, title: media.title, action: 'created', href: `/media/${media.id}`, pending: true },
-        text: zh ? `正在转写“${media.title}”（${started.credits} 积分）。` : `I'm transcribing “${media.title}” (${started.credits} credits).`,
+        change: {
+          kind: 'media',
+          id: media.id,
+          title: media.title,
+          action: 'created',
+          href: `/media/${media.id}`,
+          pending: true,
+        },
+        text: zh
+          ? `正在转写“${media.title}”（${started.credits} 积分）。`
+          : `I'm transcribing “${media.title}” (${started.credits} credits).`,
       };
     } catch (error) {
       if (!(error instanceof HttpFail)) throw error;
-      return { ok: false, change: null, text: zh ? `没能开始转写：${error.message}（${error.code}）` : `I could not start the transcription: ${error.message} (${error.code})` };
+      return {
+        ok: false,
+        change: null,
+        text: zh
+          ? `没能开始转写：${error.message}（${error.code}）`
+          : `I could not start the transcription: ${error.message} (${error.code})`,
+      };
     }
   },
   undo(world, account, action) {
@@ -190,7 +263,10 @@ const saveReport: Executor = {
       task.status = 'running';
       const last = task.milestones.length - 1;
       completeMilestone(world, task, last, { detail: zh ? `已保存为文档 ${doc.id}` : `Saved as doc ${doc.id}` });
-      finishTask(world, account, task, 'done', { result: { kind: 'doc', id: doc.id, href: `/docs/${doc.id}` }, body: title });
+      finishTask(world, account, task, 'done', {
+        result: { kind: 'doc', id: doc.id, href: `/docs/${doc.id}` },
+        body: title,
+      });
     }
     return {
       ok: true,
@@ -207,7 +283,17 @@ const saveReport: Executor = {
     const zh = langOf(account, action) === 'zh';
     task.status = 'running';
     const last = task.milestones.length - 1;
-    completeMilestone(world, task, last, { status: 'skipped', detail: action.status === 'expired' ? (zh ? '未获批准（已过期），报告未保存' : 'Not approved in time; the report was not saved') : zh ? '已拒绝，报告未保存' : 'Rejected; the report was not saved' });
+    completeMilestone(world, task, last, {
+      status: 'skipped',
+      detail:
+        action.status === 'expired'
+          ? zh
+            ? '未获批准（已过期），报告未保存'
+            : 'Not approved in time; the report was not saved'
+          : zh
+            ? '已拒绝，报告未保存'
+            : 'Rejected; the report was not saved',
+    });
     finishTask(world, account, task, 'done', { body: zh ? '报告未保存。' : 'The report was not saved.' });
   },
 };

@@ -40,7 +40,11 @@ export function findAction(account: Account, id: string): ActionRecord | undefin
  * and executed at once (the result says so); otherwise it waits, with an inbox
  * item, and expires after EXPIRE_MS.
  */
-export function proposeAction(world: World, account: Account, init: NewAction): { action: ActionRecord; change: S.ArtifactChange | null; text: string | null } {
+export function proposeAction(
+  world: World,
+  account: Account,
+  init: NewAction,
+): { action: ActionRecord; change: S.ArtifactChange | null; text: string | null } {
   const action: ActionRecord = {
     id: world.id('ac'),
     tool: init.tool,
@@ -61,13 +65,23 @@ export function proposeAction(world: World, account: Account, init: NewAction): 
     const { change, text } = runAction(world, account, action);
     return { action, change, text };
   }
-  addInbox(world, account, { kind: 'approval', title: init.title, body: previewText(init.preview), action, taskId: init.taskId });
+  addInbox(world, account, {
+    kind: 'approval',
+    title: init.title,
+    body: previewText(init.preview),
+    action,
+    taskId: init.taskId,
+  });
   world.schedule(world.now() + EXPIRE_MS, 'action.expire', account.id, { actionId: action.id });
   return { action, change: null, text: null };
 }
 
 /** An action already done by the agent on its own (e.g. a memory update): executed, undoable for the window. */
-export function recordExecuted(world: World, account: Account, init: Omit<NewAction, 'execute'> & { undo: Record<string, unknown> }): ActionRecord {
+export function recordExecuted(
+  world: World,
+  account: Account,
+  init: Omit<NewAction, 'execute'> & { undo: Record<string, unknown> },
+): ActionRecord {
   const now = world.now();
   const action: ActionRecord = {
     id: world.id('ac'),
@@ -95,7 +109,11 @@ function previewText(preview: Record<string, unknown> | null): string {
 }
 
 /** Runs an approved action now: executed (with its undo window) or failed. */
-function runAction(world: World, account: Account, action: ActionRecord): { change: S.ArtifactChange | null; text: string | null; parts: S.ChatPart[]; at: number } {
+function runAction(
+  world: World,
+  account: Account,
+  action: ActionRecord,
+): { change: S.ArtifactChange | null; text: string | null; parts: S.ChatPart[]; at: number } {
   const at = world.now();
   const executor = executors[action.tool];
   if (!executor) {
@@ -110,7 +128,9 @@ function runAction(world: World, account: Account, action: ActionRecord): { chan
     action.status = 'failed';
     action.undoUntil = null;
   }
-  const change = outcome.change ? { ...outcome.change, actionIds: outcome.ok ? [action.id] : [], undoUntil: action.undoUntil } : null;
+  const change = outcome.change
+    ? { ...outcome.change, actionIds: outcome.ok ? [action.id] : [], undoUntil: action.undoUntil }
+    : null;
   return { change, text: outcome.text, parts: outcome.parts ?? [], at };
 }
 
@@ -123,7 +143,13 @@ export function executeJob(world: World, event: ScheduledEvent): void {
   if (conversation) {
     const zh = (action._execute?.lang ?? account.lang) === 'zh';
     const parts: S.ChatPart[] = [
-      { type: 'tool', id: world.id('tl'), name: action.tool, label: executors[action.tool]?.label(zh ? 'zh' : 'en') ?? action.tool, status: (action.status as S.Action['status']) === 'executed' ? 'done' : 'error' },
+      {
+        type: 'tool',
+        id: world.id('tl'),
+        name: action.tool,
+        label: executors[action.tool]?.label(zh ? 'zh' : 'en') ?? action.tool,
+        status: (action.status as S.Action['status']) === 'executed' ? 'done' : 'error',
+      },
       { type: 'text', text: text ?? (zh ? '完成了。' : 'Done.') },
       ...extra,
     ];
@@ -151,15 +177,20 @@ export function expireAction(world: World, account: Account, action: ActionRecor
 
 /** Approves (to execute EXECUTE_MS later, remembering its rule scope when asked) or rejects a pending action; 409 once decided. */
 export function decideAction(world: World, account: Account, action: ActionRecord, input: S.DecideActionRequest): void {
-  if (action.status !== 'pending') throw new HttpFail(409, 'ACTION_DECIDED', `Action ${action.id} is already ${action.status}`);
+  if (action.status !== 'pending')
+    throw new HttpFail(409, 'ACTION_DECIDED', `Action ${action.id} is already ${action.status}`);
   closeApproval(account, action.id);
   world.cancelEvents((e) => e.kind === 'action.expire' && e.data.actionId === action.id);
   if (input.approve) {
     action.status = 'approved';
-    if (input.remember && action.ruleScope && !account.rules.includes(action.ruleScope)) account.rules.push(action.ruleScope);
+    if (input.remember && action.ruleScope && !account.rules.includes(action.ruleScope))
+      account.rules.push(action.ruleScope);
     const conversation = action.conversationId ? findConversation(account, action.conversationId) : undefined;
     if (conversation) conversation.running = true;
-    world.schedule(world.now() + EXECUTE_MS, 'action.execute', account.id, { actionId: action.id, conversationId: action.conversationId ?? undefined });
+    world.schedule(world.now() + EXECUTE_MS, 'action.execute', account.id, {
+      actionId: action.id,
+      conversationId: action.conversationId ?? undefined,
+    });
   } else {
     action.status = 'rejected';
     executors[action.tool]?.declined?.(world, account, action);
@@ -168,7 +199,12 @@ export function decideAction(world: World, account: Account, action: ActionRecor
 
 /** Undoes an executed action inside its window; 409 otherwise. */
 export function undoAction(world: World, account: Account, action: ActionRecord): void {
-  if (action.status !== 'executed') throw new HttpFail(409, 'ACTION_NOT_UNDOABLE', `Action ${action.id} is ${action.status}; only executed actions can be undone`);
+  if (action.status !== 'executed')
+    throw new HttpFail(
+      409,
+      'ACTION_NOT_UNDOABLE',
+      `Action ${action.id} is ${action.status}; only executed actions can be undone`,
+    );
   if (action.undoUntil === null || world.now() > action.undoUntil) {
     throw new HttpFail(409, 'ACTION_NOT_UNDOABLE', `The undo window of action ${action.id} has passed`);
   }

@@ -22,7 +22,17 @@ import type { Account } from '../types.js';
 import type { World } from '../world.js';
 import { planTurn, toolLabel, type Trigger, type TurnPlan } from './plan.js';
 import { queryTokens, retrieve, topicOf } from './retrieve.js';
-import { askToConnect, offerChoice, proposeDelete, proposeDoc, proposeWatch, remember, research, transcribe, type Turn } from './triggers.js';
+import {
+  askToConnect,
+  offerChoice,
+  proposeDelete,
+  proposeDoc,
+  proposeWatch,
+  remember,
+  research,
+  transcribe,
+  type Turn,
+} from './triggers.js';
 
 type Lang = S.Locale;
 
@@ -46,7 +56,13 @@ function fires(plan: TurnPlan, trigger: Trigger | 'media'): boolean {
 }
 
 /** The parts of the agent's reply to `text`; carries out what the turn itself does (memory, media, research, auto-approved actions). */
-export function composeReply(world: World, account: Account, conversation: S.Conversation, text: string, lang: Lang): S.ChatPart[] {
+export function composeReply(
+  world: World,
+  account: Account,
+  conversation: S.Conversation,
+  text: string,
+  lang: Lang,
+): S.ChatPart[] {
   const turn = startTurn(world, account, conversation, text, lang);
   for (const [trigger, handle] of Object.entries(REPLY_HANDLERS) as Array<[Trigger | 'media', (turn: Turn) => void]>) {
     if (fires(turn.plan, trigger)) handle(turn);
@@ -63,13 +79,23 @@ function startTurn(world: World, account: Account, conversation: S.Conversation,
   const topic = topicOf(text, lang);
   const lines: string[] = [];
   if (hits.length > 0) {
-    lines.push(zh ? `关于“${topic}”，我在你的资料库和文档里找到这些：` : `Here is what I found in your library and docs about “${topic}”:`);
+    lines.push(
+      zh
+        ? `关于“${topic}”，我在你的资料库和文档里找到这些：`
+        : `Here is what I found in your library and docs about “${topic}”:`,
+    );
     lines.push('');
     hits.forEach((h, i) => lines.push(`- **${h.title}**${zh ? '：' : ': '}${h.snippet} [${i + 1}]`));
   } else if (tokens.length > 0) {
-    lines.push(zh ? `我在你的资料库和文档里还没有找到关于“${topic}”的内容。` : `I found nothing about “${topic}” in your library or docs yet.`);
+    lines.push(
+      zh
+        ? `我在你的资料库和文档里还没有找到关于“${topic}”的内容。`
+        : `I found nothing about “${topic}” in your library or docs yet.`,
+    );
   } else {
-    lines.push(zh ? '你好！可以问我资料库和文档里的任何内容。' : 'Hello! Ask me about anything in your library or docs.');
+    lines.push(
+      zh ? '你好！可以问我资料库和文档里的任何内容。' : 'Hello! Ask me about anything in your library or docs.',
+    );
   }
   return {
     world,
@@ -100,11 +126,23 @@ function replyParts(turn: Turn): S.ChatPart[] {
   const { world, lang, plan, hits, toolStatus, toolNames, after, changes, lines } = turn;
   const parts: S.ChatPart[] = plan.tools.map((name) => {
     const shown = toolNames.get(name) ?? name;
-    return { type: 'tool', id: world.id('tl'), name: shown, label: toolLabel(shown, lang), status: toolStatus.get(name) ?? 'done' };
+    return {
+      type: 'tool',
+      id: world.id('tl'),
+      name: shown,
+      label: toolLabel(shown, lang),
+      status: toolStatus.get(name) ?? 'done',
+    };
   });
   parts.push({ type: 'text', text: lines.join('\n') });
-  if (hits.length > 0) parts.push({ type: 'citations', items: hits.map((h, i) => ({ n: i + 1, title: h.title, url: h.url, source: h.source })) });
-  const files = hits.filter((h) => h.file).map((h) => ({ id: h.id, name: h.file?.name ?? h.title, mime: h.file?.mime ?? '', url: `/library/${h.id}` }));
+  if (hits.length > 0)
+    parts.push({
+      type: 'citations',
+      items: hits.map((h, i) => ({ n: i + 1, title: h.title, url: h.url, source: h.source })),
+    });
+  const files = hits
+    .filter((h) => h.file)
+    .map((h) => ({ id: h.id, name: h.file?.name ?? h.title, mime: h.file?.mime ?? '', url: `/library/${h.id}` }));
   if (files.length > 0) parts.push({ type: 'files', items: files });
   parts.push(...orderAfter(after));
   if (changes.length > 0) parts.push({ type: 'changes', items: changes });
@@ -114,5 +152,8 @@ function replyParts(turn: Turn): S.ChatPart[] {
 const PART_ORDER = ['action', 'choice', 'memory', 'task', 'media', 'connect'];
 
 function orderAfter(parts: S.ChatPart[]): S.ChatPart[] {
-  return parts.map((p, i) => ({ p, i })).sort((a, b) => PART_ORDER.indexOf(a.p.type) - PART_ORDER.indexOf(b.p.type) || a.i - b.i).map((x) => x.p);
+  return parts
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => PART_ORDER.indexOf(a.p.type) - PART_ORDER.indexOf(b.p.type) || a.i - b.i)
+    .map((x) => x.p);
 }

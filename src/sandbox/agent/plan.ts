@@ -8,7 +8,10 @@ import type { Account } from '../types.js';
 type Lang = S.Locale;
 
 export const TRIGGERS = {
-  createDoc: [/\b(create|write|draft|make|start|add|save|new|put|turn)\b[^.?!\n]{0,30}?\b(doc|docs|document|documents|note|notes|page)\b/i, /(创建|新建|写|起草|整理|保存)[^。？！\n]{0,10}(文档|笔记)/],
+  createDoc: [
+    /\b(create|write|draft|make|start|add|save|new|put|turn)\b[^.?!\n]{0,30}?\b(doc|docs|document|documents|note|notes|page)\b/i,
+    /(创建|新建|写|起草|整理|保存)[^。？！\n]{0,10}(文档|笔记)/,
+  ],
   delete: [/\b(delete|remove|erase)\b/i, /删除|删掉|移除/],
   remember: [/\bremember\b/i, /记住/],
   watch: [/\b(watch|track|follow|monitor)\b/i, /关注|跟踪|追踪|监控/],

@@ -3,7 +3,15 @@
 import type * as S from '../../api/shapes.js';
 import { expireAction, proposeAction } from '../actions/state.js';
 import { foundSources } from '../content.js';
-import { cancelHooks, completeMilestone, createTask, findTask, isActive, setWaiting, startMilestone } from '../tasks.js';
+import {
+  cancelHooks,
+  completeMilestone,
+  createTask,
+  findTask,
+  isActive,
+  setWaiting,
+  startMilestone,
+} from '../tasks.js';
 import type { Account, ScheduledEvent } from '../types.js';
 import type { World } from '../world.js';
 import { queryTokens, retrieve } from './retrieve.js';
@@ -13,7 +21,14 @@ type Lang = S.Locale;
 /** Research: plan → searching → reading → writing → output, which waits on action save_report. */
 const RESEARCH_BOUNDS = [1000, 5000, 15_000, 25_000, 35_000];
 
-export function startResearch(world: World, account: Account, conversation: S.Conversation, topic: string, lang: Lang, spaceId: string) {
+export function startResearch(
+  world: World,
+  account: Account,
+  conversation: S.Conversation,
+  topic: string,
+  lang: Lang,
+  spaceId: string,
+) {
   const zh = lang === 'zh';
   const task = createTask(world, account, {
     kind: 'research',
@@ -28,13 +43,29 @@ export function startResearch(world: World, account: Account, conversation: S.Co
     ],
   });
   const start = world.now();
-  world.schedule(start + (RESEARCH_BOUNDS[0] ?? 1000), 'research.step', account.id, { taskId: task.id, step: 0, start, conversationId: conversation.id, topic, lang, spaceId });
+  world.schedule(start + (RESEARCH_BOUNDS[0] ?? 1000), 'research.step', account.id, {
+    taskId: task.id,
+    step: 0,
+    start,
+    conversationId: conversation.id,
+    topic,
+    lang,
+    spaceId,
+  });
   return task;
 }
 
 export function researchStep(world: World, event: ScheduledEvent): void {
   const account = world.state.accounts[event.accountId ?? ''];
-  const data = event.data as { taskId: string; step: number; start: number; conversationId: string; topic: string; lang: Lang; spaceId: string };
+  const data = event.data as {
+    taskId: string;
+    step: number;
+    start: number;
+    conversationId: string;
+    topic: string;
+    lang: Lang;
+    spaceId: string;
+  };
   const task = account ? findTask(account, data.taskId) : undefined;
   if (!account || !task || !isActive(task)) return;
   const zh = data.lang === 'zh';
@@ -49,7 +80,10 @@ export function researchStep(world: World, event: ScheduledEvent): void {
   }
   startMilestone(world, task, data.step);
   if (data.step < 4) {
-    world.schedule(data.start + (RESEARCH_BOUNDS[data.step + 1] ?? 35_000), 'research.step', account.id, { ...data, step: data.step + 1 });
+    world.schedule(data.start + (RESEARCH_BOUNDS[data.step + 1] ?? 35_000), 'research.step', account.id, {
+      ...data,
+      step: data.step + 1,
+    });
     return;
   }
   // Output: the report is ready; saving it as a doc waits for approval.
@@ -57,7 +91,9 @@ export function researchStep(world: World, event: ScheduledEvent): void {
   const sources = foundSources(world.rng(`research:${task.id}`), 3);
   const title = zh ? `研究报告：${data.topic}` : `Research: ${data.topic}`;
   const findings = hits.map((h, i) => `- ${h.snippet} [${i + 1}]`);
-  const refs = [...hits.map((h) => ({ title: h.title, url: h.url })), ...sources].map((s, i) => `${i + 1}. [${s.title}](${s.url})`);
+  const refs = [...hits.map((h) => ({ title: h.title, url: h.url })), ...sources].map(
+    (s, i) => `${i + 1}. [${s.title}](${s.url})`,
+  );
   const markdown = `# ${title}\n\n## ${zh ? '发现' : 'Findings'}\n\n${findings.length > 0 ? findings.join('\n') : zh ? '- 你的资料里暂无直接相关的内容；以下来源值得一读。' : '- Nothing in your own content bears on this yet; the sources below are worth reading.'}\n\n## ${zh ? '来源' : 'Sources'}\n\n${refs.join('\n')}\n`;
   setWaiting(world, task);
   proposeAction(world, account, {
@@ -73,5 +109,6 @@ export function researchStep(world: World, event: ScheduledEvent): void {
 }
 
 cancelHooks.research = (world, account, task) => {
-  for (const action of account.actions) if (action.taskId === task.id && action.status === 'pending') expireAction(world, account, action, false);
+  for (const action of account.actions)
+    if (action.taskId === task.id && action.status === 'pending') expireAction(world, account, action, false);
 };

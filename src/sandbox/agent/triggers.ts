@@ -70,8 +70,14 @@ function docMarkdown(title: string, hits: Hit[], lang: Lang): string {
 }
 
 function memoryFrom(text: string, lang: Lang): string {
-  const raw = lang === 'zh' || /记住/.test(text) ? /记住[：:，,\s]*(.+)/s.exec(text)?.[1] : /\bremember\b(?:\s+that)?[\s:,]*(.+)/is.exec(text)?.[1];
-  const line = (raw ?? text).replace(/\s+/g, ' ').trim().replace(/[.。!！]+$/, '');
+  const raw =
+    lang === 'zh' || /记住/.test(text)
+      ? /记住[：:，,\s]*(.+)/s.exec(text)?.[1]
+      : /\bremember\b(?:\s+that)?[\s:,]*(.+)/is.exec(text)?.[1];
+  const line = (raw ?? text)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.。!！]+$/, '');
   return line.slice(0, 500) || text.trim().slice(0, 500);
 }
 
@@ -90,7 +96,13 @@ export function proposeDoc(turn: Turn): void {
     taskId: null,
     execute: { title, markdown, spaceId, lang },
   });
-  actionOutcome(turn, result, zh ? `我起草了文档“${title}”，批准后就会创建。` : `I drafted a document “${title}”. Approve the action to create it.`);
+  actionOutcome(
+    turn,
+    result,
+    zh
+      ? `我起草了文档“${title}”，批准后就会创建。`
+      : `I drafted a document “${title}”. Approve the action to create it.`,
+  );
 }
 
 /** Proposes deleting the doc or library item the message names best (action delete_doc or delete_library_item). */
@@ -111,7 +123,11 @@ export function proposeDelete(turn: Turn): void {
       taskId: null,
       execute: { id: target.id, lang },
     });
-    actionOutcome(turn, result, zh ? `批准后我会删除“${target.title}”。` : `I can delete “${target.title}” once you approve.`);
+    actionOutcome(
+      turn,
+      result,
+      zh ? `批准后我会删除“${target.title}”。` : `I can delete “${target.title}” once you approve.`,
+    );
   }
 }
 
@@ -155,7 +171,11 @@ export function proposeWatch(turn: Turn): void {
     taskId: null,
     execute: { intent: intent.length >= 2 ? intent : `${intent} ${topic}`.trim(), lang, spaceId },
   });
-  actionOutcome(turn, result, zh ? `我可以为“${topic}”设置关注，批准后开始。` : `I can set up a watch on “${topic}”. Approve to start it.`);
+  actionOutcome(
+    turn,
+    result,
+    zh ? `我可以为“${topic}”设置关注，批准后开始。` : `I can set up a watch on “${topic}”. Approve to start it.`,
+  );
 }
 
 /** Starts a research task that will ask before saving its report. */
@@ -163,8 +183,21 @@ export function research(turn: Turn): void {
   const { world, account, conversation, lang, zh, topic, spaceId, after, changes, say } = turn;
   const task = startResearch(world, account, conversation, topic, lang, spaceId);
   after.push({ type: 'task', taskId: task.id, kind: 'research', title: task.title });
-  changes.push({ kind: 'task', id: task.id, title: task.title, action: 'created', href: `/tasks/${task.id}`, pending: true, actionIds: [], undoUntil: null });
-  say(zh ? `我开始研究“${topic}”，保存报告前会先问你。` : `I started researching “${topic}”. I will ask before saving the report.`);
+  changes.push({
+    kind: 'task',
+    id: task.id,
+    title: task.title,
+    action: 'created',
+    href: `/tasks/${task.id}`,
+    pending: true,
+    actionIds: [],
+    undoUntil: null,
+  });
+  say(
+    zh
+      ? `我开始研究“${topic}”，保存报告前会先问你。`
+      : `I started researching “${topic}”. I will ask before saving the report.`,
+  );
 }
 
 /**
@@ -183,14 +216,28 @@ export function transcribe(turn: Turn): void {
   } catch (error) {
     if (!(error instanceof HttpFail)) throw error;
     toolStatus.set('start_media', 'error');
-    say(zh ? `没能为转写报价：${error.message}（${error.code}）` : `I could not get a quote for transcribing it: ${error.message} (${error.code})`);
+    say(
+      zh
+        ? `没能为转写报价：${error.message}（${error.code}）`
+        : `I could not get a quote for transcribing it: ${error.message} (${error.code})`,
+    );
     return;
   }
   const result = proposeAction(world, account, {
     tool: 'start_media',
     risk: 'medium',
-    title: zh ? `转写“${q.title}”（${q.minutes} 分钟，${q.credits} 积分）` : `Transcribe “${q.title}” (${q.minutes} min, ${q.credits} credits)`,
-    preview: { url, title: q.title, kind: q.kind, durationSec: q.durationSec, minutes: q.minutes, pricePerMinute: q.pricePerMinute, credits: q.credits },
+    title: zh
+      ? `转写“${q.title}”（${q.minutes} 分钟，${q.credits} 积分）`
+      : `Transcribe “${q.title}” (${q.minutes} min, ${q.credits} credits)`,
+    preview: {
+      url,
+      title: q.title,
+      kind: q.kind,
+      durationSec: q.durationSec,
+      minutes: q.minutes,
+      pricePerMinute: q.pricePerMinute,
+      credits: q.credits,
+    },
     ruleScope: null,
     conversationId: conversation.id,
     taskId: null,
@@ -237,18 +284,52 @@ export function askToConnect(turn: Turn): void {
   }
 }
 
-const CONNECTORS: Array<{ id: string; name: string; match: RegExp; access: Record<Lang, string>; recipe: { id: string; title: string; body: string } | null }> = [
+const CONNECTORS: Array<{
+  id: string;
+  name: string;
+  match: RegExp;
+  access: Record<Lang, string>;
+  recipe: { id: string; title: string; body: string } | null;
+}> = [
   {
     id: 'gmail',
     name: 'Gmail',
     match: /gmail|e-?mail|邮件|邮箱/i,
     access: { en: 'Read your email (read-only)', zh: '读取你的邮件（只读）' },
-    recipe: { id: 'daily-email-digest', title: 'Daily email digest', body: 'Every morning, summarise new email into your inbox.' },
+    recipe: {
+      id: 'daily-email-digest',
+      title: 'Daily email digest',
+      body: 'Every morning, summarise new email into your inbox.',
+    },
   },
-  { id: 'google-calendar', name: 'Google Calendar', match: /calendar|日历/i, access: { en: 'See your calendar events (read-only)', zh: '查看你的日历（只读）' }, recipe: null },
-  { id: 'slack', name: 'Slack', match: /slack/i, access: { en: 'Read channels you choose', zh: '读取你选择的频道' }, recipe: null },
-  { id: 'notion', name: 'Notion', match: /notion/i, access: { en: 'Read pages you share', zh: '读取你共享的页面' }, recipe: null },
-  { id: 'github', name: 'GitHub', match: /github/i, access: { en: 'Read repositories you choose', zh: '读取你选择的仓库' }, recipe: null },
+  {
+    id: 'google-calendar',
+    name: 'Google Calendar',
+    match: /calendar|日历/i,
+    access: { en: 'See your calendar events (read-only)', zh: '查看你的日历（只读）' },
+    recipe: null,
+  },
+  {
+    id: 'slack',
+    name: 'Slack',
+    match: /slack/i,
+    access: { en: 'Read channels you choose', zh: '读取你选择的频道' },
+    recipe: null,
+  },
+  {
+    id: 'notion',
+    name: 'Notion',
+    match: /notion/i,
+    access: { en: 'Read pages you share', zh: '读取你共享的页面' },
+    recipe: null,
+  },
+  {
+    id: 'github',
+    name: 'GitHub',
+    match: /github/i,
+    access: { en: 'Read repositories you choose', zh: '读取你选择的仓库' },
+    recipe: null,
+  },
 ];
 
 /** A card asking to connect the service the message names (Gmail when it names none). */
@@ -259,7 +340,10 @@ function connectCard(text: string, lang: Lang): Extract<S.ChatPart, { type: 'con
     connector: c.id,
     name: c.name,
     logo: null,
-    reason: lang === 'zh' ? `要用 ${c.name} 里的内容回答，需要先连接它。` : `To answer from ${c.name}, I need you to connect it first.`,
+    reason:
+      lang === 'zh'
+        ? `要用 ${c.name} 里的内容回答，需要先连接它。`
+        : `To answer from ${c.name}, I need you to connect it first.`,
     recipe: c.recipe,
     access: c.access[lang],
     href: `/connect/${c.id}`,

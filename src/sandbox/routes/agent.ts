@@ -14,7 +14,12 @@ import { publicView, type World } from '../world.js';
 const HOME_LIST = 5;
 
 export function agentView(account: Account): S.Agent {
-  return { name: account.agent.name, memory: account.agent.memory, memoryMax: limits.memoryMax, address: account.agent.address };
+  return {
+    name: account.agent.name,
+    memory: account.agent.memory,
+    memoryMax: limits.memoryMax,
+    address: account.agent.address,
+  };
 }
 
 /** Suggestions from the account's state, then open suggestion items of the inbox. */
@@ -25,7 +30,11 @@ export function suggestions(account: Account): S.Home['suggestions'] {
     out.push(
       zh
         ? { id: 'sg_follow', text: '关注一个公开的主题，每天收到简报', prompt: '有哪些公开的关注可以订阅？' }
-        : { id: 'sg_follow', text: 'Follow a public watch to get a brief every day', prompt: 'Which public watches could I follow?' },
+        : {
+            id: 'sg_follow',
+            text: 'Follow a public watch to get a brief every day',
+            prompt: 'Which public watches could I follow?',
+          },
     );
   }
   const latest = newestFirst(account.library.filter((i) => i.status === 'ready'))[0];
@@ -33,14 +42,22 @@ export function suggestions(account: Account): S.Home['suggestions'] {
     out.push(
       zh
         ? { id: 'sg_ask', text: `问问“${latest.title}”的要点`, prompt: `“${latest.title}”的要点是什么？` }
-        : { id: 'sg_ask', text: `Ask about “${latest.title}”`, prompt: `What are the key points of “${latest.title}”?` },
+        : {
+            id: 'sg_ask',
+            text: `Ask about “${latest.title}”`,
+            prompt: `What are the key points of “${latest.title}”?`,
+          },
     );
   }
   if (account.docs.filter((d) => !d._deleted).length === 0) {
     out.push(
       zh
         ? { id: 'sg_doc', text: '把资料整理成一篇文档', prompt: '帮我创建一篇文档，整理我最近保存的内容' }
-        : { id: 'sg_doc', text: 'Turn what you saved into a document', prompt: 'Create a doc about what I saved recently' },
+        : {
+            id: 'sg_doc',
+            text: 'Turn what you saved into a document',
+            prompt: 'Create a doc about what I saved recently',
+          },
     );
   }
   for (const item of newestFirst(account.inbox.filter((i) => i.kind === 'suggestion' && !i.done && !i.dismissed))) {

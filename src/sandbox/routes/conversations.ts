@@ -14,11 +14,24 @@ import { notFound, page, type World } from '../world.js';
 
 function replyJob(world: World, event: ScheduledEvent): void {
   const account = world.state.accounts[event.accountId ?? ''];
-  const data = event.data as { conversationId: string; messageId: string; text: string; lang: S.Locale; credits: number };
+  const data = event.data as {
+    conversationId: string;
+    messageId: string;
+    text: string;
+    lang: S.Locale;
+    credits: number;
+  };
   const conversation = account ? findConversation(account, data.conversationId) : undefined;
   if (!account || !conversation) return;
   const parts = composeReply(world, account, conversation, data.text, data.lang);
-  const message: S.ChatMessage = { id: data.messageId, conversationId: conversation.id, role: 'assistant', parts, credits: data.credits, createdAt: world.now() };
+  const message: S.ChatMessage = {
+    id: data.messageId,
+    conversationId: conversation.id,
+    role: 'assistant',
+    parts,
+    credits: data.credits,
+    createdAt: world.now(),
+  };
   appendMessage(world, account, conversation, message);
   endRunning(world, account, conversation);
 }
@@ -45,7 +58,9 @@ export const routes: Routes = {
     if (!conversation) throw notFound('CONVERSATION_NOT_FOUND', `Conversation ${params.id}`);
     const limit: number = query.limit ?? 60;
     const all = account.messages[conversation.id] ?? [];
-    const messages = all.slice(Math.max(0, all.length - limit)).map((m) => ({ ...m, parts: refreshParts(world, account, m.parts) }));
+    const messages = all
+      .slice(Math.max(0, all.length - limit))
+      .map((m) => ({ ...m, parts: refreshParts(world, account, m.parts) }));
     const body: S.Messages = { conversation: conversationView(conversation), messages };
     return { body };
   },
@@ -56,9 +71,18 @@ export const routes: Routes = {
     if (input.conversationId !== undefined) {
       conversation = findConversation(account, input.conversationId);
       if (!conversation) throw notFound('CONVERSATION_NOT_FOUND', `Conversation ${input.conversationId}`);
-      if (conversation.running) throw new HttpFail(409, 'CONVERSATION_BUSY', 'The agent is still answering in this conversation; wait until `running` is false');
+      if (conversation.running)
+        throw new HttpFail(
+          409,
+          'CONVERSATION_BUSY',
+          'The agent is still answering in this conversation; wait until `running` is false',
+        );
     }
-    const spaceId = conversation ? conversation.spaceId : input.spaceId ? world.space(account, input.spaceId).id : world.defaultSpace(account).id;
+    const spaceId = conversation
+      ? conversation.spaceId
+      : input.spaceId
+        ? world.space(account, input.spaceId).id
+        : world.defaultSpace(account).id;
     const lang = turnLang(account, input.text, input.lang);
     const plan = planTurn(input.text);
     world.spend(account, plan.credits, 'this message');
@@ -68,7 +92,10 @@ export const routes: Routes = {
       const firstLine = input.text.trim().split('\n')[0] ?? '';
       conversation = {
         id: world.id('cv'),
-        title: firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine || (lang === 'zh' ? '新对话' : 'New conversation'),
+        title:
+          firstLine.length > 60
+            ? `${firstLine.slice(0, 59)}…`
+            : firstLine || (lang === 'zh' ? '新对话' : 'New conversation'),
         spaceId,
         channel: 'api',
         preview: '',
@@ -90,8 +117,18 @@ export const routes: Routes = {
     appendMessage(world, account, conversation, userMessage);
     const replyId = world.id('msg');
     conversation.running = true;
-    world.schedule(now + plan.durationMs, 'chat.reply', account.id, { conversationId: conversation.id, messageId: replyId, text: input.text, lang, credits: plan.credits });
-    const started: S.TurnStarted = { conversationId: conversation.id, messageId: replyId, userMessageId: userMessage.id };
+    world.schedule(now + plan.durationMs, 'chat.reply', account.id, {
+      conversationId: conversation.id,
+      messageId: replyId,
+      text: input.text,
+      lang,
+      credits: plan.credits,
+    });
+    const started: S.TurnStarted = {
+      conversationId: conversation.id,
+      messageId: replyId,
+      userMessageId: userMessage.id,
+    };
     return { status: 202, body: started };
   },
 

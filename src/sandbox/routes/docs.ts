@@ -2,7 +2,16 @@
 // save increments `revision`; a caller passes the revision it read, and a stale
 // one is 409 REVISION_CONFLICT. editDoc applies exact-match edits in order, all
 // or nothing: an edit that does not match is 400 EDIT_NOT_APPLICABLE.
-import type { CreateDocRequest, Doc, DocHit, DocSummary, EditDocRequest, EditOp, Revision, UpdateDocRequest } from '../../api/shapes.js';
+import type {
+  CreateDocRequest,
+  Doc,
+  DocHit,
+  DocSummary,
+  EditDocRequest,
+  EditOp,
+  Revision,
+  UpdateDocRequest,
+} from '../../api/shapes.js';
 import { charLength } from '../../api/validate.js';
 import { stem, stripMarkdown, tokens } from '../reading.js';
 import { HttpFail, type Account, type DocRecord, type Jobs, type Routes } from '../types.js';
@@ -16,7 +25,10 @@ export const routes: Routes = {
   listDocs: ({ account, query }) => {
     // account.docs is kept in order of last save, so the newest save is last.
     let docs = [...account.docs].reverse();
-    if (query.space) docs = docs.filter((d) => d.spaceId === query.space || account.spaces.some((s) => s.id === d.spaceId && s.name === query.space));
+    if (query.space)
+      docs = docs.filter(
+        (d) => d.spaceId === query.space || account.spaces.some((s) => s.id === d.spaceId && s.name === query.space),
+      );
     const result = page(docs, query, `docs:${account.id}:${query.space ?? ''}`, 100);
     return { body: { items: result.items.map(summaryView), nextCursor: result.nextCursor } };
   },
@@ -49,9 +61,12 @@ export const routes: Routes = {
     const doc = findDoc(account, params.id);
     const input = body as UpdateDocRequest;
     if (input.title === undefined && input.body === undefined) {
-      throw new HttpFail(400, 'INVALID_INPUT', 'Give a title and/or a body to save', { issues: [{ path: '(body)', message: 'must set title and/or body' }] });
+      throw new HttpFail(400, 'INVALID_INPUT', 'Give a title and/or a body to save', {
+        issues: [{ path: '(body)', message: 'must set title and/or body' }],
+      });
     }
-    if (input.baseRevision !== undefined && input.baseRevision !== doc.revision) throw conflict(doc, input.baseRevision);
+    if (input.baseRevision !== undefined && input.baseRevision !== doc.revision)
+      throw conflict(doc, input.baseRevision);
     if (input.body !== undefined) rejectFrontMatter(input.body, 'body');
     if (input.title !== undefined) doc.title = input.title;
     if (input.body !== undefined) doc.body = input.body;
@@ -73,9 +88,19 @@ export const routes: Routes = {
       text = applyEdit(text, edit, index);
     });
     if (charLength(text) > MARKDOWN_MAX) {
-      throw new HttpFail(400, 'INVALID_INPUT', `After these edits the document would be over ${MARKDOWN_MAX} characters`, {
-        issues: [{ path: 'edits', message: `the edited document must be at most ${MARKDOWN_MAX} characters (got ${charLength(text)})` }],
-      });
+      throw new HttpFail(
+        400,
+        'INVALID_INPUT',
+        `After these edits the document would be over ${MARKDOWN_MAX} characters`,
+        {
+          issues: [
+            {
+              path: 'edits',
+              message: `the edited document must be at most ${MARKDOWN_MAX} characters (got ${charLength(text)})`,
+            },
+          ],
+        },
+      );
     }
     rejectFrontMatter(text, 'edits');
     doc.body = text;
@@ -102,9 +127,14 @@ function save(world: World, account: Account, doc: DocRecord): Revision {
 }
 
 function conflict(doc: DocRecord, given: number): HttpFail {
-  return new HttpFail(409, 'REVISION_CONFLICT', `The doc is at revision ${doc.revision}, not ${given}: read it again and reapply your change`, {
-    latest: { revision: doc.revision, title: doc.title, body: doc.body, updatedAt: doc.updatedAt },
-  });
+  return new HttpFail(
+    409,
+    'REVISION_CONFLICT',
+    `The doc is at revision ${doc.revision}, not ${given}: read it again and reapply your change`,
+    {
+      latest: { revision: doc.revision, title: doc.title, body: doc.body, updatedAt: doc.updatedAt },
+    },
+  );
 }
 
 function docView(world: World, account: Account, doc: DocRecord): Doc {
@@ -123,7 +153,14 @@ function docView(world: World, account: Account, doc: DocRecord): Doc {
 }
 
 function summaryView(doc: DocRecord): DocSummary {
-  return { id: doc.id, title: doc.title, spaceId: doc.spaceId, folderId: doc.folderId, revision: doc.revision, updatedAt: doc.updatedAt };
+  return {
+    id: doc.id,
+    title: doc.title,
+    spaceId: doc.spaceId,
+    folderId: doc.folderId,
+    revision: doc.revision,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 // ------------------------------------------------------------ edits
@@ -135,9 +172,14 @@ function summaryView(doc: DocRecord): DocSummary {
  */
 function applyEdit(text: string, edit: EditOp, index: number): string {
   const fail = (reason: string) =>
-    new HttpFail(400, 'EDIT_NOT_APPLICABLE', `Edit ${index + 1} of the request (edits[${index}], ${edit.op}) ${reason}; read the document again`, {
-      edit: { index, op: edit.op, reason },
-    });
+    new HttpFail(
+      400,
+      'EDIT_NOT_APPLICABLE',
+      `Edit ${index + 1} of the request (edits[${index}], ${edit.op}) ${reason}; read the document again`,
+      {
+        edit: { index, op: edit.op, reason },
+      },
+    );
   switch (edit.op) {
     case 'replace': {
       const at = uniqueIndex(text, edit.find, fail);
@@ -149,9 +191,13 @@ function applyEdit(text: string, edit: EditOp, index: number): string {
     }
     case 'append':
       // A new block goes on its own line.
-      return text === '' || text.endsWith('\n') || edit.content.startsWith('\n') ? text + edit.content : `${text}\n${edit.content}`;
+      return text === '' || text.endsWith('\n') || edit.content.startsWith('\n')
+        ? text + edit.content
+        : `${text}\n${edit.content}`;
     case 'prepend':
-      return text === '' || edit.content.endsWith('\n') || text.startsWith('\n') ? edit.content + text : `${edit.content}\n${text}`;
+      return text === '' || edit.content.endsWith('\n') || text.startsWith('\n')
+        ? edit.content + text
+        : `${edit.content}\n${text}`;
     case 'rewrite':
       return edit.content;
   }
@@ -160,7 +206,10 @@ function applyEdit(text: string, edit: EditOp, index: number): string {
 function uniqueIndex(text: string, needle: string, fail: (reason: string) => HttpFail): number {
   const first = text.indexOf(needle);
   if (first === -1) throw fail('did not match: the text is not in the document');
-  if (text.indexOf(needle, first + 1) !== -1) throw fail(`matched ${countOccurrences(text, needle)} places: include more surrounding text so it matches exactly one`);
+  if (text.indexOf(needle, first + 1) !== -1)
+    throw fail(
+      `matched ${countOccurrences(text, needle)} places: include more surrounding text so it matches exactly one`,
+    );
   return first;
 }
 
@@ -173,9 +222,14 @@ function countOccurrences(text: string, needle: string): number {
 /** The service's Markdown has no front matter: a leading `---` (YAML) or `+++` (TOML) block is refused. */
 function rejectFrontMatter(markdown: string, path: string): void {
   if (/^\uFEFF?(---|\+\+\+)[ \t]*\r?\n[\s\S]*?\r?\n(---|\+\+\+|\.\.\.)[ \t]*(\r?\n|$)/.test(markdown)) {
-    throw new HttpFail(400, 'INVALID_INPUT', 'Front matter is not supported: put the title in `title` and start the body with its content', {
-      issues: [{ path, message: 'must not start with front matter (a --- block)' }],
-    });
+    throw new HttpFail(
+      400,
+      'INVALID_INPUT',
+      'Front matter is not supported: put the title in `title` and start the body with its content',
+      {
+        issues: [{ path, message: 'must not start with front matter (a --- block)' }],
+      },
+    );
   }
 }
 
@@ -203,7 +257,13 @@ function searchDocs(docs: DocRecord[], q: string): DocHit[] {
   return hits
     .sort((a, b) => b.score - a.score || b.order - a.order)
     .slice(0, SEARCH_RESULTS_MAX)
-    .map(({ doc }) => ({ id: doc.id, title: doc.title, spaceId: doc.spaceId, excerpt: excerpt(doc.body, wanted, needle), updatedAt: doc.updatedAt }));
+    .map(({ doc }) => ({
+      id: doc.id,
+      title: doc.title,
+      spaceId: doc.spaceId,
+      excerpt: excerpt(doc.body, wanted, needle),
+      updatedAt: doc.updatedAt,
+    }));
 }
 
 /** A short passage around the first match (or the start of the doc), as plain text on one line. */

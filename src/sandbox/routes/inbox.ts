@@ -8,8 +8,17 @@ import { notFound, page } from '../world.js';
 export const routes: Routes = {
   listInbox: ({ account, query }) => {
     const filter = (query.filter ?? 'all') as (typeof S.INBOX_FILTERS)[number];
-    const result = page(inboxOrder(account, filter), { cursor: query.cursor, limit: INBOX_PAGE }, `inbox:${account.id}:${filter}`, INBOX_PAGE);
-    const body: S.Inbox = { items: result.items.map((i) => inboxItemView(account, i)), nextCursor: result.nextCursor, unread: unreadCount(account) };
+    const result = page(
+      inboxOrder(account, filter),
+      { cursor: query.cursor, limit: INBOX_PAGE },
+      `inbox:${account.id}:${filter}`,
+      INBOX_PAGE,
+    );
+    const body: S.Inbox = {
+      items: result.items.map((i) => inboxItemView(account, i)),
+      nextCursor: result.nextCursor,
+      unread: unreadCount(account),
+    };
     return { body };
   },
 

@@ -26,7 +26,8 @@ const SUMMARY_SOURCE_CHARS = 200_000;
 export const routes: Routes = {
   listLibrary: ({ world, account, query }) => {
     let items = newestFirst(account.library);
-    if (query.space) items = items.filter((item) => item.spaceId !== null && matchesSpace(account, item.spaceId, query.space));
+    if (query.space)
+      items = items.filter((item) => item.spaceId !== null && matchesSpace(account, item.spaceId, query.space));
     if (query.kind) items = items.filter((item) => item.kind === query.kind);
     if (query.q) {
       // A search answers the best matches at once: no paging.
@@ -41,7 +42,9 @@ export const routes: Routes = {
   saveLink: ({ world, account, body }) => {
     const input = body as SaveLinkRequest;
     if (!/^https?:$/i.test(new URL(input.url).protocol)) {
-      throw new HttpFail(400, 'INVALID_INPUT', 'Only http and https links can be saved', { issues: [{ path: 'url', message: 'must be an http or https URL' }] });
+      throw new HttpFail(400, 'INVALID_INPUT', 'Only http and https links can be saved', {
+        issues: [{ path: 'url', message: 'must be an http or https URL' }],
+      });
     }
     // Video and podcast links are transcribed through POST /media; nothing is saved here.
     if (isMediaUrl(input.url)) return { status: 201, body: { media: true, item: null } };
@@ -50,7 +53,10 @@ export const routes: Routes = {
     world.spend(account, LINK_SUMMARY_CREDITS, 'the summary of this link');
 
     const read = readWebPage(input.url, lang, world.rng(`link:${lang}:${input.url}`));
-    const space = chosen ?? pickSpace(account.spaces, `${read.title} ${read.text} ${input.note ?? ''}`) ?? world.defaultSpace(account);
+    const space =
+      chosen ??
+      pickSpace(account.spaces, `${read.title} ${read.text} ${input.note ?? ''}`) ??
+      world.defaultSpace(account);
     const now = world.iso();
     const item: LibraryRecord = {
       id: world.id('li'),
@@ -91,7 +97,8 @@ export const routes: Routes = {
     const item = findItem(account, params.id);
     account.library = account.library.filter((i) => i !== item);
     if (item.kind === 'file' && item.size) account.storageUsed = Math.max(0, account.storageUsed - item.size);
-    if (item.kind === 'entry' && item.entryId && account.entryState[item.entryId]) account.entryState[item.entryId]!.saved = false;
+    if (item.kind === 'entry' && item.entryId && account.entryState[item.entryId])
+      account.entryState[item.entryId]!.saved = false;
     await removeFiles(world, item);
     return { status: 204 };
   },
@@ -99,7 +106,11 @@ export const routes: Routes = {
   readLibraryText: ({ world, account, params, query }) => {
     const item = findItem(account, params.id);
     if (item.kind !== 'file' || !item._textFile || !item._textLength) {
-      throw new HttpFail(400, 'NO_TEXT', item.kind === 'file' ? 'No text could be extracted from this file' : 'Only uploaded files have stored text');
+      throw new HttpFail(
+        400,
+        'NO_TEXT',
+        item.kind === 'file' ? 'No text could be extracted from this file' : 'Only uploaded files have stored text',
+      );
     }
     const offset: number = query.offset ?? 0;
     const limit: number = query.limit ?? 8000;
@@ -113,10 +124,15 @@ export const routes: Routes = {
   uploadFile: async ({ world, account, raw, headers, query }) => {
     const fileName = fileNameFrom(headers['x-file-name']);
     const length = Number(headers['content-length'] ?? 0);
-    if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', emptyUploadMessage(headers));
+    if (!Number.isSafeInteger(length) || length <= 0)
+      throw new HttpFail(400, 'EMPTY_FILE', emptyUploadMessage(headers));
     // Decided from the declared length, before a byte is read.
     if (length > account.limits.fileBytes) {
-      throw new HttpFail(413, 'FILE_TOO_LARGE', `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`);
+      throw new HttpFail(
+        413,
+        'FILE_TOO_LARGE',
+        `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`,
+      );
     }
     const chosen: Space | undefined = query.space ? world.space(account, query.space) : undefined;
     const lang: Locale = query.lang ?? account.lang;
@@ -132,16 +148,25 @@ export const routes: Routes = {
       if (existing) return duplicateOf(existing, account);
       if (overStorage || !received.path) throw storageFull(account, length);
       const type = await decideType(received.path, received.head, fileName, received.text !== undefined);
-      if (!type) throw new HttpFail(415, 'UNSUPPORTED_TYPE', `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`);
+      if (!type)
+        throw new HttpFail(
+          415,
+          'UNSUPPORTED_TYPE',
+          `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`,
+        );
       // Checked before the extraction work; the credits are taken when the item is added.
-      if (world.credits(account) < FILE_SUMMARY_CREDITS) world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
+      if (world.credits(account) < FILE_SUMMARY_CREDITS)
+        world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
 
       const id = world.id('li');
       const text = await extractText(received, type, fileName, lang, world.warn);
       const title = titleOf(fileName);
       // The beginning of a long text is enough to summarise it (and keeps big uploads quick).
       const reading = summarise(text.slice(0, SUMMARY_SOURCE_CHARS), title, lang);
-      const space = chosen ?? pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ?? world.defaultSpace(account);
+      const space =
+        chosen ??
+        pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ??
+        world.defaultSpace(account);
       const blob = join('files', `${id}.bin`);
       await rename(received.path, join(world.blobDir, blob));
       stored[0] = join(world.blobDir, blob);
@@ -201,7 +226,11 @@ function duplicateOf(item: LibraryRecord, account: Account): Reply {
 }
 
 function storageFull(account: Account, needed: number): HttpFail {
-  return new HttpFail(413, 'STORAGE_FULL', `Storage is full: ${account.storageUsed} of ${account.limits.storageBytes} bytes used, the file needs ${needed}`);
+  return new HttpFail(
+    413,
+    'STORAGE_FULL',
+    `Storage is full: ${account.storageUsed} of ${account.limits.storageBytes} bytes used, the file needs ${needed}`,
+  );
 }
 
 export const jobs: Jobs = {};
@@ -238,7 +267,14 @@ function search(items: LibraryRecord[], q: string, blobDir: string): LibraryReco
   const needle = q.trim().toLowerCase();
   const scored: Array<{ item: LibraryRecord; score: number }> = [];
   for (const item of items) {
-    const fields = [item.title, item.note ?? '', item.summary ?? '', item.keyPoints.join(' '), item.url ?? '', item.fileName ?? ''].join('\n');
+    const fields = [
+      item.title,
+      item.note ?? '',
+      item.summary ?? '',
+      item.keyPoints.join(' '),
+      item.url ?? '',
+      item.fileName ?? '',
+    ].join('\n');
     const text = item._textFile ? storedTextOrEmpty(join(blobDir, item._textFile)) : '';
     const haystack = `${fields}\n${text}`;
     const words = new Set(tokens(haystack, 2));
@@ -265,9 +301,14 @@ function fileNameFrom(header: string | string[] | undefined): string {
   }
   // Only the last path segment counts: a name is not a place to write to.
   name = name?.split(/[/\\]/).pop()?.trim();
-  if (!name) throw new HttpFail(400, 'INVALID_INPUT', 'Missing X-File-Name header (the URL-encoded file name)', { issues: [{ path: 'X-File-Name', message: 'is required' }] });
+  if (!name)
+    throw new HttpFail(400, 'INVALID_INPUT', 'Missing X-File-Name header (the URL-encoded file name)', {
+      issues: [{ path: 'X-File-Name', message: 'is required' }],
+    });
   if (charLength(name) > FILE_NAME_MAX) {
-    throw new HttpFail(400, 'INVALID_INPUT', `X-File-Name is over ${FILE_NAME_MAX} characters`, { issues: [{ path: 'X-File-Name', message: `must be at most ${FILE_NAME_MAX} characters` }] });
+    throw new HttpFail(400, 'INVALID_INPUT', `X-File-Name is over ${FILE_NAME_MAX} characters`, {
+      issues: [{ path: 'X-File-Name', message: `must be at most ${FILE_NAME_MAX} characters` }],
+    });
   }
   return name;
 }
@@ -353,7 +394,8 @@ function emptyUploadMessage(headers: Record<string, string | string[] | undefine
   if (declared === undefined && headers['transfer-encoding'] !== undefined) {
     return 'A Content-Length is required: the file was sent without one (chunked); send it with its length in bytes';
   }
-  if (declared === undefined) return 'The upload has no body and no Content-Length: send the file with its length in bytes';
+  if (declared === undefined)
+    return 'The upload has no body and no Content-Length: send the file with its length in bytes';
   if (Number(declared) === 0) return 'The file is empty (Content-Length: 0)';
   return `The Content-Length is not a length in bytes (got ${String(declared)})`;
 }

@@ -14,7 +14,10 @@ function findMedia(account: Account, id: string): MediaRec {
 }
 
 function segmentsIn(media: MediaRec, lang: S.Locale): S.Segment[] {
-  return media._segments.map((s, j) => ({ ...s, text: lang === media.lang ? s.text : segmentText(media._seed, Math.round(s.start / SEGMENT_SEC) || j, lang) }));
+  return media._segments.map((s, j) => ({
+    ...s,
+    text: lang === media.lang ? s.text : segmentText(media._seed, Math.round(s.start / SEGMENT_SEC) || j, lang),
+  }));
 }
 
 function titleIn(world: World, media: MediaRec, lang: S.Locale): string {
@@ -22,13 +25,25 @@ function titleIn(world: World, media: MediaRec, lang: S.Locale): string {
 }
 
 export function mediaItemView(media: MediaRec): S.MediaItem {
-  return { id: media.id, title: media.title, url: media.url, kind: media.kind, status: media.status, durationSec: media.durationSec, spaceId: media.spaceId, createdAt: media.createdAt };
+  return {
+    id: media.id,
+    title: media.title,
+    url: media.url,
+    kind: media.kind,
+    status: media.status,
+    durationSec: media.durationSec,
+    spaceId: media.spaceId,
+    createdAt: media.createdAt,
+  };
 }
 
 export const routes: Routes = {
   quoteMedia: ({ world, account, body }) => ({ body: quote(world, (body as S.QuoteMediaRequest).url, account.lang) }),
 
-  startMedia: ({ world, account, body }) => ({ status: 202, body: startMediaFor(world, account, body as S.StartMediaRequest).started }),
+  startMedia: ({ world, account, body }) => ({
+    status: 202,
+    body: startMediaFor(world, account, body as S.StartMediaRequest).started,
+  }),
 
   listMedia: ({ account, query }) => {
     let items = newestFirst(mediaList(account));
@@ -65,12 +80,19 @@ export const routes: Routes = {
 
   getTranscript: ({ world, account, params, query }) => {
     const media = findMedia(account, params.id ?? '');
-    if (media.status !== 'ready') throw new HttpFail(400, 'MEDIA_NOT_READY', `The transcript is not ready yet (status ${media.status}); poll GET /media/${media.id}`);
+    if (media.status !== 'ready')
+      throw new HttpFail(
+        400,
+        'MEDIA_NOT_READY',
+        `The transcript is not ready yet (status ${media.status}); poll GET /media/${media.id}`,
+      );
     const lang: S.Locale = query.lang ?? media.lang;
     const from: number = query.from ?? 0;
     const to: number = query.to ?? media.durationSec;
     if (from > to) {
-      throw new HttpFail(400, 'INVALID_INPUT', 'Invalid input: from must not be after to', { issues: [{ path: 'from', message: 'must be at most `to`' }] });
+      throw new HttpFail(400, 'INVALID_INPUT', 'Invalid input: from must not be after to', {
+        issues: [{ path: 'from', message: 'must be at most `to`' }],
+      });
     }
     const title = titleIn(world, media, lang);
     const zh = lang === 'zh';

@@ -32,7 +32,12 @@ export const routes: Routes = {
   cancelTask: ({ world, account, params }) => {
     const task = findTask(account, params.id ?? '');
     if (!task) throw notFound('TASK_NOT_FOUND', `Task ${params.id}`);
-    if (!isActive(task)) throw new HttpFail(409, 'TASK_NOT_ACTIVE', `Task ${task.id} is ${task.status}; only queued, running or waiting tasks can be cancelled`);
+    if (!isActive(task))
+      throw new HttpFail(
+        409,
+        'TASK_NOT_ACTIVE',
+        `Task ${task.id} is ${task.status}; only queued, running or waiting tasks can be cancelled`,
+      );
     cancelTask(world, account, task);
     return { body: taskView(task) };
   },

@@ -8,13 +8,24 @@ import { HttpFail, type Jobs, type Routes } from '../types.js';
 import { notFound, page } from '../world.js';
 import { briefView, knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';
 import { followedWatches, followWatch, searchWatches } from '../watches/follows.js';
-import { briefRef, savedIn, setEntrySaved, visibleEntry, visibleWatch, watchView, type BriefRec } from '../watches/model.js';
+import {
+  briefRef,
+  savedIn,
+  setEntrySaved,
+  visibleEntry,
+  visibleWatch,
+  watchView,
+  type BriefRec,
+} from '../watches/model.js';
 import { createWatchFor, setupStep } from '../watches/setup.js';
 
 export const routes: Routes = {
   listFollowedWatches: ({ world, account }) => ({ body: { items: followedWatches(world, account) } }),
 
-  createWatch: ({ world, account, body }) => ({ status: 202, body: createWatchFor(world, account, body as S.CreateWatchRequest) }),
+  createWatch: ({ world, account, body }) => ({
+    status: 202,
+    body: createWatchFor(world, account, body as S.CreateWatchRequest),
+  }),
 
   searchWatches: ({ world, query }) => ({ body: { items: searchWatches(world, String(query.q ?? '')) } }),
 
@@ -42,11 +53,16 @@ export const routes: Routes = {
     return { body };
   },
 
-  getWatchKnowledge: ({ world, account, params }) => ({ body: knowledgeOf(world, visibleWatch(world, account, params.slug ?? '')) }),
+  getWatchKnowledge: ({ world, account, params }) => ({
+    body: knowledgeOf(world, visibleWatch(world, account, params.slug ?? '')),
+  }),
 
   listWatchIssues: ({ world, account, params, query }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
-    const all = w._briefIds.map((id) => world.state.briefs[id] as BriefRec).filter(Boolean).reverse();
+    const all = w._briefIds
+      .map((id) => world.state.briefs[id] as BriefRec)
+      .filter(Boolean)
+      .reverse();
     const result = page(all, query, `issues:${w.slug}`, 30);
     const items: S.IssueSummary[] = result.items.map((b) => ({
       id: b.id,
@@ -59,7 +75,9 @@ export const routes: Routes = {
     return { body: { items, nextCursor: result.nextCursor } };
   },
 
-  followWatch: ({ world, account, params, body }) => ({ body: followWatch(world, account, visibleWatch(world, account, params.slug ?? ''), body as S.FollowRequest) }),
+  followWatch: ({ world, account, params, body }) => ({
+    body: followWatch(world, account, visibleWatch(world, account, params.slug ?? ''), body as S.FollowRequest),
+  }),
 
   unfollowWatch: ({ world, account, params }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
@@ -71,7 +89,12 @@ export const routes: Routes = {
     const w = visibleWatch(world, account, params.slug ?? '');
     // The contract lists only 404 for updateWatchSettings ("owner only"): to anyone but the
     // owner, a watch they may read or follow is still not one whose settings exist for them.
-    if (w._ownerId !== account.id) throw new HttpFail(404, 'WATCH_NOT_FOUND', `No watch of yours has the slug ${w.slug}: only its owner can change its settings`);
+    if (w._ownerId !== account.id)
+      throw new HttpFail(
+        404,
+        'WATCH_NOT_FOUND',
+        `No watch of yours has the slug ${w.slug}: only its owner can change its settings`,
+      );
     const input = body as S.WatchSettingsRequest;
     if (input.alerts !== undefined) w.alerts = [...input.alerts];
     if (input.cadence !== undefined && input.cadence !== w.cadence) {

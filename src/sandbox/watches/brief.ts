@@ -9,7 +9,17 @@ import { briefEntry, briefSummary, briefTitle, hostOf, int, weekKey } from '../c
 import { addInbox } from '../inbox.js';
 import type { Account, ScheduledEvent } from '../types.js';
 import type { World } from '../world.js';
-import { briefs, CADENCE_MS, DAY_MS, IMPORTANT, latestBrief, savedIn, type BriefRec, type WatchRec, watches } from './model.js';
+import {
+  briefs,
+  CADENCE_MS,
+  DAY_MS,
+  IMPORTANT,
+  latestBrief,
+  savedIn,
+  type BriefRec,
+  type WatchRec,
+  watches,
+} from './model.js';
 
 /** A brief as this account sees it (its feedback and saved flags), in `lang` (regenerated when it differs). */
 export function briefView(world: World, account: Account, b: BriefRec, lang: S.Locale = b.lang): S.Brief {
@@ -18,7 +28,15 @@ export function briefView(world: World, account: Account, b: BriefRec, lang: S.L
     let text = {};
     if (translated) {
       const k = b._gen[i] ?? i;
-      const t = briefEntry(world.rng(`${b._label}:e${k}`), { lang, terms: b._terms, featured: b._featured[k] ?? null, from: Date.parse(b.coversFrom), to: Date.parse(b.coversTo), urls: b._urls, type: b._type });
+      const t = briefEntry(world.rng(`${b._label}:e${k}`), {
+        lang,
+        terms: b._terms,
+        featured: b._featured[k] ?? null,
+        from: Date.parse(b.coversFrom),
+        to: Date.parse(b.coversTo),
+        urls: b._urls,
+        type: b._type,
+      });
       text = { category: t.category, headline: t.headline, summary: t.summary, why: t.why, evidence: t.evidence };
     }
     return {
@@ -30,8 +48,24 @@ export function briefView(world: World, account: Account, b: BriefRec, lang: S.L
     };
   });
   const title = translated ? briefTitle(lang, b._watchTitle, b.date) : b.title;
-  const summary = translated ? briefSummary(lang, entries.map((e) => e.headline), b._first) : b.summary;
-  return { id: b.id, date: b.date, title, summary, lang, coversFrom: b.coversFrom, coversTo: b.coversTo, createdAt: b.createdAt, entries };
+  const summary = translated
+    ? briefSummary(
+        lang,
+        entries.map((e) => e.headline),
+        b._first,
+      )
+    : b.summary;
+  return {
+    id: b.id,
+    date: b.date,
+    title,
+    summary,
+    lang,
+    coversFrom: b.coversFrom,
+    coversTo: b.coversTo,
+    createdAt: b.createdAt,
+    entries,
+  };
 }
 
 /**
@@ -39,7 +73,11 @@ export function briefView(world: World, account: Account, b: BriefRec, lang: S.L
  * phrases are featured in some entries (at least one phrase per brief when the
  * watch has alerts). Followers get an inbox item, the owner an alert per matching entry.
  */
-export function writeBrief(world: World, w: WatchRec, window: { from: number; to: number; at: number; notify: boolean }): BriefRec {
+export function writeBrief(
+  world: World,
+  w: WatchRec,
+  window: { from: number; to: number; at: number; notify: boolean },
+): BriefRec {
   const n = w._briefIds.length;
   const label = `brief:${w.slug}:${n}`;
   const rng = world.rng(label);
@@ -57,7 +95,15 @@ export function writeBrief(world: World, w: WatchRec, window: { from: number; to
   const generated = featured.map((phrase, k) => ({
     k,
     id: world.id('en'),
-    text: briefEntry(world.rng(`${label}:e${k}`), { lang: w.lang, terms: w._terms, featured: phrase, from: window.from, to: window.to, urls: w.urls, type: w.type }),
+    text: briefEntry(world.rng(`${label}:e${k}`), {
+      lang: w.lang,
+      terms: w._terms,
+      featured: phrase,
+      from: window.from,
+      to: window.to,
+      urls: w.urls,
+      type: w.type,
+    }),
   }));
   generated.sort((a, b) => b.text.importance - a.text.importance || a.k - b.k);
   const entries: S.BriefEntry[] = generated.map((g, i) => ({
@@ -80,7 +126,11 @@ export function writeBrief(world: World, w: WatchRec, window: { from: number; to
     id: world.id('br'),
     date,
     title: briefTitle(w.lang, w.title, date),
-    summary: briefSummary(w.lang, entries.map((e) => e.headline), first),
+    summary: briefSummary(
+      w.lang,
+      entries.map((e) => e.headline),
+      first,
+    ),
     lang: w.lang,
     coversFrom: world.iso(window.from),
     coversTo: world.iso(window.to),
@@ -146,7 +196,12 @@ export function nextBrief(world: World, event: ScheduledEvent): void {
   if (!w || w.status !== 'active') return;
   const last = latestBrief(world, w);
   const now = world.now();
-  writeBrief(world, w, { from: last ? Date.parse(last.coversTo) : now - (CADENCE_MS[w.cadence] ?? DAY_MS), to: now, at: now, notify: true });
+  writeBrief(world, w, {
+    from: last ? Date.parse(last.coversTo) : now - (CADENCE_MS[w.cadence] ?? DAY_MS),
+    to: now,
+    at: now,
+    notify: true,
+  });
   scheduleNextBrief(world, w);
 }
 
@@ -163,7 +218,9 @@ export function knowledgeOf(world: World, w: WatchRec): S.Knowledge {
       .flatMap((b) => b.entries)
       .sort((a, b) => b.importance - a.importance)
       .slice(0, 5);
-    const lines = top.map((e, i) => `${i + 1}. **${e.headline}** — ${e.why} ([${hostOf(e.primaryUrl)}](${e.primaryUrl}))`);
+    const lines = top.map(
+      (e, i) => `${i + 1}. **${e.headline}** — ${e.why} ([${hostOf(e.primaryUrl)}](${e.primaryUrl}))`,
+    );
     const markdown = zh
       ? `# ${w.title}：${week} 周报\n\n本周共 ${inWeek.length} 期简报，${inWeek.reduce((n, b) => n + b.entries.length, 0)} 条动态。\n\n## 最重要的\n\n${lines.join('\n')}\n`
       : `# ${w.title}: week ${week}\n\n${inWeek.length} brief${inWeek.length === 1 ? '' : 's'} and ${inWeek.reduce((n, b) => n + b.entries.length, 0)} entries this week.\n\n## Most important\n\n${lines.join('\n')}\n`;
@@ -171,7 +228,17 @@ export function knowledgeOf(world: World, w: WatchRec): S.Knowledge {
   }
   const timeline: S.Knowledge['timeline'] = [...all]
     .reverse()
-    .flatMap((b) => b.entries.filter((e) => e.importance >= IMPORTANT).map((e) => ({ date: b.date, headline: e.headline, importance: e.importance, entryId: e.id, url: e.primaryUrl })))
+    .flatMap((b) =>
+      b.entries
+        .filter((e) => e.importance >= IMPORTANT)
+        .map((e) => ({
+          date: b.date,
+          headline: e.headline,
+          importance: e.importance,
+          entryId: e.id,
+          url: e.primaryUrl,
+        })),
+    )
     .slice(0, 50);
   return { slug: w.slug, report, timeline };
 }

@@ -26,7 +26,9 @@ export function followedWatches(world: World, account: Account): S.FollowedWatch
   const all = watches(world);
   const followed = Object.entries(account.follows)
     .map(([slug, f], i) => ({ w: all[slug], f, i }))
-    .filter((x): x is { w: WatchRec; f: { spaceId: string | null; followedAt: string }; i: number } => x.w !== undefined)
+    .filter(
+      (x): x is { w: WatchRec; f: { spaceId: string | null; followedAt: string }; i: number } => x.w !== undefined,
+    )
     .sort((a, b) => (a.f.followedAt === b.f.followedAt ? b.i - a.i : a.f.followedAt < b.f.followedAt ? 1 : -1));
   return followed.map((x) => followedView(world, account, x.w));
 }
@@ -47,7 +49,11 @@ export function followWatch(world: World, account: Account, w: WatchRec, input: 
   } else {
     const count = Object.keys(account.follows).length;
     if (count >= account.limits.follows) {
-      throw new HttpFail(403, 'FOLLOW_LIMIT', `Your plan follows at most ${account.limits.follows} watches (limits.follows); unfollow one first`);
+      throw new HttpFail(
+        403,
+        'FOLLOW_LIMIT',
+        `Your plan follows at most ${account.limits.follows} watches (limits.follows); unfollow one first`,
+      );
     }
     account.follows[w.slug] = { spaceId, followedAt: world.iso() };
   }

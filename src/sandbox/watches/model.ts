@@ -147,7 +147,9 @@ export function addWatchRecord(world: World, init: NewWatch): WatchRec {
 export function deleteWatch(world: World, slug: string): void {
   const w = watches(world)[slug];
   if (!w) return;
-  world.cancelEvents((e) => (e.kind === 'watch.brief' && e.data.slug === slug) || (w._taskId !== null && e.data.taskId === w._taskId));
+  world.cancelEvents(
+    (e) => (e.kind === 'watch.brief' && e.data.slug === slug) || (w._taskId !== null && e.data.taskId === w._taskId),
+  );
   for (const id of w._briefIds) delete world.state.briefs[id];
   for (const account of Object.values(world.state.accounts)) {
     delete account.follows[slug];
@@ -171,7 +173,11 @@ export function findEntry(world: World, id: string): { brief: BriefRec; entry: S
   return undefined;
 }
 
-export function visibleEntry(world: World, account: Account, id: string): { brief: BriefRec; entry: S.BriefEntry; watch: WatchRec } {
+export function visibleEntry(
+  world: World,
+  account: Account,
+  id: string,
+): { brief: BriefRec; entry: S.BriefEntry; watch: WatchRec } {
   const found = findEntry(world, id);
   const watch = found ? watches(world)[found.brief._slug] : undefined;
   if (!found || !watch || !canSee(account, watch)) throw notFound('ENTRY_NOT_FOUND', `Entry ${id}`);
@@ -179,7 +185,12 @@ export function visibleEntry(world: World, account: Account, id: string): { brie
 }
 
 /** Saves a brief entry to the library (into the space the watch is followed in), or removes it; records the flag. */
-export function setEntrySaved(world: World, account: Account, found: { entry: S.BriefEntry; watch: WatchRec }, saved: boolean): void {
+export function setEntrySaved(
+  world: World,
+  account: Account,
+  found: { entry: S.BriefEntry; watch: WatchRec },
+  saved: boolean,
+): void {
   const { entry, watch } = found;
   if (saved && !savedIn(account, entry.id)) {
     const now = world.iso();

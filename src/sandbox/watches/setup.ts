@@ -4,7 +4,15 @@
 // after which briefs follow the cadence (brief.ts).
 import type * as S from '../../api/shapes.js';
 import { foundSources, hostOf, int } from '../content.js';
-import { cancelHooks, completeMilestone, createTask, findTask, finishTask, isActive, startMilestone } from '../tasks.js';
+import {
+  cancelHooks,
+  completeMilestone,
+  createTask,
+  findTask,
+  finishTask,
+  isActive,
+  startMilestone,
+} from '../tasks.js';
 import { HttpFail, type Account, type ScheduledEvent } from '../types.js';
 import { monthKey, type World } from '../world.js';
 import { notifyBrief, scheduleNextBrief, writeBrief } from './brief.js';
@@ -13,7 +21,10 @@ import { addWatchRecord, DAY_MS, SETUP_MS, watches, watchView, type WatchRec } f
 function setupMilestones(lang: S.Locale, w: WatchRec): Array<{ kind: 'plan' | 'step' | 'output'; title: string }> {
   const zh = lang === 'zh';
   const plan = { kind: 'plan' as const, title: zh ? `计划：如何跟踪“${w.title}”` : `Plan how to follow “${w.title}”` };
-  const output = { kind: 'output' as const, title: zh ? '撰写第一期简报（过去 7 天）' : 'Write the first brief (last 7 days)' };
+  const output = {
+    kind: 'output' as const,
+    title: zh ? '撰写第一期简报（过去 7 天）' : 'Write the first brief (last 7 days)',
+  };
   if (w.type === 'topic') {
     return [
       plan,
@@ -23,8 +34,14 @@ function setupMilestones(lang: S.Locale, w: WatchRec): Array<{ kind: 'plan' | 's
       output,
     ];
   }
-  const register = w.urls.map((url) => ({ kind: 'step' as const, title: zh ? `登记 ${hostOf(url)}` : `Registering ${hostOf(url)}` }));
-  const read = { kind: 'step' as const, title: w.type === 'pages' ? (zh ? '保存页面快照' : 'Taking a first snapshot') : zh ? '阅读' : 'Reading' };
+  const register = w.urls.map((url) => ({
+    kind: 'step' as const,
+    title: zh ? `登记 ${hostOf(url)}` : `Registering ${hostOf(url)}`,
+  }));
+  const read = {
+    kind: 'step' as const,
+    title: w.type === 'pages' ? (zh ? '保存页面快照' : 'Taking a first snapshot') : zh ? '阅读' : 'Reading',
+  };
   return [plan, ...register, read, output];
 }
 
@@ -43,12 +60,17 @@ function setupBoundaries(count: number, type: S.Watch['type']): number[] {
  * monthly count and the set-up task. Throws HttpFail for 403/404.
  */
 export function createWatchFor(world: World, account: Account, input: S.CreateWatchRequest): S.WatchCreated {
-  if (!account.emailVerified) throw new HttpFail(403, 'EMAIL_NOT_VERIFIED', 'Verify your email address before creating a watch');
+  if (!account.emailVerified)
+    throw new HttpFail(403, 'EMAIL_NOT_VERIFIED', 'Verify your email address before creating a watch');
   const space = input.spaceId ? world.space(account, input.spaceId) : world.defaultSpace(account);
   const month = monthKey(world.now());
   const used = account.watchesByMonth[month] ?? 0;
   if (used >= account.limits.watchesPerMonth) {
-    throw new HttpFail(403, 'WATCH_LIMIT', `Your plan creates at most ${account.limits.watchesPerMonth} watches a month; ${used} created in ${month}`);
+    throw new HttpFail(
+      403,
+      'WATCH_LIMIT',
+      `Your plan creates at most ${account.limits.watchesPerMonth} watches a month; ${used} created in ${month}`,
+    );
   }
   const type = input.type ?? 'topic';
   const urls = input.urls ?? [];
@@ -82,7 +104,12 @@ export function createWatchFor(world: World, account: Account, input: S.CreateWa
   task._milestonePlan = bounds;
   w._taskId = task.id;
   const start = world.now();
-  world.schedule(start + (bounds[0] ?? 1000), 'watch.setup', account.id, { taskId: task.id, slug: w.slug, step: 0, start });
+  world.schedule(start + (bounds[0] ?? 1000), 'watch.setup', account.id, {
+    taskId: task.id,
+    slug: w.slug,
+    step: 0,
+    start,
+  });
   return { slug: w.slug, taskId: task.id, watch: watchView(world, account, w) };
 }
 
@@ -101,7 +128,9 @@ export function setupStep(world: World, event: ScheduledEvent): void {
     let detail: string | null = null;
     if (w.type === 'topic' && prev.kind === 'step' && step - 1 === 1) {
       w._sources = foundSources(world.rng(`sources:${slug}`), 5);
-      detail = zh ? `找到 ${w._sources.length} 个来源：${w._sources.map((s) => s.title).join('、')}` : `Found ${w._sources.length} sources: ${w._sources.map((s) => s.title).join(', ')}`;
+      detail = zh
+        ? `找到 ${w._sources.length} 个来源：${w._sources.map((s) => s.title).join('、')}`
+        : `Found ${w._sources.length} sources: ${w._sources.map((s) => s.title).join(', ')}`;
     } else if (w.type !== 'topic' && step - 1 >= 1 && step - 1 <= w.urls.length) {
       const url = w.urls[step - 2] as string;
       w._sources.push({ url, title: hostOf(url) });
@@ -116,7 +145,12 @@ export function setupStep(world: World, event: ScheduledEvent): void {
   }
   if (step <= last) {
     startMilestone(world, task, step);
-    world.schedule(start + (bounds[step + 1] ?? SETUP_MS), 'watch.setup', account.id, { taskId, slug, step: step + 1, start });
+    world.schedule(start + (bounds[step + 1] ?? SETUP_MS), 'watch.setup', account.id, {
+      taskId,
+      slug,
+      step: step + 1,
+      start,
+    });
     return;
   }
   // Output: the first brief, covering the last 7 days.
@@ -124,7 +158,10 @@ export function setupStep(world: World, event: ScheduledEvent): void {
   w.status = 'active';
   const brief = writeBrief(world, w, { from: now - 7 * DAY_MS, to: now, at: now, notify: false });
   const output = task.milestones[last];
-  if (output) output.detail = zh ? `简报 ${brief.date}，${brief.entries.length} 条` : `Brief of ${brief.date}, ${brief.entries.length} entries`;
+  if (output)
+    output.detail = zh
+      ? `简报 ${brief.date}，${brief.entries.length} 条`
+      : `Brief of ${brief.date}, ${brief.entries.length} entries`;
   finishTask(world, account, task, 'done', {
     result: { kind: 'watch', id: w.slug, href: `/watches/${w.slug}` },
     body: brief.summary,
