@@ -1,8 +1,8 @@
 // The command reference of docs/commands.md, in Markdown: the global flags, then
 // every group and subcommand with its usage, arguments, flags and examples. It
 // comes from the same command tree as `--help`, the completion scripts and the
-// man pages (src/manpages.ts): the manifest's groups, each loaded through the
-// program's own loader, and the root's data in src/root-help.ts.
+// man pages (src/cli/manpages.ts): the manifest's groups, each loaded through the
+// program's own loader, and the root's data in src/cli/root-help.ts.
 // `npm run docs` (scripts/docs.mjs) writes it between the two markers of
 // docs/commands.md; the prose around them is hand-written and kept. A test
 // fails when the committed block differs from what the tree generates.
@@ -13,7 +13,7 @@ import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from './global-flags.js';
 import { flagDescription } from './root-help.js';
 
 export const BEGIN_MARKER =
-  '<!-- BEGIN GENERATED REFERENCE: `npm run docs` writes this block from the command tree (src/command-docs.ts); edit the commands, not this block -->';
+  '<!-- BEGIN GENERATED REFERENCE: `npm run docs` writes this block from the command tree (src/cli/command-docs.ts); edit the commands, not this block -->';
 export const END_MARKER = '<!-- END GENERATED REFERENCE -->';
 
 /** The generated block, markers excluded. A group that fails to load fails the whole run. */

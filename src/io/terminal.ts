@@ -94,7 +94,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
     columns: streams.stdout.columns || (envColumns > 0 ? envColumns : 80),
     rows: (streams.stdout as { rows?: number }).rows || (envRows > 0 ? envRows : undefined),
     env,
-    // No pager unless the runtime provides one (src/runtime.ts).
+    // No pager unless the runtime provides one (src/cli/runtime.ts).
     page: async () => {},
     endPaging: async () => {},
   };

@@ -19,7 +19,7 @@
 //   export default defineGroup({ name: 'space', summary: '...', examples: [...], commands: [list, create, edit, remove] });
 //
 // The rules (docs/architecture.md has the whole picture):
-// - Every group is listed in src/manifest.ts (name, one line, how to load it),
+// - Every group is listed in src/cli/manifest.ts (name, one line, how to load it),
 //   which is what the root help shows without importing any group module.
 //   Only the group named on the command line is imported and registered.
 // - `examples` is required and never empty: every `--help` shows an Examples section.

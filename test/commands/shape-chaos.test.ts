@@ -1,5 +1,5 @@
 // Shape chaos: every command of every group, taken from the command tree
-// (src/manifest.ts + loadGroup), run in-process in the three output modes
+// (src/cli/manifest.ts + loadGroup), run in-process in the three output modes
 // against a sandbox whose answers come back with changed shapes (fields
 // removed, renamed, retyped, nested, flattened, added; seeded). Zero crashes
 // (no UNEXPECTED, nothing thrown out of the program), and --json output always

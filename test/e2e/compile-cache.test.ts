@@ -1,4 +1,4 @@
-// Node's module compile cache (src/compile-cache.ts), seen from the built binary
+// Node's module compile cache (src/cli/compile-cache.ts), seen from the built binary
 // on KAGENT_TEST_NODE (CI runs this file on Node 20, 22, 24 and 26): on Node
 // 22.1+ a command leaves V8's compiled code of the chunks it loaded under
 // <cache dir>/compile-cache and the next run reads it back; on Node 20, which

@@ -1,4 +1,4 @@
-// Every command of every group, taken from the command tree (src/manifest.ts +
+// Every command of every group, taken from the command tree (src/cli/manifest.ts +
 // the groups' modules), with plausible arguments made from a sandbox: what
 // the tests that must cover the whole surface (--json everywhere, shape chaos)
 // run. A command added to the tree is covered by them without a word here.
