@@ -39,39 +39,57 @@ export async function handleAdmin(
   body: Body,
   headers: IncomingHttpHeaders,
 ): Promise<Reply> {
-  const { world } = deps;
   const parts = url.pathname.split('/').filter(Boolean).slice(1); // drop "_sandbox"
   const route = `${method} ${parts.join('/')}`;
-  world.runDue();
+  deps.world.runDue();
 
   if (route === 'GET ' || route === 'GET help') return ok({ routes: adminRoutes });
+  const reply =
+    parts[0] === 'accounts' || parts[0] === 'account'
+      ? accountRoute(deps, method, parts, body, headers)
+      : sandboxRoute(deps, route, body);
+  if (reply) return reply;
+  throw new HttpFail(404, 'NOT_FOUND', `No admin route ${method} ${url.pathname}; GET /_sandbox/ lists them`);
+}
 
-  if (parts[0] === 'accounts' || parts[0] === 'account') {
-    if (route === 'POST accounts') {
-      checkAccountInput(body ?? {});
-      const { account, apiKey } = world.createAccount({
-        email: body?.email,
-        name: body?.name,
-        emailVerified: body?.emailVerified,
-        lang: body?.lang,
-        credits: typeof body?.credits === 'number' ? body.credits : undefined,
-        limits: body?.limits,
-        apiKey: body?.apiKey,
-      });
-      if (Array.isArray(body?.credits)) account.credits = body.credits;
-      return { status: 201, body: { account: accountView(account), apiKey } };
-    }
-    const [account, rest] = resolveAccount(deps, parts, headers);
-    if (method === 'GET' && rest.length === 0) return ok(accountView(account));
-    if (method === 'PATCH' && rest.length === 0) {
-      checkAccountInput(body ?? {});
-      patchAccount(account, body ?? {}, world.now());
-      world.changed();
-      return ok(accountView(account));
-    }
-    if (method === 'POST' && rest[0] === 'keys') return { status: 201, body: { apiKey: world.addKey(account.id) } };
+/** `/_sandbox/accounts[...]` and `/_sandbox/account[...]`; undefined when no route matches. */
+function accountRoute(
+  deps: ServerDeps,
+  method: string,
+  parts: string[],
+  body: Body,
+  headers: IncomingHttpHeaders,
+): Reply | undefined {
+  const { world } = deps;
+  if (method === 'POST' && parts.length === 1 && parts[0] === 'accounts') {
+    checkAccountInput(body ?? {});
+    const { account, apiKey } = world.createAccount({
+      email: body?.email,
+      name: body?.name,
+      emailVerified: body?.emailVerified,
+      lang: body?.lang,
+      credits: typeof body?.credits === 'number' ? body.credits : undefined,
+      limits: body?.limits,
+      apiKey: body?.apiKey,
+    });
+    if (Array.isArray(body?.credits)) account.credits = body.credits;
+    return { status: 201, body: { account: accountView(account), apiKey } };
   }
+  const [account, rest] = resolveAccount(deps, parts, headers);
+  if (method === 'GET' && rest.length === 0) return ok(accountView(account));
+  if (method === 'PATCH' && rest.length === 0) {
+    checkAccountInput(body ?? {});
+    patchAccount(account, body ?? {}, world.now());
+    world.changed();
+    return ok(accountView(account));
+  }
+  if (method === 'POST' && rest[0] === 'keys') return { status: 201, body: { apiKey: world.addKey(account.id) } };
+  return undefined;
+}
 
+/** The clock, faults, rate limit, stats and events; undefined when no route matches. */
+function sandboxRoute(deps: ServerDeps, route: string, body: Body): Reply | undefined {
+  const { world } = deps;
   switch (route) {
     case 'GET clock':
       return ok(clockView(deps));
@@ -112,7 +130,7 @@ export async function handleAdmin(
     case 'GET events':
       return ok({ events: world.state.events });
   }
-  throw new HttpFail(404, 'NOT_FOUND', `No admin route ${method} ${url.pathname}; GET /_sandbox/ lists them`);
+  return undefined;
 }
 
 function resolveAccount(deps: ServerDeps, parts: string[], headers: IncomingHttpHeaders): [Account, string[]] {

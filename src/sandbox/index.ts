@@ -11,7 +11,7 @@ import { RateLimiter } from './ratelimit.js';
 import { jobs, routes } from './routes/index.js';
 import { seedWorld } from './seed.js';
 import { isAlive, lockStateFile, type StateLock } from './statelock.js';
-import { createHandler, type SandboxStats } from './server.js';
+import { createHandler, type SandboxStats, type ServerDeps } from './server.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
 
@@ -50,29 +50,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 async function startLocked(options: SandboxOptions, lock: StateLock | undefined): Promise<Sandbox> {
-  const seed = options.seed ?? 1;
-  const ownBlobDir = !options.blobDir && !options.stateFile;
-  if (ownBlobDir) removeOrphanedBlobDirs();
-  // Named after this process, so a later sandbox can tell it was left behind by one that was killed.
-  const blobDir =
-    options.blobDir ??
-    (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
-  const world = World.create({
-    seed,
-    start: options.startTime ?? Date.now(),
-    speed: options.speed ?? 1,
-    blobDir,
-    stateFile: options.stateFile,
-  });
-  world.registerJobs(jobs);
-  if (!ownBlobDir) removeUnfinishedUploads(blobDir);
-  if (options.warn) world.warn = options.warn;
-  if (options.checkExtractors) {
-    const { pdfExtractionProblem, pdfWarning } = await import('./extract.js');
-    const problem = await pdfExtractionProblem();
-    if (problem) world.warn(pdfWarning(problem));
-  }
-
+  const { world, blobDir, ownBlobDir } = await openWorld(options);
   const { apiKey, accountId } = defaultAccount(world, options.apiKey);
   // With --state: a snapshot of this start, then every change goes to the journal before it is answered.
   await world.openJournal();
@@ -82,39 +60,10 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
   // (tests, admin route) frees the budget, while --speed does not make the limit more lenient.
   const limiter = new RateLimiter(options.rateLimit ?? 60, () => Date.now() + world.clock.advancedMs);
   const faults = new Faults(options.faults, world.rng('faults'));
-  const log = options.quiet ? undefined : options.log;
-  const handler = createHandler({
-    world,
-    routes,
-    limiter,
-    faults,
-    errorFormat: options.errorFormat ?? 'envelope',
-    log,
-    stats,
-  });
-  const server = createServer({ keepAliveTimeout: 5000 }, handler);
-  // `Expect: 100-continue` (curl -T does this): the pipeline says "continue" only once it wants the
-  // body, so a refused upload (401, 413, 415...) is answered before a byte of it is sent.
-  server.on('checkContinue', handler);
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const server = createSandboxServer(options, { world, routes, limiter, faults, stats });
+  const port = await listen(server, options);
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
-
-  // With real time passing, background work comes due on its own (and is saved like any change).
-  const ticker =
-    options.autoAdvance === false
-      ? undefined
-      : setInterval(() => {
-          world.runDue();
-          world.commit().catch((error: Error) => options.log?.(`warning: could not save the state: ${error.message}`));
-        }, 250);
-  ticker?.unref();
-  const sweeper = setInterval(() => sweep(world), 60_000);
-  sweeper.unref();
+  const timers = startTimers(world, options);
 
   return {
     baseUrl: `${origin}/api/v1`,
@@ -128,8 +77,7 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
     faults,
     server,
     async close() {
-      if (ticker) clearInterval(ticker);
-      clearInterval(sweeper);
+      timers.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       try {
@@ -138,6 +86,79 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
         await lock?.release();
         if (ownBlobDir) rmSync(blobDir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** The world, from the state file or new, with its blob directory (`ownBlobDir`: a temporary one, removed on close). */
+async function openWorld(options: SandboxOptions): Promise<{ world: World; blobDir: string; ownBlobDir: boolean }> {
+  const ownBlobDir = !options.blobDir && !options.stateFile;
+  if (ownBlobDir) removeOrphanedBlobDirs();
+  // Named after this process, so a later sandbox can tell it was left behind by one that was killed.
+  const blobDir =
+    options.blobDir ??
+    (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
+  const world = World.create({
+    seed: options.seed ?? 1,
+    start: options.startTime ?? Date.now(),
+    speed: options.speed ?? 1,
+    blobDir,
+    stateFile: options.stateFile,
+  });
+  world.registerJobs(jobs);
+  if (!ownBlobDir) removeUnfinishedUploads(blobDir);
+  if (options.warn) world.warn = options.warn;
+  if (options.checkExtractors) {
+    const { pdfExtractionProblem, pdfWarning } = await import('./extract.js');
+    const problem = await pdfExtractionProblem();
+    if (problem) world.warn(pdfWarning(problem));
+  }
+  return { world, blobDir, ownBlobDir };
+}
+
+/** The HTTP server running the request pipeline (not listening yet). */
+function createSandboxServer(
+  options: SandboxOptions,
+  deps: Pick<ServerDeps, 'world' | 'routes' | 'limiter' | 'faults' | 'stats'>,
+): Server {
+  const handler = createHandler({
+    ...deps,
+    errorFormat: options.errorFormat ?? 'envelope',
+    log: options.quiet ? undefined : options.log,
+  });
+  const server = createServer({ keepAliveTimeout: 5000 }, handler);
+  // `Expect: 100-continue` (curl -T does this): the pipeline says "continue" only once it wants the
+  // body, so a refused upload (401, 413, 415...) is answered before a byte of it is sent.
+  server.on('checkContinue', handler);
+  return server;
+}
+
+/** Listens on the host and port of the options; the port it got. */
+async function listen(server: Server, options: SandboxOptions): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** The background timers: the clock ticker (unless autoAdvance is false) and the idempotency sweeper. */
+function startTimers(world: World, options: SandboxOptions): { stop(): void } {
+  // With real time passing, background work comes due on its own (and is saved like any change).
+  const ticker =
+    options.autoAdvance === false
+      ? undefined
+      : setInterval(() => {
+          world.runDue();
+          world.commit().catch((error: Error) => options.log?.(`warning: could not save the state: ${error.message}`));
+        }, 250);
+  ticker?.unref();
+  const sweeper = setInterval(() => sweep(world), 60_000);
+  sweeper.unref();
+  return {
+    stop() {
+      if (ticker) clearInterval(ticker);
+      clearInterval(sweeper);
     },
   };
 }

@@ -11,7 +11,8 @@
 // (task failed, untranscribed minutes refunded). Cancelling refunds the minutes not transcribed.
 // The routes are in routes/media.ts.
 import type * as S from '../api/shapes.js';
-import { chapters, clock, int, mediaKind, mediaSummary, mediaTitle, segmentText, type MediaKind } from './content.js';
+import { int } from './content.js';
+import { chapters, clock, mediaKind, mediaSummary, mediaTitle, segmentText, type MediaKind } from './media-text.js';
 import { cancelHooks, completeMilestone, createTask, findTask, finishTask, isActive, startMilestone } from './tasks.js';
 import { HttpFail, type Account, type LibraryRecord, type MediaRecord, type ScheduledEvent } from './types.js';
 import type { World } from './world.js';

@@ -10,10 +10,10 @@ import type { LibraryItem, Locale, SaveLinkRequest, Space, UpdateLibraryItemRequ
 import { limits } from '../../api/shapes.js';
 import { charLength } from '../../api/validate.js';
 import { extractText } from '../extract.js';
-import { decideType } from '../filetypes.js';
+import { decideType, type FileType } from '../filetypes.js';
 import { isMediaUrl, pickSpace, readWebPage, summarise, tokens } from '../reading.js';
 import { HttpFail, type Account, type Jobs, type LibraryRecord, type Reply, type Routes } from '../types.js';
-import { receiveFile } from '../uploads.js';
+import { receiveFile, type ReceivedFile } from '../uploads.js';
 import { notFound, page, publicView, type World } from '../world.js';
 
 /** Credits a summary costs (assumed; the contract shows no prices). */
@@ -123,17 +123,7 @@ export const routes: Routes = {
 
   uploadFile: async ({ world, account, raw, headers, query }) => {
     const fileName = fileNameFrom(headers['x-file-name']);
-    const length = Number(headers['content-length'] ?? 0);
-    if (!Number.isSafeInteger(length) || length <= 0)
-      throw new HttpFail(400, 'EMPTY_FILE', emptyUploadMessage(headers));
-    // Decided from the declared length, before a byte is read.
-    if (length > account.limits.fileBytes) {
-      throw new HttpFail(
-        413,
-        'FILE_TOO_LARGE',
-        `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`,
-      );
-    }
+    const length = declaredLength(headers, account);
     const chosen: Space | undefined = query.space ? world.space(account, query.space) : undefined;
     const lang: Locale = query.lang ?? account.lang;
     const note: string | null = query.note ?? null;
@@ -147,13 +137,7 @@ export const routes: Routes = {
       const existing = findFile(account, received.sha256);
       if (existing) return duplicateOf(existing, account);
       if (overStorage || !received.path) throw storageFull(account, length);
-      const type = await decideType(received.path, received.head, fileName, received.text !== undefined);
-      if (!type)
-        throw new HttpFail(
-          415,
-          'UNSUPPORTED_TYPE',
-          `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`,
-        );
+      const type = await supportedType(received, received.path, fileName);
       // Checked before the extraction work; the credits are taken when the item is added.
       if (world.credits(account) < FILE_SUMMARY_CREDITS)
         world.spend(account, FILE_SUMMARY_CREDITS, 'the summary of this file');
@@ -167,15 +151,7 @@ export const routes: Routes = {
         chosen ??
         pickSpace(account.spaces, `${fileName} ${text.slice(0, 20_000)} ${note ?? ''}`) ??
         world.defaultSpace(account);
-      const blob = join('files', `${id}.bin`);
-      await rename(received.path, join(world.blobDir, blob));
-      stored[0] = join(world.blobDir, blob);
-      let textFile: string | undefined;
-      if (text.trim().length > 0) {
-        textFile = join('files', `${id}.txt`);
-        stored.push(join(world.blobDir, textFile));
-        await writeFile(join(world.blobDir, textFile), text);
-      }
+      const { blob, textFile } = await keepUpload(world, id, received.path, text, stored);
 
       // From here on nothing awaits: another upload of the same bytes, or one that
       // filled the storage, may have finished while this one was being read.
@@ -215,6 +191,55 @@ export const routes: Routes = {
     }
   },
 };
+
+/** The upload's Content-Length: 400 EMPTY_FILE without one, 413 FILE_TOO_LARGE over the plan's limit (before a byte is read). */
+function declaredLength(headers: Record<string, string | string[] | undefined>, account: Account): number {
+  const length = Number(headers['content-length'] ?? 0);
+  if (!Number.isSafeInteger(length) || length <= 0) throw new HttpFail(400, 'EMPTY_FILE', emptyUploadMessage(headers));
+  if (length > account.limits.fileBytes) {
+    throw new HttpFail(
+      413,
+      'FILE_TOO_LARGE',
+      `The file is ${length} bytes; this plan allows ${account.limits.fileBytes} bytes per file`,
+    );
+  }
+  return length;
+}
+
+/** The received file's type, or 415 UNSUPPORTED_TYPE. */
+async function supportedType(received: ReceivedFile, path: string, fileName: string): Promise<FileType> {
+  const type = await decideType(path, received.head, fileName, received.text !== undefined);
+  if (!type)
+    throw new HttpFail(
+      415,
+      'UNSUPPORTED_TYPE',
+      `${fileName} is not a PDF, Word (.docx), Markdown, plain text or image file`,
+    );
+  return type;
+}
+
+/**
+ * Moves the received bytes to the item's blob and writes its text beside it (when there is
+ * any), noting each path in `stored` so that a failed upload removes them.
+ */
+async function keepUpload(
+  world: World,
+  id: string,
+  receivedPath: string,
+  text: string,
+  stored: string[],
+): Promise<{ blob: string; textFile: string | undefined }> {
+  const blob = join('files', `${id}.bin`);
+  await rename(receivedPath, join(world.blobDir, blob));
+  stored[0] = join(world.blobDir, blob);
+  let textFile: string | undefined;
+  if (text.trim().length > 0) {
+    textFile = join('files', `${id}.txt`);
+    stored.push(join(world.blobDir, textFile));
+    await writeFile(join(world.blobDir, textFile), text);
+  }
+  return { blob, textFile };
+}
 
 function findFile(account: Account, sha256: string): LibraryRecord | undefined {
   return account.library.find((i) => i.kind === 'file' && i.sha256 === sha256);

@@ -1,7 +1,7 @@
 // Media routes: quote, start, list, a media page and its transcript. Starting a
 // transcription and its progress on the sandbox clock are in ../media.ts.
 import type * as S from '../../api/shapes.js';
-import { chapters, clock, mediaSummary, mediaTitle, segmentText, timestampLink } from '../content.js';
+import { chapters, clock, mediaSummary, mediaTitle, segmentText, timestampLink } from '../media-text.js';
 import { newestFirst } from '../inbox.js';
 import { mediaList, mediaStep, quote, SEGMENT_SEC, startMediaFor, type MediaRec } from '../media.js';
 import { HttpFail, type Account, type Jobs, type Routes } from '../types.js';
