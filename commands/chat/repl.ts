@@ -13,6 +13,7 @@ import { decideInline, HELP, slashCommand, type Session } from './inline.js';
 import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
 import { note, warn } from '../../src/io/output.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
+import type { onInterruptKey as OnInterruptKey } from '../../src/io/interrupt-key.js';
 
 const EOT = '\x04';
 /** Ctrl-C at a prompt (not the end of input). */
@@ -59,77 +60,27 @@ export async function repl(
   ctx: Context,
   first: { conversationId?: string; spaceId?: string; context?: SendMessageRequest['context'] },
 ): Promise<void> {
-  const api = await ctx.api();
-  let name = 'your agent';
-  try {
-    name = sanitizeLine((await api.call('getAgent', { signal: ctx.signal })).name) || name;
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-  }
   const session: Session = { conversationId: first.conversationId, waiting: [], approved: [] };
-  await note(
-    ctx,
-    (f) =>
-      `Chatting with ${f.bold(name)}${session.conversationId ? ` in conversation ${session.conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`,
-  );
-
+  await greet(ctx, session);
   const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
-  /**
-   * A prompt in this loop: Ctrl-C there counts towards the two that end it. Between
-   * one prompt and the next the terminal stays raw, so a quick second Ctrl-C is a
-   * key that counts too, not a signal that ends the command.
-   */
-  let interrupts = 0;
-  const prompt = async <T>(show: () => Promise<T>): Promise<T | undefined> => {
-    for (;;) {
-      const got = await ask(ctx, show);
-      if (got !== INTERRUPT) return got;
-      let again = false;
-      const release = onInterruptKey(ctx.io, () => (again = true));
-      if (++interrupts >= 2) {
-        release();
-        return undefined;
-      }
-      try {
-        await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
-      } finally {
-        // Going on, the terminal stays raw until the next prompt takes it: a quick second Ctrl-C is a key that prompt reads.
-        release(!again);
-      }
-      if (again) return undefined;
-    }
-  };
+  const counted = countedPrompt(ctx, onInterruptKey);
+  const prompt = counted.prompt;
   let next: string | undefined;
   for (;;) {
     const text = next ?? (await prompt(() => ctx.prompter.text('You')));
     next = undefined;
     if (text === undefined) break;
-    interrupts = 0;
+    counted.interrupts = 0;
     const trimmed = text.trim();
     if (trimmed === '') continue;
     if (trimmed === '/exit' || trimmed === '/quit') break;
-    if (trimmed === '/new') {
-      session.conversationId = undefined;
-      await note(ctx, 'New conversation: your next message starts it.');
-      continue;
-    }
-    if (trimmed === '/help') {
-      await note(ctx, HELP);
-      continue;
-    }
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
-      const done = await slashCommand(ctx, trimmed, session);
-      if (!done)
-        await warn(
-          ctx,
-          `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`,
-        );
-      else if (done.approved.length > 0 && !(await carryOn(ctx, session, prompt))) break;
+      if ((await runSlash(ctx, trimmed, session, prompt)) === 'ended') break;
       continue;
     }
     const turn = await sendTurn(ctx, session, first, trimmed.startsWith('//') ? text.replace(/^\s*\//, '') : text);
     if (turn === 'stopped') {
-      interrupts = 1;
+      counted.interrupts = 1;
       continue;
     }
     if (!turn) continue;
@@ -142,6 +93,80 @@ export async function repl(
       ctx,
       `conversation ${session.conversationId}: ${suggest(ctx, 'conversation show', session.conversationId)}`,
     );
+}
+
+/** Says who the person is chatting with (the agent's name, when the service tells it) and how to go on. */
+async function greet(ctx: Context, session: Session): Promise<void> {
+  const api = await ctx.api();
+  let name = 'your agent';
+  try {
+    name = sanitizeLine((await api.call('getAgent', { signal: ctx.signal })).name) || name;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+  }
+  await note(
+    ctx,
+    (f) =>
+      `Chatting with ${f.bold(name)}${session.conversationId ? ` in conversation ${session.conversationId}` : ''}. ${f.dim('/new starts a new conversation, /help lists commands, /exit or Ctrl-D ends.')}`,
+  );
+}
+
+/** The prompt of the loop and the count of the Ctrl-C presses in a row (two end the REPL). */
+interface CountedPrompt {
+  prompt: Prompt;
+  interrupts: number;
+}
+
+/**
+ * A prompt in this loop: Ctrl-C there counts towards the two that end it. Between
+ * one prompt and the next the terminal stays raw, so a quick second Ctrl-C is a
+ * key that counts too, not a signal that ends the command.
+ */
+function countedPrompt(ctx: Context, onInterruptKey: typeof OnInterruptKey): CountedPrompt {
+  const counted: CountedPrompt = {
+    interrupts: 0,
+    prompt: async <T>(show: () => Promise<T>): Promise<T | undefined> => {
+      for (;;) {
+        const got = await ask(ctx, show);
+        if (got !== INTERRUPT) return got;
+        let again = false;
+        const release = onInterruptKey(ctx.io, () => (again = true));
+        if (++counted.interrupts >= 2) {
+          release();
+          return undefined;
+        }
+        try {
+          await note(ctx, (f) => f.dim('(Ctrl-C again to end, or /exit)'));
+        } finally {
+          // Going on, the terminal stays raw until the next prompt takes it: a quick second Ctrl-C is a key that prompt reads.
+          release(!again);
+        }
+        if (again) return undefined;
+      }
+    },
+  };
+  return counted;
+}
+
+/** A slash command typed at the prompt (/new, /help, or one of inline.ts); 'ended' when the person ended the REPL. */
+async function runSlash(ctx: Context, trimmed: string, session: Session, prompt: Prompt): Promise<'ended' | 'go on'> {
+  if (trimmed === '/new') {
+    session.conversationId = undefined;
+    await note(ctx, 'New conversation: your next message starts it.');
+    return 'go on';
+  }
+  if (trimmed === '/help') {
+    await note(ctx, HELP);
+    return 'go on';
+  }
+  const done = await slashCommand(ctx, trimmed, session);
+  if (!done)
+    await warn(
+      ctx,
+      `unknown command ${trimmed.split(/\s/)[0]}: /help lists them (start with // to send a message beginning with /)`,
+    );
+  else if (done.approved.length > 0 && !(await carryOn(ctx, session, prompt))) return 'ended';
+  return 'go on';
 }
 
 type Prompt = <T>(show: () => Promise<T>) => Promise<T | undefined>;

@@ -49,7 +49,7 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    const { renderTranscript } = await import('../../src/views/chat.js');
+    const { renderTranscript } = await import('../../src/views/chat-transcript.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
     if (page.conversation?.running)
       await note(

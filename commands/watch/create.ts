@@ -1,4 +1,5 @@
 import type { Context } from '../../src/context.js';
+import type { ApiClient } from '../../src/api/client.js';
 import type { WatchCreated } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
@@ -71,7 +72,6 @@ export default defineCommand({
     'kagent watch create "Battery recycling" --timeout 30 || kagent task watch TASK_ID',
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const intent =
       args.intent ??
       (await askText(ctx, {
@@ -79,90 +79,129 @@ export default defineCommand({
         flag: 'INTENT (the first argument)',
         what: 'what to follow',
       }));
-    const body: Record<string, unknown> = { intent };
-    if (opts.type !== undefined) body.type = opts.type;
-    if (opts.url !== undefined) body.urls = opts.url;
-    if (opts.alert !== undefined) body.alerts = opts.alert;
-    if (opts.cadence !== undefined) body.cadence = opts.cadence;
-    if (opts.visibility !== undefined) body.visibility = opts.visibility;
-    // --space, else the profile's default space (`kagent config set space ...`), else the account's default.
-    const spaceRef = opts.space ?? ctx.config.space;
-    if (spaceRef !== undefined) body.spaceId = spaceRef;
-    if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
-    checkInput(S.CreateWatchRequest, body, {
-      intent: 'INTENT',
-      type: '--type',
-      urls: '--url',
-      alerts: '--alert',
-      cadence: '--cadence',
-      visibility: '--visibility',
-      spaceId: opts.space !== undefined ? '--space' : "the profile's space",
-      lang: '--lang',
-    });
-    const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
-    await checkIdempotencyKey(opts.idempotencyKey);
-    if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
-      throw new UsageError(
-        `--type ${opts.type} needs at least one --url`,
-        `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`,
-      );
-    }
-    if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
-
-    const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
+    const body = await requestBody(ctx, opts, intent);
     const api = await ctx.api();
-    let created: WatchCreated;
-    let answer: { replayed: boolean; unanswered: number };
-    try {
-      const result = await api.callFull('createWatch', {
-        body,
-        idempotencyKey: opts.idempotencyKey,
-        signal: ctx.signal,
-      });
-      created = result.body;
-      answer = result;
-    } catch (error) {
-      throw await explainCreateError(ctx, error);
-    }
-    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
-    await noteReplay(ctx, answer, opts.idempotencyKey, `created watch ${created.slug}`, 'showing that one');
-
+    const created = await createWatch(ctx, api, body, opts.idempotencyKey);
     const follow = suggest(ctx, 'task watch', created.taskId);
     const show = suggest(ctx, 'watch show', created.slug);
-    if (!opts.wait) {
-      if (wantsJson(ctx)) return printJson(ctx, created);
-      await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);
-      await printItem(ctx, created, (c, f) =>
-        f.tty
-          ? f.fields([
-              ['Slug', c.slug],
-              ['Task', c.taskId],
-            ])
-          : `${c.slug}\t${c.taskId}`,
-      );
-      await note(ctx, `follow the set-up: ${follow}\nread it once set up: ${show}`);
-      return;
-    }
-
-    await note(ctx, `Creating watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`);
-    const task = await followTask(ctx, created.taskId, {
-      label: created.watch.title,
-      resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,
-    });
-    const failure = taskOutcomeError(ctx, task);
-    if (failure) throw failure;
-
-    const page = await api.call('getWatch', {
-      params: { slug: created.slug },
-      query: { lang: ctx.config.lang },
-      signal: ctx.signal,
-    });
-    if (wantsJson(ctx)) return printJson(ctx, page);
-    await success(
-      ctx,
-      `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
-    );
-    const { renderWatchPage } = await import('../../src/views/brief.js');
-    await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+    if (!opts.wait) return reportStarted(ctx, created, follow, show);
+    await followSetUp(ctx, api, created, follow, show);
   },
 });
+
+/** The options of `watch create` that make the request. */
+interface CreateOptions {
+  type?: string;
+  url?: string[];
+  alert?: string[];
+  cadence?: string;
+  visibility?: string;
+  space?: string;
+  idempotencyKey?: string;
+}
+
+/** The body of createWatch, checked against the API's bounds before anything is sent (the space resolved to its id). */
+async function requestBody(ctx: Context, opts: CreateOptions, intent: string): Promise<Record<string, unknown>> {
+  const S = await shapes();
+  const body: Record<string, unknown> = { intent };
+  if (opts.type !== undefined) body.type = opts.type;
+  if (opts.url !== undefined) body.urls = opts.url;
+  if (opts.alert !== undefined) body.alerts = opts.alert;
+  if (opts.cadence !== undefined) body.cadence = opts.cadence;
+  if (opts.visibility !== undefined) body.visibility = opts.visibility;
+  // --space, else the profile's default space (`kagent config set space ...`), else the account's default.
+  const spaceRef = opts.space ?? ctx.config.space;
+  if (spaceRef !== undefined) body.spaceId = spaceRef;
+  if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
+  checkInput(S.CreateWatchRequest, body, {
+    intent: 'INTENT',
+    type: '--type',
+    urls: '--url',
+    alerts: '--alert',
+    cadence: '--cadence',
+    visibility: '--visibility',
+    spaceId: opts.space !== undefined ? '--space' : "the profile's space",
+    lang: '--lang',
+  });
+  const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
+  await checkIdempotencyKey(opts.idempotencyKey);
+  if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
+    throw new UsageError(
+      `--type ${opts.type} needs at least one --url`,
+      `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`,
+    );
+  }
+  if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
+  return body;
+}
+
+/** Sends createWatch (its errors explained) and says when the idempotency key replayed an earlier one. */
+async function createWatch(
+  ctx: Context,
+  api: ApiClient,
+  body: Record<string, unknown>,
+  idempotencyKey: string | undefined,
+): Promise<WatchCreated> {
+  let created: WatchCreated;
+  let answer: { replayed: boolean; unanswered: number };
+  try {
+    const result = await api.callFull('createWatch', {
+      body,
+      idempotencyKey,
+      signal: ctx.signal,
+    });
+    created = result.body;
+    answer = result;
+  } catch (error) {
+    throw await explainCreateError(ctx, error);
+  }
+  const { noteReplay } = await import('../../src/kit/idempotency-key.js');
+  await noteReplay(ctx, answer, idempotencyKey, `created watch ${created.slug}`, 'showing that one');
+  return created;
+}
+
+/** --no-wait: the slug and the task that sets the watch up, and how to follow it. */
+async function reportStarted(ctx: Context, created: WatchCreated, follow: string, show: string): Promise<void> {
+  if (wantsJson(ctx)) return printJson(ctx, created);
+  await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);
+  await printItem(ctx, created, (c, f) =>
+    f.tty
+      ? f.fields([
+          ['Slug', c.slug],
+          ['Task', c.taskId],
+        ])
+      : `${c.slug}\t${c.taskId}`,
+  );
+  await note(ctx, `follow the set-up: ${follow}\nread it once set up: ${show}`);
+}
+
+/** Follows the set-up task to its end, then shows the watch and its first brief. */
+async function followSetUp(
+  ctx: Context,
+  api: ApiClient,
+  created: WatchCreated,
+  follow: string,
+  show: string,
+): Promise<void> {
+  const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
+  await note(ctx, `Creating watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`);
+  const task = await followTask(ctx, created.taskId, {
+    label: created.watch.title,
+    resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,
+  });
+  const failure = taskOutcomeError(ctx, task);
+  if (failure) throw failure;
+
+  const page = await api.call('getWatch', {
+    params: { slug: created.slug },
+    query: { lang: ctx.config.lang },
+    signal: ctx.signal,
+  });
+  if (wantsJson(ctx)) return printJson(ctx, page);
+  await success(
+    ctx,
+    `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
+  );
+  const { renderWatchPage } = await import('../../src/views/brief.js');
+  await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+}

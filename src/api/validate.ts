@@ -12,7 +12,7 @@ export function validate(schema: Schema, value: unknown, path = ''): ApiIssue[] 
 }
 
 function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
-  const at = (message: string) => issues.push({ path: path || '(body)', message });
+  const at = reporter(path, issues);
   if (schema.anyOf) return checkUnion(schema, value, path, issues);
   if (schema.const !== undefined) {
     if (value !== schema.const) at(`must be ${JSON.stringify(schema.const)}`);
@@ -26,72 +26,83 @@ function check(schema: Schema, value: unknown, path: string, issues: ApiIssue[])
       if (typeof value !== 'boolean') at('must be true or false');
       return;
     case 'integer':
-    case 'number': {
-      if (
-        typeof value !== 'number' ||
-        !Number.isFinite(value) ||
-        (schema.type === 'integer' && !Number.isInteger(value))
-      ) {
-        at(`must be ${describeNumber(schema)}`);
-      } else if (
-        (schema.minimum !== undefined && value < schema.minimum) ||
-        (schema.maximum !== undefined && value > schema.maximum)
-      ) {
-        at(`must be ${describeNumber(schema)}`);
-      }
-      return;
-    }
-    case 'string': {
-      if (typeof value !== 'string')
-        return void at(schema.enum ? `must be one of: ${schema.enum.join(', ')}` : 'must be a string');
-      if (schema.enum && !schema.enum.includes(value)) return void at(`must be one of: ${schema.enum.join(', ')}`);
-      const length = charLength(value);
-      if (
-        (schema.minLength !== undefined && length < schema.minLength) ||
-        (schema.maxLength !== undefined && length > schema.maxLength)
-      ) {
-        return void at(`must be ${describeLength(schema)} (got ${length})`);
-      }
-      if (schema.pattern && !new RegExp(schema.pattern).test(value))
-        return void at(`must match ${patternName(schema.pattern)}`);
-      if (schema.format === 'uri') {
-        const problem = uriProblem(value);
-        if (problem) return void at(problem);
-      }
-      if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) at('must be an ISO 8601 date-time');
-      return;
-    }
-    case 'array': {
-      if (!Array.isArray(value)) return void at('must be a list');
-      if (
-        (schema.minItems !== undefined && value.length < schema.minItems) ||
-        (schema.maxItems !== undefined && value.length > schema.maxItems)
-      ) {
-        at(`must have ${describeItems(schema)} (got ${value.length})`);
-      }
-      if (schema.items) value.forEach((item, i) => check(schema.items, item, join(path, String(i)), issues));
-      return;
-    }
-    case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return void at('must be an object');
-      const record = value as Record<string, unknown>;
-      const properties: Record<string, Schema> = schema.properties ?? {};
-      for (const name of schema.required ?? []) {
-        if (record[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
-      }
-      for (const [name, sub] of Object.entries(properties)) {
-        if (record[name] !== undefined) check(sub, record[name], join(path, name), issues);
-      }
-      if (
-        schema.minProperties &&
-        Object.keys(properties).filter((k) => record[k] !== undefined).length < schema.minProperties
-      ) {
-        at(`must set at least one of: ${Object.keys(properties).join(', ')}`);
-      }
-      return;
-    }
+    case 'number':
+      return checkNumber(schema, value, at);
+    case 'string':
+      return checkString(schema, value, at);
+    case 'array':
+      return checkArray(schema, value, path, issues);
+    case 'object':
+      return checkObject(schema, value, path, issues);
     default:
       return; // unknown / any
+  }
+}
+
+/** Records an issue at PATH (the body itself when empty). */
+function reporter(path: string, issues: ApiIssue[]): (message: string) => void {
+  return (message) => void issues.push({ path: path || '(body)', message });
+}
+
+function checkNumber(schema: Schema, value: unknown, at: (message: string) => void): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) {
+    at(`must be ${describeNumber(schema)}`);
+  } else if (
+    (schema.minimum !== undefined && value < schema.minimum) ||
+    (schema.maximum !== undefined && value > schema.maximum)
+  ) {
+    at(`must be ${describeNumber(schema)}`);
+  }
+}
+
+function checkString(schema: Schema, value: unknown, at: (message: string) => void): void {
+  if (typeof value !== 'string')
+    return void at(schema.enum ? `must be one of: ${schema.enum.join(', ')}` : 'must be a string');
+  if (schema.enum && !schema.enum.includes(value)) return void at(`must be one of: ${schema.enum.join(', ')}`);
+  const length = charLength(value);
+  if (
+    (schema.minLength !== undefined && length < schema.minLength) ||
+    (schema.maxLength !== undefined && length > schema.maxLength)
+  ) {
+    return void at(`must be ${describeLength(schema)} (got ${length})`);
+  }
+  if (schema.pattern && !new RegExp(schema.pattern).test(value))
+    return void at(`must match ${patternName(schema.pattern)}`);
+  if (schema.format === 'uri') {
+    const problem = uriProblem(value);
+    if (problem) return void at(problem);
+  }
+  if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) at('must be an ISO 8601 date-time');
+}
+
+function checkArray(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
+  const at = reporter(path, issues);
+  if (!Array.isArray(value)) return void at('must be a list');
+  if (
+    (schema.minItems !== undefined && value.length < schema.minItems) ||
+    (schema.maxItems !== undefined && value.length > schema.maxItems)
+  ) {
+    at(`must have ${describeItems(schema)} (got ${value.length})`);
+  }
+  if (schema.items) value.forEach((item, i) => check(schema.items, item, join(path, String(i)), issues));
+}
+
+function checkObject(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
+  const at = reporter(path, issues);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return void at('must be an object');
+  const record = value as Record<string, unknown>;
+  const properties: Record<string, Schema> = schema.properties ?? {};
+  for (const name of schema.required ?? []) {
+    if (record[name] === undefined) issues.push({ path: join(path, name), message: 'is required' });
+  }
+  for (const [name, sub] of Object.entries(properties)) {
+    if (record[name] !== undefined) check(sub, record[name], join(path, name), issues);
+  }
+  if (
+    schema.minProperties &&
+    Object.keys(properties).filter((k) => record[k] !== undefined).length < schema.minProperties
+  ) {
+    at(`must set at least one of: ${Object.keys(properties).join(', ')}`);
   }
 }
 

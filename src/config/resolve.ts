@@ -35,40 +35,9 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
   const path = configPath(dir);
   const file = readConfigFile(path);
 
-  const [profile, profileSource] = pick<string>(
-    [
-      [flags.profile, 'flag'],
-      [env.KAGENT_PROFILE || undefined, 'env'],
-      [file.currentProfile, 'profile'],
-    ],
-    DEFAULT_PROFILE,
-  );
-  if (!PROFILE_NAME.test(profile)) {
-    throw new UsageError(
-      `invalid profile name "${profile}"${profileSource === 'env' ? ' in KAGENT_PROFILE' : ''}`,
-      'profile names are letters, digits, ".", "_" and "-"',
-    );
-  }
+  const [profile, profileSource] = pickProfile(flags, env, file);
   const stored = file.profiles[profile] ?? {};
-
-  const [baseUrl, baseUrlSource] = pick<string | undefined>(
-    [
-      [flags.baseUrl, 'flag'],
-      [env.KAGENT_BASE_URL || undefined, 'env'],
-      [stored.baseUrl, 'profile'],
-    ],
-    undefined,
-  );
-  if (baseUrl !== undefined)
-    checkBaseUrl(
-      baseUrl,
-      baseUrlSource === 'flag'
-        ? '--base-url'
-        : baseUrlSource === 'env'
-          ? 'KAGENT_BASE_URL'
-          : `base-url of profile "${profile}"`,
-    );
-
+  const [baseUrl, baseUrlSource] = pickBaseUrl(flags, env, stored, profile);
   const [apiKey, apiKeySource] = pick<string | undefined>(
     [
       [env.KAGENT_API_KEY?.trim() || undefined, 'env'],
@@ -76,19 +45,7 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
     ],
     undefined,
   );
-
-  const envLang = env.KAGENT_LANG || undefined;
-  if (envLang !== undefined && envLang !== 'zh' && envLang !== 'en')
-    throw new UsageError(`KAGENT_LANG must be zh or en (got "${envLang}")`);
-  const [lang, langSource] = pick<Lang | undefined>(
-    [
-      [flags.lang, 'flag'],
-      [envLang as Lang | undefined, 'env'],
-      [stored.lang, 'profile'],
-    ],
-    undefined,
-  );
-
+  const [lang, langSource] = pickLang(flags, env, stored);
   const [space, spaceSource] = pick<string | undefined>([[stored.space, 'profile']], undefined);
   const [rateLimit, rateLimitSource] = pick<number>([[stored.rateLimit, 'profile']], DEFAULT_RATE_LIMIT);
   const [pager, pagerSource] = pick<string>(
@@ -121,6 +78,67 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
     file,
     stored,
   };
+}
+
+/** --profile > KAGENT_PROFILE > the current profile of the file > 'default'; the name must be a valid one. */
+function pickProfile(flags: ResolveFlags, env: NodeJS.ProcessEnv, file: ConfigFile): [string, ValueSource] {
+  const [profile, profileSource] = pick<string>(
+    [
+      [flags.profile, 'flag'],
+      [env.KAGENT_PROFILE || undefined, 'env'],
+      [file.currentProfile, 'profile'],
+    ],
+    DEFAULT_PROFILE,
+  );
+  if (!PROFILE_NAME.test(profile)) {
+    throw new UsageError(
+      `invalid profile name "${profile}"${profileSource === 'env' ? ' in KAGENT_PROFILE' : ''}`,
+      'profile names are letters, digits, ".", "_" and "-"',
+    );
+  }
+  return [profile, profileSource];
+}
+
+/** --base-url > KAGENT_BASE_URL > the profile's; checked, the message naming where it came from. */
+function pickBaseUrl(
+  flags: ResolveFlags,
+  env: NodeJS.ProcessEnv,
+  stored: Profile,
+  profile: string,
+): [string | undefined, ValueSource] {
+  const [baseUrl, baseUrlSource] = pick<string | undefined>(
+    [
+      [flags.baseUrl, 'flag'],
+      [env.KAGENT_BASE_URL || undefined, 'env'],
+      [stored.baseUrl, 'profile'],
+    ],
+    undefined,
+  );
+  if (baseUrl !== undefined)
+    checkBaseUrl(
+      baseUrl,
+      baseUrlSource === 'flag'
+        ? '--base-url'
+        : baseUrlSource === 'env'
+          ? 'KAGENT_BASE_URL'
+          : `base-url of profile "${profile}"`,
+    );
+  return [baseUrl, baseUrlSource];
+}
+
+/** --lang > KAGENT_LANG (zh or en, else a usage error) > the profile's. */
+function pickLang(flags: ResolveFlags, env: NodeJS.ProcessEnv, stored: Profile): [Lang | undefined, ValueSource] {
+  const envLang = env.KAGENT_LANG || undefined;
+  if (envLang !== undefined && envLang !== 'zh' && envLang !== 'en')
+    throw new UsageError(`KAGENT_LANG must be zh or en (got "${envLang}")`);
+  return pick<Lang | undefined>(
+    [
+      [flags.lang, 'flag'],
+      [envLang as Lang | undefined, 'env'],
+      [stored.lang, 'profile'],
+    ],
+    undefined,
+  );
 }
 
 function pick<T>(candidates: Array<[T | undefined, ValueSource]>, fallback: T): [T, ValueSource] {

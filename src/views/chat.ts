@@ -1,4 +1,5 @@
-// Chat messages for reading (following a turn to its reply: chat-follow.ts).
+// Chat messages for reading (following a turn to its reply: chat-follow.ts; a whole
+// conversation, for `conversation show`: chat-transcript.ts).
 // Shared by `kagent chat` (one-shot and REPL) and `kagent conversation show`.
 //
 // A message is rendered part by part, in the order the service sent them:
@@ -17,7 +18,7 @@
 // copy); single-line fields are flattened again. Piped, the same layout comes
 // out without colour, Markdown rendering or hyperlinks, with ISO times.
 import type { Context } from '../context.js';
-import type { ChatMessage, Messages } from '../api/shapes.js';
+import type { ChatMessage } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { renderMarkdown } from '../io/markdown.js';
@@ -37,7 +38,8 @@ export interface RenderOptions {
   repl?: boolean;
 }
 
-function str(value: unknown): string {
+/** Any field as text: strings as they are, objects as JSON, nothing as ''. */
+export function str(value: unknown): string {
   return typeof value === 'string'
     ? value
     : value === undefined || value === null
@@ -47,7 +49,8 @@ function str(value: unknown): string {
         : String(value);
 }
 
-function line(value: unknown): string {
+/** Any field as one sanitised line. */
+export function line(value: unknown): string {
   return sanitizeLine(str(value));
 }
 
@@ -387,66 +390,4 @@ export function messageHeader(message: ChatMessage, f: Formatter, agentName = 'A
   if (refs.length > 0) facts.push(`about ${refs.join(', ')}`);
   const colour = message.role === 'user' ? f.green : f.magenta;
   return `${colour(f.bold(who))} ${f.dim(`· ${facts.join(' · ')}`)}`;
-}
-
-/**
- * `conversation show`. Terminal: the title, then each message with a header.
- * Piped: label/value lines for the conversation, `--`, then per message a line
- * `message<TAB>id<TAB>role<TAB>ISO time<TAB>credits` followed by its rendering,
- * every line of it indented by two spaces, and a blank line.
- */
-export async function renderTranscript(ctx: RenderContext, page: Messages, f: Formatter): Promise<string> {
-  const c = (page.conversation ?? {}) as Messages['conversation'];
-  const messages = Array.isArray(page.messages) ? page.messages : [];
-  const options: RenderOptions = { conversationId: c.id };
-  if (!f.tty) {
-    const head = f.fields([
-      ['id', c.id],
-      ['title', c.title],
-      ['space', c.spaceId ?? ''],
-      ['channel', c.channel],
-      ['messages', String(c.messageCount ?? messages.length)],
-      ['updated', typeof c.updatedAt === 'number' ? new Date(c.updatedAt).toISOString() : str(c.updatedAt)],
-      ['running', String(c.running === true)],
-    ]);
-    const bodies: string[] = [];
-    for (const message of messages) {
-      const when =
-        typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
-      const header = [
-        'message',
-        message.id,
-        message.role,
-        when,
-        typeof message.credits === 'number' ? String(message.credits) : '',
-      ]
-        .map(line)
-        .join('\t');
-      const body = await renderParts(ctx, message.parts, f, options);
-      bodies.push(
-        `${header}\n${body
-          .split('\n')
-          .map((l) => (l === '' ? '' : `  ${l}`))
-          .join('\n')}\n`,
-      );
-    }
-    return [head, '--', ...bodies].join('\n').replace(/\n+$/, '');
-  }
-  const facts = [
-    c.id,
-    c.channel,
-    `${f.number(c.messageCount ?? messages.length)} messages`,
-    `updated ${f.time(c.updatedAt)}`,
-  ];
-  if (c.running) facts.push(f.cyan('the agent is answering'));
-  const out = [f.bold(line(c.title) || c.id), f.dim(facts.join(' · '))];
-  const total = typeof c.messageCount === 'number' ? c.messageCount : messages.length;
-  if (total > messages.length)
-    out.push(f.dim(`(the last ${messages.length} of ${total} messages; --limit shows more)`));
-  for (const message of messages) {
-    out.push('', messageHeader(message, f));
-    const body = await renderParts(ctx, message.parts, f, options);
-    if (body) out.push(body);
-  }
-  return out.join('\n');
 }
