@@ -61,6 +61,12 @@ export default defineCommand({
     const spaceId = spaceIdFor(ctx, spaceRef);
     const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
     listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
+    // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
+    const { digestCache, folderDigests } = await import('../../src/upload/digest-cache.js');
+    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
+    const cacheDir = defaultCacheDir(ctx.io.env);
+    const { resolve } = await import('node:path');
+    const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
     const found = await discover([dir], { cwd: process.cwd(), signal: ctx.signal });
     const space = await spaceId;
     const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
@@ -69,13 +75,11 @@ export default defineCommand({
       const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
       return Object.assign(source, { rel, name: syncName(prefix, rel) });
     });
-    const { digestCache } = await import('../../src/upload/digest-cache.js');
-    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
-    const cache = digestCache(defaultCacheDir(ctx.io.env));
+    const cache = digestCache(cacheDir);
     const { accountFileLimit } = await import('../../src/upload/uploader.js');
     const limit = accountFileLimit(api, ctx.signal);
 
-    const plan = await planSync({ listing, prefix, sources, cache, signal: ctx.signal });
+    const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
     const certain = plannedDeletes(plan, opts.delete === true);
     const tooMany =

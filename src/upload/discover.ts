@@ -11,7 +11,7 @@
 // - an entry whose name is not UTF-8 cannot be named to the service (nor opened
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
-import type { Stats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -24,6 +24,8 @@ export interface Source {
   /** Sent as X-File-Name (and part of the idempotency key). */
   name: string;
   size: number;
+  /** A walked file's stats as found (what a digest cache compares); absent for named files and stdin. */
+  stats?: BigIntStats;
   stdin?: boolean;
   /** Found, but not to be sent: refused here with its own code (a name that is not UTF-8). */
   refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE'; message: string };
@@ -101,7 +103,7 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
   return found;
 }
 
-function fileId(info: { dev: number; ino: number }): string {
+function fileId(info: { dev: number | bigint; ino: number | bigint }): string {
   return `${info.dev}:${info.ino}`;
 }
 
@@ -130,7 +132,7 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
       .map(({ entry, name }) => {
         const path = join(dir, name);
         // A link is followed to a file, never to a folder.
-        return [name, (entry.isSymbolicLink() ? stat(path) : lstat(path)).catch((error: Error) => error)] as const;
+        return [name, (entry.isSymbolicLink() ? stat(path, { bigint: true }) : lstat(path, { bigint: true })).catch((error: Error) => error)] as const;
       }),
   );
   for (const { entry, bytes, name, utf8 } of entries) {
@@ -147,7 +149,7 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
       continue;
     }
     if (!entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, fifos, devices
-    const info = await (stats.get(name) as Promise<Stats | Error>);
+    const info = await (stats.get(name) as Promise<BigIntStats | Error>);
     if (info instanceof Error) {
       // Gone or unreadable since the folder was listed: that file fails, the others go.
       if (!entry.isSymbolicLink()) {
@@ -157,7 +159,7 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
       continue;
     }
     if (!info.isFile()) continue;
-    add({ display, path, name, size: info.size }, fileId(info));
+    add({ display, path, name, size: Number(info.size), stats: info }, fileId(info));
     files++;
   }
   return files;

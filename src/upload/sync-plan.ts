@@ -27,7 +27,7 @@
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
 import type { Source } from './discover.js';
-import type { DigestCache } from './digest-cache.js';
+import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sha256Of } from './prepare.js';
@@ -152,6 +152,8 @@ export interface PlanInput {
   /** DIR's files, each with its path relative to DIR (/ between folders) as `rel`. */
   sources: Array<Source & { rel: string }>;
   cache?: DigestCache;
+  /** DIR's record of its files' digests: an unchanged file is not read again. */
+  known?: FolderDigests;
   signal?: AbortSignal;
 }
 
@@ -232,21 +234,35 @@ function smallDigest(source: Source): string | undefined {
   }
 }
 
-/** Each readable file's SHA-256 (the digest cache's for a large unchanged one); an unreadable one is left out. */
-async function hashAll(sources: Source[], input: Pick<PlanInput, 'cache' | 'signal'>): Promise<Map<Source, string>> {
+/**
+ * Each readable file's SHA-256; an unreadable one is left out. A file unchanged
+ * since an earlier run (same stats as recorded in `known`) is not read; a large
+ * one may come from the digest cache.
+ */
+async function hashAll(sources: Array<Source & { rel: string }>, input: Pick<PlanInput, 'cache' | 'known' | 'signal'>): Promise<Map<Source, string>> {
+  const { known } = input;
   const digests = new Map<Source, string>();
-  const queue = sources.filter((source) => !source.refusal);
+  const queue: Array<Source & { rel: string }> = [];
+  for (const source of sources) {
+    if (source.refusal) continue;
+    const recorded = source.stats && known?.get(source.rel, source.stats);
+    if (recorded) digests.set(source, recorded);
+    else queue.push(source);
+  }
   let next = 0;
   const worker = async () => {
     for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
       try {
-        digests.set(source, source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input));
+        const sha256 = source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input);
+        digests.set(source, sha256);
+        if (source.stats) known?.set(source.rel, source.stats, sha256);
       } catch (error) {
         if (input.signal?.aborted) throw error;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(HASHING, queue.length) }, worker));
+  await known?.save();
   return digests;
 }
 
