@@ -123,7 +123,8 @@ export async function listSpace(api: ApiClient, space: string, signal: AbortSign
   let requests = 0;
   let cursor: string | undefined;
   do {
-    const page = await api.call('listLibrary', { query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) }, signal });
+    // Read field by field below (what is not read is not needed): the pages are not compared with their shape.
+    const page = await api.call('listLibrary', { query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) }, signal, unchecked: true });
     requests++;
     const listed: unknown = (page as { items?: unknown }).items;
     // Read as a map, a listing that is not a list would look like an empty space: stop instead.
@@ -165,8 +166,10 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   if (digests instanceof Error) throw digests;
   const ours = new Map<string, Listed[]>();
   if (mapping.names) {
+    // The names of DIR's files read back at once; any other name is decoded.
+    const local = new Map(input.sources.map((source) => [syncName(input.prefix, source.rel), source.rel] as const));
     for (const item of items) {
-      const rel = item.fileName === undefined ? undefined : pathOfName(input.prefix, item.fileName);
+      const rel = item.fileName === undefined ? undefined : local.get(item.fileName) ?? pathOfName(input.prefix, item.fileName);
       if (rel === undefined) continue;
       const list = ours.get(rel) ?? [];
       list.push(item);

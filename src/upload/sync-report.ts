@@ -79,16 +79,34 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
   const starts = new Map<Source, number>();
   const timed: Array<{ result: SyncEntry; seconds: number }> = [];
 
-  async function line(entry: SyncEntry): Promise<void> {
-    if (json) return jsonLine(ctx, toJson(entry));
+  /** An entry's stdout line (with its newline; '' when it has none), except with --jq. */
+  function stdoutLine(entry: SyncEntry): string {
+    if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
     if (out.tty) {
       const text = terminalLine(entry, out);
-      if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
-      return;
+      return text === undefined ? '' : `${text}\n`;
     }
     const last = entry.error?.code ?? (entry.previous ?? []).join(',');
-    await emit(ctx.io.stdout, `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`);
-    if (entry.error) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
+    return `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`;
+  }
+
+  async function line(entry: SyncEntry): Promise<void> {
+    if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
+    const text = stdoutLine(entry);
+    if (text !== '') await emit(ctx.io.stdout, text);
+    if (entry.error && !json && !out.tty) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
+  }
+
+  async function oneEntry(entry: SyncEntry, source?: Source): Promise<void> {
+    const began = source ? starts.get(source) : undefined;
+    timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+    if (source && inBar.has(source)) bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
+    bar?.clear();
+    try {
+      await line(entry);
+    } finally {
+      bar?.draw();
+    }
   }
 
   return {
@@ -100,13 +118,22 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
       attempt: (source) => bar?.restart(source),
       bytes: (source, n) => bar?.add(source, n),
     },
-    async entry(entry, source) {
-      const began = source ? starts.get(source) : undefined;
-      timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
-      if (source && inBar.has(source)) bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
+    entry: oneEntry,
+    async entries(batch) {
+      // Many lines at once (the unchanged files): one write, not one per line.
+      if ((json && ctx.flags.jq !== undefined) || batch.some(({ entry, source }) => entry.error !== undefined || (source !== undefined && inBar.has(source)))) {
+        for (const { entry, source } of batch) await oneEntry(entry, source);
+        return;
+      }
+      let text = '';
+      for (const { entry } of batch) {
+        timed.push({ result: entry, seconds: 0 });
+        text += stdoutLine(entry);
+      }
+      if (text === '') return;
       bar?.clear();
       try {
-        await line(entry);
+        await emit(ctx.io.stdout, text);
       } finally {
         bar?.draw();
       }

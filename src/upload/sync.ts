@@ -44,6 +44,8 @@ export interface SyncEvents {
   upload: Omit<UploadEvents, 'finished'>;
   /** A line of the outcome, as soon as it is final. */
   entry(entry: SyncEntry, source?: Source): void | Promise<void>;
+  /** Lines of the outcome told at once (the unchanged files); without it, each goes to entry(). */
+  entries?(batch: Array<{ entry: SyncEntry; source?: Source }>): void | Promise<void>;
 }
 
 export interface RunOptions {
@@ -146,14 +148,28 @@ class SyncRun {
       const error = { code, message: source.refusal?.message ?? 'cannot read the file' };
       await this.count({ path, name: source.name, size: 0, status: 'failed', error, exitCode: code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR }, source);
     }
+    const unchanged: Array<{ entry: SyncEntry; source: Source }> = [];
     for (const file of plan.files) {
       if (file.action !== 'keep' || !file.holder) continue;
       this.answered.add(file.holder.id);
       const entry: SyncEntry = { path: file.rel, name: file.source.name, size: file.source.size, status: 'unchanged', item: { id: file.holder.id } };
       // Earlier versions left by a replace cut short go with the deletes.
       if (file.previous.length > 0) this.pending.push({ file, entry, delete: file.previous });
-      else await this.count(entry, file.source);
+      else unchanged.push({ entry, source: file.source });
     }
+    await this.countUnchanged(unchanged);
+  }
+
+  /** Unchanged files, told at once (one write for all of them when the reporter takes a batch). */
+  private async countUnchanged(batch: Array<{ entry: SyncEntry; source: Source }>): Promise<void> {
+    const { events } = this.options;
+    if (batch.length === 0) return;
+    if (!events.entries) {
+      for (const { entry, source } of batch) await this.count(entry, source);
+      return;
+    }
+    this.summary.unchanged += batch.length;
+    await events.entries(batch);
   }
 
   private async upload(): Promise<void> {
