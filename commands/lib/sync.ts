@@ -7,6 +7,7 @@ import type { DigestCache } from '../../src/upload/digest-cache.js';
 import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
+import type { RunOptions } from '../../src/upload/sync.js';
 import { shapes } from './shared.js';
 
 interface SyncOptions {
@@ -51,7 +52,8 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
-    void Promise.all([import('../../src/upload/discover.js'), import('../../src/upload/sync-plan.js'), import('../../src/upload/sync.js'), import('../../src/upload/uploader.js'), import('../../src/upload/prepare.js')]).catch(() => undefined);
+    // The upload queue is loaded only when a file is to be sent (a no-op run sends none).
+    void Promise.all([import('../../src/upload/discover.js'), import('../../src/upload/sync-plan.js'), import('../../src/upload/sync.js')]).catch(() => undefined);
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
@@ -76,8 +78,8 @@ export default defineCommand({
       return Object.assign(source, { rel, name: syncName(prefix, rel) });
     });
     const cache = digestCache(cacheDir);
-    const { accountFileLimit } = await import('../../src/upload/uploader.js');
-    const limit = accountFileLimit(api, ctx.signal);
+    let fileLimit: Promise<() => Promise<number | undefined>> | undefined;
+    const limit = async () => (await (fileLimit ??= import('../../src/upload/uploader.js').then((m) => m.accountFileLimit(api, ctx.signal))))();
 
     const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
@@ -133,8 +135,8 @@ interface Prepared {
 }
 
 async function execute(ctx: Context, opts: SyncOptions, { api, dir, space, plan, limit, cache }: Prepared): Promise<void> {
-  const { uploadAll } = await import('../../src/upload/uploader.js');
   const { runSync } = await import('../../src/upload/sync.js');
+  const uploadAll: RunOptions['uploadAll'] = async (sources, options) => (await import('../../src/upload/uploader.js')).uploadAll(sources, options);
   const { createSyncReporter } = await import('../../src/upload/sync-report.js');
   const { spinnersAllowed } = await import('../../src/io/spinner.js');
   const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);

@@ -30,7 +30,6 @@ import type { Source } from './discover.js';
 import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { sha256Of } from './prepare.js';
 
 export interface Mapping {
   names: boolean;
@@ -80,7 +79,7 @@ const PAGE = 200;
 
 // ---------------------------------------------------------------- names
 
-const encodePart = (part: string) => part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F');
+const encodePart = (part: string) => (/[%:\\/]/.test(part) ? part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F') : part);
 
 function decodePart(part: string): string | undefined {
   if (/%(?!25|3A|5C|2F)/i.test(part)) return undefined;
@@ -252,8 +251,11 @@ async function hashAll(sources: Array<Source & { rel: string }>, input: Pick<Pla
     if (recorded) digests.set(source, recorded);
     else queue.push(source);
   }
+  // Loaded only when a file is to be read (a no-op run reads none).
+  const { sha256Of } = queue.length > 0 ? await import('./prepare.js') : { sha256Of: undefined };
   let next = 0;
   const worker = async () => {
+    if (!sha256Of) return;
     for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
       try {
         const sha256 = source.size <= SMALL_FILE ? smallDigest(source) ?? (await sha256Of(source.path, source.size, input)) : await sha256Of(source.path, source.size, input);

@@ -15,7 +15,7 @@ import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
-import { formatBytes } from './prepare.js';
+import { formatBytes } from '../io/bytes.js';
 import { ProgressBar } from './report.js';
 import type { SyncPlan } from './sync-plan.js';
 import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
@@ -69,10 +69,14 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
 
 export async function createSyncReporter(ctx: ReportContext, uploading: Source[], options: { progress: boolean; dir: string; report?: string }): Promise<SyncReporter> {
   const { getFormatter, wantsJson } = await import('../io/output.js');
-  const out = await getFormatter(ctx, 'stdout');
-  const err = await getFormatter(ctx, 'stderr');
+  // Colours (chalk) are loaded for a terminal's lines and the progress bar; piped and JSON output
+  // needs them only for a failure or a note.
+  let formatters: Promise<[Formatter, Formatter]> | undefined;
+  const colours = () => (formatters ??= Promise.all([getFormatter(ctx, 'stdout'), getFormatter(ctx, 'stderr')]));
+  const tty = ctx.io.stdoutIsTTY;
+  const early = tty || (options.progress && uploading.length > 0) ? await colours() : undefined;
   const json = wantsJson(ctx);
-  const bar = options.progress && uploading.length > 0 ? new ProgressBar(ctx, err, uploading) : undefined;
+  const bar = early && options.progress && uploading.length > 0 ? new ProgressBar(ctx, early[1], uploading) : undefined;
   const inBar = new Set(uploading);
   const github = ctx.io.env.GITHUB_ACTIONS !== undefined && ctx.io.env.GITHUB_ACTIONS !== '' && ctx.io.env.GITHUB_ACTIONS !== 'false';
   const startedAt = ctx.clock.now();
@@ -82,8 +86,8 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
   /** An entry's stdout line (with its newline; '' when it has none), except with --jq. */
   function stdoutLine(entry: SyncEntry): string {
     if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
-    if (out.tty) {
-      const text = terminalLine(entry, out);
+    if (tty && early) {
+      const text = terminalLine(entry, early[0]);
       return text === undefined ? '' : `${text}\n`;
     }
     const last = entry.error?.code ?? (entry.previous ?? []).join(',');
@@ -94,7 +98,7 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
     if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
     const text = stdoutLine(entry);
     if (text !== '') await emit(ctx.io.stdout, text);
-    if (entry.error && !json && !out.tty) await emit(ctx.io.stderr, `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
+    if (entry.error && !json && !tty) await emit(ctx.io.stderr, `${(await colours())[1].red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
   }
 
   async function oneEntry(entry: SyncEntry, source?: Source): Promise<void> {
@@ -150,9 +154,10 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
         await emit(ctx.io.stderr, `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`);
         if (summary.kept > 0 && !json) {
           const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
-          if (gone > 0) await emit(ctx.io.stderr, `${err.dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`);
+          if (gone > 0) await emit(ctx.io.stderr, `${(await colours())[1].dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`);
         }
       }
+      if (!github && options.report === undefined) return;
       const { appendFile, writeFile } = await import('node:fs/promises');
       const { escapeData, escapeProperty, junitXml } = await import('./ci-report.js');
       if (github) {
