@@ -67,10 +67,20 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
   }
 }
 
+/** An entry's stdout line (with its newline; '' when it has none), except with --jq; `terminal`: stdout's formatter on a terminal. */
+function stdoutLine(entry: SyncEntry, json: boolean, terminal: Formatter | undefined): string {
+  if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
+  if (terminal?.tty) {
+    const text = terminalLine(entry, terminal);
+    return text === undefined ? '' : `${text}\n`;
+  }
+  const last = entry.error?.code ?? (entry.previous ?? []).join(',');
+  return `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`;
+}
+
 export async function createSyncReporter(ctx: ReportContext, uploading: Source[], options: { progress: boolean; dir: string; report?: string }): Promise<SyncReporter> {
   const { getFormatter, wantsJson } = await import('../io/output.js');
-  // Colours (chalk) are loaded for a terminal's lines and the progress bar; piped and JSON output
-  // needs them only for a failure or a note.
+  // Colours (chalk): for a terminal's lines and the progress bar; elsewhere only for a failure or a note.
   let formatters: Promise<[Formatter, Formatter]> | undefined;
   const colours = () => (formatters ??= Promise.all([getFormatter(ctx, 'stdout'), getFormatter(ctx, 'stderr')]));
   const tty = ctx.io.stdoutIsTTY;
@@ -83,20 +93,9 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
   const starts = new Map<Source, number>();
   const timed: Array<{ result: SyncEntry; seconds: number }> = [];
 
-  /** An entry's stdout line (with its newline; '' when it has none), except with --jq. */
-  function stdoutLine(entry: SyncEntry): string {
-    if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
-    if (tty && early) {
-      const text = terminalLine(entry, early[0]);
-      return text === undefined ? '' : `${text}\n`;
-    }
-    const last = entry.error?.code ?? (entry.previous ?? []).join(',');
-    return `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`;
-  }
-
   async function line(entry: SyncEntry): Promise<void> {
     if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
-    const text = stdoutLine(entry);
+    const text = stdoutLine(entry, json, early?.[0]);
     if (text !== '') await emit(ctx.io.stdout, text);
     if (entry.error && !json && !tty) await emit(ctx.io.stderr, `${(await colours())[1].red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`);
   }
@@ -132,23 +131,17 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
       let text = '';
       for (const { entry } of batch) {
         timed.push({ result: entry, seconds: 0 });
-        text += stdoutLine(entry);
+        text += stdoutLine(entry, json, early?.[0]);
       }
       if (text === '') return;
       bar?.clear();
-      try {
-        await emit(ctx.io.stdout, text);
-      } finally {
-        bar?.draw();
-      }
+      await emit(ctx.io.stdout, text).finally(() => bar?.draw());
     },
     close: () => bar?.stop(),
     async summary(summary, elapsedMs) {
       bar?.stop();
       const { warn } = await import('../io/output.js');
-      if (summary.noMapping) {
-        await warn(ctx, `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`);
-      }
+      if (summary.noMapping) await warn(ctx, `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`);
       if (!ctx.flags.quiet) {
         const seconds = elapsedMs / 1000;
         await emit(ctx.io.stderr, `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`);
@@ -157,25 +150,36 @@ export async function createSyncReporter(ctx: ReportContext, uploading: Source[]
           if (gone > 0) await emit(ctx.io.stderr, `${(await colours())[1].dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`);
         }
       }
-      if (!github && options.report === undefined) return;
-      const { appendFile, writeFile } = await import('node:fs/promises');
-      const { escapeData, escapeProperty, junitXml } = await import('./ci-report.js');
-      if (github) {
-        const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
-        for (const { result } of timed) {
-          if (result.status !== 'failed') continue;
-          ctx.io.stderr.write(`::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`);
-        }
-        if (summary.noMapping) ctx.io.stderr.write(`::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`);
-        const path = ctx.io.env.GITHUB_STEP_SUMMARY;
-        if (path) await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
-      }
-      if (options.report !== undefined) {
-        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, { name: 'kagent lib sync', classname: 'kagent.lib.sync' });
-        await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
-      }
+      if (github || options.report !== undefined) await ciOutputs(ctx, { ...options, github, startedAt, elapsedMs }, timed, summary);
     },
   };
+}
+
+/** GitHub Actions' annotations and step summary, and the JUnit report. */
+async function ciOutputs(
+  ctx: ReportContext,
+  options: { dir: string; report?: string; github: boolean; startedAt: number; elapsedMs: number },
+  timed: Array<{ result: SyncEntry; seconds: number }>,
+  summary: SyncSummary,
+): Promise<void> {
+  const { github, startedAt, elapsedMs } = options;
+  const { warn } = await import('../io/output.js');
+  const { appendFile, writeFile } = await import('node:fs/promises');
+  const { escapeData, escapeProperty, junitXml } = await import('./ci-report.js');
+  if (github) {
+    const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
+    for (const { result } of timed) {
+      if (result.status !== 'failed') continue;
+      ctx.io.stderr.write(`::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`);
+    }
+    if (summary.noMapping) ctx.io.stderr.write(`::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`);
+    const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+    if (path) await appendFile(path, stepSummary(timed.map((t) => t.result), summary)).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+  }
+  if (options.report !== undefined) {
+    const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, { name: 'kagent lib sync', classname: 'kagent.lib.sync' });
+    await writeFile(options.report, xml).catch((error: Error) => warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`));
+  }
 }
 
 const STATUS_WORDS: Record<SyncStatus, string> = {
