@@ -12,7 +12,8 @@
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -125,16 +126,6 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
   });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
-  // The files' stats are asked for all at once (each is a trip to the thread pool), then read in name order.
-  const stats = new Map(
-    entries
-      .filter(({ entry, name, utf8 }) => utf8 && !name.startsWith('.') && (entry.isFile() || entry.isSymbolicLink()))
-      .map(({ entry, name }) => {
-        const path = join(dir, name);
-        // A link is followed to a file, never to a folder.
-        return [name, (entry.isSymbolicLink() ? stat(path, { bigint: true }) : lstat(path, { bigint: true })).catch((error: Error) => error)] as const;
-      }),
-  );
   for (const { entry, bytes, name, utf8 } of entries) {
     if (name.startsWith('.')) continue;
     if (!utf8) {
@@ -149,7 +140,8 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
       continue;
     }
     if (!entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, fifos, devices
-    const info = await (stats.get(name) as Promise<BigIntStats | Error>);
+    // One synchronous stat per file: a local stat takes microseconds, a third of a trip to the thread pool and back.
+    const info = statOf(path, entry.isSymbolicLink());
     if (info instanceof Error) {
       // Gone or unreadable since the folder was listed: that file fails, the others go.
       if (!entry.isSymbolicLink()) {
@@ -163,6 +155,15 @@ async function walk(dir: string, shown: string, add: (source: Source, id: string
     files++;
   }
   return files;
+}
+
+/** A file's stats (a link followed to what it names, never to a folder's content), or why they cannot be had. */
+function statOf(path: string, link: boolean): BigIntStats | Error {
+  try {
+    return link ? statSync(path, { bigint: true }) : lstatSync(path, { bigint: true });
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 function unreadableName(display: string, folder: boolean): Source {
