@@ -7,6 +7,7 @@ import type { DigestCache } from '../../src/upload/digest-cache.js';
 import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
+import type { RunOptions } from '../../src/upload/sync.js';
 import { shapes } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
@@ -68,12 +69,11 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
+    // The upload queue is loaded only when a file is to be sent (a no-op run sends none).
     void Promise.all([
       import('../../src/upload/discover.js'),
       import('../../src/upload/sync-plan.js'),
       import('../../src/upload/sync.js'),
-      import('../../src/upload/uploader.js'),
-      import('../../src/upload/prepare.js'),
     ]).catch(() => undefined);
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
@@ -84,6 +84,12 @@ export default defineCommand({
     const spaceId = spaceIdFor(ctx, spaceRef);
     const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
     listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
+    // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
+    const { digestCache, folderDigests } = await import('../../src/upload/digest-cache.js');
+    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
+    const cacheDir = defaultCacheDir(ctx.io.env);
+    const { resolve } = await import('node:path');
+    const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
     const found = await discover([dir], { cwd: process.cwd(), signal: ctx.signal });
     const space = await spaceId;
     const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
@@ -92,13 +98,12 @@ export default defineCommand({
       const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
       return Object.assign(source, { rel, name: syncName(prefix, rel) });
     });
-    const { digestCache } = await import('../../src/upload/digest-cache.js');
-    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
-    const cache = digestCache(defaultCacheDir(ctx.io.env));
-    const { accountFileLimit } = await import('../../src/upload/uploader.js');
-    const limit = accountFileLimit(api, ctx.signal);
+    const cache = digestCache(cacheDir);
+    let fileLimit: Promise<() => Promise<number | undefined>> | undefined;
+    const limit = async () =>
+      (await (fileLimit ??= import('../../src/upload/uploader.js').then((m) => m.accountFileLimit(api, ctx.signal))))();
 
-    const plan = await planSync({ listing, prefix, sources, cache, signal: ctx.signal });
+    const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
     const certain = plannedDeletes(plan, opts.delete === true);
     const tooMany =
@@ -178,8 +183,9 @@ async function execute(
   opts: SyncOptions,
   { api, dir, space, plan, limit, cache }: Prepared,
 ): Promise<void> {
-  const { uploadAll } = await import('../../src/upload/uploader.js');
   const { runSync } = await import('../../src/upload/sync.js');
+  const uploadAll: RunOptions['uploadAll'] = async (sources, options) =>
+    (await import('../../src/upload/uploader.js')).uploadAll(sources, options);
   const { createSyncReporter } = await import('../../src/upload/sync-report.js');
   const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);
   const reporter = await createSyncReporter(ctx, uploading, {
@@ -241,9 +247,28 @@ async function dryRun(
   limit: () => Promise<number | undefined>,
   cache: DigestCache,
 ): Promise<void> {
-  const { inspect } = await import('../../src/upload/prepare.js');
   const { printSyncPlan } = await import('../../src/upload/sync-report.js');
   const { mostSevere } = await import('../../src/errors.js');
+  const { lines, codes } = await planLines(ctx, plan, opts, limit, cache);
+  await printSyncPlan(ctx, lines, planTotals(lines, plan, ctx.config.rateLimit), plan);
+  if (codes.length > 0) {
+    throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
+      code: 'SYNC_FAILED',
+      exitCode: mostSevere(codes),
+      hint: 'fix those files (see above), then run it again',
+    });
+  }
+}
+
+/** What a run would do with each file and item (a file to send is checked as an upload would check it), and the exit codes of those that would fail. */
+async function planLines(
+  ctx: Context,
+  plan: SyncPlan,
+  opts: SyncOptions,
+  limit: () => Promise<number | undefined>,
+  cache: DigestCache,
+): Promise<{ lines: PlanLine[]; codes: number[] }> {
+  const { inspect } = await import('../../src/upload/prepare.js');
   const lines: PlanLine[] = [];
   const codes: number[] = [];
   const base = (source: Source & { rel?: string }) => ({
@@ -310,14 +335,19 @@ async function dryRun(
           : 'the service does not say which items came from the folder',
       });
   }
+  return { lines, codes };
+}
+
+/** The plan's counts: files by action, bytes and write requests to send, and the time they take at the profile's rate. */
+function planTotals(lines: PlanLine[], plan: SyncPlan, rate: number): PlanTotals {
+  const names = plan.mapping.names;
   const sending = lines.filter((l) => l.action === 'upload' || (l.action === 'replace' && l.reason === undefined));
   const deletes = lines.reduce(
     (n, l) => n + (l.action === 'delete' ? 1 : 0) + (names && l.action === 'replace' ? (l.previous?.length ?? 0) : 0),
     0,
   );
   const requests = sending.length + deletes;
-  const rate = ctx.config.rateLimit;
-  const totals: PlanTotals = {
+  return {
     upload: lines.filter((l) => l.action === 'upload').length,
     replace: lines.filter((l) => l.action === 'replace').length,
     delete: lines.filter((l) => l.action === 'delete').length,
@@ -330,12 +360,4 @@ async function dryRun(
     ratePerMinute: rate,
     seconds: Math.ceil((requests * 60) / rate),
   };
-  await printSyncPlan(ctx, lines, totals, plan);
-  if (codes.length > 0) {
-    throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
-      code: 'SYNC_FAILED',
-      exitCode: mostSevere(codes),
-      hint: 'fix those files (see above), then run it again',
-    });
-  }
 }

@@ -106,3 +106,88 @@ async function prune(dir: string): Promise<void> {
   for (const { name } of dated.slice(0, dated.length - MAX_ENTRIES))
     await unlink(join(dir, name)).catch(() => undefined);
 }
+
+// ---------------------------------------------------------------- a synced folder's digests
+//
+// `lib sync` needs the SHA-256 of every file of DIR on every run, most of them
+// small files that have not changed since the last run. One entry file per
+// inode (above) would cost a read per file, as much as the file itself; so a
+// synced folder keeps one record of its files' digests, read once and written
+// once per run: <cache dir>/digests/folder-<hash of DIR's path>.json. The same
+// rules as above decide when an entry is used (device, inode, size, modification
+// and change time, to the nanosecond) and when one is recorded (the file
+// settled for two seconds). It is a cache only: the service's listing stays
+// the record of what the space holds; losing this file costs one re-hash.
+
+/** What is compared: [dev, ino, size, mtimeNs, ctimeNs]. */
+type Identity = [string, string, string, string, string];
+const FOLDER_VERSION = 1;
+
+export interface FolderDigests {
+  /** The SHA-256 recorded for the file at `rel` when it is this very version of it. */
+  get(rel: string, info: BigIntStats): string | undefined;
+  /** Records a digest just computed from the file whose stats were `info` (when it has settled). */
+  set(rel: string, info: BigIntStats, sha256: string): void;
+  /** Writes the record (only the files seen this run) when anything in it changed. */
+  save(): Promise<void>;
+}
+
+const identityOf = (info: BigIntStats): Identity => [
+  String(info.dev),
+  String(info.ino),
+  String(info.size),
+  String(info.mtimeNs),
+  String(info.ctimeNs),
+];
+
+/** Reads the record of folder `dir` (an absolute path); a missing or unreadable one is empty. */
+export async function folderDigests(
+  cacheDir: string,
+  dir: string,
+  now: () => number = Date.now,
+): Promise<FolderDigests> {
+  const folder = join(cacheDir, 'digests');
+  const file = join(folder, `folder-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`);
+  let recorded: Record<string, [...Identity, string]> = {};
+  try {
+    const read = JSON.parse(await readFile(file, 'utf8')) as { v?: unknown; files?: unknown };
+    if (read.v === FOLDER_VERSION && typeof read.files === 'object' && read.files !== null)
+      recorded = read.files as typeof recorded;
+  } catch {
+    // none yet, or unreadable: every file is read
+  }
+  const seen = new Map<string, [...Identity, string]>();
+  let changed = false;
+  return {
+    get(rel, info) {
+      const entry = Object.hasOwn(recorded, rel) ? recorded[rel] : undefined;
+      if (!Array.isArray(entry) || entry.length !== 6) return undefined;
+      const id = identityOf(info);
+      if (id.some((part, i) => entry[i] !== part)) return undefined;
+      const sha256 = entry[5];
+      if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+      seen.set(rel, entry);
+      return sha256;
+    },
+    set(rel, info, sha256) {
+      const nowNs = BigInt(Math.floor(now())) * 1_000_000n;
+      const last = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
+      changed = true; // an entry is new, or an earlier one is dropped
+      if (nowNs - last < SETTLE_NS) return; // possibly still being written: not trusted later
+      seen.set(rel, [...identityOf(info), sha256]);
+    },
+    async save() {
+      if (!changed && seen.size === Object.keys(recorded).length) return;
+      try {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        const temporary = `${file}.${randomUUID()}.tmp`;
+        await writeFile(temporary, JSON.stringify({ v: FOLDER_VERSION, files: Object.fromEntries(seen) }), {
+          mode: 0o600,
+        });
+        await rename(temporary, file);
+      } catch {
+        // A cache that cannot be written is only slower.
+      }
+    },
+  };
+}

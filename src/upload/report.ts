@@ -14,7 +14,7 @@ import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, guardOutput, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
-import { formatBytes } from './prepare.js';
+import { formatBytes } from '../io/bytes.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
 

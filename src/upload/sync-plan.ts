@@ -27,10 +27,9 @@
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
 import type { Source } from './discover.js';
-import type { DigestCache } from './digest-cache.js';
+import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { sha256Of } from './prepare.js';
 
 export interface Mapping {
   names: boolean;
@@ -81,7 +80,9 @@ const PAGE = 200;
 // ---------------------------------------------------------------- names
 
 const encodePart = (part: string) =>
-  part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F');
+  /[%:\\/]/.test(part)
+    ? part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F')
+    : part;
 
 function decodePart(part: string): string | undefined {
   if (/%(?!25|3A|5C|2F)/i.test(part)) return undefined;
@@ -129,9 +130,11 @@ export async function listSpace(
   let requests = 0;
   let cursor: string | undefined;
   do {
+    // Read field by field below (what is not read is not needed): the pages are not compared with their shape.
     const page = await api.call('listLibrary', {
       query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) },
       signal,
+      unchecked: true,
     });
     requests++;
     const listed: unknown = (page as { items?: unknown }).items;
@@ -171,6 +174,8 @@ export interface PlanInput {
   /** DIR's files, each with its path relative to DIR (/ between folders) as `rel`. */
   sources: Array<Source & { rel: string }>;
   cache?: DigestCache;
+  /** DIR's record of its files' digests: an unchanged file is not read again. */
+  known?: FolderDigests;
   signal?: AbortSignal;
 }
 
@@ -185,8 +190,11 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   if (digests instanceof Error) throw digests;
   const ours = new Map<string, Listed[]>();
   if (mapping.names) {
+    // The names of DIR's files read back at once; any other name is decoded.
+    const local = new Map(input.sources.map((source) => [syncName(input.prefix, source.rel), source.rel] as const));
     for (const item of items) {
-      const rel = item.fileName === undefined ? undefined : pathOfName(input.prefix, item.fileName);
+      const rel =
+        item.fileName === undefined ? undefined : (local.get(item.fileName) ?? pathOfName(input.prefix, item.fileName));
       if (rel === undefined) continue;
       const list = ours.get(rel) ?? [];
       list.push(item);
@@ -256,26 +264,44 @@ function smallDigest(source: Source): string | undefined {
   }
 }
 
-/** Each readable file's SHA-256 (the digest cache's for a large unchanged one); an unreadable one is left out. */
-async function hashAll(sources: Source[], input: Pick<PlanInput, 'cache' | 'signal'>): Promise<Map<Source, string>> {
+/**
+ * Each readable file's SHA-256; an unreadable one is left out. A file unchanged
+ * since an earlier run (same stats as recorded in `known`) is not read; a large
+ * one may come from the digest cache.
+ */
+async function hashAll(
+  sources: Array<Source & { rel: string }>,
+  input: Pick<PlanInput, 'cache' | 'known' | 'signal'>,
+): Promise<Map<Source, string>> {
+  const { known } = input;
   const digests = new Map<Source, string>();
-  const queue = sources.filter((source) => !source.refusal);
+  const queue: Array<Source & { rel: string }> = [];
+  for (const source of sources) {
+    if (source.refusal) continue;
+    const recorded = source.stats && known?.get(source.rel, source.stats);
+    if (recorded) digests.set(source, recorded);
+    else queue.push(source);
+  }
+  // Loaded only when a file is to be read (a no-op run reads none).
+  const { sha256Of } = queue.length > 0 ? await import('./prepare.js') : { sha256Of: undefined };
   let next = 0;
   const worker = async () => {
+    if (!sha256Of) return;
     for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
       try {
-        digests.set(
-          source,
+        const sha256 =
           source.size <= SMALL_FILE
             ? (smallDigest(source) ?? (await sha256Of(source.path, source.size, input)))
-            : await sha256Of(source.path, source.size, input),
-        );
+            : await sha256Of(source.path, source.size, input);
+        digests.set(source, sha256);
+        if (source.stats) known?.set(source.rel, source.stats, sha256);
       } catch (error) {
         if (input.signal?.aborted) throw error;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(HASHING, queue.length) }, worker));
+  await known?.save();
   return digests;
 }
 

@@ -12,10 +12,11 @@
 // The plan of --dry-run prints here too.
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
-import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
+import { escapeJsonControls, sanitize, sanitizeLine } from '../io/sanitize.js';
+import { errorAnnotation, escapeData, escapeProperty, junitXml, markdownCode, markdownText } from './ci-report.js';
 import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
-import { formatBytes } from './prepare.js';
+import { formatBytes } from '../io/bytes.js';
 import { ProgressBar } from './report.js';
 import type { SyncPlan } from './sync-plan.js';
 import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
@@ -71,41 +72,57 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
   }
 }
 
+/** An entry's stdout line (with its newline; '' when it has none), except with --jq; `terminal`: stdout's formatter on a terminal. */
+function stdoutLine(entry: SyncEntry, json: boolean, terminal: Formatter | undefined): string {
+  if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
+  if (terminal?.tty) {
+    const text = terminalLine(entry, terminal);
+    return text === undefined ? '' : `${text}\n`;
+  }
+  const last = entry.error?.code ?? (entry.previous ?? []).join(',');
+  return `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`;
+}
+
 export async function createSyncReporter(
   ctx: ReportContext,
   uploading: Source[],
   options: { progress: boolean; dir: string; report?: string },
 ): Promise<SyncReporter> {
-  const out = await getFormatter(ctx, 'stdout');
-  const err = await getFormatter(ctx, 'stderr');
+  // Colours (chalk): for a terminal's lines and the progress bar; elsewhere only for a failure or a note.
+  let formatters: Promise<[Formatter, Formatter]> | undefined;
+  const colours = () => (formatters ??= Promise.all([getFormatter(ctx, 'stdout'), getFormatter(ctx, 'stderr')]));
+  const tty = ctx.io.stdoutIsTTY;
+  const early = tty || (options.progress && uploading.length > 0) ? await colours() : undefined;
   const json = wantsJson(ctx);
-  const bar = options.progress && uploading.length > 0 ? new ProgressBar(ctx, err, uploading) : undefined;
+  const bar = early && options.progress && uploading.length > 0 ? new ProgressBar(ctx, early[1], uploading) : undefined;
   const inBar = new Set(uploading);
-  const github =
-    ctx.io.env.GITHUB_ACTIONS !== undefined &&
-    ctx.io.env.GITHUB_ACTIONS !== '' &&
-    ctx.io.env.GITHUB_ACTIONS !== 'false';
+  const github = inGithubActions(ctx.io.env);
   const startedAt = ctx.clock.now();
   const starts = new Map<Source, number>();
   const timed: Array<{ result: SyncEntry; seconds: number }> = [];
 
   async function line(entry: SyncEntry): Promise<void> {
-    if (json) return jsonLine(ctx, toJson(entry));
-    if (out.tty) {
-      const text = terminalLine(entry, out);
-      if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
-      return;
-    }
-    const last = entry.error?.code ?? (entry.previous ?? []).join(',');
-    await emit(
-      ctx.io.stdout,
-      `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`,
-    );
-    if (entry.error)
+    if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
+    const text = stdoutLine(entry, json, early?.[0]);
+    if (text !== '') await emit(ctx.io.stdout, text);
+    if (entry.error && !json && !tty)
       await emit(
         ctx.io.stderr,
-        `${err.red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`,
+        `${(await colours())[1].red('error:')} ${sanitizeLine(entry.path)}: ${sanitizeLine(entry.error.message)} (${entry.error.code})\n`,
       );
+  }
+
+  async function oneEntry(entry: SyncEntry, source?: Source): Promise<void> {
+    const began = source ? starts.get(source) : undefined;
+    timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+    if (source && inBar.has(source))
+      bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
+    bar?.clear();
+    try {
+      await line(entry);
+    } finally {
+      bar?.draw();
+    }
   }
 
   return {
@@ -117,77 +134,121 @@ export async function createSyncReporter(
       attempt: (source) => bar?.restart(source),
       bytes: (source, n) => bar?.add(source, n),
     },
-    async entry(entry, source) {
-      const began = source ? starts.get(source) : undefined;
-      timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
-      if (source && inBar.has(source))
-        bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
-      bar?.clear();
-      try {
-        await line(entry);
-      } finally {
-        bar?.draw();
+    entry: oneEntry,
+    async entries(batch) {
+      // Many lines at once (the unchanged files): one write, not one per line.
+      if (
+        (json && ctx.flags.jq !== undefined) ||
+        batch.some(({ entry, source }) => entry.error !== undefined || (source !== undefined && inBar.has(source)))
+      ) {
+        for (const { entry, source } of batch) await oneEntry(entry, source);
+        return;
       }
+      let text = '';
+      for (const { entry } of batch) {
+        timed.push({ result: entry, seconds: 0 });
+        text += stdoutLine(entry, json, early?.[0]);
+      }
+      if (text === '') return;
+      bar?.clear();
+      await emit(ctx.io.stdout, text).finally(() => bar?.draw());
     },
     close: () => bar?.stop(),
     async summary(summary, elapsedMs) {
       bar?.stop();
-      if (summary.noMapping) {
-        await warn(
-          ctx,
-          `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${options.dir} (uploads went ahead)`,
-        );
-      }
-      if (!ctx.flags.quiet) {
-        const seconds = elapsedMs / 1000;
-        await emit(
-          ctx.io.stderr,
-          `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`,
-        );
-        if (summary.kept > 0 && !json) {
-          const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
-          if (gone > 0)
-            await emit(
-              ctx.io.stderr,
-              `${err.dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(options.dir)} kept: --delete deletes them`)}\n`,
-            );
-        }
-      }
-      const { appendFile, writeFile } = await import('node:fs/promises');
-      const { escapeData, escapeProperty, junitXml } = await import('./ci-report.js');
-      if (github) {
-        const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
-        for (const { result } of timed) {
-          if (result.status !== 'failed') continue;
-          ctx.io.stderr.write(
-            `::error file=${escapeProperty(shown(result.path))},title=${escapeProperty(`sync failed (${result.error?.code ?? 'ERROR'})`)}::${escapeData(`${shown(result.path)}: ${result.error?.message ?? 'failed'}`)}\n`,
-          );
-        }
-        if (summary.noMapping)
-          ctx.io.stderr.write(
-            `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`)}\n`,
-          );
-        const path = ctx.io.env.GITHUB_STEP_SUMMARY;
-        if (path)
-          await appendFile(
-            path,
-            stepSummary(
-              timed.map((t) => t.result),
-              summary,
-            ),
-          ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
-      }
-      if (options.report !== undefined) {
-        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, {
-          name: 'kagent lib sync',
-          classname: 'kagent.lib.sync',
-        });
-        await writeFile(options.report, xml).catch((error: Error) =>
-          warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
-        );
-      }
+      await countLines(ctx, summary, elapsedMs, { dir: options.dir, json, timed, colours });
+      if (github || options.report !== undefined)
+        await ciOutputs(ctx, { ...options, github, startedAt, elapsedMs }, timed, summary);
     },
   };
+}
+
+/** GITHUB_ACTIONS set (to anything but empty or false). */
+function inGithubActions(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS !== undefined && env.GITHUB_ACTIONS !== '' && env.GITHUB_ACTIONS !== 'false';
+}
+
+/** The end of a run on stderr: the count line, why nothing was deleted, and the removed files' items kept. */
+async function countLines(
+  ctx: ReportContext,
+  summary: SyncSummary,
+  elapsedMs: number,
+  run: {
+    dir: string;
+    json: boolean;
+    timed: Array<{ result: SyncEntry; seconds: number }>;
+    colours: () => Promise<[Formatter, Formatter]>;
+  },
+): Promise<void> {
+  const { dir, json, timed, colours } = run;
+  if (summary.noMapping)
+    await warn(
+      ctx,
+      `nothing was deleted: ${summary.noMapping}, so kagent cannot tell which items came from ${dir} (uploads went ahead)`,
+    );
+  if (!ctx.flags.quiet) {
+    const seconds = elapsedMs / 1000;
+    await emit(
+      ctx.io.stderr,
+      `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`,
+    );
+    if (summary.kept > 0 && !json) {
+      const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
+      if (gone > 0)
+        await emit(
+          ctx.io.stderr,
+          `${(await colours())[1].dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(dir)} kept: --delete deletes them`)}\n`,
+        );
+    }
+  }
+}
+
+/** GitHub Actions' annotations and step summary, and the JUnit report. */
+async function ciOutputs(
+  ctx: ReportContext,
+  options: { dir: string; report?: string; github: boolean; startedAt: number; elapsedMs: number },
+  timed: Array<{ result: SyncEntry; seconds: number }>,
+  summary: SyncSummary,
+): Promise<void> {
+  const { github, startedAt, elapsedMs } = options;
+  const { appendFile, writeFile } = await import('node:fs/promises');
+  if (github) {
+    const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
+    for (const { result } of timed) {
+      if (result.status !== 'failed') continue;
+      await emit(
+        ctx.io.stderr,
+        errorAnnotation(
+          shown(result.path),
+          `sync failed (${result.error?.code ?? 'ERROR'})`,
+          `${shown(result.path)}: ${result.error?.message ?? 'failed'}`,
+        ),
+      );
+    }
+    if (summary.noMapping)
+      await emit(
+        ctx.io.stderr,
+        `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(sanitize(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`))}\n`,
+      );
+    const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+    if (path)
+      await appendFile(
+        path,
+        stepSummary(
+          timed.map((t) => t.result),
+          summary,
+        ),
+      ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+  }
+  if (options.report !== undefined) {
+    const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, {
+      name: 'kagent lib sync',
+      classname: 'kagent.lib.sync',
+    });
+    await writeFile(options.report, xml).catch((error: Error) =>
+      warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
+    );
+  }
 }
 
 const STATUS_WORDS: Record<SyncStatus, string> = {
@@ -200,16 +261,10 @@ const STATUS_WORDS: Record<SyncStatus, string> = {
   skipped: '⏭️ not attempted',
 };
 
-const cell = (text: string) =>
-  text
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/`/g, "'");
-
 /** The step summary: the count line and a row per file that did not stay as it was. */
 export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string {
   const lines = ['### kagent lib sync', '', countLine(summary), ''];
-  if (summary.noMapping) lines.push(`> Nothing was deleted: ${cell(summary.noMapping)}.`, '');
+  if (summary.noMapping) lines.push(`> Nothing was deleted: ${markdownText(summary.noMapping)}.`, '');
   const rows = entries.filter((e) => e.status !== 'unchanged');
   if (rows.length > 0) {
     lines.push('| Status | File | Item | Detail |', '| --- | --- | --- | --- |');
@@ -217,7 +272,9 @@ export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string 
       const detail = e.error
         ? `${e.error.code}: ${e.error.message}`
         : (e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : ''));
-      lines.push(`| ${STATUS_WORDS[e.status]} | \`${cell(e.path)}\` | ${cell(e.item?.id ?? '')} | ${cell(detail)} |`);
+      lines.push(
+        `| ${STATUS_WORDS[e.status]} | ${markdownCode(e.path)} | ${e.item ? markdownCode(e.item.id) : ''} | ${markdownText(detail)} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n\n`;

@@ -44,6 +44,8 @@ export interface SyncEvents {
   upload: Omit<UploadEvents, 'finished'>;
   /** A line of the outcome, as soon as it is final. */
   entry(entry: SyncEntry, source?: Source): void | Promise<void>;
+  /** Lines of the outcome told at once (the unchanged files); without it, each goes to entry(). */
+  entries?(batch: Array<{ entry: SyncEntry; source?: Source }>): void | Promise<void>;
 }
 
 export interface RunOptions {
@@ -168,6 +170,7 @@ class SyncRun {
         source,
       );
     }
+    const unchanged: Array<{ entry: SyncEntry; source: Source }> = [];
     for (const file of plan.files) {
       if (file.action !== 'keep' || !file.holder) continue;
       this.answered.add(file.holder.id);
@@ -180,8 +183,21 @@ class SyncRun {
       };
       // Earlier versions left by a replace cut short go with the deletes.
       if (file.previous.length > 0) this.pending.push({ file, entry, delete: file.previous });
-      else await this.count(entry, file.source);
+      else unchanged.push({ entry, source: file.source });
     }
+    await this.countUnchanged(unchanged);
+  }
+
+  /** Unchanged files, told at once (one write for all of them when the reporter takes a batch). */
+  private async countUnchanged(batch: Array<{ entry: SyncEntry; source: Source }>): Promise<void> {
+    const { events } = this.options;
+    if (batch.length === 0) return;
+    if (!events.entries) {
+      for (const { entry, source } of batch) await this.count(entry, source);
+      return;
+    }
+    this.summary.unchanged += batch.length;
+    await events.entries(batch);
   }
 
   private async upload(): Promise<void> {

@@ -278,7 +278,8 @@ if (wanted('Uploads'))
 
 // ---------------------------------------------------------------- sync
 // `kagent lib sync` of an unchanged folder of 1,000 files: only listing requests, within 1.2× of
-// those requests made by a bare node:http process (test/bench/sync.mjs; BENCH_SYNC_RUNS sets the rounds).
+// those requests made by kagent itself (`lib list --all --json`, start-up included) in alternating
+// rounds (test/bench/sync.mjs; BENCH_SYNC_RUNS sets the rounds).
 if (wanted('Sync'))
   try {
     const { benchSync } = await import('./sync.mjs');

@@ -494,6 +494,25 @@ describe('kagent lib sync', () => {
     expect(countLine(quiet.stderr)).toBeUndefined();
   });
 
+  it('GITHUB_ACTIONS: a hostile file name reaches neither the log nor the summary raw', async () => {
+    const hostile = 'evil\x1b]8;;https://evil.example\x07[Click](https:,evil.example)<img src=x>\u202e.bin';
+    const dir = folder({ ...DOCS, [hostile]: '\x00\x01\x02binary' });
+    const summary = join(tempDir('kagent-sync-ci-'), 'summary.md');
+    dirs.push(join(summary, '..'));
+    const r = await sync(dir, [], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(2);
+    const annotations = r.stderr.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toHaveLength(1);
+    expect(annotations[0]).not.toMatch(/[\x00-\x1f\x7f\u202e]/);
+    // The file property's own , and : are escaped: the name cannot add properties.
+    expect(annotations[0]).toMatch(/^::error file=[^,:]*%2C[^:]*,title=sync failed \(UNSUPPORTED_TYPE\)::/);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).not.toMatch(/[\x00-\x08\x0b-\x1f\u202e]/);
+    const row = md.split('\n').find((line) => line.startsWith('| ❌ failed')) as string;
+    // The name is one code span: [Click](…) and <img> inside it are not a link or an image.
+    expect(row).toMatch(/^\| ❌ failed \| `[^`]*\[Click\]\(https:,evil\.example\)<img src=x>[^`]*` \|/);
+  });
+
   it('GITHUB_ACTIONS: a table in the step summary, an ::error per failed file; --report writes JUnit with a case per line', async () => {
     const dir = folder({ ...DOCS, 'tool.bin': '\x00\x01\x02binary' });
     const summary = join(tempDir('kagent-sync-ci-'), 'summary.md');
@@ -503,7 +522,8 @@ describe('kagent lib sync', () => {
     expect(r.code).toBe(2);
     const md = readFileSync(summary, 'utf8');
     expect(md).toMatch(/^### kagent lib sync\n\n3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 1 failed\n/);
-    expect(md).toMatch(/\| ❌ failed \| `tool\.bin` \| {2}\| UNSUPPORTED_TYPE: /);
+    // Service words are text in the summary (Markdown punctuation escaped), file names code spans.
+    expect(md).toMatch(/\| ❌ failed \| `tool\.bin` \| {2}\| UNSUPPORTED\\_TYPE\\: /);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([
       expect.stringMatching(/^::error file=.*docs\/tool\.bin,title=sync failed \(UNSUPPORTED_TYPE\)::/),
     ]);
