@@ -29,8 +29,6 @@ export const TRICKS = {
   'lazy-builtins': ['me', 'upload'],
   'without-highlighter': ['markdown'],
   sets: ['me'],
-  'require-builtins': ['me'],
-  'helper-imports': ['me'],
 };
 
 /** Builds the bundle into dir/dist (without the tricks named), with a launcher beside it. */
