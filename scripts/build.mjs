@@ -18,9 +18,10 @@ const using = (trick) => !without.has(trick);
 // expected, per build, and each must apply (StandIns in scripts/build-package.mjs).
 let standIns = new StandIns([]);
 
-// kagent never speaks HTTP/2, but undici's client pulls its HTTP/2 half (and
-// node:http2) in at load time; leaving it out of the bundle trims start-up of
-// every command that calls the API by several percent (measured on `me --json`).
+// without-http2: kagent never speaks HTTP/2, but undici's client pulls its
+// HTTP/2 half (and node:http2) in at load time; left out of the bundle, every
+// request that goes by undici (uploads, proxies) starts sooner: 86-89 ms on a
+// small `lib upload` (docs/performance.md).
 const withoutHttp2 = {
   name: 'without-http2',
   setup(build) {
@@ -35,13 +36,13 @@ const withoutHttp2 = {
   },
 };
 
-// marked-terminal imports cli-highlight (all of highlight.js, ~135 ms to load)
+// without-highlighter: marked-terminal imports cli-highlight (all of highlight.js)
 // at its top, for syntax colour in code blocks. src/io/markdown.ts renders code
 // blocks itself, plainly, so the highlighter is never called: it is left out
 // of the bundle, and the first rendered Markdown no longer pays for it.
 // The same for node-emoji (emoji shortcodes, ~100 ms with its table): marked-
 // terminal gets src/io/emoji-codes.ts instead, which loads the table only for
-// Markdown that has a :code: in it.
+// Markdown that has a :code: in it. `doc show` in a terminal: 146-195 ms sooner.
 const withoutHighlighter = {
   name: 'without-highlighter',
   setup(build) {
@@ -62,10 +63,10 @@ const withoutHighlighter = {
   },
 };
 
-// Node built-ins that undici and commander require when they load, though a
-// kagent run seldom or never uses them: each costs 0.5-2 ms of start-up on every
-// API call (measured: node:http 1.7 ms, node:child_process 1.7 ms, node:assert
-// 0.5-2 ms). They are replaced, for those packages only, by what is really used:
+// lazy-builtins: Node built-ins that undici and commander require when they
+// load, though a kagent run seldom or never uses them (commander loads for every
+// command; `me --json` 2-15 ms sooner, docs/performance.md). They are replaced,
+// for those packages only, by what is really used:
 // - undici's assert(condition, message): a check that loads node:assert only to
 //   throw its AssertionError;
 // - undici's node:http: `maxHeaderSize` (Node's default, 16 KiB, unless
@@ -96,24 +97,23 @@ const lazyBuiltins = {
   },
 };
 
-// Modules that load together, each set in one chunk. esbuild puts each module
-// into the chunk of the set of entry points that reach it, so small modules
-// shared by different sets of commands became files of their own: `kagent me`
-// loaded 33 files, and Node's ESM loader spends 0.3-0.65 ms on each (resolve,
-// read, compile, link) however small it is. Each member of a set also imports
-// a virtual module that imports the whole set, so an entry that reaches one
-// reaches all, and they share one chunk.
+// sets: modules that load together, each set in one chunk. esbuild puts each
+// module into the chunk of the set of entry points that reach it, so small
+// modules shared by different sets of commands become files of their own, and
+// Node's ESM loader spends a fraction of a millisecond on each however small it
+// is. Each member of a set also imports a virtual module that imports the whole
+// set, so an entry that reaches one reaches all, and they share one chunk
+// (`me --json` 25-55 ms sooner, docs/performance.md).
 // - core: the modules every API command runs through, from the program to the
-//   answer (`kagent me`: 17 files, 11-14 ms less in 41 alternating runs; 7 with
-//   the rewrite below). The manifest stays out: the root --help, answered
+//   answer. The manifest stays out: the root --help, answered
 //   without the program, needs it and nothing else here. So does src/errors.ts:
 //   every set member imports the set, so the order of the set's modules in the
 //   chunk depends on which one a command reaches first, and errors.ts holds the
 //   classes other members extend as they load (it must run before them).
 // - entry: what the entry loads before the program: the root help and the
 //   manifest it lists (the root --help loads nothing else), the compile cache
-//   every command turns on first, and the cache dir it lives in. Every command
-//   loads all four.
+//   every command turns on first, and the cache dir it lives in (and the table
+//   of global flags the root help lists). Every command loads them all.
 const SETS = {
   core: [
     'src/cli/argv.ts',
