@@ -37,7 +37,8 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   { flags: '--debug', description: 'trace HTTP requests on stderr, API key masked (also KAGENT_DEBUG=1)' },
   {
     flags: '--timeout <seconds>',
-    description: 'give up waiting after this many seconds (exit 8; 7 for the rate limit)',
+    description:
+      'a deadline for the whole command, in seconds (exit 8 when work followed is still running; 7 when a request did not finish)',
   },
   { flags: '--insecure', description: 'allow plain http:// to a host that is not this machine' },
 ];
