@@ -23,6 +23,8 @@ afterEach(async () => {
 interface Ran {
   code: number | null;
   stdoutBytes: number;
+  /** The first 100 kB of stdout. */
+  stdoutHead: string;
   stderr: string;
   /** Peak resident memory of the kagent process, MB. */
   peakMb: number;
@@ -49,14 +51,18 @@ function kagentMeasured(args: string[]): Promise<Ran> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdoutBytes = 0;
+  let stdoutHead = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdoutBytes += chunk.length));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (stdoutHead.length < 100_000) stdoutHead += chunk.toString();
+  });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(guard);
-      resolve({ code, stdoutBytes, stderr, peakMb: Number(readFileSync(report, 'utf8')) / 1024 });
+      resolve({ code, stdoutBytes, stdoutHead, stderr, peakMb: Number(readFileSync(report, 'utf8')) / 1024 });
     });
   });
 }
@@ -120,4 +126,17 @@ describe('an answer over the cap', () => {
     expect(r.peakMb).toBeLessThan(400);
     expect(server.requests).toHaveLength(1);
   }, 60_000);
+
+  it('doctor: an endless OpenAPI document is read only up to the cap, and memory stays small', async () => {
+    server = await hostileServer((req) =>
+      req.url.endsWith('/openapi.json') ? { kind: 'endless' } : { kind: 'answer', status: 200, bytes: bigMe(1024) },
+    );
+    const r = await kagentMeasured(['doctor', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(0);
+    expect(r.stdoutHead).toMatch(
+      /openapi\t.*openapi\.json: the answer is larger than 64 MiB, kagent's cap on one answer/,
+    );
+    expect(r.peakMb).toBeLessThan(400);
+    expect(server.requests.filter((q) => q.url.endsWith('/openapi.json')).length).toBeGreaterThan(0);
+  }, 90_000);
 });
