@@ -165,6 +165,40 @@ const SETS = {
 };
 const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
+// require-builtins: kagent's own imports of Node built-ins become require() calls. Node gives an
+// imported built-in an ES module facade, made by reading every export, getters
+// included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
+// load fs/promises and the file streams, ~1.5 ms of every API call's start-up
+// on Node 26 (measured with --cpu-prof), and on Node 24+ the facade of node:fs
+// loads node:os too. A require() reads no getter until it is
+// used. The require is made with node:module's createRequire in the module
+// itself (esbuild would turn a bare require() into its __require helper, and
+// the file would then load the helpers' chunk). node:module stays an import.
+// Forms rewritten: `import { a, b as c } from 'node:x'`, `import x from
+// 'node:x'` and `import * as x from 'node:x'`; type-only names are dropped.
+function requireBuiltins(source) {
+  let used = false;
+  const rewritten = source.replace(
+    /^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm,
+    (statement, clause, _quote, name) => {
+      if (name === 'node:module') return statement;
+      used = true;
+      const required = `__kagentBuiltin(${JSON.stringify(name)})`;
+      if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
+      const names = clause
+        .slice(1, -1)
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part && !part.startsWith('type '))
+        .map((part) => part.replace(/\s+as\s+/, ': '));
+      return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
+    },
+  );
+  return used
+    ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}`
+    : source;
+}
+
 const chunkSets = {
   name: 'chunk-sets',
   setup(build) {
@@ -180,10 +214,11 @@ const chunkSets = {
     // Code imports the core set's members statically: a dynamic import of one
     // would cost a file of its own that only re-exports it (the bundle test
     // fails on such a file).
-    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      if (!using('sets') || !setOf.has(args.path)) return undefined;
-      const source = await readFile(args.path, 'utf8');
-      return { contents: `import 'kagent:set:${setOf.get(args.path)}';\n${source}`, loader: 'ts' };
+    build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
+      const original = await readFile(args.path, 'utf8');
+      const source = using('require-builtins') ? requireBuiltins(original) : original;
+      const joinSet = using('sets') && setOf.has(args.path) ? `import 'kagent:set:${setOf.get(args.path)}';` : '';
+      return joinSet || source !== original ? { contents: `${joinSet}\n${source}`, loader: 'ts' } : undefined;
     });
   },
 };

@@ -27,6 +27,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export const TRICKS = {
   'without-http2': ['me', 'upload'],
   'lazy-builtins': ['me', 'upload'],
+  'require-builtins': ['me'],
   'without-highlighter': ['markdown'],
   sets: ['me'],
 };

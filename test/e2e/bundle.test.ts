@@ -112,6 +112,8 @@ describe('the bundle', () => {
     // No V8 flags are set and no code is compiled by hand at run time.
     expect(native).not.toContain('v8');
     expect(native).not.toContain('vm');
+    // node:fs is required, not imported: no ES module facade reads its ReadStream/Utf8Stream getters.
+    expect(native).not.toContain('internal/fs/streams');
     expect(/stdin made: (\w+)/.exec(stderr)?.[1]).toBe('false');
     // A command that reads stdin still gets it.
     const login = await new Promise<{ code: number; stderr: string }>((resolve) => {
