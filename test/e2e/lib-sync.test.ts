@@ -1,10 +1,12 @@
 // `kagent lib sync` as the built binary (bin/kagent.js → dist/), against the sandbox:
-// - killed with SIGKILL at random moments (the delays are printed, so a failure can
-//   be replayed), again and again, then run to the end: the space ends exactly as
+// - killed with SIGKILL at random moments of its work (the k-th change the service
+//   receives, plus a random few milliseconds; both printed, so a failure can be
+//   replayed), again and again, then run to the end: the space ends exactly as
 //   the folder is (one item per file, each with the file's SHA-256), no duplicate,
 //   nothing lost, the items that did not come from the folder untouched;
 // - two runs of the same sync at once: both succeed and leave that same end state.
 import { spawn } from 'node:child_process';
+import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,8 +51,14 @@ interface Run {
   stderr: string;
 }
 
-/** Starts `kagent lib sync DIR --space Handbook --delete --yes`; `killAfterMs` sends SIGKILL then. */
-function syncRun(dir: string, killAfterMs?: number): Promise<Run> {
+/** A SIGKILL sent `afterMs` after the service has received the `change`-th upload or deletion of the run. */
+interface Kill {
+  change: number;
+  afterMs: number;
+}
+
+/** Starts `kagent lib sync DIR --space Handbook --delete --yes`, killed as `kill` says. */
+function syncRun(dir: string, kill?: Kill): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       testNode,
@@ -70,9 +78,18 @@ function syncRun(dir: string, killAfterMs?: number): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    // Counted where the service sees them, so that the kill lands in the run's work however fast the machine.
+    let changes = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const onRequest = (request: IncomingMessage) => {
+      const change =
+        request.method === 'DELETE' || (request.method === 'POST' && /\/library\/files/.test(request.url ?? ''));
+      if (kill && change && ++changes === kill.change) timer = setTimeout(() => child.kill('SIGKILL'), kill.afterMs);
+    };
+    if (kill) t.sandbox.server.on('request', onRequest);
     child.on('error', reject);
     child.on('close', (code, signal) => {
+      t.sandbox.server.off('request', onRequest);
       if (timer) clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
@@ -138,18 +155,19 @@ describe('kagent lib sync, killed and run twice at once', () => {
         headers: { 'x-file-name': 'notes.md', 'content-type': 'application/octet-stream' },
       })
     ).body.item.id;
-    const delays: number[] = [];
+    const delays: string[] = [];
     const outcomes: string[] = [];
     for (let round = 1; round <= 3; round++) {
       if (round > 1) edit(dir, round);
       const names = new Set((await items()).map((item) => item.fileName));
       const present = new Set([...wanted(dir).keys()].filter((name) => names.has(name)));
-      for (let kill = 0; kill < 4; kill++) {
-        // Windows that widen: the first kill of a round lands early in a run, later ones anywhere up to its end.
-        const delay = Math.floor(150 + Math.random() * 300 * (kill + 1));
+      for (let attempt = 0; attempt < 4; attempt++) {
+        // Between the first change and the sixth, then up to 40 ms later: before, during or after a request.
+        const kill = { change: 1 + Math.floor(Math.random() * 6), afterMs: Math.floor(Math.random() * 40) };
+        const delay = `change ${kill.change} + ${kill.afterMs} ms`;
         delays.push(delay);
-        const killed = await syncRun(dir, delay);
-        outcomes.push(killed.signal === 'SIGKILL' ? `killed at ${delay} ms` : `finished before ${delay} ms`);
+        const killed = await syncRun(dir, kill);
+        outcomes.push(killed.signal === 'SIGKILL' ? `killed at ${delay}` : `finished before ${delay}`);
         // Either it was killed, or it finished first: both must leave a state the next run can finish from.
         expect(killed.signal === 'SIGKILL' || killed.code === 0, `delays ${delays.join(', ')}: ${killed.stderr}`).toBe(
           true,
@@ -172,7 +190,7 @@ describe('kagent lib sync, killed and run twice at once', () => {
       );
     }
     expect((await items()).some((item) => item.id === foreign)).toBe(true);
-    // The kills landed in the middle of runs (process start-up alone is about 150 ms).
+    // The kills landed in the middle of runs.
     expect(outcomes.filter((o) => o.startsWith('killed at')).length, outcomes.join('; ')).toBeGreaterThanOrEqual(3);
     console.log(`lib sync runs: ${outcomes.join('; ')}`);
   }, 240_000);
