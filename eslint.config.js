@@ -22,4 +22,10 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  // The launcher is CommonJS (bin/package.json), so that --version never starts the ES module loader.
+  {
+    files: ['bin/kagent.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // Launcher: checks that this Node is one package.json's "engines" names, then
-// imports the built entry. Plain JavaScript an old Node still parses (no
-// top-level await, no import attributes), so an old Node is told what kagent
-// needs instead of failing somewhere inside it.
-import { createRequire } from 'node:module';
+// answers `--version` and the root help itself (dist/front.cjs) or hands the
+// command line to the program (dist/cli.js). CommonJS (bin/package.json says
+// so), and plain JavaScript an old Node still parses: an old Node is told what
+// kagent needs instead of failing somewhere inside it, and `--version` and the
+// help never start Node's ES module loader (~5 ms on Node 22, docs/performance.md).
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
-// Read as text (node:fs by require, as the bundle has it): a require() of the JSON costs more start-up.
-const { readFileSync } = createRequire(import.meta.url)('node:fs');
-const needs = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines || {}).node;
+// Read as text: a require() of the JSON costs more start-up.
+const needs = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).engines || {}).node;
 
 if (needs && nodeFits(process.versions.node, needs) === false) {
   process.stderr.write(
     `kagent needs Node ${needs}, but this is Node ${process.versions.node}: run it with a supported Node.\n`,
   );
   process.exitCode = 2;
-} else {
+} else if (!require('../dist/front.cjs').answerWithoutProgram(process.argv.slice(2))) {
   import('../dist/cli.js');
 }
 

@@ -1,7 +1,7 @@
 // Bundles src/ into dist/ with code splitting: the entry stays tiny and each
 // command group, the sandbox and heavy dependencies become chunks loaded on demand.
 import { build } from 'esbuild';
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -105,15 +105,14 @@ const lazyBuiltins = {
 // set, so an entry that reaches one reaches all, and they share one chunk
 // (`me --json` 25-55 ms sooner, docs/performance.md).
 // - core: the modules every API command runs through, from the program to the
-//   answer. The manifest stays out: the root --help, answered
-//   without the program, needs it and nothing else here. So does src/errors.ts:
-//   every set member imports the set, so the order of the set's modules in the
-//   chunk depends on which one a command reaches first, and errors.ts holds the
-//   classes other members extend as they load (it must run before them).
-// - entry: what the entry loads before the program: the root help and the
-//   manifest it lists (the root --help loads nothing else), the compile cache
-//   every command turns on first, and the cache dir it lives in (and the table
-//   of global flags the root help lists). Every command loads them all.
+//   answer. src/errors.ts stays out: every set member imports the set, so the
+//   order of the set's modules in the chunk depends on which one a command
+//   reaches first, and errors.ts holds the classes other members extend as they
+//   load (it must run before them).
+// - entry: what every command loads with the program: the compile cache it
+//   turns on first and the cache dir it lives in, the groups (their list and
+//   where each one's module is), the table of global flags, and the root help's
+//   texts that commander's root command shows.
 const SETS = {
   core: [
     'src/cli/argv.ts',
@@ -159,6 +158,7 @@ const SETS = {
     'src/cli/root-help.ts',
     'src/cli/global-flags.ts',
     'src/cli/manifest.ts',
+    'src/cli/groups.ts',
     'src/cli/compile-cache.ts',
     'src/config/cache-dir.ts',
   ],
@@ -265,9 +265,28 @@ const main = await build({
   plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
 });
 standIns.check(fileURLToPath(dist));
+// front: the launcher's front (src/cli/front.ts) answers `--version` and the root
+// help, built as CommonJS so that they never start Node's ES module loader nor
+// load the program (docs/performance.md). Without it, a front that answers
+// nothing: the program answers them.
+if (!using('front'))
+  writeFileSync(new URL('front.cjs', `${next.href}/`), 'exports.answerWithoutProgram = () => undefined;\n');
+const front = await build({
+  entryPoints: using('front') ? { front: 'src/cli/front.ts' } : [],
+  outdir: fileURLToPath(next),
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { KAGENT_BUILD_DATE: JSON.stringify(date) },
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 // Package steps: the licences of everything bundled, and the man pages.
-writeNotices([main.metafile], fileURLToPath(next));
+writeNotices([main.metafile, front.metafile], fileURLToPath(next));
 await writeManPages(fileURLToPath(next), { version: pkg.version, date }, { external, banner });
 
 rmSync(old, { recursive: true, force: true });

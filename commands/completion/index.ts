@@ -45,7 +45,7 @@ export default defineGroup({
       import('./scripts.js'),
       import('../../src/cli/global-flags.js'),
     ]);
-    const { loadAllGroups } = await import('../../src/cli/manifest.js');
+    const { loadAllGroups } = await import('../../src/cli/groups.js');
     const specs = await loadAllGroups();
     const globals = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map((flag) => flagInfo(flag));
     const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)));

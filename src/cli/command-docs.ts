@@ -7,7 +7,8 @@
 // docs/commands.md; the prose around them is hand-written and kept. A test
 // fails when the committed block differs from what the tree generates.
 import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
-import { groups, loadGroup } from './manifest.js';
+import { loadGroup } from './groups.js';
+import { groups } from './manifest.js';
 import { argumentUsage, optionDescription, usage, visible } from './manpages.js';
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from './global-flags.js';
 import { flagDescription } from './root-help.js';

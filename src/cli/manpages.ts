@@ -8,7 +8,8 @@
 import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
 import { environmentTable } from './environment.js';
 import { exitCodeTable } from '../errors.js';
-import { groups, loadGroup } from './manifest.js';
+import { loadGroup } from './groups.js';
+import { groups } from './manifest.js';
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from './global-flags.js';
 import { flagDescription, ROOT_DESCRIPTION, ROOT_EXAMPLES } from './root-help.js';
 

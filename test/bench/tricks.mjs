@@ -11,7 +11,7 @@
 //   BENCH_TRICKS=sets,static-imports node test/bench/tricks.mjs
 //
 // Each trick is timed on the command it is for: `kagent me --json` (every API
-// call), `lib upload` of a small file (the requests that go by undici) and
+// call), `--version` and `--help`, `lib upload` of a small file (the requests that go by undici) and
 // `doc show` in a terminal (the Markdown renderer; run under script(1) for a pty).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ export const TRICKS = {
   'require-builtins': ['me'],
   'without-highlighter': ['markdown'],
   sets: ['me'],
+  front: ['version', 'help', 'me'],
 };
 
 /** Builds the bundle into dir/dist (without the tricks named), with a launcher beside it. */
@@ -42,6 +43,7 @@ function buildInto(dir, without) {
   if (run.status !== 0) throw new Error(`build without ${without.join(',') || 'nothing'} failed: ${run.stderr}`);
   mkdirSync(join(dir, 'bin'), { recursive: true });
   copyFileSync(join(root, 'bin', 'kagent.js'), join(dir, 'bin', 'kagent.js'));
+  copyFileSync(join(root, 'bin', 'package.json'), join(dir, 'bin', 'package.json'));
   copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
   return join(dir, 'bin', 'kagent.js');
 }
@@ -94,9 +96,11 @@ async function main() {
       const argvOf = (bin, command) =>
         command === 'me'
           ? [node.path, bin, 'me', '--json']
-          : command === 'upload'
-            ? [node.path, bin, 'lib', 'upload', file, '--json']
-            : ['script', '-qec', `${node.path} ${bin} doc show ${docId}`, '/dev/null'];
+          : command === 'version' || command === 'help'
+            ? [node.path, bin, `--${command}`]
+            : command === 'upload'
+              ? [node.path, bin, 'lib', 'upload', file, '--json']
+              : ['script', '-qec', `${node.path} ${bin} doc show ${docId}`, '/dev/null'];
       for (const trick of tricks) {
         const withoutBin = buildInto(join(work, trick), [trick]);
         for (const command of TRICKS[trick]) {

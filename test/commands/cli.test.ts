@@ -7,7 +7,8 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
 import type { RunOptions } from '../../src/cli/program.js';
 import { exitCodeTable } from '../../src/errors.js';
-import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { loadGroup } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { groupNameIn } from '../../src/cli/argv.js';
 import {
   GLOBAL_ATTRIBUTES,

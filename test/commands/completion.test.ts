@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/kit/define.js';
-import { groups, loadAllGroups } from '../../src/cli/manifest.js';
+import { loadAllGroups } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { testNode } from '../helpers/binary.js';
 import { runCli, tempDir } from '../helpers/run.js';
 

@@ -166,7 +166,7 @@ describe('the bundle', () => {
     expect(JSON.parse(allowed.stdout)).toMatchObject({ id: 'acc_1' });
   });
 
-  it('the modules every API command runs through share one chunk, which the root --help does not load', () => {
+  it('the modules every API command runs through share one chunk', () => {
     const chunks = join(root, 'dist', 'chunks');
     const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
     const holding = (module: string) =>
@@ -188,36 +188,40 @@ describe('the bundle', () => {
       (file) => !/\n\/\/ (src|commands|node_modules)\//.test(file.text) && file.text.includes(`from "./${core[0]}"`),
     );
     expect(stubs.map((file) => file.name)).toEqual([]);
-    // The root help's chunk and what it imports never name the core chunk.
-    const rootHelp = holding('cli/root-help.ts');
-    expect(rootHelp).toHaveLength(1);
+    // The chunk the entry loads first, to turn the compile cache on, never names the core
+    // chunk: the core would be compiled before the cache could serve it.
+    const first = holding('cli/compile-cache.ts');
+    expect(first).toHaveLength(1);
     const imported = (name: string) =>
       [...(files.find((file) => file.name === name)?.text ?? '').matchAll(/from "\.\/([^"]+)"/g)].map(
         (m) => m[1] as string,
       );
-    const reached = new Set<string>(rootHelp);
+    const reached = new Set<string>(first);
     for (const name of reached) for (const next of imported(name)) reached.add(next);
     expect([...reached]).not.toContain(core[0]);
   });
 
-  it('--version reads cli.js and esbuild helpers only, and the root --help two chunks besides', () => {
-    const chunks = join(root, 'dist', 'chunks');
-    const files = readdirSync(chunks).map((name) => ({ name, text: readFileSync(join(chunks, name), 'utf8') }));
-    const staticImports = (text: string) =>
-      [...text.matchAll(/^(?:import\s+"\.\/(?:chunks\/)?([^"]+)"|\} from "\.\/(?:chunks\/)?([^"]+)")/gm)].map(
-        (m) => (m[1] ?? m[2]) as string,
-      );
-    const helpers = files.filter((file) => file.text.includes('var __toESM = ')).map((file) => file.name);
-    expect(helpers).toHaveLength(1);
-    // The entry imports nothing of the bundle at its top but esbuild's helpers (definitions only):
-    // the rest is import()ed as each path needs.
-    expect(staticImports(readFileSync(join(root, 'dist', 'cli.js'), 'utf8'))).toEqual(helpers);
-    const rootHelp = files.find((file) => /^root-help-.*\.js$/.test(file.name));
-    expect(rootHelp).toBeDefined();
-    const reached = new Set<string>([rootHelp!.name]);
-    for (const name of reached)
-      for (const next of staticImports(files.find((file) => file.name === name)?.text ?? '')) reached.add(next);
-    expect([...reached].filter((name) => name !== helpers[0])).toHaveLength(2);
+  it('--version and the root help load the launcher and its CommonJS front only, never the program or an ES module', async () => {
+    // Written with writeSync: process.stderr would load the modules other tests look for.
+    const cache = join(dir, 'record-cache.cjs');
+    writeFileSync(
+      cache,
+      `process.on('exit', () => require('node:fs').writeSync(2, 'required: ' + Object.keys(require.cache).join(' ') + '\\n'));`,
+    );
+    for (const args of [['--version'], ['--version', '--verbose'], ['--help'], ['-h'], ['help'], []]) {
+      const r = await kagent(args, { NODE_OPTIONS: `--require ${cache}` });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^(kagent version|Usage: kagent)/);
+      const required = (/required: (.*)/.exec(r.stderr)?.[1] ?? '').split(' ').filter((file) => file !== cache);
+      expect(required, args.join(' ')).toEqual([bin, join(root, 'dist', 'front.cjs')]);
+    }
+    // What the front holds: its own modules and Node built-ins, nothing of a command.
+    const front = readFileSync(join(root, 'dist', 'front.cjs'), 'utf8');
+    const modules = [...front.matchAll(/^\/\/ ((?:src|commands|node_modules)\/\S+)$/gm)].map((m) => m[1]);
+    expect(modules.filter((module) => !/^src\/cli\//.test(module ?? ''))).toEqual([]);
+    expect(
+      [...front.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name?.startsWith('node:')),
+    ).toEqual([]);
   });
 
   it('--version and the root --help into a pipe load none of node:net, the streams, node:tty or node:os', async () => {

@@ -71,7 +71,10 @@ describe('the range the launcher checks', () => {
     mkdirSync(join(pkgDir, 'bin'));
     mkdirSync(join(pkgDir, 'dist'));
     copyFileSync(bin, join(pkgDir, 'bin', 'kagent.js'));
+    copyFileSync(join(bin, '..', 'package.json'), join(pkgDir, 'bin', 'package.json'));
     writeFileSync(join(pkgDir, 'package.json'), JSON.stringify({ type: 'module', engines: { node: range } }));
+    // A front that answers nothing, so that every run reaches the program.
+    writeFileSync(join(pkgDir, 'dist', 'front.cjs'), 'exports.answerWithoutProgram = () => undefined;\n');
     writeFileSync(join(pkgDir, 'dist', 'cli.js'), "process.stdout.write('ran\\n');\n");
     return spawnSync(testNode, [join(pkgDir, 'bin', 'kagent.js')], { encoding: 'utf8', env, timeout: 30_000 });
   }

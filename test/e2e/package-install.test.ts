@@ -35,6 +35,8 @@ describe('the packed tarball', () => {
       'LICENSE',
       'README.md',
       'bin/kagent.js',
+      'bin/package.json',
+      'dist/front.cjs',
       'dist/cli.js',
       'dist/sandbox.js',
       'dist/THIRD-PARTY-NOTICES.md',

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandSpec } from '../../src/kit/define.js';
-import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { loadGroup } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { tempDir } from './run.js';
 import type { TestSandbox } from './sandbox.js';
 

@@ -15,7 +15,8 @@ import {
   withReference,
 } from '../../src/cli/command-docs.js';
 import type { CommandSpec } from '../../src/kit/define.js';
-import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { loadGroup } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { GLOBAL_FLAGS } from '../../src/cli/global-flags.js';
 import { root } from '../helpers/binary.js';
 

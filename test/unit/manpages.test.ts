@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
 import { manPageFiles, manPages, roffText } from '../../src/cli/manpages.js';
-import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { loadGroup } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { ensureBuilt, root } from '../helpers/binary.js';
 import { runCli } from '../helpers/run.js';
 

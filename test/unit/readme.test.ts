@@ -8,7 +8,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchor } from '../../src/cli/command-docs.js';
 import type { CommandSpec } from '../../src/kit/define.js';
-import { groups, loadGroup } from '../../src/cli/manifest.js';
+import { loadGroup } from '../../src/cli/groups.js';
+import { groups } from '../../src/cli/manifest.js';
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from '../../src/cli/global-flags.js';
 import { root } from '../helpers/binary.js';
 
