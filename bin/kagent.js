@@ -17,8 +17,11 @@ if (needs && nodeFits(process.versions.node, needs) === false) {
     `kagent needs Node ${needs}, but this is Node ${process.versions.node}: run it with a supported Node.\n`,
   );
   process.exitCode = 2;
-} else if (!require('../dist/front.cjs').answerWithoutProgram(process.argv.slice(2))) {
-  import('../dist/cli.js');
+} else {
+  const argv = process.argv.slice(2);
+  // The front answers only flags (and `help`); a command line naming a command skips reading it.
+  const front = argv.every((arg) => arg.startsWith('-') || arg === 'help') && require('../dist/front.cjs');
+  if (!front || !front.answerWithoutProgram(argv)) import('../dist/cli.js');
 }
 
 /**
