@@ -217,6 +217,23 @@ export function missingProfileError(
   });
 }
 
+/**
+ * When this run's profile is the fallback "default" (no -p, no KAGENT_PROFILE, no current
+ * profile in the file) and it is not saved while others are: the hint that names them, with the
+ * exact commands to use one. kagent never picks a saved profile by itself (a script would
+ * silently talk to another service); it says how, as gh does.
+ */
+export function unsavedDefaultHint(config: Pick<Resolved, 'profile' | 'profileSource' | 'file'>): string | undefined {
+  if (config.profileSource !== 'default') return undefined;
+  const names = Object.keys(config.file.profiles);
+  if (names.includes(config.profile) || names.length === 0) return undefined;
+  if (names.length === 1) {
+    const [name] = names as [string];
+    return `no current profile; the one saved profile is "${name}": make it current with \`kagent config use ${name}\`, or add \`-p ${name}\` to the command`;
+  }
+  return `no current profile; saved profiles: ${names.join(', ')}: make one current with \`kagent config use NAME\`, or add \`-p NAME\` to the command`;
+}
+
 /** The name nearest to `name` by edit distance, if it is near enough to be a typo (at most a third of its length, and 3). */
 export function closestName(name: string, names: readonly string[]): string | undefined {
   let best: string | undefined;

@@ -341,3 +341,33 @@ describe('-p with a profile that does not exist', () => {
     expect(login.stderr).not.toContain('PROFILE_NOT_FOUND');
   });
 });
+
+describe('no current profile, but saved ones', () => {
+  const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined, KAGENT_PROFILE: undefined };
+
+  it('names the one saved profile and the exact commands that use it, without using it', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    // what `kagent sandbox` leaves: a `sandbox` profile, no current one
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_x' });
+    const r = await runCli(['me'], { configDir, env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: no API base URL configured (NO_BASE_URL)');
+    expect(r.stderr).toContain(
+      'hint: no current profile; the one saved profile is "sandbox": make it current with `kagent config use sandbox`, or add `-p sandbox` to the command',
+    );
+    const withUrl = await runCli(['me'], { configDir, env: { ...env, KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
+    expect(withUrl.code).toBe(3);
+    expect(withUrl.stderr).toContain('`kagent config use sandbox`');
+  });
+
+  it('lists several saved profiles; with a saved current profile the usual hint stays', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1' });
+    await writeProfile(configDir, 'work', { baseUrl: 'http://127.0.0.1:9/api/v1' });
+    const r = await runCli(['me'], { configDir, env });
+    expect(r.stderr).toContain('hint: no current profile; saved profiles: sandbox, work');
+    await writeProfile(configDir, 'work', {}, { makeCurrent: true });
+    const current = await runCli(['me'], { configDir, env });
+    expect(current.stderr).toContain('hint: run `kagent auth login --profile work`, or set KAGENT_API_KEY');
+  });
+});
