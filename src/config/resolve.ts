@@ -206,14 +206,29 @@ export function missingProfileError(
   if (config.profileSource !== 'flag' && config.profileSource !== 'env') return undefined;
   const names = Object.keys(config.file.profiles);
   if (names.includes(config.profile)) return undefined;
-  const closest = closestName(config.profile, names);
-  const where = config.profileSource === 'env' ? ' (from KAGENT_PROFILE)' : '';
-  return new CliError(`no profile "${config.profile}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
-    exitCode: ExitCode.NOT_FOUND,
+  return profileNotFound(config.profile, names, {
+    fromEnv: config.profileSource === 'env',
+    create: `kagent auth login -p ${config.profile}`,
+  });
+}
+
+/**
+ * `no profile "sandbx": did you mean "sandbox"?` (PROFILE_NOT_FOUND, exit 4 unless told), its hint
+ * naming the saved profiles and the command that would create this one.
+ */
+export function profileNotFound(
+  name: string,
+  saved: readonly string[],
+  options: { fromEnv?: boolean; create: string; exitCode?: number },
+): CliError {
+  const closest = closestName(name, saved);
+  const where = options.fromEnv ? ' (from KAGENT_PROFILE)' : '';
+  return new CliError(`no profile "${name}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
+    exitCode: options.exitCode ?? ExitCode.NOT_FOUND,
     code: 'PROFILE_NOT_FOUND',
-    hint: names.length
-      ? `saved profiles: ${names.join(', ')} (\`kagent config profiles\`); create one with \`kagent auth login -p ${config.profile}\``
-      : `no profile is saved yet: create one with \`kagent auth login -p ${config.profile}\``,
+    hint: saved.length
+      ? `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${options.create}\``
+      : `no profile is saved yet: create one with \`${options.create}\``,
   });
 }
 
