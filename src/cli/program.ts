@@ -103,7 +103,8 @@ export async function run(options: RunOptions): Promise<number> {
     const { reportError } = await import('../io/report.js');
     return reportError(toUsage(error), {
       stderr: options.stderr,
-      json: flags ? flags.json : jsonRequested(argv),
+      // The JSON envelope is for a program reading stderr; a person at a terminal reads the text (docs/output.md).
+      json: (flags ? flags.json : jsonRequested(argv)) && options.stderr.isTTY !== true,
       color: colorEnabled(options.stderr.isTTY === true, env, flags ? flags.color : !argv.includes('--no-color')),
       debug: flags ? flags.debug : argv.includes('--debug') || envFlag(env, 'KAGENT_DEBUG'),
       interrupted: signal.aborted,

@@ -249,15 +249,22 @@ export function unsavedDefaultHint(config: Pick<Resolved, 'profile' | 'profileSo
   return `no current profile; saved profiles: ${names.join(', ')}: make one current with \`kagent config use NAME\`, or add \`-p NAME\` to the command`;
 }
 
-/** The name nearest to `name` by edit distance, if it is near enough to be a typo (at most a third of its length, and 3). */
-export function closestName(name: string, names: readonly string[]): string | undefined {
+/**
+ * The name nearest to `name` by edit distance, if it is near enough to be a typo: at most
+ * `limit` edits (by default a third of its length rounded up, and 3).
+ */
+export function closestName(
+  name: string,
+  names: readonly string[],
+  limit = Math.min(3, Math.max(1, Math.ceil(name.length / 3))),
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of names) {
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
-  return best !== undefined && bestDistance <= Math.min(3, Math.max(1, Math.ceil(name.length / 3))) ? best : undefined;
+  return best !== undefined && bestDistance <= limit ? best : undefined;
 }
 
 /** Levenshtein distance, with a transposition of two neighbours counting as one edit. */

@@ -371,3 +371,38 @@ describe('no current profile, but saved ones', () => {
     expect(current.stderr).toContain('hint: run `kagent auth login --profile work`, or set KAGENT_API_KEY');
   });
 });
+
+describe('mistakes with --json / --jq', () => {
+  const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
+
+  it('an unknown field close to a known one: did you mean (exit 2), the known fields listed', async () => {
+    const r = await runCli(['help', 'exit-codes', '--json', 'cdoe'], { env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error).toEqual({
+      code: 'USAGE',
+      message: 'unknown field for --json: cdoe (did you mean "code"?)',
+      hint: 'known fields: code, meaning',
+    });
+  });
+
+  it('at a terminal the error is text even with --json or --jq; piped stderr keeps the JSON envelope', async () => {
+    const field = await runCli(['help', 'exit-codes', '--json', 'menaing'], {
+      env: { ...env, NO_COLOR: '1' },
+      tty: true,
+    });
+    expect(field.code).toBe(2);
+    expect(field.stderr).toBe(
+      'error: unknown field for --json: menaing (did you mean "meaning"?) (USAGE)\nhint: known fields: code, meaning\n',
+    );
+    const jq = await runCli(['help', 'exit-codes', '--jq', '.bad syntax'], {
+      env: { ...env, NO_COLOR: '1' },
+      tty: true,
+    });
+    expect(jq.code).toBe(2);
+    expect(jq.stderr).toMatch(/^error: .*\n/);
+    expect(jq.stderr).not.toContain('{"error"');
+    const piped = await runCli(['help', 'exit-codes', '--jq', '.bad syntax'], { env });
+    expect(piped.code).toBe(2);
+    expect(JSON.parse(piped.stderr).error.code).toBe(jq.stderr.match(/\((\w+)\)\n/)?.[1]);
+  });
+});
