@@ -20,7 +20,7 @@ async function readKeyFromStdin(ctx: Context): Promise<string> {
   }
   const key = text.trim().split(/\r?\n/)[0]?.trim() ?? '';
   if (key === '')
-    throw new UsageError('--with-key: no API key on stdin', 'for example: kagent auth login --with-key < key.txt');
+    throw new UsageError('--with-key: no API key on stdin', 'for example: `kagent auth login --with-key < key.txt`');
   return key;
 }
 
