@@ -226,9 +226,11 @@ export function profileNotFound(
   return new CliError(`no profile "${name}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
     exitCode: options.exitCode ?? ExitCode.NOT_FOUND,
     code: 'PROFILE_NOT_FOUND',
-    hint: saved.length
-      ? `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${options.create}\``
-      : `no profile is saved yet: create one with \`${options.create}\``,
+    hint: !PROFILE_NAME.test(name)
+      ? 'profile names are letters, digits, ".", "_" and "-"'
+      : saved.length
+        ? `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${options.create}\``
+        : `no profile is saved yet: create one with \`${options.create}\``,
   });
 }
 

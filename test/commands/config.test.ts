@@ -169,6 +169,11 @@ describe('profiles', () => {
     expect(typo.code).toBe(4);
     expect(typo.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
     expect(typo.stderr).toContain('hint: saved profiles: default, sandbox (`kagent config profiles`)');
+    // a name no profile can have: no command to create it is offered
+    const odd = await runCli(['config', 'use', 'a b; rm'], { configDir });
+    expect(odd.code).toBe(4);
+    expect(odd.stderr).toContain('hint: profile names are letters, digits, ".", "_" and "-"');
+    expect(odd.stderr).not.toContain('auth login');
     const json = JSON.parse((await runCli(['config', 'profiles', '--json'], { configDir })).stdout);
     expect(json).toContainEqual({
       name: 'sandbox',
