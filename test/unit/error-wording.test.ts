@@ -80,6 +80,11 @@ describe('the wording of errors and hints', () => {
   it('a message or hint that names a command quotes the whole command in backticks', () => {
     const wrong = [...messages, ...hints].filter(({ text }) => COMMAND.test(outsideBackticks(text)));
     expect(wrong).toEqual([]);
+    // … and whole: no flag or value of it left after the closing backtick (`kagent auth login` --profile work)
+    const cut = [...messages, ...hints].filter(({ text }) =>
+      /`kagent [^`]*`(\$\{[^}]*\})?\s?(-{1,2}[a-z]|\$\{)/.test(text.replace(/\\`/g, '`')),
+    );
+    expect(cut).toEqual([]);
   });
 });
 
