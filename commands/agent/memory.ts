@@ -86,7 +86,7 @@ export default defineCommand({
         `${flag} ${message}`,
         [{ path: flag, message }],
         mode === 'append'
-          ? `it holds ${charLength(current)} now: shorten it first (kagent agent memory opens it in $EDITOR)`
+          ? `it holds ${charLength(current)} now: shorten it first (\`kagent agent memory\` opens it in $EDITOR)`
           : undefined,
       );
     }

@@ -255,7 +255,7 @@ export default defineGroup({
     let path = args.path;
     if (path === undefined) {
       if ((METHODS as readonly string[]).includes(method))
-        throw new UsageError(`PATH is missing: kagent api ${method} PATH`, 'e.g. kagent api GET /me');
+        throw new UsageError(`PATH is missing: \`kagent api ${method} PATH\``, 'for example: `kagent api GET /me`');
       path = args.method;
       method = 'GET';
     }

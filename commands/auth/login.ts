@@ -3,8 +3,8 @@ import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
-import { askSecret, askText } from '../../src/io/prompt.js';
-import { checkBaseUrl, configDirOf, maskKey } from '../../src/config/resolve.js';
+import { askSecret, askText, confirmOrYes } from '../../src/io/prompt.js';
+import { checkBaseUrl, configDirOf, maskKey, storedProfile } from '../../src/config/resolve.js';
 import { connect } from '../../src/cli/runtime.js';
 import { writeProfile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
@@ -20,8 +20,78 @@ async function readKeyFromStdin(ctx: Context): Promise<string> {
   }
   const key = text.trim().split(/\r?\n/)[0]?.trim() ?? '';
   if (key === '')
-    throw new UsageError('--with-key: no API key on stdin', 'for example: kagent auth login --with-key < key.txt');
+    throw new UsageError('--with-key: no API key on stdin', 'for example: `kagent auth login --with-key < key.txt`');
   return key;
+}
+
+/**
+ * A profile that holds a key already: say who is logged in where, and ask before replacing it
+ * (elsewhere --yes, as every step that loses something). The account is looked up with the
+ * saved key, briefly; a service that does not answer leaves it out.
+ */
+async function confirmReplace(ctx: Context): Promise<void> {
+  const saved = storedProfile(ctx.config);
+  if (!saved.apiKey || ctx.flags.yes) return;
+  const profile = ctx.config.profile;
+  const account = saved.baseUrl ? await accountOf(ctx, saved.baseUrl, saved.apiKey) : undefined;
+  await output.note(
+    ctx,
+    `Profile "${profile}" is logged in${saved.baseUrl ? ` to ${saved.baseUrl}` : ''}${account ? ` as ${account}` : ''} (key ${maskKey(saved.apiKey)})`,
+  );
+  await confirmOrYes(ctx, {
+    message: `Replace the login of profile "${profile}"?`,
+    action: `replace the login of profile "${profile}"`,
+  });
+}
+
+const ACCOUNT_LOOKUP_MS = 5_000;
+
+async function accountOf(ctx: Context, baseUrl: string, apiKey: string): Promise<string | undefined> {
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ACCOUNT_LOOKUP_MS)]);
+  try {
+    const client = await connect(ctx, { baseUrl, apiKey });
+    const me = await client.call('getMe', { signal });
+    return me.email ?? me.id;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+async function askBaseUrl(ctx: Context): Promise<string> {
+  const typed = await askText(ctx, {
+    message: 'API base URL (e.g. https://example.com/api/v1):',
+    flag: '--base-url URL',
+    what: 'the API base URL',
+    validate: (value) => {
+      try {
+        checkBaseUrl(value.trim(), 'the base URL');
+        return true;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+  });
+  return typed.trim();
+}
+
+/**
+ * The key refused: nothing of it is saved, but a base URL typed or given with --base-url is kept
+ * in a profile without a key, so the next `kagent auth login` asks only for the key. (A profile
+ * logged in already keeps its own URL: a new one with the old key would break that login.)
+ */
+async function refused(ctx: Context, baseUrl: string, serviceUrl: string, code: string): Promise<CliError> {
+  const keep = baseUrl !== ctx.config.baseUrl || ctx.config.baseUrlSource === 'flag';
+  const kept = keep && !storedProfile(ctx.config).apiKey;
+  if (kept) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { baseUrl });
+  const retry = `kagent auth login${ctx.config.profile === 'default' ? '' : ` -p ${ctx.config.profile}`}`;
+  return new CliError(`the service at ${serviceUrl} did not accept this API key`, {
+    exitCode: ExitCode.AUTH,
+    code,
+    hint: kept
+      ? `copy the key again from your account settings; the key was not saved, the base URL was (profile "${ctx.config.profile}"): \`${retry}\` asks only for the key`
+      : 'copy the key again from your account settings; nothing was saved',
+  });
 }
 
 export default defineCommand({
@@ -29,32 +99,19 @@ export default defineCommand({
   summary: 'Log in with an API key (checked with the service before it is saved)',
   description:
     'On a terminal you are asked for the base URL (unless given) and the key (typed masked). In scripts, pipe the key in with --with-key. ' +
-    'The profile (-p, default: the current one) is saved with its base URL and key in the config file (mode 0600) and becomes the current profile.',
+    'The profile (-p, default: the current one) is saved with its base URL and key in the config file (mode 0600) and becomes the current profile. ' +
+    'A profile logged in already is replaced only after you say yes (elsewhere: --yes). A refused key is not saved; ' +
+    'the base URL you gave is, so the next login asks only for the key.',
   options: [{ flags: '--with-key', description: 'read the API key from stdin instead of asking' }],
   examples: [
     'kagent auth login --base-url https://example.com/api/v1',
     'kagent auth login --base-url https://example.com/api/v1 --with-key < key.txt',
     'echo "$KEY" | kagent auth login -p work --with-key',
+    'kagent auth login -p work --with-key --yes < new-key.txt',
   ],
   async run(ctx, opts) {
-    let baseUrl = ctx.config.baseUrl;
-    if (!baseUrl) {
-      baseUrl = (
-        await askText(ctx, {
-          message: 'API base URL (e.g. https://example.com/api/v1):',
-          flag: '--base-url URL',
-          what: 'the API base URL',
-          validate: (value) => {
-            try {
-              checkBaseUrl(value.trim(), 'the base URL');
-              return true;
-            } catch (error) {
-              return (error as Error).message;
-            }
-          },
-        })
-      ).trim();
-    }
+    await confirmReplace(ctx);
+    const baseUrl = ctx.config.baseUrl ?? (await askBaseUrl(ctx));
 
     const apiKey = opts.withKey
       ? await readKeyFromStdin(ctx)
@@ -72,13 +129,8 @@ export default defineCommand({
     try {
       me = await withSpinner(ctx, 'Checking the key…', () => client.call('getMe', { signal: ctx.signal }));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        throw new CliError(`the service at ${client.baseUrl} did not accept this API key`, {
-          exitCode: ExitCode.AUTH,
-          code: error.code,
-          hint: 'copy the key again from your account settings; nothing was saved',
-        });
-      }
+      if (error instanceof ApiError && error.status === 401)
+        throw await refused(ctx, baseUrl, String(client.baseUrl), error.code);
       throw error;
     }
 

@@ -152,7 +152,7 @@ async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | un
   const nothingPiped = () =>
     new UsageError(
       'no message: pass MESSAGE, or pipe it on stdin (stdin was empty)',
-      'for example: kagent chat "what did I save about vector search?"',
+      'for example: `kagent chat "what did I save about vector search?"`',
     );
   if (text === '-') {
     text = await readMessageFromStdin(ctx);
@@ -171,7 +171,7 @@ async function messageOrRepl(ctx: Context, opts: ChatOptions, given: string | un
             : (promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal');
       throw new UsageError(
         `no message: pass MESSAGE, or pipe it on stdin (no conversation prompt: ${why})`,
-        'for example: kagent chat "what did I save about vector search?"',
+        'for example: `kagent chat "what did I save about vector search?"`',
       );
     }
   }

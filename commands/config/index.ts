@@ -1,4 +1,4 @@
-// kagent config get / set / unset / list, and profiles / use. Settings belong
+// kagent config get / set / unset / list, and profiles / use / delete. Settings belong
 // to a profile (-p, default: the current one). `get` and `list` show the value
 // in effect and where it came from (flag > environment > profile > default).
 import { defineGroup } from '../../src/kit/define.js';
@@ -9,11 +9,12 @@ import unset from './unset.js';
 import list from './list.js';
 import profiles from './profiles.js';
 import use from './use.js';
+import remove from './delete.js';
 
 export default defineGroup({
   name: 'config',
   summary: 'Read and change settings and profiles',
   description: `Settings (per profile): ${SETTINGS.map((s) => `${s.key} — ${s.about}`).join('; ')}.`,
   examples: ['kagent config list', 'kagent config set lang zh', 'kagent config use sandbox'],
-  commands: [get, set, unset, list, profiles, use],
+  commands: [get, set, unset, list, profiles, use, remove],
 });

@@ -1,16 +1,19 @@
 import { UsageError } from '../../src/errors.js';
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { SETTINGS, settingFor } from './shared.js';
+import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'set',
   summary: 'Save a setting in the profile',
-  description: `Settings: ${SETTINGS.filter((s) => !s.secret)
-    .map((s) => `${s.key} (${s.about})`)
-    .join('; ')}. The API key is saved by \`kagent auth login\`.`,
+  description:
+    `Settings: ${SETTINGS.filter((s) => !s.secret)
+      .map((s) => `${s.key} (${s.about})`)
+      .join('; ')}. The API key is saved by \`kagent auth login\`. ` +
+    'The profile (-p, default: the current one) must be saved already; --create makes a new one.',
+  options: [{ flags: '--create', description: 'create the profile if it is not saved yet' }],
   arguments: [
     { name: 'key', description: 'the setting', choices: SETTINGS.map((s) => s.key) },
     { name: 'value', description: 'its new value' },
@@ -19,9 +22,14 @@ export default defineCommand({
     'kagent config set lang zh',
     'kagent config set base-url https://example.com/api/v1 -p work',
     'kagent config set rate-limit 30',
+    'kagent config set lang en -p staging --create',
   ],
-  async run(ctx, _opts, args) {
+  async run(ctx, opts, args) {
     const setting = settingFor(args.key);
+    requireSavedProfile(ctx, {
+      create: opts.create === true,
+      retry: `kagent config set ${setting.key} ${/^[\w.:/@+-]+$/.test(args.value) ? args.value : 'VALUE'} -p ${ctx.config.profile} --create`,
+    });
     if (!setting.parse) {
       throw new UsageError(
         `${setting.key} cannot be set here`,

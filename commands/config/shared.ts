@@ -1,8 +1,8 @@
 // What several `kagent config` verbs share.
 import type { Context, ValueSource } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
-import { checkBaseUrl, maskKey, storedProfile } from '../../src/config/resolve.js';
-import type { Profile } from '../../src/config/store.js';
+import { ExitCode, UsageError } from '../../src/errors.js';
+import { checkBaseUrl, maskKey, profileNotFound, storedProfile } from '../../src/config/resolve.js';
+import { readConfigFile, type Profile } from '../../src/config/store.js';
 import { parsePager } from '../../src/io/pager-setting.js';
 
 export type Bounds = (typeof import('../../src/api/shapes.js'))['limits'];
@@ -98,4 +98,22 @@ export function rowFor(ctx: Context, setting: Setting): Row {
   const [value, source] = setting.current(ctx.config);
   if (value === undefined || value === null || value === '') return { key: setting.key, value: null, source: null };
   return { key: setting.key, value: setting.secret ? maskKey(String(value)) : (value as string | number), source };
+}
+
+/**
+ * `config set` and `unset` change only a saved profile: `-p sandbx config set lang zh` is a
+ * usage error (exit 2) naming the closest saved profile, never a new junk profile. `create`
+ * (set's --create) makes a new one. The single exception is the very first setting of all:
+ * with nothing saved yet, the implicit "default" profile is created (set lang before logging in).
+ */
+export function requireSavedProfile(ctx: Context, options: { create: boolean; retry: string }): void {
+  const { profile, profileSource, configPath } = ctx.config;
+  const saved = Object.keys(readConfigFile(configPath).profiles);
+  if (saved.includes(profile) || options.create) return;
+  if (profileSource === 'default' && saved.length === 0) return;
+  throw profileNotFound(profile, saved, {
+    fromEnv: profileSource === 'env',
+    create: options.retry,
+    exitCode: ExitCode.USAGE,
+  });
 }

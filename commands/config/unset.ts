@@ -1,6 +1,6 @@
 import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { SETTINGS, settingFor } from './shared.js';
+import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
 
@@ -11,6 +11,7 @@ export default defineCommand({
   examples: ['kagent config unset space', 'kagent config unset lang -p work'],
   async run(ctx, _opts, args) {
     const setting = settingFor(args.key);
+    requireSavedProfile(ctx, { create: false, retry: `kagent auth login -p ${ctx.config.profile}` });
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: undefined });
     if (output.wantsJson(ctx))
       await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });

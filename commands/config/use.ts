@@ -1,5 +1,4 @@
-import { CliError } from '../../src/errors.js';
-import { configDirOf } from '../../src/config/resolve.js';
+import { configDirOf, profileNotFound } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { readConfigFile, updateConfigFile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
@@ -12,10 +11,8 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const file = readConfigFile(ctx.config.configPath);
     if (!file.profiles[args.profile]) {
-      throw new CliError(`no profile "${args.profile}"`, {
-        exitCode: 4,
-        code: 'PROFILE_NOT_FOUND',
-        hint: 'see them with `kagent config profiles`, or create one with `kagent auth login -p NAME`',
+      throw profileNotFound(args.profile, Object.keys(file.profiles), {
+        create: `kagent auth login -p ${args.profile}`,
       });
     }
     await updateConfigFile(configDirOf(ctx.config), (config) => {

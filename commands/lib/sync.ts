@@ -143,7 +143,7 @@ async function checkArguments(
   if (spaceRef === undefined)
     throw new UsageError(
       "sync needs a space: pass --space (or set the profile's: `kagent config set space NAME`)",
-      'for example: kagent lib sync docs/ --space Handbook',
+      'for example: `kagent lib sync docs/ --space Handbook`',
     );
   const S = await shapes();
   checkInput(

@@ -73,6 +73,15 @@ interface SandboxStarted {
   profile: string | null;
 }
 
+/** The heading of the script example (a test runs the lines after it in bash, as printed by --help). */
+const SCRIPT_EXAMPLE_HEADING = '# in a script: start it in the background, wait for its line, take its URL and key';
+const SCRIPT_EXAMPLE = [
+  'kagent sandbox --port 0 --quiet --json > sandbox.json &',
+  'until [ -s sandbox.json ]; do sleep 0.1; done',
+  'eval "$(jq -r \'"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)"\' sandbox.json)"',
+  'kagent me; kill %1',
+];
+
 export default defineGroup({
   name: 'sandbox',
   summary: 'Run a local double of the whole API for tests and demos',
@@ -92,7 +101,8 @@ export default defineGroup({
     'kagent -p sandbox me',
     'kagent sandbox --port 0 --state ./sandbox.json --speed 60',
     'kagent sandbox --rate-limit 0 --faults 503=0.1,slow=0.05:2000 --quiet',
-    'eval "$(kagent sandbox --port 0 --json | jq -r \'"export KAGENT_BASE_URL=\\(.baseUrl) KAGENT_API_KEY=\\(.apiKey)"\')" &',
+    SCRIPT_EXAMPLE_HEADING,
+    ...SCRIPT_EXAMPLE,
   ],
   endsOnInterrupt: true,
   async run(ctx, flags) {

@@ -7,7 +7,7 @@
 import type { Context, Editor, Prompter } from '../context.js';
 import type { Clock } from '../http/clock.js';
 import type { CommandSpec } from '../kit/define.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import type { Streams } from '../io/terminal.js';
 import { extractJsonFields, groupWordIn, operandsAfter } from './argv.js';
 import { jsonRequested, toGlobalFlags } from './global-flags.js';
@@ -102,9 +102,10 @@ export async function run(options: RunOptions): Promise<number> {
   } catch (error) {
     if (isHelpOrVersion(error)) return ExitCode.OK;
     const { reportError } = await import('../io/report.js');
-    return reportError(toUsage(error), {
+    return reportError(await toUsage(error), {
       stderr: options.stderr,
-      json: flags ? flags.json : jsonRequested(argv),
+      // The JSON envelope is for a program reading stderr; a person at a terminal reads the text (docs/output.md).
+      json: (flags ? flags.json : jsonRequested(argv)) && options.stderr.isTTY !== true,
       color: colorEnabled(options.stderr.isTTY === true, env, flags ? flags.color : !argv.includes('--no-color')),
       debug: flags ? flags.debug : argv.includes('--debug') || envFlag(env, 'KAGENT_DEBUG'),
       interrupted: signal.aborted,
@@ -142,9 +143,10 @@ function isHelpOrVersion(error: unknown): boolean {
 }
 
 /** Commander's parse errors are usage errors: exit 2 (commander itself uses 1), with a pointer to the command's help. */
-function toUsage(error: unknown): unknown {
+async function toUsage(error: unknown): Promise<unknown> {
   const commanderError = commanderErrorOf(error);
   if (!commanderError) return error;
   const path = error instanceof ParseFailure ? error.commandPath : 'kagent';
-  return new UsageError(commanderError.message.replace(/^error:\s*/, ''), `see \`${path} --help\``);
+  const { parseErrorOf } = await import('./parse-errors.js');
+  return parseErrorOf(commanderError.code, commanderError.message, path);
 }

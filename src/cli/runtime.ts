@@ -8,7 +8,7 @@ import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
 import type { Clock } from '../http/clock.js';
 import { defaultCacheDir } from '../config/cache-dir.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
-import { maskKey, missingProfileError, resolveConfig, type Resolved } from '../config/resolve.js';
+import { maskKey, missingProfileError, resolveConfig, unsavedDefaultHint, type Resolved } from '../config/resolve.js';
 import { createEditor } from '../io/editor.js';
 import type { PagerHold, PagingStream } from '../io/pager.js';
 import { createPrompter } from '../io/prompt.js';
@@ -159,18 +159,25 @@ export async function connect(
   const missing =
     (!baseUrl || keyMissing) && 'file' in ctx.config ? missingProfileError(ctx.config as Resolved) : undefined;
   if (missing) throw missing;
+  // No current profile, but saved ones (the `sandbox` one, say): name them and how to use one.
+  const unsaved =
+    (!baseUrl || keyMissing) && 'file' in ctx.config ? unsavedDefaultHint(ctx.config as Resolved) : undefined;
   if (!baseUrl) {
     throw new CliError('no API base URL configured', {
       exitCode: ExitCode.AUTH,
       code: 'NO_BASE_URL',
-      hint: 'log in with `kagent auth login --base-url URL`, set KAGENT_BASE_URL, or start a local one with `kagent sandbox`',
+      hint:
+        unsaved ??
+        'log in with `kagent auth login --base-url URL`, set KAGENT_BASE_URL, or start a local one with `kagent sandbox`',
     });
   }
   if (keyMissing) {
     throw new CliError('not logged in: no API key', {
       exitCode: ExitCode.AUTH,
       code: 'NOT_AUTHENTICATED',
-      hint: `run \`kagent auth login\`${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}, or set KAGENT_API_KEY`,
+      hint:
+        unsaved ??
+        `run \`kagent auth login${ctx.config.profile === 'default' ? '' : ` --profile ${ctx.config.profile}`}\`, or set KAGENT_API_KEY`,
     });
   }
   // Credentials other than the configured ones (`auth login` checking a new key) are secrets of this run too.

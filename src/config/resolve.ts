@@ -206,26 +206,67 @@ export function missingProfileError(
   if (config.profileSource !== 'flag' && config.profileSource !== 'env') return undefined;
   const names = Object.keys(config.file.profiles);
   if (names.includes(config.profile)) return undefined;
-  const closest = closestName(config.profile, names);
-  const where = config.profileSource === 'env' ? ' (from KAGENT_PROFILE)' : '';
-  return new CliError(`no profile "${config.profile}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
-    exitCode: ExitCode.NOT_FOUND,
-    code: 'PROFILE_NOT_FOUND',
-    hint: names.length
-      ? `saved profiles: ${names.join(', ')} (\`kagent config profiles\`); create one with \`kagent auth login -p ${config.profile}\``
-      : `no profile is saved yet: create one with \`kagent auth login -p ${config.profile}\``,
+  return profileNotFound(config.profile, names, {
+    fromEnv: config.profileSource === 'env',
+    create: `kagent auth login -p ${config.profile}`,
   });
 }
 
-/** The name nearest to `name` by edit distance, if it is near enough to be a typo (at most a third of its length, and 3). */
-export function closestName(name: string, names: readonly string[]): string | undefined {
+/**
+ * `no profile "sandbx": did you mean "sandbox"?` (PROFILE_NOT_FOUND, exit 4 unless told), its hint
+ * naming the saved profiles and the command that would create this one.
+ */
+export function profileNotFound(
+  name: string,
+  saved: readonly string[],
+  options: { fromEnv?: boolean; create: string; exitCode?: number },
+): CliError {
+  const closest = closestName(name, saved);
+  const where = options.fromEnv ? ' (from KAGENT_PROFILE)' : '';
+  return new CliError(`no profile "${name}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
+    exitCode: options.exitCode ?? ExitCode.NOT_FOUND,
+    code: 'PROFILE_NOT_FOUND',
+    hint: !PROFILE_NAME.test(name)
+      ? 'profile names are letters, digits, ".", "_" and "-"'
+      : saved.length
+        ? `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${options.create}\``
+        : `no profile is saved yet: create one with \`${options.create}\``,
+  });
+}
+
+/**
+ * When this run's profile is the fallback "default" (no -p, no KAGENT_PROFILE, no current
+ * profile in the file) and it is not saved while others are: the hint that names them, with the
+ * exact commands to use one. kagent never picks a saved profile by itself (a script would
+ * silently talk to another service); it says how, as gh does.
+ */
+export function unsavedDefaultHint(config: Pick<Resolved, 'profile' | 'profileSource' | 'file'>): string | undefined {
+  if (config.profileSource !== 'default') return undefined;
+  const names = Object.keys(config.file.profiles);
+  if (names.includes(config.profile) || names.length === 0) return undefined;
+  if (names.length === 1) {
+    const [name] = names as [string];
+    return `no current profile; the one saved profile is "${name}": make it current with \`kagent config use ${name}\`, or add \`-p ${name}\` to the command`;
+  }
+  return `no current profile; saved profiles: ${names.join(', ')}: make one current with \`kagent config use NAME\`, or add \`-p NAME\` to the command`;
+}
+
+/**
+ * The name nearest to `name` by edit distance, if it is near enough to be a typo: at most
+ * `limit` edits (by default a third of its length rounded up, and 3).
+ */
+export function closestName(
+  name: string,
+  names: readonly string[],
+  limit = Math.min(3, Math.max(1, Math.ceil(name.length / 3))),
+): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of names) {
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
-  return best !== undefined && bestDistance <= Math.min(3, Math.max(1, Math.ceil(name.length / 3))) ? best : undefined;
+  return best !== undefined && bestDistance <= limit ? best : undefined;
 }
 
 /** Levenshtein distance, with a transposition of two neighbours counting as one edit. */

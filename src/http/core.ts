@@ -4,6 +4,7 @@
 // failure into a CliError with the documented exit code.
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
+import { ApiError } from '../errors.js';
 import { defaultBackoff, type BackoffOptions } from './backoff.js';
 import { systemClock } from './clock.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
@@ -158,10 +159,22 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const signal = combineSignals(options.signal, req.signal);
     const headers = headersFor(req, authorised ? apiKey : undefined, userAgent);
     const proxy = await routeFor(url);
-    return new Exchange(settings, { req, url, method, headers, authorised, proxy, signal }).run();
+    try {
+      return await new Exchange(settings, { req, url, method, headers, authorised, proxy, signal }).run();
+    } catch (error) {
+      if (authorised) blameKeySource(error, options.apiKeySource);
+      throw error;
+    }
   }
 
   return { baseUrl, hasKey: apiKey !== undefined, send };
+}
+
+/** A key from KAGENT_API_KEY that the service refuses: the hint names the variable, which wins over any saved key. */
+function blameKeySource(error: unknown, source: string | undefined): void {
+  if (!(error instanceof ApiError) || error.status !== 401 || source !== 'KAGENT_API_KEY') return;
+  error.hint =
+    'the API key in KAGENT_API_KEY was not accepted (it wins over the saved key): fix it, or `unset KAGENT_API_KEY` to use the saved one';
 }
 
 /** The proxy for a URL's origin, decided once per origin; proxy.ts is loaded only when a proxy variable is set. */

@@ -232,7 +232,7 @@ export class Exchange {
 
   /** The first request with this key is still running: wait for it, then ask again with the same key. */
   private async stillInProgress(error: CliError, retryAfterMs: number | undefined, key: string): Promise<undefined> {
-    const hint = `the first request with this key is still running; run the same command again later with --idempotency-key ${key}`;
+    const hint = `the first request with this key is still running; run the same command again later with \`--idempotency-key ${key}\``;
     if (this.inProgressWaits < this.s.retries) {
       // Never ask again at once (full jitter can pick ~0): at least half the base delay.
       const delay = Math.max(

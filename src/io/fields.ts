@@ -1,6 +1,7 @@
 // `--json id,title` (the gh habit): only those fields of each object. A field
 // that the answer does not have is a usage error that lists the ones it has.
 import { UsageError } from '../errors.js';
+import { closestName } from '../config/resolve.js';
 
 /** A comma-separated list of field names, as --json takes it. */
 export const FIELD_LIST = /^[A-Za-z_$][\w$-]*(,[A-Za-z_$][\w$-]*)*$/;
@@ -27,8 +28,13 @@ export function checkFields(sample: unknown, fields: readonly string[]): void {
   const known = Object.keys(sample);
   const unknown = fields.filter((field) => !Object.hasOwn(sample, field));
   if (unknown.length > 0) {
+    // `--json nme`: the field meant, where one is near enough to be a typo (a third of its length, rounded down).
+    const meant = unknown
+      .map((field) => closestName(field, known, Math.max(1, Math.floor(field.length / 3))))
+      .filter((field) => field !== undefined);
+    const guess = meant.length > 0 ? ` (did you mean ${meant.map((field) => `"${field}"`).join(', ')}?)` : '';
     throw new UsageError(
-      `unknown field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}`,
+      `unknown field${unknown.length > 1 ? 's' : ''} for --json: ${unknown.join(', ')}${guess}`,
       `known fields: ${known.join(', ')}`,
     );
   }

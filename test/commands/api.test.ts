@@ -313,7 +313,7 @@ describe('kagent api: errors', () => {
     expect(bad.stderr).toContain('METHOD must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (got "FETCH")');
     const noPath = await kagent(['api', 'POST']);
     expect(noPath.code).toBe(2);
-    expect(noPath.stderr).toContain('PATH is missing: kagent api POST PATH');
+    expect(noPath.stderr).toContain('PATH is missing: `kagent api POST PATH`');
     expect(await requests()).toEqual({});
   });
 

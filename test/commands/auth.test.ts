@@ -91,7 +91,7 @@ describe('auth login', () => {
     expect(`${r.stdout}${r.stderr}`).not.toContain(t.apiKey);
   });
 
-  it('a key the service does not accept: exit 3 and nothing saved', async () => {
+  it('a key the service does not accept: exit 3, the key not saved, the base URL given kept for the retry', async () => {
     const configDir = tempDir();
     const r = await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], {
       configDir,
@@ -100,7 +100,58 @@ describe('auth login', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('did not accept this API key');
     expect(r.stderr).not.toContain('kak_not_a_real_key_0000');
-    expect(() => readFileSync(join(configDir, 'config.json'))).toThrow();
+    expect(r.stderr).toContain(
+      'the key was not saved, the base URL was (profile "default"): `kagent auth login` asks only for the key',
+    );
+    expect(savedConfig(configDir)).toEqual({ profiles: { default: { baseUrl: t.baseUrl } } });
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).not.toContain('kak_not_a_real_key_0000');
+  });
+
+  it('on a terminal, a refused key keeps the URL typed: the retry asks only for the key', async () => {
+    const configDir = tempDir();
+    const first = await runCli(['auth', 'login', '-p', 'work'], {
+      configDir,
+      tty: true,
+      answers: [t.baseUrl, 'kak_not_a_real_key_0000'],
+    });
+    expect(first.code).toBe(3);
+    expect(first.stderr).toContain('`kagent auth login -p work` asks only for the key');
+    const retry = await runCli(['auth', 'login', '-p', 'work'], { configDir, tty: true, answers: [t.apiKey] });
+    expect(retry.code).toBe(0);
+    expect(retry.prompts).toEqual(['API key (from your account settings):']);
+    expect(savedConfig(configDir).profiles.work).toEqual({ baseUrl: t.baseUrl, apiKey: t.apiKey });
+  });
+
+  it('already logged in: says who and where, asks before replacing (no keeps it); piped needs --yes', async () => {
+    const configDir = tempDir();
+    await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { configDir, stdin: t.apiKey });
+    const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+    const no = await runCli(['auth', 'login'], { configDir, tty: true, answers: [false] });
+    expect(no.stderr).toContain(`Profile "default" is logged in to ${t.baseUrl} as you@sandbox.test (key kak_…`);
+    expect(no.prompts).toEqual(['Replace the login of profile "default"?']);
+    expect(no.code).toBe(1);
+    const piped = await runCli(['auth', 'login', '--with-key'], { configDir, stdin: 'kak_other_key_00000000' });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('as you@sandbox.test');
+    expect(piped.stderr).toContain(
+      'refusing to replace the login of profile "default" without confirmation: pass --yes',
+    );
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+    const yes = await runCli(['auth', 'login', '--with-key', '--yes'], { configDir, stdin: t.apiKey });
+    expect(yes.code).toBe(0);
+    const asked = await runCli(['auth', 'login'], { configDir, tty: true, answers: [true, t.apiKey] });
+    expect(asked.code).toBe(0);
+    expect(asked.prompts).toEqual(['Replace the login of profile "default"?', 'API key (from your account settings):']);
+  });
+
+  it('a bad key in KAGENT_API_KEY: the hint names the variable, not the saved login', async () => {
+    const configDir = tempDir();
+    await runCli(['auth', 'login', '--base-url', t.baseUrl, '--with-key'], { configDir, stdin: t.apiKey });
+    const r = await runCli(['me'], { configDir, env: { KAGENT_API_KEY: 'kak_wrong_wrong_wrong_1' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      'hint: the API key in KAGENT_API_KEY was not accepted (it wins over the saved key): fix it, or `unset KAGENT_API_KEY` to use the saved one',
+    );
   });
 
   it('an empty stdin is a usage error', async () => {

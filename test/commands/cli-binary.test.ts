@@ -175,7 +175,7 @@ describe('the binary in a pipeline', () => {
     // --verbose is no flag of its own.
     const alone = spawnSync(testNode, [bin, '--verbose'], { encoding: 'utf8', env: baseEnv(tempDir()) });
     expect(alone.status).toBe(2);
-    expect(alone.stderr).toMatch(/unknown option '--verbose'/);
+    expect(alone.stderr).toMatch(/unknown option --verbose/);
   });
 
   it('--jq works in the bundle (jq-wasm loads its WebAssembly at run time)', () => {

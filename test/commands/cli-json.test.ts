@@ -13,6 +13,7 @@ const ELSEWHERE: Record<string, string> = {
   sandbox: 'a server that runs until stopped: its --json line is tested in sandbox.test.ts',
   'auth login': 'reads the key from stdin: below',
   'auth logout': 'logs this config out: below',
+  'config delete': 'deletes a profile (this config would lose its login): its --json is tested in config.test.ts',
 };
 /** Commands whose output is not data: a shell script. */
 const NOT_JSON: Record<string, string> = {

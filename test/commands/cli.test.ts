@@ -158,26 +158,26 @@ describe('help topics', () => {
 
 describe('parse errors are usage errors: exit 2, one error line, a hint', () => {
   it.each([
-    [['--frobnicate'], "unknown option '--frobnicate'"],
-    [['frobnicate'], "unknown command 'frobnicate'"],
-    [['space', 'frob'], "unknown command 'frob'"],
-    [['space', 'create'], "missing required argument 'name'"],
-    [['space', 'list', 'extra'], 'too many arguments'],
-    [['--lang', 'fr', 'me'], "argument 'fr' is invalid"],
-    [['--timeout', 'soon', 'me'], 'It must be a number greater than 0'],
-    [['space', 'edit', 'x', '--position', '-1'], 'It must be an integer of at least 0'],
-    [['config', 'get', 'colour'], "'colour' is invalid"],
+    [['--frobnicate'], 'unknown option --frobnicate'],
+    [['frobnicate'], 'unknown command "frobnicate"'],
+    [['space', 'frob'], 'unknown command "frob"'],
+    [['space', 'create'], 'missing argument <name>'],
+    [['space', 'list', 'extra'], 'too many arguments for "list": it takes none, got 1'],
+    [['--lang', 'fr', 'me'], '--lang "fr": must be one of: zh, en'],
+    [['--timeout', 'soon', 'me'], '--timeout "soon": must be a number greater than 0'],
+    [['space', 'edit', 'x', '--position', '-1'], '--position "-1": must be an integer of at least 0'],
+    [['config', 'get', 'colour'], 'unknown key "colour"'],
   ])('kagent %j', async (argv, message) => {
     const r = await runCli(argv as string[]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(message);
-    expect(r.stderr).toMatch(/^error: .* \(USAGE\)\nhint: see `kagent.*--help`\n$/);
+    expect(r.stderr).toMatch(/^error: .* \(USAGE\)\nhint: (.*; )?see `kagent.*--help`\n$/);
   });
 
   it('suggests the command meant', async () => {
     const r = await runCli(['spcae']);
-    expect(r.stderr).toContain('(Did you mean space?)');
+    expect(r.stderr).toContain('error: unknown command "spcae": did you mean "space"? (USAGE)');
   });
 
   it('with --json the error is a JSON envelope on stderr', async () => {
@@ -185,7 +185,7 @@ describe('parse errors are usage errors: exit 2, one error line, a hint', () => 
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toMatchObject({
-      error: { code: 'USAGE', message: "missing required argument 'name'" },
+      error: { code: 'USAGE', message: 'missing argument <name>' },
     });
   });
 });
@@ -340,5 +340,70 @@ describe('-p with a profile that does not exist', () => {
       { configDir, env, stdin: 'kak_z\n' },
     );
     expect(login.stderr).not.toContain('PROFILE_NOT_FOUND');
+  });
+});
+
+describe('no current profile, but saved ones', () => {
+  const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined, KAGENT_PROFILE: undefined };
+
+  it('names the one saved profile and the exact commands that use it, without using it', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    // what `kagent sandbox` leaves: a `sandbox` profile, no current one
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_x' });
+    const r = await runCli(['me'], { configDir, env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: no API base URL configured (NO_BASE_URL)');
+    expect(r.stderr).toContain(
+      'hint: no current profile; the one saved profile is "sandbox": make it current with `kagent config use sandbox`, or add `-p sandbox` to the command',
+    );
+    const withUrl = await runCli(['me'], { configDir, env: { ...env, KAGENT_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
+    expect(withUrl.code).toBe(3);
+    expect(withUrl.stderr).toContain('`kagent config use sandbox`');
+  });
+
+  it('lists several saved profiles; with a saved current profile the usual hint stays', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1' });
+    await writeProfile(configDir, 'work', { baseUrl: 'http://127.0.0.1:9/api/v1' });
+    const r = await runCli(['me'], { configDir, env });
+    expect(r.stderr).toContain('hint: no current profile; saved profiles: sandbox, work');
+    await writeProfile(configDir, 'work', {}, { makeCurrent: true });
+    const current = await runCli(['me'], { configDir, env });
+    expect(current.stderr).toContain('hint: run `kagent auth login --profile work`, or set KAGENT_API_KEY');
+  });
+});
+
+describe('mistakes with --json / --jq', () => {
+  const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
+
+  it('an unknown field close to a known one: did you mean (exit 2), the known fields listed', async () => {
+    const r = await runCli(['help', 'exit-codes', '--json', 'cdoe'], { env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error).toEqual({
+      code: 'USAGE',
+      message: 'unknown field for --json: cdoe (did you mean "code"?)',
+      hint: 'known fields: code, meaning',
+    });
+  });
+
+  it('at a terminal the error is text even with --json or --jq; piped stderr keeps the JSON envelope', async () => {
+    const field = await runCli(['help', 'exit-codes', '--json', 'menaing'], {
+      env: { ...env, NO_COLOR: '1' },
+      tty: true,
+    });
+    expect(field.code).toBe(2);
+    expect(field.stderr).toBe(
+      'error: unknown field for --json: menaing (did you mean "meaning"?) (USAGE)\nhint: known fields: code, meaning\n',
+    );
+    const jq = await runCli(['help', 'exit-codes', '--jq', '.bad syntax'], {
+      env: { ...env, NO_COLOR: '1' },
+      tty: true,
+    });
+    expect(jq.code).toBe(2);
+    expect(jq.stderr).toMatch(/^error: .*\n/);
+    expect(jq.stderr).not.toContain('{"error"');
+    const piped = await runCli(['help', 'exit-codes', '--jq', '.bad syntax'], { env });
+    expect(piped.code).toBe(2);
+    expect(JSON.parse(piped.stderr).error.code).toBe(jq.stderr.match(/\((\w+)\)\n/)?.[1]);
   });
 });

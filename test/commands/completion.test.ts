@@ -203,9 +203,7 @@ describe('kagent completion', () => {
     expect(r.code).toBe(0);
     const bad = await runCli(['completion', 'powershell']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(
-      "value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
-    );
+    expect(bad.stderr).toContain('error: unknown shell "powershell" (USAGE)\nhint: shells: bash, zsh, fish');
     expect((await runCli(['completion'])).code).toBe(2);
   });
 

@@ -1,4 +1,4 @@
-// kagent config get / set / unset / list / profiles / use: settings per profile,
+// kagent config get / set / unset / list / profiles / use / delete: settings per profile,
 // the value in effect and its source, the key masked, bad values refused.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,11 +54,36 @@ describe('config set / get / unset', () => {
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('works on another profile with -p, creating it', async () => {
+  it('works on another profile with -p, creating it with --create', async () => {
     const configDir = await setup();
-    expect((await runCli(['config', 'set', 'lang', 'en', '-p', 'work'], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'lang', 'en', '-p', 'work', '--create'], { configDir })).code).toBe(0);
     expect(saved(configDir).profiles.work).toEqual({ lang: 'en' });
     expect(saved(configDir).currentProfile).toBe('default');
+    expect((await runCli(['config', 'set', 'lang', 'zh', '-p', 'work'], { configDir })).code).toBe(0);
+    expect(saved(configDir).profiles.work).toEqual({ lang: 'zh' });
+  });
+
+  it('refuses a profile that is not saved without --create (exit 2, did you mean), and saves nothing', async () => {
+    const configDir = await setup();
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:7/api/v1' });
+    const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+    const set = await runCli(['-p', 'sandbx', 'config', 'set', 'lang', 'zh'], { configDir });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
+    expect(set.stderr).toContain('create one with `kagent config set lang zh -p sandbx --create`');
+    const fromEnv = await runCli(['config', 'set', 'lang', 'zh'], { configDir, env: { KAGENT_PROFILE: 'sandbx' } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('no profile "sandbx" (from KAGENT_PROFILE): did you mean "sandbox"?');
+    const unset = await runCli(['config', 'unset', 'lang', '-p', 'sandbx'], { configDir });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('did you mean "sandbox"?');
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+  });
+
+  it('with nothing saved yet, the first setting creates the default profile', async () => {
+    const configDir = tempDir();
+    expect((await runCli(['config', 'set', 'lang', 'zh'], { configDir })).code).toBe(0);
+    expect(saved(configDir).profiles.default).toEqual({ lang: 'zh' });
   });
 
   it('get shows the value in effect: env and flags win, --json says where it came from', async () => {
@@ -140,6 +165,15 @@ describe('profiles', () => {
     expect((await runCli(['config', 'get', 'base-url'], { configDir })).stdout).toBe('http://127.0.0.1:7/api/v1\n');
     const missing = await runCli(['config', 'use', 'nope'], { configDir });
     expect(missing.code).toBe(4);
+    const typo = await runCli(['config', 'use', 'sandbx'], { configDir });
+    expect(typo.code).toBe(4);
+    expect(typo.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
+    expect(typo.stderr).toContain('hint: saved profiles: default, sandbox (`kagent config profiles`)');
+    // a name no profile can have: no command to create it is offered
+    const odd = await runCli(['config', 'use', 'a b; rm'], { configDir });
+    expect(odd.code).toBe(4);
+    expect(odd.stderr).toContain('hint: profile names are letters, digits, ".", "_" and "-"');
+    expect(odd.stderr).not.toContain('auth login');
     const json = JSON.parse((await runCli(['config', 'profiles', '--json'], { configDir })).stdout);
     expect(json).toContainEqual({
       name: 'sandbox',
@@ -156,5 +190,40 @@ describe('profiles', () => {
     const r = await runCli(['config', 'list'], { configDir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`the config file ${join(configDir, 'config.json')} is not valid JSON (CONFIG_INVALID)`);
+  });
+});
+
+describe('config delete', () => {
+  it('without a terminal: refused without --yes (exit 2), nothing deleted; with --yes deleted', async () => {
+    const configDir = await setup();
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:7/api/v1', apiKey: 'kak_x' });
+    const refused = await runCli(['config', 'delete', 'sandbox'], { configDir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refusing to delete profile "sandbox" without confirmation: pass --yes');
+    expect(Object.keys(saved(configDir).profiles)).toEqual(['default', 'sandbox']);
+    const deleted = await runCli(['config', 'delete', 'sandbox', '--yes', '--json'], { configDir });
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ deleted: 'sandbox', wasCurrent: false });
+    expect(saved(configDir)).toEqual({ currentProfile: 'default', profiles: { default: expect.any(Object) } });
+    const typo = await runCli(['config', 'delete', 'defualt', '--yes'], { configDir });
+    expect(typo.code).toBe(4);
+    expect(typo.stderr).toContain('did you mean "default"?');
+  });
+
+  it('on a terminal: asks (no keeps it); deleting the current profile leaves no current one', async () => {
+    const configDir = await setup();
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:7/api/v1' });
+    const no = await runCli(['config', 'delete', 'default'], { configDir, tty: true, answers: [false] });
+    expect(no.prompts).toEqual([
+      'Delete profile "default" (https://a.test/api/v1) and its API key; it is the current profile?',
+    ]);
+    expect(no.code).toBe(1);
+    expect(saved(configDir).currentProfile).toBe('default');
+    const yes = await runCli(['config', 'delete', 'default'], { configDir, tty: true, answers: [true] });
+    expect(yes.code).toBe(0);
+    expect(yes.stderr).toContain('Deleted profile "default"; no profile is current now');
+    expect(saved(configDir)).toEqual({ profiles: { sandbox: { baseUrl: 'http://127.0.0.1:7/api/v1' } } });
+    const me = await runCli(['me'], { configDir, env: { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined } });
+    expect(me.stderr).toContain('`kagent config use sandbox`');
   });
 });

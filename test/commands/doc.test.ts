@@ -559,7 +559,7 @@ describe('doc edit', () => {
       [['--ops', file('empty.json', '[]')], 'edits must have 1 to 20 items (got 0)'],
       [['--ops', file('notjson.json', '{nope')], 'is not valid JSON'],
       [['--ops', file('ops2.json', '[{"op":"append","content":"x"}]'), '--append', 'y'], 'use --ops or the edit flags'],
-      [['--revision', '0', '--append', 'x'], "option '--revision <n>' argument '0' is invalid"],
+      [['--revision', '0', '--append', 'x'], '--revision "0": must be an integer of at least 1'],
     ];
     for (const [flags, message] of cases) {
       const r = await kagent(['doc', 'edit', doc.id, ...flags]);

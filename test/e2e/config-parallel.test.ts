@@ -50,7 +50,7 @@ async function budget(): Promise<number> {
   const costs: number[] = [];
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
-    const r = await kagent(['config', 'set', 'space', `measured-${i}`, '-p', `m${i}`], dir);
+    const r = await kagent(['config', 'set', 'space', `measured-${i}`, '-p', `m${i}`, '--create'], dir);
     if (r.status !== 0) throw new Error(`config set failed (exit ${r.status}): ${r.stderr}`);
     costs.push(performance.now() - started);
   }
@@ -69,7 +69,9 @@ describe('config set from parallel processes (built binary)', () => {
       const workers = Array.from({ length: WORKERS }, async (_, w) => {
         const results: Ran[] = [];
         for (let i = 0; i < EACH; i++)
-          results.push(await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`], dir));
+          results.push(
+            await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`, '--create'], dir),
+          );
         return results;
       });
       const results = (await Promise.all(workers)).flat();

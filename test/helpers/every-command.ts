@@ -113,7 +113,8 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
     method: 'GET',
     key: 'lang',
     value: 'en',
-    profile: 'default',
+    // `config delete` gets a profile that is not saved: the one the tests are logged in with stays.
+    profile: group === 'config' && verb === 'delete' ? 'fixture-unsaved' : 'default',
     message: 'Please research sodium ion batteries',
     name: group === 'space' ? 'Fixture space' : 'Fixture agent',
     space: ids.space,
