@@ -742,6 +742,25 @@ describe('lib upload: output modes', () => {
     expect(hasForeignEscapes(r.stdout)).toBe(false);
   });
 
+  it('terminal: the ✓ line says which space the file landed in (the service picks one without --space), its name escaped', async () => {
+    const dir = folder({ 'a.md': '# a\n' });
+    const r = await kagent(['lib', 'upload', join(dir, 'a.md')], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const [item] = await files();
+    const spaces = (await s.t.call('GET', '/spaces', { key })).body.items as Array<{ id: string; name: string }>;
+    const space = spaces.find((sp) => sp.id === item.spaceId)!;
+    expect(r.stdout).toBe(`✓ uploaded ${join(dir, 'a.md')} → ${item.id} (4 B) in ${space.name} (${space.id})\n`);
+
+    const evil = (await s.t.call('POST', '/spaces', { key, body: { name: 'Evil\x1b]0;pwned\x07\x1b[31mRed' } })).body;
+    const b = folder({ 'b.md': '# b\n' });
+    const second = await kagent(['lib', 'upload', join(b, 'b.md'), '--space', evil.id], { tty: true });
+    expect(second.code).toBe(0);
+    expect(hasForeignEscapes(second.stdout)).toBe(false);
+    expect(second.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(
+      new RegExp(`✓ uploaded ${join(b, 'b.md')} → li_\\w+ \\(4 B\\) in Evil.*Red \\(${evil.id}\\)\\n$`),
+    );
+  });
+
   it('terminal: the progress bar shows files, bytes, speed and the files in flight, and is cleared at the end', async () => {
     const dir = folder({ 'slow.md': `# slow\n${'z'.repeat(10_000)}\n` });
     await s.t.inject({ kind: 'slow', ms: 400, count: 1, method: 'POST', path: '/api/v1/library/files' });
