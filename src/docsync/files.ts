@@ -24,6 +24,16 @@ export async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/** False only when there is no such file (another failure to look is reported when the file is read). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
 /** The file's text, or undefined when there is no such file. */
 export async function readLocal(file: string): Promise<string | undefined> {
   try {
@@ -132,7 +142,13 @@ export async function statusFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     if (await isDirectory(path)) files.push(...(await pulledFiles(path)));
-    else files.push(path);
+    else if ((await exists(path)) || (await readSidecar(path))) files.push(path);
+    // Checked before anything is asked: a FILE that is neither there nor known from a pull is a typo, not "not pulled".
+    else
+      throw new UsageError(
+        `${path}: no such file`,
+        'give a file pulled with `kagent doc pull ID`, or a directory (the current one by default)',
+      );
   }
   return files;
 }
