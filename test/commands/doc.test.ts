@@ -746,6 +746,15 @@ describe('doc edit in $EDITOR (terminal)', () => {
       `${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`,
     );
     expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
+
+    // The hint is the command that sends the kept file (not `doc edit` again, which opens revision 2 without it): it works.
+    const hinted = /resolve the markers there, then send it with `kagent (doc update [^`]+)`/.exec(r.stderr)?.[1];
+    expect(hinted).toBe(`doc update ${doc.id} --file ${kept} --revision 2`);
+    expect(r.stderr).not.toContain(`doc edit ${doc.id}\` again`);
+    writeFileSync(kept!, `${body}mine\ntheirs\n`);
+    const sent = await kagent(hinted!.split(' '));
+    expect(sent.code).toBe(0);
+    expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: `${body}mine\ntheirs\n` });
   });
 
   it('front matter typed in the editor is refused, the text kept', async () => {
