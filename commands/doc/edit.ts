@@ -122,9 +122,11 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
     );
   }
   const doc = await readDoc(ctx, id);
-  const edited = await ctx.editor.edit(doc.body, { extension: '.md' });
+  const { asFileText, sameText } = await import('../../src/io/final-newline.js');
+  // The file ends with a newline, as editors expect (vi adds one on save): that alone is no change.
+  const edited = await ctx.editor.edit(asFileText(doc.body), { extension: '.md' });
   const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
-  if (edited === doc.body) {
+  if (sameText(edited, doc.body)) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
     await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
       f.tty ? '' : `${r.id}\t${r.revision}`,
@@ -173,7 +175,7 @@ export default defineCommand({
       "Texts are taken as given, without escapes: for a newline, write $'…\\n…' in bash or zsh. " +
       'FIND and ANCHOR must match the current text exactly, once; otherwise the service refuses the request (EDIT_NOT_APPLICABLE, exit 2) and the message names the edit. ' +
       'For another order, or a rewrite, give --ops FILE: a JSON array of edits ({"op":"replace","find":…,"replace":…}, {"op":"insert_after","after":…,"content":…}, {"op":"append"|"prepend","content":…}, {"op":"rewrite","content":…}), or - for stdin.',
-    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR; when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
+    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR (as a file ending with a newline; a change that is only the final newline is no change); when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
       '(or as the whole body when that is smaller), based on the revision you edited. If someone saved the document meanwhile, your edit and theirs are merged (three-way): a clean merge is saved and said; ' +
       'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in, or an editor that fails, save nothing (exit 5) and your text is kept in a file the message names; ' +
       'after markers left in, the hint is the `kagent doc update ID --file FILE --revision M` that sends that file once resolved. ' +

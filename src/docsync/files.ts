@@ -15,6 +15,7 @@ import {
   type Sidecar,
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
+import { asFileText, sameText } from '../io/final-newline.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -92,7 +93,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
       'give another -o FILE, or --force to overwrite it',
     );
   }
-  if (text !== sidecar.base) {
+  if (!sameText(text, sidecar.base)) {
     throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
       exitCode: ExitCode.CONFLICT,
       code: 'LOCAL_CHANGES',
@@ -104,7 +105,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
 /** Writes a pulled document and its sidecar. */
 export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 'revision' | 'body'>): Promise<void> {
   await prepareSidecarDir(file);
-  await writeText(file, doc.body);
+  await writeText(file, asFileText(doc.body));
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }
 
@@ -167,7 +168,7 @@ export async function stateOf(ctx: Context, file: string): Promise<FileState> {
   const base = { file, id: sidecar.id, revision: sidecar.revision, latest };
   if (latest === null) return { ...base, state: 'deleted-on-service' };
   if (text === undefined) return { ...base, state: 'missing-locally' };
-  const local = text !== sidecar.base;
+  const local = !sameText(text, sidecar.base);
   const remote = latest !== sidecar.revision;
   return {
     ...base,
