@@ -8,13 +8,28 @@ import { shapes, bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, success, note, wantsJson } from '../../src/io/output.js';
 
+/** --file - is stdin; another --file a path. */
+function describeFile(file: string | undefined): string {
+  return file === '-' ? '--file - (stdin)' : '--file';
+}
+
+/** A body that was read and came out empty (an empty stdin, an empty file, the editor left empty) is refused: likely a mistake. */
+function refuseEmpty(text: string, from: string): void {
+  if (text.trim() !== '') return;
+  throw new UsageError(
+    `${from} gave an empty body; nothing was created`,
+    'give the body, or --allow-empty to create the document with an empty body',
+  );
+}
+
 export default defineCommand({
   name: 'create',
   summary: 'Create a document from a file, stdin, text or $EDITOR',
   description:
     'The body comes from --file (a path, or - for stdin) or --body. With neither, on a terminal, kagent asks for the title and opens $EDITOR for the body; ' +
-    'elsewhere give at least --title. Bounds are checked before anything is sent: title at most 200 characters, body at most 500000. ' +
+    'elsewhere give the title and the body. Bounds are checked before anything is sent: title at most 200 characters, body at most 500000. ' +
     'Documents have no front matter: a body starting with a --- block is refused (put the title in --title). ' +
+    'An empty body is refused (exit 2) unless --allow-empty: none given (--title alone; stdin is read only with --file -), or one that comes out empty (an empty file or stdin, --body "", the editor left empty). ' +
     'Piped, prints the new id; --json prints {id, revision}.',
   options: [
     { flags: '--title <title>', description: 'the title (at most 200 characters)' },
@@ -22,6 +37,10 @@ export default defineCommand({
     { flags: '--body <markdown>', description: 'the Markdown body as text' },
     spaceOption("the space to put it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--folder <id>', description: 'the folder to put it in' },
+    {
+      flags: '--allow-empty',
+      description: 'create it with an empty body (none given, or an empty file, stdin or editor)',
+    },
     idempotencyKeyOption('a rerun within 24 h returns the first doc instead of creating another', 'doc'),
   ],
   examples: [
@@ -29,6 +48,7 @@ export default defineCommand({
     'echo "# Ideas" | kagent doc create --title Ideas --file -',
     'kagent doc create --title Todo --body "- [ ] write the report" --space Work',
     'id=$(kagent doc create --title Draft --file draft.md)',
+    'kagent doc create --title Placeholder --allow-empty',
   ],
   async run(ctx, opts) {
     const S = await shapes();
@@ -50,6 +70,13 @@ export default defineCommand({
 
     const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
+    if (given && !opts.allowEmpty)
+      refuseEmpty(given.text, given.flag === '--file' ? describeFile(opts.file) : given.flag);
+    if (!given && opts.title !== undefined && !opts.allowEmpty)
+      throw new UsageError(
+        'no body given (stdin is read only with --file -); nothing was created',
+        'give the body with --file PATH, --file - for stdin, or --body TEXT; or --allow-empty to create the document with no body',
+      );
     if (!given && opts.title === undefined) {
       if (!ctx.io.canPrompt)
         throw new UsageError(
@@ -60,6 +87,7 @@ export default defineCommand({
       request.markdown = text;
       checkInput(S.CreateDocRequest, request, { ...flagFor, title: 'the title', markdown: 'the body' });
       refuseFrontMatter(text, 'the body', 'remove the block and run the command again');
+      if (!opts.allowEmpty) refuseEmpty(text, 'the editor');
     }
     if (spaceRef !== undefined) request.spaceId = await spaceIdFor(ctx, spaceRef);
 

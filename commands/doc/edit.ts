@@ -122,16 +122,18 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
     );
   }
   const doc = await readDoc(ctx, id);
-  const edited = await ctx.editor.edit(doc.body, { extension: '.md' });
+  const { asFileText, sameText } = await import('../../src/io/final-newline.js');
+  // The file ends with a newline, as editors expect (vi adds one on save): that alone is no change.
+  const edited = await ctx.editor.edit(asFileText(doc.body), { extension: '.md' });
   const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
-  if (edited === doc.body) {
+  if (sameText(edited, doc.body)) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
     await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
       f.tty ? '' : `${r.id}\t${r.revision}`,
     );
     return;
   }
-  const keep = async (why: string, text = edited): Promise<string> => {
+  const keep = async (why: string | ((path: string) => string), text = edited): Promise<string> => {
     const { writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { fileInside, safeFileName, systemReason } = await import('../../src/io/file-name.js');
@@ -143,9 +145,9 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
       // A new file only (O_EXCL): never written through a link someone left at that name.
       await writeFile(path, text, { mode: 0o600, flag: 'wx' });
     } catch (error) {
-      return `${why}; your text could not be kept in ${path} (${systemReason(error)})`;
+      return `${typeof why === 'string' ? why : 'nothing was saved'}; your text could not be kept in ${path} (${systemReason(error)})`;
     }
-    return `${why}; your text is kept in ${path}`;
+    return typeof why === 'string' ? `${why}; your text is kept in ${path}` : why(path);
   };
   if (hasFrontMatter(edited))
     throw new UsageError(
@@ -173,9 +175,10 @@ export default defineCommand({
       "Texts are taken as given, without escapes: for a newline, write $'…\\n…' in bash or zsh. " +
       'FIND and ANCHOR must match the current text exactly, once; otherwise the service refuses the request (EDIT_NOT_APPLICABLE, exit 2) and the message names the edit. ' +
       'For another order, or a rewrite, give --ops FILE: a JSON array of edits ({"op":"replace","find":…,"replace":…}, {"op":"insert_after","after":…,"content":…}, {"op":"append"|"prepend","content":…}, {"op":"rewrite","content":…}), or - for stdin.',
-    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR; when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
+    'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR (as a file ending with a newline; a change that is only the final newline is no change); when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
       '(or as the whole body when that is smaller), based on the revision you edited. If someone saved the document meanwhile, your edit and theirs are merged (three-way): a clean merge is saved and said; ' +
-      'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in, or an editor that fails, save nothing (exit 5) and your text is kept in a file the message names. ' +
+      'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in, or an editor that fails, save nothing (exit 5) and your text is kept in a file the message names; ' +
+      'after markers left in, the hint is the `kagent doc update ID --file FILE --revision M` that sends that file once resolved. ' +
       'Only the markers kagent wrote count: lines of the document itself that look like markers are saved as they are. ' +
       'Stopped (Ctrl-C, SIGTERM, a closed terminal) while the save is on its way, it says that whether the service applied it is unknown, how to check, and where your text is kept.',
     'Every bound is checked before anything is sent (find 1 to 20000 characters, replace at most 40000, anchor 1 to 4000, content 1 to 40000). ' +

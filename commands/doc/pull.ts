@@ -94,6 +94,7 @@ export default defineCommand({
   description:
     "Writes the body to FILE (-o; default: `<slug-of-title>.md` in the current directory, or in -o DIR when DIR is a directory or ends with /; a name made from the service's title or id is always one file name inside that directory, cut to the file system's limit) and remembers, beside it, " +
     'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
+    'The file ends with a newline, as editors expect, even when the body has none; a change that is only the final newline is no change (for push and status too). ' +
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
     '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. ' +
     'Piped, prints "status<TAB>id<TAB>revision<TAB>file"; --json an array of {id, title, revision, file, status}.',

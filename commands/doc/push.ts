@@ -11,7 +11,7 @@ export default defineCommand({
   name: 'push',
   summary: 'Send the changes made to a pulled file, merging with saves made meanwhile',
   description: [
-    'Sends what changed in FILE since it was pulled (or last pushed) as the smallest exact-match edits, or as the whole body when that is smaller, based on the revision pulled. Nothing changed: nothing is sent.',
+    'Sends what changed in FILE since it was pulled (or last pushed) as the smallest exact-match edits, or as the whole body when that is smaller, based on the revision pulled. Nothing changed: nothing is sent (a final newline added or removed is no change; the body keeps its own).',
     'If someone saved the document since, the pulled text, your file and the latest revision are merged (three-way, like git): a clean merge is saved, written into FILE and said; ' +
       'changes to the same lines are a conflict: they are written into FILE between <<<<<<< ||||||| ======= >>>>>>> markers, nothing is sent and the command ends with exit 5, counting the conflicting hunks. ' +
       'Resolve them, then push again (a file that still holds the markers kagent wrote is refused, exit 2; lines of the document itself that look like markers are not).',
@@ -124,7 +124,8 @@ async function keepConflict(
   outcome: Outcome<'conflict'>,
 ): Promise<never> {
   const { writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
-  await writeText(file, outcome.text);
+  const { asFileText } = await import('../../src/io/final-newline.js');
+  await writeText(file, asFileText(outcome.text));
   await writeSidecar(file, {
     id: sidecar.id,
     revision: outcome.latest.revision,
@@ -152,7 +153,9 @@ async function reportPushed(
   outcome: Outcome<'saved'>,
 ): Promise<void> {
   const { writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
-  if (outcome.text !== text) await writeText(file, outcome.text);
+  const { asFileText, sameText } = await import('../../src/io/final-newline.js');
+  // A merge goes into FILE; the final newline alone (the file has one, the service's text not) is no change.
+  if (!sameText(text, outcome.text)) await writeText(file, asFileText(outcome.text));
   await writeSidecar(file, {
     id: sidecar.id,
     revision: outcome.saved.revision,

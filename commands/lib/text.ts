@@ -7,6 +7,7 @@ import { notFoundHint } from '../../src/views/not-found.js';
 import { wantsJson, printJson, printList, note } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { sanitize } from '../../src/io/sanitize.js';
+import { textFlow } from '../../src/io/text-flow.js';
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
@@ -23,6 +24,7 @@ export default defineCommand({
   pager: true,
   summary: 'Print the text extracted from an uploaded file, in chunks or all of it',
   description:
+    'On a terminal the text is wrapped at word boundaries to the terminal width and long text goes through the pager; piped, it is printed as it is. Either way it ends with exactly one newline (so chunks printed one by one with --offset do not join back exactly: --all gives the whole text). ' +
     'Without --all: one chunk (8000 characters unless --limit), and a note on stderr saying where the next one starts. ' +
     'With --all: every chunk from --offset on, streamed to stdout in order (memory stays flat however long the text). ' +
     'Only uploaded files keep their text; for other items the service answers NO_TEXT (exit 2).',
@@ -57,8 +59,8 @@ export default defineCommand({
       if (!opts.all) {
         const chunk = await read(opts.offset ?? 0, opts.limit);
         if (wantsJson(ctx)) return await printJson(ctx, chunk);
-        await emit(ctx.io.stdout, sanitize(chunk.text));
-        if (ctx.io.stdoutIsTTY && chunk.text !== '' && !chunk.text.endsWith('\n')) await emit(ctx.io.stdout, '\n');
+        const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
+        await emit(ctx.io.stdout, flow.push(sanitize(chunk.text)) + flow.end());
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
           await note(
@@ -87,13 +89,12 @@ export default defineCommand({
         await printList(ctx, chunks(), { columns: [] });
         return;
       }
-      let last = '';
+      // Each chunk is written as it arrives (on a terminal, its lines that are complete, wrapped).
+      const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
       for await (const chunk of chunks()) {
-        if (chunk.text === '') continue;
-        await emit(ctx.io.stdout, sanitize(chunk.text));
-        last = chunk.text;
+        const out = flow.push(sanitize(chunk.text)) + (chunk.nextOffset === null ? flow.end() : '');
+        if (out !== '') await emit(ctx.io.stdout, out);
       }
-      if (ctx.io.stdoutIsTTY && last !== '' && !last.endsWith('\n')) await emit(ctx.io.stdout, '\n');
     } catch (error) {
       throw await noTextHint(ctx, error, args.id);
     }

@@ -2,7 +2,7 @@ import type { Context } from '../../src/context.js';
 import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
+import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
@@ -34,9 +34,13 @@ async function runUploads(
   const cache = digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now());
 
   const { withCiReports } = await import('../../src/upload/ci-report.js');
-  const reporter = withCiReports(ctx, await createReporter(ctx, sources, { progress: spinnersAllowed(ctx) }), {
-    report: opts.report,
-  });
+  // Which space each file landed in (the service picks one without --space): its name from one lookup.
+  const spaceName = spaceNameLookup(ctx);
+  const reporter = withCiReports(
+    ctx,
+    await createReporter(ctx, sources, { progress: spinnersAllowed(ctx), spaceName }),
+    { report: opts.report },
+  );
   const started = performance.now();
   let summary;
   try {
@@ -82,8 +86,8 @@ export default defineCommand({
     'PATHs are files, folders (walked recursively; hidden files and folders inside them are skipped), quoted glob patterns ("docs/**/*.md"), or - for stdin (with --name). A PATH that matches nothing stops the command before anything is sent (exit 2).',
     "Each file is checked first, and a file refused here costs no request: its type by content (not by name alone), empty files, and the size against your plan's per-file limit (as `kagent me` shows it). Files are streamed from disk, several at once (--concurrency), within the account's request rate, which kagent processes running in parallel on this machine share.",
     'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
-    'Output, one line per file: on a terminal "✓ uploaded PATH → ID"; piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
-    '--dry-run sends no file: it makes every check above, and prints each file as "would upload" (with its Idempotency-Key), "already there" (the library lists an item with the same SHA-256: known only when the service gives items\' SHA-256) or "would fail", then the bytes and upload requests the run would take at the profile\'s rate (`kagent config set rate-limit`, default the contract\'s 60 a minute). It reads GET /me and the library listing. Piped: "status path size key item-id|error-code" (status: would-upload, exists, failed); --json one object per file {path, name, size, status, key?, sha256?, item?, error?}. Its exit status is the one a real run would end with for those checks.',
+    'Output, one line per file: on a terminal "✓ uploaded PATH → ID (SIZE) in SPACE (SPACE-ID)", the space the service put it in (it picks one when neither --space nor the profile names one); piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
+    '--dry-run sends no file: it makes every check above, and prints each file as "would upload", "already there" (the library lists an item with the same SHA-256: known only when the service gives items\' SHA-256) or "would fail", then the bytes and upload requests the run would take at the profile\'s rate (`kagent config set rate-limit`, default the contract\'s 60 a minute). It reads GET /me and the library listing. Piped: "status path size key item-id|error-code" (status: would-upload, exists, failed); --json one object per file {path, name, size, status, key?, sha256?, item?, error?}. The Idempotency-Keys (long, internal) are shown only with --json, or with --debug (on a terminal after the size, piped in the key column, empty otherwise). Its exit status is the one a real run would end with for those checks.',
     'In CI: when GITHUB_ACTIONS is set, a Markdown table of the results is appended to $GITHUB_STEP_SUMMARY and each failed file gets an `::error file=PATH::message` annotation (on stderr); --report FILE writes a JUnit XML report (one test case per file: a failure for a failed file, skipped for one not attempted).',
     'Exit status: 0 when every file is uploaded or already there; otherwise that of the most severe failure, in this order: 130 interrupted, 3 not authenticated, 7 unavailable, 6 quota (402, 413), 1 other, 5 conflict, 4 not found, 2 refused (unsupported type, empty file, invalid input).',
   ].join('\n\n'),

@@ -12,6 +12,8 @@ const Enum = <const T extends readonly string[]>(values: T, extra: Record<string
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...extra });
 const Ms = (description = 'Unix time in milliseconds') => Type.Integer({ description });
 const DateTime = () => Type.String({ format: 'date-time' });
+/** A calendar date, YYYY-MM-DD, that exists (not 2026-13-01 or 2026-02-30): checked by validate.ts. */
+const CalendarDate = () => Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const assumed = (description: string) => ({ description: `${description} (assumed)` });
 
 // ---------------------------------------------------------------- enums and bounds
@@ -166,7 +168,7 @@ export type BriefEntry = Static<typeof BriefEntry>;
 export const Brief = Type.Object(
   {
     id: Type.String(),
-    date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+    date: CalendarDate(),
     title: Type.String(),
     summary: Type.String(),
     lang: Locale,
@@ -848,7 +850,7 @@ export interface Page<T> {
 export const Queries = {
   searchWatches: Type.Object({ q: Str(1, limits.queryMax) }),
   getWatch: Type.Object({
-    date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    date: Type.Optional(CalendarDate()),
     lang: Type.Optional(Locale),
   }),
   listWatchIssues: Type.Object({ limit: Type.Optional(PageSize(100, 30)), cursor: Type.Optional(Cursor) }),

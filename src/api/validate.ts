@@ -73,6 +73,7 @@ function checkString(schema: Schema, value: unknown, at: (message: string) => vo
     if (problem) return void at(problem);
   }
   if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) at('must be an ISO 8601 date-time');
+  if (schema.format === 'date' && !isCalendarDate(value)) at(`must be a date that exists, YYYY-MM-DD (got ${value})`);
 }
 
 function checkArray(schema: Schema, value: unknown, path: string, issues: ApiIssue[]): void {
@@ -164,6 +165,16 @@ export function coerceQuery(schema: Schema, query: Record<string, string | undef
  */
 function isJsonNumber(text: string): boolean {
   return /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text) && Number.isFinite(Number(text));
+}
+
+/** YYYY-MM-DD naming a day of the Gregorian calendar: month 01 to 12, a day that month has (29 February in leap years). */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 }
 
 function baseSchema(schema: Schema): Schema {

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
 import { markersLeft } from './text.js';
-import { commandLine } from '../io/command-line.js';
+import { kagentCommand } from '../io/command-line.js';
 import { warn } from '../io/output.js';
 
 /** The editor is reopened on conflicts at most this many times. */
@@ -20,8 +20,11 @@ export interface EditedDoc {
   revision: number;
   /** What the editor saved. */
   edited: string;
-  /** Writes `text` to a recovery file; returns `why` with "your text is kept in PATH". */
-  keep: (text: string, why: string) => Promise<string>;
+  /**
+   * Writes `text` to a recovery file; returns `why` with "your text is kept in PATH",
+   * or, when `why` is a function, what it says given the file's path.
+   */
+  keep: (text: string, why: string | ((path: string) => string)) => Promise<string>;
 }
 
 export type EditSaved = Extract<SaveOutcome, { outcome: 'saved' } | { outcome: 'unchanged' }>;
@@ -56,7 +59,8 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
     if (outcome.outcome !== 'conflict') return outcome;
     const n = outcome.conflicts;
     const what = `doc ${doc.id} changed since revision ${revision} (now ${outcome.latest.revision}): ${n} hunk${n === 1 ? '' : 's'} conflict${n === 1 ? 's' : ''} with your edit`;
-    if (round >= REOPEN_MAX || !ctx.io.canPrompt) throw await gaveUp(doc, what, outcome.text);
+    if (round >= REOPEN_MAX || !ctx.io.canPrompt)
+      throw await gaveUp(ctx, doc, what, outcome.text, outcome.latest.revision);
     await warn(ctx, `${what}; reopening the editor with both sides between <<<<<<< and >>>>>>> markers`);
     let resolved: string;
     try {
@@ -67,7 +71,7 @@ export async function saveEditedDoc(ctx: Context, doc: EditedDoc): Promise<EditS
     }
     // Only the markers this merge wrote count: a document of the service's may hold marker-like lines of its own.
     if (markersLeft(resolved, outcome.markers) !== undefined)
-      throw await gaveUp(doc, `${what}, and the markers are still in the text`, resolved);
+      throw await gaveUp(ctx, doc, `${what}, and the markers are still in the text`, resolved, outcome.latest.revision);
     base = outcome.latest.body;
     revision = outcome.latest.revision;
     text = resolved;
@@ -94,10 +98,25 @@ async function outcomeUnknown(doc: EditedDoc, revision: number, text: string, er
   );
 }
 
-async function gaveUp(doc: EditedDoc, what: string, text: string): Promise<CliError> {
+/**
+ * Conflicts left: the text with the markers is kept in a file, and the hint is the
+ * command that sends that file once resolved, on the revision it was merged with
+ * (`doc edit` again would open the latest revision, without your text).
+ */
+async function gaveUp(
+  ctx: Pick<Context, 'flags'>,
+  doc: EditedDoc,
+  what: string,
+  text: string,
+  latest: number,
+): Promise<CliError> {
   return new CliError(`${what}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,
     code: 'MERGE_CONFLICT',
-    hint: await doc.keep(text, `resolve the markers and \`${commandLine('doc edit', doc.id)}\` again`),
+    hint: await doc.keep(
+      text,
+      (path) =>
+        `your text is kept in ${path}: resolve the markers there, then send it with \`${kagentCommand(ctx, 'doc update', doc.id, '--file', path, '--revision', String(latest))}\``,
+    ),
   });
 }

@@ -15,12 +15,23 @@ import {
   type Sidecar,
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
+import { asFileText, sameText } from '../io/final-newline.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** False only when there is no such file (another failure to look is reported when the file is read). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 }
 
@@ -82,7 +93,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
       'give another -o FILE, or --force to overwrite it',
     );
   }
-  if (text !== sidecar.base) {
+  if (!sameText(text, sidecar.base)) {
     throw new CliError(`${file} has changes not pushed yet; nothing was written`, {
       exitCode: ExitCode.CONFLICT,
       code: 'LOCAL_CHANGES',
@@ -94,7 +105,7 @@ export async function checkPullTarget(file: string, id: string, force: boolean):
 /** Writes a pulled document and its sidecar. */
 export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 'revision' | 'body'>): Promise<void> {
   await prepareSidecarDir(file);
-  await writeText(file, doc.body);
+  await writeText(file, asFileText(doc.body));
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }
 
@@ -132,7 +143,13 @@ export async function statusFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     if (await isDirectory(path)) files.push(...(await pulledFiles(path)));
-    else files.push(path);
+    else if ((await exists(path)) || (await readSidecar(path))) files.push(path);
+    // Checked before anything is asked: a FILE that is neither there nor known from a pull is a typo, not "not pulled".
+    else
+      throw new UsageError(
+        `${path}: no such file`,
+        'give a file pulled with `kagent doc pull ID`, or a directory (the current one by default)',
+      );
   }
   return files;
 }
@@ -151,7 +168,7 @@ export async function stateOf(ctx: Context, file: string): Promise<FileState> {
   const base = { file, id: sidecar.id, revision: sidecar.revision, latest };
   if (latest === null) return { ...base, state: 'deleted-on-service' };
   if (text === undefined) return { ...base, state: 'missing-locally' };
-  const local = text !== sidecar.base;
+  const local = !sameText(text, sidecar.base);
   const remote = latest !== sidecar.revision;
   return {
     ...base,

@@ -6,6 +6,7 @@
 import type { Doc, Revision } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
+import { withEndingOf } from '../io/final-newline.js';
 import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
 
 /** A merged save that meets yet another save is merged again, at most this many times. */
@@ -127,7 +128,9 @@ export async function sendChange(
  * (again, if yet another save came in between), conflicts are returned.
  */
 export async function saveMerging(ctx: Context, request: SaveRequest): Promise<SaveOutcome> {
-  let { base, baseRevision, text } = request;
+  let { base, baseRevision } = request;
+  // A final newline added (or dropped) by an editor or a pull is no change.
+  let text = withEndingOf(request.text, base);
   let mergedWith: number | undefined;
   for (let round = 0; ; round++) {
     try {

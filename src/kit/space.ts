@@ -54,3 +54,23 @@ export async function spaceNames(
     return new Map();
   }
 }
+
+/**
+ * The name of a space by its id, looked up once (one request, on first use) and
+ * sanitised; undefined when there is no such space or the lookup fails. For
+ * saying where the service put something (`lib upload` without --space).
+ */
+export function spaceNameLookup(ctx: Context): (id: string) => Promise<string | undefined> {
+  let names: Promise<Map<string, string>> | undefined;
+  return async (id) => {
+    names ??= (async () => {
+      try {
+        const { items } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
+        return new Map(items.map((space) => [space.id, sanitizeLine(space.name)]));
+      } catch {
+        return new Map<string, string>();
+      }
+    })();
+    return (await names).get(id);
+  };
+}

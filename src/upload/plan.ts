@@ -129,6 +129,8 @@ export async function printPlan(
 ): Promise<void> {
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
+  // The keys are internal (110 characters): shown in --json, and in text only with --debug.
+  const keyOf = (file: PlannedFile) => (ctx.flags.debug ? (file.key ?? '') : '');
   for (const file of files) {
     const { exitCode: _exitCode, ...data } = file;
     if (wantsJson(ctx)) {
@@ -142,7 +144,7 @@ export async function printPlan(
     if (f.tty) {
       const line =
         file.status === 'would-upload'
-          ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(file.size)}) key ${file.key}`)}`
+          ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(file.size)})${keyOf(file) ? ` key ${keyOf(file)}` : ''}`)}`
           : file.status === 'exists'
             ? `${f.cyan('=')} already there ${path} ${f.dim('→')} ${sanitizeLine(file.item?.id ?? '')}`
             : `${f.red('✗')} would fail ${path}: ${sanitizeLine(file.error?.message ?? '')} ${f.dim(`(${sanitizeLine(file.error?.code ?? '')})`)}`;
@@ -150,7 +152,7 @@ export async function printPlan(
     } else {
       await emit(
         ctx.io.stdout,
-        `${file.status}\t${path}\t${file.size}\t${file.key ?? ''}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`,
+        `${file.status}\t${path}\t${file.size}\t${keyOf(file)}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`,
       );
       if (file.error)
         await emit(

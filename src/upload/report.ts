@@ -33,7 +33,11 @@ const SPEED_WINDOW_MS = 3000;
 export async function createReporter(
   ctx: ReportContext,
   sources: Source[],
-  options: { progress: boolean },
+  options: {
+    progress: boolean;
+    /** The name of a space by id: the terminal line says which space an item landed in. */
+    spaceName?: (id: string) => Promise<string | undefined>;
+  },
 ): Promise<Reporter> {
   const out = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
@@ -53,7 +57,9 @@ export async function createReporter(
     }
     if (result.status === 'skipped') return; // counted in the summary
     if (out.tty) {
-      await emit(ctx.io.stdout, `${terminalLine(result, out)}\n`);
+      const spaceId = result.item?.spaceId;
+      const space = spaceId ? whereTo(spaceId, await options.spaceName?.(spaceId)) : '';
+      await emit(ctx.io.stdout, `${terminalLine(result, out)}${space ? ` ${out.dim('in')} ${space}` : ''}\n`);
       return;
     }
     // Ids and codes come from the service too: sanitised like its messages (a colour code in one would pass the last gate).
@@ -109,6 +115,11 @@ function toJson(result: FileResult): Record<string, unknown> {
     ...(result.item ? { item: result.item } : {}),
     ...(result.error ? { error: result.error } : {}),
   };
+}
+
+/** "Inbox (spc_1)", or "space spc_1" when its name is not known; both come from the service, sanitised. */
+function whereTo(id: string, name: string | undefined): string {
+  return name ? `${sanitizeLine(name)} (${sanitizeLine(id)})` : `space ${sanitizeLine(id)}`;
 }
 
 function terminalLine(result: FileResult, f: Formatter): string {

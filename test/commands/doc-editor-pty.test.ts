@@ -3,7 +3,7 @@
 // so kagent opens $EDITOR — here a shell script that edits the file with sed,
 // as a person would — and sends the change as one exact-match edit on the
 // revision it read. Also the real confirmation prompt of `doc delete`.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,48 @@ describe('doc in a pseudo-terminal (built binary)', () => {
     expect(run.code).toBe(0);
     const after = (await t.call('GET', `/docs/${doc.id}`)).body;
     expect(after).toMatchObject({ body: '# Plan\n\nStatus: final, after review\n\n- one\n', revision: 3 });
+  });
+
+  // Real vi (vim-tiny on CI, .ci/run): `:wq` ends the file with a newline the service's body does not have.
+  it('`doc edit ID` in real vi, saved unchanged (`vi -c wq`): no change, no new revision, no newline added', async () => {
+    const body = '# Plan\n\n- one\n- two';
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Plan', markdown: body } })).body;
+    const run = await inPty(['doc', 'edit', doc.id], { EDITOR: 'vi -c wq' });
+    expect(plain(run.output)).toContain(`No changes: doc ${doc.id} stays at revision 1.`);
+    expect(run.code).toBe(0);
+    expect((await t.call('GET', `/docs/${doc.id}`)).body).toMatchObject({ body, revision: 1 });
+  });
+
+  it('a pulled file ends with a newline; saved unchanged in real vi it is unchanged for `doc status` and `doc push`; a real change keeps the body without one', async () => {
+    const body = '# Plan\n\n- one\n- two';
+    const doc = (await t.call('POST', '/docs', { body: { title: 'Plan', markdown: body } })).body;
+    const file = join(home, `plan-${doc.id}.md`);
+    const env = {
+      HOME: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: t.baseUrl,
+      KAGENT_API_KEY: t.apiKey,
+      FILE: file,
+    };
+    const pulled = await runInPty([], {
+      env,
+      shell: `eval "$KAGENT doc pull ${doc.id} -o \\"\\$FILE\\"" >/dev/null && vi -c wq "$FILE" && eval "$KAGENT doc status \\"\\$FILE\\" --json" && eval "$KAGENT doc push \\"\\$FILE\\""`,
+    });
+    expect(pulled.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(`${body}\n`);
+    const screen = plain(pulled.output);
+    expect(screen).toContain('"state": "unchanged"');
+    expect(screen).toContain(`No changes: ${file} is doc ${doc.id} at revision 1; nothing was sent.`);
+    expect((await t.call('GET', `/docs/${doc.id}`)).body).toMatchObject({ body, revision: 1 });
+
+    const changed = await runInPty([], {
+      env,
+      shell: `printf -- '- three\\n' >> "$FILE" && eval "$KAGENT doc push \\"\\$FILE\\""`,
+    });
+    expect(plain(changed.output)).toContain(`Pushed ${file}: doc ${doc.id} is now at revision 2`);
+    expect((await t.call('GET', `/docs/${doc.id}`)).body).toMatchObject({ body: `${body}\n- three`, revision: 2 });
+    expect(readFileSync(file, 'utf8')).toBe(`${body}\n- three\n`);
   });
 
   it('`doc delete ID` asks on the terminal; typing y deletes it', async () => {

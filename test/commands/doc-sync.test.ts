@@ -291,6 +291,17 @@ describe('doc status', () => {
     expect(plain(tty.stdout)).toContain('changed locally and on the service');
   });
 
+  it('a FILE that does not exist (and was never pulled) is a usage error, before any request', async () => {
+    const doc = await createDoc({ title: 'there', markdown: 'there\n' });
+    expect((await kagent(['doc', 'pull', doc.id, '-o', join(dir, 'there.md')])).code).toBe(0);
+    await resetStats();
+    const r = await kagent(['doc', 'status', join(dir, 'there.md'), join(dir, 'nonexist.md')]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${join(dir, 'nonexist.md')}: no such file`);
+    expect(await requests()).toEqual({});
+  });
+
   it('a directory with nothing pulled says so', async () => {
     mkdirSync(join(dir, 'empty'));
     const r = await kagent(['doc', 'status', join(dir, 'empty'), '--json']);

@@ -259,7 +259,18 @@ describe('doc create', () => {
 
   it('--space by name, --folder', async () => {
     const spaceId = (await s.t.call('POST', '/spaces', { key, body: { name: 'Work' } })).body.id;
-    const r = await kagent(['doc', 'create', '--title', 'In work', '--space', 'work', '--folder', 'fld_9']);
+    const r = await kagent([
+      'doc',
+      'create',
+      '--title',
+      'In work',
+      '--body',
+      'x',
+      '--space',
+      'work',
+      '--folder',
+      'fld_9',
+    ]);
     const doc = await getDoc(r.stdout.trim());
     expect(doc.space.id).toBe(spaceId);
     expect(doc.folderId).toBe('fld_9');
@@ -316,6 +327,33 @@ describe('doc create', () => {
     expect(ttyStdin.stderr).toContain('--file - reads stdin, but stdin is a terminal');
   });
 
+  it('an empty body is refused (exit 2, nothing sent) unless --allow-empty: none given, empty stdin, empty file, --body "", an empty editor', async () => {
+    await resetStats();
+    const none = await kagent(['doc', 'create', '--title', 'x'], { stdin: '' });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no body given (stdin is read only with --file -); nothing was created');
+    expect(none.stderr).toContain('--allow-empty');
+    const stdin = await kagent(['doc', 'create', '--title', 'x', '--file', '-'], { stdin: '' });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toContain('--file - (stdin) gave an empty body; nothing was created');
+    const emptyFile = await kagent(['doc', 'create', '--title', 'x', '--file', file('empty.md', '\n')]);
+    expect(emptyFile.code).toBe(2);
+    expect(emptyFile.stderr).toContain('--file gave an empty body');
+    expect((await kagent(['doc', 'create', '--title', 'x', '--body', ''])).code).toBe(2);
+    const editor = editorScript('blank.sh', ': > "$1"');
+    const blank = await kagent(['doc', 'create'], { tty: true, answers: ['Blank'], env: { EDITOR: editor } });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('the editor gave an empty body');
+    expect(await requests()).toEqual({});
+
+    const allowed = await kagent(['doc', 'create', '--title', 'Placeholder', '--file', '-', '--allow-empty'], {
+      stdin: '',
+    });
+    expect(allowed.code).toBe(0);
+    expect(await getDoc(allowed.stdout.trim())).toMatchObject({ title: 'Placeholder', body: '' });
+    expect((await kagent(['doc', 'create', '--title', 'Bare', '--allow-empty'])).code).toBe(0);
+  });
+
   it('terminal with nothing given: asks the title, then opens $EDITOR for the body', async () => {
     const editor = editorScript('write.sh', 'printf "# Written in the editor\\n" > "$1"');
     const r = await kagent(['doc', 'create'], { tty: true, answers: ['Edited'], env: { EDITOR: editor } });
@@ -326,12 +364,12 @@ describe('doc create', () => {
   });
 
   it('--idempotency-key: a rerun returns the first doc instead of a second; over 200 characters refused', async () => {
-    const first = await kagent(['doc', 'create', '--title', 'Once', '--idempotency-key', 'ci-run-1']);
-    const again = await kagent(['doc', 'create', '--title', 'Once', '--idempotency-key', 'ci-run-1']);
+    const first = await kagent(['doc', 'create', '--title', 'Once', '--allow-empty', '--idempotency-key', 'ci-run-1']);
+    const again = await kagent(['doc', 'create', '--title', 'Once', '--allow-empty', '--idempotency-key', 'ci-run-1']);
     expect(again.stdout).toBe(first.stdout);
     expect(again.stderr).toContain('this key already created doc');
     expect((await s.t.call('GET', '/docs', { key })).body.items).toHaveLength(1);
-    const long = await kagent(['doc', 'create', '--title', 'x', '--idempotency-key', 'k'.repeat(201)]);
+    const long = await kagent(['doc', 'create', '--title', 'x', '--allow-empty', '--idempotency-key', 'k'.repeat(201)]);
     expect(long.code).toBe(2);
     expect(long.stderr).toContain('--idempotency-key must be 1 to 200 characters (got 201)');
   });
@@ -708,6 +746,15 @@ describe('doc edit in $EDITOR (terminal)', () => {
       `${body}<<<<<<< your edit\nmine\n||||||| revision 1 (opened)\n=======\ntheirs\n>>>>>>> revision 2 (saved meanwhile)\n`,
     );
     expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
+
+    // The hint is the command that sends the kept file (not `doc edit` again, which opens revision 2 without it): it works.
+    const hinted = /resolve the markers there, then send it with `kagent (doc update [^`]+)`/.exec(r.stderr)?.[1];
+    expect(hinted).toBe(`doc update ${doc.id} --file ${kept} --revision 2`);
+    expect(r.stderr).not.toContain(`doc edit ${doc.id}\` again`);
+    writeFileSync(kept!, `${body}mine\ntheirs\n`);
+    const sent = await kagent(hinted!.split(' '));
+    expect(sent.code).toBe(0);
+    expect(await getDoc(doc.id)).toMatchObject({ revision: 3, body: `${body}mine\ntheirs\n` });
   });
 
   it('front matter typed in the editor is refused, the text kept', async () => {

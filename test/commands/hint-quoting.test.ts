@@ -42,7 +42,7 @@ describe('hints with values the service sent', () => {
 
   it('doc create: "read it" quotes an id with shell characters', async () => {
     server = await tinyServer(() => ({ status: 201, body: { id: 'doc $(id)', revision: 1 } }));
-    const r = await runCli(['doc', 'create', '--title', 'T'], { env: env(), tty: true });
+    const r = await runCli(['doc', 'create', '--title', 'T', '--body', 'x'], { env: env(), tty: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("kagent doc show 'doc $(id)'");
   });

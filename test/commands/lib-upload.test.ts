@@ -742,6 +742,25 @@ describe('lib upload: output modes', () => {
     expect(hasForeignEscapes(r.stdout)).toBe(false);
   });
 
+  it('terminal: the ✓ line says which space the file landed in (the service picks one without --space), its name escaped', async () => {
+    const dir = folder({ 'a.md': '# a\n' });
+    const r = await kagent(['lib', 'upload', join(dir, 'a.md')], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const [item] = await files();
+    const spaces = (await s.t.call('GET', '/spaces', { key })).body.items as Array<{ id: string; name: string }>;
+    const space = spaces.find((sp) => sp.id === item.spaceId)!;
+    expect(r.stdout).toBe(`✓ uploaded ${join(dir, 'a.md')} → ${item.id} (4 B) in ${space.name} (${space.id})\n`);
+
+    const evil = (await s.t.call('POST', '/spaces', { key, body: { name: 'Evil\x1b]0;pwned\x07\x1b[31mRed' } })).body;
+    const b = folder({ 'b.md': '# b\n' });
+    const second = await kagent(['lib', 'upload', join(b, 'b.md'), '--space', evil.id], { tty: true });
+    expect(second.code).toBe(0);
+    expect(hasForeignEscapes(second.stdout)).toBe(false);
+    expect(second.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(
+      new RegExp(`✓ uploaded ${join(b, 'b.md')} → li_\\w+ \\(4 B\\) in Evil.*Red \\(${evil.id}\\)\\n$`),
+    );
+  });
+
   it('terminal: the progress bar shows files, bytes, speed and the files in flight, and is cleared at the end', async () => {
     const dir = folder({ 'slow.md': `# slow\n${'z'.repeat(10_000)}\n` });
     await s.t.inject({ kind: 'slow', ms: 400, count: 1, method: 'POST', path: '/api/v1/library/files' });
@@ -833,31 +852,32 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
     expect(realByName['report.pdf'].status).toBe('exists');
   });
 
-  it('piped: status, path, size, key, item or error; terminal: a line per file; the rate of the profile sets the time', async () => {
+  it('piped: status, path, size, key (only with --debug), item or error; terminal: a line per file, the key only with --debug; the rate of the profile sets the time', async () => {
     const dir = folder({ 'a.md': '# A\n', 'b.txt': 'b\n' });
     await writeProfile(s.configDir, 'slow', { baseUrl: s.t.baseUrl, apiKey: key, rateLimit: 30 }, {});
+    const keyA = uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' });
+    const keyB = uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' });
     const r = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow']);
     expect(r.code).toBe(0);
     expect(rows(r.stdout).sort()).toEqual([
-      [
-        'would-upload',
-        join(dir, 'a.md'),
-        '4',
-        uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' }),
-        '',
-      ],
-      [
-        'would-upload',
-        join(dir, 'b.txt'),
-        '2',
-        uploadKey({ digest: sha256('b\n'), sampled: false, name: 'b.txt' }),
-        '',
-      ],
+      ['would-upload', join(dir, 'a.md'), '4', '', ''],
+      ['would-upload', join(dir, 'b.txt'), '2', '', ''],
     ]);
+    expect(r.stdout).not.toContain(keyA);
     expect(r.stderr).toContain('2 would upload (6 B in 2 upload requests, 4 s of the rate of 30 requests a minute)');
+    const debug = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow', '--debug']);
+    expect(rows(debug.stdout).sort()).toEqual([
+      ['would-upload', join(dir, 'a.md'), '4', keyA, ''],
+      ['would-upload', join(dir, 'b.txt'), '2', keyB, ''],
+    ]);
     const tty = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run'], { tty: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toContain(`+ would upload ${join(dir, 'a.md')} (4 B) key `);
+    const ttyOut = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(ttyOut).toBe(`+ would upload ${join(dir, 'a.md')} (4 B)\n`);
+    const ttyDebug = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run', '--debug'], { tty: true });
+    expect(ttyDebug.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toContain(
+      `+ would upload ${join(dir, 'a.md')} (4 B) key ${keyA}`,
+    );
     expect((await stats()).executions.uploadFile).toBeUndefined();
   });
 });

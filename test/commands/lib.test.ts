@@ -274,17 +274,17 @@ describe('lib text', () => {
     link = await saveLink('https://example.com/articles/harbour');
   });
 
-  it('one chunk piped: exactly the first 8000 characters, and where the next starts on stderr', async () => {
+  it('one chunk piped: exactly the first 8000 characters and one newline, and where the next starts on stderr', async () => {
     const r = await kagent(['lib', 'text', file.id]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(LONG_TEXT.slice(0, 8000));
+    expect(r.stdout).toBe(`${LONG_TEXT.slice(0, 8000).replace(/\n+$/, '')}\n`);
     expect(r.stderr).toMatch(new RegExp(`Characters 0–8000 of ${LONG_TEXT.length}`));
     expect(r.stderr).toContain(`lib text ${file.id} --offset 8000`);
   });
 
   it('--offset and --limit pick a chunk; --json prints the chunk object', async () => {
     const r = await kagent(['lib', 'text', file.id, '--offset', '100', '--limit', '250']);
-    expect(r.stdout).toBe(LONG_TEXT.slice(100, 350));
+    expect(r.stdout).toBe(`${LONG_TEXT.slice(100, 350).replace(/\n+$/, '')}\n`);
     const json = await kagent(['lib', 'text', file.id, '--offset', '100', '--limit', '250', '--json']);
     expect(JSON.parse(json.stdout)).toEqual({
       id: file.id,
@@ -327,6 +327,18 @@ describe('lib text', () => {
     const chunks = JSON.parse(json.stdout);
     expect(chunks.map((c: any) => c.offset)).toEqual([0, 10000, 20000]);
     expect(chunks.map((c: any) => c.text).join('')).toBe(LONG_TEXT);
+  });
+
+  it('piped: the text as is, ending with exactly one newline (none missing, none extra), with or without --all', async () => {
+    const bare = await uploadText('bare.txt', 'no newline at the end');
+    const trailing = await uploadText('trailing.txt', 'three newlines at the end\n\n\n');
+    for (const all of [[], ['--all']]) {
+      expect((await kagent(['lib', 'text', bare.id, ...all])).stdout).toBe('no newline at the end\n');
+      expect((await kagent(['lib', 'text', trailing.id, ...all])).stdout).toBe('three newlines at the end\n');
+    }
+    // Cut into chunks of 100 characters (the smallest), the text is still whole, with one final newline.
+    const long = await kagent(['lib', 'text', bare.id, '--all', '--limit', '100']);
+    expect(long.stdout).toBe('no newline at the end\n');
   });
 
   it('terminal: the text, ending with a newline', async () => {

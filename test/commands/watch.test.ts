@@ -512,11 +512,18 @@ describe('watch show', () => {
     expect(zh.brief.entries[0].id).toBe(latest.brief.entries[0].id);
   });
 
-  it('--date must be YYYY-MM-DD (exit 2, before any request); a date without a brief is exit 4', async () => {
+  it('--date must be a YYYY-MM-DD that exists (exit 2, before any request); a date without a brief is exit 4', async () => {
     const before = await stats();
     const bad = await kagent(['watch', 'show', slug, '--date', '15/01/2026']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--date must match YYYY-MM-DD');
+    expect((await stats()).getWatch ?? 0).toBe(before.getWatch ?? 0);
+    // The form alone is not enough: a month 13, a 30 February, a 29 February outside a leap year are refused too.
+    for (const date of ['2026-13-01', '2026-02-30', '2026-02-29', '2026-04-31', '2026-00-10', '2026-01-00']) {
+      const impossible = await kagent(['watch', 'show', slug, '--date', date]);
+      expect(impossible.code).toBe(2);
+      expect(impossible.stderr).toContain(`--date must be a date that exists, YYYY-MM-DD (got ${date})`);
+    }
     expect((await stats()).getWatch ?? 0).toBe(before.getWatch ?? 0);
     const none = await kagent(['watch', 'show', slug, '--date', '2020-01-01']);
     expect(none.code).toBe(4);
