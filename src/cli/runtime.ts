@@ -5,9 +5,9 @@
 import type { ApiClient } from '../api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from '../api/misfit.js';
 import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
-import type { Clock } from '../http/clock.js';
+import { systemClock, type Clock } from '../http/clock.js';
 import { defaultCacheDir } from '../config/cache-dir.js';
-import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { maskKey, missingProfileError, resolveConfig, type Resolved } from '../config/resolve.js';
 import { createEditor } from '../io/editor.js';
 import type { PagerHold, PagingStream } from '../io/pager.js';
@@ -120,23 +120,6 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
     stream = undefined;
   };
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new InterruptedError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
 
 export interface Credentials {
   baseUrl: string | undefined;
