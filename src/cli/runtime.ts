@@ -16,6 +16,7 @@ import { addSecrets, keySecret, redactStream, urlSecrets, type Secret } from '..
 import type { Writable } from 'node:stream';
 import { sanitize } from '../io/sanitize.js';
 import { writeNow } from '../io/streams.js';
+import { guardWorkflowCommands } from '../io/workflow-commands.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 import { createApiClient } from '../api/client.js';
 
@@ -51,6 +52,9 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
       ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey)),
     ],
   );
+  // Under GitHub Actions, no line of service text is a workflow command (src/io/workflow-commands.ts).
+  guardWorkflowCommands(io.stdout, env);
+  guardWorkflowCommands(io.stderr, env);
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   let keyless: Promise<ApiClient> | undefined;
