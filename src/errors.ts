@@ -125,6 +125,25 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * What an aborted command signal means. The --timeout deadline aborts it with its
+ * DeadlineError (exit 7), which is passed on as it is (as is any CliError given as
+ * the reason); anything else is Ctrl-C or SIGTERM: InterruptedError (exit 130).
+ * Every wait that ends on the signal throws this, so no command maps an abort by hand.
+ */
+export function abortError(signal: AbortSignal | undefined, cause?: unknown): CliError {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof CliError) return reason;
+  const error = new InterruptedError();
+  if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
+  return error;
+}
+
+/** Throws abortError(signal) once the signal has aborted (between steps of a loop, say). */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
 export function exitCodeForStatus(status: number, code?: string): number {
   if (status === 401) return ExitCode.AUTH;
   if (status === 404) return ExitCode.NOT_FOUND;

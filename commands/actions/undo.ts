@@ -1,5 +1,5 @@
 import type { Action } from '../../src/api/shapes.js';
-import { CliError, InterruptedError } from '../../src/errors.js';
+import { CliError, throwIfAborted } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { printJson, success, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
@@ -23,7 +23,7 @@ export default defineCommand({
     const done: Action[] = [];
     let failure: unknown;
     for (const id of args.ids) {
-      if (ctx.signal.aborted) throw new InterruptedError();
+      throwIfAborted(ctx.signal);
       try {
         const action = await undoAction(ctx, id);
         done.push(action);

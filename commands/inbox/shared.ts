@@ -1,7 +1,7 @@
 // What several `kagent inbox` verbs share.
 import type { Context } from '../../src/context.js';
 import type { InboxItem } from '../../src/api/shapes.js';
-import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
+import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/format.js';
 import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
@@ -118,7 +118,7 @@ export function markCommand(
       const failures: CliError[] = [];
       const hint = `\`${suggest(ctx, 'inbox list')}\` shows the ids`;
       for (const id of ids) {
-        if (ctx.signal.aborted) throw new InterruptedError();
+        throwIfAborted(ctx.signal);
         try {
           await api.call('markInboxItem', { params: { id }, body: { [mark]: true }, signal: ctx.signal });
           results.push({ id, [mark]: true });

@@ -1,4 +1,4 @@
-import { ApiError, CliError, InterruptedError } from '../../src/errors.js';
+import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
@@ -36,7 +36,7 @@ export default defineCommand({
     const results: Array<{ id: string; deleted: boolean; error?: { code: string; message: string } }> = [];
     const failures: CliError[] = [];
     for (const id of ids) {
-      if (ctx.signal.aborted) throw new InterruptedError();
+      throwIfAborted(ctx.signal);
       try {
         await api.call('deleteLibraryItem', { params: { id }, signal: ctx.signal });
         results.push({ id, deleted: true });

@@ -5,9 +5,9 @@
 import type { ApiClient } from '../api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from '../api/misfit.js';
 import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
-import type { Clock } from '../http/clock.js';
+import { systemClock, type Clock } from '../http/clock.js';
 import { defaultCacheDir } from '../config/cache-dir.js';
-import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { maskKey, missingProfileError, resolveConfig, unsavedDefaultHint, type Resolved } from '../config/resolve.js';
 import { createEditor } from '../io/editor.js';
 import type { PagerHold, PagingStream } from '../io/pager.js';
@@ -16,6 +16,7 @@ import { addSecrets, keySecret, redactStream, urlSecrets, type Secret } from '..
 import type { Writable } from 'node:stream';
 import { sanitize } from '../io/sanitize.js';
 import { writeNow } from '../io/streams.js';
+import { guardWorkflowCommands } from '../io/workflow-commands.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 import { createApiClient } from '../api/client.js';
 
@@ -51,6 +52,9 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
       ...(options.revealsKey ? [] : keySecret(config.apiKey, maskKey)),
     ],
   );
+  // Under GitHub Actions, no line of service text is a workflow command (src/io/workflow-commands.ts).
+  guardWorkflowCommands(io.stdout, env);
+  guardWorkflowCommands(io.stderr, env);
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   let keyless: Promise<ApiClient> | undefined;
@@ -120,23 +124,6 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
     stream = undefined;
   };
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new InterruptedError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
 
 export interface Credentials {
   baseUrl: string | undefined;

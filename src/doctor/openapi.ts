@@ -4,7 +4,7 @@
 // describes with another type, or makes optional is a difference. Fields only
 // the service has are listed too (harmless: kagent ignores them).
 import { operations, type OperationId } from '../api/operations.js';
-import { InterruptedError } from '../errors.js';
+import { throwIfAborted } from '../errors.js';
 import { spec } from '../api/spec.js';
 import { shapeName } from '../api/shape-names.js';
 
@@ -28,7 +28,7 @@ export interface OperationComparison {
 
 /**
  * Every operation kagent reads an answer of, compared. Bounded (MAX_SCHEMA_STEPS, else SpecTooComplexError), and it
- * gives the event loop a turn between operations, so Ctrl-C and SIGTERM are heard (InterruptedError once `signal` aborts).
+ * gives the event loop a turn between operations, so Ctrl-C and SIGTERM are heard (InterruptedError, or the deadline's error, once `signal` aborts).
  */
 export async function compareWithSpec(document: Schema, signal?: AbortSignal): Promise<OperationComparison[]> {
   const found = indexOperations(document);
@@ -36,7 +36,7 @@ export async function compareWithSpec(document: Schema, signal?: AbortSignal): P
   const out: OperationComparison[] = [];
   for (const [op, entry] of Object.entries(spec) as Array<[OperationId, (typeof spec)[OperationId]]>) {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw new InterruptedError();
+    throwIfAborted(signal);
     const ours = entry.response as Schema | undefined;
     if (!ours) continue;
     const info = operations[op];

@@ -1,5 +1,6 @@
 // The real clock. Everything that waits (backoff, pacing, polling) takes a Clock
 // so tests can drive time instead of sleeping.
+import { abortError } from '../errors.js';
 /** What waits: the real clock below, or a test's that drives time. */
 export interface Clock {
   now(): number;
@@ -11,13 +12,13 @@ export const systemClock: Clock = {
   sleep: (ms, signal) => abortableSleep(ms, signal),
 };
 
-/** setTimeout as a promise that rejects with the signal's reason when aborted. */
+/** setTimeout as a promise that rejects, when aborted, with what the abort means (errors.ts abortError): the deadline's error or InterruptedError. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
+    if (signal?.aborted) return reject(abortError(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortReason(signal!));
+      reject(abortError(signal));
     };
     const timer = setTimeout(
       () => {
@@ -28,8 +29,4 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }

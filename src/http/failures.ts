@@ -1,20 +1,14 @@
 // The errors the HTTP core ends a call with: what each failure is called, which
 // exit code it carries and what the hint tells the user to do next.
-import { CliError, ExitCode, InterruptedError, NetworkError } from '../errors.js';
+import { abortError, CliError, ExitCode, NetworkError } from '../errors.js';
 import type { ProxyRoute } from './proxy.js';
 import type { NetworkFailure } from './transport.js';
 
 /** Methods whose repetition changes nothing. Other writes need an Idempotency-Key to be retried once they reached the service. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Ctrl-C (or a caller's abort): a CliError given as the reason is passed on as it is. */
-export function interruption(signal: AbortSignal | undefined, cause?: unknown): CliError {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof CliError) return reason;
-  const error = new InterruptedError('interrupted');
-  if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
-  return error;
-}
+/** Ctrl-C (or a caller's abort), or the deadline's own error: the shared mapping (errors.ts). */
+export const interruption = abortError;
 
 export function networkError(
   failure: NetworkFailure,

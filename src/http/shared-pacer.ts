@@ -13,6 +13,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unl
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import { abortableSleep } from './clock.js';
+import { abortError } from '../errors.js';
 import {
   pauseState,
   PacingTooLong,
@@ -79,13 +80,15 @@ export class SharedFilePacer implements Pacer {
     const start = this.clock.now();
     let result: { waitMs: number } | { refusedMs: number };
     try {
-      result = await this.update<{ waitMs: number } | { refusedMs: number }>((state, now) => {
+      result = await this.update<{ waitMs: number } | { refusedMs: number }>(signal, (state, now) => {
         const reserved = reserve(state, now, this.shape, options.deadline);
         return 'refusedMs' in reserved
           ? { result: reserved }
           : { state: reserved.state, result: { waitMs: reserved.waitMs } };
       });
-    } catch {
+    } catch (error) {
+      // Ctrl-C or the deadline while waiting for the lock: that ends the call, no fallback.
+      if (signal?.aborted) throw abortError(signal, error);
       return this.fallBack().take(signal, options);
     }
     if ('refusedMs' in result) throw new PacingTooLong(result.refusedMs);
@@ -103,7 +106,7 @@ export class SharedFilePacer implements Pacer {
     this.fallback?.pause(untilMs);
     if (this.fallback) return;
     // Synchronous by interface; the write happens as soon as the lock is free.
-    this.update((state, now) => ({ state: pauseState(state, untilMs, now), result: undefined })).catch(() =>
+    this.update(undefined, (state, now) => ({ state: pauseState(state, untilMs, now), result: undefined })).catch(() =>
       this.fallBack().pause(untilMs),
     );
   }
@@ -115,9 +118,10 @@ export class SharedFilePacer implements Pacer {
 
   /** Read-modify-write of the state under the lock; a change without a new state writes nothing. */
   private async update<T>(
+    signal: AbortSignal | undefined,
     change: (state: WindowState | undefined, now: number) => { state?: WindowState; result: T },
   ): Promise<T> {
-    await this.acquire();
+    await this.acquire(signal);
     try {
       const { state, result } = change(this.read(), this.clock.now());
       if (state) {
@@ -169,7 +173,8 @@ export class SharedFilePacer implements Pacer {
     return undefined;
   }
 
-  private async acquire(): Promise<void> {
+  /** Waits for the lock file; Ctrl-C or the deadline ends the wait (abortError), whoever holds the lock. */
+  private async acquire(signal: AbortSignal | undefined): Promise<void> {
     const giveUpAt = Date.now() + LOCK_GIVE_UP_MS;
     for (;;) {
       try {
@@ -181,7 +186,7 @@ export class SharedFilePacer implements Pacer {
       this.breakStaleLock();
       if (Date.now() > giveUpAt) throw new Error(`could not lock ${this.lock}`);
       // Lock contention is between processes on real time, whatever the pacing clock is.
-      await abortableSleep(LOCK_RETRY_MS);
+      await abortableSleep(LOCK_RETRY_MS, signal);
     }
   }
 

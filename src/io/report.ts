@@ -24,6 +24,9 @@ export function toCliError(error: unknown, interrupted: boolean): CliError {
   const name = (error as Error | undefined)?.name;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EPIPE') return new PipeClosedError();
+  // An AbortError carrying the deadline's error (the signal's reason) is that error: exit 7, not 130.
+  const cause: unknown = (error as { cause?: unknown } | undefined)?.cause;
+  if (!interrupted && name === 'AbortError' && cause instanceof CliError) return cause;
   if (interrupted || name === 'AbortError' || name === 'ExitPromptError') return new InterruptedError();
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(message || 'unexpected failure', {

@@ -9,6 +9,7 @@
 import type { Context } from '../context.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
+import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Source } from './discover.js';
 import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
@@ -44,7 +45,9 @@ export function escapeProperty(text: string): string {
  * neither can end the line, add a property or start a command of its own.
  */
 export function errorAnnotation(file: string, title: string, message: string): string {
-  return `::error file=${escapeProperty(sanitizeLine(file))},title=${escapeProperty(sanitizeLine(title))}::${escapeData(sanitize(message))}\n`;
+  return ownWorkflowCommand(
+    `::error file=${escapeProperty(sanitizeLine(file))},title=${escapeProperty(sanitizeLine(title))}::${escapeData(sanitize(message))}\n`,
+  );
 }
 
 export function xmlEscape(text: string): string {

@@ -15,6 +15,7 @@ import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, sanitize, sanitizeLine } from '../io/sanitize.js';
 import { errorAnnotation, escapeData, escapeProperty, junitXml, markdownCode, markdownText } from './ci-report.js';
 import { emit } from '../io/streams.js';
+import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Source } from './discover.js';
 import { formatBytes } from '../io/bytes.js';
 import { ProgressBar } from './report.js';
@@ -228,7 +229,9 @@ async function ciOutputs(
     if (summary.noMapping)
       await emit(
         ctx.io.stderr,
-        `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(sanitize(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`))}\n`,
+        ownWorkflowCommand(
+          `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(sanitize(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`))}\n`,
+        ),
       );
     const path = ctx.io.env.GITHUB_STEP_SUMMARY;
     if (path)

@@ -13,7 +13,7 @@
 // delete the same earlier ones.
 import type { ApiClient } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
-import { ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
+import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import type { Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
 import type { Listed, PlannedFile, SyncPlan } from './sync-plan.js';
@@ -133,7 +133,7 @@ class SyncRun {
     await this.deleteRemoved(removing && mayDelete, { stopped, refusal });
     const { summary } = this;
     if (!this.names) summary.noMapping = this.noMapping;
-    if (this.options.signal?.aborted) this.codes.push(ExitCode.INTERRUPTED);
+    if (this.options.signal?.aborted) this.codes.push(abortError(this.options.signal).exitCode);
     else if (summary.stoppedBy) this.codes.push(summary.stoppedBy.exitCode);
     if (refusal) {
       summary.stoppedBy ??= refusal;
@@ -302,7 +302,7 @@ class SyncRun {
   /** Deletes an item; undefined when it is gone (a 404 is another run having deleted it). */
   private async remove(id: string): Promise<CliError | undefined> {
     const { api, signal } = this.options;
-    if (signal?.aborted) return new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, code: 'INTERRUPTED' });
+    if (signal?.aborted) return abortError(signal);
     try {
       await api.call('deleteLibraryItem', { params: { id }, signal });
       return undefined;

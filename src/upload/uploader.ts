@@ -15,7 +15,7 @@ import type { ApiClient, CallResult, Responses } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
-import { ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
+import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { FileBody } from './body.js';
 import type { Source } from './discover.js';
 import { uploadKey } from './key.js';
@@ -168,10 +168,7 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     await record({ ...base(source), status: 'skipped' }, source);
   }
   // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
-  if (options.signal?.aborted)
-    failureCodes.push(
-      options.signal.reason instanceof CliError ? options.signal.reason.exitCode : ExitCode.INTERRUPTED,
-    );
+  if (options.signal?.aborted) failureCodes.push(abortError(options.signal).exitCode);
   else if (summary.stoppedBy) failureCodes.push(summary.stoppedBy.exitCode);
   summary.exitCode = mostSevere(failureCodes);
   return summary;

@@ -4,7 +4,7 @@
 // errors that say what became of the action.
 import type { Context } from '../context.js';
 import type { Action, InboxItem } from '../api/shapes.js';
-import { ApiError, CliError, InterruptedError } from '../errors.js';
+import { ApiError, CliError, throwIfAborted } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
 import { notFoundHint } from './not-found.js';
 import { getFormatter, note, printItem, success, warn } from '../io/output.js';
@@ -63,7 +63,7 @@ export async function locateAction(
       }
     }
   } catch (error) {
-    if (ctx.signal.aborted) throw new InterruptedError();
+    throwIfAborted(ctx.signal);
     void error;
   }
   return undefined;

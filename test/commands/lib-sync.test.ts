@@ -5,41 +5,24 @@
 // did not come from DIR untouched, files sharing bytes, a service that does not
 // give file names or SHA-256, --dry-run sending only reads, output in every
 // mode, CI reports, and bad input.
-import { readFileSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
+import { describe, expect, it } from 'vitest';
+import type { LoggedIn } from '../helpers/logged-in.js';
+import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { writeProfile } from '../../src/config/store.js';
 import { pathOfName, syncName } from '../../src/upload/sync-plan.js';
 
-let s: LoggedIn;
-let key: string;
-let accountId: string;
 let space: string;
-const dirs: string[] = [];
 
-beforeAll(async () => {
-  s = await loggedInSandbox();
-});
-afterAll(async () => {
-  await s.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  ({ apiKey: key, accountId } = await s.t.newAccount({ credits: 10_000 }));
+useLibSandbox(async () => {
   space = (await s.t.call('POST', '/spaces', { key, body: { name: 'Handbook' } })).body.id;
-  await resetStats();
 });
 
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
-  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 const sync = (dir: string, extra: string[] = [], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
   kagent(['lib', 'sync', dir, '--space', 'Handbook', ...extra], options);
 
-async function resetStats() {
-  await s.t.call('DELETE', '/_sandbox/stats', { key: null });
-}
 async function requests(): Promise<Record<string, number>> {
   return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
 }

@@ -4,13 +4,13 @@
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
-import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
+import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
@@ -18,29 +18,8 @@ import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } fro
 import { uploadKey } from '../../src/upload/key.js';
 import { abortableSleep } from '../../src/http/clock.js';
 
-let s: LoggedIn;
-let key: string;
-let accountId: string;
-const dirs: string[] = [];
+useLibSandbox();
 
-beforeAll(async () => {
-  s = await loggedInSandbox();
-});
-afterAll(async () => {
-  await s.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  ({ apiKey: key, accountId } = await s.t.newAccount({ credits: 10_000 }));
-  await resetStats();
-});
-
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
-  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
-
-async function resetStats() {
-  await s.t.call('DELETE', '/_sandbox/stats', { key: null });
-}
 async function stats(): Promise<{
   requests: Record<string, number>;
   executions: Record<string, number>;

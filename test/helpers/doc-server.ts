@@ -5,8 +5,12 @@
 // meanwhile. listDocs, getDoc, editDoc (replace / append / prepend /
 // insert_after / rewrite) and updateDoc, with REVISION_CONFLICT on a stale
 // revision; the answers fit the shapes kagent knows.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export interface ServedDoc {
   id: string;
@@ -160,5 +164,40 @@ export async function startDocServer(options: DocServerOptions): Promise<DocServ
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A test file's documents service and scratch folders, all gone after each test. */
+export interface DocServerFixture {
+  /** The running test's service, once it started one. */
+  readonly server: DocServer | undefined;
+  /** Starts the test's service with these documents. */
+  serve(docs: ServedDoc[]): Promise<DocServer>;
+  /** A fresh temporary folder. */
+  scratch(): string;
+}
+
+/** Registers the afterEach that closes the service and removes the scratch folders. */
+export function docServerFixture(): DocServerFixture {
+  let server: DocServer | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get server() {
+      return server;
+    },
+    async serve(docs) {
+      server = await startDocServer({ docs });
+      return server;
+    },
+    scratch() {
+      const dir = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
+      dirs.push(dir);
+      return dir;
+    },
   };
 }

@@ -4,7 +4,7 @@
 // proxy never opens its tunnel, or the wait is for the rate budget or a retry.
 // One Ctrl-C ends a command whose socket is stuck, at once.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
@@ -199,5 +199,74 @@ describe('one Ctrl-C', () => {
     const r = await kagent(['me', '--base-url', s.baseUrl], {}, { interruptAfterMs: 1_500 });
     expect(r.code).toBe(130);
     expect(r.interruptedAt).toBeLessThan(1_000);
+  });
+});
+
+describe('the deadline is exit 7 and Ctrl-C is 130, whatever was waiting', () => {
+  const decided = { error: { code: 'ACTION_DECIDED', message: 'already decided' } };
+
+  it('actions reject: explaining an already decided action with a service gone silent (7, not 130)', async () => {
+    const s = await serve((req) =>
+      req.method === 'POST' ? { kind: 'answer', status: 409, body: decided } : { kind: 'silent' },
+    );
+    const r = await kagent(['actions', 'reject', 'ac_1', '--timeout', '2', '--base-url', s.baseUrl]);
+    expect(s.requests.map((q) => q.method)).toEqual(['POST', 'GET']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/--timeout \(2 s\)/);
+    expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
+  });
+
+  it('actions reject: Ctrl-C while explaining it is an interruption (130)', async () => {
+    const s = await serve((req) =>
+      req.method === 'POST' ? { kind: 'answer', status: 409, body: decided } : { kind: 'silent' },
+    );
+    const r = await kagent(['actions', 'reject', 'ac_1', '--base-url', s.baseUrl], {}, { interruptAfterMs: 1_500 });
+    expect(r.code).toBe(130);
+    expect(r.interruptedAt).toBeLessThan(1_000);
+  });
+
+  it('lib delete of several items to a service that never answers (7), and Ctrl-C there (130)', async () => {
+    const s = await serve(() => ({ kind: 'silent' }));
+    const args = ['lib', 'delete', 'li_1', 'li_2', '--yes', '--base-url', s.baseUrl];
+    const timedOut = await kagent([...args, '--timeout', '2']);
+    expect(timedOut.code).toBe(7);
+    expect(timedOut.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
+    const interrupted = await kagent(args, {}, { interruptAfterMs: 1_500 });
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.interruptedAt).toBeLessThan(1_000);
+  });
+
+  /** A profile paced across processes, its window file made by one call, and its lock then held by "another process". */
+  async function heldPacerLock(s: HostileServer): Promise<string> {
+    const home = tempDir('kagent-hostile-');
+    await writeProfile(home, 'default', { baseUrl: s.baseUrl, apiKey: KEY, rateLimit: 60 }, { makeCurrent: true });
+    expect((await kagent(['me', '--json'], { KAGENT_API_KEY: '' }, { configDir: home })).code).toBe(0);
+    const windows = readdirSync(home).filter((name) => /^window-.*\.json$/.test(name));
+    expect(windows).toHaveLength(1);
+    const lock = join(home, `${windows[0]}.lock`);
+    writeFileSync(lock, '');
+    // Touched in the future: never stale, so kagent cannot break it and has to wait.
+    const later = new Date(Date.now() + 3_600_000);
+    utimesSync(lock, later, later);
+    return home;
+  }
+
+  it('the shared pacer waiting on a lock another process holds ends at --timeout 1 (7, within 2 s)', async () => {
+    const s = await serve(() => ({ kind: 'answer', status: 200, body: { id: 'u_1', email: 'ada@example.com' } }));
+    const home = await heldPacerLock(s);
+    const r = await kagent(['me', '--json', '--timeout', '1'], { KAGENT_API_KEY: '' }, { configDir: home });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/--timeout \(1 s\)/);
+    expect(r.elapsedMs).toBeLessThan(1_000 + SLACK_MS);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('the shared pacer waiting on a held lock ends on Ctrl-C (130, within a second)', async () => {
+    const s = await serve(() => ({ kind: 'answer', status: 200, body: { id: 'u_1', email: 'ada@example.com' } }));
+    const home = await heldPacerLock(s);
+    const r = await kagent(['me', '--json'], { KAGENT_API_KEY: '' }, { configDir: home, interruptAfterMs: 1_000 });
+    expect(r.code).toBe(130);
+    expect(r.interruptedAt).toBeLessThan(1_000);
+    expect(s.requests).toHaveLength(1);
   });
 });

@@ -3,36 +3,18 @@
 // the file system's limit counted in bytes; the state directory `.kagent` is
 // never followed when it is a symbolic link. Against a service that answers
 // with hostile ids and titles (test/helpers/doc-server.ts).
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cutToBytes, fileInside, NAME_MAX_BYTES, RESERVED_BYTES, safeFileName } from '../../src/io/file-name.js';
-import { startDocServer, type DocServer, type ServedDoc } from '../helpers/doc-server.js';
+import { docServerFixture } from '../helpers/doc-server.js';
 import { runCli } from '../helpers/run.js';
 
-let server: DocServer | undefined;
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function serve(docs: ServedDoc[]): Promise<DocServer> {
-  server = await startDocServer({ docs });
-  return server;
-}
+const fixture = docServerFixture();
+const { scratch, serve } = fixture;
 
 const kagent = (argv: string[]) =>
-  runCli(argv, { env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test' } });
+  runCli(argv, { env: { KAGENT_BASE_URL: fixture.server?.baseUrl, KAGENT_API_KEY: 'k_test' } });
 
 /** Every path under `dir`, relative, sorted (links not followed). */
 function tree(dir: string): string[] {
@@ -179,7 +161,7 @@ describe('doc pull: file names from the service stay inside the directory asked 
     writeFileSync(file, '# 标题\n\n正文，改了\n');
     const pushed = await kagent(['doc', 'push', file]);
     expect(pushed.code).toBe(0);
-    expect(server?.docs.get('dc_cjk')?.body).toBe('# 标题\n\n正文，改了\n');
+    expect(fixture.server?.docs.get('dc_cjk')?.body).toBe('# 标题\n\n正文，改了\n');
   });
 });
 
@@ -236,6 +218,6 @@ describe('the state directory .kagent is never followed when it is a symbolic li
     expect(push.code).toBe(1);
     const status = await kagent(['doc', 'status', dir]);
     expect(status.code).toBe(1);
-    expect(server?.docs.get('dc_1')?.revision).toBe(1);
+    expect(fixture.server?.docs.get('dc_1')?.revision).toBe(1);
   });
 });

@@ -2,11 +2,10 @@
 // a setext heading underlined with =======) can be pushed and saved: only the
 // markers kagent's own merge wrote are refused, by `doc push` and by `doc edit`
 // in $EDITOR. Against a documents service in the test (test/helpers/doc-server.ts).
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startDocServer, type DocServer } from '../helpers/doc-server.js';
+import { describe, expect, it } from 'vitest';
+import { docServerFixture } from '../helpers/doc-server.js';
 import { runCli, type RunCliOptions } from '../helpers/run.js';
 
 const GIT_PAGE = [
@@ -26,30 +25,18 @@ const GIT_PAGE = [
   '',
 ].join('\n');
 
-let server: DocServer | undefined;
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
-  dirs.push(dir);
-  return dir;
-}
+const fixture = docServerFixture();
+const { scratch, serve } = fixture;
 
 const kagent = (argv: string[], options: RunCliOptions = {}) =>
   runCli(argv, {
     ...options,
-    env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1', ...options.env },
+    env: { KAGENT_BASE_URL: fixture.server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1', ...options.env },
   });
 
 /** A save made by someone else on the service: the body changes, the revision goes up. */
 function savedElsewhere(id: string, body: string): void {
-  const doc = server?.docs.get(id);
+  const doc = fixture.server?.docs.get(id);
   if (!doc) throw new Error(`no doc ${id}`);
   doc.body = body;
   doc.revision++;
@@ -57,7 +44,7 @@ function savedElsewhere(id: string, body: string): void {
 
 describe('doc push: a document whose own text holds conflict-marker lines', () => {
   it('pulled, changed elsewhere in the file, pushed: saved (exit 0), the marker-like lines intact', async () => {
-    server = await startDocServer({ docs: [{ id: 'dc_git', title: 'Git', body: GIT_PAGE }] });
+    const server = await serve([{ id: 'dc_git', title: 'Git', body: GIT_PAGE }]);
     const dir = scratch();
     const file = join(dir, 'git.md');
     expect((await kagent(['doc', 'pull', 'dc_git', '-o', file])).code).toBe(0);
@@ -72,7 +59,7 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
   });
 
   it("after a conflict: kagent's markers are refused until resolved — one left, or a stray =======, is enough — while the document's own go through", async () => {
-    server = await startDocServer({ docs: [{ id: 'dc_git', title: 'Git', body: GIT_PAGE }] });
+    const server = await serve([{ id: 'dc_git', title: 'Git', body: GIT_PAGE }]);
     const dir = scratch();
     const file = join(dir, 'git.md');
     expect((await kagent(['doc', 'pull', 'dc_git', '-o', file])).code).toBe(0);
@@ -113,7 +100,7 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
 
 describe('doc edit in $EDITOR: a document whose own text holds conflict-marker lines', () => {
   it("a save meanwhile on the same line reopens the editor; kagent's hunk resolved, the document's own markers kept: saved", async () => {
-    server = await startDocServer({ docs: [{ id: 'dc_git', title: 'Git', body: GIT_PAGE }] });
+    const server = await serve([{ id: 'dc_git', title: 'Git', body: GIT_PAGE }]);
     const dir = scratch();
     const first = join(dir, 'first');
     const editor = join(dir, 'editor.sh');

@@ -2,39 +2,21 @@
 // path and the system's reason, exit 1 — never hidden behind the tolerant
 // reading of an answer that fit its shape. `doc pull --all` goes on past a
 // document it could not write and ends non-zero, counting what failed.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Context, GlobalFlags } from '../../src/context.js';
 import { recoverFromMisfit } from '../../src/io/output.js';
 import { createIO } from '../../src/io/terminal.js';
-import { startDocServer, type DocServer, type ServedDoc } from '../helpers/doc-server.js';
+import { docServerFixture } from '../helpers/doc-server.js';
 import { runCli } from '../helpers/run.js';
 
-let server: DocServer | undefined;
-const dirs: string[] = [];
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function serve(docs: ServedDoc[]): Promise<DocServer> {
-  server = await startDocServer({ docs });
-  return server;
-}
+const fixture = docServerFixture();
+const { scratch, serve } = fixture;
 
 const kagent = (argv: string[], tty = false) =>
-  runCli(argv, { tty, env: { KAGENT_BASE_URL: server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
+  runCli(argv, { tty, env: { KAGENT_BASE_URL: fixture.server?.baseUrl, KAGENT_API_KEY: 'k_test', NO_COLOR: '1' } });
 
 describe('doc pull: a file that cannot be written', () => {
   it('-o /proc/x.md: exit 1 with the path and the reason; the document is not printed instead', async () => {

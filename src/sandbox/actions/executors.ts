@@ -100,12 +100,15 @@ const deleteDoc: Executor = {
     };
   },
   undo(_world, account, action) {
-    const doc = action._undo?.doc as DocRecord | undefined;
-    if (!doc || account.docs.some((d) => d.id === doc.id)) return;
-    const index = Math.min(Number(action._undo?.index ?? account.docs.length), account.docs.length);
-    account.docs.splice(index, 0, doc);
+    restoreAt(account.docs, action._undo?.doc as DocRecord | undefined, action._undo?.index);
   },
 };
+
+/** Puts back a record an executor removed, at its old place (or last), unless it is back already. */
+function restoreAt<T extends { id: string }>(list: T[], record: T | undefined, index: unknown): void {
+  if (!record || list.some((r) => r.id === record.id)) return;
+  list.splice(Math.min(Number(index ?? list.length), list.length), 0, record);
+}
 
 const deleteLibraryItem: Executor = {
   label: (lang) => toolLabel('delete_library_item', lang),
@@ -136,10 +139,7 @@ const deleteLibraryItem: Executor = {
     };
   },
   undo(_world, account, action) {
-    const item = action._undo?.item as LibraryRecord | undefined;
-    if (!item || account.library.some((i) => i.id === item.id)) return;
-    const index = Math.min(Number(action._undo?.index ?? account.library.length), account.library.length);
-    account.library.splice(index, 0, item);
+    restoreAt(account.library, action._undo?.item as LibraryRecord | undefined, action._undo?.index);
   },
 };
 
