@@ -92,7 +92,12 @@ describe('watch create', () => {
   });
 
   it('on a terminal redraws the milestones in place, then renders the brief', async () => {
-    const r = await kagent(['watch', 'create', 'Solid state batteries', '--cadence', 'weekly'], { tty: true });
+    const r = await kagent(
+      ['watch', 'create', 'Solid state batteries', '--cadence', 'weekly', '--visibility', 'public'],
+      {
+        tty: true,
+      },
+    );
     expect(r.code).toBe(0);
     // redrawn in place: cursor up + clear line, never a plain log line
     expect(r.stderr).toMatch(/\x1b\[\d+A\r\x1b\[2K/);
@@ -129,6 +134,8 @@ describe('watch create', () => {
     const before = await stats();
     const piped = await kagent(['watch', 'create', 'Wind farms offshore', '--no-wait']);
     expect(piped.code).toBe(0);
+    // no terminal: nothing asked, the service's default (public), said on stderr
+    expect(piped.stderr).toContain('Created public watch wind-farms-offshore');
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
     const json = await kagent(['watch', 'create', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
@@ -137,7 +144,12 @@ describe('watch create', () => {
       taskId: expect.stringMatching(/^tk_/),
       watch: { status: 'setting_up' },
     });
-    const tty = await kagent(['watch', 'create', 'Geothermal plants', '--no-wait'], { tty: true });
+    const tty = await kagent(['watch', 'create', 'Geothermal plants', '--no-wait'], {
+      tty: true,
+      answers: ['private'],
+    });
+    expect(tty.prompts).toEqual(['Who can see this watch?']);
+    expect(plain(tty.stderr)).toContain('✓ Created private watch geothermal-plants; it is being set up by task tk_');
     expect(tty.stdout).toMatch(/Slug.*geothermal-plants/);
     expect(tty.stdout).toMatch(/Task.*tk_\w+/);
     expect(tty.stderr).toMatch(/follow the set-up: kagent task watch tk_\w+/);
@@ -248,10 +260,12 @@ describe('watch create', () => {
   it('asks for the intent on a terminal, and names it when it cannot ask', async () => {
     const asked = await kagent(['watch', 'create', '--no-wait', '--json'], {
       tty: true,
-      answers: ['Quantum networking'],
+      answers: ['Quantum networking', 'unlisted'],
     });
     expect(asked.code).toBe(0);
     expect(asked.prompts[0]).toMatch(/What should the watch follow/);
+    expect(asked.prompts[1]).toBe('Who can see this watch?');
+    expect(JSON.parse(asked.stdout).watch.visibility).toBe('unlisted');
     expect(JSON.parse(asked.stdout).slug).toBe('quantum-networking');
     const piped = await kagent(['watch', 'create', '--no-wait']);
     expect(piped.code).toBe(2);
