@@ -94,6 +94,20 @@ describe('space create', () => {
       },
     });
   });
+  it('a name a space already has (ignoring case): exit 5 naming it, nothing created; --allow-duplicate creates it', async () => {
+    const first = (await s.kagent(['space', 'create', 'Lab notes'])).stdout.trim();
+    const before = s.t.sandbox.stats.requests['POST /spaces'] ?? 0;
+    const again = await s.kagent(['space', 'create', 'lab NOTES']);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain(`error: a space named "Lab notes" already exists (${first}) (SPACE_NAME_TAKEN)`);
+    expect(again.stderr).toContain(`--space ${first}, or pass --allow-duplicate`);
+    expect(s.t.sandbox.stats.requests['POST /spaces'] ?? 0).toBe(before);
+    const json = await s.kagent(['space', 'create', 'Lab notes', '--json']);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'SPACE_NAME_TAKEN' });
+    const forced = await s.kagent(['space', 'create', 'Lab notes', '--allow-duplicate']);
+    expect(forced.code).toBe(0);
+    expect((await spaces()).filter((space) => space.name === 'Lab notes')).toHaveLength(2);
+  });
 });
 
 describe('naming a space', () => {
