@@ -35,7 +35,7 @@ export const groups: readonly GroupEntry[] = [
   {
     name: 'space',
     section: 'Knowledge',
-    summary: 'List, create, edit and delete spaces',
+    summary: 'List, show, create, edit and delete spaces',
     load: () => import('../../commands/space/index.js'),
   },
   {
@@ -130,6 +130,12 @@ export const groups: readonly GroupEntry[] = [
     section: 'Tools',
     summary: 'Print a shell completion script (bash, zsh, fish)',
     load: () => import('../../commands/completion/index.js'),
+  },
+  {
+    name: 'version',
+    section: 'Tools',
+    summary: 'Print the version (as --version)',
+    load: () => import('../../commands/version/index.js'),
   },
   {
     name: 'help',

@@ -27,6 +27,20 @@ describe('version and help', () => {
     }
   });
 
+  it('`kagent version` prints what --version does; --json an object; --verbose adds the Node.js', async () => {
+    const r = await runCli(['version']);
+    expect(r).toMatchObject({ code: 0, stdout: `kagent version ${pkg.version}\n`, stderr: '' });
+    const json = JSON.parse((await runCli(['version', '--json'])).stdout);
+    expect(json).toEqual({
+      version: pkg.version,
+      buildDate: null,
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+    });
+    expect((await runCli(['version', '--verbose'])).stdout).toContain(`Node.js ${process.version} on `);
+  });
+
   it('--help lists every command group with its summary, the global flags and examples', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);

@@ -211,3 +211,25 @@ describe('server text is untrusted', () => {
     expect(jq.stdout).toContain('Evil');
   });
 });
+
+describe('space show', () => {
+  it('by name or id: fields on a terminal, key<TAB>value piped, the Space with --json; unknown is exit 4', async () => {
+    const id = (await s.kagent(['space', 'create', 'Shown', '--icon', '🔭', '--description', 'Stars'])).stdout.trim();
+    const tty = await s.kagent(['space', 'show', 'shown'], { tty: true, columns: 80 });
+    expect(tty.code).toBe(0);
+    const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^Name\s+🔭 Shown$/m);
+    expect(plain).toMatch(new RegExp(`^Id\\s+${id}$`, 'm'));
+    expect(plain).toMatch(/^Description\s+Stars$/m);
+    expect(plain).toMatch(/^Default\s+no$/m);
+    const piped = await s.kagent(['space', 'show', id]);
+    expect(piped.stdout).toMatch(
+      new RegExp(`^id\\t${id}\\nname\\tShown\\nicon\\t🔭\\ndescription\\tStars\\ndefault\\tfalse\\ncreated\\t\\d{4}-`),
+    );
+    const json = await s.kagent(['space', 'show', 'Shown', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual((await spaces()).find((space) => space.id === id));
+    const missing = await s.kagent(['space', 'show', 'Nowhere']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('SPACE_NOT_FOUND');
+  });
+});
