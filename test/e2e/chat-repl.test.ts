@@ -110,6 +110,29 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     expect(screen).toContain(`Undone: Create the document “Notes on barley malt” (${id})`);
   });
 
+  it('a high-risk action: Enter alone picks "Decide later" (nothing decided, the action waits)', async () => {
+    await t.call('POST', '/docs', { body: { title: 'Sourdough starter log' } });
+    const run = await chat(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'Delete the sourdough starter log doc\r' },
+        { wait: /Decide later/, type: '\r' },
+        { wait: /Delete “Sourdough starter log”[\s\S]*\? You/, type: '/exit\r' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(screen).not.toMatch(/Approved: Delete|Rejected: Delete/);
+    expect(screen).not.toContain('Approve this high-risk action');
+    const docs = (await t.call('GET', '/docs')).body.items.map((d: any) => d.title);
+    expect(docs).toContain('Sourdough starter log');
+    // still waiting: the inbox lists it for approval
+    const id = /\/approve (ac_\w+)/.exec(screen)?.[1];
+    expect(id).toBeDefined();
+    const inbox = JSON.stringify((await t.call('GET', '/inbox')).body.items);
+    expect(inbox).toContain(id);
+  });
+
   it('Ctrl-C clears the prompt line (the REPL goes on); twice in a row ends it with exit 0', async () => {
     const run = await chat(
       ['chat'],
