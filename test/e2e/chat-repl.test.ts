@@ -84,6 +84,9 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const screen = plain(run.output);
     expect(run.code, screen).toBe(0);
     expect(screen).toMatch(/conversation cv_\w+: kagent conversation show cv_\w+/);
+    // the goodbye on a line of its own, not glued to the prompt it ended
+    expect(screen).toMatch(/(^|\n)conversation cv_\w+: kagent conversation show/);
+    expect(screen).not.toMatch(/You[ \t]*conversation cv_/);
     expect(screen).not.toContain('INTERRUPTED');
   });
 
