@@ -112,10 +112,22 @@ describe('watch create', () => {
     expect(r.stdout).toContain('Solid state batteries');
     expect(r.stdout).toContain('Why it matters:');
     expect(r.stdout).toContain('Evidence:');
-    expect(plain(r.stdout)).toMatch(/^ 1 {2}●+○* (0\.\d\d|1) {2}[A-Z]+$/m); // position, importance meter, category
+    expect(plain(r.stdout)).toMatch(/^ 1 {2}●*○* {2}[A-Z]+$/m); // position, importance meter (dots only), category
     expect(r.stdout).toContain('Method');
     expect(r.stdout).toContain('Archive');
     expect(hasForeignEscapes(r.stdout)).toBe(false);
+  });
+
+  it('importance: one form, dots only (no number beside them), never red; at 40, 80 and 200 columns', async () => {
+    for (const columns of [40, 80, 200]) {
+      const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_COLOR: '1' } });
+      expect(r.code).toBe(0);
+      const meters = plain(r.stdout).match(/^ ?\d+ {2}[●○]{5}.*$/gm) ?? [];
+      expect(meters.length, `${columns} columns`).toBeGreaterThan(0);
+      for (const line of meters) expect(line, `${columns} columns`).not.toMatch(/[●○] +(0\.\d\d|1)\b/);
+      expect(r.stdout).not.toMatch(/\x1b\[31m●/);
+      expect(r.stdout).toMatch(/\x1b\[1m●/); // an important entry's dots are bold
+    }
   });
 
   it('--json prints the final WatchPage', async () => {
