@@ -91,7 +91,8 @@ export async function renderEntry(
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
   if (entry.primaryUrl)
     lines.push(
-      `    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
+      // Joined by a no-break space: a long URL overflows the line rather than leaving the arrow alone above it.
+      `    ${f.cyan('→')}\u00a0${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
     );
   if (entry.evidence.length > 0) {
     lines.push(`    ${f.dim('Evidence:')}`);

@@ -130,6 +130,17 @@ describe('watch create', () => {
     }
   });
 
+  it('the arrow stays beside its link: no line holds the arrow alone, at 40, 80 and 200 columns', async () => {
+    for (const columns of [40, 80, 200]) {
+      const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_HYPERLINK: '0' } });
+      expect(r.code).toBe(0);
+      const lines = plain(r.stdout).split('\n');
+      const arrows = lines.filter((line) => line.includes('→'));
+      expect(arrows.length, `${columns} columns`).toBeGreaterThan(0);
+      for (const line of arrows) expect(line, `${columns} columns`).toMatch(/→\s\S*https?:\/\//u);
+    }
+  });
+
   it('--json prints the final WatchPage', async () => {
     const r = await kagent(['watch', 'create', 'Heat pumps in Germany', '--json', '--visibility', 'unlisted']);
     expect(r.code).toBe(0);
