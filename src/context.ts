@@ -77,9 +77,11 @@ export interface Prompter {
   text(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string): Promise<string>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
+  /** `default`: the choice highlighted at first (else the first one). */
   select<T extends string>(
     message: string,
     choices: Array<{ value: T; name: string; description?: string }>,
+    options?: { default?: T },
   ): Promise<T>;
 }
 

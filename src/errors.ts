@@ -23,7 +23,7 @@ export const exitCodeTable: Array<[number, string]> = [
   ],
   [3, 'not authenticated (no API key configured, or the service answered 401)'],
   [4, 'not found (404)'],
-  [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...)'],
+  [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...; SPACE_NAME_TAKEN)'],
   [
     6,
     'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)',

@@ -29,6 +29,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
 
 interface ApiOptions {
+  method?: string;
   rawField?: string[];
   field?: string[];
   header?: string[];
@@ -211,24 +212,57 @@ async function printBody(ctx: Context, body: unknown): Promise<void> {
 
 // ---------------------------------------------------------------- the command
 
+/**
+ * The method and path, as `gh api` reads them: -X/--method, else a METHOD before
+ * the PATH, else POST when fields or --input make a request body, else GET.
+ */
+function methodAndPath(
+  opts: ApiOptions,
+  args: { method: string; path?: string | undefined },
+): { method: string; path: string } {
+  const isMethod = (word: string) => (METHODS as readonly string[]).includes(word.toUpperCase());
+  const flag = opts.method?.toUpperCase();
+  if (flag !== undefined && !isMethod(flag))
+    throw new UsageError(`-X/--method must be one of ${METHODS.join(', ')} (got "${opts.method}")`);
+  if (args.path === undefined) {
+    if (isMethod(args.method))
+      throw new UsageError(
+        `PATH is missing: \`kagent api ${args.method.toUpperCase()} PATH\``,
+        'for example: `kagent api GET /me`',
+      );
+    const hasBody = (opts.rawField ?? []).length + (opts.field ?? []).length > 0 || opts.input !== undefined;
+    return { method: flag ?? (hasBody ? 'POST' : 'GET'), path: args.method };
+  }
+  const given = args.method.toUpperCase();
+  if (!isMethod(given)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got "${args.method}")`);
+  if (flag !== undefined && flag !== given)
+    throw new UsageError(`two methods: ${given} and -X ${flag}`, `give one: \`kagent api -X ${flag} ${args.path}\``);
+  return { method: given, path: args.path };
+}
+
 export default defineGroup({
   name: 'api',
   summary: 'Make an authenticated request to any API path',
   description: [
     'Sends METHOD PATH (relative to the base URL: /me, docs/dc_1, /api/v1/media?limit=5) with your API key, and prints the JSON answer: pretty on a terminal, compact when piped, filtered by --jq. ' +
-      'With only a PATH, the method is GET. Errors exit like every command (404 → 4, 409 → 5, …) with `error: <message> (<CODE>)` on stderr.',
+      'The method is -X/--method, or the METHOD before PATH; without either it is POST when fields (-f, -F) or --input give a body, else GET, as with `gh api`. Errors exit like every command (404 → 4, 409 → 5, …) with `error: <message> (<CODE>)` on stderr.',
     'Fields build the JSON body: -f key=value sends a string, -F key=value a typed value (numbers, true, false, null; @file or @- reads a file or stdin as a string). ' +
-      '`key[]=value` appends to a list, `key[sub]=value` nests. For GET, DELETE and HEAD, and whenever --input gives the body, fields become query parameters instead.',
+      '`key[]=value` appends to a list, `key[sub]=value` nests. With fields and no method the request is a POST; for GET, DELETE and HEAD (-X GET), and whenever --input gives the body, fields become query parameters instead.',
     '--paginate follows nextCursor for a GET that answers {items, nextCursor} and prints every item as one JSON array. ' +
       '-i prints the status line and headers first (also for an error answer, with its body). ' +
       'Create-style operations (POST /docs, /media, /spaces, …) get a random Idempotency-Key unless you give one (--idempotency-key or -H), so retries never do the work twice. ' +
       'The published description, GET /openapi.json, needs no key: it is fetched even when none is configured.',
   ].join('\n\n'),
   arguments: [
-    { name: 'method', description: 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS (or the PATH, for a GET)' },
+    {
+      name: 'method',
+      description:
+        'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS (or the PATH alone: then -X, else POST with fields, else GET)',
+    },
     { name: 'path', description: 'the path under the base URL, with a query string if you like', optional: true },
   ],
   options: [
+    { flags: '-X, --method <method>', description: 'the HTTP method (default: POST with fields or --input, else GET)' },
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', repeatable: true },
     {
       flags: '-F, --field <key=value>',
@@ -244,6 +278,9 @@ export default defineGroup({
   examples: [
     'kagent api /me',
     'kagent api GET /docs -F limit=5 --jq ".items[].title"',
+    '# fields without a method make a POST, as with gh api',
+    'kagent api /spaces -f name=Research',
+    'kagent api -X GET /docs/search -f q=battery',
     'kagent api POST /docs -f title="Notes" -f markdown="# Notes"',
     'kagent api POST /watches -f intent="Rust releases" -f type=sources -f "urls[]=https://blog.rust-lang.org/"',
     'kagent api PATCH /docs/dc_8f2k1x --input patch.json',
@@ -251,16 +288,9 @@ export default defineGroup({
     'kagent api -i DELETE /docs/dc_8f2k1x',
   ],
   async run(ctx, opts, args) {
-    let method = args.method.toUpperCase();
-    let path = args.path;
-    if (path === undefined) {
-      if ((METHODS as readonly string[]).includes(method))
-        throw new UsageError(`PATH is missing: \`kagent api ${method} PATH\``, 'for example: `kagent api GET /me`');
-      path = args.method;
-      method = 'GET';
-    }
-    if (!(METHODS as readonly string[]).includes(method))
-      throw new UsageError(`METHOD must be one of ${METHODS.join(', ')} (got "${args.method}")`);
+    const request = methodAndPath(opts, args);
+    const method = request.method;
+    let path = request.path;
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows pages of a GET only');
     if (opts.paginate && opts.include) throw new UsageError('use --include or --paginate, not both');
 

@@ -75,7 +75,11 @@ export async function decideInline(
       { value: 'reject', name: 'Reject' },
       { value: 'later', name: `Decide later (/approve ${id})` },
     ];
-    const picked = await ask(() => ctx.prompter.select(`${title}?`, choices));
+    // A high-risk action (or one of a risk this version does not know): Enter alone decides nothing.
+    const risky = action.risk !== 'low' && action.risk !== 'medium';
+    const picked = await ask(() =>
+      ctx.prompter.select(`${title}?`, choices, risky ? { default: 'later' as const } : undefined),
+    );
     if (picked === undefined) return { approved, ended: true };
     if (picked === 'later') continue;
     if (await decide(ctx, id, picked !== 'reject', picked === 'remember', session)) {

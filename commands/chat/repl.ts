@@ -12,6 +12,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { decideInline, HELP, slashCommand, type Session } from './inline.js';
 import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
 import { note, warn } from '../../src/io/output.js';
+import { emit } from '../../src/io/streams.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import type { onInterruptKey as OnInterruptKey } from '../../src/io/interrupt-key.js';
 
@@ -42,11 +43,19 @@ async function ask<T>(ctx: Context, prompt: () => Promise<T>): Promise<T | undef
   const wasFlowing = stdin.readableFlowing === true;
   stdin.prependListener('data', onData);
   stdin.on('pause', onPause);
+  // Ctrl-D leaves the cursor after the prompt: what is said next starts on a line of its own.
+  const endLine = async () => {
+    if (ctx.io.stderrIsTTY) await emit(ctx.io.stderr, '\n');
+  };
   try {
-    return await Promise.race([prompt(), ended]);
+    const answer = await Promise.race([prompt(), ended]);
+    if (answer === undefined && lastWasEot) await endLine();
+    return answer;
   } catch (error) {
-    if (error instanceof InterruptedError && !ctx.signal.aborted) return lastWasEot ? undefined : INTERRUPT;
-    throw error;
+    if (!(error instanceof InterruptedError) || ctx.signal.aborted) throw error;
+    if (!lastWasEot) return INTERRUPT;
+    await endLine();
+    return undefined;
   } finally {
     stdin.off('data', onData);
     stdin.off('pause', onPause);

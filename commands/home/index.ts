@@ -70,7 +70,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   section(
     'Latest briefs',
     list(home.briefs).flatMap((b) => [
-      `  • ${f.bold(l(b.watchTitle || b.slug))} — ${l(b.brief?.title)} ${f.dim(`· ${l(b.brief?.date)} · ${l(b.brief?.entryCount ?? 0)} entries`)}`,
+      `  • ${f.bold(l(b.watchTitle || b.slug))}${briefTitleAfter(l(b.watchTitle), l(b.brief?.title))} ${f.dim(`· ${l(b.brief?.date)} · ${l(b.brief?.entryCount ?? 0)} entries`)}`,
       `      ${cmd('watch show', l(b.slug))}`,
     ]),
   );
@@ -149,3 +149,16 @@ export default defineGroup({
     await printItem(ctx, home, (h, f) => renderHome(ctx, h, f));
   },
 });
+
+/**
+ * " — <brief title>" after the watch's title, without the watch's title again when
+ * the brief's title starts with it ("Heat pumps — brief of 2026-01-12" → " — brief of
+ * 2026-01-12"); nothing when nothing is left.
+ */
+function briefTitleAfter(watchTitle: string, briefTitle: string): string {
+  let rest = briefTitle.trim();
+  const watch = watchTitle.trim();
+  if (watch && rest.toLowerCase().startsWith(watch.toLowerCase()))
+    rest = rest.slice(watch.length).replace(/^[\s—–\-:·]+/u, '');
+  return rest ? ` — ${rest}` : '';
+}

@@ -2,15 +2,22 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { label } from './shared.js';
 import { note, printItem } from '../../src/io/output.js';
+import type { Context } from '../../src/context.js';
+import { CliError, ExitCode } from '../../src/errors.js';
 
 export default defineCommand({
   name: 'create',
   summary: 'Create a space',
-  description: "The name, icon and description are checked against the service's bounds before anything is sent.",
+  description:
+    "The name, icon and description are checked against the service's bounds before anything is sent. " +
+    'A name that a space already has (ignoring case) is refused (exit 5, naming the existing space) unless ' +
+    '--allow-duplicate is given: two spaces with one name cannot be told apart by --space NAME. ' +
+    'With --idempotency-key the key guards against a second space instead, and the name is not checked.',
   arguments: [{ name: 'name', description: "the new space's name" }],
   options: [
     { flags: '--icon <emoji>', description: 'an icon, usually one emoji' },
     { flags: '--description <text>', description: 'what the space is for' },
+    { flags: '--allow-duplicate', description: 'create it even if a space already has this name' },
     idempotencyKeyOption('a rerun within 24 h returns the first space instead of creating another', 'space'),
   ],
   examples: [
@@ -31,6 +38,7 @@ export default defineCommand({
     const { checkIdempotencyKey, replayNote } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     const api = await ctx.api();
+    if (!opts.allowDuplicate && opts.idempotencyKey === undefined) await refuseTakenName(ctx, args.name);
     const result = await api.callFull('createSpace', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
     const space = result.body;
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
@@ -40,3 +48,15 @@ export default defineCommand({
     );
   },
 });
+
+/** Two spaces with one name make `--space NAME` ambiguous: refuse, naming the space that has it (exit 5). */
+async function refuseTakenName(ctx: Context, name: string): Promise<void> {
+  const { items } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
+  const taken = items.find((space) => space.name.toLowerCase() === name.toLowerCase());
+  if (!taken) return;
+  throw new CliError(`a space named "${taken.name}" already exists (${taken.id})`, {
+    exitCode: ExitCode.CONFLICT,
+    code: 'SPACE_NAME_TAKEN',
+    hint: `use it with --space ${taken.id}, or pass --allow-duplicate to create another`,
+  });
+}

@@ -1,15 +1,16 @@
-// kagent space list / create / edit / delete. A space is named by id or by
+// kagent space list / show / create / edit / delete. A space is named by id or by
 // name everywhere (resolveSpace, also used by other groups for --space).
 import { defineGroup } from '../../src/kit/define.js';
 import list from './list.js';
+import show from './show.js';
 import create from './create.js';
 import edit from './edit.js';
 import remove from './delete.js';
 
 export default defineGroup({
   name: 'space',
-  summary: 'List, create, edit and delete spaces',
+  summary: 'List, show, create, edit and delete spaces',
   description: 'Spaces hold watches, library items, documents and conversations. Name a space by its id or its name.',
   examples: ['kagent space list', 'kagent space create Research --icon 🔬', 'kagent space delete Research --yes'],
-  commands: [list, create, edit, remove],
+  commands: [list, show, create, edit, remove],
 });

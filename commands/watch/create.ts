@@ -58,7 +58,11 @@ export default defineCommand({
     { flags: '--url <url>', description: 'a source or page to watch (repeatable)', repeatable: true },
     { flags: '--alert <phrase>', description: 'tell me when an entry mentions this (repeatable)', repeatable: true },
     { flags: '--cadence <cadence>', description: 'daily (default), weekly or off' },
-    { flags: '--visibility <visibility>', description: 'public (default), unlisted or private' },
+    {
+      flags: '--visibility <visibility>',
+      description:
+        'public (anyone can find and follow it), unlisted (only with its link) or private (only you); on a terminal kagent asks when this is not given, elsewhere public',
+    },
     spaceOption("space to file it in, by id or name (default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the slug and task id' },
     idempotencyKeyOption('a rerun within 24 h returns the first watch instead of creating another', 'watch'),
@@ -79,15 +83,31 @@ export default defineCommand({
         flag: 'INTENT (the first argument)',
         what: 'what to follow',
       }));
-    const body = await requestBody(ctx, opts, intent);
+    const visibility = opts.visibility ?? (await askVisibility(ctx));
+    const body = await requestBody(ctx, { ...opts, visibility }, intent);
     const api = await ctx.api();
     const created = await createWatch(ctx, api, body, opts.idempotencyKey);
+    // Said in the confirmation line: a public watch can be found by anyone (`watch search`).
+    const seenBy = created.watch?.visibility ?? visibility ?? 'public';
     const follow = suggest(ctx, 'task watch', created.taskId);
     const show = suggest(ctx, 'watch show', created.slug);
-    if (!opts.wait) return reportStarted(ctx, created, follow, show);
-    await followSetUp(ctx, api, created, follow, show);
+    if (!opts.wait) return reportStarted(ctx, created, seenBy, follow, show);
+    await followSetUp(ctx, api, { created, seenBy }, follow, show);
   },
 });
+
+/**
+ * --visibility not given: a terminal asks (public first, the service's default);
+ * without one (or with --yes) nothing is asked and the service's default stays.
+ */
+async function askVisibility(ctx: Context): Promise<string | undefined> {
+  if (!ctx.io.canPrompt || ctx.flags.yes) return undefined;
+  return ctx.prompter.select('Who can see this watch?', [
+    { value: 'public', name: 'public', description: 'anyone can find it (watch search) and follow it' },
+    { value: 'unlisted', name: 'unlisted', description: 'only people with its link' },
+    { value: 'private', name: 'private', description: 'only you' },
+  ]);
+}
 
 /** The options of `watch create` that make the request. */
 interface CreateOptions {
@@ -161,9 +181,15 @@ async function createWatch(
 }
 
 /** --no-wait: the slug and the task that sets the watch up, and how to follow it. */
-async function reportStarted(ctx: Context, created: WatchCreated, follow: string, show: string): Promise<void> {
+async function reportStarted(
+  ctx: Context,
+  created: WatchCreated,
+  seenBy: string,
+  follow: string,
+  show: string,
+): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, created);
-  await success(ctx, `Created watch ${created.slug}; it is being set up by task ${created.taskId}`);
+  await success(ctx, `Created ${seenBy} watch ${created.slug}; it is being set up by task ${created.taskId}`);
   await printItem(ctx, created, (c, f) =>
     f.tty
       ? f.fields([
@@ -179,12 +205,15 @@ async function reportStarted(ctx: Context, created: WatchCreated, follow: string
 async function followSetUp(
   ctx: Context,
   api: ApiClient,
-  created: WatchCreated,
+  { created, seenBy }: { created: WatchCreated; seenBy: string },
   follow: string,
   show: string,
 ): Promise<void> {
   const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
-  await note(ctx, `Creating watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`);
+  await note(
+    ctx,
+    `Creating ${seenBy} watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`,
+  );
   const task = await followTask(ctx, created.taskId, {
     label: created.watch.title,
     resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,

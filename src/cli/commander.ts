@@ -4,7 +4,7 @@
 // of them). Shows help where it is asked for; a mistake throws ParseFailure,
 // which the program reports as a usage error (exit 2) with a pointer to help.
 import { Command } from 'commander';
-import type { ArgumentSpec, CommandSpec, OptionSpec } from '../kit/define.js';
+import { bareGroupVerb, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../kit/define.js';
 import { camelCase, timeoutParser, ParseFailure, valueParser, type Invocation } from './option-values.js';
 import type { RunOptions } from './program.js';
 import { groups } from './manifest.js';
@@ -126,9 +126,10 @@ function register(
   spec: CommandSpec,
   onInvoke: (invocation: Invocation) => void,
   parentPath: string[],
+  isDefault = false,
 ): Command {
   const path = [...parentPath, spec.name];
-  const command = parent.command(spec.name, spec.hidden ? { hidden: true } : undefined);
+  const command = parent.command(spec.name, { hidden: spec.hidden === true, isDefault });
   command
     .summary(spec.summary)
     .description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary)
@@ -144,7 +145,9 @@ function register(
   for (const argument of spec.arguments ?? []) command.addArgument(toArgument(command, argument));
   for (const option of spec.options ?? []) command.addOption(toOption(command, option, path));
 
-  for (const sub of spec.commands ?? []) register(command, sub, onInvoke, path);
+  const alone = bareGroupVerb(spec);
+  for (const sub of spec.commands ?? []) register(command, sub, onInvoke, path, sub === alone);
+  if (spec.commands?.length && !spec.run) runAlone(command, spec);
 
   const inherits = spec.commands?.length
     ? ''
@@ -162,6 +165,34 @@ function register(
     });
   }
   return command;
+}
+
+/**
+ * A group named alone: its list (bareGroupVerb) as commander's default
+ * subcommand, else its help on stdout (exit 0). A word that is no verb stays
+ * "unknown command" (with a suggestion) rather than an argument of the list.
+ */
+function runAlone(command: Command, spec: CommandSpec): void {
+  const verb = bareGroupVerb(spec);
+  if (verb) {
+    command.hook('preSubcommand', (self, sub) => {
+      const first = self.args[0];
+      if (sub.name() === verb.name && first !== undefined && first !== verb.name && !first.startsWith('-'))
+        unknownCommand(self);
+    });
+    return;
+  }
+  command.allowExcessArguments(true).action((...received: unknown[]) => {
+    const self = received[received.length - 1] as Command;
+    if (self.args.length > 0) unknownCommand(self);
+    self.outputHelp();
+  });
+}
+
+/** Commander's own "unknown command 'x' (Did you mean y?)" for the first word (not in its typings). */
+function unknownCommand(command: Command): never {
+  (command as unknown as { unknownCommand(): never }).unknownCommand();
+  throw new Error('unreachable');
 }
 
 /**

@@ -26,6 +26,7 @@ const loaders: Record<GroupName, () => Promise<{ default: CommandSpec }>> = {
   sandbox: () => import('../../commands/sandbox/index.js'),
   doctor: () => import('../../commands/doctor/index.js'),
   completion: () => import('../../commands/completion/index.js'),
+  version: () => import('../../commands/version/index.js'),
   help: () => import('../../commands/help/index.js'),
 };
 

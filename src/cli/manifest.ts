@@ -28,7 +28,7 @@ export const groups = [
   {
     name: 'space',
     section: 'Knowledge',
-    summary: 'List, create, edit and delete spaces',
+    summary: 'List, show, create, edit and delete spaces',
   },
   {
     name: 'watch',
@@ -107,6 +107,11 @@ export const groups = [
     name: 'completion',
     section: 'Tools',
     summary: 'Print a shell completion script (bash, zsh, fish)',
+  },
+  {
+    name: 'version',
+    section: 'Tools',
+    summary: 'Print the version (as --version)',
   },
   {
     name: 'help',

@@ -62,7 +62,7 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
         () => import('@inquirer/confirm'),
         (p, message) => p.default({ message, default: options.default ?? false }, context()),
       ),
-    select: (raw, choices) =>
+    select: (raw, choices, options) =>
       ask(
         raw,
         () => import('@inquirer/select'),
@@ -75,6 +75,7 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
                 name: sanitizeStyled(c.name),
                 ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}),
               })),
+              ...(options?.default !== undefined ? { default: options.default } : {}),
             },
             context(),
           ),

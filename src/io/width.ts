@@ -67,7 +67,12 @@ function tokenize(text: string): Token[] {
   const graphemesOf = (part: string) => {
     for (const { segment } of segmenter().segment(part)) {
       const width = graphemeWidth(segment);
-      tokens.push({ text: segment, width, kind: /^\s+$/.test(segment) ? 'space' : width >= 2 ? 'wide' : 'word' });
+      // A no-break space (U+00A0) holds what it joins on one line (an arrow and its URL): not a place to break.
+      tokens.push({
+        text: segment,
+        width,
+        kind: /^[^\S\u00a0]+$/.test(segment) ? 'space' : width >= 2 ? 'wide' : 'word',
+      });
     }
   };
   const flushPlain = (until: number) => {

@@ -192,8 +192,30 @@ export function defineCommand<
   return spec as CommandSpec;
 }
 
-/** A group module's default export: a command (maybe runnable itself) holding subcommands. */
-export const defineGroup = defineCommand;
+/**
+ * The verb a group runs when named alone: its `list`, when it has no `run` of its
+ * own and `list` needs no argument (`kagent space` is `kagent space list`). A group
+ * without one prints its help on stdout (exit 0).
+ */
+export function bareGroupVerb(group: CommandSpec): CommandSpec | undefined {
+  if (group.run) return undefined;
+  const list = group.commands?.find((command) => command.name === 'list');
+  return list?.run && !(list.arguments ?? []).some((argument) => !argument.optional) ? list : undefined;
+}
+
+/**
+ * A group module's default export: a command (maybe runnable itself) holding
+ * subcommands. Its description says what the group alone does (bareGroupVerb).
+ */
+export function defineGroup<
+  const Opts extends readonly OptionSpec[] = readonly [],
+  const Argz extends readonly ArgumentSpec[] = readonly [],
+>(declared: Declared<Opts, Argz>): CommandSpec {
+  const spec = declared as CommandSpec;
+  if (!bareGroupVerb(spec)) return spec;
+  const alone = `With no subcommand, runs \`kagent ${spec.name} list\`.`;
+  return { ...spec, description: spec.description ? `${spec.description} ${alone}` : alone };
+}
 
 /**
  * Checks a request body against its shape from src/api/shapes.ts before anything

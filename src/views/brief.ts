@@ -18,14 +18,18 @@ import { fit } from './task-follow.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
-/** 0.82 → "●●●●○ 0.82" (importance between 0 and 1); other numbers as they are. */
+/**
+ * 0.82 → "●●●●○" (importance between 0 and 1, in fifths): one form, dots only — the
+ * number is in the piped output and --json. Never red (red means an error); the
+ * dots of an important entry (0.75 and up) are bold. Other numbers as they are.
+ */
 export function importanceMeter(importance: number, f: Formatter): string {
   if (typeof importance !== 'number' || !Number.isFinite(importance)) return '';
-  const label = Number.isInteger(importance) ? String(importance) : importance.toFixed(2);
-  if (importance < 0 || importance > 1) return label;
+  if (importance < 0 || importance > 1)
+    return Number.isInteger(importance) ? String(importance) : importance.toFixed(2);
   const filled = Math.round(importance * 5);
-  const colour = importance >= 0.75 ? f.red : importance >= 0.5 ? f.yellow : f.dim;
-  return `${colour('●'.repeat(filled))}${f.dim('○'.repeat(5 - filled))} ${f.dim(label)}`;
+  const dots = '●'.repeat(filled);
+  return `${importance >= 0.75 ? f.bold(dots) : dots}${f.dim('○'.repeat(5 - filled))}`;
 }
 
 /** "example.com/path/to" for showing a URL briefly. */
@@ -87,7 +91,8 @@ export async function renderEntry(
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
   if (entry.primaryUrl)
     lines.push(
-      `    ${f.cyan('→')} ${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
+      // Joined by a no-break space: a long URL overflows the line rather than leaving the arrow alone above it.
+      `    ${f.cyan('→')}\u00a0${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
     );
   if (entry.evidence.length > 0) {
     lines.push(`    ${f.dim('Evidence:')}`);

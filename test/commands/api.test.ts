@@ -168,8 +168,28 @@ describe('kagent api: fields and bodies', () => {
     const page = JSON.parse(r.stdout);
     expect(page.items).toHaveLength(1);
     expect(page.nextCursor).toEqual(expect.any(String));
-    const search = await kagent(['api', '/docs/search', '-f', 'q=D1', '--jq', '.items[0].title']);
+    const search = await kagent(['api', '-X', 'GET', '/docs/search', '-f', 'q=D1', '--jq', '.items[0].title']);
     expect(search.stdout).toBe('D1\n');
+    const long = await kagent(['api', '/docs/search', '--method', 'get', '-f', 'q=D2', '--jq', '.items[0].title']);
+    expect(long.stdout).toBe('D2\n');
+  });
+
+  it('fields without a method make a POST (as gh api); -X names the method; two methods that differ are exit 2', async () => {
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    const created = await kagent(['api', '/spaces', '-f', 'name=Posted by fields']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ id: expect.stringMatching(/^sp_/), name: 'Posted by fields' });
+    expect(await requests()).toEqual({ createSpace: 1 });
+    const put = await kagent(['api', '-X', 'PUT', '/watches/ai-chips/follow', '-F', 'spaceId=null']);
+    expect(JSON.parse(put.stdout)).toMatchObject({ following: true });
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    const both = await kagent(['api', '-X', 'PUT', 'GET', '/me']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('two methods: GET and -X PUT');
+    const bad = await kagent(['api', '-X', 'FETCH', '/me']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('-X/--method must be one of GET, POST');
+    expect(await requests()).toEqual({});
   });
 
   it('--input FILE or - is the JSON body (fields then go to the query); invalid JSON is exit 2 before sending', async () => {

@@ -118,6 +118,11 @@ describe('the binary in a pipeline', () => {
       env: baseEnv(tempDir()),
     });
     expect(viaProgram).toMatchObject({ status: 0, stdout: line, stderr: '' });
+    // `kagent version` too (as `gh version`); --json carries the build date.
+    const command = spawnSync(testNode, [bin, 'version'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    expect(command).toMatchObject({ status: 0, stdout: line, stderr: '' });
+    const json = spawnSync(testNode, [bin, 'version', '--json'], { encoding: 'utf8', env: baseEnv(tempDir()) });
+    expect(JSON.parse(json.stdout)).toMatchObject({ version: pkg.version, buildDate: date });
   });
 
   it('--version and the root help write to fd 1 without making process.stdout; a closed pipe still ends them with exit 0', async () => {

@@ -50,6 +50,20 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('kagent home', () => {
+  it('a brief whose title starts with its watch title names the watch once, at 40, 80 and 200 columns', async () => {
+    const b = home.briefs[0];
+    expect(b.brief.title.startsWith(b.watchTitle)).toBe(true);
+    for (const columns of [40, 80, 200]) {
+      const out = plain((await kagent(['home'], { tty: true, columns })).stdout);
+      // wrapped lines joined again: a narrow terminal may break the title
+      const section = out
+        .slice(out.indexOf('Latest briefs'), out.indexOf(`kagent watch show ${b.slug}`))
+        .replace(/\s+/g, ' ');
+      expect(section.split(b.watchTitle).length - 1, `${columns} columns: ${section}`).toBe(1);
+      expect(section).toContain(`${b.watchTitle} — brief of ${b.brief.date}`);
+    }
+  });
+
   it('terminal: every section, with the commands that act on it', async () => {
     // Wide enough for every item on one line (narrower, long lines wrap: test/e2e/terminal-pty.test.ts).
     const r = await kagent(['home'], { tty: true, columns: 200 });

@@ -94,6 +94,20 @@ describe('space create', () => {
       },
     });
   });
+  it('a name a space already has (ignoring case): exit 5 naming it, nothing created; --allow-duplicate creates it', async () => {
+    const first = (await s.kagent(['space', 'create', 'Lab notes'])).stdout.trim();
+    const before = s.t.sandbox.stats.requests['POST /spaces'] ?? 0;
+    const again = await s.kagent(['space', 'create', 'lab NOTES']);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain(`error: a space named "Lab notes" already exists (${first}) (SPACE_NAME_TAKEN)`);
+    expect(again.stderr).toContain(`--space ${first}, or pass --allow-duplicate`);
+    expect(s.t.sandbox.stats.requests['POST /spaces'] ?? 0).toBe(before);
+    const json = await s.kagent(['space', 'create', 'Lab notes', '--json']);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'SPACE_NAME_TAKEN' });
+    const forced = await s.kagent(['space', 'create', 'Lab notes', '--allow-duplicate']);
+    expect(forced.code).toBe(0);
+    expect((await spaces()).filter((space) => space.name === 'Lab notes')).toHaveLength(2);
+  });
 });
 
 describe('naming a space', () => {
@@ -195,5 +209,27 @@ describe('server text is untrusted', () => {
     const jq = await s.kagent(['space', 'list', '--jq', '.[].name', '--json'], { tty: true });
     expect(hasForeignEscapes(jq.stdout)).toBe(false);
     expect(jq.stdout).toContain('Evil');
+  });
+});
+
+describe('space show', () => {
+  it('by name or id: fields on a terminal, key<TAB>value piped, the Space with --json; unknown is exit 4', async () => {
+    const id = (await s.kagent(['space', 'create', 'Shown', '--icon', '🔭', '--description', 'Stars'])).stdout.trim();
+    const tty = await s.kagent(['space', 'show', 'shown'], { tty: true, columns: 80 });
+    expect(tty.code).toBe(0);
+    const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^Name\s+🔭 Shown$/m);
+    expect(plain).toMatch(new RegExp(`^Id\\s+${id}$`, 'm'));
+    expect(plain).toMatch(/^Description\s+Stars$/m);
+    expect(plain).toMatch(/^Default\s+no$/m);
+    const piped = await s.kagent(['space', 'show', id]);
+    expect(piped.stdout).toMatch(
+      new RegExp(`^id\\t${id}\\nname\\tShown\\nicon\\t🔭\\ndescription\\tStars\\ndefault\\tfalse\\ncreated\\t\\d{4}-`),
+    );
+    const json = await s.kagent(['space', 'show', 'Shown', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual((await spaces()).find((space) => space.id === id));
+    const missing = await s.kagent(['space', 'show', 'Nowhere']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('SPACE_NOT_FOUND');
   });
 });

@@ -92,7 +92,12 @@ describe('watch create', () => {
   });
 
   it('on a terminal redraws the milestones in place, then renders the brief', async () => {
-    const r = await kagent(['watch', 'create', 'Solid state batteries', '--cadence', 'weekly'], { tty: true });
+    const r = await kagent(
+      ['watch', 'create', 'Solid state batteries', '--cadence', 'weekly', '--visibility', 'public'],
+      {
+        tty: true,
+      },
+    );
     expect(r.code).toBe(0);
     // redrawn in place: cursor up + clear line, never a plain log line
     expect(r.stderr).toMatch(/\x1b\[\d+A\r\x1b\[2K/);
@@ -107,10 +112,33 @@ describe('watch create', () => {
     expect(r.stdout).toContain('Solid state batteries');
     expect(r.stdout).toContain('Why it matters:');
     expect(r.stdout).toContain('Evidence:');
-    expect(plain(r.stdout)).toMatch(/^ 1 {2}●+○* (0\.\d\d|1) {2}[A-Z]+$/m); // position, importance meter, category
+    expect(plain(r.stdout)).toMatch(/^ 1 {2}●*○* {2}[A-Z]+$/m); // position, importance meter (dots only), category
     expect(r.stdout).toContain('Method');
     expect(r.stdout).toContain('Archive');
     expect(hasForeignEscapes(r.stdout)).toBe(false);
+  });
+
+  it('importance: one form, dots only (no number beside them), never red; at 40, 80 and 200 columns', async () => {
+    for (const columns of [40, 80, 200]) {
+      const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_COLOR: '1' } });
+      expect(r.code).toBe(0);
+      const meters = plain(r.stdout).match(/^ ?\d+ {2}[●○]{5}.*$/gm) ?? [];
+      expect(meters.length, `${columns} columns`).toBeGreaterThan(0);
+      for (const line of meters) expect(line, `${columns} columns`).not.toMatch(/[●○] +(0\.\d\d|1)\b/);
+      expect(r.stdout).not.toMatch(/\x1b\[31m●/);
+      expect(r.stdout).toMatch(/\x1b\[1m●/); // an important entry's dots are bold
+    }
+  });
+
+  it('the arrow stays beside its link: no line holds the arrow alone, at 40, 80 and 200 columns', async () => {
+    for (const columns of [40, 80, 200]) {
+      const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_HYPERLINK: '0' } });
+      expect(r.code).toBe(0);
+      const lines = plain(r.stdout).split('\n');
+      const arrows = lines.filter((line) => line.includes('→'));
+      expect(arrows.length, `${columns} columns`).toBeGreaterThan(0);
+      for (const line of arrows) expect(line, `${columns} columns`).toMatch(/→\s\S*https?:\/\//u);
+    }
   });
 
   it('--json prints the final WatchPage', async () => {
@@ -129,6 +157,8 @@ describe('watch create', () => {
     const before = await stats();
     const piped = await kagent(['watch', 'create', 'Wind farms offshore', '--no-wait']);
     expect(piped.code).toBe(0);
+    // no terminal: nothing asked, the service's default (public), said on stderr
+    expect(piped.stderr).toContain('Created public watch wind-farms-offshore');
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
     const json = await kagent(['watch', 'create', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
@@ -137,7 +167,12 @@ describe('watch create', () => {
       taskId: expect.stringMatching(/^tk_/),
       watch: { status: 'setting_up' },
     });
-    const tty = await kagent(['watch', 'create', 'Geothermal plants', '--no-wait'], { tty: true });
+    const tty = await kagent(['watch', 'create', 'Geothermal plants', '--no-wait'], {
+      tty: true,
+      answers: ['private'],
+    });
+    expect(tty.prompts).toEqual(['Who can see this watch?']);
+    expect(plain(tty.stderr)).toContain('✓ Created private watch geothermal-plants; it is being set up by task tk_');
     expect(tty.stdout).toMatch(/Slug.*geothermal-plants/);
     expect(tty.stdout).toMatch(/Task.*tk_\w+/);
     expect(tty.stderr).toMatch(/follow the set-up: kagent task watch tk_\w+/);
@@ -248,10 +283,12 @@ describe('watch create', () => {
   it('asks for the intent on a terminal, and names it when it cannot ask', async () => {
     const asked = await kagent(['watch', 'create', '--no-wait', '--json'], {
       tty: true,
-      answers: ['Quantum networking'],
+      answers: ['Quantum networking', 'unlisted'],
     });
     expect(asked.code).toBe(0);
     expect(asked.prompts[0]).toMatch(/What should the watch follow/);
+    expect(asked.prompts[1]).toBe('Who can see this watch?');
+    expect(JSON.parse(asked.stdout).watch.visibility).toBe('unlisted');
     expect(JSON.parse(asked.stdout).slug).toBe('quantum-networking');
     const piped = await kagent(['watch', 'create', '--no-wait']);
     expect(piped.code).toBe(2);

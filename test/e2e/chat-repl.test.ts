@@ -84,6 +84,9 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const screen = plain(run.output);
     expect(run.code, screen).toBe(0);
     expect(screen).toMatch(/conversation cv_\w+: kagent conversation show cv_\w+/);
+    // the goodbye on a line of its own, not glued to the prompt it ended
+    expect(screen).toMatch(/(^|\n)conversation cv_\w+: kagent conversation show/);
+    expect(screen).not.toMatch(/You[ \t]*conversation cv_/);
     expect(screen).not.toContain('INTERRUPTED');
   });
 
@@ -108,6 +111,29 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     expect(docs).not.toContain('Notes on barley malt');
     const id = /\((ac_\w+)\); it runs/.exec(screen)![1]!;
     expect(screen).toContain(`Undone: Create the document “Notes on barley malt” (${id})`);
+  });
+
+  it('a high-risk action: Enter alone picks "Decide later" (nothing decided, the action waits)', async () => {
+    await t.call('POST', '/docs', { body: { title: 'Sourdough starter log' } });
+    const run = await chat(
+      ['chat'],
+      [
+        { wait: /\? You/, type: 'Delete the sourdough starter log doc\r' },
+        { wait: /Decide later/, type: '\r' },
+        { wait: /Delete “Sourdough starter log”[\s\S]*\? You/, type: '/exit\r' },
+      ],
+    );
+    const screen = plain(run.output);
+    expect(run.code, screen).toBe(0);
+    expect(screen).not.toMatch(/Approved: Delete|Rejected: Delete/);
+    expect(screen).not.toContain('Approve this high-risk action');
+    const docs = (await t.call('GET', '/docs')).body.items.map((d: any) => d.title);
+    expect(docs).toContain('Sourdough starter log');
+    // still waiting: the inbox lists it for approval
+    const id = /\/approve (ac_\w+)/.exec(screen)?.[1];
+    expect(id).toBeDefined();
+    const inbox = JSON.stringify((await t.call('GET', '/inbox')).body.items);
+    expect(inbox).toContain(id);
   });
 
   it('Ctrl-C clears the prompt line (the REPL goes on); twice in a row ends it with exit 0', async () => {

@@ -126,7 +126,7 @@ describe('the installed kagent', () => {
     const byFile = spawnSync('man', ['-l', page], { encoding: 'utf8', env });
     expect(byFile.error, 'man (Debian package man-db) must be installed').toBeUndefined();
     expect(byFile.status).toBe(0);
-    expect(byFile.stdout).toMatch(/^NAME\n {7}kagent-space - List, create, edit and delete spaces$/m);
+    expect(byFile.stdout).toMatch(/^NAME\n {7}kagent-space - List, show, create, edit and delete spaces$/m);
     expect(byFile.stdout).toContain('kagent space create <name> [flags]');
     const byName = spawnSync('man', ['kagent'], { encoding: 'utf8', env: { ...env, MANPATH: installed.manDir } });
     expect(byName.status).toBe(0);

@@ -87,12 +87,13 @@ describe('Ctrl-C in a pseudo-terminal (built binary)', () => {
 
   it('`watch create`: stops following the set-up, exit 130, prints the resume commands', async () => {
     const run = await ctrlCWhen(
-      ['watch', 'create', 'Solid state batteries'],
+      ['watch', 'create', 'Solid state batteries', '--visibility', 'unlisted'],
       /Set up watch: Solid state batteries[\s\S]*Finding sources/,
     );
     const screen = plain(run.output);
     expect(run.code).toBe(130);
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
+    expect(screen).toContain('Creating unlisted watch solid-state-batteries: setting it up');
     const hint =
       /hint: the watch is still being set up: follow it with `kagent task watch (tk_\w+)`, then read it with `kagent watch show solid-state-batteries`/.exec(
         screen,

@@ -144,6 +144,7 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
 /** Arguments and flags some commands need to do anything at all (the commands themselves still come from the tree). */
 const EXTRA = (ids: Ids): Record<string, string[]> => ({
   'doc pull': [ids.doc, '-o', ids.pullTo],
+  'space create': ['--allow-duplicate'], // run twice (piped, terminal): the second is a second space of that name
   'space edit': ['--name', 'Renamed'],
   'watch settings': ['--cadence', 'weekly'],
   'lib edit': ['--note', 'fixture'],
