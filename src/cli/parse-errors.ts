@@ -23,11 +23,11 @@ export function parseErrorOf(code: string, message: string, path: string): Usage
   }
   const argument = /^command-argument value '(.*)' is invalid for argument '(.*)'\. (.*)$/s.exec(text);
   if (argument) return new UsageError(`${argument[2]} "${argument[1]}": ${tidy(argument[3] ?? '')}`, help);
-  const option = /^option '(\S+)[^']*' argument '(.*)' is invalid\. (.*)$/s.exec(text);
+  const option = /^option '([^']*)' argument '(.*)' is invalid\. (.*)$/s.exec(text);
   if (option) {
     const allowed = /^Allowed choices are (.*)\.$/s.exec(option[3] ?? '');
     const why = allowed ? `must be one of: ${allowed[1]}` : tidy(option[3] ?? '');
-    return new UsageError(`${option[1]} "${option[2]}": ${why}`, help);
+    return new UsageError(`${flagName(option[1] ?? '')} "${option[2]}": ${why}`, help);
   }
   const unknown = /^unknown (command|option) '(.*?)'(?:\s*\(Did you mean (?:one of )?(.*)\?\))?$/s.exec(text);
   if (unknown) {
@@ -44,9 +44,15 @@ export function parseErrorOf(code: string, message: string, path: string): Usage
   }
   const missing = /^missing required argument '(.*)'$/.exec(text);
   if (missing) return new UsageError(`missing argument <${missing[1]}>`, help);
-  const noValue = /^option '(\S+)[^']*' argument missing$/.exec(text);
-  if (noValue) return new UsageError(`${noValue[1]} needs a value`, help);
+  const noValue = /^option '([^']*)' argument missing$/.exec(text);
+  if (noValue) return new UsageError(`${flagName(noValue[1] ?? '')} needs a value`, help);
   return new UsageError(tidy(text.replace(/'([^']*)'/g, '"$1"')), help);
+}
+
+/** The name a flag is known by: `--limit` of `-L, --limit <n>`. */
+function flagName(flags: string): string {
+  const words = flags.split(/[\s,|]+/);
+  return words.find((word) => word.startsWith('--')) ?? words[0] ?? flags;
 }
 
 /** Lower-case start, no final period. */

@@ -52,7 +52,7 @@ describe('a group without a verb', () => {
     ] as const) {
       const r = await s.kagent([...argv]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`error: unknown command '${argv[1]}' (Did you mean ${suggestion}?)`);
+      expect(r.stderr).toContain(`error: unknown command "${argv[1]}": did you mean "${suggestion}"?`);
     }
   });
 
