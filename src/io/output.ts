@@ -376,10 +376,19 @@ export async function note(ctx: OutputContext, message: Message): Promise<void> 
   await toStderr(ctx, message, (text) => text);
 }
 
-/** "✓ Created space Research" on stderr; --quiet silences it. */
+/**
+ * "✓ Created space Research" on stderr, only when stderr is a terminal (a piped or logged run has its answer in the
+ * exit status and on stdout); --quiet silences it. The one gate for every ✓ line and footer.
+ */
 export async function success(ctx: OutputContext, message: Message): Promise<void> {
-  if (ctx.flags.quiet) return;
+  if (ctx.flags.quiet || !ctx.io.stderrIsTTY) return;
   await toStderr(ctx, message, (text, f) => `${f.green('✓')} ${text}`);
+}
+
+/** A footer for the person at the terminal ("conversation c_1 · continue: …"): like success(), terminal stderr only. */
+export async function footer(ctx: OutputContext, message: Message): Promise<void> {
+  if (ctx.flags.quiet || !ctx.io.stderrIsTTY) return;
+  await toStderr(ctx, message, (text) => text);
 }
 
 /** "warning: ..." on stderr; shown even with --quiet. */

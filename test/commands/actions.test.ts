@@ -105,7 +105,7 @@ describe('approve → executed → undo', () => {
     const r = await kagent(['actions', 'approve', action.id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${action.id}\tapproved\n`);
-    expect(r.stderr).toContain(`Approved: ${action.title} (${action.id}); it runs in the background`);
+    expect(r.stderr).not.toContain('Approved:'); // the ✓ line is for a terminal
     expect(r.stderr).toContain(
       `the agent carries on in the conversation: kagent conversation show ${conversationId} --follow`,
     );
@@ -211,7 +211,7 @@ describe('reject', () => {
     const r = await kagent(['actions', 'reject', action.id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${action.id}\trejected\n`);
-    expect(r.stderr).toContain(`Rejected: ${action.title} (${action.id}); nothing was done`);
+    expect(r.stderr).not.toContain('Rejected:'); // the ✓ line is for a terminal
     await s.t.advance(3_000);
     expect((await actionNow(conversationId, action.id)).status).toBe('rejected');
     expect(await docs()).not.toContain(action.preview.title);
