@@ -284,7 +284,15 @@ async function printListAs<T>(
   }
   await flushBatch();
   if (fetched === 0 && options.empty) await note(ctx, options.empty);
+  // A list cut at a page (or at --limit) says so, as gh does: terminal stderr only, like any footer.
+  if (fetched > 0 && isCut(items))
+    await footer(ctx, (fs) => fs.dim(`Showing ${fetched} of more: --all lists every one, --limit N up to N`));
   return fetched;
+}
+
+/** Whether `items` is a listing (src/http/paginate.ts) that stopped before the service's last item. */
+function isCut(items: unknown): boolean {
+  return typeof items === 'object' && items !== null && (items as { cut?: unknown }).cut === true;
 }
 
 /**
