@@ -5,6 +5,7 @@
 import type { Context } from '../context.js';
 import { sanitizeLine } from './sanitize.js';
 import { envFlag, terminalState } from './terminal.js';
+import { fitLive } from './live-line.js';
 
 export interface Spinner {
   update(text: string): void;
@@ -31,7 +32,7 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
     const { default: createOra } = await import('ora');
     if (stopped) return;
     ora = createOra({
-      text: label,
+      text: fitLive(ctx.io, label, 2),
       stream: ctx.io.stderr,
       isEnabled: true,
       discardStdin: false,
@@ -46,7 +47,8 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   return {
     update(next) {
       label = sanitizeLine(next);
-      if (ora) ora.text = label;
+      // A frame, a space and the label: one row (src/io/live-line.ts).
+      if (ora) ora.text = fitLive(ctx.io, label, 2);
     },
     stop() {
       stopped = true;
