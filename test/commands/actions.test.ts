@@ -83,7 +83,8 @@ describe('actions list', () => {
       'docs.create',
     ]);
 
-    const tty = await kagent(['actions', 'list'], { tty: true });
+    // Wide enough for every column (narrower, a CREATED the same in every row goes first).
+    const tty = await kagent(['actions', 'list'], { tty: true, columns: 200 });
     const out = plain(tty.stdout);
     expect(out).toMatch(/ID\s+RISK\s+TOOL\s+TITLE\s+FOR\s+CREATED/);
     expect(out).toMatch(new RegExp(`${b.action.id}\\s+medium\\s+create_watch\\s+Set up a watch`));
