@@ -5,7 +5,6 @@
 import type { Context } from '../context.js';
 import { sanitizeLine } from './sanitize.js';
 import { envFlag, terminalState } from './terminal.js';
-import { fitLive } from './live-line.js';
 
 export interface Spinner {
   update(text: string): void;
@@ -27,12 +26,15 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   let label = sanitizeLine(text);
   let stopped = false;
   let ora: import('ora').Ora | undefined;
+  // Loaded with ora, when a spinner first shows: a spinner's line fits on one row (src/io/live-line.ts).
+  let fit = (text: string) => text;
 
   const timer = setTimeout(async () => {
-    const { default: createOra } = await import('ora');
+    const [{ default: createOra }, { fitLive }] = await Promise.all([import('ora'), import('./live-line.js')]);
     if (stopped) return;
+    fit = (text) => fitLive(ctx.io, text, 2);
     ora = createOra({
-      text: fitLive(ctx.io, label, 2),
+      text: fit(label),
       stream: ctx.io.stderr,
       isEnabled: true,
       discardStdin: false,
@@ -48,7 +50,7 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
     update(next) {
       label = sanitizeLine(next);
       // A frame, a space and the label: one row (src/io/live-line.ts).
-      if (ora) ora.text = fitLive(ctx.io, label, 2);
+      if (ora) ora.text = fit(label);
     },
     stop() {
       stopped = true;
