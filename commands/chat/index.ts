@@ -22,7 +22,7 @@ import {
   runTurn,
   send,
 } from './turn.js';
-import { wantsJson, printJson, printItem, success, note } from '../../src/io/output.js';
+import { wantsJson, printJson, printItem, success, footer } from '../../src/io/output.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { promptBlocker } from '../../src/io/terminal.js';
@@ -56,7 +56,7 @@ export default defineGroup({
     '',
     'Each message costs credits (402 CREDITS_EXHAUSTED: exit 6). One turn at a time per conversation (409 CONVERSATION_BUSY: exit 5). --timeout bounds the wait (exit 8) and Ctrl-C stops it (exit 130): the turn goes on, and `kagent conversation show ID --follow` reads the reply.',
     '',
-    '--json prints the reply (the assistant ChatMessage), or with --no-wait the TurnStarted {conversationId, messageId, userMessageId}; piped, --no-wait prints those three tab-separated.',
+    '--json prints the reply (the assistant ChatMessage), or with --no-wait the TurnStarted {conversationId, messageId, userMessageId}; piped, --no-wait prints those three tab-separated. On a terminal a footer on stderr names the conversation and the command that continues it; piped there is none (its conversationId is in --json, and -c continues it).',
   ].join('\n'),
   arguments: [
     {
@@ -129,7 +129,7 @@ export default defineGroup({
         f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t'),
       );
       await success(ctx, `Sent; the agent is answering in conversation ${started.conversationId}`);
-      await note(ctx, `read the reply: ${show}`);
+      await footer(ctx, `read the reply: ${show}`);
       return;
     }
 
@@ -138,7 +138,7 @@ export default defineGroup({
     const id = turn.started.conversationId;
     await printReply(ctx, turn.reply, id, false);
     const next = `${suggest(ctx, 'chat --conversation', id)} MESSAGE`;
-    await note(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
+    await footer(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
   },
 });
 

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createHttpCore, type CoreRequest, type HttpCore, type HttpCoreOptions } from '../http/core.js';
-import { paginate as paginatePages } from '../http/paginate.js';
+import { listing, paginate as paginatePages, type Listing } from '../http/paginate.js';
 import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
 import { checkAnswerDepth } from './depth.js';
@@ -99,7 +99,7 @@ export interface ApiClient {
     op: K,
     args?: CallArgs,
     options?: { limit?: number; all?: boolean },
-  ): AsyncIterable<PageItem<K>>;
+  ): Listing<PageItem<K>>;
   readonly baseUrl: string;
 }
 
@@ -235,10 +235,11 @@ function paginateOperation<K extends PagedOperation>(
   op: K,
   args: CallArgs = {},
   options: { limit?: number; all?: boolean } = {},
-): AsyncIterable<PageItem<K>> {
-  return (async function* () {
+): Listing<PageItem<K>> {
+  const state = { cut: false };
+  const items = (async function* () {
     const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
-    yield* paginatePages<PageItem<K>>(
+    const pages = paginatePages<PageItem<K>>(
       async (cursor, pageSize) => {
         const query = {
           ...args.query,
@@ -257,7 +258,10 @@ function paginateOperation<K extends PagedOperation>(
       },
       { limit: options.limit, all: options.all, maxPageSize },
     );
+    yield* pages;
+    state.cut = pages.cut;
   })();
+  return listing(items, state);
 }
 
 /**

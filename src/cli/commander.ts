@@ -3,7 +3,7 @@
 // (building every group's tree would cost every command the time to load all
 // of them). Shows help where it is asked for; a mistake throws ParseFailure,
 // which the program reports as a usage error (exit 2) with a pointer to help.
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { bareGroupVerb, type ArgumentSpec, type CommandSpec, type OptionSpec } from '../kit/define.js';
 import { camelCase, timeoutParser, ParseFailure, valueParser, type Invocation } from './option-values.js';
 import type { RunOptions } from './program.js';
@@ -17,7 +17,14 @@ import {
   NEGATE_ONLY_ATTRIBUTES,
   VERSION_FLAG,
 } from './global-flags.js';
-import { formatExamples, ROOT_AFTER, ROOT_DESCRIPTION, ROOT_USAGE } from './root-help.js';
+import {
+  DESCRIPTION_ROOM,
+  formatExamples,
+  MIN_WIDTH_TO_WRAP,
+  ROOT_AFTER,
+  ROOT_DESCRIPTION,
+  ROOT_USAGE,
+} from './root-help.js';
 
 /** `kagent help`: the root help, every group listed. */
 export function showRootHelp(options: RunOptions): void {
@@ -72,6 +79,7 @@ function buildRoot(options: RunOptions, onlyGroup?: string): Command {
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
+    .configureHelp(NARROW_HELP)
     .exitOverride((error) => {
       throw new ParseFailure(error, 'kagent');
     })
@@ -99,6 +107,43 @@ function buildRoot(options: RunOptions, onlyGroup?: string): Command {
   }
   program.addHelpText('after', ROOT_AFTER);
   return program;
+}
+
+/**
+ * Help at any width wraps at word boundaries (commander leaves text unwrapped below 40 columns, and the
+ * terminal then cuts words in two): prose wraps from 10 columns up, and where a description has too little
+ * room beside its flag or command, it is written under it, indented. Examples stay whole (commands to copy, like
+ * URLs). Every command's help inherits this.
+ */
+const NARROW_HELP: Partial<Help> = {
+  minWidthToWrap: MIN_WIDTH_TO_WRAP,
+  formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+    const width = helper.helpWidth ?? 80;
+    if (!description || width - termWidth - 4 >= DESCRIPTION_ROOM)
+      return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+    const under = helper.boxWrap(description, Math.max(10, width - 6));
+    return `  ${term}\n${under.replace(/^/gm, '      ')}`;
+  },
+  // The usage line wraps too, under itself ("Usage: " is 7 columns).
+  styleUsage(this: Help, usage: string): string {
+    return this.boxWrap(usage, Math.max(10, (this.helpWidth ?? 80) - 7)).replace(/\n/g, `\n${' '.repeat(7)}`);
+  },
+};
+
+/** The text after a command's help wrapped like the rest of it: prose and `# comments` at words, `$ commands` whole. */
+function wrapAfterText(command: Command, text: string, toStderr: boolean): string {
+  const output = command.configureOutput();
+  const width = (toStderr ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
+  const help = command.createHelp();
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('  $ ') || line.length <= width) return line;
+      const comment = /^ {2}# /.test(line);
+      const prefix = comment ? '  # ' : '';
+      return help.boxWrap(comment ? line.slice(4) : line, Math.max(10, width - prefix.length)).replace(/^/gm, prefix);
+    })
+    .join('\n');
 }
 
 // ---------------------------------------------------------------- a command spec (src/kit/define.ts) in commander
@@ -152,7 +197,8 @@ function register(
   const inherits = spec.commands?.length
     ? ''
     : `\nGlobal flags (--json, --jq, -p, -y, -q, ...) work here too: see \`kagent --help\`.\n`;
-  command.addHelpText('after', `\n${formatExamples(spec.examples)}\n${inherits}`);
+  const after = `\n${formatExamples(spec.examples)}\n${inherits}`;
+  command.addHelpText('after', (context) => wrapAfterText(context.command, after, context.error));
 
   if (spec.run) {
     command.action((...received: unknown[]) => {

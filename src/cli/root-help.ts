@@ -35,7 +35,10 @@ export function flagDescription(flag: GlobalFlag): string {
 
 // ---------------------------------------------------------------- commander's layout, by hand
 
-const MIN_WIDTH_TO_WRAP = 40;
+/** Help wraps from this width up (commander's own default, 40, left narrower text unwrapped: words cut by the terminal). */
+export const MIN_WIDTH_TO_WRAP = 10;
+/** Room a description needs beside its flag or command; narrower, it goes on the lines under it. */
+export const DESCRIPTION_ROOM = 24;
 
 /** Commander's boxWrap: wrap at whitespace, keeping existing line breaks. */
 function boxWrap(text: string, width: number): string {
@@ -65,9 +68,11 @@ function boxWrap(text: string, width: number): string {
   return wrapped.join('\n');
 }
 
-/** Commander's formatItem: indent, padded term, wrapped description. */
+/** Commander's formatItem as configured (src/cli/commander.ts): indent, padded term, wrapped description, or the description under a term it has no room beside. */
 function formatItem(term: string, termWidth: number, description: string, helpWidth: number): string {
   const remaining = helpWidth - termWidth - 2 - 2;
+  if (description && remaining < DESCRIPTION_ROOM)
+    return `  ${term}\n${boxWrap(description, Math.max(10, helpWidth - 6)).replace(/^/gm, '      ')}`;
   const body =
     remaining < MIN_WIDTH_TO_WRAP
       ? description
@@ -79,7 +84,8 @@ function formatItem(term: string, termWidth: number, description: string, helpWi
 export function renderRootHelp(helpWidth: number): string {
   const flags = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG];
   const termWidth = Math.max(...flags.map((flag) => flag.flags.length), ...groups.map((group) => group.name.length));
-  const lines = [`Usage: kagent ${ROOT_USAGE}`, '', boxWrap(ROOT_DESCRIPTION, helpWidth), '', GLOBAL_FLAGS_HEADING];
+  const usage = boxWrap(`kagent ${ROOT_USAGE}`, Math.max(10, helpWidth - 7)).replace(/\n/g, `\n${' '.repeat(7)}`);
+  const lines = [`Usage: ${usage}`, '', boxWrap(ROOT_DESCRIPTION, helpWidth), '', GLOBAL_FLAGS_HEADING];
   for (const flag of flags) lines.push(formatItem(flag.flags, termWidth, flagDescription(flag), helpWidth));
   lines.push('');
   const sections = [...new Set(groups.map((group) => group.section))];

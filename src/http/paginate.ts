@@ -18,9 +18,26 @@ export interface PaginateOptions {
 /** Fetches one page: `cursor` undefined for the first one; `pageSize` undefined for the service's default. */
 export type PageFetcher<T> = (cursor: string | undefined, pageSize: number | undefined) => Promise<Page<T>>;
 
-export async function* paginate<T>(
+/** Items read page by page that know, once read, whether the service had more than were read (a page's end). */
+export interface Listing<T> extends AsyncIterable<T> {
+  /** True once the reading stopped before the service's last item (--limit reached, or one page without --all). */
+  readonly cut: boolean;
+}
+
+/** `items` as a Listing whose `cut` reads `state.cut`. */
+export function listing<T>(items: AsyncIterable<T>, state: { cut: boolean }): Listing<T> {
+  return Object.defineProperty(items, 'cut', { get: () => state.cut, enumerable: false }) as Listing<T>;
+}
+
+export function paginate<T>(fetchPage: PageFetcher<T>, options: PaginateOptions = {}): Listing<T> {
+  const state = { cut: false };
+  return listing(pages(fetchPage, options, state), state);
+}
+
+async function* pages<T>(
   fetchPage: PageFetcher<T>,
-  options: PaginateOptions = {},
+  options: PaginateOptions,
+  state: { cut: boolean },
 ): AsyncGenerator<T, void, undefined> {
   const { limit, all = false, maxPageSize } = options;
   if (limit !== undefined && limit <= 0) return;
@@ -35,11 +52,16 @@ export async function* paginate<T>(
       cursor,
       pageSize !== undefined && remaining !== undefined ? Math.min(pageSize, remaining) : pageSize,
     );
-    for (const item of page.items ?? []) {
+    const items = page.items ?? [];
+    for (const [index, item] of items.entries()) {
       yield item;
-      if (limit !== undefined && ++yielded >= limit) return;
+      if (limit !== undefined && ++yielded >= limit) {
+        state.cut = index < items.length - 1 || Boolean(page.nextCursor);
+        return;
+      }
     }
     const next = page.nextCursor;
+    if (next && !all && limit === undefined) state.cut = true;
     if (!next || (!all && limit === undefined)) return;
     if (seen.has(next)) {
       throw new CliError(

@@ -284,7 +284,15 @@ async function printListAs<T>(
   }
   await flushBatch();
   if (fetched === 0 && options.empty) await note(ctx, options.empty);
+  // A list cut at a page (or at --limit) says so, as gh does: terminal stderr only, like any footer.
+  if (fetched > 0 && isCut(items))
+    await footer(ctx, (fs) => fs.dim(`Showing ${fetched} of more: --all lists every one, --limit N up to N`));
   return fetched;
+}
+
+/** Whether `items` is a listing (src/http/paginate.ts) that stopped before the service's last item. */
+function isCut(items: unknown): boolean {
+  return typeof items === 'object' && items !== null && (items as { cut?: unknown }).cut === true;
 }
 
 /**
@@ -376,10 +384,19 @@ export async function note(ctx: OutputContext, message: Message): Promise<void> 
   await toStderr(ctx, message, (text) => text);
 }
 
-/** "✓ Created space Research" on stderr; --quiet silences it. */
+/**
+ * "✓ Created space Research" on stderr, only when stderr is a terminal (a piped or logged run has its answer in the
+ * exit status and on stdout); --quiet silences it. The one gate for every ✓ line and footer.
+ */
 export async function success(ctx: OutputContext, message: Message): Promise<void> {
-  if (ctx.flags.quiet) return;
+  if (ctx.flags.quiet || !ctx.io.stderrIsTTY) return;
   await toStderr(ctx, message, (text, f) => `${f.green('✓')} ${text}`);
+}
+
+/** A footer for the person at the terminal ("conversation c_1 · continue: …"): like success(), terminal stderr only. */
+export async function footer(ctx: OutputContext, message: Message): Promise<void> {
+  if (ctx.flags.quiet || !ctx.io.stderrIsTTY) return;
+  await toStderr(ctx, message, (text) => text);
 }
 
 /** "warning: ..." on stderr; shown even with --quiet. */

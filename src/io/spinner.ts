@@ -26,12 +26,15 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   let label = sanitizeLine(text);
   let stopped = false;
   let ora: import('ora').Ora | undefined;
+  // Loaded with ora, when a spinner first shows: a spinner's line fits on one row (src/io/live-line.ts).
+  let fit = (text: string) => text;
 
   const timer = setTimeout(async () => {
-    const { default: createOra } = await import('ora');
+    const [{ default: createOra }, { fitLive }] = await Promise.all([import('ora'), import('./live-line.js')]);
     if (stopped) return;
+    fit = (text) => fitLive(ctx.io, text, 2);
     ora = createOra({
-      text: label,
+      text: fit(label),
       stream: ctx.io.stderr,
       isEnabled: true,
       discardStdin: false,
@@ -46,7 +49,8 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   return {
     update(next) {
       label = sanitizeLine(next);
-      if (ora) ora.text = label;
+      // A frame, a space and the label: one row (src/io/live-line.ts).
+      if (ora) ora.text = fit(label);
     },
     stop() {
       stopped = true;

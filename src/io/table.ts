@@ -1,5 +1,6 @@
 // Lists on a terminal: borderless tables that always fit the width (no row ever
-// wraps): low-priority columns drop first, then cells are cut with `…` at display
+// wraps): columns constant or empty on the rows shown go first, then titles give way,
+// then columns drop by declared priority (titles last), then cells are cut with `…` at display
 // width (string-width: CJK and emoji two columns, combining marks none); the id
 // column is never cut. Rows are laid out here rather than by cli-table3, whose
 // older width rules disagree with string-width on some emoji (a row one column
@@ -104,11 +105,7 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
   );
   const shown = natural.map((w) => w > 0);
   const isId = (i: number) => isIdColumn(columns[i] as Column<T>);
-  const dropOrder = columns
-    .map((column, i) => ({ i, priority: columnPriority(column, i) }))
-    .filter(({ i, priority }) => priority > 1 && shown[i])
-    .sort((a, b) => b.priority - a.priority || b.i - a.i)
-    .map(({ i }) => i);
+  const dropOrder = dropOrderOf(columns, cells).filter((i) => shown[i]);
 
   let widths: number[] = [];
   let excess = 0;
@@ -134,6 +131,12 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
     return visible;
   };
 
+  // Columns that tell nothing on these rows go before a title gives way at all.
+  const overflow = () => natural.reduce((sum, w, i) => sum + (shown[i] ? w + GAP : 0), -GAP) - width;
+  for (const i of dropOrder) {
+    if (overflow() <= 0 || !silentColumn(cells, i) || columnPriority(columns[i] as Column<T>, i) === 1) break;
+    shown[i] = false;
+  }
   let visible = layout();
   for (const i of dropOrder) {
     if (excess <= 0) break;
@@ -149,6 +152,34 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
     () => 1,
   );
   return widths;
+}
+
+/**
+ * The order in which columns go when the table is too wide: first those that tell nothing on these
+ * rows (every cell empty, or the same in every row: a CHANNEL that is always "api"), then by the
+ * priority each view declares once in its columns (3 first: times; 2 the rest), rightmost first;
+ * the flexible columns (titles) last of all. The id and the first column never go.
+ */
+export function dropOrderOf<T>(columns: Column<T>[], cells: string[][]): number[] {
+  const rank = (column: Column<T>, i: number) => {
+    const priority = columnPriority(column, i);
+    if (priority === 1) return 0;
+    if (silentColumn(cells, i)) return 4;
+    return column.flex ? 1 : priority;
+  };
+  return columns
+    .map((column, i) => ({ i, rank: rank(column, i) }))
+    .filter(({ rank }) => rank > 0)
+    .sort((a, b) => b.rank - a.rank || b.i - a.i)
+    .map(({ i }) => i);
+}
+
+/** A column that tells nothing on these rows: every cell empty, or (over two rows or more) the same in each. */
+function silentColumn(cells: string[][], i: number): boolean {
+  const first = cells[0]?.[i] ?? '';
+  return (
+    cells.every((row) => (row[i] ?? '') === '') || (cells.length > 1 && cells.every((row) => (row[i] ?? '') === first))
+  );
 }
 
 export interface TableBatch {

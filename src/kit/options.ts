@@ -33,7 +33,7 @@ export function pageOptions(every: string, firstPage?: number) {
   return [
     {
       flags: '-L, --limit <n>',
-      description: `at most this many (default: the first page${firstPage ? `, ${firstPage}` : ''})`,
+      description: `at most this many (default: the first page${firstPage ? `, ${firstPage}` : ''}; a terminal notes when more are left)`,
       type: 'integer',
       min: 1,
     },

@@ -15,6 +15,7 @@ import { escapeJsonControls, guardOutput, sanitizeLine } from '../io/sanitize.js
 import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
 import { formatBytes } from '../io/bytes.js';
+import { fitLive, liveWidth } from '../io/live-line.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
 
@@ -204,8 +205,8 @@ export class ProgressBar {
       ceiling,
       this.totalBytes > 0 ? current / this.totalBytes : this.doneFiles / Math.max(1, this.totalFiles),
     );
-    const width = Math.max(40, (this.ctx.io.stderr.columns || this.ctx.io.columns || 80) - 1);
-    const cells = width >= 100 ? 20 : 12;
+    const width = liveWidth(this.ctx.io);
+    const cells = width >= 100 ? 20 : width >= 60 ? 12 : 6;
     const filled = Math.round(fraction * cells);
     const stats = `${String(Math.floor(fraction * 100)).padStart(3)}% ${this.doneFiles}/${this.totalFiles} files · ${formatBytes(current)}/${formatBytes(this.totalBytes)} · ${formatBytes(Math.round(speed))}/s`;
     let text = `${this.f.cyan('█'.repeat(filled))}${this.f.dim('░'.repeat(cells - filled))} ${stats}`;
@@ -230,7 +231,8 @@ export class ProgressBar {
       const more = names.length - shown.length;
       text += this.f.dim(` · ${shown.join(', ')}${more > 0 ? `${shown.length > 0 ? ' ' : ''}+${more}` : ''}`);
     }
-    this.ctx.io.stderr.write(guardOutput(`\r\x1b[2K${text}`));
+    // One row, never more (src/io/live-line.ts): at 40 columns the stats alone are cut with "…".
+    this.ctx.io.stderr.write(guardOutput(`\r\x1b[2K${fitLive(this.ctx.io, text)}`));
     this.shown = true;
   }
 

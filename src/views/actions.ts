@@ -10,6 +10,7 @@ import { notFoundHint } from './not-found.js';
 import { getFormatter, note, printItem, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';
+import { listing, type Listing } from '../http/paginate.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -20,7 +21,17 @@ function needsConfirmation(risk: unknown): boolean {
 }
 
 /** The pending actions, in inbox order, as the approval filter lists them. */
-export async function* pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): AsyncIterable<Action> {
+export function pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): Listing<Action> {
+  const state = { cut: false };
+  return listing(pending(ctx, options, state), state);
+}
+
+/** The pending actions; `state.cut` once more are known to wait (the first page's cursor, or one past --limit). */
+async function* pending(
+  ctx: Context,
+  options: { limit?: number; all?: boolean },
+  state: { cut: boolean },
+): AsyncGenerator<Action> {
   const api = await ctx.api();
   const items = api.paginate(
     'listInbox',
@@ -31,9 +42,14 @@ export async function* pendingActions(ctx: Context, options: { limit?: number; a
   for await (const item of items as AsyncIterable<InboxItem>) {
     const action = item.action;
     if (!action || (action.status !== undefined && action.status !== 'pending')) continue;
+    if (options.limit !== undefined && count >= options.limit) {
+      state.cut = true;
+      return;
+    }
     yield action;
-    if (options.limit !== undefined && ++count >= options.limit) return;
+    count++;
   }
+  state.cut = items.cut;
 }
 
 /** A pending action by id: among the inbox's approvals, then the home overview's actions waiting. */

@@ -22,6 +22,7 @@ import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import { elapsed, fit, TASK_POLL } from './task-follow.js';
 import { envFlag } from '../io/terminal.js';
+import { liveWidth } from '../io/live-line.js';
 import { wantsJson } from '../io/output.js';
 
 type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
@@ -274,7 +275,7 @@ class View implements MediaView {
   private async drawLine(): Promise<void> {
     if (this.progress !== 'live' || !this.page) return;
     const fe = this.fe;
-    const width = Math.max(20, (this.ctx.io.stderr.columns || this.ctx.io.columns || 80) - 1);
+    const width = liveWidth(this.ctx.io);
     const spin = isMediaActive(this.page.status) ? fe.cyan(FRAMES[this.frame] ?? '●') : fe.green('✓');
     const text = `${this.statusText(this.page)} · ${elapsed(this.ctx.clock.now() - this.started)} · Ctrl-C stops following, the work goes on`;
     await emit(this.ctx.io.stderr, `\r\x1b[2K${spin} ${fe.dim(fit(text, width - 2))}`);

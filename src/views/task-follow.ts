@@ -19,6 +19,7 @@ import { truncate } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
 import { emit } from '../io/streams.js';
 import { envFlag } from '../io/terminal.js';
+import { fitLive, liveWidth } from '../io/live-line.js';
 
 type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
 
@@ -255,8 +256,7 @@ class LiveView implements ProgressView {
   }
 
   private width(): number {
-    const columns = this.ctx.io.stderr.columns || this.ctx.io.columns || 80;
-    return Math.max(20, columns - 1);
+    return liveWidth(this.ctx.io);
   }
 
   private lines(final: boolean): string[] {
@@ -282,7 +282,8 @@ class LiveView implements ProgressView {
   private draw(final = false): void {
     const lines = this.lines(final);
     let out = this.drawn > 0 ? `\x1b[${this.drawn}A\r` : '';
-    for (const line of lines) out += `\x1b[2K${line}\n`;
+    // Each row fits (src/io/live-line.ts): a wrapped one would throw off the count of rows to redraw.
+    for (const line of lines) out += `\x1b[2K${fitLive(this.ctx.io, line)}\n`;
     out += '\x1b[J';
     this.drawn = lines.length;
     this.writing = this.writing.then(() => emit(this.ctx.io.stderr, out)).catch(() => {});

@@ -83,7 +83,8 @@ describe('actions list', () => {
       'docs.create',
     ]);
 
-    const tty = await kagent(['actions', 'list'], { tty: true });
+    // Wide enough for every column (narrower, a CREATED the same in every row goes first).
+    const tty = await kagent(['actions', 'list'], { tty: true, columns: 200 });
     const out = plain(tty.stdout);
     expect(out).toMatch(/ID\s+RISK\s+TOOL\s+TITLE\s+FOR\s+CREATED/);
     expect(out).toMatch(new RegExp(`${b.action.id}\\s+medium\\s+create_watch\\s+Set up a watch`));
@@ -105,7 +106,7 @@ describe('approve → executed → undo', () => {
     const r = await kagent(['actions', 'approve', action.id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${action.id}\tapproved\n`);
-    expect(r.stderr).toContain(`Approved: ${action.title} (${action.id}); it runs in the background`);
+    expect(r.stderr).not.toContain('Approved:'); // the ✓ line is for a terminal
     expect(r.stderr).toContain(
       `the agent carries on in the conversation: kagent conversation show ${conversationId} --follow`,
     );
@@ -211,7 +212,7 @@ describe('reject', () => {
     const r = await kagent(['actions', 'reject', action.id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${action.id}\trejected\n`);
-    expect(r.stderr).toContain(`Rejected: ${action.title} (${action.id}); nothing was done`);
+    expect(r.stderr).not.toContain('Rejected:'); // the ✓ line is for a terminal
     await s.t.advance(3_000);
     expect((await actionNow(conversationId, action.id)).status).toBe('rejected');
     expect(await docs()).not.toContain(action.preview.title);

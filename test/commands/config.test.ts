@@ -27,7 +27,7 @@ describe('config set / get / unset', () => {
     ]) {
       const set = await runCli(['config', 'set', key!, value!], { configDir });
       expect(set.code, key).toBe(0);
-      expect(set.stderr).toContain(`Set ${key} for profile "default"`);
+      expect(set.stderr).toBe(''); // piped: no ✓ line
       const get = await runCli(['config', 'get', key!], { configDir });
       expect(get).toMatchObject({ code: 0, stdout: `${value}\n` });
     }

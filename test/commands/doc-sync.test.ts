@@ -162,9 +162,7 @@ describe('doc push', () => {
     const r = await kagent(['doc', 'push', file, '--json']);
     expect(r.code).toBe(0);
     const merged = theirs.replace('- two\n', '- two\n- three\n');
-    expect(r.stderr).toContain(
-      `Pushed ${file}: doc ${id} is now at revision 3 (merged with revision 2, saved meanwhile`,
-    );
+    expect(r.stderr).not.toContain('✓'); // piped: the merge is told in the JSON
     expect(JSON.parse(r.stdout)).toMatchObject({ id, revision: 3, status: 'pushed', mergedWith: 2, file });
     expect(await getDoc(id)).toMatchObject({ revision: 3, body: merged });
     expect(readFileSync(file, 'utf8')).toBe(merged);
@@ -414,9 +412,9 @@ describe('doc push against a service whose REVISION_CONFLICT carries no latest t
       revision = 2;
       body = base.replace('# Plan', '# Plan for Q3');
       writeFileSync(file, base.replace('Nothing yet.', 'Ship it.'));
-      const r = await runCli(['doc', 'push', file], { env });
-      expect(r.stderr).toContain(
-        `Pushed ${file}: doc dc_t is now at revision 3 (merged with revision 2, saved meanwhile`,
+      const r = await runCli(['doc', 'push', file], { env, tty: true, columns: 200 });
+      expect(plain(r.stderr)).toContain(
+        `✓ Pushed ${file}: doc dc_t is now at revision 3 (merged with revision 2, saved meanwhile`,
       );
       expect(r.code).toBe(0);
       expect(server.requests.map((req) => req.method)).toEqual([

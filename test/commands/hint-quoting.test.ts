@@ -35,7 +35,8 @@ describe('hints with values the service sent', () => {
       status: 202,
       body: { conversationId: 'commodo ut consequat elit', messageId: 'msg 2', userMessageId: 'msg 1' },
     }));
-    const r = await runCli(['chat', '--no-wait', 'hello'], { env: env() });
+    // On a terminal, where the footer is shown.
+    const r = await runCli(['chat', '--no-wait', 'hello'], { env: env(), tty: true, columns: 200 });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("kagent conversation show 'commodo ut consequat elit' --follow");
   });

@@ -118,9 +118,10 @@ describe('--idempotency-key where the operation takes one', () => {
 describe('a replay after a lost answer', () => {
   it("kagent's own key: the doc this run created is said as created, not as an earlier run's", async () => {
     await s.t.inject({ kind: 'reset-after', method: 'POST', path: '/api/v1/docs' });
-    const r = await kagent(['doc', 'create', '--title', 'Once only', '--allow-empty']);
+    // On a terminal: the ✓ line is for one.
+    const r = await kagent(['doc', 'create', '--title', 'Once only', '--allow-empty'], { tty: true, columns: 200 });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/Created doc doc_\w+ "Once only"/);
+    expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Created doc doc_\w+ "Once only"/);
     expect(r.stderr).not.toContain('already');
     expect((await s.t.call('GET', '/docs', { key })).body.items).toHaveLength(1);
   });

@@ -304,9 +304,7 @@ describe('task cancel', () => {
     const r = await kagent(['task', 'cancel', id, '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${id}\tcancelled\n`);
-    expect(r.stderr).toMatch(
-      /✓ Cancelled tk_\w+: Set up watch: Solid state batteries; work already done is kept \(\d+% of it was done\)/,
-    );
+    expect(r.stderr).not.toContain('✓'); // the ✓ line is for a terminal
     const after = (await s.t.call('GET', `/tasks/${id}`)).body;
     expect(after.status).toBe('cancelled');
     expect(after.milestones.filter((m: any) => m.status === 'done').map((m: any) => m.id)).toEqual(doneBefore);
@@ -333,7 +331,9 @@ describe('task cancel', () => {
     const yes = await kagent(['task', 'cancel', id], { tty: true, answers: [true] });
     expect(yes.code).toBe(0);
     expect(yes.stdout).toBe('');
-    expect(plain(yes.stderr)).toContain(`✓ Cancelled ${id}`);
+    expect(plain(yes.stderr)).toMatch(
+      new RegExp(`✓ Cancelled ${id}: Set up watch: Offshore grids; work already done is kept`),
+    );
   });
 
   it('refuses without --yes when it cannot ask (exit 2), sending nothing', async () => {

@@ -683,7 +683,7 @@ describe('watch search', () => {
     expect(json.map((w: any) => w.slug)).toContain(foreign);
     const piped = await kagent(['watch', 'search', 'rust compiler']);
     expect(piped.stdout.split('\n')[0]!.split('\t')[0]).toBe(json[0].slug);
-    const tty = await kagent(['watch', 'search', 'rust compiler'], { tty: true });
+    const tty = await kagent(['watch', 'search', 'rust compiler'], { tty: true, columns: 200 });
     expect(plain(tty.stdout)).toMatch(/SLUG\s+TITLE\s+TYPE\s+CADENCE\s+FOLLOWERS\s+LAST BRIEF/);
     expect(tty.stdout).toContain(foreign);
   });
@@ -726,8 +726,8 @@ describe('watch list', () => {
       String(mine.latestBrief.entryCount),
       mine.latestBrief.title,
     ]);
-    // Wide enough for every column (narrower, the type, cadence and owner columns drop first).
-    const tty = await kagent(['watch', 'list'], { tty: true, columns: 160 });
+    // Wide enough for every column (narrower, columns the same in every row — OWNER here — drop first, then the type and cadence).
+    const tty = await kagent(['watch', 'list'], { tty: true, columns: 240 });
     expect(plain(tty.stdout)).toMatch(/SLUG\s+TITLE\s+TYPE\s+CADENCE\s+OWNER\s+SPACE\s+LATEST BRIEF/);
     const narrow = plain((await kagent(['watch', 'list'], { tty: true, columns: 80 })).stdout);
     expect(narrow.split('\n')[0]).toMatch(/^SLUG\s+TITLE\s.*LATEST BRIEF$/);

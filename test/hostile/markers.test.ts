@@ -50,7 +50,7 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
     expect((await kagent(['doc', 'pull', 'dc_git', '-o', file])).code).toBe(0);
     writeFileSync(file, GIT_PAGE.replace('Status: draft', 'Status: final'));
     const r = await kagent(['doc', 'push', file]);
-    expect(r.stderr).toBe(`✓ Pushed ${file}: doc dc_git is now at revision 2\n`);
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(server.docs.get('dc_git')).toMatchObject({
       revision: 2,
@@ -92,7 +92,7 @@ describe('doc push: a document whose own text holds conflict-marker lines', () =
     const resolved = GIT_PAGE.replace('Status: draft', 'Status: final, reviewed');
     writeFileSync(file, resolved);
     const pushed = await kagent(['doc', 'push', file]);
-    expect(pushed.stderr).toBe(`✓ Pushed ${file}: doc dc_git is now at revision 3\n`);
+    expect(pushed.stderr).toBe('');
     expect(pushed.code).toBe(0);
     expect(server.docs.get('dc_git')).toMatchObject({ revision: 3, body: resolved });
   });

@@ -1,0 +1,74 @@
+// A list cut at a page (or at --limit) says so on a terminal, as gh does:
+// "Showing 50 of more: …" on stderr, after the table; never when piped, with
+// --json, with --all, or when nothing was left out. The built binary in a real
+// pseudo-terminal at 40, 80 and 200 columns, and in-process for the other lists.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
+
+let s: LoggedIn;
+let env: Record<string, string>;
+const CUT = /Showing (\d+) of more: --all lists every one, --limit N up to N/;
+
+beforeAll(async () => {
+  ensureBuilt();
+  s = await loggedInSandbox();
+  const before = (await s.t.call('GET', '/library', { query: { limit: 100 } })).body.items.length;
+  for (let n = before; n < 54; n++)
+    expect((await s.t.call('POST', '/library', { body: { url: `https://example.com/cut/${n}` } })).status).toBe(201);
+  for (let n = 0; n < 3; n++) await s.t.call('POST', '/docs', { body: { title: `Doc ${n}`, markdown: 'x' } });
+  const home = mkdtempSync(join(tmpdir(), 'kagent-cut-'));
+  env = { HOME: home, KAGENT_CONFIG_DIR: s.configDir, KAGENT_CACHE_DIR: join(home, 'cache'), KAGENT_PAGER: 'cat' };
+});
+afterAll(() => s.close());
+
+describe.each([40, 80, 200])('lib list of 54 items in a pseudo-terminal at %i columns', (cols) => {
+  it('one page: the 50 rows, then "Showing 50 of more" on stderr', async () => {
+    const run = await runInPty(['lib', 'list'], { env, cols, rows: 100 });
+    expect(run.code).toBe(0);
+    const text = plain(run.output);
+    expect(text.match(/^li_\w+/gm)).toHaveLength(50);
+    expect(text.match(CUT)?.[1]).toBe('50');
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(CUT);
+  });
+
+  it('--limit 10 says so too; --all and a --limit past the end do not', async () => {
+    const ten = plain((await runInPty(['lib', 'list', '--limit', '10'], { env, cols, rows: 100 })).output);
+    expect(ten.match(CUT)?.[1]).toBe('10');
+    for (const args of [['--all'], ['--limit', '54'], ['--limit', '60']]) {
+      const run = await runInPty(['lib', 'list', ...args], { env, cols, rows: 100 });
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(plain(run.output).match(/^li_\w+/gm), args.join(' ')).toHaveLength(54);
+      expect(plain(run.output), args.join(' ')).not.toMatch(/Showing/);
+    }
+  });
+
+  it('piped (stdout and stderr pipes): the 50 rows only', async () => {
+    const run = await runInPty([], { env, cols, shell: 'eval "$KAGENT lib list" 2>&1 | cat' });
+    expect(run.code).toBe(0);
+    expect(plain(run.output).match(/^li_\w+\t/gm)).toHaveLength(50);
+    expect(plain(run.output)).not.toMatch(/Showing/);
+  });
+});
+
+describe('every paged list, through the shared list output', () => {
+  it('doc list --limit 2 on a terminal says so; --json and piped do not', async () => {
+    const tty = await s.kagent(['doc', 'list', '--limit', '2'], { tty: true, columns: 80 });
+    expect(tty.code).toBe(0);
+    expect(plain(tty.stderr)).toMatch(/^Showing 2 of more: /m);
+    for (const argv of [
+      ['doc', 'list', '--limit', '2'],
+      ['doc', 'list', '--limit', '2', '--json'],
+    ]) {
+      const r = await s.kagent(argv);
+      expect(r.stderr, argv.join(' ')).not.toMatch(/Showing/);
+    }
+    const count = (await s.t.call('GET', '/docs', { query: { limit: 100 } })).body.items.length;
+    const all = await s.kagent(['doc', 'list', '--limit', String(count)], { tty: true, columns: 80 });
+    expect(all.code).toBe(0);
+    expect(plain(all.stderr)).not.toMatch(/Showing/);
+  });
+});
