@@ -89,6 +89,10 @@ export default defineCommand({
     const created = await createWatch(ctx, api, body, opts.idempotencyKey);
     // Said in the confirmation line: a public watch can be found by anyone (`watch search`).
     const seenBy = created.watch?.visibility ?? visibility ?? 'public';
+    // Nobody chose (no terminal to ask): a script's log says who can see it, as a terminal's ✓ line does
+    // (--json has the watch's visibility in it).
+    if (visibility === undefined && !ctx.io.stderrIsTTY && !wantsJson(ctx))
+      await note(ctx, `the watch is ${seenBy} (the service's default); --visibility private keeps it to you`);
     const follow = suggest(ctx, 'task watch', created.taskId);
     const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) return reportStarted(ctx, created, seenBy, follow, show);

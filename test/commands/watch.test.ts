@@ -157,8 +157,9 @@ describe('watch create', () => {
     const before = await stats();
     const piped = await kagent(['watch', 'create', 'Wind farms offshore', '--no-wait']);
     expect(piped.code).toBe(0);
-    // no terminal: nothing asked, the service's default (public), said on stderr
-    expect(piped.stderr).toContain('Created public watch wind-farms-offshore');
+    // no terminal: nothing asked, the service's default (public), said on stderr (no ✓ line piped)
+    expect(piped.stderr).toContain("the watch is public (the service's default)");
+    expect(piped.stderr).not.toContain('✓');
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
     const json = await kagent(['watch', 'create', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
