@@ -18,7 +18,8 @@ const SEEDS = [11, 23, 37, 41, 59, 67, 73, 89, 97, 101, 103, 107, 109, 113, 127,
 const NOT_RUN = new Set(['sandbox']);
 
 function crashed(r: RunCliResult): string | undefined {
-  if (r.stderr.includes('UNEXPECTED')) return `UNEXPECTED: ${r.stderr.slice(0, 400)}`;
+  // The code of a failure kagent did not foresee (a bug), as text or JSON; UNEXPECTED_ANSWER is a refusal it did.
+  if (/\(UNEXPECTED\)|"code":"UNEXPECTED"/.test(r.stderr)) return `UNEXPECTED: ${r.stderr.slice(0, 400)}`;
   return undefined;
 }
 
