@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { InboxItem } from '../../src/api/shapes.js';
 import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/format.js';
+import { itemFailed } from '../../src/kit/batch.js';
 import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
@@ -112,7 +113,6 @@ export function markCommand(
     async run(ctx, _opts, args) {
       const ids = [...new Set(args.ids)];
       const api = await ctx.api();
-      const { reportError } = await import('../../src/io/report.js');
       const { mostSevere } = await import('../../src/errors.js');
       const results: Array<Record<string, unknown>> = [];
       const failures: CliError[] = [];
@@ -131,15 +131,7 @@ export function markCommand(
             error.hint = `no inbox item "${id}": ${hint}`;
           if (!(error instanceof ApiError) || ids.length === 1) throw error;
           failures.push(error);
-          results.push({ id, [mark]: false, error: { code: error.code, message: error.message } });
-          if (!wantsJson(ctx))
-            reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), {
-              stderr: ctx.io.stderr,
-              json: false,
-              color: ctx.io.colorStderr,
-              debug: false,
-              interrupted: false,
-            });
+          await itemFailed(ctx, results, mark, id, error);
         }
       }
       if (wantsJson(ctx)) await printJson(ctx, results);

@@ -1,4 +1,5 @@
 import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
+import { itemFailed } from '../../src/kit/batch.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
@@ -31,9 +32,8 @@ export default defineCommand({
           : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
-    const { reportError } = await import('../../src/io/report.js');
     const { mostSevere } = await import('../../src/errors.js');
-    const results: Array<{ id: string; deleted: boolean; error?: { code: string; message: string } }> = [];
+    const results: Array<Record<string, unknown>> = [];
     const failures: CliError[] = [];
     for (const id of ids) {
       throwIfAborted(ctx.signal);
@@ -48,15 +48,7 @@ export default defineCommand({
         if (!(error instanceof ApiError) || ids.length === 1) throw notFoundHint(ctx, error, 'item', id);
         notFoundHint(ctx, error, 'item', id);
         failures.push(error);
-        results.push({ id, deleted: false, error: { code: error.code, message: error.message } });
-        if (!wantsJson(ctx))
-          reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), {
-            stderr: ctx.io.stderr,
-            json: false,
-            color: ctx.io.colorStderr,
-            debug: false,
-            interrupted: false,
-          });
+        await itemFailed(ctx, results, 'deleted', id, error);
       }
     }
     if (wantsJson(ctx)) await printJson(ctx, results);
