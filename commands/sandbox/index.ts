@@ -6,6 +6,7 @@ import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
+import { wrapText } from '../../src/io/width.js';
 import { note, printItem } from '../../src/io/output.js';
 import { writeProfile } from '../../src/config/store.js';
 import { configDir } from '../../src/config/paths.js';
@@ -117,6 +118,9 @@ export default defineGroup({
     }
 
     const { startSandbox } = await import('../../src/sandbox/index.js');
+    // At a terminal, the request log wraps at its width like any other line.
+    const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
+    const fitted = (line: string) => (columns ? wrapText(line, columns, { hanging: 2 }) : line);
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({
@@ -130,8 +134,8 @@ export default defineGroup({
         errorFormat: flags.errorFormat,
         apiKey: flags.apiKey,
         quiet: ctx.flags.quiet,
-        log: (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`),
-        warn: (line) => ctx.io.stderr.write(`warning: ${sanitizeLine(line)}\n`),
+        log: (line) => ctx.io.stderr.write(`${fitted(sanitizeLine(line))}\n`),
+        warn: (line) => ctx.io.stderr.write(`${fitted(`warning: ${sanitizeLine(line)}`)}\n`),
         checkExtractors: true,
       });
     } catch (error) {

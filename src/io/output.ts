@@ -374,8 +374,12 @@ async function toStderr(
   // Output held for the pager (src/io/pager.ts) goes out first: a note after the result reads after it.
   await (ctx.io.stdout as { settle?: () => Promise<void> }).settle?.();
   const f = await getFormatter(ctx, 'stderr');
-  const text = typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f));
-  await emit(ctx.io.stderr, `${decorate(text, f)}\n`);
+  const text = decorate(typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f)), f);
+  // At a terminal, wrapped at its width between words, continuation lines indented (a URL stays whole);
+  // the width code loads only then, keeping it out of every API call's chunk.
+  if (!ctx.io.stderrIsTTY) return emit(ctx.io.stderr, `${text}\n`);
+  const { wrapText } = await import('./width.js');
+  await emit(ctx.io.stderr, `${wrapText(text, ctx.io.stderr.columns ?? ctx.io.columns, { hanging: 2 })}\n`);
 }
 
 /** A remark for the person at the terminal, on stderr; --quiet silences it. Strings are sanitised; a function gets the formatter, and what it returns is sanitised keeping our styling. */

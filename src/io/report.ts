@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { ApiError, CliError, ExitCode, InterruptedError, type ApiIssue } from '../errors.js';
 import { escapeJsonControls, sanitizeLine } from './sanitize.js';
 import { PipeClosedError, writeNow } from './streams.js';
+import { wrapText } from './width.js';
 
 export interface ReportOptions {
   stderr: Writable;
@@ -69,7 +70,9 @@ export function reportError(error: unknown, options: ReportOptions): number {
     const said = issues.length === 1 && message.endsWith(issues[0]?.message ?? '');
     if (!said) for (const issue of issues) text += `  ${sanitizeLine(issue.path)}: ${sanitizeLine(issue.message)}\n`;
     if (hint) text += `${dim('hint:')} ${sanitizeLine(hint)}\n`;
-    write(text);
+    // At a terminal, wrapped at its width between words, continuation lines indented.
+    const terminal = options.stderr as { isTTY?: boolean; columns?: number };
+    write(terminal.isTTY && terminal.columns ? wrapText(text, terminal.columns, { hanging: 2 }) : text);
   }
   if (options.debug && failure.code === 'UNEXPECTED') {
     const cause = (failure as { cause?: unknown }).cause;

@@ -115,9 +115,14 @@ function graphemeTokens(token: Token): Token[] {
   }));
 }
 
-/** The styles and link open at some point of a line, to close at a break and reopen after it. */
+/**
+ * The styles and link open at some point of a line, to close at a break and
+ * reopen after it. Styles are kept per attribute (foreground, background,
+ * bold/dim, …), so one that was closed (chalk closes each with its own code,
+ * `\x1b[39m` after a colour) is not reopened on the next line.
+ */
 class Pen {
-  private sgr: string[] = [];
+  private open = new Map<string, string>();
   private link: string | undefined;
 
   apply(escape: string): void {
@@ -126,21 +131,47 @@ class Pen {
       this.link = osc[1] ? escape : undefined;
       return;
     }
-    if (!escape.endsWith('m') || !escape.startsWith('\x1b[')) return;
-    if (escape === '\x1b[m' || escape === '\x1b[0m') this.sgr = [];
-    else this.sgr.push(escape);
+    const sgr = /^\x1b\[([0-9;]*)m$/.exec(escape);
+    if (!sgr) return;
+    const codes = (sgr[1] ?? '').split(';').map(Number);
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i] ?? 0;
+      if (code === 38 || code === 48) {
+        // An extended colour takes its parameters with it: 38;5;N or 38;2;R;G;B.
+        const length = codes[i + 1] === 5 ? 3 : codes[i + 1] === 2 ? 5 : 1;
+        this.open.set(code === 38 ? 'fg' : 'bg', `\x1b[${codes.slice(i, i + length).join(';')}m`);
+        i += length - 1;
+        continue;
+      }
+      const slot = SGR_SLOTS.find(([, opens]) => opens.includes(code));
+      if (slot) this.open.set(slot[0], `\x1b[${code}m`);
+      else if (code === 0) this.open.clear();
+      else for (const [name, , closes] of SGR_SLOTS) if (closes === code) this.open.delete(name);
+    }
   }
 
   /** What ends the line cleanly. */
   close(): string {
-    return `${this.link ? '\x1b]8;;\x07' : ''}${this.sgr.length > 0 ? '\x1b[0m' : ''}`;
+    return `${this.link ? '\x1b]8;;\x07' : ''}${this.open.size > 0 ? '\x1b[0m' : ''}`;
   }
 
   /** What starts the next line in the same state. */
   reopen(): string {
-    return `${this.sgr.join('')}${this.link ?? ''}`;
+    return `${[...this.open.values()].join('')}${this.link ?? ''}`;
   }
 }
+
+// SGR attributes: the codes that set each and the one that ends it (22 ends both bold and dim).
+const SGR_SLOTS: [string, number[], number][] = [
+  ['fg', [30, 31, 32, 33, 34, 35, 36, 37, 90, 91, 92, 93, 94, 95, 96, 97], 39],
+  ['bg', [40, 41, 42, 43, 44, 45, 46, 47, 100, 101, 102, 103, 104, 105, 106, 107], 49],
+  ['intensity', [1, 2], 22],
+  ['italic', [3], 23],
+  ['underline', [4], 24],
+  ['inverse', [7], 27],
+  ['hidden', [8], 28],
+  ['strike', [9], 29],
+];
 
 /**
  * Cuts text to at most `width` columns, ending with `…` when anything was cut.
@@ -212,6 +243,47 @@ function pieces(tokens: Token[]): Piece[] {
   return out;
 }
 
+/**
+ * A command in backticks (`` `kagent config use sandbox` ``) as one piece: a
+ * line break inside it would break it for copying, while a terminal's own
+ * wrap of a line too long keeps it whole when selected.
+ */
+function keepCommandsWhole(list: Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const first = list[i] as Piece;
+    const end =
+      first.kind === 'word' && /^\W*`/.test(first.plain) && !/`\W*$/.test(first.plain.replace(/^\W*`/, ''))
+        ? closingTick(list, i)
+        : -1;
+    if (end === -1) {
+      out.push(first);
+      continue;
+    }
+    const run = list.slice(i, end + 1);
+    out.push({
+      kind: 'word',
+      tokens: run.flatMap((piece) => piece.tokens),
+      width: run.reduce((sum, piece) => sum + piece.width, 0),
+      plain: run.map((piece) => piece.plain).join(''),
+    });
+    i = end;
+  }
+  return out;
+}
+
+/** The index of the piece that closes a backtick span opened at `from` (ASCII only: a command), or -1. */
+function closingTick(list: Piece[], from: number): number {
+  for (let j = from + 1; j < list.length; j++) {
+    const piece = list[j] as Piece;
+    if (piece.kind === 'wide') return -1;
+    if (piece.kind === 'word' && piece.plain.includes('`')) return j;
+  }
+  return -1;
+}
+
+// A piece that is a whole command in backticks (with the punctuation around it).
+const CODE = /^\W*`[^`]*`\W*$/;
 const URL_LIKE = /[a-z][a-z0-9+.-]*:\/\/|^\(?www\./i;
 // Where a wrapped line's text starts: its indentation, a list marker, a quote bar.
 const HANGING = /^(\s*(?:(?:[*•+-]|\d+[.)]|│|>)\s+)?)/;
@@ -273,7 +345,7 @@ function wrapLine(line: string, width: number, options: WrapOptions): string {
     lineHasText = false;
   };
 
-  for (const piece of pieces(tokens)) {
+  for (const piece of keepCommandsWhole(pieces(tokens))) {
     if (piece.kind === 'space') {
       if (!lineHasText && lines.length === 0)
         emitTokens(piece.tokens); // leading indentation stays
@@ -290,7 +362,7 @@ function wrapLine(line: string, width: number, options: WrapOptions): string {
       emitTokens(pendingSpace.tokens);
       pendingSpace = undefined;
     }
-    if (used + piece.width > width && piece.kind === 'word' && !URL_LIKE.test(piece.plain)) {
+    if (used + piece.width > width && piece.kind === 'word' && !URL_LIKE.test(piece.plain) && !CODE.test(piece.plain)) {
       // One word wider than the line: split it where it must be.
       for (const token of piece.tokens.flatMap(graphemeTokens)) {
         if ('text' in token && lineHasText && used + token.width > width) breakLine();

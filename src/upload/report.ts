@@ -16,6 +16,7 @@ import { emit } from '../io/streams.js';
 import type { Source } from './discover.js';
 import { formatBytes } from '../io/bytes.js';
 import { fitLive, liveWidth } from '../io/live-line.js';
+import { wrapText } from '../io/width.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
 
@@ -60,7 +61,8 @@ export async function createReporter(
     if (out.tty) {
       const spaceId = result.item?.spaceId;
       const space = spaceId ? whereTo(spaceId, await options.spaceName?.(spaceId)) : '';
-      await emit(ctx.io.stdout, `${terminalLine(result, out)}${space ? ` ${out.dim('in')} ${space}` : ''}\n`);
+      const text = `${terminalLine(result, out)}${space ? ` ${out.dim('in')} ${space}` : ''}`;
+      await emit(ctx.io.stdout, `${wrapText(text, ctx.io.columns, { hanging: 2 })}\n`);
       return;
     }
     // Ids and codes come from the service too: sanitised like its messages (a colour code in one would pass the last gate).
@@ -102,7 +104,9 @@ export async function createReporter(
       if (summary.skipped > 0) parts.push(`${f.yellow(String(summary.skipped))} not attempted`);
       const seconds = elapsedMs / 1000;
       const rate = seconds > 0 ? ` (${formatBytes(summary.bytes)} in ${seconds.toFixed(1)} s)` : '';
-      await emit(ctx.io.stderr, `${parts.join(', ')}${rate}\n`);
+      const text = `${parts.join(', ')}${rate}`;
+      const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
+      await emit(ctx.io.stderr, `${columns ? wrapText(text, columns, { hanging: 2 }) : text}\n`);
     },
   };
 }

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, type RunCliOptions } from '../helpers/run.js';
+import { unwrap } from '../helpers/binary.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -167,7 +168,7 @@ describe('chat MESSAGE (one-shot)', () => {
     const json = await kagent(['chat', '--json'], { tty: true, answers: [] });
     expect(json.code).toBe(2);
     expect(json.prompts).toEqual([]);
-    expect(json.stderr).toContain('--json prints one reply');
+    expect(unwrap(json.stderr)).toContain('--json prints one reply');
     const noInput = await kagent(['chat', '--no-input'], { tty: true, answers: [] });
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain('--no-input was given');

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty, unwrap } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let t: TestSandbox;
@@ -75,7 +75,7 @@ describe('doc in a pseudo-terminal (built binary)', () => {
     );
     chmodSync(editor, 0o755);
     const run = await inPty(['doc', 'edit', doc.id], { EDITOR: editor });
-    const screen = plain(run.output);
+    const screen = unwrap(plain(run.output));
     expect(screen).toContain('1 hunk conflicts with your edit; reopening the editor');
     expect(screen).toContain(`✓ Saved: doc ${doc.id} is now at revision 3`);
     expect(run.code).toBe(0);
@@ -111,7 +111,7 @@ describe('doc in a pseudo-terminal (built binary)', () => {
     });
     expect(pulled.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(`${body}\n`);
-    const screen = plain(pulled.output);
+    const screen = unwrap(plain(pulled.output));
     expect(screen).toContain('"state": "unchanged"');
     expect(screen).toContain(`No changes: ${file} is doc ${doc.id} at revision 1; nothing was sent.`);
     expect((await t.call('GET', `/docs/${doc.id}`)).body).toMatchObject({ body, revision: 1 });

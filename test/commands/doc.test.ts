@@ -10,6 +10,7 @@ import { EditOp } from '../../src/api/shapes.js';
 import { editFromChange } from '../../src/views/doc-edit.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, tempDir } from '../helpers/run.js';
+import { unwrap } from '../helpers/binary.js';
 
 let s: LoggedIn;
 let key: string;
@@ -725,7 +726,7 @@ describe('doc edit in $EDITOR (terminal)', () => {
     );
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { ...race.env, RESOLVED: resolved } });
     expect(r.code).toBe(0);
-    expect(plain(r.stderr)).toContain(
+    expect(unwrap(plain(r.stderr))).toContain(
       `doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor`,
     );
     expect(plain(r.stderr)).toContain(`✓ Saved: doc ${doc.id} is now at revision 3`);
@@ -736,10 +737,11 @@ describe('doc edit in $EDITOR (terminal)', () => {
     const race = racingEditor('left.sh', [{ op: 'append', content: 'theirs' }], `printf 'mine\\n' >> "$1"`, 'true');
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: race.env });
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain(
+    const stderr = unwrap(r.stderr);
+    expect(stderr).toContain(
       `doc ${doc.id} changed since revision 1 (now 2): 1 hunk conflicts with your edit, and the markers are still in the text; nothing was saved (MERGE_CONFLICT)`,
     );
-    const kept = /your text is kept in (\S+\.md)/.exec(r.stderr)?.[1];
+    const kept = /your text is kept in (\S+\.md)/.exec(stderr)?.[1];
     expect(kept).toBeDefined();
     expect(existsSync(kept!)).toBe(true);
     expect(readFileSync(kept!, 'utf8')).toBe(
@@ -748,9 +750,9 @@ describe('doc edit in $EDITOR (terminal)', () => {
     expect(await getDoc(doc.id)).toMatchObject({ revision: 2, body: `${body}theirs` });
 
     // The hint is the command that sends the kept file (not `doc edit` again, which opens revision 2 without it): it works.
-    const hinted = /resolve the markers there, then send it with `kagent (doc update [^`]+)`/.exec(r.stderr)?.[1];
+    const hinted = /resolve the markers there, then send it with `kagent (doc update [^`]+)`/.exec(stderr)?.[1];
     expect(hinted).toBe(`doc update ${doc.id} --file ${kept} --revision 2`);
-    expect(r.stderr).not.toContain(`doc edit ${doc.id}\` again`);
+    expect(stderr).not.toContain(`doc edit ${doc.id}\` again`);
     writeFileSync(kept!, `${body}mine\ntheirs\n`);
     const sent = await kagent(hinted!.split(' '));
     expect(sent.code).toBe(0);
@@ -764,8 +766,8 @@ describe('doc edit in $EDITOR (terminal)', () => {
     );
     const r = await kagent(['doc', 'edit', doc.id], { tty: true, env: { EDITOR: editor } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('the edited text starts with front matter');
-    expect(r.stderr).toMatch(/your text is kept in \S+\.md/);
+    expect(unwrap(r.stderr)).toContain('the edited text starts with front matter');
+    expect(unwrap(r.stderr)).toMatch(/your text is kept in \S+\.md/);
     expect((await getDoc(doc.id)).revision).toBe(1);
   });
 

@@ -12,6 +12,7 @@ import { validateXML } from 'xmllint-wasm';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
 import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
+import { unwrap } from '../helpers/binary.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
 import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
@@ -708,7 +709,7 @@ describe('lib upload: output modes', () => {
     const dir = folder({ 'a.md': '# a\n', 'b.bin': randomBytes(50) });
     const r = await kagent(['lib', 'upload', dir], { tty: true, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(2);
-    const lines = r.stdout.trimEnd().split('\n');
+    const lines = unwrap(r.stdout).trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines.find((line) => line.startsWith('✓ uploaded'))).toMatch(
       new RegExp(`✓ uploaded ${join(dir, 'a.md')} → li_\\w+ \\(4 B\\)`),

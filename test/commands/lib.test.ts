@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli } from '../helpers/run.js';
+import { unwrap } from '../helpers/binary.js';
 
 let s: LoggedIn;
 /** A fresh account per describe block: the library starts empty. */
@@ -409,7 +410,7 @@ describe('lib save', () => {
       expect(r.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toContain(
         'error: this is a video or podcast link: nothing was saved (MEDIA_LINK)',
       );
-      expect(r.stderr).toContain(`kagent media quote 'https://www.youtube.com/watch?v=abc123'`);
+      expect(unwrap(r.stderr)).toContain(`kagent media quote 'https://www.youtube.com/watch?v=abc123'`);
     }
     const json = await kagent(['lib', 'save', url, '--json']);
     expect(json.code).toBe(2);

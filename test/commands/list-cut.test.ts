@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { displayWidth } from '../../src/io/width.js';
+import { ensureBuilt, plain, runInPty, unwrap } from '../helpers/binary.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 
 let s: LoggedIn;
@@ -29,14 +30,20 @@ describe.each([40, 80, 200])('lib list of 54 items in a pseudo-terminal at %i co
   it('one page: the 50 rows, then "Showing 50 of more" on stderr', async () => {
     const run = await runInPty(['lib', 'list'], { env, cols, rows: 100 });
     expect(run.code).toBe(0);
-    const text = plain(run.output);
+    // The footer wraps at 40 columns like any note: no line wider than the terminal, read back as one.
+    expect(
+      plain(run.output)
+        .split('\n')
+        .filter((line) => displayWidth(line) > cols),
+    ).toEqual([]);
+    const text = unwrap(plain(run.output));
     expect(text.match(/^li_\w+/gm)).toHaveLength(50);
     expect(text.match(CUT)?.[1]).toBe('50');
     expect(text.trimEnd().split('\n').at(-1)).toMatch(CUT);
   });
 
   it('--limit 10 says so too; --all and a --limit past the end do not', async () => {
-    const ten = plain((await runInPty(['lib', 'list', '--limit', '10'], { env, cols, rows: 100 })).output);
+    const ten = unwrap(plain((await runInPty(['lib', 'list', '--limit', '10'], { env, cols, rows: 100 })).output));
     expect(ten.match(CUT)?.[1]).toBe('10');
     for (const args of [['--all'], ['--limit', '54'], ['--limit', '60']]) {
       const run = await runInPty(['lib', 'list', ...args], { env, cols, rows: 100 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty, unwrap } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const WIDTHS = [40, 80];
@@ -33,7 +33,8 @@ async function loggedIn(): Promise<Record<string, string>> {
 }
 
 /** The screen's text joined back into one line per message (a narrow terminal wraps them). */
-const unwrapped = (output: string) => plain(output).replace(/\n(?!error:|hint:|✓|\? )/g, ' ');
+// kagent's own wrapping undone, then lines the prompt library broke joined.
+const unwrapped = (output: string) => unwrap(plain(output)).replace(/\n(?!error:|hint:|✓|\? )/g, ' ');
 
 describe.each(WIDTHS)('at %i columns', (cols) => {
   it('--json with a mistyped field and --jq with bad syntax: text errors, not JSON, exit 2', async () => {

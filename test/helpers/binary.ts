@@ -100,6 +100,15 @@ export function runInPty(
   });
 }
 
+/**
+ * Text kagent wrapped at a terminal's width, put back on one line: a line
+ * break followed by the two-space indentation of a continuation line becomes
+ * the space it replaced. For checking what a message says, whatever the width.
+ */
+export function unwrap(text: string): string {
+  return text.replace(/[ \t]*\n {2}(?=\S)/g, ' ');
+}
+
 /** Terminal output as text: colours, cursor moves, OSC sequences (links) and carriage returns removed. */
 export function plain(text: string): string {
   return text

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docServerFixture } from '../helpers/doc-server.js';
 import { runCli, type RunCliOptions } from '../helpers/run.js';
+import { unwrap } from '../helpers/binary.js';
 
 const GIT_PAGE = [
   '# Resolving conflicts in git',
@@ -132,7 +133,7 @@ describe('doc edit in $EDITOR: a document whose own text holds conflict-marker l
         RESOLVED: resolved,
       },
     });
-    expect(r.stderr).toContain(
+    expect(unwrap(r.stderr)).toContain(
       'doc dc_git changed since revision 1 (now 2): 1 hunk conflicts with your edit; reopening the editor',
     );
     expect(r.stderr).toContain('✓ Saved: doc dc_git is now at revision 3');

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty, unwrap } from '../helpers/binary.js';
 import { startDocServer, type DocServer } from '../helpers/doc-server.js';
 
 let server: DocServer | undefined;
@@ -60,7 +60,7 @@ describe('doc edit stopped by a signal while its save is in flight', () => {
       NO_COLOR: '1',
     };
     const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
-    const screen = plain(run.output);
+    const screen = unwrap(plain(run.output));
     expect(signalled).toBe(true);
     // The service did apply it.
     expect(server.docs.get('dc_1')).toMatchObject({ revision: 2, body: '# Plan\n\nStatus: final\n' });

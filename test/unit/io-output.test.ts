@@ -236,3 +236,50 @@ describe('--jq on a long list', () => {
     expect(globalThis.TextEncoder).toBe(before);
   });
 });
+
+describe('messages on stderr fit the terminal', () => {
+  const long =
+    'the folder holds 12 files that are already in the library under the same name, and 3 that follow symbolic links';
+
+  it('a note, a success line and a warning wrap between words at a terminal, under their text; piped they stay one line', async () => {
+    const { note, success, warn } = await import('../../src/io/output.js');
+    const { displayWidth } = await import('../../src/io/width.js');
+    for (const say of [note, success, warn]) {
+      const terminal = fakeContext({ tty: true, color: false });
+      (terminal.stderr as Capture).columns = 40;
+      await say(terminal.ctx, long);
+      const lines = terminal.stderr.text.trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThan(2);
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+      for (const line of lines.slice(1)) expect(line).toMatch(/^ {2}\S/);
+      expect(lines.join(' ').replace(/ {3}/g, ' ')).toContain(long);
+      const piped = fakeContext({ tty: false });
+      await say(piped.ctx, long);
+      expect(piped.stderr.text.split('\n').filter(Boolean).length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('an error and its hint wrap at a terminal, the command in the hint whole; piped they stay one line each', async () => {
+    const { reportError } = await import('../../src/io/report.js');
+    const { CliError, ExitCode } = await import('../../src/errors.js');
+    const error = new CliError(long, {
+      code: 'TEST',
+      exitCode: ExitCode.USAGE,
+      hint: 'make it current with `kagent config use sandbox`, or add `-p sandbox` to the command',
+    });
+    const terminal = new Capture(true, 40);
+    reportError(error, { stderr: terminal, json: false, color: true, debug: false, interrupted: false });
+    const lines = terminal.text
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .trimEnd()
+      .split('\n');
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    expect(lines.some((line) => line.includes('`kagent config use sandbox`'))).toBe(true);
+    // Colour closed where it ends, not carried onto the next lines.
+    expect(terminal.text.split('\n')[1]).not.toContain('\x1b[31m');
+    const piped = new Capture(false, 40);
+    reportError(error, { stderr: piped, json: false, color: false, debug: false, interrupted: false });
+    expect(piped.text.trimEnd().split('\n')).toHaveLength(2);
+  });
+});

@@ -110,6 +110,37 @@ describe('wrapText', () => {
     expect(strip(wrapText(link, 30)).replace(/\n/g, ' ')).toBe(latin);
   });
 
+  it('reopens only the styles still open at a break: a colour closed with its own code stays closed', () => {
+    const error = `\x1b[31merror:\x1b[39m ${latin}`;
+    const lines = wrapText(error, 30, { hanging: 2 }).split('\n');
+    expect(lines[0]).toMatch(/^\x1b\[31merror:\x1b\[39m /);
+    // Nothing open after `error:`: no reset at the break, no red on the next line.
+    for (const line of lines) expect(line).not.toMatch(/\x1b\[0m$/);
+    for (const line of lines.slice(1)) expect(line).not.toContain('\x1b[31m');
+    // Bold inside dim, a 256-colour and a truecolour foreground, each closed by its own code.
+    const mixed = `\x1b[2mhint:\x1b[22m \x1b[38;5;208m${latin}\x1b[39m and \x1b[38;2;1;2;3mmore words here\x1b[39m done`;
+    const out = wrapText(mixed, 30).split('\n');
+    expect(out[1]?.startsWith('\x1b[38;5;208m')).toBe(true);
+    expect(out.at(-1)).not.toContain('\x1b[38;5;208m');
+    expect(strip(wrapText(mixed, 30)).replace(/\n\s*/g, ' ')).toBe(strip(mixed));
+  });
+
+  it('keeps a command in backticks whole, on the next line when it does not fit, past the edge only when it alone is wider', () => {
+    const hint = 'make it current with `kagent config use sandbox`, or add `-p sandbox` to the command';
+    const wrapped = wrapText(hint, 40, { hanging: 2 });
+    expect(wrapped).toContain('`kagent config use sandbox`,');
+    expect(wrapped).toContain('`-p sandbox`');
+    for (const line of wrapped.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    const long = 'see the price first with `kagent media quote https://www.youtube.com/watch?v=abc123`';
+    const lines = wrapText(long, 40, { hanging: 2 }).split('\n');
+    expect(lines).toEqual([
+      'see the price first with',
+      '  `kagent media quote https://www.youtube.com/watch?v=abc123`',
+    ]);
+    // An unclosed backtick is text like any other.
+    expect(wrapText('a `b c d e f g h i', 8).split('\n').length).toBeGreaterThan(1);
+  });
+
   it('leaves lines that fit as they are', () => {
     expect(wrapText('short line\n\n  * item', 40)).toBe('short line\n\n  * item');
   });
