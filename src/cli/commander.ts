@@ -177,7 +177,7 @@ function register(
   const command = parent.command(spec.name, { hidden: spec.hidden === true, isDefault });
   command
     .summary(spec.summary)
-    .description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary)
+    .description(spec.summary)
     .exitOverride((error) => {
       throw new ParseFailure(error, path.join(' '));
     })
@@ -197,7 +197,7 @@ function register(
   const inherits = spec.commands?.length
     ? ''
     : `\nGlobal flags (--json, --jq, -p, -y, -q, ...) work here too: see \`kagent --help\`.\n`;
-  const after = `\n${formatExamples(spec.examples)}\n${inherits}`;
+  const after = `${helpTail(spec, path)}${inherits}`;
   command.addHelpText('after', (context) => wrapAfterText(context.command, after, context.error));
 
   if (spec.run) {
@@ -211,6 +211,22 @@ function register(
     });
   }
   return command;
+}
+
+/**
+ * What help shows after the flags: the description's first paragraph (what the
+ * command does, in short), the examples, and the manual page, which holds the
+ * rest (output formats, exit statuses). Usage and flags lead, as in gh; the
+ * long prose would push them off the screen.
+ */
+function helpTail(spec: CommandSpec, path: string[]): string {
+  const [brief, ...more] = spec.description ? spec.description.split('\n\n') : [];
+  const manual = `man kagent-${path[1] ?? ''}`;
+  return [
+    brief ? `\n${brief}\n` : '',
+    `\n${formatExamples(spec.examples)}\n`,
+    `\n${more.length > 0 ? `The rest of the description: \`${manual}\`` : `Manual: \`${manual}\``}\n`,
+  ].join('');
 }
 
 /**

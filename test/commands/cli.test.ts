@@ -106,10 +106,44 @@ describe('version and help', () => {
         const r = await runCli([...path, '--help']);
         expect(r.code, `${path.join(' ')} --help`).toBe(0);
         expect(r.stdout, `${path.join(' ')} --help`).toMatch(/Examples:\n {2}(\$ |#)\S/);
+        // `kagent help --help` is the root help (help on help); every other command's: usage and flags lead,
+        // the description follows them, and the manual page named is one the package installs.
+        const help = r.stdout;
+        if (path.join(' ') === 'help') {
+          expect(help).toBe((await runCli(['--help'])).stdout);
+          continue;
+        }
+        expect(help.indexOf('Options:'), `${path.join(' ')} --help`).toBeLessThan(help.indexOf('Examples:'));
+        const first = (await findSpec(path))?.description?.split('\n\n')[0];
+        if (first) expect(help.indexOf(first.slice(0, 30)), path.join(' ')).toBeGreaterThan(help.indexOf('Options:'));
+        expect(help, path.join(' ')).toMatch(new RegExp(`\`man kagent-${group.name}\`\n`));
+        expect(pkg.man).toContain(`./dist/man/kagent-${group.name}.1`);
       }
     }
   });
+
+  it('lib upload --help: usage and flags on the first screen, a short description, examples, then the manual for the rest', async () => {
+    const r = await runCli(['lib', 'upload', '--help'], { columns: 80 });
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('Usage: kagent lib upload [options] <paths...>');
+    expect(lines.indexOf('Options:')).toBeLessThan(10);
+    expect(r.stdout).toContain('so running it again never adds a file twice');
+    // The long prose (output formats, dry run, CI, exit statuses) is in the manual, not in --help.
+    expect(r.stdout).not.toContain('Exit status: 0 when every file');
+    expect(r.stdout).toContain('The rest of the description: `man kagent-lib`');
+    const { manPages } = await import('../../src/cli/manpages.js');
+    const pages = await manPages({ version: pkg.version, date: '2026-01-01' });
+    expect(pages.find((page) => page.file === 'kagent-lib.1')?.text).toContain('Exit status: 0 when every file');
+    expect(lines.length).toBeLessThan(45);
+  });
 });
+
+/** The spec of a command path (group first). */
+async function findSpec(path: string[]): Promise<CommandSpec | undefined> {
+  let spec: CommandSpec | undefined = await loadGroup(path[0] as Parameters<typeof loadGroup>[0]);
+  for (const name of path.slice(1)) spec = spec?.commands?.find((sub) => sub.name === name);
+  return spec;
+}
 
 describe('help topics', () => {
   it('exit-codes lists every documented code', async () => {
