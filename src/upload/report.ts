@@ -9,6 +9,7 @@
 //   a progress bar when stderr is a terminal (not in CI, not with --quiet):
 //   files done, bytes, speed, the files in flight; redrawn at most 10 times a second
 //   a closing summary (uploaded, already there, failed, skipped), unless --quiet.
+import type { Writable } from 'node:stream';
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, guardOutput, sanitizeLine } from '../io/sanitize.js';
@@ -46,36 +47,39 @@ export async function createReporter(
   const json = wantsJson(ctx);
   const bar = options.progress ? new ProgressBar(ctx, err, sources) : undefined;
 
-  async function line(result: FileResult): Promise<void> {
+  /**
+   * What to write for one file, made ready before anything is written: the
+   * space's name may take a request, and the progress bar must not be drawn
+   * between clearing it and writing the line.
+   */
+  async function lines(result: FileResult): Promise<Array<[Writable, string]>> {
     if (json) {
       const data = toJson(result);
-      if (ctx.flags.jq !== undefined) {
-        const { runJq } = await import('../io/jq.js');
-        await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
-      } else {
-        await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
-      }
-      return;
+      if (ctx.flags.jq === undefined) return [[ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`]];
+      const { runJq } = await import('../io/jq.js');
+      return [[ctx.io.stdout, await runJq(data, ctx.flags.jq, false)]];
     }
-    if (result.status === 'skipped') return; // counted in the summary
+    if (result.status === 'skipped') return []; // counted in the summary
     if (out.tty) {
       const spaceId = result.item?.spaceId;
       const space = spaceId ? whereTo(spaceId, await options.spaceName?.(spaceId)) : '';
       const text = `${terminalLine(result, out)}${space ? ` ${out.dim('in')} ${space}` : ''}`;
-      await emit(ctx.io.stdout, `${wrapText(text, ctx.io.columns, { hanging: 2 })}\n`);
-      return;
+      return [[ctx.io.stdout, `${wrapText(text, ctx.io.columns, { hanging: 2 })}\n`]];
     }
     // Ids and codes come from the service too: sanitised like its messages (a colour code in one would pass the last gate).
     const id = sanitizeLine(result.item?.id ?? '');
-    await emit(
-      ctx.io.stdout,
-      `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${sanitizeLine(result.error?.code ?? '')}\n`,
-    );
+    const written: Array<[Writable, string]> = [
+      [
+        ctx.io.stdout,
+        `${result.status}\t${sanitizeLine(result.path)}\t${id}\t${sanitizeLine(result.error?.code ?? '')}\n`,
+      ],
+    ];
     if (result.error)
-      await emit(
+      written.push([
         ctx.io.stderr,
         `${err.red('error:')} ${sanitizeLine(result.path)}: ${sanitizeLine(result.error.message)} (${sanitizeLine(result.error.code)})\n`,
-      );
+      ]);
+    return written;
   }
 
   return {
@@ -84,9 +88,11 @@ export async function createReporter(
     bytes: (source, n) => bar?.add(source, n),
     async finished(result, source) {
       bar?.finish(source, result);
+      const writes = await lines(result);
+      // Cleared and written with no wait in between: the bar's timer cannot draw there.
       bar?.clear();
       try {
-        await line(result);
+        await Promise.all(writes.map(([stream, text]) => emit(stream, text)));
       } finally {
         bar?.draw();
       }

@@ -2,13 +2,14 @@
 // wrapped at word boundaries to the terminal's width at 40, 80 and 200 columns,
 // and long text goes through the pager; piped, the text as it is with one final
 // newline.
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { plain, runInPty } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
+let s: BinarySandbox;
 let t: TestSandbox;
 let home: string;
 let env: Record<string, string>;
@@ -19,16 +20,8 @@ const words = Array.from({ length: 60 }, (_, i) => `harbour${i % 7 === 0 ? '-exp
 const TEXT = Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1}: ${words}.`).join('\n\n');
 
 beforeAll(async () => {
-  ensureBuilt();
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'kagent-libtext-'));
-  env = {
-    HOME: home,
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    KAGENT_BASE_URL: t.baseUrl,
-    KAGENT_API_KEY: t.apiKey,
-  };
+  s = await binaryAgainstSandbox('kagent-libtext-');
+  ({ t, home, env } = s);
   const res = await t.call('POST', '/library/files', {
     raw: TEXT,
     headers: { 'content-type': 'application/octet-stream', 'x-file-name': 'report.txt' },
@@ -37,8 +30,7 @@ beforeAll(async () => {
   id = res.body.item.id;
 }, 60_000);
 afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await s?.close();
 });
 
 describe('lib text on a terminal', () => {

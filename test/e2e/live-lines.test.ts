@@ -4,16 +4,17 @@
 // tmux window the screen left after the run holds no stale copy of the bar (a
 // bar wider than the line wraps, and each redraw leaves its first row behind).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { ensureBuilt, kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
 const FILES = 13;
 const TMUX = `kagent-live-${process.pid}`;
+let s: BinarySandbox;
 let t: TestSandbox;
 let home: string;
 let env: Record<string, string>;
@@ -33,21 +34,12 @@ beforeAll(async () => {
   for (const tool of ['script', 'tmux'])
     if (spawnSync(tool, tool === 'tmux' ? ['-V'] : ['--version']).status !== 0)
       throw new Error(`${tool} is needed by these tests (.ci/run installs it)`);
-  ensureBuilt();
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'kagent-live-'));
-  env = {
-    HOME: home,
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    KAGENT_BASE_URL: t.baseUrl,
-    KAGENT_API_KEY: t.apiKey,
-  };
+  s = await binaryAgainstSandbox('kagent-live-');
+  ({ t, home, env } = s);
 });
 afterAll(async () => {
   spawnSync('tmux', ['-L', TMUX, 'kill-server']);
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await s?.close();
 });
 
 /** Runs `kagent ARGS` in a tmux window of cols × 50; the screen once it has ended. */

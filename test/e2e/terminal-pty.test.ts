@@ -5,17 +5,18 @@
 // early ends kagent with exit 0 and Ctrl-C leaves the terminal as it was.
 // `script`, tmux and less are installed by .ci/run; a missing one fails here.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { ensureBuilt, kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
 const WIDTHS = [40, 60, 80, 120];
 const TMUX = `kagent-test-${process.pid}`;
 
+let s: BinarySandbox;
 let t: TestSandbox;
 let home: string;
 let longDoc: string;
@@ -48,16 +49,8 @@ beforeAll(async () => {
   tool('script', ['--version']);
   tool('tmux', ['-V']);
   tool('less', ['--version']);
-  ensureBuilt();
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'kagent-tty-'));
-  env = {
-    HOME: home,
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    KAGENT_BASE_URL: t.baseUrl,
-    KAGENT_API_KEY: t.apiKey,
-  };
+  s = await binaryAgainstSandbox('kagent-tty-');
+  ({ t, home, env } = s);
   for (const name of [
     longTitle.slice(0, 70),
     '研究项目 🚀 长名字的空间用于测试表格宽度',
@@ -78,8 +71,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   spawnSync('tmux', ['-L', TMUX, 'kill-server']);
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await s?.close();
 });
 
 /**
