@@ -60,9 +60,12 @@ export function linkInText(text: string, url: string, links: boolean, styleUrl =
   return `${label} (${styleUrl(href)})`;
 }
 
-/** The URL without scheme and `www.`: how a shortened address starts. */
+/** The URL without scheme, `www.` and the slash after a lone host: how a shortened address starts. */
 function bare(url: string): string {
-  return url.replace(/^https?:\/\//i, '').replace(/^www\./i, '');
+  return url
+    .replace(/^https?:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/^([^/?#]*)\/$/, '$1');
 }
 
 /** `text` cut to `width` columns from its start (`fromEnd`: from its end). */

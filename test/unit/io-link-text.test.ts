@@ -82,6 +82,11 @@ describe('fitUrl and urlInLine', () => {
     expect(linked).toBe(link(fitUrl('example.com/2026/11/27/a-rather-long-slug-of-an-article', 34), url));
     expect(displayWidth(linked)).toBeLessThanOrEqual(34);
   });
+  it('with hyperlinks, the root of a site reads as its host', () => {
+    expect(urlInLine('https://blog.rust-lang.org/', 40, true)).toBe(
+      link('blog.rust-lang.org', 'https://blog.rust-lang.org/'),
+    );
+  });
   it('a hostile URL: never linked, its controls removed', () => {
     const out = urlInLine(hostile, 100, true);
     expect(out).not.toContain('\x1b');
