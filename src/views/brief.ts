@@ -252,8 +252,9 @@ function cell(value: unknown): string {
   return sanitizeLine(String(value));
 }
 
-/** Columns before a timeline item's URL and entry id. */
+/** Columns before a timeline item's URL and entry id, and before its headline (`  2026-01-12  ●●●●○  `). */
 const TIMELINE_URL = 14;
+const TIMELINE_HEADLINE = 21;
 
 /** `watch knowledge`: the weekly report (Markdown) and the timeline of important items. */
 export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, f: Formatter): Promise<string> {
@@ -278,14 +279,17 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   parts.push(`\n${f.bold('Timeline')} ${f.dim('(important items, newest first)')}`);
   if (timeline.length === 0) parts.push(f.dim('  nothing important yet'));
   for (const item of timeline) {
-    parts.push(
-      `  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`,
-    );
-    // Under the headline: its URL where it is no link (fitted beside the entry id), then the entry id.
-    const room = width - TIMELINE_URL - 2 - displayWidth(item.entryId);
+    // A long headline goes on under itself, not under the date.
+    const head = `  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`;
+    parts.push(wrapText(head, width, { hanging: TIMELINE_HEADLINE }));
+    // Under the headline: its URL where it is no link, fitted beside the entry id (above it when narrow).
+    const pad = ' '.repeat(TIMELINE_URL);
+    const beside = width - TIMELINE_URL - 2 - displayWidth(item.entryId);
+    const room = beside >= 30 ? beside : width - TIMELINE_URL;
     const url = links && linkableUrl(item.url) ? '' : urlInLine(item.url, room, false);
     shortened ||= url !== '' && urlShortened(item.url, room);
-    parts.push(f.dim(`${' '.repeat(TIMELINE_URL)}${url ? `${url}  ` : ''}${item.entryId}`));
+    if (url && room !== beside) parts.push(f.dim(`${pad}${url}`));
+    parts.push(f.dim(`${pad}${url && room === beside ? `${url}  ` : ''}${item.entryId}`));
   }
   if (shortened) parts.push(f.dim(`\n${SHORTENED}`));
   return parts.join('\n');

@@ -92,3 +92,36 @@ describe('a brief on a terminal: one URL per entry, beside its arrow, within the
     for (const entry of entries) expect(out.split(entry.primaryUrl)).toHaveLength(2);
   }, 30_000);
 });
+
+describe('watch knowledge on a terminal: report links read once, the timeline within the width', () => {
+  for (const links of [false, true])
+    for (const cols of [40, 80, 200])
+      it(`${links ? 'with' : 'without'} hyperlinks, ${cols} columns`, async () => {
+        const run = await runInPty(['watch', 'knowledge', 'ai-chips'], {
+          env: { ...env, FORCE_HYPERLINK: links ? '1' : '0' },
+          cols,
+          rows: 50,
+        });
+        expect(run.code, plain(run.output).slice(0, 400)).toBe(0);
+        const out = plain(run.output);
+        const [report = '', timeline = ''] = out.split('\nTimeline');
+        expect(report).toMatch(/Most important/);
+        // a link whose text is its host: never `host (https://…)`, nor `(host (https://…))`
+        expect(report).not.toMatch(/[\w.-]+\.[a-z]{2,}\s+\(https?:\/\//);
+        expect(report).not.toMatch(/\(\s*\(/);
+        const rawReport = run.output.slice(0, run.output.indexOf('Timeline'));
+        // where links are shown, the report's links are links (their text the host), no URL as text
+        if (links) expect(rawReport).toMatch(/\x1b\]8;;https?:\/\/[^\x1b]+\x1b\\[\w.-]+\.[a-z]{2,}\x1b\]8;;\x1b\\/);
+        if (links) expect(report).not.toMatch(/https?:\/\//);
+        else expect(report).toMatch(/\(https?:\/\/\S+\)/); // the URL alone, in the report's own parentheses
+        // the timeline fits; so does the report where links are shown (a URL as text is never split)
+        const lines = (links ? out : timeline).split('\n');
+        const wide = lines.filter((line) => displayWidth(line) > cols);
+        expect(wide, `wider than ${cols}:\n${wide.join('\n')}`).toEqual([]);
+        expect(timeline.split('\n').filter((line) => /en_\w+/.test(line)).length).toBeGreaterThan(0);
+        // a long headline goes on under itself, the URL and entry id under it: nothing back under the date
+        const items = timeline.split('\nLinks are')[0]!.split('\n').slice(1);
+        for (const line of items.filter((l) => l.trim() !== ''))
+          expect(line, `${cols} columns`).toMatch(/^ {2}\d{4}-\d\d-\d\d {2}|^ {14}/);
+      }, 30_000);
+});
