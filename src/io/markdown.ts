@@ -10,7 +10,11 @@
 // highlighter (cli-highlight, all of highlight.js) is left out of the bundle
 // (scripts/build.mjs), which took ~135 ms off the first rendered Markdown; the
 // emoji shortcode table (`:rocket:` → 🚀) loads only when the text has one.
+// Links: the text linked where the terminal shows hyperlinks, else `text (url)`,
+// or the URL alone when the text is the URL or its host (src/io/link-text.ts).
 import type { Context } from '../context.js';
+import { supportsHyperlinks } from './hyperlink.js';
+import { linkInText } from './link-text.js';
 import { sanitize } from './sanitize.js';
 import { colorLevel } from './terminal.js';
 import { wrapText } from './width.js';
@@ -34,6 +38,7 @@ export async function renderMarkdown(
   ]);
   await loadEmojiCodes(source);
   const chalk = new Chalk({ level: colorLevel(ctx.io.env) });
+  const links = supportsHyperlinks(ctx.io);
   const width = Math.max(20, Math.min(options.width ?? ctx.io.columns, ctx.io.columns, MARKDOWN_MAX_WIDTH));
   const marked = new Marked(
     markedTerminal({
@@ -75,6 +80,12 @@ export async function renderMarkdown(
       },
       hr() {
         return `${chalk.dim('─'.repeat(width))}\n\n`;
+      },
+      // One link mechanism (src/io/link-text.ts), not marked-terminal's: its own
+      // hyperlink detection and BEL-ended links, and `host (url)` for a link
+      // whose text is its host or the URL itself.
+      link(token) {
+        return chalk.blue(linkInText(this.parser.parseInline(token.tokens), token.href, links, chalk.blue.underline));
       },
     },
   });

@@ -150,9 +150,10 @@ class Pen {
     }
   }
 
-  /** What ends the line cleanly. */
+  /** What ends the line cleanly (a link is closed with the terminator it was opened with). */
   close(): string {
-    return `${this.link ? '\x1b]8;;\x07' : ''}${this.open.size > 0 ? '\x1b[0m' : ''}`;
+    const link = this.link ? (this.link.endsWith('\x07') ? '\x1b]8;;\x07' : '\x1b]8;;\x1b\\') : '';
+    return `${link}${this.open.size > 0 ? '\x1b[0m' : ''}`;
   }
 
   /** What starts the next line in the same state. */

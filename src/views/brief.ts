@@ -1,15 +1,18 @@
 // Briefs for reading. On a terminal: the watch, then its brief entry by entry
 // (position, importance, category, headline, summary rendered from Markdown,
 // why it matters, the primary link and the evidence, hyperlinked where the
-// terminal supports OSC 8), the archive and the method. Piped: stable
-// tab-separated text (label/value lines, `--`, one row per entry).
+// terminal supports OSC 8), the archive and the method. Each entry's URL once,
+// on its arrow line, shortened to fit the width (src/io/link-text.ts: linked to
+// the whole address where the terminal shows hyperlinks). Piped: stable
+// tab-separated text (label/value lines, `--`, one row per entry), URLs whole.
 // Everything given here is already sanitised by printItem; Markdown and
 // hyperlinks are the only escape sequences added, by us.
 import type { Context } from '../context.js';
 import type { Brief, BriefEntry, Evidence, Knowledge, WatchPage } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { displayWidth } from '../io/format.js';
-import { hyperlink, supportsHyperlinks } from '../io/hyperlink.js';
+import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
+import { textIsUrl, urlInLine, urlShortened } from '../io/link-text.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { wrapText } from '../io/width.js';
@@ -30,18 +33,6 @@ export function importanceMeter(importance: number, f: Formatter): string {
   const filled = Math.round(importance * 5);
   const dots = '●'.repeat(filled);
   return `${importance >= 0.75 ? f.bold(dots) : dots}${f.dim('○'.repeat(5 - filled))}`;
-}
-
-/** "example.com/path/to" for showing a URL briefly. */
-export function shortUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const path = parsed.pathname === '/' ? '' : parsed.pathname;
-    const text = `${parsed.host.replace(/^www\./, '')}${path}`;
-    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-  } catch {
-    return url;
-  }
 }
 
 function indent(text: string, spaces: number): string {
@@ -89,14 +80,12 @@ export async function renderEntry(
   lines.push(wrap(f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links)), width, 4));
   if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary, { width: width - 4 }), 4));
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
-  if (entry.primaryUrl)
-    lines.push(
-      // Joined by a no-break space: a long URL overflows the line rather than leaving the arrow alone above it.
-      `    ${f.cyan('→')}\u00a0${hyperlink(links ? shortUrl(entry.primaryUrl) : entry.primaryUrl, entry.primaryUrl, links)}`,
-    );
+  // The URL fits beside its arrow (shortened if need be); a no-break space joins them all the same.
+  if (entry.primaryUrl) lines.push(`    ${f.cyan('→')}\u00a0${urlInLine(entry.primaryUrl, width - ARROW, links)}`);
   if (entry.evidence.length > 0) {
     lines.push(`    ${f.dim('Evidence:')}`);
-    for (const evidence of entry.evidence) lines.push(renderEvidence(evidence, f, links, width));
+    for (const evidence of entry.evidence)
+      lines.push(renderEvidence(evidence, f, { links, width, shown: entry.primaryUrl }));
   }
   const marks = [f.dim(entry.id)];
   if (entry.feedback === 'up') marks.push(f.green('rated up'));
@@ -107,13 +96,26 @@ export async function renderEntry(
   return lines.join('\n');
 }
 
-function renderEvidence(evidence: Evidence, f: Formatter, links: boolean, width: number): string {
+/** Columns before an entry's URL: `    → `. */
+const ARROW = 6;
+/** Columns before an evidence's URL, on the line under its title. */
+const EVIDENCE_URL = 8;
+
+/** One piece of evidence; its URL under it where it is no link, unless it is the entry's own (`shown` on the arrow line). */
+function renderEvidence(
+  evidence: Evidence,
+  f: Formatter,
+  { links, width, shown }: EntryRenderOptions & { shown: string },
+): string {
   const when = evidence.publishedAt ? `, ${f.time(evidence.publishedAt)}` : '';
   const sourceText = evidence.source ? ` — ${sanitizeLine(evidence.source)}${when}` : when;
   // One line: the title gives way to the source and date.
   const title = fit(sanitizeLine(evidence.title || evidence.url), Math.max(20, width - 8 - displayWidth(sourceText)));
   const head = `      · ${hyperlink(title, evidence.url, links)}${sourceText ? f.dim(sourceText) : ''}`;
-  const url = links ? '' : `\n        ${f.dim(evidence.url)}`;
+  const url =
+    (links && linkableUrl(evidence.url)) || evidence.url === shown
+      ? ''
+      : `\n${' '.repeat(EVIDENCE_URL)}${f.dim(urlInLine(evidence.url, width - EVIDENCE_URL, false))}`;
   const excerpt = evidence.excerpt?.trim() ? `\n${f.dim(wrap(`“${sanitizeLine(evidence.excerpt)}”`, width, 8))}` : '';
   return `${head}${url}${excerpt}`;
 }
@@ -161,6 +163,7 @@ const ARCHIVE_SHOWN = 10;
 export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Formatter): Promise<string> {
   if (!f.tty) return plainWatchPage(page, f);
   const links = supportsHyperlinks(ctx.io);
+  const width = Math.min(f.width, 100);
   const parts = [renderWatchHeader(page, f)];
   if (page.brief) {
     parts.push(`\n${await renderBrief(ctx, page.brief, f)}`);
@@ -180,13 +183,37 @@ export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Fo
   }
   if (page.method.summary.trim() || page.method.sources.length > 0) {
     parts.push(`\n${f.bold('Method')}`);
-    if (page.method.summary.trim()) parts.push(wrap(page.method.summary, Math.min(f.width, 100), 2));
-    for (const source of page.method.sources) {
-      const label = sanitizeLine(source.title || source.url);
-      parts.push(`  · ${hyperlink(label, source.url, links)}${links ? '' : f.dim(`  ${source.url}`)}`);
-    }
+    if (page.method.summary.trim()) parts.push(wrap(page.method.summary, width, 2));
+    for (const source of page.method.sources) parts.push(methodSource(source, f, links, width));
   }
+  if (!links && shortensUrls(page, width)) parts.push(f.dim(`\n${SHORTENED}`));
   return parts.join('\n');
+}
+
+/** Said under a page whose links were shortened on a terminal that cannot link them. */
+const SHORTENED = 'Links are shortened to fit the terminal; piped or with --json they are whole.';
+
+/** Whether a brief's URLs (its entries' and their evidence's) are too long for their lines at `width`. */
+function shortensUrls(page: WatchPage, width: number): boolean {
+  return (page.brief?.entries ?? []).some(
+    (entry) =>
+      (entry.primaryUrl !== '' && urlShortened(entry.primaryUrl, width - ARROW)) ||
+      entry.evidence.some((e) => e.url !== entry.primaryUrl && urlShortened(e.url, width - EVIDENCE_URL)),
+  );
+}
+
+/** One of the method's sources: its title linked, or `title  url`; the URL alone when the title is only the URL or its host. */
+function methodSource(
+  source: WatchPage['method']['sources'][number],
+  f: Formatter,
+  links: boolean,
+  width: number,
+): string {
+  const label = sanitizeLine(source.title);
+  if (textIsUrl(label, source.url)) return `  · ${urlInLine(source.url, width - 4, links)}`;
+  if (links && linkableUrl(source.url)) return `  · ${hyperlink(label, source.url, true)}`;
+  const room = width - 6 - displayWidth(label);
+  return `  · ${label}  ${f.dim(urlInLine(source.url, Math.max(room, 20), false))}`;
 }
 
 /** Piped: label/value lines for the watch and its brief, `--`, then one row per entry. */
@@ -225,6 +252,10 @@ function cell(value: unknown): string {
   return sanitizeLine(String(value));
 }
 
+/** Columns before a timeline item's URL and entry id, and before its headline (`  2026-01-12  ●●●●○  `). */
+const TIMELINE_URL = 14;
+const TIMELINE_HEADLINE = 21;
+
 /** `watch knowledge`: the weekly report (Markdown) and the timeline of important items. */
 export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, f: Formatter): Promise<string> {
   const timeline = [...knowledge.timeline];
@@ -236,7 +267,9 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
     return [report, '--', ...rows].join('\n');
   }
   const links = supportsHyperlinks(ctx.io);
+  const width = Math.min(f.width, 100);
   const parts: string[] = [];
+  let shortened = false;
   if (knowledge.report) {
     parts.push(f.dim(`Weekly report · week ${knowledge.report.week} · ${f.time(knowledge.report.createdAt)}`));
     parts.push((await renderMarkdown(ctx, knowledge.report.markdown)).replace(/\n+$/, ''));
@@ -246,10 +279,18 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   parts.push(`\n${f.bold('Timeline')} ${f.dim('(important items, newest first)')}`);
   if (timeline.length === 0) parts.push(f.dim('  nothing important yet'));
   for (const item of timeline) {
-    parts.push(
-      `  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`,
-    );
-    parts.push(f.dim(`              ${links ? '' : `${item.url}  `}${item.entryId}`));
+    // A long headline goes on under itself, not under the date.
+    const head = `  ${item.date}  ${importanceMeter(item.importance, f)}  ${hyperlink(sanitizeLine(item.headline), item.url, links)}`;
+    parts.push(wrapText(head, width, { hanging: TIMELINE_HEADLINE }));
+    // Under the headline: its URL where it is no link, fitted beside the entry id (above it when narrow).
+    const pad = ' '.repeat(TIMELINE_URL);
+    const beside = width - TIMELINE_URL - 2 - displayWidth(item.entryId);
+    const room = beside >= 30 ? beside : width - TIMELINE_URL;
+    const url = links && linkableUrl(item.url) ? '' : urlInLine(item.url, room, false);
+    shortened ||= url !== '' && urlShortened(item.url, room);
+    if (url && room !== beside) parts.push(f.dim(`${pad}${url}`));
+    parts.push(f.dim(`${pad}${url && room === beside ? `${url}  ` : ''}${item.entryId}`));
   }
+  if (shortened) parts.push(f.dim(`\n${SHORTENED}`));
   return parts.join('\n');
 }

@@ -21,6 +21,7 @@ import type { Context } from '../context.js';
 import type { ChatMessage } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
+import { textIsUrl } from '../io/link-text.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { truncate } from '../io/width.js';
@@ -128,14 +129,17 @@ const renderers: Record<string, PartRenderer> = {
     const lines = [f.bold('Sources')];
     for (const item of items) {
       const url = line(item?.url);
-      const title = line(item?.title) || url;
+      const linked = links && linkableUrl(url);
+      // A title that is only the URL or its host: the URL alone where it cannot be a link, said once.
+      const urlOnly = url !== '' && textIsUrl(line(item?.title), url);
+      const title = urlOnly && !linked ? url : line(item?.title) || url;
       const source = line(item?.source);
       // The source is left out when the title already names it ("… — example.com").
       const showSource = source !== '' && !title.toLowerCase().endsWith(source.toLowerCase());
       const head = `  ${f.cyan(`[${line(item?.n)}]`)} ${hyperlink(title, url, links)}${showSource ? f.dim(` — ${source}`) : ''}`;
       lines.push(head);
       // Shown as text where it is not a link (piped, a terminal without OSC 8, a site path).
-      if (url && !(links && linkableUrl(url))) lines.push(`      ${f.dim(url)}`);
+      if (url && !linked && !urlOnly) lines.push(`      ${f.dim(url)}`);
     }
     return lines.join('\n');
   },

@@ -427,6 +427,8 @@ describe('every ChatPart type', () => {
           type: 'citations',
           items: [
             { n: 1, title: 'Evil\x1b]8;;https://evil.test\x07 link', url: 'javascript:alert(1)', source: 'evil.test' },
+            { n: 2, title: 'www.example.com', url: 'https://www.example.com/untitled-page' },
+            { n: 3, url: 'https://example.org/no-title' },
           ],
         },
         { type: 'citations', items: 'not a list' },
@@ -510,6 +512,11 @@ describe('every ChatPart type', () => {
         expect(out).toContain('[1]');
         expect(out).toMatch(/Answer with a marker \[1\] and (31m)?C1 junk/);
         expect(out).toContain('[1] Evil link — evil.test');
+        // a title that is only the URL's host, or none: the URL once, not the host and then the URL
+        expect(out).toContain('[2] https://www.example.com/untitled-page\n');
+        expect(out.split('https://www.example.com/untitled-page')).toHaveLength(2);
+        expect(out).toContain('[3] https://example.org/no-title\n');
+        expect(out.split('https://example.org/no-title')).toHaveLength(2);
         expect(out).not.toContain('\x1b]8;;javascript');
         expect(out).toContain('Waiting for your approval: Frobnicate the thing (risk extreme, frobnicate, ac_1)');
         expect(out).toContain('target: xy');

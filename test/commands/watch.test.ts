@@ -25,6 +25,23 @@ function plain(text: string): string {
   return text.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
+/**
+ * Whether `shown` (what follows an arrow, or a line of its own) is `url`: whole, or
+ * shortened to fit — without scheme and `www.`, its middle left out with `…`.
+ */
+function showsUrl(shown: string, url: string): boolean {
+  const text = shown.trim();
+  if (text === url) return true;
+  const bare = url.replace(/^https?:\/\//, '').replace(/^www\./, '');
+  const [head = '', tail, more] = text.split('…');
+  return (
+    more === undefined &&
+    head.length > 0 &&
+    bare.startsWith(head) &&
+    (tail === undefined ? text === bare : bare.endsWith(tail))
+  );
+}
+
 function kagent(argv: string[], options: RunCliOptions = {}) {
   return s.kagent(argv, { clock, ...options });
 }
@@ -130,14 +147,19 @@ describe('watch create', () => {
     }
   });
 
-  it('the arrow stays beside its link: no line holds the arrow alone, at 40, 80 and 200 columns', async () => {
+  it('the arrow stays beside its link, shortened to fit: no line holds the arrow alone, at 40, 80 and 200 columns', async () => {
+    const entries = JSON.parse((await kagent(['watch', 'show', slug, '--json'])).stdout).brief.entries;
     for (const columns of [40, 80, 200]) {
       const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_HYPERLINK: '0' } });
       expect(r.code).toBe(0);
       const lines = plain(r.stdout).split('\n');
       const arrows = lines.filter((line) => line.includes('→'));
-      expect(arrows.length, `${columns} columns`).toBeGreaterThan(0);
-      for (const line of arrows) expect(line, `${columns} columns`).toMatch(/→\s\S*https?:\/\//u);
+      expect(arrows).toHaveLength(entries.length);
+      arrows.forEach((line, i) => {
+        expect(line, `${columns} columns`).toMatch(/^ {4}→\u00a0\S/u);
+        expect(showsUrl(line.split('→')[1]!, entries[i].primaryUrl), `${columns} columns: ${line}`).toBe(true);
+        expect(displayWidth(line), `${columns} columns: ${line}`).toBeLessThanOrEqual(columns);
+      });
     }
   });
 
@@ -473,16 +495,24 @@ describe('watch show', () => {
     expect(r.code).toBe(0);
     const out = r.stdout;
     expect(out).toContain(json.watch.title);
+    // the sandbox's first evidence is often the primary link itself: it is not printed twice
+    expect(entries.some((e: any) => e.evidence.some((v: any) => v.url === e.primaryUrl))).toBe(true);
     let at = 0;
+    const lines = plain(out).split('\n');
     for (const entry of entries) {
       const headline = out.indexOf(entry.headline, at);
       expect(headline).toBeGreaterThan(at); // in position order
       at = headline;
-      expect(out).toContain(entry.primaryUrl);
+      // its URL on its arrow line (whole, or shortened to fit), and under no evidence again
+      expect(lines.some((line) => line.includes('→') && showsUrl(line.split('→')[1]!, entry.primaryUrl))).toBe(true);
       expect(out).toContain(entry.id);
       if (entry.category) expect(out).toContain(entry.category.toUpperCase());
-      for (const evidence of entry.evidence) expect(out).toContain(evidence.url);
+      for (const evidence of entry.evidence)
+        expect(lines.filter((line) => showsUrl(line, evidence.url))).toHaveLength(
+          evidence.url === entry.primaryUrl ? 0 : 1,
+        );
     }
+    expect(plain(out)).toContain('Links are shortened to fit the terminal; piped or with --json they are whole.');
     expect(out.match(/Why it matters:/g)).toHaveLength(entries.length);
     // Markdown in summaries is rendered: the source's ** markers are gone, bold is there
     expect(entries.some((e: any) => e.summary.includes('**'))).toBe(true);
@@ -509,6 +539,25 @@ describe('watch show', () => {
     // never when piped, even when forced
     const piped = await kagent(['watch', 'show', slug], { env: { FORCE_HYPERLINK: '1' } });
     expect(piped.stdout).not.toContain('\x1b');
+  });
+
+  it('terminal with hyperlink support: a long URL is shortened to fit its arrow line and linked to the whole address', async () => {
+    const entries = JSON.parse((await kagent(['watch', 'show', slug, '--json'])).stdout).brief.entries;
+    for (const columns of [40, 80, 200]) {
+      const r = await kagent(['watch', 'show', slug], { tty: true, columns, env: { FORCE_HYPERLINK: '1' } });
+      const arrows = r.stdout.split('\n').filter((line) => line.includes('→'));
+      expect(arrows).toHaveLength(entries.length);
+      arrows.forEach((line, i) => {
+        const url = entries[i].primaryUrl;
+        expect(line, `${columns} columns`).toContain(`\x1b]8;;${url}\x1b\\`);
+        const shown = plain(line).replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, '');
+        expect(displayWidth(shown), `${columns} columns: ${shown}`).toBeLessThanOrEqual(columns);
+        expect(showsUrl(shown.split('→')[1]!, url), shown).toBe(true);
+      });
+      // no URL printed as text: every one is a link
+      expect(r.stdout.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, '')).not.toMatch(/https?:\/\//);
+      expect(r.stdout).not.toContain('Links are shortened');
+    }
   });
 
   it('piped: label/value lines, `--`, one TSV row per entry by position', async () => {

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/io/markdown.js';
+import { guardOutput } from '../../src/io/sanitize.js';
 import { createIO } from '../../src/io/terminal.js';
 
 const stream = (tty: boolean) => Object.assign(new PassThrough(), { isTTY: tty, columns: 80 });
@@ -90,5 +91,57 @@ describe('Markdown wrapped to the terminal', () => {
     expect(lines.length).toBeGreaterThan(1);
     const { displayWidth } = await import('../../src/io/width.js');
     for (const line of lines.slice(0, -1)) expect(displayWidth(line)).toBeGreaterThanOrEqual(39);
+  });
+});
+
+describe('Markdown links', () => {
+  const at = (env: NodeJS.ProcessEnv) => ({
+    io: createIO(
+      {
+        stdin: stream(true),
+        stdout: Object.assign(new PassThrough(), { isTTY: true, columns: 200 }),
+        stderr: stream(true),
+      },
+      env,
+      { color: true, input: true },
+    ),
+  });
+  const url = 'https://signal.example.org/2026/a-slug';
+  const source = [
+    `Host: ([signal.example.org](${url})).`,
+    `Same: [${url}](${url}).`,
+    `Bare: ${url} and <${url}/x>.`,
+    `Text: [the report](${url}).`,
+  ].join('\n\n');
+  const sgr = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+  const link = (label: string, href: string) => `\x1b]8;;${href}\x1b\\${label}\x1b]8;;\x1b\\`;
+
+  it('without hyperlinks: `text (url)` once, the URL alone when the text is the URL or its host', async () => {
+    const out = sgr(await renderMarkdown(at({ FORCE_HYPERLINK: '0' }), source));
+    expect(out).toContain(`Host: (${url}).`);
+    expect(out).toContain(`Same: ${url}.`);
+    expect(out).toContain(`Bare: ${url} and ${url}/x.`);
+    expect(out).toContain(`Text: the report (${url}).`);
+    expect(out).not.toContain('\x1b]8;');
+    expect(out).not.toContain('signal.example.org (');
+  });
+
+  it('with hyperlinks: the text is the link (ST-ended, as the output gate allows), the URL not repeated', async () => {
+    const out = sgr(await renderMarkdown(at({ FORCE_HYPERLINK: '1' }), source));
+    expect(out).toContain(`Host: (${link('signal.example.org', url)}).`);
+    expect(out).toContain(`Same: ${link(url, url)}.`);
+    expect(out).toContain(`Text: ${link('the report', url)}.`);
+    expect(out).toContain(`Bare: ${link(url, url)} and ${link(`${url}/x`, `${url}/x`)}.`);
+    expect(guardOutput(out)).toBe(out);
+  });
+
+  it('a hostile link target or text opens no hyperlink of its own', async () => {
+    const hostile = `[x\x1b]8;;https://evil.example\x07y](https://a.example/p\x1b]8;;https://evil.example\x1b\\q) and [z](https://a.example/\x07r)`;
+    for (const env of [{ FORCE_HYPERLINK: '1' }, { FORCE_HYPERLINK: '0' }]) {
+      const out = await renderMarkdown(at(env), hostile);
+      expect(out).not.toContain('evil.example');
+      expect(out).not.toContain('\x07');
+      expect(guardOutput(out)).toBe(out);
+    }
   });
 });

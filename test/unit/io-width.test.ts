@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatter } from '../../src/io/format.js';
 import { createIO } from '../../src/io/terminal.js';
 import { fitWidths, renderTable, type Column } from '../../src/io/table.js';
+import { guardOutput } from '../../src/io/sanitize.js';
 import { displayWidth, truncate, wrapText } from '../../src/io/width.js';
 import { PassThrough } from 'node:stream';
 
@@ -139,6 +140,15 @@ describe('wrapText', () => {
     ]);
     // An unclosed backtick is text like any other.
     expect(wrapText('a `b c d e f g h i', 8).split('\n').length).toBeGreaterThan(1);
+  });
+
+  it('closes a link opened with ST by ST at a break (the output gate lets only ST-ended links through)', () => {
+    const link = `\x1b]8;;https://example.com\x1b\\${latin}\x1b]8;;\x1b\\`;
+    const lines = wrapText(link, 30).split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines.slice(0, -1)) expect(line.endsWith('\x1b]8;;\x1b\\')).toBe(true);
+    for (const line of lines.slice(1)) expect(line.startsWith('\x1b]8;;https://example.com\x1b\\')).toBe(true);
+    expect(guardOutput(wrapText(link, 30))).toBe(wrapText(link, 30));
   });
 
   it('leaves lines that fit as they are', () => {
