@@ -2,8 +2,8 @@
 // Where the terminal shows OSC 8 hyperlinks the text is the link. Elsewhere the
 // reader needs the address: `text (url)`, or the URL alone when the text says
 // nothing more than it (the URL itself, or its host). A URL too long for its line
-// is shortened in the middle, the whole address kept as the link's target (piped
-// output, which is never shortened, has it whole). Service strings are sanitised
+// is shortened in the middle only where it is a link, the whole address kept as
+// its target; elsewhere it is whole, to be followed or copied. Service strings are sanitised
 // here again: a text or URL carrying escape sequences (an OSC 8 of its own, BEL)
 // opens no link and moves nothing.
 import { hyperlink, linkableUrl } from './hyperlink.js';
@@ -102,15 +102,11 @@ export function fitUrl(url: string, width: number): string {
 /**
  * A URL on a line of its own (or after an arrow) in `width` columns: where links
  * work, the address without scheme, shortened to fit and linked to the whole URL;
- * elsewhere the whole URL when it fits, else shortened (piped output has it whole).
+ * elsewhere the whole URL, even past the edge (the terminal's own wrap keeps it
+ * whole to copy; shortened, it would be an address nobody can follow).
  */
 export function urlInLine(url: string, width: number, links: boolean): string {
   const href = sanitizeLine(url);
   if (links && linkableUrl(url)) return hyperlink(fitUrl(bare(href), width), url, true);
-  return fitUrl(href, width);
-}
-
-/** Whether urlInLine() shortens this URL on a terminal without hyperlinks. */
-export function urlShortened(url: string, width: number): boolean {
-  return displayWidth(sanitizeLine(url)) > width;
+  return href;
 }

@@ -2,8 +2,9 @@
 // (position, importance, category, headline, summary rendered from Markdown,
 // why it matters, the primary link and the evidence, hyperlinked where the
 // terminal supports OSC 8), the archive and the method. Each entry's URL once,
-// on its arrow line, shortened to fit the width (src/io/link-text.ts: linked to
-// the whole address where the terminal shows hyperlinks). Piped: stable
+// on its arrow line: where the terminal shows hyperlinks, shortened to fit and
+// linked to the whole address; elsewhere whole, even past the edge, to be
+// copied (src/io/link-text.ts). Piped: stable
 // tab-separated text (label/value lines, `--`, one row per entry), URLs whole.
 // Everything given here is already sanitised by printItem; Markdown and
 // hyperlinks are the only escape sequences added, by us.
@@ -12,7 +13,7 @@ import type { Brief, BriefEntry, Evidence, Knowledge, WatchPage } from '../api/s
 import type { Formatter } from '../io/format.js';
 import { displayWidth } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
-import { textIsUrl, urlInLine, urlShortened } from '../io/link-text.js';
+import { textIsUrl, urlInLine } from '../io/link-text.js';
 import { renderMarkdown } from '../io/markdown.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { wrapText } from '../io/width.js';
@@ -80,7 +81,7 @@ export async function renderEntry(
   lines.push(wrap(f.bold(hyperlink(sanitizeLine(entry.headline), entry.primaryUrl, links)), width, 4));
   if (entry.summary.trim()) lines.push(indent(await renderMarkdown(ctx, entry.summary, { width: width - 4 }), 4));
   if (entry.why.trim()) lines.push(wrap(`${f.bold('Why it matters:')} ${sanitizeLine(entry.why)}`, width, 4));
-  // The URL fits beside its arrow (shortened if need be); a no-break space joins them all the same.
+  // The URL beside its arrow (shortened to fit where it is a link); a no-break space joins them.
   if (entry.primaryUrl) lines.push(`    ${f.cyan('→')}\u00a0${urlInLine(entry.primaryUrl, width - ARROW, links)}`);
   if (entry.evidence.length > 0) {
     lines.push(`    ${f.dim('Evidence:')}`);
@@ -186,20 +187,7 @@ export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Fo
     if (page.method.summary.trim()) parts.push(wrap(page.method.summary, width, 2));
     for (const source of page.method.sources) parts.push(methodSource(source, f, links, width));
   }
-  if (!links && shortensUrls(page, width)) parts.push(f.dim(`\n${SHORTENED}`));
   return parts.join('\n');
-}
-
-/** Said under a page whose links were shortened on a terminal that cannot link them. */
-const SHORTENED = 'Links are shortened to fit the terminal; piped or with --json they are whole.';
-
-/** Whether a brief's URLs (its entries' and their evidence's) are too long for their lines at `width`. */
-function shortensUrls(page: WatchPage, width: number): boolean {
-  return (page.brief?.entries ?? []).some(
-    (entry) =>
-      (entry.primaryUrl !== '' && urlShortened(entry.primaryUrl, width - ARROW)) ||
-      entry.evidence.some((e) => e.url !== entry.primaryUrl && urlShortened(e.url, width - EVIDENCE_URL)),
-  );
 }
 
 /** One of the method's sources: its title linked, or `title  url`; the URL alone when the title is only the URL or its host. */
@@ -269,7 +257,6 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
   const links = supportsHyperlinks(ctx.io);
   const width = Math.min(f.width, 100);
   const parts: string[] = [];
-  let shortened = false;
   if (knowledge.report) {
     parts.push(f.dim(`Weekly report · week ${knowledge.report.week} · ${f.time(knowledge.report.createdAt)}`));
     parts.push((await renderMarkdown(ctx, knowledge.report.markdown)).replace(/\n+$/, ''));
@@ -287,10 +274,9 @@ export async function renderKnowledge(ctx: RenderContext, knowledge: Knowledge, 
     const beside = width - TIMELINE_URL - 2 - displayWidth(item.entryId);
     const room = beside >= 30 ? beside : width - TIMELINE_URL;
     const url = links && linkableUrl(item.url) ? '' : urlInLine(item.url, room, false);
-    shortened ||= url !== '' && urlShortened(item.url, room);
-    if (url && room !== beside) parts.push(f.dim(`${pad}${url}`));
-    parts.push(f.dim(`${pad}${url && room === beside ? `${url}  ` : ''}${item.entryId}`));
+    const besideId = url !== '' && displayWidth(url) <= beside;
+    if (url && !besideId) parts.push(f.dim(`${pad}${url}`));
+    parts.push(f.dim(`${pad}${besideId ? `${url}  ` : ''}${item.entryId}`));
   }
-  if (shortened) parts.push(f.dim(`\n${SHORTENED}`));
   return parts.join('\n');
 }

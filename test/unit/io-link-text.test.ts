@@ -76,8 +76,8 @@ describe('fitUrl and urlInLine', () => {
       expect(short).toMatch(/^example\.com\/.*….*article$/);
     }
   });
-  it('without hyperlinks: shortened text only; with them: shortened text linked to the whole URL', () => {
-    expect(urlInLine(url, 34, false)).toBe(fitUrl(url, 34));
+  it('without hyperlinks: the whole URL, to follow or copy; with them: shortened text linked to the whole URL', () => {
+    expect(urlInLine(url, 34, false)).toBe(url);
     const linked = urlInLine(url, 34, true);
     expect(linked).toBe(link(fitUrl('example.com/2026/11/27/a-rather-long-slug-of-an-article', 34), url));
     expect(displayWidth(linked)).toBeLessThanOrEqual(34);
