@@ -73,7 +73,7 @@ export default defineCommand({
     'kagent watch create "Pricing page changes" --type pages --url https://example.com/pricing --alert "price increase"',
     '# in a script: start it and come back later',
     'kagent watch create "Battery recycling" --no-wait --json | jq -r .taskId',
-    'kagent watch create "Battery recycling" --timeout 30 || kagent task watch TASK_ID',
+    'kagent watch create "Battery recycling" --timeout 30 || kagent task show TASK_ID --follow',
   ],
   async run(ctx, opts, args) {
     const intent =
@@ -93,7 +93,7 @@ export default defineCommand({
     // (--json has the watch's visibility in it).
     if (visibility === undefined && !ctx.io.stderrIsTTY && !wantsJson(ctx))
       await note(ctx, `the watch is ${seenBy} (the service's default); --visibility private keeps it to you`);
-    const follow = suggest(ctx, 'task watch', created.taskId);
+    const follow = suggest(ctx, 'task show', created.taskId, '--follow');
     const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) return reportStarted(ctx, created, seenBy, follow, show);
     await followSetUp(ctx, api, { created, seenBy }, follow, show);

@@ -22,7 +22,7 @@ export interface PollOptions<T> {
   maxMs?: number;
   /** Interval growth while nothing changes. */
   factor?: number;
-  /** How to pick the work up again, e.g. `kagent task watch t_123`. */
+  /** How to pick the work up again, e.g. `kagent task show t_123 --follow`. */
   resumeHint?: string;
 }
 

@@ -354,7 +354,7 @@ describe('every ChatPart type', () => {
     expect(out).toMatch(/\? Which should I focus on\?\n {4}1\. /);
     expect(out).toMatch(/answer: kagent chat --conversation cv_\w+ '.+'/);
     expect(out).toMatch(/✎ Remembered: I keep bees.*\n {4}undo: kagent actions undo ac_\w+/);
-    expect(out).toMatch(/▸ Task: Research: .* \(research, tk_\w+\)\n {4}follow: kagent task watch tk_\w+/);
+    expect(out).toMatch(/▸ Task: Research: .* \(research, tk_\w+\)\n {4}follow: kagent task show tk_\w+ --follow/);
     // A video link is quoted first: an action awaiting approval that carries the price; nothing is transcribed yet.
     expect(out).toMatch(
       /⏸ Waiting for your approval: Transcribe “.*” \(\d+ min, \d+ credits\) \(risk medium, start_media, ac_\w+\)/,

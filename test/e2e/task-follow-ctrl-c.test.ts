@@ -76,7 +76,7 @@ describe('Ctrl-C in a pseudo-terminal (built binary)', () => {
     const screen = plain(run.output);
     expect(run.code).toBe(130);
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
-    expect(screen).toContain(`hint: follow it again with \`kagent task watch ${taskId}\``);
+    expect(screen).toContain(`hint: follow it again with \`kagent task show ${taskId} --follow\``);
     // drawn in place on the terminal (cursor up), not logged line by line
     expect(run.output).toMatch(/\x1b\[\d+A/);
     // the work goes on: still active now, done once its time has passed
@@ -95,7 +95,7 @@ describe('Ctrl-C in a pseudo-terminal (built binary)', () => {
     expect(screen).toContain('error: stopped following; the work goes on (INTERRUPTED)');
     expect(screen).toContain('Creating unlisted watch solid-state-batteries: setting it up');
     const hint =
-      /hint: the watch is still being set up: follow it with `kagent task watch (tk_\w+)`, then read it with `kagent watch show solid-state-batteries`/.exec(
+      /hint: the watch is still being set up: follow it with `kagent task show (tk_\w+) --follow`, then read it with `kagent watch show solid-state-batteries`/.exec(
         screen,
       );
     expect(hint).not.toBeNull();
