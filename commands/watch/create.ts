@@ -220,7 +220,8 @@ async function followSetUp(
   );
   const task = await followTask(ctx, created.taskId, {
     label: created.watch.title,
-    resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,
+    resumeHint: `follow it with \`${follow}\`, then read the watch with \`${show}\``,
+    work: 'the set-up',
   });
   const failure = taskOutcomeError(ctx, task);
   if (failure) throw failure;

@@ -42,6 +42,8 @@ export interface FollowOptions {
   resumeHint?: string;
   /** Overrides --timeout (seconds → ms). */
   timeoutMs?: number;
+  /** What goes on after Ctrl-C (default "the task": "the task goes on"). */
+  work?: string;
 }
 
 export function isActiveStatus(status: string): boolean {
@@ -71,6 +73,7 @@ export async function followTask(ctx: FollowContext, taskId: string, options: Fo
       clock: ctx.clock,
       ...TASK_POLL,
       resumeHint: resume,
+      work: options.work ?? 'the task',
     });
     await view.finish(detail);
     return detail;
