@@ -1,7 +1,7 @@
 import type { Context } from '../../src/context.js';
 import type { ApiClient } from '../../src/api/client.js';
 import type { WatchCreated } from '../../src/api/shapes.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { ApiError, CliError, ExitCode, UsageError, onInterruptSay } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
@@ -76,14 +76,17 @@ export default defineCommand({
     'kagent watch create "Battery recycling" --timeout 30 || kagent task show TASK_ID --follow',
   ],
   async run(ctx, opts, args) {
-    const intent =
-      args.intent ??
-      (await askText(ctx, {
-        message: 'What should the watch follow? (one sentence)',
-        flag: 'INTENT (the first argument)',
-        what: 'what to follow',
-      }));
-    const visibility = opts.visibility ?? (await askVisibility(ctx));
+    // Ctrl-C at the questions: its one quiet line says that nothing was created.
+    const { intent, visibility } = await onInterruptSay('nothing was created', async () => ({
+      intent:
+        args.intent ??
+        (await askText(ctx, {
+          message: 'What should the watch follow? (one sentence)',
+          flag: 'INTENT (the first argument)',
+          what: 'what to follow',
+        })),
+      visibility: opts.visibility ?? (await askVisibility(ctx)),
+    }));
     const body = await requestBody(ctx, { ...opts, visibility }, intent);
     const api = await ctx.api();
     const created = await createWatch(ctx, api, body, opts.idempotencyKey);

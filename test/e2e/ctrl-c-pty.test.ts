@@ -149,6 +149,13 @@ describe('Ctrl-C in a pseudo-terminal (built binary), at 80 columns', () => {
     expect(existsSync(config)).toBe(false);
   });
 
+  it('`watch create` at its question (what to follow): "nothing was created"', async () => {
+    const before = (await t.call('GET', '/watches')).body.items.length;
+    const run = await ctrlCWhen(['watch', 'create'], /What should the watch follow/);
+    expect(quietlyInterrupted(run)).toBe('nothing was created');
+    expect((await t.call('GET', '/watches')).body.items.length).toBe(before);
+  });
+
   it('a confirmation (`config delete`): "did not delete profile …", and the profile is kept', async () => {
     // Asynchronously: the sandbox answering it runs in this very process.
     const login = spawn(testNode, [bin, 'auth', 'login', '-p', 'work', '--with-key'], {
