@@ -437,14 +437,15 @@ describe('media show', () => {
     expect(r.stderr).toContain(`Still transcribing: follow it with \`kagent media show ${id} --follow\``);
   });
 
-  it('--follow: to ready, every segment once; already ready returns at once', async () => {
+  it('--follow (-f): to ready, every segment once; already ready returns at once', async () => {
     const id = await started(VIDEO);
     await s.t.advance(12_000);
     const r = await kagent(['media', 'show', id, '--follow']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(pipedReading(await fullPage(id)));
     const before = clock.sleeps.length;
-    const again = await kagent(['media', 'show', ready, '--follow', '--json']);
+    // -f is --follow, as on `task show` and `conversation show`
+    const again = await kagent(['media', 'show', ready, '-f', '--json']);
     expect(JSON.parse(again.stdout).status).toBe('ready');
     expect(clock.sleeps.length).toBe(before);
   });
