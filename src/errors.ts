@@ -117,11 +117,32 @@ export class StillRunningError extends CliError {
   }
 }
 
-/** Ctrl-C: stop what we are doing; the hint says how to pick it up again. */
+/** The message of an interruption that has nothing more to say. */
+export const INTERRUPTED = 'interrupted';
+
+/**
+ * Ctrl-C: stop what we are doing. Not reported as an error (src/io/report.ts): the
+ * message says what goes on ("the task goes on", "nothing was saved"), the hint how to
+ * pick it up again; with neither (the default), nothing is said.
+ */
 export class InterruptedError extends CliError {
-  constructor(message = 'interrupted', hint?: string) {
+  constructor(message = INTERRUPTED, hint?: string) {
     super(message, { exitCode: ExitCode.INTERRUPTED, code: 'INTERRUPTED', hint });
     this.name = 'InterruptedError';
+  }
+}
+
+/**
+ * Runs `work`; an interruption during it that has nothing to say of its own (Ctrl-C at a
+ * prompt, during a request) says `note` instead: what Ctrl-C leaves, e.g. "nothing was saved".
+ */
+export async function onInterruptSay<T>(note: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof InterruptedError && error.message === INTERRUPTED && !error.hint)
+      throw new InterruptedError(note);
+    throw error;
   }
 }
 

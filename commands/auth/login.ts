@@ -1,6 +1,6 @@
 import type { Me } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { ApiError, CliError, ExitCode, UsageError, onInterruptSay } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from './shared.js';
 import { askSecret, askText, confirmOrYes } from '../../src/io/prompt.js';
@@ -94,6 +94,33 @@ async function refused(ctx: Context, baseUrl: string, serviceUrl: string, code: 
   });
 }
 
+/** The base URL and key, asked where not given, and the account the service says the key is (not saved yet). */
+async function checkedLogin(ctx: Context, opts: { withKey?: boolean }) {
+  const baseUrl = ctx.config.baseUrl ?? (await askBaseUrl(ctx));
+  const apiKey = opts.withKey
+    ? await readKeyFromStdin(ctx)
+    : (
+        await askSecret(ctx, {
+          message: 'API key (from your account settings):',
+          flag: '--with-key (and the key on stdin)',
+          what: 'the API key',
+        })
+      ).trim();
+  if (apiKey === '') throw new UsageError('the API key is empty');
+
+  const client = await connect(ctx, { baseUrl, apiKey });
+  let me: Me;
+  try {
+    me = await withSpinner(ctx, 'Checking the key…', () => client.call('getMe', { signal: ctx.signal }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401)
+      throw await refused(ctx, baseUrl, String(client.baseUrl), error.code);
+    throw error;
+  }
+
+  return { baseUrl, apiKey, me, client };
+}
+
 export default defineCommand({
   name: 'login',
   summary: 'Log in with an API key (checked with the service before it is saved)',
@@ -111,29 +138,8 @@ export default defineCommand({
   ],
   async run(ctx, opts) {
     await confirmReplace(ctx);
-    const baseUrl = ctx.config.baseUrl ?? (await askBaseUrl(ctx));
-
-    const apiKey = opts.withKey
-      ? await readKeyFromStdin(ctx)
-      : (
-          await askSecret(ctx, {
-            message: 'API key (from your account settings):',
-            flag: '--with-key (and the key on stdin)',
-            what: 'the API key',
-          })
-        ).trim();
-    if (apiKey === '') throw new UsageError('the API key is empty');
-
-    const client = await connect(ctx, { baseUrl, apiKey });
-    let me: Me;
-    try {
-      me = await withSpinner(ctx, 'Checking the key…', () => client.call('getMe', { signal: ctx.signal }));
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401)
-        throw await refused(ctx, baseUrl, String(client.baseUrl), error.code);
-      throw error;
-    }
-
+    // Ctrl-C at the prompts or while the key is checked: nothing was saved, and its one quiet line says so.
+    const { baseUrl, apiKey, me, client } = await onInterruptSay('nothing was saved', () => checkedLogin(ctx, opts));
     const path = await writeProfile(
       configDirOf(ctx.config),
       ctx.config.profile,

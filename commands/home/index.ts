@@ -78,7 +78,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
     'Running tasks',
     list(home.tasks).flatMap((t) => [
       `  ${f.cyan('●')} ${l(t.title)} ${f.dim('·')} ${taskStatus(t.status, f)}${typeof t.progress === 'number' ? f.dim(` ${Math.round(t.progress * 100)}%`) : ''} ${f.dim(`· ${l(t.id)}`)}`,
-      `      ${cmd('task watch', l(t.id))}`,
+      `      ${cmd('task show', l(t.id), '--follow')}`,
     ]),
   );
   section(

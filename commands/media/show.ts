@@ -13,7 +13,7 @@ export default defineCommand({
     'While it is still being transcribed, --follow keeps printing segments as they arrive until it is ready (as `media start` does); ' +
     '--timeout stops waiting (exit 8) and Ctrl-C stops following (exit 130). A transcription that failed exits 1 with --follow. --json prints the MediaPage.',
   arguments: [{ name: 'id', description: 'the media item (ids are shown by `media list`)', complete: 'media' }],
-  options: [{ flags: '--follow', description: 'keep following until it is ready' }],
+  options: [{ flags: '-f, --follow', description: 'keep following until it is ready' }],
   examples: [
     'kagent media show md_3k9x0q',
     'kagent media show md_3k9x0q --follow',

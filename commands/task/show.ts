@@ -4,7 +4,7 @@ import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
-import { resultCommand, percent } from './shared.js';
+import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
 import { printItem } from '../../src/io/output.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
@@ -60,14 +60,21 @@ export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
-  description: 'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time.',
+  description:
+    'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time. ' +
+    FOLLOW_DESCRIPTION,
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
+  options: [{ flags: '-f, --follow', description: 'follow the task until it ends, its milestones as they happen' }],
   examples: [
     'kagent task show tk_3k9x0q2m7d',
+    'kagent task show tk_3k9x0q2m7d --follow',
+    'kagent task show tk_3k9x0q2m7d --follow --timeout 120',
+    'kagent task show tk_3k9x0q2m7d --follow --json | jq -r .status',
     `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`,
     'kagent task show tk_3k9x0q2m7d --json',
   ],
-  async run(ctx, _opts, args) {
+  async run(ctx, opts, args) {
+    if (opts.follow) return followToEnd(ctx, args.id);
     let task: TaskDetail;
     try {
       task = await (await ctx.api()).call('getTask', { params: { id: args.id }, signal: ctx.signal });

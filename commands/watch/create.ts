@@ -1,7 +1,7 @@
 import type { Context } from '../../src/context.js';
 import type { ApiClient } from '../../src/api/client.js';
 import type { WatchCreated } from '../../src/api/shapes.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { ApiError, CliError, ExitCode, UsageError, onInterruptSay } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
@@ -73,17 +73,20 @@ export default defineCommand({
     'kagent watch create "Pricing page changes" --type pages --url https://example.com/pricing --alert "price increase"',
     '# in a script: start it and come back later',
     'kagent watch create "Battery recycling" --no-wait --json | jq -r .taskId',
-    'kagent watch create "Battery recycling" --timeout 30 || kagent task watch TASK_ID',
+    'kagent watch create "Battery recycling" --timeout 30 || kagent task show TASK_ID --follow',
   ],
   async run(ctx, opts, args) {
-    const intent =
-      args.intent ??
-      (await askText(ctx, {
-        message: 'What should the watch follow? (one sentence)',
-        flag: 'INTENT (the first argument)',
-        what: 'what to follow',
-      }));
-    const visibility = opts.visibility ?? (await askVisibility(ctx));
+    // Ctrl-C at the questions: its one quiet line says that nothing was created.
+    const { intent, visibility } = await onInterruptSay('nothing was created', async () => ({
+      intent:
+        args.intent ??
+        (await askText(ctx, {
+          message: 'What should the watch follow? (one sentence)',
+          flag: 'INTENT (the first argument)',
+          what: 'what to follow',
+        })),
+      visibility: opts.visibility ?? (await askVisibility(ctx)),
+    }));
     const body = await requestBody(ctx, { ...opts, visibility }, intent);
     const api = await ctx.api();
     const created = await createWatch(ctx, api, body, opts.idempotencyKey);
@@ -93,7 +96,7 @@ export default defineCommand({
     // (--json has the watch's visibility in it).
     if (visibility === undefined && !ctx.io.stderrIsTTY && !wantsJson(ctx))
       await note(ctx, `the watch is ${seenBy} (the service's default); --visibility private keeps it to you`);
-    const follow = suggest(ctx, 'task watch', created.taskId);
+    const follow = suggest(ctx, 'task show', created.taskId, '--follow');
     const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) return reportStarted(ctx, created, seenBy, follow, show);
     await followSetUp(ctx, api, { created, seenBy }, follow, show);
@@ -220,7 +223,8 @@ async function followSetUp(
   );
   const task = await followTask(ctx, created.taskId, {
     label: created.watch.title,
-    resumeHint: `the watch is still being set up: follow it with \`${follow}\`, then read it with \`${show}\``,
+    resumeHint: `follow it with \`${follow}\`, then read the watch with \`${show}\``,
+    work: 'the set-up',
   });
   const failure = taskOutcomeError(ctx, task);
   if (failure) throw failure;

@@ -22,12 +22,14 @@ export interface PollOptions<T> {
   maxMs?: number;
   /** Interval growth while nothing changes. */
   factor?: number;
-  /** How to pick the work up again, e.g. `kagent task watch t_123`. */
+  /** How to pick the work up again, e.g. `kagent task show t_123 --follow`. */
   resumeHint?: string;
+  /** What goes on when Ctrl-C stops the following: "the task" (the interruption says "the task goes on"). */
+  work?: string;
 }
 
 export async function poll<T>(options: PollOptions<T>): Promise<T> {
-  const { isDone, onUpdate, timeoutMs, signal, resumeHint } = options;
+  const { isDone, onUpdate, timeoutMs, signal, resumeHint, work } = options;
   const clock = options.clock ?? systemClock;
   const fingerprint = options.fingerprint ?? ((value: T) => JSON.stringify(value));
   const minMs = options.minMs ?? 1_000;
@@ -38,12 +40,12 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
   let interval = minMs;
   let last: string | undefined;
   for (;;) {
-    if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
+    if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
     let value: T;
     try {
       value = await options.fetch(signal);
     } catch (error) {
-      if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
+      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
       throw error;
     }
 
@@ -68,13 +70,17 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
       // Wake at the deadline for one last look rather than oversleeping it.
       await clock.sleep(Math.min(interval, left), signal);
     } catch (error) {
-      if (signal?.aborted) throw stopped(signal, resumeHint, timeoutMs);
+      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
       throw error;
     }
   }
 }
 
-function stopped(signal: AbortSignal, resumeHint: string | undefined, timeoutMs: number | undefined): CliError {
+function stopped(
+  signal: AbortSignal,
+  { resumeHint, work }: Pick<PollOptions<unknown>, 'resumeHint' | 'work'>,
+  timeoutMs: number | undefined,
+): CliError {
   const reason: unknown = signal.reason;
   // The command's --timeout (deadline.ts) ran out while following: the work is still running (exit 8).
   if (reason instanceof DeadlineError)
@@ -83,7 +89,8 @@ function stopped(signal: AbortSignal, resumeHint: string | undefined, timeoutMs:
       resumeHint,
     );
   if (reason instanceof CliError && !(reason instanceof InterruptedError)) return reason;
-  return new InterruptedError('stopped following; the work goes on', resumeHint);
+  // Ctrl-C: not an error; what goes on and how to pick it up again (src/io/report.ts says it in one quiet line).
+  return new InterruptedError(`${work ?? 'the work'} goes on`, resumeHint);
 }
 
 function formatDuration(ms: number): string {

@@ -11,7 +11,7 @@
 // text is sanitised before it reaches the terminal. Heavy modules (chalk,
 // the table layout, jq) are imported on first use, never at start-up.
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, InterruptedError } from '../errors.js';
 import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
 import type { Formatter } from './format.js';
 import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeStyled } from './sanitize.js';
@@ -224,7 +224,8 @@ export async function printList<T>(ctx: OutputContext, items: Items<T>, options:
  */
 function stoppedPartWay(error: unknown, count: number): unknown {
   if (count > 0 && error instanceof CliError && !(error instanceof PipeClosedError)) {
-    const said = `the list printed is incomplete: ${count} item${count === 1 ? '' : 's'} came before this error`;
+    const what = error instanceof InterruptedError ? 'it was stopped' : 'this error';
+    const said = `the list printed is incomplete: ${count} item${count === 1 ? '' : 's'} came before ${what}`;
     error.hint = error.hint ? `${error.hint}\n${said}` : said;
   }
   return error;

@@ -7,7 +7,7 @@
 // Each kind of prompt loads its own package (@inquirer/confirm, …) when first
 // shown, not the @inquirer/prompts barrel, which loaded every prompt (769 KB).
 import type { Context, IO, Prompter } from '../context.js';
-import { CliError, InterruptedError, UsageError } from '../errors.js';
+import { CliError, InterruptedError, UsageError, onInterruptSay } from '../errors.js';
 import { sanitizeStyled } from './sanitize.js';
 import { promptBlocker, terminalState } from './terminal.js';
 
@@ -117,7 +117,8 @@ export async function askSecret(
 /**
  * Destructive or costly steps: --yes goes ahead; a terminal asks (default no);
  * anywhere else it is a usage error that names --yes. Saying no stops with
- * exit 1 (CANCELLED) and nothing done.
+ * exit 1 (CANCELLED) and nothing done; Ctrl-C at the question stops with exit 130,
+ * its one quiet line saying so ("did not delete profile "x"").
  */
 export async function confirmOrYes(ctx: PromptContext, options: { message: string; action: string }): Promise<void> {
   if (ctx.flags.yes) return;
@@ -125,6 +126,8 @@ export async function confirmOrYes(ctx: PromptContext, options: { message: strin
     const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
     throw new UsageError(`refusing to ${options.action} without confirmation: pass --yes (cannot prompt: ${why})`);
   }
-  const yes = await ctx.prompter.confirm(options.message, { default: false });
+  const yes = await onInterruptSay(`did not ${options.action}`, () =>
+    ctx.prompter.confirm(options.message, { default: false }),
+  );
   if (!yes) throw new CliError(`did not ${options.action}`, { code: 'CANCELLED' });
 }

@@ -4,8 +4,11 @@
 //   hint: <what to do>
 // or, with --json / --jq, the envelope {"error":{"code","message","issues"?}}
 // on stderr. Messages may quote the server: they are sanitised.
+// Ctrl-C is not an error: exit 130 with at most one quiet (dim) line saying what
+// goes on and how to pick it up again, and on a terminal the row the ^C echo or a
+// live line left is cleared and the cursor shown.
 import type { Writable } from 'node:stream';
-import { ApiError, CliError, ExitCode, InterruptedError, type ApiIssue } from '../errors.js';
+import { ApiError, CliError, ExitCode, INTERRUPTED, InterruptedError, type ApiIssue } from '../errors.js';
 import { escapeJsonControls, sanitizeLine } from './sanitize.js';
 import { PipeClosedError, writeNow } from './streams.js';
 import { wrapText } from './width.js';
@@ -47,6 +50,10 @@ export function reportError(error: unknown, options: ReportOptions): number {
   const hint = failure.hint ?? defaultHint(failure);
   const write = (text: string) => writeNow(options.stderr, text);
 
+  if (failure instanceof InterruptedError && !options.json) {
+    write(interruption(failure, options));
+    return failure.exitCode;
+  }
   // Saying no to a confirmation is a choice, not an error: one word, exit 1 all the same.
   if (failure.code === 'CANCELLED' && !options.json) {
     write('Cancelled.\n');
@@ -79,6 +86,21 @@ export function reportError(error: unknown, options: ReportOptions): number {
     if (cause instanceof Error && cause.stack) write(`${cause.stack}\n`);
   }
   return failure.exitCode;
+}
+
+/**
+ * What Ctrl-C leaves on stderr: on a terminal, the current row cleared (the ^C the
+ * terminal echoed, a spinner's frame) and the cursor shown again (a prompt or a
+ * spinner hides it); then, when there is something to say, one dim line: what goes
+ * on (the message: "the task goes on") and how to pick it up again (the hint).
+ * A bare interruption ("interrupted", no hint) says nothing.
+ */
+function interruption(failure: InterruptedError, options: ReportOptions): string {
+  const terminal = (options.stderr as { isTTY?: boolean }).isTTY === true;
+  const said = failure.message === INTERRUPTED ? [] : [failure.message];
+  const note = [...said, ...(failure.hint ? [failure.hint] : [])].join('; ');
+  const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
+  return `${terminal ? '\r\x1b[2K\x1b[?25h' : ''}${note ? `${dim(sanitizeLine(note))}\n` : ''}`;
 }
 
 function issuesOf(error: CliError): ApiIssue[] {

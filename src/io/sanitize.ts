@@ -43,10 +43,11 @@ export function sanitize(text: string): string {
 
 // What kagent itself writes to a terminal: colour and style (SGR), hyperlinks
 // (OSC 8 with a printable target, ended by ST), and the few cursor moves of its
-// progress lines (erase line after a carriage return, erase below, cursor up).
+// progress lines (erase line after a carriage return, erase below, cursor up), and
+// showing the cursor again (after Ctrl-C, src/io/report.ts).
 const OWN_STYLING = /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\/g;
 const OWN_CURSOR =
-  /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\|\r?\x1b\[2K|\x1b\[[0-9]{0,4}A\r?|\x1b\[J/g;
+  /\x1b\[[0-9;:]*m|\x1b\]8;[^;\x00-\x1f\x7f-\x9f]*;[^\x00-\x1f\x7f-\x9f]*\x1b\\|\r?\x1b\[2K|\x1b\[[0-9]{0,4}A\r?|\x1b\[J|\x1b\[\?25h/g;
 
 function keepOnly(text: string, allowed: RegExp): string {
   if (

@@ -198,7 +198,8 @@ export async function decideAction(
       ctx,
       `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`,
     );
-  if (decided.taskId) await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task watch', decided.taskId)}`);
+  if (decided.taskId)
+    await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task show', decided.taskId, '--follow')}`);
   else if (decided.conversationId && options.print)
     await note(
       ctx,

@@ -3,7 +3,7 @@
 // does; --timeout and Ctrl-C stop the wait, never the turn.
 import type { Context } from '../context.js';
 import type { ChatMessage, Messages } from '../api/shapes.js';
-import { CliError, InterruptedError, StillRunningError } from '../errors.js';
+import { CliError, StillRunningError } from '../errors.js';
 import { poll } from '../http/poll.js';
 import { kagentCommand } from '../io/command-line.js';
 import { sanitizeLine } from '../io/sanitize.js';
@@ -63,6 +63,7 @@ export async function followConversation(
       clock: ctx.clock,
       ...CHAT_POLL,
       resumeHint: options.resumeHint,
+      work: 'the turn',
     });
   } catch (error) {
     if (error instanceof StillRunningError) {
@@ -71,8 +72,6 @@ export async function followConversation(
         error.hint,
       );
     }
-    if (error instanceof InterruptedError)
-      throw new InterruptedError('stopped waiting for the reply; the turn goes on', error.hint);
     throw error;
   } finally {
     spinner.stop();

@@ -193,7 +193,7 @@ const renderers: Record<string, PartRenderer> = {
     const lines = [
       `${f.cyan('▸')} ${f.bold('Task:')} ${line(part.title) || id}${f.dim(` (${[kind, id].filter(Boolean).join(', ')})`)}`,
     ];
-    if (id) lines.push(`    ${f.dim('follow:')} ${f.cyan(kagentCommand(ctx, 'task watch', id))}`);
+    if (id) lines.push(`    ${f.dim('follow:')} ${f.cyan(kagentCommand(ctx, 'task show', id, '--follow'))}`);
     return lines.join('\n');
   },
 

@@ -93,6 +93,7 @@ export async function followMedia(ctx: MediaContext, id: string, options: Follow
       clock: ctx.clock,
       ...TASK_POLL,
       resumeHint: options.resumeHint,
+      work: 'the transcription',
     });
     await view.finish(last);
     return last;

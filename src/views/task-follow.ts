@@ -1,5 +1,5 @@
 // Following a background task to its end: the one follower behind
-// `watch create`, `task watch` and (later) media and chat. Built on the polling
+// `watch create`, `task show --follow` and (later) media and chat. Built on the polling
 // helper (src/http/poll.ts): adaptive interval, --timeout → exit 8, Ctrl-C →
 // exit 130, each with the command that picks the task up again.
 //
@@ -38,10 +38,12 @@ export const TASK_POLL = { minMs: 3_200, maxMs: 10_000, factor: 1.5 } as const;
 export interface FollowOptions {
   /** Shown above the milestones until the task's own title is known. */
   label?: string;
-  /** The command that picks the task up again; default `kagent task watch <id>`. */
+  /** The command that picks the task up again; default `kagent task show <id> --follow`. */
   resumeHint?: string;
   /** Overrides --timeout (seconds → ms). */
   timeoutMs?: number;
+  /** What goes on after Ctrl-C (default "the task": "the task goes on"). */
+  work?: string;
 }
 
 export function isActiveStatus(status: string): boolean {
@@ -57,7 +59,8 @@ export function isActiveStatus(status: string): boolean {
  */
 export async function followTask(ctx: FollowContext, taskId: string, options: FollowOptions = {}): Promise<TaskDetail> {
   const api = await ctx.api();
-  const resume = options.resumeHint ?? `follow it again with \`${kagentCommand(ctx, 'task watch', taskId)}\``;
+  const resume =
+    options.resumeHint ?? `follow it again with \`${kagentCommand(ctx, 'task show', taskId, '--follow')}\``;
   const view = await createProgressView(ctx, taskId, options.label);
   try {
     const detail = await poll<TaskDetail>({
@@ -70,6 +73,7 @@ export async function followTask(ctx: FollowContext, taskId: string, options: Fo
       clock: ctx.clock,
       ...TASK_POLL,
       resumeHint: resume,
+      work: options.work ?? 'the task',
     });
     await view.finish(detail);
     return detail;

@@ -201,7 +201,7 @@ export async function benchTaskFollow({ log = console.log } = {}) {
   return { ok, results };
 }
 
-/** `kagent task watch` from the built binary against a sandbox in real time: about 65 s. */
+/** `kagent task show --follow` from the built binary against a sandbox in real time: about 65 s. */
 async function realTime(mod) {
   const { spawn } = await import('node:child_process');
   const { mkdtempSync, rmSync } = await import('node:fs');
@@ -218,21 +218,25 @@ async function realTime(mod) {
     const created = await client.call('createWatch', { body: { intent: 'EU rules on AI chips export' } });
     for (const key of Object.keys(sandbox.stats.requests)) delete sandbox.stats.requests[key];
     const code = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [`${root}bin/kagent.js`, 'task', 'watch', created.taskId, '--json'], {
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          KAGENT_CONFIG_DIR: home,
-          KAGENT_BASE_URL: sandbox.baseUrl,
-          KAGENT_API_KEY: sandbox.apiKey,
+      const child = spawn(
+        process.execPath,
+        [`${root}bin/kagent.js`, 'task', 'show', created.taskId, '--follow', '--json'],
+        {
+          env: {
+            PATH: process.env.PATH,
+            HOME: home,
+            KAGENT_CONFIG_DIR: home,
+            KAGENT_BASE_URL: sandbox.baseUrl,
+            KAGENT_API_KEY: sandbox.apiKey,
+          },
+          stdio: ['ignore', 'ignore', 'ignore'],
         },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
+      );
       child.on('close', resolve);
     });
     const ended = sandbox.world.now();
     const task = await client.call('getTask', { params: { id: created.taskId } });
-    if (code !== 0) throw new Error(`kagent task watch exited ${code}`);
+    if (code !== 0) throw new Error(`kagent task show --follow exited ${code}`);
     return {
       taskSeconds: (Date.parse(task.finishedAt) - Date.parse(task.createdAt)) / 1000,
       requests: sandbox.stats.requests.getTask ?? 0,

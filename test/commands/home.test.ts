@@ -77,7 +77,7 @@ describe('kagent home', () => {
       /\nLatest briefs\n {2}• .+ — .+ · \d{4}-\d\d-\d\d · \d+ entries\n {6}kagent watch show ai-chips\n/,
     );
     expect(out).toContain(`\nRunning tasks\n  ● ${task.title} · ${task.status}`);
-    expect(out).toContain(`      kagent task watch ${task.id}`);
+    expect(out).toContain(`      kagent task show ${task.id} --follow`);
     expect(out).toContain(
       `\nWaiting for your decision\n  ⏸ ${action.title} (risk low, create_doc, ${action.id})\n      approve: kagent actions approve ${action.id}\n      reject:  kagent actions reject ${action.id}`,
     );

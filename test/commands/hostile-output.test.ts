@@ -162,7 +162,7 @@ const reads: Array<[string, () => string[]]> = [
   ['inbox', () => ['inbox']],
   ['task list', () => ['task', 'list']],
   ['task show', () => ['task', 'show', ids.task!]],
-  ['task watch', () => ['task', 'watch', ids.task!]],
+  ['task show --follow', () => ['task', 'show', ids.task!, '--follow']],
   ['conversation list', () => ['conversation', 'list']],
   ['conversation show', () => ['conversation', 'show', ids.conversation!]],
   ['actions list', () => ['actions', 'list']],
@@ -249,7 +249,7 @@ describe('live views while the work goes on', () => {
     ['on a terminal', true],
     ['piped', false],
   ])(
-    'media show --follow and task watch %s: progress lines and results carry no control of the service',
+    'media show --follow and task show --follow %s: progress lines and results carry no control of the service',
     async (_mode, tty) => {
       const media = (
         await s.t.call('POST', '/media', { body: { url: `https://www.youtube.com/watch?v=kagent-live-${tty}` } })
@@ -259,7 +259,7 @@ describe('live views while the work goes on', () => {
       ).body;
       for (const argv of [
         ['media', 'show', media, '--follow'],
-        ['task', 'watch', watch.taskId],
+        ['task', 'show', watch.taskId, '--follow'],
       ]) {
         const r = await runCli(argv, { configDir: proxyConfig, tty, columns: 300, clock: sandboxClock(s.t) });
         const all = `${r.stdout}\n${r.stderr}`;

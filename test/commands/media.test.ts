@@ -304,7 +304,10 @@ describe('media start', () => {
     const r = await kagent(['media', 'start', VIDEO, '--yes'], { clock: local, signal: controller.signal, tty: true });
     expect(r.code).toBe(130);
     const id = /Started (md_\w+)/.exec(plain(r.stderr))![1]!;
-    expect(plain(r.stderr)).toContain(`hint: follow it again with \`kagent media show ${id} --follow\``);
+    expect(plain(r.stderr)).not.toContain('error');
+    expect(plain(r.stderr)).toContain(
+      `the transcription goes on; follow it again with \`kagent media show ${id} --follow\`\n`,
+    );
     expect((await fullPage(id)).status).not.toBe('ready');
   });
 
@@ -434,14 +437,15 @@ describe('media show', () => {
     expect(r.stderr).toContain(`Still transcribing: follow it with \`kagent media show ${id} --follow\``);
   });
 
-  it('--follow: to ready, every segment once; already ready returns at once', async () => {
+  it('--follow (-f): to ready, every segment once; already ready returns at once', async () => {
     const id = await started(VIDEO);
     await s.t.advance(12_000);
     const r = await kagent(['media', 'show', id, '--follow']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(pipedReading(await fullPage(id)));
     const before = clock.sleeps.length;
-    const again = await kagent(['media', 'show', ready, '--follow', '--json']);
+    // -f is --follow, as on `task show` and `conversation show`
+    const again = await kagent(['media', 'show', ready, '-f', '--json']);
     expect(JSON.parse(again.stdout).status).toBe('ready');
     expect(clock.sleeps.length).toBe(before);
   });

@@ -57,6 +57,8 @@ describe('a listing that stops part-way', () => {
     const r = await running;
     expect(r.code).toBe(130);
     expect(JSON.parse(r.stdout)).toHaveLength(2);
+    // Piped to a program with --json: the envelope, whose hint says the list is not whole (not "an error").
+    expect(JSON.parse(r.stderr).error.hint).toBe('the list printed is incomplete: 2 items came before it was stopped');
   });
 
   it('--json: an error before the first item prints nothing of the list', async () => {

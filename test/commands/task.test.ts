@@ -1,4 +1,4 @@
-// `kagent task list/show/watch/cancel` against the sandbox, time driven by the
+// `kagent task list/show (--follow)/watch/cancel` against the sandbox, time driven by the
 // sandbox clock: terminal, piped and --json modes; the actions a task waits on
 // with the commands that decide them; following to done, to a timeout (exit 8)
 // and through Ctrl-C (exit 130); cancelling (work done is kept) and
@@ -192,10 +192,10 @@ describe('task show', () => {
   });
 });
 
-describe('task watch', () => {
+describe('task show --follow', () => {
   it('piped: one stderr line per milestone, the outcome as a TSV row', async () => {
     const id = await activeTask('Heat pumps in Germany');
-    const r = await kagent(['task', 'watch', id]);
+    const r = await kagent(['task', 'show', '--follow', id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${id}\\tdone\\twatch heat-pumps-in-germany\\n$`));
     expect(r.stderr).toMatch(/^\[3\/5\] ✓ done: Reading — Read \d+ articles$/m);
@@ -205,7 +205,7 @@ describe('task watch', () => {
 
   it('terminal: the live view, then done', async () => {
     const id = await activeTask('Wind farms offshore');
-    const r = await kagent(['task', 'watch', id], { tty: true });
+    const r = await kagent(['task', 'show', '--follow', id], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/\x1b\[\d+A\r\x1b\[2K/);
@@ -214,7 +214,7 @@ describe('task watch', () => {
 
   it('--json: the task as it ended', async () => {
     const id = await activeTask('Geothermal plants');
-    const r = await kagent(['task', 'watch', id, '--json']);
+    const r = await kagent(['task', 'show', '--follow', id, '--json']);
     expect(r.code).toBe(0);
     const task = JSON.parse(r.stdout);
     expect(task).toMatchObject({ id, status: 'done', kind: 'watch_setup' });
@@ -223,34 +223,40 @@ describe('task watch', () => {
 
   it('an already finished task returns at once', async () => {
     const before = clock.sleeps.length;
-    const r = await kagent(['task', 'watch', doneTask, '--json']);
+    const r = await kagent(['task', 'show', '--follow', doneTask, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).status).toBe('done');
     expect(clock.sleeps.length).toBe(before);
   });
 
   it('a task waiting on an action says how to approve it; --timeout exits 8 with the resume command', async () => {
-    const r = await kagent(['task', 'watch', waitingTask, '--timeout', '20']);
+    const r = await kagent(['task', 'show', '--follow', waitingTask, '--timeout', '20']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(`waiting for your approval: `);
     expect(r.stderr).toContain(`kagent actions approve ${actionId} (or kagent actions reject ${actionId})`);
     expect(r.stderr).toMatch(/error: still running after 20 s; the work goes on \(STILL_RUNNING\)/);
-    expect(r.stderr).toContain(`hint: follow it again with \`kagent task watch ${waitingTask}\``);
-    const tty = await kagent(['task', 'watch', waitingTask, '--timeout', '5'], { tty: true });
+    expect(r.stderr).toContain(`hint: follow it again with \`kagent task show ${waitingTask} --follow\``);
+    const tty = await kagent(['task', 'show', '--follow', waitingTask, '--timeout', '5'], { tty: true });
     expect(tty.code).toBe(8);
     expect(plain(tty.stderr)).toContain(`approve: kagent actions approve ${actionId}`);
   });
 
-  it('Ctrl-C stops following: exit 130 with `kagent task watch <id>`; the task goes on', async () => {
+  it('Ctrl-C stops following: exit 130 with `kagent task show <id> --follow`; the task goes on', async () => {
     const id = await activeTask('Carbon capture');
     const controller = new AbortController();
     const local = sandboxClock(s.t);
     local.onSleep = (_ms, count) => {
       if (count === 3) controller.abort();
     };
-    const r = await s.kagent(['task', 'watch', id], { clock: local, signal: controller.signal, tty: true });
+    const r = await s.kagent(['task', 'show', '--follow', id], { clock: local, signal: controller.signal, tty: true });
     expect(r.code).toBe(130);
-    expect(plain(r.stderr)).toContain(`hint: follow it again with \`kagent task watch ${id}\``);
+    // Not an error: the row cleared, the cursor shown, one quiet line saying what goes on and how to follow it again.
+    expect(plain(r.stderr)).not.toContain('error');
+    expect(plain(r.stderr)).toMatch(
+      new RegExp(
+        `\r\x1b\\[2K\x1b\\[\\?25hthe task goes on; follow it again with \`kagent task show ${id} --follow\`\n$`,
+      ),
+    );
     expect((await s.t.call('GET', `/tasks/${id}`)).body.status).toBe('running');
   });
 
@@ -258,13 +264,50 @@ describe('task watch', () => {
     const id = await activeTask('Hydrogen trains');
     await s.t.advance(25_000);
     await s.t.call('POST', `/tasks/${id}/cancel`);
-    const r = await kagent(['task', 'watch', id]);
+    const r = await kagent(['task', 'show', '--follow', id]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`${id}\tcancelled\t\n`);
     expect(r.stderr).toMatch(/error: task tk_\w+ was cancelled: Set up watch: Hydrogen trains \(TASK_CANCELLED\)/);
     expect(r.stderr).toMatch(/hint: work done before it was cancelled is kept/);
-    const missing = await kagent(['task', 'watch', 'tk_nope']);
+    const missing = await kagent(['task', 'show', '--follow', 'tk_nope']);
     expect(missing.code).toBe(4);
+  });
+
+  it('a failed task ends with exit 1 (TASK_FAILED); -f is --follow', async () => {
+    const started = await s.t.call('POST', '/media', { body: { url: 'https://www.youtube.com/watch?v=broken' } });
+    const r = await kagent(['task', 'show', started.body.taskId, '-f']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^${started.body.taskId}\tfailed\tmedia md_\\w+\n$`));
+    expect(r.stderr).toMatch(/error: task tk_\w+ failed at "[^"]+": .* \(TASK_FAILED\)/);
+  });
+});
+
+describe('task watch: the older name of task show --follow, hidden', () => {
+  it('still follows a task to its end (and `task follow` too), with the same output', async () => {
+    const id = await activeTask('Tidal power');
+    const r = await kagent(['task', 'watch', id]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${id}\\tdone\\twatch tidal-power\\n$`));
+    const again = await kagent(['task', 'follow', id, '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ id, status: 'done' });
+  });
+
+  it('is absent from the help of `task` and from completion; `task show --help` lists --follow', async () => {
+    const help = await kagent(['task', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}show\b/m);
+    expect(help.stdout).not.toMatch(/^ {2}(watch|follow)\b/m);
+    expect(help.stdout).not.toContain('task watch');
+    const show = await kagent(['task', 'show', '--help']);
+    expect(show.stdout).toMatch(/^ {2}-f, --follow +follow the task until it ends/m);
+    expect(show.stdout).toContain('kagent task show tk_3k9x0q2m7d --follow');
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const script = await kagent(['completion', shell]);
+      expect(script.code).toBe(0);
+      expect(script.stdout).toContain('task/show');
+      expect(script.stdout).not.toMatch(/task\/(watch|follow)|Follow a task/);
+    }
   });
 });
 
@@ -282,14 +325,14 @@ describe('server text is sanitised', () => {
         expect(hasForeignEscapes(r.stdout)).toBe(false);
       }
     }
-    const live = await kagent(['task', 'watch', id], { tty: true });
+    const live = await kagent(['task', 'show', id, '--follow'], { tty: true });
     expect(live.code).toBe(0);
     // only our own cursor movements, line clearing and colours
     const ours = live.stderr.replace(/\x1b\[\d*[AJK]/g, '').replace(/\r/g, '');
     expect(hasForeignEscapes(ours)).toBe(false);
     expect(live.stderr).not.toContain('pwned\x07');
     const id2 = await activeTask('Evil \x1b]0;pwned\x07title two');
-    const piped = await kagent(['task', 'watch', id2]);
+    const piped = await kagent(['task', 'show', id2, '--follow']);
     expect(piped.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
   });
 });

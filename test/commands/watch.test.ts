@@ -200,7 +200,7 @@ describe('watch create', () => {
     expect(plain(tty.stderr)).toContain('✓ Created private watch geothermal-plants; it is being set up by task tk_');
     expect(tty.stdout).toMatch(/Slug.*geothermal-plants/);
     expect(tty.stdout).toMatch(/Task.*tk_\w+/);
-    expect(tty.stderr).toMatch(/follow the set-up: kagent task watch tk_\w+/);
+    expect(tty.stderr).toMatch(/follow the set-up: kagent task show tk_\w+ --follow/);
     const after = await stats();
     expect((after.getTask ?? 0) - (before.getTask ?? 0)).toBe(0);
   });
@@ -209,10 +209,10 @@ describe('watch create', () => {
     const r = await kagent(['watch', 'create', 'Hydrogen trains', '--timeout', '10']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/error: still running after 10 s; the work goes on \(STILL_RUNNING\)/);
-    const hint = /hint: .*`kagent task watch (tk_\w+)`.*`kagent watch show hydrogen-trains`/.exec(r.stderr);
+    const hint = /hint: .*`kagent task show (tk_\w+) --follow`.*`kagent watch show hydrogen-trains`/.exec(r.stderr);
     expect(hint).not.toBeNull();
-    // the task is still running, and `task watch` picks it up
-    const resumed = await kagent(['task', 'watch', hint![1]!, '--json']);
+    // the task is still running, and `task show --follow` picks it up
+    const resumed = await kagent(['task', 'show', hint![1]!, '--follow', '--json']);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).status).toBe('done');
   });
@@ -223,10 +223,10 @@ describe('watch create', () => {
     expect(r.stdout).toBe('');
     const envelope = JSON.parse(r.stderr.trim().split('\n').pop()!);
     expect(envelope.error.code).toBe('STILL_RUNNING');
-    expect(envelope.error.hint).toMatch(/kagent task watch tk_\w+/);
+    expect(envelope.error.hint).toMatch(/kagent task show tk_\w+ --follow/);
   });
 
-  it('Ctrl-C stops following (exit 130) and prints `kagent task watch <id>`; the work goes on', async () => {
+  it('Ctrl-C stops following (exit 130) and prints `kagent task show <id> --follow`; the work goes on', async () => {
     const controller = new AbortController();
     const local = sandboxClock(s.t);
     local.onSleep = (_ms, count) => {
@@ -234,8 +234,11 @@ describe('watch create', () => {
     };
     const r = await s.kagent(['watch', 'create', 'Carbon capture'], { clock: local, signal: controller.signal });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/error: stopped following; the work goes on \(INTERRUPTED\)/);
-    const id = /kagent task watch (tk_\w+)/.exec(r.stderr)?.[1];
+    expect(r.stderr).not.toContain('error');
+    const id =
+      /^the set-up goes on; follow it with `kagent task show (tk_\w+) --follow`, then read the watch with `kagent watch show carbon-capture`$/m.exec(
+        r.stderr,
+      )?.[1];
     expect(id).toBeDefined();
     const task = await s.t.call('GET', `/tasks/${id}`);
     expect(['queued', 'running']).toContain(task.body.status);
@@ -266,7 +269,7 @@ describe('watch create', () => {
   it('the resume command keeps -p when the profile came from a flag', async () => {
     const r = await kagent(['-p', 'default', 'watch', 'create', 'Nuclear fusion startups', '--timeout', '3']);
     expect(r.code).toBe(8);
-    expect(r.stderr).toMatch(/`kagent -p default task watch tk_\w+`/);
+    expect(r.stderr).toMatch(/`kagent -p default task show tk_\w+ --follow`/);
   });
 
   it('files the watch in --space, by name', async () => {

@@ -190,7 +190,8 @@ describe('one Ctrl-C', () => {
     );
     expect(p.connections()).toBeGreaterThan(0);
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/interrupted/);
+    // Ctrl-C is not an error, and a plain request stopped leaves nothing to say.
+    expect(r.stderr).toBe('');
     expect(r.interruptedAt).toBeLessThan(1_000);
   });
 

@@ -12,16 +12,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('task watch --timeout 1', () => {
+describe('task show --follow --timeout 1', () => {
   it('ends with exit 8 and the resume hint when the task’s answer trickles past the deadline', async () => {
     server = await hostileServer(() => ({ kind: 'trickle', everyMs: 200 }));
     const started = Date.now();
-    const r = await runCli(['task', 'watch', 't_1', '--timeout', '1', '--base-url', server.baseUrl], {
+    const r = await runCli(['task', 'show', 't_1', '--follow', '--timeout', '1', '--base-url', server.baseUrl], {
       env: { KAGENT_API_KEY: 'ka_test_follow' },
     });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/still running after 1 s; the work goes on \(STILL_RUNNING\)/);
-    expect(r.stderr).toMatch(/task watch t_1/);
+    expect(r.stderr).toMatch(/task show t_1 --follow/);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

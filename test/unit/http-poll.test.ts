@@ -60,12 +60,12 @@ describe('poll', () => {
       isDone: (t) => t.status === 'done',
       timeoutMs: 30_000,
       clock,
-      resumeHint: 'follow it again with: kagent task watch t_1',
+      resumeHint: 'follow it again with: kagent task show t_1 --follow',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StillRunningError);
     expect((error as StillRunningError).exitCode).toBe(ExitCode.TIMEOUT);
     expect((error as StillRunningError).message).toMatch(/still running after 30 s/);
-    expect((error as StillRunningError).hint).toBe('follow it again with: kagent task watch t_1');
+    expect((error as StillRunningError).hint).toBe('follow it again with: kagent task show t_1 --follow');
     expect(clock.now() - start).toBe(30_000);
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(30_000);
   });
@@ -83,11 +83,14 @@ describe('poll', () => {
       isDone: () => false,
       signal: controller.signal,
       clock,
-      resumeHint: 'kagent task watch t_1',
+      resumeHint: 'kagent task show t_1 --follow',
+      work: 'the task',
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InterruptedError);
     expect((error as InterruptedError).exitCode).toBe(ExitCode.INTERRUPTED);
-    expect((error as InterruptedError).hint).toBe('kagent task watch t_1');
+    // What goes on, said in the one quiet line Ctrl-C prints (src/io/report.ts).
+    expect((error as InterruptedError).message).toBe('the task goes on');
+    expect((error as InterruptedError).hint).toBe('kagent task show t_1 --follow');
     expect(task.calls).toBe(3);
   });
 
