@@ -96,11 +96,17 @@ export function reportError(error: unknown, options: ReportOptions): number {
  * A bare interruption ("interrupted", no hint) says nothing.
  */
 function interruption(failure: InterruptedError, options: ReportOptions): string {
-  const terminal = (options.stderr as { isTTY?: boolean }).isTTY === true;
+  const stderr = options.stderr as { isTTY?: boolean; columns?: number };
+  const terminal = stderr.isTTY === true;
   const said = failure.message === INTERRUPTED ? [] : [failure.message];
   const note = [...said, ...(failure.hint ? [failure.hint] : [])].join('; ');
   const dim = (s: string) => (options.color ? `\x1b[2m${s}\x1b[22m` : s);
-  return `${terminal ? '\r\x1b[2K\x1b[?25h' : ''}${note ? `${dim(sanitizeLine(note))}\n` : ''}`;
+  // Wrapped at the terminal's width like every message (src/io/width.ts).
+  const text =
+    note && terminal && stderr.columns
+      ? wrapText(dim(sanitizeLine(note)), stderr.columns, { hanging: 2 })
+      : dim(sanitizeLine(note));
+  return `${terminal ? '\r\x1b[2K\x1b[?25h' : ''}${note ? `${text}\n` : ''}`;
 }
 
 function issuesOf(error: CliError): ApiIssue[] {

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
+import { bin, ensureBuilt, testNode, unwrap } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { requireTmux, runInTmux, type TmuxRun } from '../helpers/tmux.js';
 
@@ -45,14 +45,20 @@ const ctrlCWhen = (args: string[], ready: RegExp, cols = 80, environment = env()
 
 const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
-/** Exit 130, nothing that looks like an error, no spinner frame left, the cursor shown; returns the last line. */
+/**
+ * Exit 130, nothing that looks like an error, no spinner frame left, the cursor shown;
+ * returns the last message (its lines wrapped at the width, put back on one).
+ */
 function quietlyInterrupted(run: TmuxRun): string {
   expect(run.code, run.screen).toBe(130);
   expect(run.screen).not.toMatch(/error|INTERRUPTED|"code"|^\s+at /im);
   expect(run.screen).not.toMatch(SPINNER_FRAMES);
   expect(run.screen).not.toContain('^C');
   expect(run.cursorShown).toBe(true);
-  return run.screen.split('\n').at(-1)!;
+  const lines = run.screen.split('\n');
+  let first = lines.length - 1;
+  while (first > 0 && /^ {2}\S/.test(lines[first]!)) first--;
+  return unwrap(lines.slice(first).join('\n'));
 }
 
 describe('built binary, piped', () => {
