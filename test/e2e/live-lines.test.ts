@@ -48,7 +48,8 @@ async function screenAfter(args: string[], cols: number): Promise<string> {
   const vars = Object.entries({ ...env, PATH: process.env.PATH ?? '', TERM: 'xterm-256color' })
     .map(([k, v]) => `${k}='${v}'`)
     .join(' ');
-  const line = `${kagentCommandLine(args)}; echo $? > ${done}; sleep 60`;
+  // \$?: the status kagent left, read by the inner shell (the outer one would expand a bare $? to its own).
+  const line = `${kagentCommandLine(args)}; echo \\$? > ${done}; sleep 60`;
   const started = spawnSync('tmux', [
     ...['-L', TMUX, '-f', '/dev/null', 'new-session', '-d', '-x', String(cols), '-y', '50', '-c', root],
     `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`,
