@@ -101,20 +101,25 @@ export async function createReporter(
     async summary(summary, elapsedMs) {
       bar?.stop();
       if (ctx.flags.quiet) return;
-      const f = err;
-      const parts = [
-        `${f.green(String(summary.uploaded))} uploaded`,
-        `${summary.exists} already there`,
-        `${summary.failed > 0 ? f.red(String(summary.failed)) : '0'} failed`,
-      ];
-      if (summary.skipped > 0) parts.push(`${f.yellow(String(summary.skipped))} not attempted`);
-      const seconds = elapsedMs / 1000;
-      const rate = seconds > 0 ? ` (${formatBytes(summary.bytes)} in ${seconds.toFixed(1)} s)` : '';
-      const text = `${parts.join(', ')}${rate}`;
+      const text = summaryLine(summary, elapsedMs, err);
+      // At a terminal, wrapped at its width like every message.
       const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
       await emit(ctx.io.stderr, `${columns ? wrapText(text, columns, { hanging: 2 }) : text}\n`);
     },
   };
+}
+
+/** "3 uploaded, 1 already there, 0 failed (12 KiB in 1.2 s)". */
+function summaryLine(summary: UploadSummary, elapsedMs: number, f: Formatter): string {
+  const parts = [
+    `${f.green(String(summary.uploaded))} uploaded`,
+    `${summary.exists} already there`,
+    `${summary.failed > 0 ? f.red(String(summary.failed)) : '0'} failed`,
+  ];
+  if (summary.skipped > 0) parts.push(`${f.yellow(String(summary.skipped))} not attempted`);
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 ? ` (${formatBytes(summary.bytes)} in ${seconds.toFixed(1)} s)` : '';
+  return `${parts.join(', ')}${rate}`;
 }
 
 function toJson(result: FileResult): Record<string, unknown> {
