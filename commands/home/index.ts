@@ -48,7 +48,8 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   ]);
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
-  const cmd = (words: string, ...args: string[]) => f.cyan(suggest(ctx, words, ...args));
+  // In backticks, as in every hint: kept whole on a narrow terminal, to be copied (src/io/width.ts).
+  const cmd = (words: string, ...args: string[]) => f.cyan(`\`${suggest(ctx, words, ...args)}\``);
   const name = l(home.agent?.name) || 'Your agent';
   const actions = list(home.actions);
   const unread = home.inbox?.unread ?? 0;
@@ -69,10 +70,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   );
   section(
     'Latest briefs',
-    list(home.briefs).flatMap((b) => [
-      `  • ${f.bold(l(b.watchTitle || b.slug))}${briefTitleAfter(l(b.watchTitle), l(b.brief?.title))} ${f.dim(`· ${l(b.brief?.date)} · ${l(b.brief?.entryCount ?? 0)} entries`)}`,
-      `      ${cmd('watch show', l(b.slug))}`,
-    ]),
+    list(home.briefs).flatMap((b) => [briefLine(b, l, f), `      ${cmd('watch show', l(b.slug))}`]),
   );
   section(
     'Running tasks',
@@ -149,6 +147,14 @@ export default defineGroup({
     await printItem(ctx, home, (h, f) => renderHome(ctx, h, f));
   },
 });
+
+/** A brief in the list: the watch's title, the brief's (each said once), its date unless the title says it, its size. */
+function briefLine(b: Home['briefs'][number], l: (value: unknown) => string, f: Formatter): string {
+  const title = briefTitleAfter(l(b.watchTitle), l(b.brief?.title));
+  const date = l(b.brief?.date);
+  const facts = [...(date && !title.includes(date) ? [date] : []), `${l(b.brief?.entryCount ?? 0)} entries`];
+  return `  • ${f.bold(l(b.watchTitle || b.slug))}${title} ${f.dim(`· ${facts.join(' · ')}`)}`;
+}
 
 /**
  * " — <brief title>" after the watch's title, without the watch's title again when
