@@ -325,9 +325,9 @@ describe('chat MESSAGE (one-shot)', () => {
     };
     const r = await s.kagent(['chat', 'hello, interrupted'], { clock: local, signal: controller.signal, tty: true });
     expect(r.code).toBe(130);
-    const screen = plain(r.stderr);
+    const screen = unwrap(plain(r.stderr));
     expect(screen).not.toContain('error');
-    // The spinner's row cleared, the cursor shown, then one quiet line: what goes on, where to read it.
+    // The spinner's row cleared, the cursor shown, then one quiet line (wrapped at the width): what goes on, where to read it.
     const id =
       /\r\x1b\[2K\x1b\[\?25hthe turn goes on; the reply will be in the conversation: `kagent conversation show (cv_\w+) --follow`\n$/.exec(
         screen,

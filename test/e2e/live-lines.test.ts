@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
 import { kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
+import { inCleanEnvironment } from '../helpers/tmux.js';
 import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 
@@ -45,14 +46,11 @@ afterAll(async () => {
 /** Runs `kagent ARGS` in a tmux window of cols × 50; the screen once it has ended. */
 async function screenAfter(args: string[], cols: number): Promise<string> {
   const done = join(home, `done-${Date.now()}`);
-  const vars = Object.entries({ ...env, PATH: process.env.PATH ?? '', TERM: 'xterm-256color' })
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(' ');
   // \$?: the status kagent left, read by the inner shell (the outer one would expand a bare $? to its own).
   const line = `${kagentCommandLine(args)}; echo \\$? > ${done}; sleep 60`;
   const started = spawnSync('tmux', [
     ...['-L', TMUX, '-f', '/dev/null', 'new-session', '-d', '-x', String(cols), '-y', '50', '-c', root],
-    `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`,
+    inCleanEnvironment(env, line),
   ]);
   expect(started.status, String(started.stderr)).toBe(0);
   try {

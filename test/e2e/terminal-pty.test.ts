@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
 import { kagentCommandLine, plain, root, runInPty } from '../helpers/binary.js';
+import { inCleanEnvironment } from '../helpers/tmux.js';
 import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 
@@ -198,15 +199,8 @@ describe('the pager on a real terminal', () => {
   async function inTmux(args: string[], keys: string[][]): Promise<{ code: string; stty: string; screen: string }> {
     const out = join(home, `tmux-${Date.now()}`);
     // The shell around kagent outlives a Ctrl-C (a handler, not an ignore, so kagent and less still get it).
-    const line = `trap true INT; ${kagentCommandLine(args)}; echo $? > ${out}.code; stty -a > ${out}.stty; sleep 60`;
-    const vars = Object.entries({
-      ...env,
-      PATH: process.env.PATH ?? '',
-      TERM: 'xterm-256color',
-      KAGENT_PAGER: 'less -FRX',
-    })
-      .map(([k, v]) => `${k}='${v}'`)
-      .join(' ');
+    // \$?: kagent's status, read by the inner shell (the outer one would expand a bare $? to its own).
+    const line = `trap true INT; ${kagentCommandLine(args)}; echo \\$? > ${out}.code; stty -a > ${out}.stty; sleep 60`;
     const started = spawnSync('tmux', [
       '-L',
       TMUX,
@@ -220,7 +214,7 @@ describe('the pager on a real terminal', () => {
       '24',
       '-c',
       root,
-      `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`,
+      inCleanEnvironment({ ...env, KAGENT_PAGER: 'less -FRX' }, line),
     ]);
     expect(started.status, String(started.stderr)).toBe(0);
     const screen = () => String(spawnSync('tmux', ['-L', TMUX, 'capture-pane', '-p']).stdout);

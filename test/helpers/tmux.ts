@@ -38,9 +38,6 @@ export async function runInTmux(
   const dir = mkdtempSync(join(tmpdir(), 'kagent-tmux-'));
   const done = join(dir, 'status');
   const tmux = (...words: string[]) => spawnSync('tmux', ['-L', server, ...words], { encoding: 'utf8' });
-  const vars = Object.entries({ ...options.env, PATH: process.env.PATH ?? '', TERM: 'xterm-256color' })
-    .map(([key, value]) => `${key}='${value.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
   // The shell outlives Ctrl-C (a trap with a command, which kagent does not inherit) to record kagent's status.
   const line = `trap true INT; ${kagentCommandLine(args)}; echo \\$? > ${done}; sleep 60`;
   const size = ['-x', String(options.cols), '-y', String(options.rows ?? 30)];
@@ -52,7 +49,7 @@ export async function runInTmux(
     ...size,
     '-c',
     root,
-    `env ${vars} sh -c "${line.replace(/"/g, '\\"')}"`,
+    inCleanEnvironment(options.env, line),
   );
   if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
   const capture = () => tmux('capture-pane', '-p', '-J').stdout.replace(/\s+$/, '');
@@ -77,4 +74,16 @@ export async function runInTmux(
 async function pause(deadline: number, waitingFor: string, capture: () => string): Promise<void> {
   if (Date.now() > deadline) throw new Error(`timed out waiting for ${waitingFor}; the screen:\n${capture()}`);
   await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
+ * A tmux window's command: `line` run by sh with only `env`, PATH, TERM and a UTF-8
+ * LANG (unless `env` gives one) in its environment. A tmux server hands its windows the environment of the process
+ * that started it (vitest's: CI=true, say, which turns prompts and spinners off).
+ */
+export function inCleanEnvironment(env: Record<string, string>, line: string): string {
+  const vars = Object.entries({ LANG: 'C.UTF-8', ...env, PATH: process.env.PATH ?? '', TERM: 'xterm-256color' })
+    .map(([key, value]) => `${key}='${value.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  return `env -i ${vars} sh -c "${line.replace(/"/g, '\\"')}"`;
 }
