@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty, type PtyStep } from '../helpers/binary.js';
+import { ensureBuilt, plain, runInPty, unwrap, type PtyStep } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let t: TestSandbox;
@@ -176,7 +176,7 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
       const screen = plain(run.output);
       expect(run.code, screen).toBe(0);
       expect(run.typed).toBe(3);
-      expect(screen).toMatch(
+      expect(unwrap(screen)).toMatch(
         /Stopped waiting; the turn goes on: the reply will be in the conversation: `kagent conversation show cv_\w+ --follow`/,
       );
     } finally {
