@@ -100,7 +100,7 @@ export async function repl(
   if (session.conversationId)
     await note(
       ctx,
-      `conversation ${session.conversationId}: ${suggest(ctx, 'conversation show', session.conversationId)}`,
+      `conversation ${session.conversationId}: \`${suggest(ctx, 'conversation show', session.conversationId)}\``,
     );
 }
 

@@ -54,7 +54,7 @@ export default defineCommand({
     if (page.conversation?.running)
       await note(
         ctx,
-        `the agent is still answering: ${suggest(ctx, 'conversation show', args.id, '--follow')} waits for the reply`,
+        `the agent is still answering: \`${suggest(ctx, 'conversation show', args.id, '--follow')}\` waits for the reply`,
       );
   },
 });

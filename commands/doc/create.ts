@@ -106,6 +106,6 @@ export default defineCommand({
       );
     }
     await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: ${suggest(ctx, 'doc show', created.id)}`);
+    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: \`${suggest(ctx, 'doc show', created.id)}\``);
   },
 });

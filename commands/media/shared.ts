@@ -104,7 +104,7 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
   if (last.status === 'ready') {
     await success(
       ctx,
-      `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: ${suggest(ctx, 'media transcript', last.id)}`,
+      `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: \`${suggest(ctx, 'media transcript', last.id)}\``,
     );
   }
 }

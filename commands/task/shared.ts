@@ -5,7 +5,6 @@ import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
 
-/** The command that opens what a finished task produced. */
 /** The command that shows a task's result: its words, then the id (quoted where it is shown). */
 export function resultCommand(result: TaskDetail['result']): [string, string] | undefined {
   if (!result) return undefined;
@@ -43,7 +42,7 @@ export async function followToEnd(ctx: Context, id: string): Promise<void> {
   if (failure) throw failure;
   await success(ctx, `Done: ${task.title}`);
   const next = resultCommand(task.result);
-  if (next) await note(ctx, `see the result: ${suggest(ctx, ...next)}`);
+  if (next) await note(ctx, `see the result: \`${suggest(ctx, ...next)}\``);
 }
 
 /** What `task show --follow` says of its exit: the help of `task show` (and of `task watch`). */

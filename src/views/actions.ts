@@ -199,11 +199,11 @@ export async function decideAction(
       `from now on, actions of this kind (${sanitizeLine(decided.ruleScope)}) are approved without asking`,
     );
   if (decided.taskId)
-    await note(ctx, `its task goes on: ${kagentCommand(ctx, 'task show', decided.taskId, '--follow')}`);
+    await note(ctx, `its task goes on: \`${kagentCommand(ctx, 'task show', decided.taskId, '--follow')}\``);
   else if (decided.conversationId && options.print)
     await note(
       ctx,
-      `the agent carries on in the conversation: ${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}`,
+      `the agent carries on in the conversation: \`${kagentCommand(ctx, 'conversation show', decided.conversationId, '--follow')}\``,
     );
   return decided;
 }

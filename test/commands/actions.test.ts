@@ -108,7 +108,7 @@ describe('approve → executed → undo', () => {
     expect(r.stdout).toBe(`${action.id}\tapproved\n`);
     expect(r.stderr).not.toContain('Approved:'); // the ✓ line is for a terminal
     expect(r.stderr).toContain(
-      `the agent carries on in the conversation: kagent conversation show ${conversationId} --follow`,
+      `the agent carries on in the conversation: \`kagent conversation show ${conversationId} --follow\``,
     );
 
     await s.t.advance(3_000);

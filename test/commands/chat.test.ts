@@ -552,7 +552,7 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
     expect(out).toContain('Hello! Ask me about anything in your library or docs.');
     expect(out).toContain('Here is what I found in your library and docs');
     // One conversation for both messages.
-    const id = /conversation (cv_\w+): kagent conversation show cv_\w+/.exec(plain(r.stderr))![1]!;
+    const id = /conversation (cv_\w+): `kagent conversation show cv_\w+`/.exec(plain(r.stderr))![1]!;
     const texts = (await messagesOf(id)).messages.filter((m) => m.role === 'user').map((m) => m.parts[0].text);
     expect(texts).toEqual(['hello there', 'what did I save about vector search?']);
   });
@@ -653,7 +653,7 @@ describe('the REPL (a terminal, no MESSAGE)', () => {
     expect(plain(r.stderr)).toContain('New conversation: your next message starts it.');
     const texts = (await messagesOf(latest)).messages.filter((m) => m.role === 'user').map((m) => m.parts[0].text);
     expect(texts).toEqual(['the latest one', 'still here?']);
-    const fresh = /conversation (cv_\w+): kagent conversation show/.exec(plain(r.stderr))![1]!;
+    const fresh = /conversation (cv_\w+): `kagent conversation show/.exec(plain(r.stderr))![1]!;
     expect(fresh).not.toBe(latest);
   });
 

@@ -163,7 +163,7 @@ describe('conversation show', () => {
     const now = await kagent(['conversation', 'show', first]);
     expect(now.stdout).toContain('running\ttrue');
     expect(now.stderr).toContain(
-      `the agent is still answering: kagent conversation show ${first} --follow waits for the reply`,
+      `the agent is still answering: \`kagent conversation show ${first} --follow\` waits for the reply`,
     );
     const sleeps = clock.sleeps.length;
     const followed = await kagent(['conversation', 'show', first, '--follow', '--json']);

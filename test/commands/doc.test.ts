@@ -255,7 +255,7 @@ describe('doc create', () => {
     const r = await kagent(['doc', 'create', '--title', 'TTY', '--body', 'x'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(plain(r.stderr)).toMatch(/✓ Created doc doc_\w+ "TTY" \(revision 1\)\nread it: kagent doc show doc_\w+/);
+    expect(plain(r.stderr)).toMatch(/✓ Created doc doc_\w+ "TTY" \(revision 1\)\nread it: `kagent doc show doc_\w+`/);
   });
 
   it('--space by name, --folder', async () => {

@@ -200,7 +200,7 @@ describe('task show --follow', () => {
     expect(r.stdout).toMatch(new RegExp(`^${id}\\tdone\\twatch heat-pumps-in-germany\\n$`));
     expect(r.stderr).toMatch(/^\[3\/5\] ✓ done: Reading — Read \d+ articles$/m);
     expect(r.stderr).toMatch(new RegExp(`^task ${id}: done$`, 'm'));
-    expect(r.stderr).toContain('see the result: kagent watch show heat-pumps-in-germany');
+    expect(r.stderr).toContain('see the result: `kagent watch show heat-pumps-in-germany`');
   });
 
   it('terminal: the live view, then done', async () => {

@@ -64,7 +64,7 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     expect(screen).toContain('✓ Searching your library');
     expect(screen).toContain('Sources');
     expect(screen).toMatch(/\[1\] Vector search notes — Docs/);
-    const id = /conversation (cv_\w+): kagent conversation show cv_\w+/.exec(screen)?.[1];
+    const id = /conversation (cv_\w+): `kagent conversation show cv_\w+`/.exec(screen)?.[1];
     expect(id).toBeDefined();
     expect(await userMessages(id!)).toEqual([
       'what did I save about vector search?',
@@ -83,9 +83,9 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     );
     const screen = plain(run.output);
     expect(run.code, screen).toBe(0);
-    expect(screen).toMatch(/conversation cv_\w+: kagent conversation show cv_\w+/);
+    expect(screen).toMatch(/conversation cv_\w+: `kagent conversation show cv_\w+`/);
     // the goodbye on a line of its own, not glued to the prompt it ended
-    expect(screen).toMatch(/(^|\n)conversation cv_\w+: kagent conversation show/);
+    expect(screen).toMatch(/(^|\n)conversation cv_\w+: `kagent conversation show/);
     expect(screen).not.toMatch(/You[ \t]*conversation cv_/);
     expect(screen).not.toContain('INTERRUPTED');
   });
@@ -150,7 +150,7 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const screen = plain(run.output);
     expect(run.code, screen).toBe(0);
     expect(run.typed).toBe(5);
-    const id = /conversation (cv_\w+): kagent conversation show/.exec(screen)?.[1];
+    const id = /conversation (cv_\w+): `kagent conversation show/.exec(screen)?.[1];
     expect(await userMessages(id!)).toEqual(['hello']);
     expect(screen).not.toContain('INTERRUPTED');
   });
