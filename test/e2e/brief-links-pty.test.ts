@@ -4,16 +4,14 @@
 // the whole address where the terminal shows links); no line is wider than the
 // terminal; piped, every URL is whole.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { plain, runInPty } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 
+let s: BinarySandbox;
 let t: TestSandbox;
-let home: string;
 let env: Record<string, string>;
 let slug: string;
 let entries: Array<{ primaryUrl: string; evidence: Array<{ url: string }> }>;
@@ -30,17 +28,9 @@ function showsUrl(shown: string, url: string): boolean {
 
 beforeAll(async () => {
   if (spawnSync('script', ['--version']).status !== 0) throw new Error('script is needed (.ci/run installs it)');
-  ensureBuilt();
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'kagent-brief-'));
-  env = {
-    HOME: home,
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    KAGENT_BASE_URL: t.baseUrl,
-    KAGENT_API_KEY: t.apiKey,
-    KAGENT_PAGER: 'cat',
-  };
+  s = await binaryAgainstSandbox('kagent-brief-');
+  t = s.t;
+  env = { ...s.env, KAGENT_PAGER: 'cat' };
   // What `watch create "Rust releases" --type sources --url https://blog.rust-lang.org/` makes.
   const created = await t.call('POST', '/watches', {
     body: { intent: 'Rust releases', type: 'sources', urls: ['https://blog.rust-lang.org/'], visibility: 'private' },
@@ -51,10 +41,7 @@ beforeAll(async () => {
     (a: { position: number }, b: { position: number }) => a.position - b.position,
   );
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => s?.close());
 
 describe('a brief on a terminal: one URL per entry, beside its arrow, within the width', () => {
   for (const links of [false, true])

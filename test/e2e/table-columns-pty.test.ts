@@ -2,34 +2,23 @@
 // 40, 80 and 200 columns with two finished conversations (CHANNEL always "api",
 // RUNNING empty): those columns go first, the title is never the one dropped,
 // and no line is wider than the terminal.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/width.js';
-import { ensureBuilt, plain, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { plain, runInPty } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 
-let t: TestSandbox;
+let s: BinarySandbox;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  ensureBuilt();
-  t = await startTestSandbox();
+  s = await binaryAgainstSandbox('kagent-cols-');
+  const { t } = s;
   for (const text of ['what did I save about vector search and HNSW graphs?', 'how do I keep a sourdough starter?'])
     expect((await t.call('POST', '/conversations/messages', { body: { text } })).status).toBe(202);
   await t.advance(30_000);
-  const home = mkdtempSync(join(tmpdir(), 'kagent-cols-'));
-  env = {
-    HOME: home,
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    KAGENT_BASE_URL: t.baseUrl,
-    KAGENT_API_KEY: t.apiKey,
-    KAGENT_PAGER: 'cat',
-  };
+  env = { ...s.env, KAGENT_PAGER: 'cat' };
 });
-afterAll(() => t?.close());
+afterAll(() => s?.close());
 
 describe.each([40, 80, 200])('conversation list at %i columns', (cols) => {
   it('the title stays; an always-"api" CHANNEL and an empty RUNNING go first', async () => {
