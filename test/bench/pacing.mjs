@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './timing.mjs';
+import { benchEnv, median } from './timing.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'kagent.js');
@@ -25,7 +25,7 @@ function run(argv, env) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [bin, ...argv], {
-      env: { ...process.env, ...env },
+      env: benchEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

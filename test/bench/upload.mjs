@@ -37,7 +37,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
-import { median } from './timing.mjs';
+import { benchEnv, median } from './timing.mjs';
 
 const { fetch } = globalThis;
 
@@ -58,7 +58,7 @@ const PACED_RATE = 600;
 function run(argv, { env = {}, watchMemory = false } = {}) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { env: benchEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let peakKiB = 0;
