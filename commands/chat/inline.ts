@@ -5,7 +5,6 @@
 // src/views/actions.ts, as `kagent actions approve/reject/undo` do.
 import type { ChatMessage } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
-import { CliError } from '../../src/errors.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { warn, success, getFormatter, note } from '../../src/io/output.js';
 
@@ -32,7 +31,6 @@ export const HELP = [
 ].join('\n');
 
 type Loose = Record<string, unknown>;
-const CANCELLED = 'CANCELLED';
 
 /** The actions of a reply that wait for a decision. */
 export function waitingActions(message: ChatMessage): Loose[] {
@@ -101,7 +99,7 @@ async function decide(
   try {
     await decideAction(ctx, id, approve, remember, { print: false });
   } catch (error) {
-    await reportOrCancel(ctx, error);
+    await reportAndGoOn(ctx, error);
     return false;
   }
   session.waiting = session.waiting.filter((other) => other !== id);
@@ -109,12 +107,12 @@ async function decide(
   return true;
 }
 
-async function reportOrCancel(ctx: Context, error: unknown): Promise<void> {
+/**
+ * A failure the REPL survives: reported as the program reports one (a confirmation
+ * refused is one word, "Cancelled."), then the REPL goes on. After Ctrl-C it ends.
+ */
+export async function reportAndGoOn(ctx: Context, error: unknown): Promise<void> {
   if (ctx.signal.aborted) throw error;
-  if (error instanceof CliError && error.code === CANCELLED) {
-    ctx.io.stderr.write('Cancelled.\n');
-    return;
-  }
   const { reportError } = await import('../../src/io/report.js');
   reportError(error, {
     stderr: ctx.io.stderr,
@@ -159,7 +157,7 @@ export async function slashCommand(
         session.approved = session.approved.filter((other) => other !== target);
         await success(ctx, `Undone: ${sanitizeLine(action.title ?? target)} (${target})`);
       } catch (error) {
-        await reportOrCancel(ctx, error);
+        await reportAndGoOn(ctx, error);
       }
       return { approved: [] };
     }
@@ -184,7 +182,7 @@ async function listActions(ctx: Context): Promise<void> {
       lines.push(`${action.id}  ${riskText(action.risk, f)}  ${sanitizeLine(action.title)}`);
     }
   } catch (error) {
-    await reportOrCancel(ctx, error);
+    await reportAndGoOn(ctx, error);
     return;
   }
   await note(
@@ -206,6 +204,6 @@ async function listInbox(ctx: Context): Promise<void> {
     );
     await note(ctx, lines.length ? lines.join('\n') : 'Your inbox is empty.');
   } catch (error) {
-    await reportOrCancel(ctx, error);
+    await reportAndGoOn(ctx, error);
   }
 }

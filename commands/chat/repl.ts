@@ -9,7 +9,7 @@ import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, InterruptedError } from '../../src/errors.js';
 import { checkInput } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { decideInline, HELP, slashCommand, type Session } from './inline.js';
+import { decideInline, HELP, reportAndGoOn, slashCommand, type Session } from './inline.js';
 import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
 import { note, warn } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
@@ -218,14 +218,7 @@ async function sendTurn(
       !ctx.signal.aborted &&
       (code === ExitCode.USAGE || code === ExitCode.CONFLICT || code === ExitCode.QUOTA || code === ExitCode.NOT_FOUND)
     ) {
-      const { reportError } = await import('../../src/io/report.js');
-      reportError(error, {
-        stderr: ctx.io.stderr,
-        json: false,
-        color: ctx.io.colorStderr,
-        debug: ctx.flags.debug,
-        interrupted: false,
-      });
+      await reportAndGoOn(ctx, error);
       if (code === ExitCode.NOT_FOUND && body.conversationId) session.conversationId = undefined;
       return undefined;
     }
