@@ -4,41 +4,25 @@
 // the agent's choice (arrow down, Enter in the select prompt), /exit; and
 // Ctrl-D on an empty line. The sandbox runs in this test process at 20× speed,
 // so a 3-second turn takes 150 ms.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, plain, runInPty, unwrap, type PtyStep } from '../helpers/binary.js';
+import { plain, runInPty, unwrap, type PtyStep } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
+let s: BinarySandbox;
 let t: TestSandbox;
-let home: string;
 
 beforeAll(async () => {
-  ensureBuilt();
-  t = await startTestSandbox({ speed: 20 });
-  home = mkdtempSync(join(tmpdir(), 'kagent-pty-'));
+  s = await binaryAgainstSandbox('kagent-pty-', { speed: 20 });
+  t = s.t;
   await t.call('POST', '/docs', {
     body: { title: 'Vector search notes', markdown: 'HNSW graphs make vector search fast.' },
   });
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => s?.close());
 
 /** Runs kagent in a pseudo-terminal and types each step's keys once its text is on screen. */
-const chat = (args: string[], steps: PtyStep[]) =>
-  runInPty(args, {
-    env: {
-      HOME: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: t.baseUrl,
-      KAGENT_API_KEY: t.apiKey,
-    },
-    steps,
-  });
+const chat = (args: string[], steps: PtyStep[]) => runInPty(args, { env: s.env, steps });
 
 async function userMessages(conversationId: string): Promise<string[]> {
   const page = (await t.call('GET', `/conversations/${conversationId}/messages`)).body;
@@ -160,13 +144,7 @@ describe('the chat REPL in a pseudo-terminal (built binary)', () => {
     const slow = await startTestSandbox({ speed: 1 });
     try {
       const run = await runInPty(['chat'], {
-        env: {
-          HOME: home,
-          KAGENT_CONFIG_DIR: join(home, 'config'),
-          KAGENT_CACHE_DIR: join(home, 'cache'),
-          KAGENT_BASE_URL: slow.baseUrl,
-          KAGENT_API_KEY: slow.apiKey,
-        },
+        env: { ...s.env, KAGENT_BASE_URL: slow.baseUrl, KAGENT_API_KEY: slow.apiKey },
         steps: [
           { wait: /\? You/, type: 'what did I save about vector search?\r' },
           { wait: /Searching|Thinking/, type: '\x03' },

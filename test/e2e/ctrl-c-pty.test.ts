@@ -9,35 +9,27 @@
 // --follow`, `chat`, a prompt of `auth login`, a confirmation, `lib upload`.
 // (And, with the same sandbox, one piped run: `--jq` with jq-wasm from the bundle.)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, testNode, unwrap } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { bin, testNode, unwrap } from '../helpers/binary.js';
+import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
 import { requireTmux, runInTmux, type TmuxRun } from '../helpers/tmux.js';
 
+let s: BinarySandbox;
 let t: TestSandbox;
 let home: string;
 
 beforeAll(async () => {
   requireTmux();
-  ensureBuilt();
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'kagent-ctrl-c-'));
+  s = await binaryAgainstSandbox('kagent-ctrl-c-');
+  ({ t, home } = s);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => s?.close());
 
 /** The environment of every run: this test's home and config, and (unless `loggedOut`) the sandbox and its key. */
-const env = (loggedOut = false): Record<string, string> => ({
-  HOME: home,
-  KAGENT_CONFIG_DIR: join(home, 'config'),
-  KAGENT_CACHE_DIR: join(home, 'cache'),
-  ...(loggedOut ? {} : { KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey }),
-});
+const env = (loggedOut = false): Record<string, string> => (loggedOut ? s.loggedOut : s.env);
 
 /** Runs kagent in a tmux window of `cols` columns and types Ctrl-C once `ready` is on screen. */
 const ctrlCWhen = (args: string[], ready: RegExp, cols = 80, environment = env()) =>
@@ -69,13 +61,7 @@ describe('built binary, piped', () => {
     // Asynchronously: the sandbox answering it runs in this very process.
     const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(testNode, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          KAGENT_CONFIG_DIR: join(home, 'config'),
-          KAGENT_BASE_URL: t.baseUrl,
-          KAGENT_API_KEY: t.apiKey,
-        },
+        env: { PATH: process.env.PATH, ...env() },
       });
       let stdout = '';
       let stderr = '';

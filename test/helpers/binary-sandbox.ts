@@ -16,6 +16,8 @@ export interface BinarySandbox {
   /** A temporary directory: HOME, and the config and cache directories inside it. */
   home: string;
   env: Record<string, string>;
+  /** The same home, config and cache without the sandbox's URL and key: a run that is not logged in. */
+  loggedOut: Record<string, string>;
   /** Stops the sandbox and removes the home. */
   close(): Promise<void>;
 }
@@ -24,16 +26,12 @@ export async function binaryAgainstSandbox(prefix: string, options: SandboxOptio
   ensureBuilt();
   const t = await startTestSandbox(options);
   const home = mkdtempSync(join(tmpdir(), prefix));
+  const loggedOut = { HOME: home, KAGENT_CONFIG_DIR: join(home, 'config'), KAGENT_CACHE_DIR: join(home, 'cache') };
   return {
     t,
     home,
-    env: {
-      HOME: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: t.baseUrl,
-      KAGENT_API_KEY: t.apiKey,
-    },
+    env: { ...loggedOut, KAGENT_BASE_URL: t.baseUrl, KAGENT_API_KEY: t.apiKey },
+    loggedOut,
     async close() {
       await t.close();
       rmSync(home, { recursive: true, force: true });
