@@ -16,7 +16,7 @@ export function benchEnv(extra = {}) {
   return { ...inherited, ...extra };
 }
 
-/** One run of argv; env is added to this process's (a function makes a fresh one per run). */
+/** One run of argv; env is added to this process's, less Node's own variables (benchEnv; a function makes a fresh env per run). */
 export function runOnce(argv, env = {}) {
   const runEnv = benchEnv(typeof env === 'function' ? env() : env);
   return new Promise((resolve) => {
