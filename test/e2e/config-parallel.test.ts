@@ -2,37 +2,23 @@
 // config dir. Every `config set` that ends with exit 0 must be in the file after;
 // the directory stays 0700 and the file 0600; a write that cannot take the
 // lock fails with a clear error and a non-zero exit, and changes nothing.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt } from '../helpers/binary.js';
+import { ensureBuilt, runBinary, type BinaryRun } from '../helpers/binary.js';
 
 ensureBuilt();
 const home = mkdtempSync(join(tmpdir(), 'kagent-config-par-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function kagent(args: string[], configDir: string): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const kagent = (args: string[], configDir: string) =>
+  runBinary(
+    args,
+    { PATH: process.env.PATH, HOME: home, KAGENT_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    process.execPath,
+  );
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -67,7 +53,7 @@ describe('config set from parallel processes (built binary)', () => {
       // A directory that exists already with a loose mode is tightened too.
       mkdirSync(dir, { mode: 0o755 });
       const workers = Array.from({ length: WORKERS }, async (_, w) => {
-        const results: Ran[] = [];
+        const results: BinaryRun[] = [];
         for (let i = 0; i < EACH; i++)
           results.push(
             await kagent(['config', 'set', 'space', `space-${w}-${i}`, '-p', `w${w}-p${i}`, '--create'], dir),

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, testNode, unwrap } from '../helpers/binary.js';
+import { bin, runBinary, testNode, unwrap } from '../helpers/binary.js';
 import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 import type { TestSandbox } from '../helpers/sandbox.js';
 import { requireTmux, runInTmux, type TmuxRun } from '../helpers/tmux.js';
@@ -58,17 +58,9 @@ describe('built binary, piped', () => {
     const created = await t.call('POST', '/watches', { body: { intent: 'Offshore wind auctions' } });
     await t.advance(61_000);
     const page = (await t.call('GET', `/watches/${created.body.slug}`)).body;
-    // Asynchronously: the sandbox answering it runs in this very process.
-    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(testNode, [bin, 'watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
-        env: { PATH: process.env.PATH, ...env() },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    const result = await runBinary(['watch', 'show', created.body.slug, '--jq', '.brief.entries[].id'], {
+      PATH: process.env.PATH,
+      ...env(),
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);

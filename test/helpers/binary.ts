@@ -15,6 +15,33 @@ export const bin = join(root, 'bin', 'kagent.js');
  */
 export const testNode = process.env.KAGENT_TEST_NODE || process.execPath;
 
+/** What a piped run of the built binary ended with. */
+export interface BinaryRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built binary piped, without blocking this process (a sandbox running
+ * in it goes on answering), with `env` as its whole environment.
+ */
+export function runBinary(
+  args: string[],
+  env: Record<string, string | undefined>,
+  node: string = testNode,
+): Promise<BinaryRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [bin, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** `npm test` builds first; a test file run on its own builds here. */
 export function ensureBuilt(): void {
   if (!existsSync(join(root, 'dist', 'cli.js')))
