@@ -30,7 +30,7 @@ export const exitCodeTable: Array<[number, string]> = [
   ],
   [
     7,
-    'rate-limited or unavailable after retries (429, 5xx), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, a request not answered by the --timeout deadline (TIMEOUT) or within 30 s of silence, an answer over 64 MiB (ANSWER_TOO_LARGE), or a network failure',
+    'rate-limited or unavailable after retries (429, 502, 503, 504), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, a request not answered by the --timeout deadline (TIMEOUT) or within 30 s of silence, an answer over 64 MiB (ANSWER_TOO_LARGE) or not JSON (INVALID_RESPONSE), or a network failure',
   ],
   [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
   [129, 'hung up (SIGHUP): stopped as Ctrl-C stops it, temporary files removed'],

@@ -12,8 +12,10 @@ import {
   exhaustedHint,
   interruption,
   invalidAnswer,
+  notJsonAnswer,
   networkError,
   pacingTooLong,
+  redirectHint,
   SAFE_METHODS,
   seconds,
 } from './failures.js';
@@ -164,10 +166,15 @@ export class Exchange {
     replayed: boolean,
   ): Promise<CoreResponse | undefined> {
     const { req, url, method } = this.r;
-    const parsed = readBody(text, contentTypeOf(headers), req.read);
+    const contentType = contentTypeOf(headers);
+    const parsed = readBody(text, contentType, req.read);
     if (parsed.ok) return { status, headers, body: parsed.value, replayed, unanswered: this.unanswered };
-    // Cut off or garbled: the same request again is harmless only when replayable.
     this.unanswered++;
+    // An answer that says it is something else (a web page at a wrong base URL, a portal's
+    // login page) would come again: no retry. Cut off or garbled JSON may not, and the same
+    // request again is harmless when replayable.
+    const otherType = typeOtherThanJson(contentType);
+    if (otherType) throw notJsonAnswer(method, url, status, otherType, this.replayable);
     if (this.replayable && this.retry < this.s.retries) {
       const delay = backoffDelay(++this.retry, this.s.backoff);
       await this.pauseBeforeRetry(
@@ -192,6 +199,7 @@ export class Exchange {
       retryAfterMs,
     });
     error.headers = headers;
+    if (status >= 300 && status < 400) error.hint ??= redirectHint(this.r.url, headers.location);
     const waitTooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
     // Every kagent process of this account holds back too — but only for a wait this command
     // would itself sit out: a longer one ends the command below and binds nobody else.
@@ -360,6 +368,12 @@ function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Par
   } catch {
     return { ok: false };
   }
+}
+
+/** `text/html` for an answer that says it is not JSON; undefined for JSON or no type said. */
+function typeOtherThanJson(contentType: string): string | undefined {
+  const type = /^\s*([\w.+-]+\/[\w.+-]+)/.exec(contentType)?.[1]?.toLowerCase();
+  return type && !/[/+]json$/.test(type) ? type : undefined;
 }
 
 function contentTypeOf(headers: IncomingHeaders): string {

@@ -80,6 +80,36 @@ export function invalidAnswer(method: string, url: URL, status: number, replayab
   );
 }
 
+/**
+ * A 3xx: kagent never follows one (the key would go where the service says, not where
+ * the base URL does); the hint names where it points, without its query.
+ */
+export function redirectHint(url: URL, location: unknown): string {
+  let target: URL | undefined;
+  try {
+    target = typeof location === 'string' ? new URL(location, url) : undefined;
+  } catch {
+    target = undefined;
+  }
+  const where = target && /^https?:$/.test(target.protocol) ? `${target.origin}${target.pathname}` : undefined;
+  const shown = where && where.length > 200 ? `${where.slice(0, 199)}…` : where;
+  return `${shown ? `the service points to ${shown}, but ` : ''}kagent does not follow redirects, so that the key goes only to the base URL: if the service has moved, change the base URL (--base-url / KAGENT_BASE_URL)`;
+}
+
+/** A 2xx whose Content-Type says it is not JSON (`type`, e.g. text/html): not the API's answer. */
+export function notJsonAnswer(method: string, url: URL, status: number, type: string, replayable: boolean): CliError {
+  const page = type === 'text/html' || type === 'application/xhtml+xml';
+  return new CliError(`${method} ${url.pathname}: the service answered ${status} with ${type}, not JSON`, {
+    exitCode: ExitCode.UNAVAILABLE,
+    code: 'INVALID_RESPONSE',
+    hint: !replayable
+      ? 'the request reached the service and probably took effect: check before running it again'
+      : page
+        ? `${url.origin} answered with a web page (a wrong base URL, or a network's sign-in page?): check the base URL (--base-url / KAGENT_BASE_URL)`
+        : 'check the base URL (--base-url / KAGENT_BASE_URL), or try again later',
+  });
+}
+
 export function exhaustedHint(status: number, attempts: number, rate: number): string {
   if (status === 429) {
     return `still rate-limited after ${attempts} attempts: the account allows about ${rate} requests a minute, shared by every client using this key; wait a minute and try again`;

@@ -159,10 +159,55 @@ describe('anything else', () => {
   });
 
   it('a redirect is not followed (the key must not travel) and is reported', async () => {
-    server.fail({ type: 'redirect', location: 'https://elsewhere.example/api/v1/me' });
+    server.fail({ type: 'redirect', location: 'https://elsewhere.example/api/v1/me?token=abc' });
     const error = await failure(api.call('getMe'));
     expect(error).toMatchObject({ status: 302, code: 'HTTP_302' });
     expect(server.requests.at(-1)!.path).toBe('/api/v1/me');
+    // Where it points, without the query, and what to do about it.
+    expect(error.hint).toBe(
+      'the service points to https://elsewhere.example/api/v1/me, but kagent does not follow redirects, so that the key goes only to the base URL: if the service has moved, change the base URL (--base-url / KAGENT_BASE_URL)',
+    );
+  });
+
+  it.each([
+    ['a relative Location', '/v2/me?x=1', 'the service points to ORIGIN/v2/me, but kagent'],
+    ['a Location that is no URL', 'http://[bad', 'kagent does not follow'],
+    ['a Location of another scheme', 'file:///etc/passwd', 'kagent does not follow'],
+    [
+      'a Location with a user and password',
+      'https://u:p@elsewhere.example/me',
+      'the service points to https://elsewhere.example/me, but kagent',
+    ],
+  ])('a redirect with %s: the hint names only an http(s) place', async (_name, location, start) => {
+    server.fail({ type: 'redirect', location });
+    const error = await failure(api.call('getMe'));
+    expect(error.hint!.startsWith(start.replace('ORIGIN', server.origin))).toBe(true);
+  });
+});
+
+describe('a 2xx that is not JSON', () => {
+  it('a web page (a wrong base URL, a sign-in page) is named at once, not tried again', async () => {
+    const before = server.requests.length;
+    server.fail({ type: 'html', status: 200 }, { type: 'html', status: 200 });
+    const error = (await api.call('getMe').catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      exitCode: ExitCode.UNAVAILABLE,
+      message: 'GET /api/v1/me: the service answered 200 with text/html, not JSON',
+    });
+    expect(error.hint).toBe(
+      `${server.origin} answered with a web page (a wrong base URL, or a network's sign-in page?): check the base URL (--base-url / KAGENT_BASE_URL)`,
+    );
+    expect(server.requests.length - before).toBe(1);
+    // The second fault was not used by a retry: the next call takes it.
+    await expect(api.call('getMe')).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+  });
+
+  it('a keyless write answered that way says it probably took effect', async () => {
+    server.fail({ type: 'html', status: 200 });
+    const error = (await api.call('undoAction', { params: { id: 'a_1' } }).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('INVALID_RESPONSE');
+    expect(error.hint).toMatch(/probably took effect/);
   });
 });
 
