@@ -49,6 +49,10 @@ function failure(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+function aborted(): Error {
+  return Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
 export function sendQuick(req: WireRequest): Promise<WireResponse> {
   const { http, agent } = client(req.url.protocol);
   return new Promise((resolve, reject) => {
@@ -92,6 +96,22 @@ export function sendQuick(req: WireRequest): Promise<WireResponse> {
       stopTimers();
       resolve(answer(response, req.timeoutMs, req.signal, req.maxBytes));
     });
+    // A 101 kagent never asked for: Node hands it to an 'upgrade' listener or silently drops
+    // the connection, and then no answer and no error would ever come.
+    request.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      stopTimers();
+      reject(
+        failure('UNEXPECTED_UPGRADE', 'the service answered 101 Switching Protocols, which kagent never asks for'),
+      );
+    });
+    // Closed without an answer or an error (whatever the cause): a failure, never a wait for nothing.
+    request.on('close', () => {
+      stopTimers();
+      reject(
+        req.signal?.aborted ? aborted() : failure('UND_ERR_SOCKET', 'the connection closed before the answer arrived'),
+      );
+    });
     request.end(req.body);
   });
 }
@@ -111,7 +131,6 @@ function answer(
       timeoutMs,
     );
   };
-  const aborted = () => Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
   const settled = new Promise<string>((resolve, reject) => {
     const length = response.headers['content-length'];
     const announced = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
