@@ -251,9 +251,6 @@ function paginateOperation<K extends PagedOperation>(
           nextCursor: string | null;
         };
         if (typeof page !== 'object' || page === null || !Array.isArray(page.items)) throw new NotAListError(op, page);
-        // A cursor that is not text cannot be sent back: the pages end here.
-        if (page.nextCursor !== null && typeof page.nextCursor !== 'string')
-          return { items: page.items, nextCursor: null };
         return page;
       },
       { limit: options.limit, all: options.all, maxPageSize },

@@ -56,11 +56,11 @@ async function* pages<T>(
     for (const [index, item] of items.entries()) {
       yield item;
       if (limit !== undefined && ++yielded >= limit) {
-        state.cut = index < items.length - 1 || Boolean(page.nextCursor);
+        state.cut = index < items.length - 1 || Boolean(cursorOf(page.nextCursor, seen.size + 1));
         return;
       }
     }
-    const next = page.nextCursor;
+    const next = cursorOf(page.nextCursor, seen.size + 1);
     if (next && !all && limit === undefined) state.cut = true;
     if (!next || (!all && limit === undefined)) return;
     if (seen.has(next)) {
@@ -75,6 +75,21 @@ async function* pages<T>(
     seen.add(next);
     cursor = next;
   }
+}
+
+/**
+ * The cursor of the next page: text, or a number as its text; none for null, absent or
+ * empty. Anything else cannot be sent back, so the rest of the list cannot be asked for:
+ * an error, never a list that looks whole.
+ */
+function cursorOf(value: unknown, pagesRead: number): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (value === null || value === undefined) return undefined;
+  throw new CliError(
+    `the service's cursor for the page after page ${pagesRead} is not text (${JSON.stringify(value).slice(0, 40)}): the pages after it cannot be asked for; stopping`,
+    { code: 'CURSOR_INVALID', hint: 'try again later' },
+  );
 }
 
 /** Fewest requests for the job: as many items per page as wanted (or allowed). */

@@ -226,7 +226,7 @@ function stoppedPartWay(error: unknown, count: number): unknown {
   if (count > 0 && error instanceof CliError && !(error instanceof PipeClosedError)) {
     const what = error instanceof InterruptedError ? 'it was stopped' : 'this error';
     const said = `the list printed is incomplete: ${count} item${count === 1 ? '' : 's'} came before ${what}`;
-    error.hint = error.hint ? `${error.hint}\n${said}` : said;
+    error.hint = error.hint ? `${error.hint}; ${said}` : said;
   }
   return error;
 }

@@ -26,6 +26,7 @@
 // digest cache spares re-reading large unchanged ones). The run is sync.ts.
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
+import { paginate } from '../http/paginate.js';
 import type { Source } from './discover.js';
 import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
@@ -128,40 +129,44 @@ export async function listSpace(
   let names = true;
   let hashes = true;
   let requests = 0;
-  let cursor: string | undefined;
-  do {
-    // Read field by field below (what is not read is not needed): the pages are not compared with their shape.
-    const page = await api.call('listLibrary', {
-      query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) },
-      signal,
-      unchecked: true,
-    });
-    requests++;
-    const listed: unknown = (page as { items?: unknown }).items;
-    // Read as a map, a listing that is not a list would look like an empty space: stop instead.
-    if (!Array.isArray(listed))
-      throw new CliError(
-        'the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing',
-        { code: 'UNEXPECTED_ANSWER' },
-      );
-    for (const raw of listed as unknown[]) {
-      const item = raw as Record<string, unknown>;
-      if (typeof item.id !== 'string') continue;
-      if (item.kind !== undefined && item.kind !== 'file') continue;
-      const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
-      const sha256 =
-        typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
-      if (fileName === undefined) names = false;
-      if (sha256 === undefined) hashes = false;
-      items.push({
-        id: item.id,
-        ...(fileName !== undefined ? { fileName } : {}),
-        ...(sha256 !== undefined ? { sha256 } : {}),
-        ...(typeof item.size === 'number' ? { size: item.size } : {}),
+  // paginate follows every cursor, and stops with an error on one that loops or is not text:
+  // a listing cut short would make files the space holds look missing.
+  const listing = paginate<unknown>(
+    async (cursor) => {
+      // Read field by field below (what is not read is not needed): the pages are not compared with their shape.
+      const page = await api.call('listLibrary', {
+        query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) },
+        signal,
+        unchecked: true,
       });
-    }
-    cursor = typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
-  } while (cursor !== undefined);
+      requests++;
+      const listed: unknown = (page as { items?: unknown }).items;
+      // Read as a map, a listing that is not a list would look like an empty space: stop instead.
+      if (!Array.isArray(listed))
+        throw new CliError(
+          'the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing',
+          { code: 'UNEXPECTED_ANSWER' },
+        );
+      return { items: listed as unknown[], nextCursor: (page as { nextCursor?: unknown }).nextCursor as string | null };
+    },
+    { all: true },
+  );
+  for await (const raw of listing) {
+    const item = (raw ?? {}) as Record<string, unknown>;
+    if (typeof item.id !== 'string') continue;
+    if (item.kind !== undefined && item.kind !== 'file') continue;
+    const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
+    const sha256 =
+      typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
+    if (fileName === undefined) names = false;
+    if (sha256 === undefined) hashes = false;
+    items.push({
+      id: item.id,
+      ...(fileName !== undefined ? { fileName } : {}),
+      ...(sha256 !== undefined ? { sha256 } : {}),
+      ...(typeof item.size === 'number' ? { size: item.size } : {}),
+    });
+  }
   return { items, mapping: { names, hashes }, requests };
 }
 

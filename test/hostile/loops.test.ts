@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { parseRetryAfter } from '../../src/http/backoff.js';
+import { listSpace } from '../../src/upload/sync-plan.js';
 import type { Pacer } from '../../src/http/pacer.js';
 import { createFakeClock } from '../helpers/fault-server.js';
 import { hostileServer, type HostileServer } from '../helpers/hostile-server.js';
@@ -46,6 +47,62 @@ describe('a cursor cycle', () => {
       'A',
       'B',
     ]);
+  });
+});
+
+/** GET /docs and GET /library: page n (0, 1, 2) holds one item; `cursorAfter(n)` leads to the next, none after 2. */
+function pagedBy(cursorAfter: (n: number) => unknown): Promise<HostileServer> {
+  return hostileServer((req) => {
+    const n = Number(new URL(req.url, 'http://x').searchParams.get('cursor') ?? 0);
+    const item = { id: `d_${n}`, title: `Doc ${n}`, revision: 1, updatedAt: '2026-11-27T00:00:00Z', kind: 'file' };
+    return { kind: 'answer', status: 200, body: { items: [item], nextCursor: n >= 2 ? null : cursorAfter(n) } };
+  });
+}
+
+describe('a cursor that is not text', () => {
+  it('a number is sent back as its text: every page is read', async () => {
+    server = await pagedBy((n) => n + 1);
+    const r = await runCli(['doc', 'list', '--all', '--json', 'id', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: KEY },
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'd_0' }, { id: 'd_1' }, { id: 'd_2' }]);
+  });
+
+  it.each([[{ a: 1 }], [true], [[2]]])(
+    '%j cannot be sent back: CURSOR_INVALID (exit 1), the list printed says it is incomplete',
+    async (cursor) => {
+      server = await pagedBy(() => cursor);
+      const r = await runCli(['doc', 'list', '--all', '--json', 'id', '--base-url', server.baseUrl], {
+        env: { KAGENT_API_KEY: KEY },
+      });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toEqual([{ id: 'd_0' }]);
+      const { error } = JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } };
+      expect(error.code).toBe('CURSOR_INVALID');
+      expect(error.message).toBe(
+        `the service's cursor for the page after page 1 is not text (${JSON.stringify(cursor)}): the pages after it cannot be asked for; stopping`,
+      );
+      // One hint, its parts joined so that they read as two (a line break would be flattened to a space).
+      expect(error.hint).toBe('try again later; the list printed is incomplete: 1 item came before this error');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it('`lib sync` reading a space: a cursor loop or a cursor that is not text stops it before anything is planned', async () => {
+    for (const cursorAfter of [() => 'A', () => ({ a: 1 })]) {
+      server = await pagedBy(cursorAfter);
+      const api = createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock: createFakeClock(), pacer: unpaced });
+      await expect(listSpace(api, 'sp_1', undefined)).rejects.toMatchObject({
+        code: cursorAfter() === 'A' ? 'CURSOR_LOOP' : 'CURSOR_INVALID',
+      });
+      await server.close();
+    }
+    server = await pagedBy((n) => n + 1);
+    const api = createApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock: createFakeClock(), pacer: unpaced });
+    const listed = await listSpace(api, 'sp_1', undefined);
+    expect(listed.items.map((item) => item.id)).toEqual(['d_0', 'd_1', 'd_2']);
+    expect(listed.requests).toBe(3);
   });
 });
 
