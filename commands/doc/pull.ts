@@ -26,7 +26,7 @@ const columns = [
 
 /** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const { readSidecar } = await import('../../src/docsync/sidecar.js');
+  const { readSidecar, writableDoc } = await import('../../src/docsync/sidecar.js');
   const { fileInside } = await import('../../src/io/file-name.js');
   const { checkPullTarget, docFileName, writePulled } = await import('../../src/docsync/files.js');
   const S = await shapes();
@@ -47,7 +47,7 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
     // One document's file that cannot be written (or whose state cannot be read), or an id that can name
     // nothing ("..": refused before any request), does not stop the others.
     try {
-      const doc = await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal });
+      const doc = writableDoc(await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal }), summary.id);
       row = { id: doc.id, title: doc.title, revision: doc.revision };
       const owner = await readSidecar(file);
       if (taken.has(file) || (owner && owner.id !== summary.id)) {
@@ -76,7 +76,7 @@ async function pullAll(ctx: Context, opts: { space?: string; output?: string; fo
     throw new CliError(`${failed.length} ${of} could not be written${alsoKept}`, {
       exitCode: ExitCode.ERROR,
       code: 'WRITE_FAILED',
-      hint: 'the reasons are above; the other documents were pulled — fix the paths and run the same command again',
+      hint: 'the reasons are above; the other documents were pulled — run the same command again once those are mended',
     });
   }
   if (kept.length > 0) {
@@ -124,8 +124,10 @@ export default defineCommand({
     if (opts.space !== undefined) throw new UsageError('--space goes with --all (a document is named by its ID)');
     const id = args.id;
     const api = await ctx.api();
-    const doc: Doc = await withNotFound(ctx, 'doc', id, () =>
-      api.call('getDoc', { params: { id }, signal: ctx.signal }),
+    const { writableDoc } = await import('../../src/docsync/sidecar.js');
+    const doc: Doc = writableDoc(
+      await withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal })),
+      id,
     );
     const { pullTarget, checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
     const file = await pullTarget(doc, opts.output, '.');

@@ -80,6 +80,38 @@ async function stateDir(dir: string, create: boolean): Promise<boolean> {
   return true;
 }
 
+/** A document's revision as a sidecar keeps it and a save sends it back: a whole number, 0 or more. */
+export function isRevision(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/**
+ * A document as the service sent it, checked for what a pull writes and a sidecar keeps:
+ * its id and body as text, its revision a whole number (its title as text, or none). Anything
+ * else is refused before a byte is written: a sidecar that kagent would later call damaged,
+ * or a file of "undefined", helps nobody.
+ */
+export function writableDoc<T extends { id: string; revision: number; body: string; title: string }>(
+  doc: T,
+  asked: string,
+): T {
+  const answer = (doc ?? {}) as Partial<Record<keyof T, unknown>>;
+  const missing = [
+    typeof answer.id === 'string' && answer.id !== '' ? undefined : 'id',
+    typeof answer.body === 'string' ? undefined : 'text (body)',
+    isRevision(answer.revision) ? undefined : 'revision as a whole number',
+  ].filter((what) => what !== undefined);
+  if (missing.length > 0)
+    throw new CliError(
+      `the service's answer for document ${asked} has no ${missing.join(' and no ')}: kagent cannot keep it in step, and wrote nothing`,
+      {
+        code: 'UNEXPECTED_ANSWER',
+        hint: `\`${commandLine('doc show', asked, '--json')}\` shows the answer as it came; try again later`,
+      },
+    );
+  return typeof answer.title === 'string' ? doc : { ...doc, title: '' };
+}
+
 /** The sidecar of `file`, or undefined when the file was never pulled. A damaged one is an error naming it. */
 export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   const path = sidecarPath(file);
@@ -104,7 +136,7 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   }
   try {
     const data = JSON.parse(text) as Partial<Sidecar>;
-    if (typeof data.id === 'string' && typeof data.revision === 'number' && typeof data.base === 'string') {
+    if (typeof data.id === 'string' && isRevision(data.revision) && typeof data.base === 'string') {
       const markers = isMarkerLines(data.markers) ? { markers: data.markers } : {};
       return {
         id: data.id,
@@ -118,9 +150,19 @@ export async function readSidecar(file: string): Promise<Sidecar | undefined> {
     // reported below
   }
   throw new UsageError(
-    `${path} is damaged: it does not say which document ${basename(file)} was pulled from`,
-    `pull it again: \`${commandLine('doc pull ID -o', file, '--force')}\``,
+    `${path} is damaged: it does not say which document and revision ${basename(file)} was pulled from`,
+    `pull it again: \`${commandLine('doc pull', idIn(text) ?? 'ID', '-o', file, '--force')}\``,
   );
+}
+
+/** The id a damaged sidecar still names, for the command that mends it. */
+function idIn(text: string): string | undefined {
+  try {
+    const id = (JSON.parse(text) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' && /^[\w.-]{1,80}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -5,7 +5,9 @@
 // Used by `doc push` and by `doc edit` in $EDITOR.
 import type { Doc, Revision } from '../api/shapes.js';
 import type { Context } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, CliError } from '../errors.js';
+import { commandLine } from '../io/command-line.js';
+import { isRevision, writableDoc } from './sidecar.js';
 import { withEndingOf } from '../io/final-newline.js';
 import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
 
@@ -68,7 +70,7 @@ export function isRevisionConflict(error: unknown): error is ApiError {
 /** The latest revision with its text: from the conflict's `latest` when it carries the body, else read again. */
 async function latestAfter(ctx: Context, id: string, error: ApiError): Promise<Latest> {
   const latest = (error.body as { latest?: Partial<Latest> } | undefined)?.latest;
-  if (latest && typeof latest.revision === 'number' && typeof latest.body === 'string') {
+  if (latest && isRevision(latest.revision) && typeof latest.body === 'string') {
     return {
       revision: latest.revision,
       body: latest.body,
@@ -81,7 +83,7 @@ async function latestAfter(ctx: Context, id: string, error: ApiError): Promise<L
 
 export async function readLatest(ctx: Context, id: string): Promise<Doc> {
   const api = await ctx.api();
-  return api.call('getDoc', { params: { id }, signal: ctx.signal });
+  return writableDoc(await api.call('getDoc', { params: { id }, signal: ctx.signal }), id);
 }
 
 /** One save of `text` over `base` at `baseRevision`: the smallest exact-match edits, or the whole body (updateDoc with baseRevision). */
@@ -106,7 +108,7 @@ export async function sendChange(
         signal: ctx.signal,
       });
       inFlight(false);
-      return { saved, how: 'edits', edits: plan.edits.length };
+      return { saved: savedRevision(saved, id), how: 'edits', edits: plan.edits.length };
     }
     const saved = await api.call('updateDoc', {
       params: { id },
@@ -114,12 +116,28 @@ export async function sendChange(
       signal: ctx.signal,
     });
     inFlight(false);
-    return { saved, how: 'rewrite', edits: 0 };
+    return { saved: savedRevision(saved, id), how: 'rewrite', edits: 0 };
   } catch (error) {
     // The service answered (a refusal): nothing of this request was applied.
     if (error instanceof ApiError) inFlight(false);
     throw error;
   }
+}
+
+/**
+ * The answer to a save, which the sidecar moves to: without its new revision the save
+ * took effect but cannot be remembered (a later push would send a revision that is not).
+ */
+function savedRevision(saved: Revision, id: string): Revision {
+  if (isRevision((saved as Partial<Revision> | null)?.revision))
+    return { ...saved, id: typeof saved.id === 'string' && saved.id !== '' ? saved.id : id };
+  throw new CliError(
+    `doc ${id} was saved, but the service's answer does not say its new revision: the file and what kagent remembers of it are left as they were`,
+    {
+      code: 'UNEXPECTED_ANSWER',
+      hint: `\`${commandLine('doc pull', id, '-o', 'FILE', '--force')}\` brings the saved text and its revision`,
+    },
+  );
 }
 
 /**

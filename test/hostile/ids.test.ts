@@ -45,7 +45,7 @@ describe('an id of "." or ".."', () => {
     const r = await kagent(['doc', 'pull', '--all', '-o', dir]);
     expect(r.stderr).toBe(
       'warning: ".." cannot be used as the id in a URL: it would name another path; nothing was sent\nerror: 1 of 2 files could not be written (WRITE_FAILED)\n' +
-        'hint: the reasons are above; the other documents were pulled — fix the paths and run the same command again\n',
+        'hint: the reasons are above; the other documents were pulled — run the same command again once those are mended\n',
     );
     expect(r.code).toBe(1);
     expect(readFileSync(join(dir, 'fine.md'), 'utf8')).toBe('fine\n');
