@@ -7,6 +7,7 @@ import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 import { shapes, bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, success, note, wantsJson } from '../../src/io/output.js';
+import { checkCreated } from '../../src/kit/created.js';
 
 /** --file - is stdin; another --file a path. */
 function describeFile(file: string | undefined): string {
@@ -98,6 +99,7 @@ export default defineCommand({
       signal: ctx.signal,
     });
     const created = result.body;
+    checkCreated(ctx, 'doc', { id: created.id }, 'doc list');
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
       await success(

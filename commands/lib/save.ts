@@ -7,6 +7,7 @@ import { spaceIdFor, spaceNames } from '../../src/kit/space.js';
 import { shapes, renderItem } from './shared.js';
 import { withSpinner } from '../../src/io/spinner.js';
 import { printItem, printJson, wantsJson, success } from '../../src/io/output.js';
+import { checkCreated } from '../../src/kit/created.js';
 
 export default defineCommand({
   name: 'save',
@@ -59,6 +60,7 @@ export default defineCommand({
     const saved: LinkSaved = result.body;
     // Nothing saved: nothing on stdout and a non-zero exit, so `id=$(kagent lib save URL)` cannot take it for a save.
     if (saved.media || !saved.item) throw mediaLinkError(suggest(ctx, 'media quote', args.url));
+    checkCreated(ctx, 'library item', { id: saved.item.id }, 'lib list');
     const replayed = await noteReplay(
       ctx,
       result,

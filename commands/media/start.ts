@@ -8,6 +8,7 @@ import { confirmOrYes } from '../../src/io/prompt.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { note, printItem, printJson, success, wantsJson } from '../../src/io/output.js';
+import { checkCreated } from '../../src/kit/created.js';
 
 export default defineCommand({
   name: 'start',
@@ -90,6 +91,7 @@ export default defineCommand({
     } catch (error) {
       throw await explainMediaError(ctx, error, args.url, q);
     }
+    checkCreated(ctx, 'transcription', { mediaId: started.mediaId, taskId: started.taskId }, 'media list');
     const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     await noteReplay(ctx, answer, opts.idempotencyKey, `started ${started.mediaId}`, 'nothing new was charged');
 

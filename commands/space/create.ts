@@ -2,6 +2,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { label } from './shared.js';
 import { note, printItem } from '../../src/io/output.js';
+import { checkCreated } from '../../src/kit/created.js';
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode } from '../../src/errors.js';
 
@@ -41,6 +42,7 @@ export default defineCommand({
     if (!opts.allowDuplicate && opts.idempotencyKey === undefined) await refuseTakenName(ctx, args.name);
     const result = await api.callFull('createSpace', { body, idempotencyKey: opts.idempotencyKey, signal: ctx.signal });
     const space = result.body;
+    checkCreated(ctx, 'space', { id: space.id }, 'space list');
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
     if (replay) await note(ctx, replay);
     await printItem(ctx, space, (created, f) =>
