@@ -94,7 +94,10 @@ export function taskFingerprint(task: TaskDetail): string {
   ]);
 }
 
-/** A failed or cancelled task as an error (exit 1) saying how it ended; undefined when it is done. */
+/**
+ * A finished task that is not done as an error (exit 1) saying how it ended: failed,
+ * cancelled, or a status kagent does not know (exit 0 is only for done); undefined when done.
+ */
 export function taskOutcomeError(ctx: Pick<Context, 'flags'>, task: TaskDetail): CliError | undefined {
   const title = sanitizeLine(task.title);
   if (task.status === 'failed') {
@@ -112,7 +115,16 @@ export function taskOutcomeError(ctx: Pick<Context, 'flags'>, task: TaskDetail):
       hint: `work done before it was cancelled is kept: \`${kagentCommand(ctx, 'task show', task.id)}\``,
     });
   }
-  return undefined;
+  if (task.status === 'done') return undefined;
+  const status = typeof task.status === 'string' ? sanitizeLine(task.status) : String(JSON.stringify(task.status));
+  return new CliError(
+    `task ${task.id} ended as "${status.slice(0, 40)}", which kagent does not know as done: ${title}`,
+    {
+      exitCode: ExitCode.ERROR,
+      code: 'TASK_STATUS_UNKNOWN',
+      hint: `\`${kagentCommand(ctx, 'task show', task.id, '--json')}\` shows it as the service sent it`,
+    },
+  );
 }
 
 // ---------------------------------------------------------------- how milestones read

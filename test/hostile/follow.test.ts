@@ -25,3 +25,26 @@ describe('task show --follow --timeout 1', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
+
+describe('task show --follow, a task that ends in a status kagent does not know', () => {
+  it.each([
+    ['"paused"', 'paused', '"paused"'],
+    ['a number', 5, '"5"'],
+    ['null', null, '"null"'],
+  ])('%s is not done: exit 1, TASK_STATUS_UNKNOWN', async (_name, status, shown) => {
+    server = await hostileServer(() => ({
+      kind: 'answer',
+      status: 200,
+      body: { id: 't_1', title: 'Set up', status, milestones: [], createdAt: '2026-11-27T00:00:00Z' },
+    }));
+    const r = await runCli(['task', 'show', 't_1', '--follow', '--quiet', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: 'ka_test_follow' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: task t_1 ended as ${shown}, which kagent does not know as done: Set up (TASK_STATUS_UNKNOWN)\n` +
+        `hint: \`kagent --base-url ${server.baseUrl} task show t_1 --json\` shows it as the service sent it\n`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+});
