@@ -63,6 +63,12 @@ export default defineCommand({
     if (mode === 'set') supplied = opts.set;
     if (mode === 'append') supplied = opts.append;
     if (mode === 'file') supplied = await readSource(ctx, opts.file as string);
+    // A file or pipe that came out empty (a step before it failed, say) does not wipe the memory.
+    if (mode === 'file' && supplied?.trim() === '')
+      throw new UsageError(
+        `--file gave no text; the memory was left as it was`,
+        "to empty the memory on purpose: `kagent agent memory --set ''`",
+      );
     const flag = mode ? `--${mode}` : 'the edited memory';
 
     const agent = await getAgent(ctx);

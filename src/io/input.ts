@@ -45,6 +45,15 @@ async function readUpTo(stream: Readable | AsyncIterable<unknown>, ceiling: numb
   return Buffer.concat(chunks, total);
 }
 
+async function isDirectoryFd(fd: number): Promise<boolean> {
+  const { fstatSync } = await import('node:fs');
+  try {
+    return fstatSync(fd).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The text of `path`, or of stdin for `-`, refused (UsageError, exit 2) past `bound`
  * without reading further. A missing or unreadable file is a usage error naming the flag.
@@ -60,6 +69,9 @@ export async function readBounded(ctx: Pick<Context, 'io'>, path: string, flag: 
         `pipe the text in, e.g. \`cat notes.md | kagent … ${flag} -\``,
       );
     source = '(stdin)';
+    // Node ends a stdin that is a directory at once, as if empty: say so instead.
+    if (ctx.io.stdin === process.stdin && (await isDirectoryFd(0)))
+      throw new UsageError(`${flag} - reads stdin, but stdin is a directory`, 'pipe the text in, or give a file');
     bytes = await readUpTo(ctx.io.stdin, ceiling);
   } else {
     source = path;
