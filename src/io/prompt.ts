@@ -30,14 +30,23 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
     const terminal = terminalState(io);
     terminal.spinner?.pause();
     terminal.prompting = true;
+    // Ctrl-D (the input ended) closes the prompt's reader without an answer or an error, and
+    // the process would then end with exit 0 as if it had been answered: when nothing is left
+    // to run while the prompt waits, it was not answered, and the run is cancelled.
+    let unanswered: () => void = () => {};
+    const ended = new Promise<never>((_, reject) => {
+      unanswered = () => reject(new CliError(`no answer to "${message}": the input ended`, { code: 'CANCELLED' }));
+      process.once('beforeExit', unanswered);
+    });
     try {
-      return await show(prompt, message);
+      return await Promise.race([show(prompt, message), ended]);
     } catch (error) {
       const name = (error as Error | undefined)?.name;
       if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError')
         throw new InterruptedError();
       throw error;
     } finally {
+      process.off('beforeExit', unanswered);
       terminal.prompting = false;
       terminal.spinner?.resume();
     }

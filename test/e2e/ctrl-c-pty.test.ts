@@ -8,6 +8,7 @@
 // live block redrawn in place), `watch create`, `media start`, `conversation show
 // --follow`, `chat`, a prompt of `auth login`, a confirmation, `lib upload`.
 // (And, with the same sandbox, one piped run: `--jq` with jq-wasm from the bundle.)
+// Ctrl-D at a prompt (the input ended, no answer) is `Cancelled.`, exit 1, nothing done.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -163,5 +164,33 @@ describe('Ctrl-C in a pseudo-terminal (built binary), at 80 columns', () => {
     );
     expect(run.screen).toMatch(/^\d+ uploaded, 0 already there, 0 failed, \d+ not attempted/m);
     expect(run.screen).not.toMatch(/\d+\/12 files/);
+  });
+});
+
+// Ctrl-D ends the input: the prompt gets no answer, so nothing is done and the run is no success.
+describe('Ctrl-D at a prompt (built binary, a pseudo-terminal)', () => {
+  const ctrlDWhen = (args: string[], ready: RegExp, environment: Record<string, string>) =>
+    runInTmux(args, { env: environment, cols: 80, steps: [{ wait: ready, keys: ['C-d'] }] });
+
+  it('`auth login` at the key prompt: "Cancelled.", exit 1, nothing saved', async () => {
+    const config = join(home, 'ctrl-d-config');
+    const run = await ctrlDWhen(['auth', 'login', '--base-url', t.baseUrl], /API key/, {
+      ...env(true),
+      KAGENT_CONFIG_DIR: config,
+    });
+    expect(run.code).toBe(1);
+    // Said where the cursor stood: on the prompt's line, above its key hint.
+    expect(run.screen).toMatch(/API key .*: Cancelled\.\n/);
+    expect(existsSync(join(config, 'config.json'))).toBe(false);
+  });
+
+  it('a confirmation (`space delete`): "Cancelled.", exit 1, the space kept', async () => {
+    const created = await t.call('POST', '/spaces', { body: { name: 'Ctrl-D kept' } });
+    const id = (created.body as { id: string }).id;
+    const run = await ctrlDWhen(['space', 'delete', id], /Delete space/, env());
+    expect(run.code).toBe(1);
+    expect(run.screen.split('\n').at(-1)).toMatch(/Cancelled\.$/);
+    const spaces = (await t.call('GET', '/spaces')).body as { items: Array<{ id: string }> };
+    expect(spaces.items.map((space) => space.id)).toContain(id);
   });
 });
