@@ -25,7 +25,15 @@ export function writeOut(text: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') process.exit(0);
-    if (code !== 'EAGAIN') throw error;
+    if (code !== 'EAGAIN') {
+      // A full disk, a device error: the output is lost, said in one line (as the program says it: streams.ts).
+      const reason = (error as Error).message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+      try {
+        writeSync(2, `error: cannot write the output: ${reason} (OUTPUT_FAILED)\n`);
+      } finally {
+        process.exit(1);
+      }
+    }
     process.stdout.on('error', (failure: NodeJS.ErrnoException) => {
       if (failure.code === 'EPIPE') process.exit(0);
     });

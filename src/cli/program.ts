@@ -15,7 +15,7 @@ import { ParseFailure, type Invocation } from './option-values.js';
 import { loadGroup } from './groups.js';
 import { findGroup } from './manifest.js';
 import { recoverFromMisfit } from '../io/output.js';
-import { guardStream, settled } from '../io/streams.js';
+import { guardStream, settled, writeFailure } from '../io/streams.js';
 import { colorEnabled, envFlag } from '../io/terminal.js';
 import { commandDeadline } from '../http/deadline.js';
 import { createContext } from './runtime.js';
@@ -49,6 +49,9 @@ export async function run(options: RunOptions): Promise<number> {
   let flags: Context['flags'] | undefined;
 
   try {
+    // Watched from the start: help written into a full disk is a failure too.
+    guardStream(options.stdout);
+    guardStream(options.stderr);
     const word = groupWordIn(argv);
     let groupName = word?.name;
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
@@ -56,7 +59,7 @@ export async function run(options: RunOptions): Promise<number> {
       const topic = operandsAfter(argv, word.index)[0];
       if (topic === undefined) {
         (await import('./commander.js')).showRootHelp(options);
-        return ExitCode.OK;
+        return await helpWritten(options);
       }
       if (findGroup(topic) && topic !== 'help') {
         argv = [...argv.slice(0, word.index), ...argv.slice(word.index + 1), '--help'];
@@ -78,10 +81,8 @@ export async function run(options: RunOptions): Promise<number> {
       ({ argv, fields: jsonFields } = extractJsonFields(argv, group));
     }
     const read = await (await commander).readCommandLine(options, argv, group);
-    if (!read) return ExitCode.OK;
+    if (!read) return await helpWritten(options);
 
-    guardStream(options.stdout);
-    guardStream(options.stderr);
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
     const commandSignal =
@@ -99,8 +100,13 @@ export async function run(options: RunOptions): Promise<number> {
       revealsKey: read.invocation.spec.revealsKey,
     });
     return await invoke(read.invocation, ctx, options, signal);
-  } catch (error) {
-    if (isHelpOrVersion(error)) return ExitCode.OK;
+  } catch (caught) {
+    let error = caught;
+    if (isHelpOrVersion(error)) {
+      const failed = await writeFailure(options.stdout);
+      if (!failed) return ExitCode.OK;
+      error = failed;
+    }
     const { reportError } = await import('../io/report.js');
     return reportError(await toUsage(error), {
       stderr: options.stderr,
@@ -111,6 +117,13 @@ export async function run(options: RunOptions): Promise<number> {
       interrupted: signal.aborted,
     });
   }
+}
+
+/** Help was shown: success, unless it could not be written (then that error). */
+async function helpWritten(options: RunOptions): Promise<number> {
+  const failed = await writeFailure(options.stdout);
+  if (failed) throw failed;
+  return ExitCode.OK;
 }
 
 /** Runs the command found, then makes sure what it wrote is out; Ctrl-C makes it 130 (a server's end is 0). */

@@ -62,12 +62,27 @@ export function writeNow(stream: Writable, text: string): void {
   }
 }
 
-function failure(state: StreamState): Error | undefined {
+function failure(state: StreamState): CliError | undefined {
   const error = state.error;
   if (!error) return undefined;
   if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || error.code === 'ECONNRESET')
     return new PipeClosedError();
-  return error;
+  return outputFailed(error);
+}
+
+/** A write that failed (a full disk, a device error): the output is lost, and the run says so (exit 1). */
+export function outputFailed(error: Error & { code?: string }): CliError {
+  // "ENOSPC: no space left on device, write" → "no space left on device"
+  const reason = error.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  return new CliError(`cannot write the output: ${reason}`, { code: 'OUTPUT_FAILED' });
+}
+
+/** Once what was written to `stream` has gone: the failure it met, if any (a reader that left is none). */
+export async function writeFailure(stream: Writable): Promise<CliError | undefined> {
+  const state = stateOf(stream);
+  await settled(stream);
+  const found = failure(state);
+  return found instanceof PipeClosedError ? undefined : found;
 }
 
 /**

@@ -2,13 +2,15 @@
 // path and the system's reason, exit 1 — never hidden behind the tolerant
 // reading of an answer that fit its shape. `doc pull --all` goes on past a
 // document it could not write and ends non-zero, counting what failed.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Context, GlobalFlags } from '../../src/context.js';
 import { recoverFromMisfit } from '../../src/io/output.js';
 import { createIO } from '../../src/io/terminal.js';
+import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
 import { docServerFixture } from '../helpers/doc-server.js';
 import { runCli } from '../helpers/run.js';
 
@@ -141,5 +143,47 @@ describe('recoverFromMisfit acts only on an answer that did not fit its shape', 
     // A failure of the program over that answer is: shown as it came.
     expect(await recoverFromMisfit(ctx as any, new TypeError('x.toFixed is not a function'))).toBe(true);
     expect(stdout.text).toContain('revision\tone');
+  });
+});
+
+describe('stdout that cannot be written (a full disk: /dev/full)', () => {
+  /** The built binary with stdout on /dev/full (asynchronously: the doc server answers from this process). */
+  function intoFullDisk(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number | null; stderr: string }> {
+    ensureBuilt();
+    const fd = openSync('/dev/full', 'w');
+    const child = spawn(testNode, [bin, ...args], {
+      env: { PATH: process.env.PATH, HOME: scratch(), ...env },
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    closeSync(fd);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+  const lost = 'error: cannot write the output: no space left on device (OUTPUT_FAILED)\n';
+
+  it.each([['--help'], ['-V'], [], ['help'], ['space', '--help'], ['space', 'list', '-h'], ['help', 'space']])(
+    'kagent %s: exit 1 and one line saying so, no stack',
+    async (...args) => {
+      const r = await intoFullDisk(args);
+      expect(r.stderr).toBe(lost);
+      expect(r.code).toBe(1);
+    },
+  );
+
+  it('a command: exit 1 with the reason, not UNEXPECTED', async () => {
+    await serve([{ id: 'dc_1', title: 'Plan', body: '# Plan\n' }]);
+    const r = await intoFullDisk(['doc', 'list'], {
+      KAGENT_BASE_URL: fixture.server!.baseUrl,
+      KAGENT_API_KEY: 'k_test',
+    });
+    expect(r.stderr).toBe(lost);
+    expect(r.code).toBe(1);
   });
 });
