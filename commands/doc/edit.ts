@@ -177,7 +177,7 @@ export default defineCommand({
       'For another order, or a rewrite, give --ops FILE: a JSON array of edits ({"op":"replace","find":…,"replace":…}, {"op":"insert_after","after":…,"content":…}, {"op":"append"|"prepend","content":…}, {"op":"rewrite","content":…}), or - for stdin.',
     'With no edits given, on a terminal, the body opens in $VISUAL / $EDITOR (as a file ending with a newline; a change that is only the final newline is no change); when you save and quit, your change is sent as the smallest exact-match edits of the lines you changed ' +
       '(or as the whole body when that is smaller), based on the revision you edited. If someone saved the document meanwhile, your edit and theirs are merged (three-way): a clean merge is saved and said; ' +
-      'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in, or an editor that fails, save nothing (exit 5) and your text is kept in a file the message names; ' +
+      'changes to the same lines reopen the editor with both sides between <<<<<<< and >>>>>>> markers. Markers left in save nothing (exit 5), nor does an editor that fails (exit 1), and either way your text is kept in a file the message names; ' +
       'after markers left in, the hint is the `kagent doc update ID --file FILE --revision M` that sends that file once resolved. ' +
       'Only the markers kagent wrote count: lines of the document itself that look like markers are saved as they are. ' +
       'Stopped (Ctrl-C, SIGTERM, a closed terminal) while the save is on its way, it says that whether the service applied it is unknown, how to check, and where your text is kept.',

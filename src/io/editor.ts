@@ -14,7 +14,7 @@ export function createEditor(io: IO): Editor {
       const command =
         editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
-      const [{ mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([
+      const [{ lstat, mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([
         import('node:fs/promises'),
         import('node:os'),
         import('node:path'),
@@ -25,17 +25,28 @@ export function createEditor(io: IO): Editor {
       const { rmSync } = await import('node:fs');
       const onExit = () => rmSync(dir, { recursive: true, force: true });
       process.once('exit', onExit);
+      let keep = false;
       try {
         await writeFile(file, text, { mode: 0o600 });
         const code = await runEditor(command, file, io.env);
-        if (code !== 0)
-          throw new CliError(`the editor (${command}) exited with status ${code}; nothing was changed`, {
+        // Read back only a plain file: one the editor removed, or turned into a directory or a pipe, is no text.
+        const saved = (await lstat(file).catch(() => undefined))?.isFile() ? await readFile(file, 'utf8') : undefined;
+        if (code !== 0) {
+          // What was typed before the editor failed is not thrown away.
+          keep = saved !== undefined && saved !== text;
+          throw new CliError(
+            `the editor (${command}) exited with status ${code}; nothing was changed${keep ? `; your text is kept in ${file}` : ''}`,
+            { code: 'EDITOR_FAILED' },
+          );
+        }
+        if (saved === undefined)
+          throw new CliError(`the editor (${command}) left no file to read back; nothing was changed`, {
             code: 'EDITOR_FAILED',
           });
-        return await readFile(file, 'utf8');
+        return saved;
       } finally {
         process.off('exit', onExit);
-        await rm(dir, { recursive: true, force: true });
+        if (!keep) await rm(dir, { recursive: true, force: true });
       }
     },
   };

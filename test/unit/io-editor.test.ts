@@ -34,6 +34,42 @@ describe('the editor', () => {
     });
   });
 
+  it('an editor that fails after the text was changed: the text is kept in the file the message names', async () => {
+    const script = join(tempDir(), 'typed-then-failed.sh');
+    writeFileSync(script, '#!/bin/sh\necho "typed line" >> "$1"\nexit 3\n');
+    chmodSync(script, 0o755);
+    const error = (await createEditor(ioWith({ EDITOR: script, PATH: process.env.PATH }))
+      .edit('# Draft\n')
+      .catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('EDITOR_FAILED');
+    const kept = /your text is kept in (\S+)$/.exec(error.message)?.[1];
+    expect(error.message).toBe(
+      `the editor (${script}) exited with status 3; nothing was changed; your text is kept in ${kept}`,
+    );
+    expect(readFileSync(kept!, 'utf8')).toBe('# Draft\ntyped line\n');
+  });
+
+  it('an editor that fails with the text unchanged keeps nothing', async () => {
+    const error = (await createEditor(ioWith({ EDITOR: 'false', PATH: process.env.PATH }))
+      .edit('x')
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('the editor (false) exited with status 1; nothing was changed');
+  });
+
+  it.each([
+    ['removes the file', 'rm "$1"'],
+    ['turns it into a directory', 'rm "$1" && mkdir "$1"'],
+    ['turns it into a pipe', 'rm "$1" && mkfifo "$1"'],
+  ])('an editor that %s: EDITOR_FAILED, nothing read', async (_name, body) => {
+    const script = join(tempDir(), 'odd-editor.sh');
+    writeFileSync(script, `#!/bin/sh\n${body}\n`);
+    chmodSync(script, 0o755);
+    await expect(createEditor(ioWith({ EDITOR: script, PATH: process.env.PATH })).edit('x')).rejects.toMatchObject({
+      code: 'EDITOR_FAILED',
+      message: `the editor (${script}) left no file to read back; nothing was changed`,
+    });
+  });
+
   it('without a terminal and without VISUAL/EDITOR it is a usage error', async () => {
     await expect(createEditor(ioWith({ PATH: process.env.PATH })).edit('x')).rejects.toMatchObject({ exitCode: 2 });
   });
@@ -59,7 +95,7 @@ describe('the editor', () => {
     (hooks[0] as () => void)();
     expect(existsSync(dirname(file))).toBe(false);
     writeFileSync(join(dir, 'release'), '');
-    await expect(editing).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(editing).rejects.toMatchObject({ code: 'EDITOR_FAILED' });
     expect(process.listeners('exit').filter((listener) => !before.has(listener))).toHaveLength(0);
   });
 });
