@@ -3,8 +3,9 @@
 // conf and its validator load only to write). The file holds API keys, so it
 // is kept at mode 0600 (0700 for its directory), checked on every read and
 // write. Writes take a lock, so parallel kagent processes never lose an update.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CliError } from '../errors.js';
+import { readPlainFileSync } from './plain-file.js';
 import { configDir, configPath } from './paths.js';
 
 export type Lang = 'zh' | 'en';
@@ -30,15 +31,15 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Reads the config file; a missing file is an empty config. Tightens the file's mode to 0600 if it is looser. */
 export function readConfigFile(path: string): ConfigFile {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readPlainFileSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
     throw new CliError(`cannot read the config file ${path}: ${(error as Error).message}`, {
       code: 'CONFIG_UNREADABLE',
     });
   }
+  if (text === undefined) return { profiles: {} };
   ensurePrivate(path);
   let parsed: unknown;
   try {

@@ -9,11 +9,12 @@
 // and cost every API call 7-12 ms of start-up (measured on `kagent me --json`).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import { abortableSleep } from './clock.js';
 import { abortError } from '../errors.js';
+import { readPlainFileSync } from '../config/plain-file.js';
 import {
   pauseState,
   PacingTooLong,
@@ -136,12 +137,14 @@ export class SharedFilePacer implements Pacer {
   }
 
   private read(): WindowState | undefined {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(this.file, 'utf8');
+      // No file yet: an empty window. Nor is anything that is no plain file (a FIFO would hang every command).
+      text = readPlainFileSync(this.file);
     } catch {
-      return undefined; // no file yet: an empty window
+      text = undefined;
     }
+    if (text === undefined) return undefined;
     try {
       const state = JSON.parse(text) as Partial<WindowState>;
       const sent = Array.isArray(state.sent)

@@ -4,7 +4,7 @@
 // flag and the bound), never read whole first.
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { abortError, throwIfAborted, UsageError } from '../errors.js';
 
 export interface Bound {
   /** Characters (code points) the text may hold: the service's own limit for it. Reading stops past 4 bytes a character. */
@@ -29,8 +29,33 @@ function tooLong(flag: string, source: string, bound: Bound): UsageError {
   return new UsageError(`${flag} ${source}: more than ${limit} (${bound.what}); nothing was sent`);
 }
 
-/** Reads a stream until it ends or holds more than `ceiling` bytes (then stops reading it); null when over. */
-async function readUpTo(stream: Readable | AsyncIterable<unknown>, ceiling: number): Promise<Buffer | null> {
+/**
+ * Reads a stream until it ends or holds more than `ceiling` bytes (then stops reading it); null when over.
+ * Ctrl-C (or the deadline) ends the wait at once: a pipe or `<(command)` may take its time, or never write.
+ */
+async function readUpTo(
+  stream: Readable | AsyncIterable<unknown>,
+  ceiling: number,
+  signal: AbortSignal | undefined,
+): Promise<Buffer | null> {
+  if (!signal) return readAll(stream, ceiling);
+  throwIfAborted(signal);
+  let stop: () => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => {
+      (stream as Readable).destroy?.();
+      reject(abortError(signal));
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([readAll(stream, ceiling), stopped]);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+async function readAll(stream: Readable | AsyncIterable<unknown>, ceiling: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
@@ -58,7 +83,12 @@ async function isDirectoryFd(fd: number): Promise<boolean> {
  * The text of `path`, or of stdin for `-`, refused (UsageError, exit 2) past `bound`
  * without reading further. A missing or unreadable file is a usage error naming the flag.
  */
-export async function readBounded(ctx: Pick<Context, 'io'>, path: string, flag: string, bound: Bound): Promise<string> {
+export async function readBounded(
+  ctx: Pick<Context, 'io'> & Partial<Pick<Context, 'signal'>>,
+  path: string,
+  flag: string,
+  bound: Bound,
+): Promise<string> {
   const ceiling = byteCeiling(bound);
   let bytes: Buffer | null;
   let source: string;
@@ -72,15 +102,16 @@ export async function readBounded(ctx: Pick<Context, 'io'>, path: string, flag: 
     // Node ends a stdin that is a directory at once, as if empty: say so instead.
     if (ctx.io.stdin === process.stdin && (await isDirectoryFd(0)))
       throw new UsageError(`${flag} - reads stdin, but stdin is a directory`, 'pipe the text in, or give a file');
-    bytes = await readUpTo(ctx.io.stdin, ceiling);
+    bytes = await readUpTo(ctx.io.stdin, ceiling, ctx.signal);
   } else {
     source = path;
     const { createReadStream } = await import('node:fs');
     // `end` is inclusive: at most ceiling + 1 bytes are read, enough to know it is over.
     const stream = createReadStream(path, Number.isFinite(ceiling) ? { end: ceiling } : {});
     try {
-      bytes = await readUpTo(stream, ceiling);
+      bytes = await readUpTo(stream, ceiling, ctx.signal);
     } catch (error) {
+      if (ctx.signal?.aborted) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why =
         code === 'ENOENT'

@@ -52,3 +52,24 @@ describe('agent memory --file -', () => {
     expect(JSON.parse(shown.stdout)).toEqual({ memory: '- important memory' });
   });
 });
+
+describe('a stdin that never ends', () => {
+  it('`doc create --file -`: Ctrl-C ends the wait at once (exit 130), nothing sent', async () => {
+    const child = spawn(testNode, [bin, 'doc', 'create', '--title', 'Never', '--file', '-'], {
+      env: { PATH: process.env.PATH, ...s.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const before = ((await s.t.call('GET', '/docs')).body as { items: unknown[] }).items.length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const interruptedAt = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(Date.now() - interruptedAt).toBeLessThan(2_000);
+    expect(stderr).not.toContain('error');
+    expect(((await s.t.call('GET', '/docs')).body as { items: unknown[] }).items).toHaveLength(before);
+    child.stdin.destroy();
+  });
+});
