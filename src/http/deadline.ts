@@ -55,5 +55,5 @@ export function deadlinePassed(signal: AbortSignal | undefined): DeadlineError |
 
 function formatLimit(ms: number): string {
   const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : Math.round(s * 10) / 10} s`;
+  return `${Number.isInteger(s) ? s : Number(s.toPrecision(2))} s`;
 }

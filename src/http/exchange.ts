@@ -119,6 +119,8 @@ export class Exchange {
         }),
       );
     } catch (error) {
+      // No wait at all, and still too late: the deadline passed before the request (start-up took it).
+      if (error instanceof PacingTooLong && error.waitMs <= 0) throw new DeadlineError(waitLimitMs ?? 0);
       if (error instanceof PacingTooLong) throw pacingTooLong(error.waitMs, rate, waitLimitMs ?? 0);
       throw error;
     }

@@ -91,6 +91,16 @@ async function proxy(): Promise<SilentProxy> {
   return p;
 }
 
+describe('a --timeout shorter than start-up', () => {
+  it('is TIMEOUT, said as such (not the rate limit), and nothing is sent', async () => {
+    const s = await serve(() => ({ kind: 'silent' }));
+    const r = await kagent(['me', '--timeout', '0.001', '--base-url', s.baseUrl]);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^error: --timeout \(0\.001 s\) ran out before the command finished \(TIMEOUT\)\n/);
+    expect(s.requests).toHaveLength(0);
+  });
+});
+
 describe('--timeout 2 ends the command within 3 s', () => {
   it('when the service trickles its answer one byte every 300 ms (an idle timer never fires)', async () => {
     const s = await serve(() => ({ kind: 'trickle', everyMs: 300 }));
