@@ -9,7 +9,7 @@
 // and cost every API call 7-12 ms of start-up (measured on `kagent me --json`).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from './clock.js';
 import { abortableSleep } from './clock.js';
@@ -127,8 +127,14 @@ export class SharedFilePacer implements Pacer {
       const { state, result } = change(this.read(), this.clock.now());
       if (state) {
         const tmp = `${this.file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-        renameSync(tmp, this.file);
+        try {
+          writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+          renameSync(tmp, this.file);
+        } catch (error) {
+          // A full disk, say: the half-written copy does not stay behind (the caller falls back as before).
+          rmSync(tmp, { force: true });
+          throw error;
+        }
       }
       return result;
     } finally {

@@ -51,3 +51,17 @@ describe.each(['fifo', 'zero'] as const)('a %s', (kind) => {
     expect(JSON.parse(r.stdout)).toHaveProperty('id');
   });
 });
+
+describe('a shared rate window that cannot be replaced (a directory with something in it stands there)', () => {
+  it('the command still succeeds (paced in the process), and no temporary copy stays behind', async () => {
+    const cache = join(s.home, 'cache-blocked');
+    const env = { ...s.env, KAGENT_CACHE_DIR: cache };
+    expect((await run(['me', '--json', 'id'], env)).status).toBe(0);
+    const window = readdirSync(cache).find((name) => /^window-.*\.json$/.test(name))!;
+    rmSync(join(cache, window));
+    mkdirSync(join(cache, window, 'inside'), { recursive: true });
+    const r = await run(['me', '--json', 'id'], env);
+    expect(r.status).toBe(0);
+    expect(readdirSync(cache).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
