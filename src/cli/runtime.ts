@@ -121,7 +121,13 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
     if (!stream) return;
     await stream.close();
     io.stdout = real;
+    const failed = stream.failed;
     stream = undefined;
+    if (failed)
+      throw new CliError(`the pager "${config.pager}" ${failed}: the output may not have been shown`, {
+        code: 'PAGER_FAILED',
+        hint: 'choose another pager (KAGENT_PAGER, PAGER or `kagent config set pager`), or pass --no-pager',
+      });
   };
 }
 

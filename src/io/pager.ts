@@ -70,6 +70,8 @@ export class PagingStream extends Writable {
   private lines = 0;
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
+  /** How the pager failed, if it did ("ended with status 127"): the output may not have been shown. */
+  failed: string | undefined;
   /** No pager after all (it could not start, or held output was let out): writes go straight to the terminal. */
   private direct_ = false;
 
@@ -180,8 +182,11 @@ export class PagingStream extends Writable {
         if (hold) hold.running = false;
         resolve();
       });
-      child.on('close', () => {
+      child.on('close', (code) => {
         if (hold) hold.running = false;
+        // Quitting a pager (q, or Ctrl-C in it) ends it with 0. It runs through a shell, which ends with
+        // 127 when it cannot run it and with 128 + N when a signal kills it.
+        if (code !== null && code !== 0) this.failed = `ended with status ${code}`;
         resolve();
       });
     });

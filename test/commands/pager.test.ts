@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import type { RunCliOptions } from '../helpers/run.js';
+import { plain, unwrap } from '../helpers/binary.js';
 
 let s: LoggedIn;
 let dir: string;
@@ -153,6 +154,26 @@ describe('long output on a terminal goes through the pager', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(Buffer.byteLength(r.stdout)).toBe(200);
+  });
+
+  it.each([
+    ['exits with an error before reading', `sh -c 'exit 2'`, 'ended with status 2'],
+    ['reads it all and fails', `sh -c 'cat >/dev/null; exit 3'`, 'ended with status 3'],
+    ['cannot be run by the shell', 'PAGER_DIR/no-interpreter', 'ended with status 127'],
+    // (Started through a shell, which says so and ends with 128 + the signal.)
+    ['crashes', `sh -c 'kill -SEGV $$'`, 'ended with status 139'],
+  ])('a pager that %s: PAGER_FAILED (exit 1), never a success', async (_name, pager, how) => {
+    const script = join(dir, 'no-interpreter');
+    writeFileSync(script, '#!/no/such/interpreter\n');
+    chmodSync(script, 0o755);
+    const command = pager.replace('PAGER_DIR', dir);
+    const r = await onTerminal(['doc', 'show', longDoc], { KAGENT_PAGER: command });
+    expect(r.code).toBe(1);
+    // The terminal's stderr: styled and wrapped at 80 columns.
+    expect(unwrap(plain(r.stderr))).toContain(
+      `error: the pager "${command}" ${how}: the output may not have been shown (PAGER_FAILED)\n` +
+        'hint: choose another pager (KAGENT_PAGER, PAGER or `kagent config set pager`), or pass --no-pager\n',
+    );
   });
 
   it('a pager that is not installed: a warning, and the output printed as it is', async () => {
