@@ -32,13 +32,16 @@ export function showFormatControls(text: string): string {
 export function sanitize(text: string): string {
   // A field of another type than the view expected (tolerant reading) is shown as text, never a crash.
   if (typeof text !== 'string') text = asText(text);
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(STRING_SEQUENCE, '')
-    .replace(CSI_SEQUENCE, '')
-    .replace(OTHER_ESCAPE, '')
-    .replace(CONTROL, '')
-    .replace(FORMAT, visibleCodePoint);
+  return (
+    text
+      // U+2028 and U+2029 break lines for many readers (Python's splitlines, JavaScript): they are line breaks.
+      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+      .replace(STRING_SEQUENCE, '')
+      .replace(CSI_SEQUENCE, '')
+      .replace(OTHER_ESCAPE, '')
+      .replace(CONTROL, '')
+      .replace(FORMAT, visibleCodePoint)
+  );
 }
 
 // What kagent itself writes to a terminal: colour and style (SGR), hyperlinks
@@ -51,7 +54,7 @@ const OWN_CURSOR =
 
 function keepOnly(text: string, allowed: RegExp): string {
   if (
-    !/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/.test(
+    !/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/.test(
       text,
     )
   )

@@ -39,6 +39,12 @@ describe('sanitize', () => {
     expect(sanitizeLine(`a\nb\tc${ESC}[1m`)).toBe('a b c');
   });
 
+  it('U+2028 and U+2029 are line breaks (readers split lines on them): one line folds them too', () => {
+    expect(sanitize('a\u2028b\u2029c')).toBe('a\nb\nc');
+    expect(sanitizeLine('sp_1\u2028sp_2')).toBe('sp_1 sp_2');
+    expect(guardOutput('row\u2028forged row\n')).toBe('row\nforged row\n');
+  });
+
   it('sanitizeDeep cleans every string of a response, keys included, and keeps other values', () => {
     const data = {
       name: `${ESC}]0;x\x07Evil`,
