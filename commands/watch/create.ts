@@ -9,7 +9,6 @@ import { spaceIdFor } from '../../src/kit/space.js';
 import { meOrNothing, shapes } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, printJson, note, success, wantsJson } from '../../src/io/output.js';
-import { checkCreated } from '../../src/kit/created.js';
 
 /** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
 async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
@@ -183,7 +182,6 @@ async function createWatch(
   } catch (error) {
     throw await explainCreateError(ctx, error);
   }
-  checkCreated(ctx, 'watch', { slug: created.slug, taskId: created.taskId }, 'watch list');
   const { noteReplay } = await import('../../src/kit/idempotency-key.js');
   await noteReplay(ctx, answer, idempotencyKey, `created watch ${created.slug}`, 'showing that one');
   return created;
