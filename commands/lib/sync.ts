@@ -269,6 +269,7 @@ async function planLines(
   cache: DigestCache,
 ): Promise<{ lines: PlanLine[]; codes: number[] }> {
   const { inspect } = await import('../../src/upload/prepare.js');
+  const { refusalExitCode } = await import('../../src/upload/discover.js');
   const lines: PlanLine[] = [];
   const codes: number[] = [];
   const base = (source: Source & { rel?: string }) => ({
@@ -286,7 +287,7 @@ async function planLines(
         message: source.refusal?.message ?? 'cannot read the file',
       },
     });
-    codes.push(source.refusal?.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR);
+    codes.push(refusalExitCode(source.refusal));
   }
   for (const file of plan.files) {
     if (file.action === 'keep') {

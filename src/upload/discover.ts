@@ -15,7 +15,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstatSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 
 export interface Source {
   /** How the file is shown: the operand, a path under a named folder, or "-" for stdin. */
@@ -30,6 +30,11 @@ export interface Source {
   stdin?: boolean;
   /** Found, but not to be sent: refused here with its own code (a name that is not UTF-8). */
   refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE'; message: string };
+}
+
+/** A refusal's exit code: a name that is not UTF-8 is the user's to mend (2), a file that cannot be read 1. */
+export function refusalExitCode(refusal: Source['refusal']): number {
+  return refusal?.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR;
 }
 
 export interface DiscoverOptions {

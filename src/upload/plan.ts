@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import type { DigestCache } from './digest-cache.js';
-import type { Source } from './discover.js';
+import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
 import { formatBytes, inspect, sha256Of } from './prepare.js';
 import type { Target } from './uploader.js';
@@ -83,6 +83,11 @@ export async function planUploads(
   let library: Awaited<ReturnType<typeof libraryHashes>> | undefined;
   for (const source of sources) {
     const base = { path: source.display, name: source.name, size: source.size };
+    // Refused from the listing alone (a name that is not UTF-8), as the real run refuses it.
+    if (source.refusal) {
+      files.push({ ...base, status: 'failed', error: { ...source.refusal }, exitCode: refusalExitCode(source.refusal) });
+      continue;
+    }
     const checked = await inspect(source.path, source.name, source.size, {
       limit: options.limit,
       cache: options.cache,

@@ -14,7 +14,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { LibraryItem } from '../api/shapes.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
-import type { Source } from './discover.js';
+import { refusalExitCode, type Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
 import type { Listed, PlannedFile, SyncPlan } from './sync-plan.js';
 import type { FileError, FileResult, UploadEvents, UploadOptions, UploadSummary } from './uploader.js';
@@ -165,7 +165,7 @@ class SyncRun {
           size: 0,
           status: 'failed',
           error,
-          exitCode: code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR,
+          exitCode: refusalExitCode(source.refusal),
         },
         source,
       );

@@ -17,7 +17,7 @@ import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { FileBody } from './body.js';
-import type { Source } from './discover.js';
+import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
@@ -213,7 +213,7 @@ function refusedBeforeReading(source: Source): FileResult | undefined {
   if (source.refusal)
     return refused(source, {
       ...source.refusal,
-      exitCode: source.refusal.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR,
+      exitCode: refusalExitCode(source.refusal),
     });
   if (charLength(source.name) > limits.fileNameMax) {
     return refused(source, {

@@ -98,6 +98,17 @@ describe('a name that is not UTF-8', () => {
     expect(r.stdout.match(/^uploaded\t/gm)).toHaveLength(3);
   });
 
+  it('--dry-run refuses it as the real run does (UNREADABLE_NAME, exit 2), not as an empty file', async () => {
+    const dir = folderWithBadName();
+    const r = await kagent(['lib', 'upload', dir, '--dry-run', '--json']);
+    expect(r.code).toBe(2);
+    const rows = ndjson(r.stdout) as Array<{ path?: string; status?: string; error?: { code: string } }>;
+    expect(rows.filter((x) => x.status === 'failed').map((x) => [x.path?.slice(dir.length), x.error?.code])).toEqual([
+      ['/bad-\\xFF\\xFE.md', 'UNREADABLE_NAME'],
+    ]);
+    expect(await uploadRequests()).toBe(0);
+  });
+
   it('matched by a glob: reported as failed, not skipped in silence', async () => {
     const dir = folderWithBadName();
     const r = await kagent(['lib', 'upload', `${dir}/*.md`, '--json']);
