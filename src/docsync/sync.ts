@@ -5,7 +5,7 @@
 // Used by `doc push` and by `doc edit` in $EDITOR.
 import type { Doc, Revision } from '../api/shapes.js';
 import type { Context } from '../context.js';
-import { ApiError, CliError } from '../errors.js';
+import { ApiError, CliError, throwIfAborted } from '../errors.js';
 import { commandLine } from '../io/command-line.js';
 import { isRevision, writableDoc } from './sidecar.js';
 import { withEndingOf } from '../io/final-newline.js';
@@ -99,6 +99,8 @@ export async function sendChange(
   const plan = planPush(base, text, EditOp);
   if (plan.kind === 'none') return undefined;
   const api = await ctx.api();
+  // Stopped before anything left (Ctrl-C or SIGTERM while the editor was open): nothing is on its way.
+  throwIfAborted(ctx.signal);
   inFlight(true);
   try {
     if (plan.kind === 'edits') {

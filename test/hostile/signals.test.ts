@@ -20,6 +20,46 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+describe('doc edit stopped by a signal while the editor is open', () => {
+  it('SIGHUP before anything is sent: nothing was saved, not "unknown"; the text kept (exit 129)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
+    dirs.push(home);
+    server = await startDocServer({ docs: [{ id: 'dc_1', title: 'Plan', body: '# Plan\n\nStatus: draft\n' }] });
+    const editor = join(home, 'editor.sh');
+    writeFileSync(
+      editor,
+      [
+        '#!/bin/sh',
+        'p=$PPID',
+        `while [ "$p" -gt 1 ] && ! tr '\\0' ' ' < /proc/$p/cmdline | grep -q 'kagent.js'; do p=$(awk '/^PPid:/ { print $2 }' /proc/$p/status); done`,
+        'kill -HUP "$p"',
+        `sed -i 's/^Status: draft$/Status: final/' "$1"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(editor, 0o755);
+    const env = {
+      HOME: home,
+      TMPDIR: home,
+      KAGENT_CONFIG_DIR: join(home, 'config'),
+      KAGENT_CACHE_DIR: join(home, 'cache'),
+      KAGENT_BASE_URL: server.baseUrl,
+      KAGENT_API_KEY: 'k_test',
+      EDITOR: editor,
+      NO_COLOR: '1',
+    };
+    const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
+    const screen = unwrap(plain(run.output));
+    expect(server.docs.get('dc_1')).toMatchObject({ revision: 1, body: '# Plan\n\nStatus: draft\n' });
+    expect(server.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(screen).not.toContain('on its way');
+    expect(screen).toContain('nothing was saved');
+    const kept = /your text is kept in (\S+\.md)/.exec(screen)?.[1];
+    expect(readFileSync(kept as string, 'utf8')).toBe('# Plan\n\nStatus: final\n');
+    expect(run.code).toBe(129);
+  }, 60_000);
+});
+
 describe('doc edit stopped by a signal while its save is in flight', () => {
   it('SIGHUP after the service applied the save, before its answer: outcome unknown, how to check, the text kept (exit 129)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
