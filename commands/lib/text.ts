@@ -77,12 +77,20 @@ export default defineCommand({
         for (;;) {
           const chunk = await read(offset, limit);
           yield chunk;
-          if (chunk.nextOffset === null) return;
-          if (chunk.nextOffset <= offset)
-            throw new CliError(`the service sent the text back from character ${chunk.nextOffset} again; stopping`, {
-              code: 'TEXT_LOOP',
-            });
-          offset = chunk.nextOffset;
+          const next: unknown = chunk.nextOffset;
+          if (next === null || next === undefined) return;
+          // Only a whole number past this chunk's start can be asked for: anything else would go round or nowhere.
+          if (!Number.isSafeInteger(next))
+            throw new CliError(
+              `the service's next offset is not a whole number (${String(JSON.stringify(next)).slice(0, 40)}); stopping: the text printed is incomplete`,
+              { code: 'TEXT_LOOP' },
+            );
+          if ((next as number) <= offset)
+            throw new CliError(
+              `the service's next offset (${next as number}) is not past this chunk's start (${offset}): the text would go round; stopping, the text printed is incomplete`,
+              { code: 'TEXT_LOOP' },
+            );
+          offset = next as number;
         }
       }
       if (wantsJson(ctx)) {

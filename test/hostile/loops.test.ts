@@ -106,6 +106,29 @@ describe('a cursor that is not text', () => {
   });
 });
 
+describe('lib text --all, a next offset that cannot be followed', () => {
+  it.each([
+    ['behind the chunk', -5, "the service's next offset (-5) is not past this chunk's start (0)"],
+    ['the same again', 0, "the service's next offset (0) is not past this chunk's start (0)"],
+    ['not a whole number', 1e300, "the service's next offset is not a whole number (1e+300)"],
+    ['text', 'x', 'the service\'s next offset is not a whole number ("x")'],
+  ])('%s: TEXT_LOOP (exit 1) after one request, the text printed so far', async (_name, nextOffset, said) => {
+    server = await hostileServer(() => ({
+      kind: 'answer',
+      status: 200,
+      body: { id: 'li_1', text: 'Hello', offset: 0, total: 10, nextOffset },
+    }));
+    const r = await runCli(['lib', 'text', 'li_1', '--all', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: KEY },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('Hello');
+    expect(r.stderr).toContain(`error: ${said}`);
+    expect(r.stderr).toContain('(TEXT_LOOP)');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('a Retry-After that is not one', () => {
   it.each(['-5', '3, 4', 'abc', '1e3', 'Tomorrow'])('%j is absent: no wait of its own', (value) => {
     expect(parseRetryAfter(value, Date.now())).toBeUndefined();
