@@ -2,7 +2,8 @@
 // built binary in a pseudo-terminal) sends the save; the service applies it
 // and holds its answer; the terminal "hangs up" (SIGHUP to kagent) while the
 // request is on its way. kagent must not claim that nothing was saved: the
-// outcome is unknown, it says how to check, and where the text was kept.
+// outcome is unknown, it says how to check, and where the text was kept. A
+// hang-up while the editor is still open sends nothing, and says so.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,43 +21,52 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * `doc edit dc_1` in a pseudo-terminal with a scripted editor: the script finds kagent's pid as $p
+ * (the nearest ancestor running bin/kagent.js: the editor runs under a shell kagent started), runs
+ * `then`, and changes "Status: draft" to "Status: final".
+ */
+async function editWith(home: string, then: string) {
+  const editor = join(home, 'editor.sh');
+  writeFileSync(
+    editor,
+    [
+      '#!/bin/sh',
+      'p=$PPID',
+      `while [ "$p" -gt 1 ] && ! tr '\\0' ' ' < /proc/$p/cmdline | grep -q 'kagent.js'; do p=$(awk '/^PPid:/ { print $2 }' /proc/$p/status); done`,
+      then,
+      `sed -i 's/^Status: draft$/Status: final/' "$1"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(editor, 0o755);
+  const env = {
+    HOME: home,
+    TMPDIR: home,
+    KAGENT_CONFIG_DIR: join(home, 'config'),
+    KAGENT_CACHE_DIR: join(home, 'cache'),
+    KAGENT_BASE_URL: server!.baseUrl,
+    KAGENT_API_KEY: 'k_test',
+    EDITOR: editor,
+    NO_COLOR: '1',
+  };
+  const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
+  return { screen: unwrap(plain(run.output)), code: run.code };
+}
+
 describe('doc edit stopped by a signal while the editor is open', () => {
   it('SIGHUP before anything is sent: nothing was saved, not "unknown"; the text kept (exit 129)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'kagent-hostile-'));
     dirs.push(home);
     server = await startDocServer({ docs: [{ id: 'dc_1', title: 'Plan', body: '# Plan\n\nStatus: draft\n' }] });
-    const editor = join(home, 'editor.sh');
-    writeFileSync(
-      editor,
-      [
-        '#!/bin/sh',
-        'p=$PPID',
-        `while [ "$p" -gt 1 ] && ! tr '\\0' ' ' < /proc/$p/cmdline | grep -q 'kagent.js'; do p=$(awk '/^PPid:/ { print $2 }' /proc/$p/status); done`,
-        'kill -HUP "$p"',
-        `sed -i 's/^Status: draft$/Status: final/' "$1"`,
-        '',
-      ].join('\n'),
-    );
-    chmodSync(editor, 0o755);
-    const env = {
-      HOME: home,
-      TMPDIR: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: server.baseUrl,
-      KAGENT_API_KEY: 'k_test',
-      EDITOR: editor,
-      NO_COLOR: '1',
-    };
-    const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
-    const screen = unwrap(plain(run.output));
+    const { screen, code } = await editWith(home, 'kill -HUP "$p"');
     expect(server.docs.get('dc_1')).toMatchObject({ revision: 1, body: '# Plan\n\nStatus: draft\n' });
     expect(server.requests.filter((q) => q.method !== 'GET')).toEqual([]);
     expect(screen).not.toContain('on its way');
     expect(screen).toContain('nothing was saved');
     const kept = /your text is kept in (\S+\.md)/.exec(screen)?.[1];
     expect(readFileSync(kept as string, 'utf8')).toBe('# Plan\n\nStatus: final\n');
-    expect(run.code).toBe(129);
+    expect(code).toBe(129);
   }, 60_000);
 });
 
@@ -75,32 +85,7 @@ describe('doc edit stopped by a signal while its save is in flight', () => {
       },
       saveDelayMs: Infinity,
     });
-    const editor = join(home, 'editor.sh');
-    writeFileSync(
-      editor,
-      [
-        '#!/bin/sh',
-        // kagent's pid: the nearest ancestor running bin/kagent.js (the editor runs under a shell kagent started).
-        'p=$PPID',
-        `while [ "$p" -gt 1 ] && ! tr '\\0' ' ' < /proc/$p/cmdline | grep -q 'kagent.js'; do p=$(awk '/^PPid:/ { print $2 }' /proc/$p/status); done`,
-        `echo "$p" > '${pidFile}'`,
-        `sed -i 's/^Status: draft$/Status: final/' "$1"`,
-        '',
-      ].join('\n'),
-    );
-    chmodSync(editor, 0o755);
-    const env = {
-      HOME: home,
-      TMPDIR: home,
-      KAGENT_CONFIG_DIR: join(home, 'config'),
-      KAGENT_CACHE_DIR: join(home, 'cache'),
-      KAGENT_BASE_URL: server.baseUrl,
-      KAGENT_API_KEY: 'k_test',
-      EDITOR: editor,
-      NO_COLOR: '1',
-    };
-    const run = await runInPty(['doc', 'edit', 'dc_1'], { env, timeoutMs: 30_000 });
-    const screen = unwrap(plain(run.output));
+    const { screen, code } = await editWith(home, `echo "$p" > '${pidFile}'`);
     expect(signalled).toBe(true);
     // The service did apply it.
     expect(server.docs.get('dc_1')).toMatchObject({ revision: 2, body: '# Plan\n\nStatus: final\n' });
@@ -115,7 +100,7 @@ describe('doc edit stopped by a signal while its save is in flight', () => {
     expect(kept?.startsWith(`${home}/kagent-dc_1-r1-`)).toBe(true);
     expect(existsSync(kept as string)).toBe(true);
     expect(readFileSync(kept as string, 'utf8')).toBe('# Plan\n\nStatus: final\n');
-    expect(run.code).toBe(129);
+    expect(code).toBe(129);
   }, 60_000);
 });
 
