@@ -85,7 +85,12 @@ export async function planUploads(
     const base = { path: source.display, name: source.name, size: source.size };
     // Refused from the listing alone (a name that is not UTF-8), as the real run refuses it.
     if (source.refusal) {
-      files.push({ ...base, status: 'failed', error: { ...source.refusal }, exitCode: refusalExitCode(source.refusal) });
+      files.push({
+        ...base,
+        status: 'failed',
+        error: { ...source.refusal },
+        exitCode: refusalExitCode(source.refusal),
+      });
       continue;
     }
     const checked = await inspect(source.path, source.name, source.size, {
