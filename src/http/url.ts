@@ -1,5 +1,5 @@
 // Base URL handling: where requests go, and whether it is safe to send a key there.
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -68,6 +68,16 @@ export function joinPath(base: URL, path: string): URL {
 export function resolveRawPath(base: URL, path: string): URL {
   if (/^https?:\/\//i.test(path)) return new URL(path);
   let rest = path.startsWith('/') ? path : `/${path}`;
+  // A `.` or `..` segment is resolved away by the URL, out from under the base URL: a full URL says that plainly.
+  if (
+    splitQuery(rest)[0]
+      .split('/')
+      .some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))
+  )
+    throw new UsageError(
+      `the path ${path} has a . or .. segment, which would leave the base URL (${base.pathname})`,
+      'give the path under the base URL, or a full URL (https://…) for another place on the service',
+    );
   if (rest === API_PREFIX || rest.startsWith(`${API_PREFIX}/`) || rest.startsWith(`${API_PREFIX}?`)) {
     rest = rest.slice(API_PREFIX.length) || '/';
   }

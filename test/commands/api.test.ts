@@ -64,6 +64,21 @@ describe('kagent api: answers', () => {
     expect((await kagent(['api', '/me', '--jq', '.credits.total'])).stdout).toBe('1000\n');
   });
 
+  it.each(['/../../_sandbox/', 'docs/../../x', '/%2e%2e/admin', './me'])(
+    'a path with a . or .. segment (%s) is refused (exit 2), nothing sent: it would leave the base URL',
+    async (path) => {
+      const before = (await s.t.call('GET', '/_sandbox/stats')).body as { requests: Record<string, number> };
+      const r = await kagent(['api', path]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: the path ${path} has a . or .. segment, which would leave the base URL (/api/v1) (USAGE)\n` +
+          'hint: give the path under the base URL, or a full URL (https://…) for another place on the service\n',
+      );
+      const after = (await s.t.call('GET', '/_sandbox/stats')).body as { requests: Record<string, number> };
+      expect(after.requests).toEqual(before.requests);
+    },
+  );
+
   it('a 204 prints nothing', async () => {
     const space = (await s.t.call('POST', '/spaces', { key, body: { name: 'Temp' } })).body;
     const r = await kagent(['api', 'DELETE', `/spaces/${space.id}`]);
