@@ -17,9 +17,14 @@ export { replayNote, replayOrigin, type KeyedAnswer } from '../api/replay.js';
 export async function checkIdempotencyKey(key: string | undefined, flag = '--idempotency-key'): Promise<void> {
   if (key === undefined) return;
   const { limits } = await import('../api/shapes.js');
-  if (key.length > 0 && key.length <= limits.idempotencyKeyMax) return;
-  const message = `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`;
-  throw new InputError(`${flag} ${message}`, [{ path: flag, message }]);
+  // A header's value loses white space at its ends on the way: " k" would reach the service as "k".
+  const message =
+    key.length === 0 || key.length > limits.idempotencyKeyMax
+      ? `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`
+      : key.trim() !== key || /[\x00-\x1f\x7f]/.test(key)
+        ? 'must not start or end with white space, nor hold control characters (a header would not carry them)'
+        : undefined;
+  if (message) throw new InputError(`${flag} ${message}`, [{ path: flag, message }]);
 }
 
 /** Says the replay note on stderr when there is one; true when it did (the usual success line is then left out). */

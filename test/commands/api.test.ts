@@ -273,6 +273,15 @@ describe('kagent api: idempotency, headers, pages', () => {
     const long = await kagent(['api', 'POST', '/docs', '--idempotency-key', 'k'.repeat(201)]);
     expect(long.code).toBe(2);
     expect(long.stderr).toContain('--idempotency-key must be 1 to 200 characters (got 201)');
+    const docs = (await s.t.call('GET', '/docs', { key })).body.items.length;
+    for (const odd of [' ', ' k-1', 'k-1 ', 'k\t1']) {
+      const r = await kagent(['api', 'POST', '/docs', '-f', 'title=Odd', '--idempotency-key', odd]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        '--idempotency-key must not start or end with white space, nor hold control characters (a header would not carry them)',
+      );
+    }
+    expect((await s.t.call('GET', '/docs', { key })).body.items).toHaveLength(docs);
   });
 
   it('-H sends a header', async () => {
