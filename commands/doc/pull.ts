@@ -115,6 +115,7 @@ export default defineCommand({
     'kagent doc pull dc_8f2k1x -o plan.md --force',
   ],
   async run(ctx, opts, args) {
+    if (opts.output?.trim() === '') throw new UsageError('-o needs a file or a directory (got an empty name)');
     if (opts.all) {
       if (args.id !== undefined) throw new UsageError('give an ID or --all, not both');
       return pullAll(ctx, opts);

@@ -136,3 +136,15 @@ describe('a sidecar whose revision is not a whole number', () => {
     expect(existsSync(join(dir, 'a.md'))).toBe(true);
   });
 });
+
+describe('doc pull -o with an empty name', () => {
+  it('is a usage error (exit 2) naming the flag, nothing asked or written', async () => {
+    await serve(doc('b'));
+    for (const args of [['b'], ['--all']]) {
+      const r = await kagent(['doc', 'pull', ...args, '-o', '']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('error: -o needs a file or a directory (got an empty name) (USAGE)\n');
+    }
+    expect(server!.requests).toEqual([]);
+  });
+});
