@@ -71,7 +71,7 @@ function failure(state: StreamState): CliError | undefined {
 }
 
 /** A write that failed (a full disk, a device error): the output is lost, and the run says so (exit 1). */
-export function outputFailed(error: Error & { code?: string }): CliError {
+function outputFailed(error: Error & { code?: string }): CliError {
   // "ENOSPC: no space left on device, write" → "no space left on device"
   const reason = error.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
   return new CliError(`cannot write the output: ${reason}`, { code: 'OUTPUT_FAILED' });
