@@ -56,7 +56,8 @@ async function* pages<T>(
     for (const [index, item] of items.entries()) {
       yield item;
       if (limit !== undefined && ++yielded >= limit) {
-        state.cut = index < items.length - 1 || Boolean(cursorOf(page.nextCursor, seen.size + 1));
+        // Everything asked for came: whether more was there, without judging a cursor that is not followed.
+        state.cut = index < items.length - 1 || Boolean(page.nextCursor);
         return;
       }
     }

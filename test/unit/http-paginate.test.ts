@@ -91,6 +91,14 @@ describe('paginate', () => {
     expect(fetched).toEqual([undefined, undefined]);
   });
 
+  it('--limit reached: a cursor that could not be followed is no error (it is not followed)', async () => {
+    const pages = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { limit: 2 });
+    expect(await collect(pages)).toEqual([1, 2]);
+    expect(pages.cut).toBe(true);
+    const more = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { all: true });
+    await expect(collect(more)).rejects.toMatchObject({ code: 'CURSOR_INVALID' });
+  });
+
   it('refuses to loop on a cursor the service hands back unchanged', async () => {
     const pages = paginate(async () => ({ items: [1], nextCursor: 'same' }), { all: true });
     await expect(collect(pages)).rejects.toMatchObject({ code: 'CURSOR_LOOP' });
