@@ -61,9 +61,13 @@ async function* pages<T>(
         return;
       }
     }
+    // One page asked for: more is only said, and the cursor not followed (nor judged).
+    if (!all && limit === undefined) {
+      if (page.nextCursor) state.cut = true;
+      return;
+    }
     const next = cursorOf(page.nextCursor, seen.size + 1);
-    if (next && !all && limit === undefined) state.cut = true;
-    if (!next || (!all && limit === undefined)) return;
+    if (!next) return;
     if (seen.has(next)) {
       throw new CliError(
         `the service returned a page cursor it had already given (${next.slice(0, 40)}) after ${seen.size + 1} pages: the pages go round in a loop; stopping`,

@@ -91,10 +91,13 @@ describe('paginate', () => {
     expect(fetched).toEqual([undefined, undefined]);
   });
 
-  it('--limit reached: a cursor that could not be followed is no error (it is not followed)', async () => {
+  it('--limit reached, or one page asked for: a cursor that could not be followed is no error (it is not followed)', async () => {
     const pages = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { limit: 2 });
     expect(await collect(pages)).toEqual([1, 2]);
     expect(pages.cut).toBe(true);
+    const onePage = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }));
+    expect(await collect(onePage)).toEqual([1, 2]);
+    expect(onePage.cut).toBe(true);
     const more = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { all: true });
     await expect(collect(more)).rejects.toMatchObject({ code: 'CURSOR_INVALID' });
   });
