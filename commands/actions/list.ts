@@ -5,6 +5,7 @@ import { pageOptions, paging } from '../../src/kit/options.js';
 import { pendingActions } from './shared.js';
 import { isoTime } from '../../src/io/format.js';
 import { printList, note } from '../../src/io/output.js';
+import { riskText } from '../../src/views/chat.js';
 
 export default defineCommand({
   name: 'list',
@@ -19,7 +20,6 @@ export default defineCommand({
     'kagent actions list | cut -f1',
   ],
   async run(ctx, opts) {
-    const { riskText } = await import('../../src/views/chat.js');
     const count = await printList<Action>(ctx, pendingActions(ctx, paging(opts)), {
       empty: 'No actions are waiting for your decision.',
       columns: [

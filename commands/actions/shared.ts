@@ -2,6 +2,7 @@
 // where the chat REPL decides and undoes actions the same way.
 import type { Context } from '../../src/context.js';
 import { decideAction } from '../../src/views/actions.js';
+import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
 
 export { pendingActions, locateAction } from '../../src/views/actions.js';
 
@@ -12,7 +13,6 @@ export async function decide(
   remember: boolean,
   idempotencyKey: string | undefined,
 ): Promise<void> {
-  const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
   await checkIdempotencyKey(idempotencyKey);
   await decideAction(ctx, id, approve, remember, { print: true, idempotencyKey });
 }

@@ -4,6 +4,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { printJson, success, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
+import { undoAction } from '../../src/views/actions.js';
 
 export default defineCommand({
   name: 'undo',
@@ -19,7 +20,6 @@ export default defineCommand({
     'kagent actions undo ac_3k9x0q2m --json',
   ],
   async run(ctx, _opts, args) {
-    const { undoAction } = await import('../../src/views/actions.js');
     const done: Action[] = [];
     let failure: unknown;
     for (const id of args.ids) {

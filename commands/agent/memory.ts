@@ -5,6 +5,8 @@ import { getAgent } from './shared.js';
 import { promptBlocker } from '../../src/io/terminal.js';
 import { charLength } from '../../src/api/validate.js';
 import { printJson, printText, note, success, wantsJson } from '../../src/io/output.js';
+import { readBounded, inputBounds } from '../../src/io/input.js';
+import * as S from '../../src/api/shapes.js';
 
 /** Lines added and removed (as multisets: a moved line counts as neither). */
 function lineChanges(before: string, after: string): { added: number; removed: number } {
@@ -23,7 +25,6 @@ function lineChanges(before: string, after: string): { added: number; removed: n
 }
 
 async function readSource(ctx: Context, path: string): Promise<string> {
-  const { readBounded, inputBounds } = await import('../../src/io/input.js');
   return readBounded(ctx, path, '--file', (await inputBounds()).memory);
 }
 
@@ -57,7 +58,6 @@ export default defineCommand({
         `nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`,
       );
     }
-    const S = await import('../../src/api/shapes.js');
     // What was given is read (and checked for the memory's fixed bound) before any request.
     let supplied: string | undefined;
     if (mode === 'set') supplied = opts.set;

@@ -3,6 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
 import { printItem, success } from '../../src/io/output.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'rename',
@@ -11,7 +12,6 @@ export default defineCommand({
   arguments: [{ name: 'name', description: 'the new name (1 to 60 characters)' }],
   examples: ['kagent agent rename Ada', 'kagent agent rename "Research assistant" --json'],
   async run(ctx, _opts, args) {
-    const S = await import('../../src/api/shapes.js');
     const body = { name: args.name };
     checkInput(S.UpdateAgentRequest, body, { name: 'NAME' });
     if (args.name.trim() === '') throw new UsageError('NAME must not be blank');

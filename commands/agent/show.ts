@@ -7,6 +7,7 @@ import { getAgent } from './shared.js';
 import { charLength } from '../../src/api/validate.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { printItem } from '../../src/io/output.js';
+import { renderMarkdown } from '../../src/io/markdown.js';
 
 async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
   const memory = typeof agent.memory === 'string' ? agent.memory : '';
@@ -37,7 +38,6 @@ async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<st
       ),
     );
   } else {
-    const { renderMarkdown } = await import('../../src/io/markdown.js');
     lines.push((await renderMarkdown(ctx, memory)).replace(/\n+$/, ''));
   }
   return lines.join('\n');

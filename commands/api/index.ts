@@ -15,7 +15,7 @@ import type { Context } from '../../src/context.js';
 import { ApiError, UsageError } from '../../src/errors.js';
 import { defineGroup } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
-import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { checkIdempotencyKey, replayOrigin } from '../../src/kit/idempotency-key.js';
 import { checkHeader } from '../../src/http/headers.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../../src/api/depth.js';
 import { joinPath, resolveRawPath } from '../../src/http/url.js';
@@ -24,6 +24,9 @@ import { emit } from '../../src/io/streams.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { printJson, printText, note, warn, printList } from '../../src/io/output.js';
 import { paginate } from '../../src/http/paginate.js';
+import { readBounded, inputBounds } from '../../src/io/input.js';
+import { STATUS_CODES } from 'node:http';
+import { randomUUID } from 'node:crypto';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const QUERY_METHODS = new Set(['GET', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -87,7 +90,6 @@ async function typedValue(ctx: Context, value: string, key: string): Promise<Jso
   if (value === 'null') return null;
   if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return Number(value);
   if (value.startsWith('@')) {
-    const { readBounded, inputBounds } = await import('../../src/io/input.js');
     return readBounded(ctx, value.slice(1), `-F ${key}=@`, (await inputBounds()).apiInput);
   }
   return value;
@@ -191,7 +193,6 @@ async function printHead(
   status: number,
   headers: Record<string, string | string[] | undefined> | undefined,
 ): Promise<void> {
-  const { STATUS_CODES } = await import('node:http');
   let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd() + '\n';
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (value === undefined) continue;
@@ -306,7 +307,6 @@ export default defineGroup({
     const fields = await parseFields(ctx, opts);
     let body: unknown;
     if (opts.input !== undefined) {
-      const { readBounded, inputBounds } = await import('../../src/io/input.js');
       const text = await readBounded(ctx, opts.input, '--input', (await inputBounds()).apiInput);
       try {
         body = JSON.parse(text);
@@ -327,7 +327,6 @@ export default defineGroup({
       body = bodyOf(fields);
     }
     if (idempotencyKey === undefined && (await isCreateStyle(method, path))) {
-      const { randomUUID } = await import('node:crypto');
       idempotencyKey = randomUUID();
     }
 
@@ -347,7 +346,6 @@ export default defineGroup({
       throw error;
     }
     if (opts.include) await printHead(ctx, result.status, result.headers);
-    const { replayOrigin } = await import('../../src/kit/idempotency-key.js');
     const origin = replayOrigin(result, userKey);
     if (origin === 'earlier-run' || origin === 'either') {
       await note(

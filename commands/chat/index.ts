@@ -26,6 +26,8 @@ import { wantsJson, printJson, printItem, success, footer } from '../../src/io/o
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { promptBlocker } from '../../src/io/terminal.js';
+import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import * as S from '../../src/api/shapes.js';
 
 const options = [
   {
@@ -86,8 +88,6 @@ export default defineGroup({
       );
     }
     const context = parseAbout(opts.about);
-    const S = await import('../../src/api/shapes.js');
-    const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     // Bounds of what can be checked before any request (and before reading stdin).
     const probe: Record<string, unknown> = { text: 'x' };

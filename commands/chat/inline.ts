@@ -7,6 +7,9 @@ import type { ChatMessage } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { warn, success, getFormatter, note } from '../../src/io/output.js';
+import { decideAction, undoAction, pendingActions } from '../../src/views/actions.js';
+import { reportError } from '../../src/io/report.js';
+import { riskText } from '../../src/views/chat.js';
 
 /** What the REPL remembers between turns: the conversation, the actions shown waiting, the ones approved here. */
 export interface Session {
@@ -95,7 +98,6 @@ async function decide(
   remember: boolean,
   session: Session,
 ): Promise<boolean> {
-  const { decideAction } = await import('../../src/views/actions.js');
   try {
     await decideAction(ctx, id, approve, remember, { print: false });
   } catch (error) {
@@ -113,7 +115,6 @@ async function decide(
  */
 export async function reportAndGoOn(ctx: Context, error: unknown): Promise<void> {
   if (ctx.signal.aborted) throw error;
-  const { reportError } = await import('../../src/io/report.js');
   reportError(error, {
     stderr: ctx.io.stderr,
     json: false,
@@ -151,7 +152,6 @@ export async function slashCommand(
         await warn(ctx, 'nothing approved here to undo: /undo ID');
         return { approved: [] };
       }
-      const { undoAction } = await import('../../src/views/actions.js');
       try {
         const action = await undoAction(ctx, target);
         session.approved = session.approved.filter((other) => other !== target);
@@ -173,8 +173,6 @@ export async function slashCommand(
 }
 
 async function listActions(ctx: Context): Promise<void> {
-  const { pendingActions } = await import('../../src/views/actions.js');
-  const { riskText } = await import('../../src/views/chat.js');
   const f = await getFormatter(ctx, 'stderr');
   const lines: string[] = [];
   try {

@@ -15,6 +15,10 @@ import { note, warn } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import type { onInterruptKey as OnInterruptKey } from '../../src/io/interrupt-key.js';
+import { onInterruptKey } from '../../src/io/interrupt-key.js';
+import { choicesOf } from '../../src/views/chat.js';
+import { followConversation } from '../../src/views/chat-follow.js';
+import * as S from '../../src/api/shapes.js';
 
 const EOT = '\x04';
 /** Ctrl-C at a prompt (not the end of input). */
@@ -71,7 +75,6 @@ export async function repl(
 ): Promise<void> {
   const session: Session = { conversationId: first.conversationId, waiting: [], approved: [] };
   await greet(ctx, session);
-  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   const counted = countedPrompt(ctx, onInterruptKey);
   const prompt = counted.prompt;
   let next: string | undefined;
@@ -191,8 +194,6 @@ async function sendTurn(
   first: { spaceId?: string; context?: SendMessageRequest['context'] },
   message: string,
 ): Promise<Turn | 'stopped' | undefined> {
-  const S = await import('../../src/api/shapes.js');
-  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   const body: SendMessageRequest = { text: message };
   if (session.conversationId) body.conversationId = session.conversationId;
   else if (first.spaceId) body.spaceId = first.spaceId;
@@ -235,7 +236,6 @@ async function showReply(
   reply: ChatMessage,
   prompt: Prompt,
 ): Promise<{ ended: boolean; next?: string }> {
-  const { choicesOf } = await import('../../src/views/chat.js');
   const conversationId = session.conversationId as string;
   await printReply(ctx, reply, conversationId, true);
   await note(ctx, (f) => f.dim(`${conversationId}${creditsText(reply)}`));
@@ -271,8 +271,6 @@ async function showReply(
 async function carryOn(ctx: Context, session: Session, prompt: Prompt): Promise<boolean> {
   const conversationId = session.conversationId;
   if (!conversationId) return true;
-  const { followConversation } = await import('../../src/views/chat-follow.js');
-  const { onInterruptKey } = await import('../../src/io/interrupt-key.js');
   const stop = new AbortController();
   const release = onInterruptKey(ctx.io, () => stop.abort());
   let page: Messages;

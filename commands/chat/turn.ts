@@ -5,6 +5,8 @@ import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
 import { printItem } from '../../src/io/output.js';
+import { followConversation, replyOf, noReplyError } from '../../src/views/chat-follow.js';
+import { renderParts } from '../../src/views/chat.js';
 
 /** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */
 const STDIN_MAX_BYTES = 1024 * 1024;
@@ -111,7 +113,6 @@ export async function send(
 /** Sends one message and follows the turn to its reply. */
 export async function runTurn(ctx: Context, body: SendMessageRequest, idempotencyKey?: string): Promise<Turn> {
   const started = await send(ctx, body, idempotencyKey);
-  const { followConversation, replyOf, noReplyError } = await import('../../src/views/chat-follow.js');
   const show = suggest(ctx, 'conversation show', started.conversationId, '--follow');
   const page = await followConversation(ctx, started.conversationId, {
     replyId: started.messageId,
@@ -129,7 +130,6 @@ export async function printReply(
   conversationId: string,
   repl: boolean,
 ): Promise<void> {
-  const { renderParts } = await import('../../src/views/chat.js');
   await printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
 }
 

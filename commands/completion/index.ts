@@ -6,6 +6,7 @@ import { defineGroup } from '../../src/kit/define.js';
 import values from './values.js';
 import { operations } from '../../src/api/operations.js';
 import { emit } from '../../src/io/streams.js';
+import { loadAllGroups } from '../../src/cli/groups.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
@@ -45,7 +46,6 @@ export default defineGroup({
       import('./scripts.js'),
       import('../../src/cli/global-flags.js'),
     ]);
-    const { loadAllGroups } = await import('../../src/cli/groups.js');
     const specs = await loadAllGroups();
     const globals = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map((flag) => flagInfo(flag));
     const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)));

@@ -5,6 +5,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { emit } from '../../src/io/streams.js';
+import { completeValues, isCompleteKind } from '../../src/kit/complete.js';
 
 export default defineCommand({
   name: '__complete',
@@ -16,7 +17,6 @@ export default defineCommand({
   ],
   examples: ['kagent completion __complete watch ai-'],
   async run(ctx, _opts, args) {
-    const { completeValues, isCompleteKind } = await import('../../src/kit/complete.js');
     if (!isCompleteKind(args.kind)) return;
     const values = await completeValues(args.kind, args.prefix ?? '', {
       baseUrl: ctx.config.baseUrl,

@@ -4,6 +4,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
+import { limits } from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'set',
@@ -36,7 +37,6 @@ export default defineCommand({
         'use `kagent auth login --with-key` (a key typed on the command line ends up in your shell history)',
       );
     }
-    const { limits } = await import('../../src/api/shapes.js');
     const value = setting.parse(args.value, limits);
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
     if (output.wantsJson(ctx))

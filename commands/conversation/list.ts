@@ -4,6 +4,7 @@ import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { isoTime } from '../../src/io/format.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'list',
@@ -19,7 +20,6 @@ export default defineCommand({
     'kagent conversation list | head -1 | cut -f1',
   ],
   async run(ctx, opts) {
-    const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listConversations, query, { space: '--space' });
     if (opts.space !== undefined) {

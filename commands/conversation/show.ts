@@ -3,6 +3,9 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { printItem, note } from '../../src/io/output.js';
+import { followConversation } from '../../src/views/chat-follow.js';
+import { renderTranscript } from '../../src/views/chat-transcript.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'show',
@@ -31,14 +34,12 @@ export default defineCommand({
     'kagent conversation show cv_3k9x0q2m --json | jq ".messages | length"',
   ],
   async run(ctx, opts, args) {
-    const S = await import('../../src/api/shapes.js');
     const query = opts.limit === undefined ? undefined : { limit: opts.limit };
     checkInput(S.Queries.getConversationMessages, query ?? {}, { limit: '--limit' });
     const api = await ctx.api();
     let page: Messages;
     try {
       if (opts.follow) {
-        const { followConversation } = await import('../../src/views/chat-follow.js');
         page = await followConversation(ctx, args.id, {
           limit: opts.limit,
           resumeHint: `read it again with \`${suggest(ctx, 'conversation show', args.id, '--follow')}\``,
@@ -49,7 +50,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    const { renderTranscript } = await import('../../src/views/chat-transcript.js');
     await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
     if (page.conversation?.running)
       await note(

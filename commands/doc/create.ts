@@ -3,11 +3,12 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { shapes, bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, success, note, wantsJson } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
+import { refuseFrontMatter } from '../../src/views/doc-edit.js';
 
 /** --file - is stdin; another --file a path. */
 function describeFile(file: string | undefined): string {
@@ -69,7 +70,6 @@ export default defineCommand({
     checkInput(S.CreateDocRequest, request, flagFor);
     await checkIdempotencyKey(opts.idempotencyKey);
 
-    const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
     if (given && !opts.allowEmpty)
       refuseEmpty(given.text, given.flag === '--file' ? describeFile(opts.file) : given.flag);
@@ -100,7 +100,6 @@ export default defineCommand({
     });
     const created = result.body;
     checkCreated(ctx, 'doc', { id: created.id }, 'doc list');
-    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
       await success(
         ctx,

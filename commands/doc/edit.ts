@@ -7,6 +7,13 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { note, printItem } from '../../src/io/output.js';
+import { asFileText, sameText } from '../../src/io/final-newline.js';
+import { hasFrontMatter, parseOps } from '../../src/views/doc-edit.js';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { fileInside, safeFileName, systemReason } from '../../src/io/file-name.js';
+import { saveEditedDoc } from '../../src/docsync/editing.js';
+import { readBounded, inputBounds } from '../../src/io/input.js';
 
 interface EditOptions {
   replace?: string[];
@@ -122,10 +129,8 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
     );
   }
   const doc = await readDoc(ctx, id);
-  const { asFileText, sameText } = await import('../../src/io/final-newline.js');
   // The file ends with a newline, as editors expect (vi adds one on save): that alone is no change.
   const edited = await ctx.editor.edit(asFileText(doc.body), { extension: '.md' });
-  const { hasFrontMatter } = await import('../../src/views/doc-edit.js');
   if (sameText(edited, doc.body)) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
     await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
@@ -134,9 +139,6 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
     return;
   }
   const keep = async (why: string | ((path: string) => string), text = edited): Promise<string> => {
-    const { writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { fileInside, safeFileName, systemReason } = await import('../../src/io/file-name.js');
     const path = fileInside(
       tmpdir(),
       safeFileName(`kagent-${id}`, { suffix: `-r${doc.revision}-${ctx.clock.now()}.md` }),
@@ -155,7 +157,6 @@ async function editInEditor(ctx: Context, id: string): Promise<void> {
       await keep('remove the block and try again'),
     );
   // Saved as the smallest exact-match edits; a save made meanwhile is merged (src/docsync/editing.ts).
-  const { saveEditedDoc } = await import('../../src/docsync/editing.js');
   const outcome = await withNotFound(ctx, 'doc', id, () =>
     saveEditedDoc(ctx, { id, body: doc.body, revision: doc.revision, edited, keep: (text, why) => keep(why, text) }),
   );
@@ -222,8 +223,6 @@ export default defineCommand({
     if (opts.ops !== undefined) {
       if (edits.length > 0)
         throw new UsageError('use --ops or the edit flags (--replace, --insert-after, --append, --prepend), not both');
-      const { parseOps } = await import('../../src/views/doc-edit.js');
-      const { readBounded, inputBounds } = await import('../../src/io/input.js');
       const parsed = parseOps(
         await readBounded(ctx, opts.ops, '--ops', (await inputBounds()).docOps),
         opts.ops === '-' ? 'stdin' : opts.ops,

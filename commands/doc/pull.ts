@@ -7,6 +7,9 @@ import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
 import { printList, warn, printItem, success } from '../../src/io/output.js';
+import { readSidecar, writableDoc } from '../../src/docsync/sidecar.js';
+import { fileInside } from '../../src/io/file-name.js';
+import { checkPullTarget, docFileName, writePulled, pullTarget } from '../../src/docsync/files.js';
 
 interface Pulled {
   id: string;
@@ -26,9 +29,6 @@ const columns = [
 
 /** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const { readSidecar, writableDoc } = await import('../../src/docsync/sidecar.js');
-  const { fileInside } = await import('../../src/io/file-name.js');
-  const { checkPullTarget, docFileName, writePulled } = await import('../../src/docsync/files.js');
   const S = await shapes();
   const query: Record<string, string | undefined> = { space: opts.space };
   checkInput(S.Queries.listDocs, query, { space: '--space' });
@@ -125,12 +125,10 @@ export default defineCommand({
     if (opts.space !== undefined) throw new UsageError('--space goes with --all (a document is named by its ID)');
     const id = args.id;
     const api = await ctx.api();
-    const { writableDoc } = await import('../../src/docsync/sidecar.js');
     const doc: Doc = writableDoc(
       await withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal })),
       id,
     );
-    const { pullTarget, checkPullTarget, writePulled } = await import('../../src/docsync/files.js');
     const file = await pullTarget(doc, opts.output, '.');
     await checkPullTarget(file, doc.id, opts.force === true);
     await writePulled(file, doc);

@@ -6,6 +6,11 @@ import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { kagentCommand } from '../../src/io/command-line.js';
 import { note, printItem, success } from '../../src/io/output.js';
+import { readSidecar, writeSidecar, writeText } from '../../src/docsync/sidecar.js';
+import { readLocal } from '../../src/docsync/files.js';
+import { hasConflictMarkers, markersLeft } from '../../src/docsync/text.js';
+import { saveMerging, stoppedMidFlight } from '../../src/docsync/sync.js';
+import { asFileText, sameText } from '../../src/io/final-newline.js';
 
 export default defineCommand({
   name: 'push',
@@ -40,9 +45,6 @@ const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${
 
 /** FILE and its sidecar, refused when it was not pulled, is gone, or still holds the markers of kagent's merge. */
 async function readPulled(ctx: Context, file: string): Promise<{ sidecar: Sidecar; text: string }> {
-  const { readSidecar } = await import('../../src/docsync/sidecar.js');
-  const { readLocal } = await import('../../src/docsync/files.js');
-  const { hasConflictMarkers, markersLeft } = await import('../../src/docsync/text.js');
   const sidecar = await readSidecar(file);
   if (!sidecar)
     throw new UsageError(
@@ -74,7 +76,6 @@ async function readPulled(ctx: Context, file: string): Promise<{ sidecar: Sideca
 
 /** Saves the changes, merging with what was saved meanwhile; stopped mid-flight, says the outcome is unknown. */
 async function sendChanges(ctx: Context, file: string, sidecar: Sidecar, text: string): Promise<SaveOutcome> {
-  const { saveMerging, stoppedMidFlight } = await import('../../src/docsync/sync.js');
   let sending = false;
   return withNotFound(ctx, 'doc', sidecar.id, () =>
     saveMerging(ctx, {
@@ -123,8 +124,6 @@ async function keepConflict(
   sidecar: Sidecar,
   outcome: Outcome<'conflict'>,
 ): Promise<never> {
-  const { writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
-  const { asFileText } = await import('../../src/io/final-newline.js');
   await writeText(file, asFileText(outcome.text));
   await writeSidecar(file, {
     id: sidecar.id,
@@ -152,8 +151,6 @@ async function reportPushed(
   text: string,
   outcome: Outcome<'saved'>,
 ): Promise<void> {
-  const { writeSidecar, writeText } = await import('../../src/docsync/sidecar.js');
-  const { asFileText, sameText } = await import('../../src/io/final-newline.js');
   // A merge goes into FILE; the final newline alone (the file has one, the service's text not) is no change.
   if (!sameText(text, outcome.text)) await writeText(file, asFileText(outcome.text));
   await writeSidecar(file, {

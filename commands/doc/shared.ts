@@ -5,6 +5,8 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { printItem, success } from '../../src/io/output.js';
+import { readBounded, inputBounds } from '../../src/io/input.js';
+import { formatter } from '../../src/io/format.js';
 
 // ---------------------------------------------------------------- helpers
 
@@ -25,7 +27,6 @@ export async function bodyFrom(
   if (opts.file !== undefined && opts.body !== undefined) throw new UsageError('use --file or --body, not both');
   if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
   if (opts.file === undefined) return undefined;
-  const { readBounded, inputBounds } = await import('../../src/io/input.js');
   return { text: await readBounded(ctx, opts.file, '--file', (await inputBounds()).docBody), flag: '--file' };
 }
 
@@ -64,7 +65,6 @@ export async function conflictError(
       latest = undefined;
     }
   }
-  const { formatter } = await import('../../src/io/format.js');
   const f = formatter(ctx, 'stderr');
   const now = latest
     ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}`

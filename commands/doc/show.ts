@@ -3,6 +3,7 @@ import { readDoc } from './shared.js';
 import { printJson, wantsJson, getFormatter } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
+import { renderMarkdown } from '../../src/io/markdown.js';
 
 export default defineCommand({
   name: 'show',
@@ -38,7 +39,6 @@ export default defineCommand({
     facts.push(`saved ${f.time(clean.updatedAt)}`);
     const lines = [f.bold(clean.title || '(untitled)'), f.dim(facts.join(' · '))];
     if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
-    const { renderMarkdown } = await import('../../src/io/markdown.js');
     const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
     await emit(ctx.io.stdout, `${f.wrap(lines.join('\n'))}\n\n${body}\n`);
   },

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import type { FileState } from '../../src/docsync/files.js';
 import { printList } from '../../src/io/output.js';
+import { statusFiles, stateOf, STATE_WORDS } from '../../src/docsync/files.js';
 
 export default defineCommand({
   name: 'status',
@@ -18,7 +19,6 @@ export default defineCommand({
     'kagent doc status research/ --json | jq -r \'.[] | select(.state != "unchanged") | .file\'',
   ],
   async run(ctx, _opts, args) {
-    const { statusFiles, stateOf, STATE_WORDS } = await import('../../src/docsync/files.js');
     const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);
     const states: FileState[] = [];
     for (const file of files) states.push(await stateOf(ctx, file));

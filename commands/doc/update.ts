@@ -4,6 +4,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { shapes, bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { warn } from '../../src/io/output.js';
+import { refuseFrontMatter } from '../../src/views/doc-edit.js';
 
 export default defineCommand({
   name: 'update',
@@ -45,7 +46,6 @@ export default defineCommand({
       { ...request, baseRevision: opts.revision },
       { title: '--title', body: given?.flag ?? '--body', baseRevision: '--revision' },
     );
-    const { refuseFrontMatter } = await import('../../src/views/doc-edit.js');
     if (given) refuseFrontMatter(given.text, given.flag);
 
     const api = await ctx.api();

@@ -1,6 +1,7 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { write } from './shared.js';
 import { printItem, success } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 const FEEDBACK = ['up', 'down', 'none'] as const;
 
@@ -18,7 +19,6 @@ export default defineCommand({
     'kagent entry feedback en_3k9x0q2m7d down --json',
   ],
   async run(ctx, _opts, args) {
-    const S = await import('../../src/api/shapes.js');
     const body = { feedback: args.rating === 'none' ? null : args.rating };
     checkInput(S.EntryFeedbackRequest, body, { feedback: 'RATING' });
     await write(ctx, args.id, 'setEntryFeedback', body);

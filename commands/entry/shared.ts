@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { printItem, success } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export async function write(
   ctx: Context,
@@ -30,7 +31,6 @@ export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
         ]
       : ['kagent entry unsave en_3k9x0q2m7d', 'kagent entry unsave en_3k9x0q2m7d --json'],
     async run(ctx, _opts, args) {
-      const S = await import('../../src/api/shapes.js');
       const body = { saved };
       checkInput(S.EntrySavedRequest, body, {});
       await write(ctx, args.id, 'setEntrySaved', body);

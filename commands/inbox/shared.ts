@@ -1,7 +1,7 @@
 // What several `kagent inbox` verbs share.
 import type { Context } from '../../src/context.js';
 import type { InboxItem } from '../../src/api/shapes.js';
-import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
+import { ApiError, CliError, throwIfAborted, mostSevere } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/format.js';
 import { itemFailed } from '../../src/kit/batch.js';
 import { checkInput, defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
@@ -10,6 +10,7 @@ import { pageOptions, paging } from '../../src/kit/options.js';
 import { paginate } from '../../src/http/paginate.js';
 import { printList, note, wantsJson, printJson, success } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
+import * as S from '../../src/api/shapes.js';
 
 const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
 
@@ -48,7 +49,6 @@ export const LIST_DESCRIPTION =
   'Actions waiting for a decision come first, then the rest, newest first. Piped, each row is: id, kind, read (true/false), title, created (ISO 8601), action id, task id, watch slug, brief id. --json prints the InboxItems.';
 
 export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> {
-  const S = await import('../../src/api/shapes.js');
   const filter = opts.filter ?? 'all';
   checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
   const api = await ctx.api();
@@ -113,7 +113,6 @@ export function markCommand(
     async run(ctx, _opts, args) {
       const ids = [...new Set(args.ids)];
       const api = await ctx.api();
-      const { mostSevere } = await import('../../src/errors.js');
       const results: Array<Record<string, unknown>> = [];
       const failures: CliError[] = [];
       const hint = `\`${suggest(ctx, 'inbox list')}\` shows the ids`;

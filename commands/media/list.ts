@@ -5,6 +5,7 @@ import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { shapes } from './shared.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
+import { timecode } from '../../src/views/media.js';
 
 export default defineCommand({
   name: 'list',
@@ -25,7 +26,6 @@ export default defineCommand({
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }
     const api = await ctx.api();
-    const { timecode } = await import('../../src/views/media.js');
     const items = api.paginate('listMedia', { query, signal: ctx.signal }, paging(opts));
     await printList<MediaItem>(ctx, items, {
       empty: `No media yet: transcribe a video or podcast with \`${suggest(ctx, 'media start URL')}\`.`,

@@ -2,10 +2,10 @@ import type { MediaQuote } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { getQuote, creditsLeft } from './shared.js';
 import { printItem, wantsJson } from '../../src/io/output.js';
+import { timecode } from '../../src/views/media.js';
 
 /** "0:47:10 (48 minutes)" */
 async function durationText(quote: Pick<MediaQuote, 'durationSec' | 'minutes'>): Promise<string> {
-  const { timecode } = await import('../../src/views/media.js');
   return `${timecode(quote.durationSec)} (${quote.minutes} minute${quote.minutes === 1 ? '' : 's'})`;
 }
 

@@ -3,6 +3,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
 import { printJson, wantsJson, note, warn } from '../../src/io/output.js';
+import { followMedia, isMediaActive, printMedia } from '../../src/views/media.js';
 
 export default defineCommand({
   name: 'show',
@@ -21,7 +22,6 @@ export default defineCommand({
     "kagent media show md_3k9x0q | grep '^\\['",
   ],
   async run(ctx, opts, args) {
-    const { followMedia, isMediaActive, printMedia } = await import('../../src/views/media.js');
     if (opts.follow) {
       const last = await withNotFound(ctx, 'media', args.id, async () =>
         followMedia(ctx, args.id, { resumeHint: await followHint(ctx, args.id) }),

@@ -2,13 +2,15 @@ import type { MediaStarted } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
-import { checkIdempotencyKey } from '../../src/kit/idempotency-key.js';
+import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { note, printItem, printJson, success, wantsJson } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
+import { timecode, followMedia } from '../../src/views/media.js';
+import { checkBudget } from '../../src/kit/credit-budget.js';
 
 export default defineCommand({
   name: 'start',
@@ -63,11 +65,9 @@ export default defineCommand({
     }
 
     const q = await getQuote(ctx, args.url);
-    const { timecode } = await import('../../src/views/media.js');
     const what = `"${sanitizeLine(q.title)}" (${q.kind}, ${timecode(q.durationSec)}, ${q.minutes} minute${q.minutes === 1 ? '' : 's'})`;
     await note(ctx, `Transcribing ${what} costs ${q.credits} credits (${q.pricePerMinute} per minute).`);
     if (opts.maxCredits !== undefined) {
-      const { checkBudget } = await import('../../src/kit/credit-budget.js');
       await checkBudget(ctx, { cost: q.credits, max: opts.maxCredits, what: `transcribing ${sanitizeLine(args.url)}` });
     } else if (!ctx.flags.yes) {
       const left = await creditsLeft(ctx);
@@ -92,7 +92,6 @@ export default defineCommand({
       throw await explainMediaError(ctx, error, args.url, q);
     }
     checkCreated(ctx, 'transcription', { mediaId: started.mediaId, taskId: started.taskId }, 'media list');
-    const { noteReplay } = await import('../../src/kit/idempotency-key.js');
     await noteReplay(ctx, answer, opts.idempotencyKey, `started ${started.mediaId}`, 'nothing new was charged');
 
     const show = suggest(ctx, 'media show', started.mediaId);
@@ -107,7 +106,6 @@ export default defineCommand({
       ctx,
       `Started ${started.mediaId} for ${started.credits} credits (Ctrl-C stops following; the transcription goes on)`,
     );
-    const { followMedia } = await import('../../src/views/media.js');
     const last = await followMedia(ctx, started.mediaId, { resumeHint: await followHint(ctx, started.mediaId) });
     await finishFollowing(ctx, last);
   },

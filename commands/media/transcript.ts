@@ -6,6 +6,8 @@ import { shapes } from './shared.js';
 import { sanitizeLine, sanitize } from '../../src/io/sanitize.js';
 import { printJson, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
+import { parseTimecode, timecode } from '../../src/views/media.js';
+import { renderMarkdown } from '../../src/io/markdown.js';
 
 export default defineCommand({
   name: 'transcript',
@@ -27,7 +29,6 @@ export default defineCommand({
     'kagent media transcript md_3k9x0q --lang zh --jq .markdown',
   ],
   async run(ctx, opts, args) {
-    const { parseTimecode, timecode } = await import('../../src/views/media.js');
     const time = (value: string | undefined, flag: string): number | undefined => {
       if (value === undefined) return undefined;
       const seconds = parseTimecode(value);
@@ -85,7 +86,6 @@ export default defineCommand({
     }
     if (wantsJson(ctx)) return printJson(ctx, result);
     if (ctx.io.stdoutIsTTY) {
-      const { renderMarkdown } = await import('../../src/io/markdown.js');
       await emit(ctx.io.stdout, await renderMarkdown(ctx, result.markdown));
       return;
     }

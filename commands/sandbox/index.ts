@@ -10,6 +10,8 @@ import { wrapText } from '../../src/io/width.js';
 import { note, printItem } from '../../src/io/output.js';
 import { writeProfile } from '../../src/config/store.js';
 import { configDir } from '../../src/config/paths.js';
+import { parseFaultSpec } from '../../src/sandbox/faults.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 const SANDBOX_PROFILE = 'sandbox';
 const DEFAULT_PORT = 8787;
@@ -109,7 +111,6 @@ export default defineGroup({
   async run(ctx, flags) {
     const faults = flags.faults;
     if (faults !== undefined) {
-      const { parseFaultSpec } = await import('../../src/sandbox/faults.js');
       try {
         parseFaultSpec(faults);
       } catch (error) {
@@ -117,7 +118,6 @@ export default defineGroup({
       }
     }
 
-    const { startSandbox } = await import('../../src/sandbox/index.js');
     // At a terminal, the request log wraps at its width like any other line.
     const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
     const fitted = (line: string) => (columns ? wrapText(line, columns, { hanging: 2 }) : line);

@@ -5,6 +5,8 @@ import { note, printItem } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode } from '../../src/errors.js';
+import { CreateSpaceRequest } from '../../src/api/shapes.js';
+import { checkIdempotencyKey, replayNote } from '../../src/kit/idempotency-key.js';
 
 export default defineCommand({
   name: 'create',
@@ -29,14 +31,12 @@ export default defineCommand({
     'kagent space create "Release $VERSION" --idempotency-key "$GITHUB_RUN_ID-space"',
   ],
   async run(ctx, opts, args) {
-    const { CreateSpaceRequest } = await import('../../src/api/shapes.js');
     const body = {
       name: args.name,
       ...(opts.icon !== undefined ? { icon: opts.icon } : {}),
       ...(opts.description !== undefined ? { description: opts.description } : {}),
     };
     checkInput(CreateSpaceRequest, body, { name: 'NAME', icon: '--icon', description: '--description' });
-    const { checkIdempotencyKey, replayNote } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     const api = await ctx.api();
     if (!opts.allowDuplicate && opts.idempotencyKey === undefined) await refuseTakenName(ctx, args.name);

@@ -3,6 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
 import { printItem } from '../../src/io/output.js';
+import { UpdateSpaceRequest } from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'edit',
@@ -31,7 +32,6 @@ export default defineCommand({
         'nothing to change',
         'pass at least one of --name, --icon, --no-icon, --description, --position',
       );
-    const { UpdateSpaceRequest } = await import('../../src/api/shapes.js');
     checkInput(UpdateSpaceRequest, body, {
       name: '--name',
       icon: '--icon',

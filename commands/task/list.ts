@@ -4,6 +4,8 @@ import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
+import { taskStatus } from '../../src/views/task-follow.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'list',
@@ -27,7 +29,6 @@ export default defineCommand({
     'kagent task list --active | cut -f1',
   ],
   async run(ctx, opts) {
-    const S = await import('../../src/api/shapes.js');
     const query: Record<string, string | undefined> = {
       space: opts.space,
       active: opts.active === undefined ? undefined : String(opts.active),
@@ -41,7 +42,6 @@ export default defineCommand({
     if (opts.space !== undefined) {
       query.space = (await resolveSpace(ctx, opts.space)).id;
     }
-    const { taskStatus } = await import('../../src/views/task-follow.js');
     const api = await ctx.api();
     const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {

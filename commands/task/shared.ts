@@ -4,6 +4,7 @@ import type { TaskDetail } from '../../src/api/shapes.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
+import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
 
 /** The command that shows a task's result: its words, then the id (quoted where it is shown). */
 export function resultCommand(result: TaskDetail['result']): [string, string] | undefined {
@@ -28,7 +29,6 @@ export function percent(progress: number | null | undefined): string {
  * line (id, status, result). Exit 1 when it failed or was cancelled.
  */
 export async function followToEnd(ctx: Context, id: string): Promise<void> {
-  const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
   let task: TaskDetail;
   try {
     task = await followTask(ctx, id);

@@ -6,9 +6,9 @@ import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
 import { printItem } from '../../src/io/output.js';
+import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task-follow.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
-  const { milestoneLines, taskStatus, approvalCommands } = await import('../../src/views/task-follow.js');
   const waiting = task.waitingOn ?? [];
   const next = resultCommand(task.result);
   if (!f.tty) {

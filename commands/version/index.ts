@@ -2,6 +2,7 @@
 // with --json for scripts and bug reports.
 import { defineGroup } from '../../src/kit/define.js';
 import { printItem } from '../../src/io/output.js';
+import { platformText } from '../../src/cli/version.js';
 
 // The day this build was made (scripts/build.mjs defines it; absent when run from source).
 declare const KAGENT_BUILD_DATE: string | undefined;
@@ -23,7 +24,6 @@ export default defineGroup({
       platform: process.platform,
       arch: process.arch,
     };
-    const { platformText } = await import('../../src/cli/version.js');
     await printItem(
       ctx,
       info,

@@ -9,6 +9,9 @@ import { spaceIdFor } from '../../src/kit/space.js';
 import { meOrNothing, shapes } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, printJson, note, success, wantsJson } from '../../src/io/output.js';
+import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
+import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
+import { renderWatchPage } from '../../src/views/brief.js';
 
 /** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
 async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
@@ -150,7 +153,6 @@ async function requestBody(ctx: Context, opts: CreateOptions, intent: string): P
     spaceId: opts.space !== undefined ? '--space' : "the profile's space",
     lang: '--lang',
   });
-  const { checkIdempotencyKey } = await import('../../src/kit/idempotency-key.js');
   await checkIdempotencyKey(opts.idempotencyKey);
   if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
     throw new UsageError(
@@ -182,7 +184,6 @@ async function createWatch(
   } catch (error) {
     throw await explainCreateError(ctx, error);
   }
-  const { noteReplay } = await import('../../src/kit/idempotency-key.js');
   await noteReplay(ctx, answer, idempotencyKey, `created watch ${created.slug}`, 'showing that one');
   return created;
 }
@@ -216,7 +217,6 @@ async function followSetUp(
   follow: string,
   show: string,
 ): Promise<void> {
-  const { followTask, taskOutcomeError } = await import('../../src/views/task-follow.js');
   await note(
     ctx,
     `Creating ${seenBy} watch ${created.slug}: setting it up (Ctrl-C stops following; the set-up goes on)`,
@@ -239,6 +239,5 @@ async function followSetUp(
     ctx,
     `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
   );
-  const { renderWatchPage } = await import('../../src/views/brief.js');
   await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
 }

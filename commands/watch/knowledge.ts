@@ -1,6 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { printItem } from '../../src/io/output.js';
+import { renderKnowledge } from '../../src/views/brief.js';
 
 export default defineCommand({
   name: 'knowledge',
@@ -18,7 +19,6 @@ export default defineCommand({
     const data = await withNotFound(ctx, 'watch', args.slug, async () =>
       (await ctx.api()).call('getWatchKnowledge', { params: { slug: args.slug }, signal: ctx.signal }),
     );
-    const { renderKnowledge } = await import('../../src/views/brief.js');
     await printItem(ctx, data, (k, f) => renderKnowledge(ctx, k, f));
   },
 });

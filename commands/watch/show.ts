@@ -5,6 +5,7 @@ import { withNotFound } from '../../src/views/not-found.js';
 import { shapes } from './shared.js';
 import { kagentCommand } from '../../src/io/command-line.js';
 import { printItem } from '../../src/io/output.js';
+import { renderWatchPage } from '../../src/views/brief.js';
 
 export default defineCommand({
   name: 'show',
@@ -38,7 +39,6 @@ export default defineCommand({
       }
       throw error;
     });
-    const { renderWatchPage } = await import('../../src/views/brief.js');
     await printItem<WatchPage>(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
   },
 });
