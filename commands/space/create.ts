@@ -25,7 +25,7 @@ export default defineCommand({
   ],
   examples: [
     'kagent space create Research',
-    'kagent space create "Reading list" --icon 📚 --description "Long reads for the weekend"',
+    'kagent space create "Reading list" --description "Long reads for the weekend"',
     'id=$(kagent space create Travel)',
     '# in CI: a rerun of the job creates no second space',
     'kagent space create "Release $VERSION" --idempotency-key "$GITHUB_RUN_ID-space"',

@@ -11,6 +11,10 @@ export default defineGroup({
   name: 'space',
   summary: 'List, show, create, edit and delete spaces',
   description: 'Spaces hold watches, library items, documents and conversations. Name a space by its id or its name.',
-  examples: ['kagent space list', 'kagent space create Research --icon 🔬', 'kagent space delete Research --yes'],
+  examples: [
+    'kagent space list',
+    'kagent space create Research --description "Papers and notes"',
+    'kagent space delete Research --yes',
+  ],
   commands: [list, show, create, edit, remove],
 });

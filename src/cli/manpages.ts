@@ -35,9 +35,46 @@ export async function manPages(meta: ManMeta): Promise<ManPage[]> {
   const specs: CommandSpec[] = [];
   for (const group of groups) specs.push(await loadGroup(group.name));
   return [
-    { file: 'kagent.1', text: rootPage(meta) },
-    ...specs.map((spec) => ({ file: `kagent-${spec.name}.1`, text: groupPage(spec, meta) })),
+    { file: 'kagent.1', text: shortLines(rootPage(meta)) },
+    ...specs.map((spec) => ({ file: `kagent-${spec.name}.1`, text: shortLines(groupPage(spec, meta)) })),
   ];
+}
+
+/**
+ * The page's source with text lines of at most 80 bytes where a space allows
+ * (man-pages(7) style, which `mandoc -T lint` checks): filled text breaks into
+ * lines (the reader joins them again); a line of a no-fill block (`.nf`, the
+ * examples) continues with a trailing `\`, so it still shows as one line.
+ * Requests (`.TP`, `.SS "…"`) are left as they are.
+ */
+export function shortLines(page: string, width = 80): string {
+  let noFill = false;
+  const out: string[] = [];
+  for (const line of page.split('\n')) {
+    if (line === '.nf') noFill = true;
+    if (line === '.fi') noFill = false;
+    if (line.startsWith('.') || line.length <= width) {
+      out.push(line);
+      continue;
+    }
+    let rest = line;
+    while (rest.length > width) {
+      // The last single space (not escaped, not next to another) within the width.
+      let at = -1;
+      for (let i = Math.min(width - 2, rest.length - 1); i > 0; i--)
+        if (rest[i] === ' ' && rest[i - 1] !== ' ' && rest[i - 1] !== '\\' && rest[i + 1] !== ' ') {
+          at = i;
+          break;
+        }
+      if (at < 0) break;
+      out.push(noFill ? `${rest.slice(0, at + 1)}\\` : rest.slice(0, at));
+      rest = rest.slice(at + 1);
+      // A filled line that now starts with `.` or `'` would be read as a request.
+      if (!noFill && /^[.']/.test(rest)) rest = `\\&${rest}`;
+    }
+    out.push(rest);
+  }
+  return out.join('\n');
 }
 
 // ---------------------------------------------------------------- roff
@@ -76,12 +113,20 @@ function paragraphs(text: string): string[] {
   return text
     .trim()
     .split(/\n\s*\n/)
-    .flatMap((paragraph, i) => [...(i > 0 ? ['.PP'] : []), paragraph.split('\n').map(roffText).join('\n.br\n')]);
+    .flatMap((paragraph, i) => [
+      ...(i > 0 ? ['.PP'] : []),
+      // A line that starts with a blank breaks on its own (a `.br` before it is redundant).
+      paragraph
+        .split('\n')
+        .map((line, j) => (j === 0 ? '' : line.startsWith(' ') ? '\n' : '\n.br\n') + roffText(line))
+        .join(''),
+    ]);
 }
 
-function examples(lines: readonly string[]): string[] {
+/** An indented block of examples, one per line; `lead` opens it with a paragraph break (not wanted right after `.SH`). */
+function examples(lines: readonly string[], lead = true): string[] {
   return [
-    '.PP',
+    ...(lead ? ['.PP'] : []),
     '.RS 4',
     '.nf',
     ...lines.map((line) => roffText(line.startsWith('#') ? line : `$ ${line}`)),
@@ -91,9 +136,11 @@ function examples(lines: readonly string[]): string[] {
 }
 
 function header(name: string, meta: ManMeta): string[] {
+  // The date as written, unescaped: man(7) readers parse it (mandoc cannot read `2026\-12\-07`).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(meta.date)) throw new Error(`man page date is not YYYY-MM-DD: ${meta.date}`);
   return [
     `.\\" Generated from kagent's command tree by the build (src/cli/manpages.ts); do not edit.`,
-    `.TH ${arg(name.toUpperCase())} 1 ${arg(meta.date)} ${arg(`kagent ${meta.version}`)} "kagent manual"`,
+    `.TH ${arg(name.toUpperCase())} 1 "${meta.date}" ${arg(`kagent ${meta.version}`)} "kagent manual"`,
     // No hyphenation, ragged right: flags and variable names stay whole.
     '.nh',
     '.ad l',
@@ -175,7 +222,7 @@ function rootPage(meta: ManMeta): string {
   }
   lines.push(
     '.SH EXAMPLES',
-    ...examples(ROOT_EXAMPLES),
+    ...examples(ROOT_EXAMPLES, false),
     '.SH EXIT STATUS',
     ...exitCodeTable.flatMap(([code, meaning]) => ['.TP', bold(String(code)), roffText(meaning)]),
     '.PP',
@@ -227,7 +274,7 @@ function groupPage(spec: CommandSpec, meta: ManMeta): string {
   }
   lines.push(
     '.SH EXAMPLES',
-    ...examples(spec.examples),
+    ...examples(spec.examples, false),
     '.SH GLOBAL FLAGS',
     roffText(
       'The global flags (--json, --jq, -p/--profile, --base-url, --lang, --no-color, --no-input, -y/--yes, -q/--quiet, --debug, --timeout, --insecure) work with every command: see kagent(1), which also lists the exit status and the environment variables.',

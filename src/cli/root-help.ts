@@ -13,7 +13,7 @@ export const ROOT_EXAMPLES = [
   'kagent auth login --base-url https://example.com/api/v1',
   'kagent me',
   'kagent space list --json | jq -r ".[].name"',
-  'kagent space create "Reading list" --icon 📚',
+  'kagent space create "Reading list"',
 ];
 
 export function formatExamples(examples: readonly string[]): string {

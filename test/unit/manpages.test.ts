@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
-import { manPageFiles, manPages, roffText } from '../../src/cli/manpages.js';
+import { manPageFiles, manPages, roffText, shortLines } from '../../src/cli/manpages.js';
 import { loadGroup } from '../../src/cli/groups.js';
 import { groups } from '../../src/cli/manifest.js';
 import { ensureBuilt, root } from '../helpers/binary.js';
@@ -32,7 +32,9 @@ describe('man pages', () => {
     const [, date, version] = /^\.TH "KAGENT" 1 "([^"]+)" "kagent ([^"]+)"/m.exec(built) ?? [];
     const unescape = (text = '') => text.replace(/\\-/g, '-');
     expect(unescape(version)).toBe(pkg.version);
-    const fresh = await manPages({ version: pkg.version, date: unescape(date) });
+    // The date as man(7) readers parse it: YYYY-MM-DD, not escaped (mandoc cannot read `2026\-12\-07`).
+    expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const fresh = await manPages({ version: pkg.version, date: date as string });
     expect(readdirSync(manDir).sort()).toEqual(fresh.map((page) => page.file).sort());
     for (const page of fresh)
       expect(readFileSync(join(manDir, page.file), 'utf8'), `dist/man/${page.file} is stale: run npm run build`).toBe(
@@ -47,6 +49,35 @@ describe('man pages', () => {
 
   it('groff reads every page without a warning', () => {
     for (const file of manPageFiles()) expect(render(join(manDir, file)).warnings, file).toBe('');
+  });
+
+  it('mandoc -T lint finds nothing on any page (no warning, no style note)', () => {
+    for (const file of manPageFiles()) {
+      const r = spawnSync('mandoc', ['-T', 'lint', join(manDir, file)], { encoding: 'utf8' });
+      expect(r.error, 'mandoc (Debian package mandoc) must be installed').toBeUndefined();
+      expect(`${r.stdout}${r.stderr}`, file).toBe('');
+      expect(r.status, file).toBe(0);
+    }
+  });
+
+  it('examples are ASCII, so they read the same under LC_ALL=C (an emoji there vanishes)', () => {
+    for (const file of manPageFiles()) {
+      const page = readFileSync(join(manDir, file), 'utf8');
+      const blocks = [...page.matchAll(/^\.nf\n([\s\S]*?)\n\.fi$/gm)].map((match) => match[1] as string);
+      expect(blocks.length, file).toBeGreaterThan(0);
+      for (const block of blocks) expect(block, file).not.toMatch(/\\\[u|\\\(|[^\x20-\x7e\n]/);
+    }
+  });
+
+  it('long source lines are broken where roff joins them again: a no-fill line continues with a backslash', () => {
+    const example = `.nf\n$ ${'word '.repeat(20)}end\n.fi`;
+    const broken = shortLines(example, 40).split('\n');
+    expect(broken.every((line) => line.length <= 40)).toBe(true);
+    expect(broken.slice(1, -2).every((line) => line.endsWith(' \\'))).toBe(true);
+    expect(broken.slice(1, -1).join('\n').replace(/\\\n/g, '')).toBe(`$ ${'word '.repeat(20)}end`);
+    const filled = shortLines(`${'word '.repeat(15)}.end`, 30).split('\n');
+    expect(filled.every((line) => line.length <= 30 && !line.startsWith(' ') && !line.startsWith('.'))).toBe(true);
+    expect(filled.join(' ').replace('\\&', '')).toBe(`${'word '.repeat(15)}.end`);
   });
 
   it("kagent(1) has the root's flags, every group, the exit codes and the environment", async () => {
