@@ -46,7 +46,17 @@ const steps = [
   ['Find public watches to follow', ['watch', 'search', 'open source']],
   [
     'Create a watch: kagent follows its set-up task, then shows the first brief',
-    ['watch', 'create', 'Open-source AI model releases and benchmarks', '--space', 'Research', '--cadence', 'daily'],
+    [
+      'watch',
+      'create',
+      'Open-source AI model releases and benchmarks',
+      '--space',
+      'Research',
+      '--cadence',
+      'daily',
+      '--visibility',
+      'public',
+    ],
   ],
   [null, ['watch', 'list']],
   [

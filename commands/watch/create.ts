@@ -64,7 +64,7 @@ export default defineCommand({
     {
       flags: '--visibility <visibility>',
       description:
-        'public (anyone can find and follow it), unlisted (only with its link) or private (only you); on a terminal kagent asks when this is not given, elsewhere public',
+        'public (anyone can find and follow it), unlisted (only with its link) or private (only you); on a terminal kagent asks when this is not given, elsewhere it must be given',
     },
     spaceOption("space to file it in, by id or name (default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the slug and task id' },
@@ -75,30 +75,25 @@ export default defineCommand({
     'kagent watch create "Rust compiler releases" --type sources --url https://blog.rust-lang.org/ --cadence weekly',
     'kagent watch create "Pricing page changes" --type pages --url https://example.com/pricing --alert "price increase"',
     '# in a script: start it and come back later',
-    'kagent watch create "Battery recycling" --no-wait --json | jq -r .taskId',
-    'kagent watch create "Battery recycling" --timeout 30 || kagent task show TASK_ID --follow',
+    'kagent watch create "Battery recycling" --visibility private --no-wait --json | jq -r .taskId',
+    'kagent watch create "Battery recycling" --visibility private --timeout 30 || kagent task show TASK_ID --follow',
   ],
   async run(ctx, opts, args) {
     // Ctrl-C at the questions: its one quiet line says that nothing was created.
-    const { intent, visibility } = await onInterruptSay('nothing was created', async () => ({
-      intent:
+    const body = await onInterruptSay('nothing was created', async () => {
+      const intent =
         args.intent ??
         (await askText(ctx, {
           message: 'What should the watch follow? (one sentence)',
           flag: 'INTENT (the first argument)',
           what: 'what to follow',
-        })),
-      visibility: opts.visibility ?? (await askVisibility(ctx)),
-    }));
-    const body = await requestBody(ctx, { ...opts, visibility }, intent);
+        }));
+      return requestBody(ctx, opts, intent);
+    });
     const api = await ctx.api();
     const created = await createWatch(ctx, api, body, opts.idempotencyKey);
     // Said in the confirmation line: a public watch can be found by anyone (`watch search`).
-    const seenBy = created.watch?.visibility ?? visibility ?? 'public';
-    // Nobody chose (no terminal to ask): a script's log says who can see it, as a terminal's ✓ line does
-    // (--json has the watch's visibility in it).
-    if (visibility === undefined && !ctx.io.stderrIsTTY && !wantsJson(ctx))
-      await note(ctx, `the watch is ${seenBy} (the service's default); --visibility private keeps it to you`);
+    const seenBy = created.watch?.visibility ?? String(body.visibility);
     const follow = suggest(ctx, 'task show', created.taskId, '--follow');
     const show = suggest(ctx, 'watch show', created.slug);
     if (!opts.wait) return reportStarted(ctx, created, seenBy, follow, show);
@@ -107,11 +102,16 @@ export default defineCommand({
 });
 
 /**
- * --visibility not given: a terminal asks (public first, the service's default);
- * without one (or with --yes) nothing is asked and the service's default stays.
+ * --visibility not given: a terminal asks (public first, the service's default).
+ * Who can see a watch is a choice, never a default taken silently: without a
+ * terminal to ask (or with --yes) it must be given, as `gh repo create` does.
  */
-async function askVisibility(ctx: Context): Promise<string | undefined> {
-  if (!ctx.io.canPrompt || ctx.flags.yes) return undefined;
+async function askVisibility(ctx: Context, intent: string): Promise<string> {
+  if (!ctx.io.canPrompt || ctx.flags.yes)
+    throw new UsageError(
+      'who can see the watch was not chosen: --visibility is needed when kagent cannot ask',
+      `e.g. ${suggest(ctx, 'watch create', intent, '--visibility', 'private')} (or public, unlisted)`,
+    );
   return ctx.prompter.select('Who can see this watch?', [
     { value: 'public', name: 'public', description: 'anyone can find it (watch search) and follow it' },
     { value: 'unlisted', name: 'unlisted', description: 'only people with its link' },
@@ -160,6 +160,8 @@ async function requestBody(ctx: Context, opts: CreateOptions, intent: string): P
       `e.g. ${suggest(ctx, 'watch create', intent, '--type', opts.type, '--url', 'https://example.com/')}`,
     );
   }
+  // Asked once every value given is known to be good, before the space is looked up.
+  body.visibility ??= await askVisibility(ctx, intent);
   if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
   return body;
 }

@@ -157,7 +157,7 @@ describe('the commands that crashed against an independent mock', () => {
       { markdown: { text: '# Hi' }, segments: 'later' },
     ],
     [
-      ['watch', 'create', 'Battery recycling', '--no-wait', '--yes'],
+      ['watch', 'create', 'Battery recycling', '--no-wait', '--visibility', 'public'],
       'POST /api/v1/watches',
       { watch: { slug: 'battery' }, task: 'tk_9' },
     ],
@@ -181,12 +181,15 @@ describe('a write whose answer lacks what the next step needs', () => {
   it('watch create (following the set-up) shows the answer as it came instead of failing on it', async () => {
     const created = { watch: { slug: 'battery', title: 'Battery recycling' }, task: { id: 'tk_9' } };
     serve('POST /api/v1/watches', { body: created, status: 202 });
-    const json = await kagent(['watch', 'create', 'Battery recycling', '--yes', '--json']);
+    const json = await kagent(['watch', 'create', 'Battery recycling', '--visibility', 'public', '--json']);
     expect(json.code).toBe(0);
     expect(json.stdout).toBe(`${JSON.stringify(created)}\n`);
     expect(json.stderr).not.toContain('UNEXPECTED');
     for (const tty of [true, false]) {
-      const r = await kagent(['watch', 'create', 'Battery recycling', '--yes'], { tty, env: { NO_COLOR: '1' } });
+      const r = await kagent(['watch', 'create', 'Battery recycling', '--visibility', 'public'], {
+        tty,
+        env: { NO_COLOR: '1' },
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toContain(
         "note: the service's WatchCreated differs from what kagent knows (missing: slug, taskId, watch.intent, ",

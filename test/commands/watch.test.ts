@@ -78,7 +78,15 @@ describe('watch create', () => {
   it('follows the set-up task to the end and shows the first brief (piped: one line per milestone, TSV brief)', async () => {
     const before = await stats();
     const sleepsBefore = clock.sleeps.length;
-    const r = await kagent(['watch', 'create', 'EU rules on AI chips export', '--alert', 'export ban']);
+    const r = await kagent([
+      'watch',
+      'create',
+      '--visibility',
+      'public',
+      'EU rules on AI chips export',
+      '--alert',
+      'export ban',
+    ]);
     expect(r.code).toBe(0);
     // stderr: an append-only log, one line per milestone event, nothing redrawn
     expect(r.stderr).not.toContain('\x1b');
@@ -110,7 +118,17 @@ describe('watch create', () => {
 
   it('on a terminal redraws the milestones in place, then renders the brief', async () => {
     const r = await kagent(
-      ['watch', 'create', 'Solid state batteries', '--cadence', 'weekly', '--visibility', 'public'],
+      [
+        'watch',
+        'create',
+        '--visibility',
+        'public',
+        'Solid state batteries',
+        '--cadence',
+        'weekly',
+        '--visibility',
+        'public',
+      ],
       {
         tty: true,
       },
@@ -166,7 +184,16 @@ describe('watch create', () => {
   });
 
   it('--json prints the final WatchPage', async () => {
-    const r = await kagent(['watch', 'create', 'Heat pumps in Germany', '--json', '--visibility', 'unlisted']);
+    const r = await kagent([
+      'watch',
+      'create',
+      '--visibility',
+      'public',
+      'Heat pumps in Germany',
+      '--json',
+      '--visibility',
+      'unlisted',
+    ]);
     expect(r.code).toBe(0);
     const page = JSON.parse(r.stdout);
     expect(page.watch.slug).toBe('heat-pumps-in-germany');
@@ -179,13 +206,12 @@ describe('watch create', () => {
 
   it('--no-wait returns at once with the slug and task id (piped, --json, terminal)', async () => {
     const before = await stats();
-    const piped = await kagent(['watch', 'create', 'Wind farms offshore', '--no-wait']);
+    const piped = await kagent(['watch', 'create', '--visibility', 'public', 'Wind farms offshore', '--no-wait']);
     expect(piped.code).toBe(0);
-    // no terminal: nothing asked, the service's default (public), said on stderr (no ✓ line piped)
-    expect(piped.stderr).toContain("the watch is public (the service's default)");
+    // no ✓ line piped: the answer is on stdout
     expect(piped.stderr).not.toContain('✓');
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
-    const json = await kagent(['watch', 'create', 'Tidal energy', '--no-wait', '--json']);
+    const json = await kagent(['watch', 'create', '--visibility', 'public', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
     expect(created).toMatchObject({
       slug: 'tidal-energy',
@@ -206,7 +232,7 @@ describe('watch create', () => {
   });
 
   it('--timeout exits 8 with the command that resumes; the set-up goes on', async () => {
-    const r = await kagent(['watch', 'create', 'Hydrogen trains', '--timeout', '10']);
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'Hydrogen trains', '--timeout', '10']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/error: still running after 10 s; the work goes on \(STILL_RUNNING\)/);
     const hint = /hint: .*`kagent task show (tk_\w+) --follow`.*`kagent watch show hydrogen-trains`/.exec(r.stderr);
@@ -218,7 +244,7 @@ describe('watch create', () => {
   });
 
   it('--timeout with --json prints the error envelope with the resume hint on stderr', async () => {
-    const r = await kagent(['watch', 'create', 'Hydrogen buses', '--timeout', '5', '--json']);
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'Hydrogen buses', '--timeout', '5', '--json']);
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
     const envelope = JSON.parse(r.stderr.trim().split('\n').pop()!);
@@ -232,7 +258,10 @@ describe('watch create', () => {
     local.onSleep = (_ms, count) => {
       if (count === 2) controller.abort();
     };
-    const r = await s.kagent(['watch', 'create', 'Carbon capture'], { clock: local, signal: controller.signal });
+    const r = await s.kagent(['watch', 'create', '--visibility', 'public', 'Carbon capture'], {
+      clock: local,
+      signal: controller.signal,
+    });
     expect(r.code).toBe(130);
     expect(r.stderr).not.toContain('error');
     const id =
@@ -259,7 +288,7 @@ describe('watch create', () => {
           ),
         );
     };
-    const r = await s.kagent(['watch', 'create', 'Doomed watch'], { clock: local });
+    const r = await s.kagent(['watch', 'create', '--visibility', 'public', 'Doomed watch'], { clock: local });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^task tk_\w+: cancelled$/m);
@@ -267,19 +296,48 @@ describe('watch create', () => {
   });
 
   it('the resume command keeps -p when the profile came from a flag', async () => {
-    const r = await kagent(['-p', 'default', 'watch', 'create', 'Nuclear fusion startups', '--timeout', '3']);
+    const r = await kagent([
+      '-p',
+      'default',
+      'watch',
+      'create',
+      '--visibility',
+      'public',
+      'Nuclear fusion startups',
+      '--timeout',
+      '3',
+    ]);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/`kagent -p default task show tk_\w+ --follow`/);
   });
 
   it('files the watch in --space, by name', async () => {
     const space = await s.t.call('POST', '/spaces', { body: { name: 'Energy' } });
-    const r = await kagent(['watch', 'create', 'Grid storage', '--space', 'energy', '--no-wait', '--json']);
+    const r = await kagent([
+      'watch',
+      'create',
+      '--visibility',
+      'public',
+      'Grid storage',
+      '--space',
+      'energy',
+      '--no-wait',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const { slug: created } = JSON.parse(r.stdout);
     const followed = await s.t.call('GET', '/watches');
     expect(followed.body.items.find((w: any) => w.slug === created).spaceId).toBe(space.body.id);
-    const missing = await kagent(['watch', 'create', 'Grid storage', '--space', 'Nowhere', '--no-wait']);
+    const missing = await kagent([
+      'watch',
+      'create',
+      '--visibility',
+      'public',
+      'Grid storage',
+      '--space',
+      'Nowhere',
+      '--no-wait',
+    ]);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain('no space with id or name "Nowhere"');
   });
@@ -288,11 +346,21 @@ describe('watch create', () => {
     const space = await s.t.call('POST', '/spaces', { body: { name: 'Profile space' } });
     expect((await kagent(['config', 'set', 'space', 'Profile space'])).code).toBe(0);
     try {
-      const r = await kagent(['watch', 'create', 'Pumped storage', '--no-wait', '--json']);
+      const r = await kagent(['watch', 'create', '--visibility', 'public', 'Pumped storage', '--no-wait', '--json']);
       expect(r.code).toBe(0);
       const followed = await s.t.call('GET', '/watches');
       expect(followed.body.items.find((w: any) => w.slug === JSON.parse(r.stdout).slug).spaceId).toBe(space.body.id);
-      const flag = await kagent(['watch', 'create', 'Pumped storage two', '--space', 'Energy', '--no-wait', '--json']);
+      const flag = await kagent([
+        'watch',
+        'create',
+        '--visibility',
+        'public',
+        'Pumped storage two',
+        '--space',
+        'Energy',
+        '--no-wait',
+        '--json',
+      ]);
       const again = await s.t.call('GET', '/watches');
       expect(again.body.items.find((w: any) => w.slug === JSON.parse(flag.stdout).slug).spaceId).not.toBe(
         space.body.id,
@@ -303,7 +371,7 @@ describe('watch create', () => {
   });
 
   it('--type sources and pages need --url', async () => {
-    const r = await kagent(['watch', 'create', 'Rust releases', '--type', 'sources']);
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'Rust releases', '--type', 'sources']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: --type sources needs at least one --url (USAGE)');
   });
@@ -323,9 +391,28 @@ describe('watch create', () => {
     expect(piped.stderr).toMatch(/INTENT/);
   });
 
+  it('cannot ask who may see it (piped, --json, --yes on a terminal): exit 2 naming --visibility, nothing created', async () => {
+    const before = await stats();
+    for (const [argv, tty] of [
+      [['Wind farms inland', '--no-wait'], false],
+      [['Wind farms inland', '--json'], false],
+      [['Wind farms inland', '--yes'], true],
+    ] as const) {
+      const r = await kagent(['watch', 'create', ...argv], { tty });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      const said = argv.includes('--json') ? JSON.parse(r.stderr).error : { message: plain(r.stderr) };
+      expect(JSON.stringify(said), argv.join(' ')).toMatch(/--visibility/);
+      if (!argv.includes('--json'))
+        expect(plain(r.stderr)).toMatch(/hint: e\.g\. kagent watch create 'Wind farms inland' --visibility private/);
+    }
+    const after = await stats();
+    expect(after.createWatch ?? 0).toBe(before.createWatch ?? 0);
+  });
+
   it('EMAIL_NOT_VERIFIED is explained (exit 6)', async () => {
     const account = await s.t.newAccount({ emailVerified: false });
-    const r = await kagent(['watch', 'create', 'Anything at all', '--no-wait'], {
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'Anything at all', '--no-wait'], {
       env: { KAGENT_API_KEY: account.apiKey },
     });
     expect(r.code).toBe(6);
@@ -333,7 +420,7 @@ describe('watch create', () => {
       /error: your email address \(.+@.+\) is not verified yet; creating a watch needs a verified address \(EMAIL_NOT_VERIFIED\)/,
     );
     expect(r.stderr).toMatch(/hint: open the verification link/);
-    const json = await kagent(['watch', 'create', 'Anything at all', '--no-wait', '--json'], {
+    const json = await kagent(['watch', 'create', '--visibility', 'public', 'Anything at all', '--no-wait', '--json'], {
       env: { KAGENT_API_KEY: account.apiKey },
     });
     expect(JSON.parse(json.stderr).error.code).toBe('EMAIL_NOT_VERIFIED');
@@ -342,7 +429,7 @@ describe('watch create', () => {
   it('the monthly watch limit is explained with the plan and the count (exit 6)', async () => {
     const account = await s.t.newAccount({ limits: { watchesPerMonth: 1 } });
     await s.t.patchAccount(account.accountId, { watchesThisMonth: 1 });
-    const r = await kagent(['watch', 'create', 'One too many', '--no-wait'], {
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'One too many', '--no-wait'], {
       env: { KAGENT_API_KEY: account.apiKey },
     });
     expect(r.code).toBe(6);
@@ -401,7 +488,7 @@ describe('watch create: every bound, checked before any request', () => {
   for (const [name, argv, message] of over) {
     it(`refuses ${name} (exit 2, names the flag and the bound, sends nothing)`, async () => {
       const before = await stats();
-      const r = await kagent(['watch', 'create', ...argv, '--no-wait']);
+      const r = await kagent(['watch', 'create', '--visibility', 'public', ...argv, '--no-wait']);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).toContain('(INVALID_INPUT)');
@@ -412,7 +499,7 @@ describe('watch create: every bound, checked before any request', () => {
   }
 
   it('refuses --lang outside zh/en (a global flag) with exit 2', async () => {
-    const r = await kagent(['watch', 'create', 'Lang check', '--lang', 'fr', '--no-wait']);
+    const r = await kagent(['watch', 'create', '--visibility', 'public', 'Lang check', '--lang', 'fr', '--no-wait']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--lang/);
   });
@@ -459,7 +546,7 @@ describe('watch create: every bound, checked before any request', () => {
   ];
   for (const [name, argv, check] of atLimit) {
     it(`accepts ${name}`, async () => {
-      const r = await kagent(['watch', 'create', ...argv, '--no-wait', '--json']);
+      const r = await kagent(['watch', 'create', '--visibility', 'public', ...argv, '--no-wait', '--json']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       check(JSON.parse(r.stdout).watch);
@@ -470,6 +557,8 @@ describe('watch create: every bound, checked before any request', () => {
     const first = await kagent([
       'watch',
       'create',
+      '--visibility',
+      'public',
       'Rerun safe',
       '--no-wait',
       '--json',
@@ -479,6 +568,8 @@ describe('watch create: every bound, checked before any request', () => {
     const second = await kagent([
       'watch',
       'create',
+      '--visibility',
+      'public',
       'Rerun safe',
       '--no-wait',
       '--json',
@@ -632,7 +723,7 @@ describe('watch show', () => {
   });
 
   it('a watch still being set up says so', async () => {
-    const created = await kagent(['watch', 'create', 'Fresh watch', '--no-wait', '--json']);
+    const created = await kagent(['watch', 'create', '--visibility', 'public', 'Fresh watch', '--no-wait', '--json']);
     const r = await kagent(['watch', 'show', JSON.parse(created.stdout).slug], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No brief yet.');
@@ -641,7 +732,7 @@ describe('watch show', () => {
 
   it('removes escape sequences from server text', async () => {
     const evil = 'Evil \x1b]0;pwned\x07title \x1b[2J here';
-    const created = await kagent(['watch', 'create', evil, '--json']);
+    const created = await kagent(['watch', 'create', '--visibility', 'public', evil, '--json']);
     expect(created.code).toBe(0);
     const page = JSON.parse(created.stdout);
     expect(page.watch.intent).toContain('\x1b'); // the service stored it as given

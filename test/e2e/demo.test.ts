@@ -1,9 +1,11 @@
 // The README's first promise: `npm run demo` tours the built binary against the
-// embedded sandbox. Runs the tour itself (the build is done by `npm test`).
+// embedded sandbox. Runs the tour itself (the build is done by `npm test`), piped
+// and in a pseudo-terminal of 80 columns (`script` from util-linux), where a step
+// that asks a question would wait for an answer nobody types.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { testNode } from '../helpers/binary.js';
+import { plain, testNode } from '../helpers/binary.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,5 +38,28 @@ describe('npm run demo', () => {
     // It points to the binary it ran, never to `npx kagent` (this project does not publish that name).
     expect(output).toContain('`./bin/kagent.js sandbox`');
     expect(output).not.toContain('npx');
+  }, 120_000);
+});
+
+describe('npm run demo in a terminal of 80 columns', () => {
+  it('never asks anything: every step runs and the tour ends', async () => {
+    // stdin stays open and nobody types: a question would hold the tour until the timeout.
+    const child = spawn('script', ['-qefc', `stty cols 80 rows 40; exec ${testNode} scripts/demo.mjs`, '/dev/null'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    const screen = plain(output);
+
+    expect(screen, screen).not.toMatch(/\?\s*Who can see|\(exit \d+\)/);
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/Watch open-source-ai-model-releases-and-benchmarks is set up/);
+    expect(screen).toMatch(/That was kagent\./);
   }, 120_000);
 });
