@@ -397,7 +397,7 @@ describe('watch create', () => {
       [['Wind farms inland', '--no-wait'], false],
       [['Wind farms inland', '--json'], false],
       [['Wind farms inland', '--yes'], true],
-    ] as const) {
+    ] as Array<[string[], boolean]>) {
       const r = await kagent(['watch', 'create', ...argv], { tty });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
