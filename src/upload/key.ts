@@ -12,6 +12,14 @@
 // what it stored is the file's, and otherwise sends the file again under the
 // key of its SHA-256.
 //
+// A key names a request, not a state of the library: within the service's
+// 24 hours it replays its first answer even when the item it names has been
+// deleted or moved since. So an answer that comes from the cache, or that
+// names an item kagent did not just create, is checked (uploader.ts): when its
+// item is gone, the file goes again under a key that also holds the gone
+// item's id (`after`) — a new request, still the same one on a retry, and
+// after another deletion, another one again.
+//
 // The name is part of the key because the service treats the name as part of
 // the request: the same key with another X-File-Name would be a different body
 // (422). Two copies of one file under different names get different keys, and
@@ -27,12 +35,22 @@ export interface KeyParts {
   space?: string;
   note?: string;
   lang?: string;
+  /** The id of the item an earlier answer to this file named, now gone. */
+  after?: string;
 }
 
 /** `<prefix>:<digest>:<32 hex of the name and options>`: at most 115 characters, within the contract's 200. */
 export function uploadKey(parts: KeyParts): string {
   const options = createHash('sha256')
-    .update(JSON.stringify([parts.name, parts.space ?? null, parts.note ?? null, parts.lang ?? null]))
+    .update(
+      JSON.stringify([
+        parts.name,
+        parts.space ?? null,
+        parts.note ?? null,
+        parts.lang ?? null,
+        ...(parts.after !== undefined ? [parts.after] : []),
+      ]),
+    )
     .digest('hex')
     .slice(0, 32);
   return `${parts.sampled ? 'kagent-sampled-v1' : 'kagent-upload-v1'}:${parts.digest}:${options}`;

@@ -71,8 +71,9 @@ export interface SyncPlan {
   refused: Source[];
   removals: PlannedRemoval[];
   mapping: Mapping;
-  /** File items listed in the space, and the listing requests made. */
+  /** File items listed in the space (their ids), and the listing requests made. */
   listed: number;
+  listedIds: ReadonlySet<string>;
   listRequests: number;
 }
 
@@ -250,7 +251,15 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
   // An older version's bytes that are now another file's stay, as that file's item.
   for (const file of files)
     file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
-  return { files, refused, removals, mapping, listed: items.length, listRequests: requests };
+  return {
+    files,
+    refused,
+    removals,
+    mapping,
+    listed: items.length,
+    listedIds: new Set(items.map((item) => item.id)),
+    listRequests: requests,
+  };
 }
 
 /** Files read at once while hashing: small files cost a few round trips to the thread pool each, which overlap. */

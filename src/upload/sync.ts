@@ -214,6 +214,7 @@ class SyncRun {
         failFast: options.failFast,
         limit: options.limit,
         cache: options.cache,
+        listed: options.plan.listedIds,
         signal: options.signal,
         events: {
           ...options.events.upload,

@@ -68,6 +68,8 @@ export interface UploadOptions {
   limit: () => Promise<number | undefined>;
   /** Digests of unchanged files hashed before on this machine. */
   cache?: DigestCache;
+  /** Ids the listing of the target space just gave: a replayed answer naming one needs no read. */
+  listed?: ReadonlySet<string>;
   signal?: AbortSignal;
   events: UploadEvents;
 }
@@ -191,11 +193,15 @@ async function uploadOne(
   if (!checked.ok) return refused(source, checked.refusal);
   // As it was when checked: compared again once the service has answered.
   const before = await statOf(source.path);
-  const send = (digest: string, sampled: boolean) => sendFile(source, options, digest, sampled);
+  const send = (digest: string, sampled: boolean, after?: string) =>
+    sendFile(source, options, { digest, sampled, after });
   const sending = sendInTurn(bySha, checked.digest, () => send(checked.digest, checked.sampled));
   try {
     const { answer, sha256 } = await confirmedAnswer(source, options, checked, sending, send);
-    return outcome(source, answer, before, sha256);
+    const resend = (after: string) => send(sha256 ?? checked.digest, sha256 === undefined && checked.sampled, after);
+    const placed = await checkedPlace(source, options, answer, resend);
+    if (!('body' in placed)) return placed;
+    return outcome(source, placed, before, sha256);
   } catch (error) {
     // No key, service unreachable, Ctrl-C: not this file's fault; the run stops (see the worker).
     if (error instanceof CliError && !FATAL_EXIT.has(error.exitCode) && !signal?.aborted) return failure(source, error);
@@ -225,8 +231,12 @@ function refusedBeforeReading(source: Source): FileResult | undefined {
   return undefined;
 }
 
-/** One upload of the file under the key made from `digest`; every attempt re-opens it. */
-function sendFile(source: Source, options: UploadOptions, digest: string, sampled: boolean): Promise<Saved> {
+/** One upload of the file under the key made from `digest` (and `after`); every attempt re-opens it. */
+function sendFile(
+  source: Source,
+  options: UploadOptions,
+  { digest, sampled, after }: { digest: string; sampled: boolean; after?: string },
+): Promise<Saved> {
   const { api, target, events, signal } = options;
   const query: Record<string, string> = {};
   if (target.space !== undefined) query.space = target.space;
@@ -240,7 +250,7 @@ function sendFile(source: Source, options: UploadOptions, digest: string, sample
     contentLength: source.size,
     headers: { 'x-file-name': encodeURIComponent(source.name) },
     query,
-    idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target }),
+    idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target, ...(after ? { after } : {}) }),
     signal,
   });
 }
@@ -279,6 +289,69 @@ async function confirmedAnswer(
     if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
   }
   return { answer, sha256 };
+}
+
+/** Gone items a file's answers may name in turn before the file fails: a service is not chased for ever. */
+const GONE_RETRIES = 3;
+
+/**
+ * The answer once its item is known to exist and to be in the target space, or the file's failure.
+ * A replay is the service's first answer to the key, maybe a day old: its item may have been
+ * deleted or moved since. It is confirmed by the listing of the space (`listed`) or one read of
+ * the item; a gone item's file is sent again under a key that names it (a new request). An item
+ * in another space is the service keeping one item per content: the file fails, never "exists".
+ */
+async function checkedPlace(
+  source: Source,
+  options: UploadOptions,
+  first: Saved,
+  resend: (after: string) => Promise<Saved>,
+): Promise<Saved | FileResult> {
+  let answer = first;
+  for (let round = 0; answer.replayed && !options.listed?.has(answer.body.item.id); round++) {
+    const gone = answer.body.item.id;
+    const now = await readItem(options, gone);
+    if (now !== undefined) {
+      answer = { ...answer, body: { ...answer.body, item: { ...answer.body.item, ...now } } };
+      break;
+    }
+    if (round >= GONE_RETRIES)
+      return {
+        ...base(source),
+        status: 'failed',
+        error: {
+          code: 'ITEM_GONE',
+          message: `the service answered ${round + 1} times with an item that no longer exists (last ${gone})`,
+        },
+        exitCode: ExitCode.ERROR,
+      };
+    answer = await resend(gone);
+  }
+  const item = answer.body.item;
+  const where = (item as { spaceId?: unknown }).spaceId;
+  const target = options.target.space;
+  if (target === undefined || typeof where !== 'string' || where === target) return answer;
+  return {
+    ...base(source),
+    status: 'failed',
+    item,
+    error: {
+      code: 'IN_ANOTHER_SPACE',
+      message: `the service already holds these bytes as ${item.id} in space ${where} and adds the same file only once: it is not in space ${target}`,
+      hint: `move that item: kagent lib edit ${item.id} --space ${target}`,
+    },
+    exitCode: ExitCode.ERROR,
+  };
+}
+
+/** The item as the service holds it now; undefined when it is gone (404). */
+async function readItem(options: UploadOptions, id: string): Promise<LibraryItem | undefined> {
+  try {
+    return await options.api.call('getLibraryItem', { params: { id }, signal: options.signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
 }
 
 /** Uploaded, already there, or failed because what the service holds is not the file as it is now. */

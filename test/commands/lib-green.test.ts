@@ -1,0 +1,110 @@
+// Green means the library matches the folder: `lib upload` and `lib sync`
+// end with the space holding the folder's files, or exit non-zero saying why.
+// The reproductions of the library-matches-folder issue, against the sandbox.
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
+import { tempDir } from '../helpers/run.js';
+
+let research: string;
+let other: string;
+
+useLibSandbox(async () => {
+  research = (await s.t.call('POST', '/spaces', { key, body: { name: 'Research' } })).body.id;
+  other = (await s.t.call('POST', '/spaces', { key, body: { name: 'Research2' } })).body.id;
+});
+
+interface Item {
+  id: string;
+  fileName?: string;
+  spaceId: string;
+  sha256?: string;
+  note?: string | null;
+  title?: string;
+}
+async function library(space?: string): Promise<Item[]> {
+  const query: Record<string, string | number> = { kind: 'file', limit: 200 };
+  if (space) query.space = space;
+  return (await s.t.call('GET', '/library', { key, query, validate: false })).body.items;
+}
+
+function folder(content: Record<string, string>): string {
+  const dir = join(tempDir('kagent-green-'), 'docs');
+  dirs.push(dir);
+  for (const [name, data] of Object.entries(content)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), data);
+  }
+  return dir;
+}
+
+const DOCS = { 'a.md': '# A\n\nalpha\n', 'b.md': '# B\n\nbeta\n', 'sub/c.txt': 'gamma\n' };
+
+describe('a deleted item is not "there"', () => {
+  it('lib upload again after lib delete uploads the file anew (the replayed answer is checked)', async () => {
+    const dir = folder({ 'r.md': '# R\n\nresearch notes\n' });
+    const file = join(dir, 'r.md');
+    const first = await kagent(['lib', 'upload', file, '--space', 'Research']);
+    expect(first.code, first.stderr).toBe(0);
+    const id = first.stdout.split('\t')[2] as string;
+    expect((await kagent(['lib', 'delete', id, '--yes'])).code).toBe(0);
+    const again = await kagent(['lib', 'upload', file, '--space', 'Research']);
+    expect(again.code, again.stderr).toBe(0);
+    const [status, , newId] = again.stdout.split('\t');
+    expect(status).toBe('uploaded');
+    expect(newId).not.toBe(id);
+    expect((await library(research)).map((i) => i.id)).toEqual([newId]);
+    // Deleted again, and again: each time a new request.
+    expect((await kagent(['lib', 'delete', newId as string, '--yes'])).code).toBe(0);
+    const third = await kagent(['lib', 'upload', file, '--space', 'Research']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(await library(research)).toHaveLength(1);
+  });
+
+  it('lib sync: remove, sync --delete, restore, sync: the file is back in the space', async () => {
+    const dir = folder(DOCS);
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    unlinkSync(join(dir, 'b.md'));
+    const del = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--yes']);
+    expect(del.code, del.stderr).toBe(0);
+    expect(await library(research)).toHaveLength(2);
+    writeFileSync(join(dir, 'b.md'), DOCS['b.md']);
+    const back = await kagent(['lib', 'sync', dir, '--space', 'Research']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toMatch(/^uploaded\tb\.md/m);
+    const shas = (await library(research)).map((i) => i.sha256);
+    expect(shas).toHaveLength(3);
+    expect(new Set(shas).size).toBe(3);
+  });
+});
+
+describe('another space', () => {
+  it('lib sync of the same folder into a second space fails for each file, naming where its item is (exit 1)', async () => {
+    const dir = folder(DOCS);
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    const r = await kagent(['lib', 'sync', dir, '--space', 'Research2']);
+    expect(r.code).toBe(1);
+    const failed = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
+    expect(failed.map((row) => [row[0], row[3]])).toEqual([
+      ['failed', 'IN_ANOTHER_SPACE'],
+      ['failed', 'IN_ANOTHER_SPACE'],
+      ['failed', 'IN_ANOTHER_SPACE'],
+    ]);
+    expect(r.stderr).toContain(`in space ${research}`);
+    expect(r.stderr).toMatch(/^0 uploaded, 0 replaced, 0 deleted, 0 unchanged, 3 failed/m);
+    expect(await library(other)).toHaveLength(0);
+  });
+
+  it('lib upload of a file held in another space fails for it (exit 1), never "exists"', async () => {
+    const dir = folder({ 'r.md': '# R\n\nresearch notes\n' });
+    expect((await kagent(['lib', 'upload', join(dir, 'r.md'), '--space', 'Research'])).code).toBe(0);
+    const r = await kagent(['lib', 'upload', join(dir, 'r.md'), '--space', 'Research2']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^failed\t.*IN_ANOTHER_SPACE/);
+    expect(r.stderr).toContain(research);
+  });
+});
