@@ -1,7 +1,7 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { readDoc } from './shared.js';
 import { printJson, wantsJson, getFormatter } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
+import { emit, emitText } from '../../src/io/streams.js';
 import { sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 
@@ -12,7 +12,8 @@ export default defineCommand({
   summary: 'Show a document: rendered on a terminal, its raw Markdown when piped',
   description:
     'On a terminal: the title, id, revision, space and when it was saved, then the body rendered from Markdown. ' +
-    'Piped, or with --raw: the body exactly as stored (only control characters removed), nothing else — ' +
+    'Piped, or with --raw: the body exactly as stored, nothing else (escape sequences and control characters but CR ' +
+    'removed; on a terminal, bidi and invisible format characters shown as <U+XXXX>) — ' +
     'so `kagent doc show ID > f.md` and `kagent doc update ID --file f.md` round-trip.',
   arguments: [
     { name: 'id', description: 'the document (ids are shown by `doc list` and `doc search`)', complete: 'doc' },
@@ -28,8 +29,9 @@ export default defineCommand({
     if (wantsJson(ctx)) return printJson(ctx, doc);
     const tty = ctx.io.stdoutIsTTY;
     if (!tty || opts.raw) {
+      if (!tty) return await emitText(ctx.io.stdout, doc.body, false);
       const body = sanitize(doc.body);
-      await emit(ctx.io.stdout, tty && body !== '' && !body.endsWith('\n') ? `${body}\n` : body);
+      await emit(ctx.io.stdout, body !== '' && !body.endsWith('\n') ? `${body}\n` : body);
       return;
     }
     const clean = sanitizeDeep(doc);

@@ -5,9 +5,14 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/views/not-found.js';
 import { wantsJson, printJson, printList, note } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
-import { sanitize } from '../../src/io/sanitize.js';
+import { emitText } from '../../src/io/streams.js';
+import { sanitize, withoutControls } from '../../src/io/sanitize.js';
 import { textFlow } from '../../src/io/text-flow.js';
+
+/** On a terminal the text is sanitised before it is wrapped (its width is what is shown); piped it is kept as it is. */
+function onTerminal(ctx: Context, text: string): string {
+  return ctx.io.stdoutIsTTY ? sanitize(text) : withoutControls(text);
+}
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
@@ -60,7 +65,7 @@ export default defineCommand({
         const chunk = await read(opts.offset ?? 0, opts.limit);
         if (wantsJson(ctx)) return await printJson(ctx, chunk);
         const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
-        await emit(ctx.io.stdout, flow.push(sanitize(chunk.text)) + flow.end());
+        await emitText(ctx.io.stdout, flow.push(onTerminal(ctx, chunk.text)) + flow.end(), ctx.io.stdoutIsTTY);
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
           await note(
@@ -100,8 +105,8 @@ export default defineCommand({
       // Each chunk is written as it arrives (on a terminal, its lines that are complete, wrapped).
       const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
       for await (const chunk of chunks()) {
-        const out = flow.push(sanitize(chunk.text)) + (chunk.nextOffset === null ? flow.end() : '');
-        if (out !== '') await emit(ctx.io.stdout, out);
+        const out = flow.push(onTerminal(ctx, chunk.text)) + (chunk.nextOffset === null ? flow.end() : '');
+        if (out !== '') await emitText(ctx.io.stdout, out, ctx.io.stdoutIsTTY);
       }
     } catch (error) {
       throw await noTextHint(ctx, error, args.id);

@@ -44,6 +44,23 @@ export function sanitize(text: string): string {
   );
 }
 
+// C0 but tab, newline and carriage return; DEL and C1.
+const CONTROL_BUT_LINES = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
+/**
+ * Text kept as it is but for what drives a terminal (escape sequences and control characters, CR, tab and newline
+ * aside): bidi and format controls, a BOM, CRLF stay, so a document's body saved to a file is the body the service
+ * holds.
+ */
+export function withoutControls(text: string): string {
+  if (typeof text !== 'string') text = asText(text);
+  return text
+    .replace(STRING_SEQUENCE, '')
+    .replace(CSI_SEQUENCE, '')
+    .replace(OTHER_ESCAPE, '')
+    .replace(CONTROL_BUT_LINES, '');
+}
+
 // What kagent itself writes to a terminal: colour and style (SGR), hyperlinks
 // (OSC 8 with a printable target, ended by ST), and the few cursor moves of its
 // progress lines (erase line after a carriage return, erase below, cursor up), and

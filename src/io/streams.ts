@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import { CliError, ExitCode } from '../errors.js';
 import { redactStream } from './redact.js';
-import { guardOutput } from './sanitize.js';
+import { guardOutput, sanitize, withoutControls } from './sanitize.js';
 
 /** The reader went away; nothing more can be written. The handler maps it to exit 0, silently. */
 export class PipeClosedError extends CliError {
@@ -90,14 +90,14 @@ export async function writeFailure(stream: Writable): Promise<CliError | undefin
  * Every write passes guardOutput(): only kagent's own styling and progress-line cursor moves reach the stream, so a
  * server string that a command forgot to sanitise still cannot drive the terminal.
  */
-export async function emit(stream: Writable, text: string): Promise<void> {
+export async function emit(stream: Writable, text: string, exact = false): Promise<void> {
   const state = stateOf(stream);
   const before = failure(state);
   if (before) throw before;
   if (stream.destroyed || stream.writableEnded) throw new PipeClosedError();
   if (text.length === 0) return;
   state.written += text.length;
-  const more = stream.write(guardOutput(text));
+  const more = stream.write(exact ? text : guardOutput(text));
   if (!more) {
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -113,6 +113,17 @@ export async function emit(stream: Writable, text: string): Promise<void> {
   }
   const after = failure(state);
   if (after) throw after;
+}
+
+/**
+ * Text that is itself the thing asked for and may be bound for a file (`doc show --raw > f.md`, `lib text > f.txt`):
+ * not on a terminal it is written as it is, bidi and format controls, a BOM and CR included, so that what is saved
+ * is what the service holds; only what would drive a terminal that later shows the file is taken out (escape
+ * sequences, control characters but tab, CR and newline), and a secret this run knows is still masked (redact.ts).
+ * On a terminal it is sanitised as any text.
+ */
+export function emitText(stream: Writable, text: string, terminal: boolean): Promise<void> {
+  return terminal ? emit(stream, sanitize(text)) : emit(stream, withoutControls(text), true);
 }
 
 /** Resolves once the stream has taken every write queued so far (a command's output is out when it returns). */

@@ -1,6 +1,7 @@
 // What the GitHub Actions runner would do with a step's output: the workflow
 // commands it would act on, lines between `::stop-commands::TOKEN` and
-// `::TOKEN::` aside (as the runner reads them: a line's leading blanks trimmed).
+// `::TOKEN::` aside (as the runner reads them: a line's leading blanks trimmed),
+// and the legacy form, `##[command]` anywhere in a line.
 export function commandsRun(output: string): string[] {
   const run: string[] = [];
   let stoppedBy: string | undefined;
@@ -8,6 +9,10 @@ export function commandsRun(output: string): string[] {
     const trimmed = line.trimStart();
     if (stoppedBy !== undefined) {
       if (trimmed === `::${stoppedBy}::`) stoppedBy = undefined;
+      continue;
+    }
+    if (trimmed.includes('##[')) {
+      run.push(trimmed.slice(trimmed.indexOf('##[')));
       continue;
     }
     if (!trimmed.startsWith('::')) continue;
