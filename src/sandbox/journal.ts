@@ -16,7 +16,7 @@
 // A snapshot carries `generation`; the journal's first line names the
 // generation it applies to, so a journal left over from before a compaction
 // is recognised and skipped.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { applyOp, type ChangeTracker, type Op } from './changes.js';
@@ -45,15 +45,8 @@ export function journalPath(stateFile: string): string {
 
 /** Reads the snapshot and replays the journal on it; undefined when there is no state yet. */
 export function loadState(stateFile: string): { state: State; generation: number; replayed: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(stateFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new StateFileError(
-        `cannot read sandbox state ${stateFile}: ${(error as Error).message}`,
-        'STATE_UNREADABLE',
-      );
+  const text = readPlain(stateFile, 'state');
+  if (text === undefined) {
     if (existsSync(journalPath(stateFile)))
       throw new StateFileError(
         `cannot read sandbox state ${stateFile}: its journal ${journalPath(stateFile)} is there but the snapshot is missing`,
@@ -64,8 +57,12 @@ export function loadState(stateFile: string): { state: State; generation: number
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    throw new StateFileError(`cannot read sandbox state ${stateFile}: ${(error as Error).message}`, 'STATE_UNREADABLE');
+  } catch {
+    // Not JSON.parse's message: it quotes the file's first bytes, and --state may be a link to any file.
+    throw new StateFileError(
+      `cannot read sandbox state ${stateFile}: it is not valid JSON (not a sandbox state)`,
+      'STATE_UNREADABLE',
+    );
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new StateFileError(
@@ -89,15 +86,27 @@ export function loadState(stateFile: string): { state: State; generation: number
   return { state, generation, replayed };
 }
 
+/** A state or journal file's text; undefined when there is none. */
+function readPlain(path: string, what: 'state' | 'journal'): string | undefined {
+  try {
+    // A FIFO or a device (a link to /dev/zero) would hold the start or be read forever.
+    if (!statSync(path).isFile())
+      throw new StateFileError(
+        `cannot read sandbox ${what} ${path}: it is not a plain file (a pipe, a device or a directory)`,
+        'STATE_UNREADABLE',
+      );
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof StateFileError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`cannot read sandbox ${what} ${path}: ${(error as Error).message}`, 'STATE_UNREADABLE');
+  }
+}
+
 function replayJournal(stateFile: string, state: Record<string, unknown>, generation: number): number {
   const path = journalPath(stateFile);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw new StateFileError(`cannot read sandbox journal ${path}: ${(error as Error).message}`, 'STATE_UNREADABLE');
-  }
+  const text = readPlain(path, 'journal');
+  if (text === undefined) return 0;
   const lines = text.split('\n');
   let header: { magic?: unknown; generation?: unknown } | undefined;
   try {

@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Space } from '../api/shapes.js';
 import { SandboxClock } from './clock.js';
 import { ChangeTracker } from './changes.js';
-import { Journal, loadState, STATE_VERSION } from './journal.js';
+import { blobFile, strayBlobPath } from './blobs.js';
+import { Journal, loadState, STATE_VERSION, StateFileError } from './journal.js';
 import { HttpFail, type Account, type Jobs, type ScheduledEvent, type State } from './types.js';
 
 export const DEFAULT_LIMITS: Account['limits'] = {
@@ -41,6 +42,12 @@ export class World {
   static create(options: { seed: number; start: number; speed: number; blobDir: string; stateFile?: string }): World {
     const stored = options.stateFile ? loadState(options.stateFile) : undefined;
     const loaded = stored?.state;
+    const stray = loaded && strayBlobPath(loaded, options.blobDir);
+    if (stray)
+      throw new StateFileError(
+        `cannot use sandbox state ${options.stateFile}: item ${stray.itemId} names the file ${JSON.stringify(stray.path)}, which ${stray.reason} ${options.blobDir}; the file was left as it is`,
+        'STATE_UNREADABLE',
+      );
     const state: State = loaded ?? {
       version: STATE_VERSION,
       seed: options.seed,
@@ -60,6 +67,11 @@ export class World {
     const start = saved ? saved.sandbox + Math.max(0, Date.now() - saved.real) : options.start;
     const clock = new SandboxClock(start, options.speed, state.clockAdvancedMs);
     return new World(state, clock, options.blobDir, options.stateFile, stored?.generation ?? 0);
+  }
+
+  /** The absolute path of a file stored in the blob folder (see blobs.ts: never outside it). */
+  blobFile(stored: string): string {
+    return blobFile(this.blobDir, stored);
   }
 
   // ------------------------------------------------------------ ids and randomness

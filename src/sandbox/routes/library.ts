@@ -31,7 +31,7 @@ export const routes: Routes = {
     if (query.kind) items = items.filter((item) => item.kind === query.kind);
     if (query.q) {
       // A search answers the best matches at once: no paging.
-      const found = search(items, query.q, world.blobDir).slice(0, query.limit ?? 50);
+      const found = search(items, query.q, world).slice(0, query.limit ?? 50);
       return { body: { items: found.map((item) => view(item, account)), nextCursor: null } };
     }
     const listKey = `library:${account.id}:${query.space ?? ''}:${query.kind ?? ''}`;
@@ -114,7 +114,7 @@ export const routes: Routes = {
     }
     const offset: number = query.offset ?? 0;
     const limit: number = query.limit ?? 8000;
-    const text = storedText(join(world.blobDir, item._textFile));
+    const text = storedText(world.blobFile(item._textFile));
     const chunk = sliceChars(text, offset, limit);
     const total = item._textLength;
     const end = Math.min(total, offset + limit);
@@ -287,7 +287,7 @@ function matchesSpace(account: Account, spaceId: string, ref: string): boolean {
 }
 
 /** Keyword search over title, note, summary, key points, link and file name, and an upload's text. */
-function search(items: LibraryRecord[], q: string, blobDir: string): LibraryRecord[] {
+function search(items: LibraryRecord[], q: string, world: World): LibraryRecord[] {
   const wanted = [...new Set(tokens(q, 2))];
   const needle = q.trim().toLowerCase();
   const scored: Array<{ item: LibraryRecord; score: number }> = [];
@@ -300,7 +300,7 @@ function search(items: LibraryRecord[], q: string, blobDir: string): LibraryReco
       item.url ?? '',
       item.fileName ?? '',
     ].join('\n');
-    const text = item._textFile ? storedTextOrEmpty(join(blobDir, item._textFile)) : '';
+    const text = item._textFile ? storedTextOrEmpty(world.blobFile(item._textFile)) : '';
     const haystack = `${fields}\n${text}`;
     const words = new Set(tokens(haystack, 2));
     let score = wanted.filter((w) => words.has(w)).length;
@@ -352,7 +352,7 @@ function titleOf(fileName: string): string {
 async function removeFiles(world: World, item: LibraryRecord): Promise<void> {
   for (const file of [item._blob, item._textFile]) {
     if (!file) continue;
-    const path = join(world.blobDir, file);
+    const path = world.blobFile(file);
     textCache.delete(path);
     await rm(path, { force: true });
   }
