@@ -1,24 +1,15 @@
 import type { Context } from '../../src/context.js';
 import type { Doc, DocSummary } from '../../src/api/shapes.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { pullAll, type Pulled } from '../../src/docsync/pull-all.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { shapes } from './shared.js';
 import { printList, warn, printItem, success } from '../../src/io/output.js';
-import { readSidecar, writableDoc } from '../../src/docsync/sidecar.js';
-import { fileInside } from '../../src/io/file-name.js';
-import { checkPullTarget, docFileName, writePulled, pullTarget } from '../../src/docsync/files.js';
-
-interface Pulled {
-  id: string;
-  title: string;
-  revision: number;
-  file: string;
-  status: 'pulled' | 'kept' | 'failed';
-  reason?: string;
-}
+import { writableDoc } from '../../src/docsync/sidecar.js';
+import { checkPullTarget, writePulled, pullTarget } from '../../src/docsync/files.js';
 
 const columns = [
   { header: 'Status', value: (p: Pulled) => p.status },
@@ -27,45 +18,17 @@ const columns = [
   { header: 'File', value: (p: Pulled) => p.file, flex: true },
 ];
 
-/** Every document (of a space) into one directory, one file per document; a file with changes not pushed is kept (exit 5 at the end). */
-async function pullAll(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
+/** Every document (of a space) into one directory; a file with changes not pushed is kept (exit 5 at the end). */
+async function pullEvery(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
   const S = await shapes();
   const query: Record<string, string | undefined> = { space: opts.space };
   checkInput(S.Queries.listDocs, query, { space: '--space' });
   if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-  const dir = opts.output ?? '.';
   const api = await ctx.api();
   const summaries: DocSummary[] = [];
   for await (const summary of api.paginate('listDocs', { query, signal: ctx.signal }, { all: true }))
     summaries.push(summary);
-  const taken = new Set<string>();
-  const results: Pulled[] = [];
-  for (const summary of summaries) {
-    // Names from the service's data: one safe segment each, inside DIR (src/io/file-name.ts).
-    let file = fileInside(dir, docFileName(summary));
-    let row = { id: summary.id, title: summary.title, revision: summary.revision };
-    // One document's file that cannot be written (or whose state cannot be read), or an id that can name
-    // nothing ("..": refused before any request), does not stop the others.
-    try {
-      const doc = writableDoc(await api.call('getDoc', { params: { id: summary.id }, signal: ctx.signal }), summary.id);
-      row = { id: doc.id, title: doc.title, revision: doc.revision };
-      const owner = await readSidecar(file);
-      if (taken.has(file) || (owner && owner.id !== summary.id)) {
-        file = fileInside(dir, docFileName(summary, true));
-        for (let n = 2; taken.has(file); n++) file = fileInside(dir, docFileName(summary, n));
-      }
-      taken.add(file);
-      await checkPullTarget(file, doc.id, opts.force === true);
-      await writePulled(file, doc);
-    } catch (error) {
-      // A state directory that is a link (or not a directory) is the whole directory's problem: stop there.
-      if (!(error instanceof CliError) || error instanceof ApiError || error.code === 'UNSAFE_PATH') throw error;
-      const kept = error.exitCode === ExitCode.CONFLICT;
-      results.push({ ...row, file, status: kept ? 'kept' : 'failed', reason: error.message });
-      continue;
-    }
-    results.push({ ...row, file, status: 'pulled' });
-  }
+  const results = await pullAll(ctx, summaries, opts.output ?? '.', opts.force === true);
   await printList(ctx, results, { columns, empty: `No documents${opts.space ? ` in ${opts.space}` : ''} to pull.` });
   const kept = results.filter((r) => r.status === 'kept');
   const failed = results.filter((r) => r.status === 'failed');
@@ -96,8 +59,8 @@ export default defineCommand({
     'the id, the revision and its text in `.kagent/docs/<file name>.json` (add `.kagent/` to .gitignore). `kagent doc push FILE` later sends your change against that revision. ' +
     'The file ends with a newline, as editors expect, even when the body has none; a change that is only the final newline is no change (for push and status too). ' +
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
-    '--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. ' +
-    'Piped, prints "status<TAB>id<TAB>revision<TAB>file"; --json an array of {id, title, revision, file, status}.',
+    "--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document: the list's revisions say which files are already up to date (status unchanged, nothing read), the others are read a few at a time; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. " +
+    'Piped, prints "status<TAB>id<TAB>revision<TAB>file" (status: pulled, unchanged, kept, failed); --json an array of {id, title, revision, file, status}.',
   arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true }],
   options: [
     {
@@ -118,7 +81,7 @@ export default defineCommand({
     if (opts.output?.trim() === '') throw new UsageError('-o needs a file or a directory (got an empty name)');
     if (opts.all) {
       if (args.id !== undefined) throw new UsageError('give an ID or --all, not both');
-      return pullAll(ctx, opts);
+      return pullEvery(ctx, opts);
     }
     if (args.id === undefined)
       throw new UsageError('which document? give its ID, or --all for every one', 'ids are shown by `kagent doc list`');

@@ -1,7 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
-import type { FileState } from '../../src/docsync/files.js';
+import { statesOf, statusFiles, STATE_WORDS, type FileState } from '../../src/docsync/files.js';
 import { printList } from '../../src/io/output.js';
-import { statusFiles, stateOf, STATE_WORDS } from '../../src/docsync/files.js';
 
 export default defineCommand({
   name: 'status',
@@ -10,7 +9,7 @@ export default defineCommand({
     'For each FILE (default: every file pulled into the current directory; a directory stands for the files pulled into it): ' +
     'unchanged, changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, or not pulled. ' +
     'A FILE that does not exist and was never pulled is refused (exit 2) before anything is asked. ' +
-    'Asks the service for each document\'s revision. Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
+    'Reads the revisions from the document list (one request per 500 documents; one file alone is read by itself). Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
     '(state: unchanged, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
   arguments: [{ name: 'files', description: 'pulled files or directories', optional: true, variadic: true }],
   examples: [
@@ -20,8 +19,7 @@ export default defineCommand({
   ],
   async run(ctx, _opts, args) {
     const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);
-    const states: FileState[] = [];
-    for (const file of files) states.push(await stateOf(ctx, file));
+    const states = await statesOf(ctx, files);
     const tty = ctx.io.stdoutIsTTY;
     await printList(ctx, states, {
       columns: [

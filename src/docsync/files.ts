@@ -3,7 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { fileInside, NAME_MAX_BYTES, safeFileName } from '../io/file-name.js';
 import {
   prepareSidecarDir,
@@ -16,6 +16,7 @@ import {
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
 import { asFileText, sameText } from '../io/final-newline.js';
+import { latestRevisions } from './latest.js';
 
 export async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -154,17 +155,24 @@ export async function statusFiles(paths: string[]): Promise<string[]> {
   return files;
 }
 
-export async function stateOf(ctx: Context, file: string): Promise<FileState> {
-  const sidecar: Sidecar | undefined = await readSidecar(file);
-  if (!sidecar) return { file, state: 'not-pulled', id: null, revision: null, latest: null };
-  const text = await readLocal(file);
-  let latest: number | null = null;
-  try {
-    const api = await ctx.api();
-    latest = (await api.call('getDoc', { params: { id: sidecar.id }, signal: ctx.signal })).revision;
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+/**
+ * Each file's state against its sidecar and the service: the revisions from the
+ * document list (latest.ts), one request for up to 500 files.
+ */
+export async function statesOf(ctx: Context, files: readonly string[]): Promise<FileState[]> {
+  const sidecars = await Promise.all(files.map((file) => readSidecar(file)));
+  const ids = sidecars.flatMap((sidecar) => (sidecar ? [sidecar.id] : []));
+  const latest = ids.length > 0 ? await latestRevisions(ctx, ids) : new Map<string, number | null>();
+  const states: FileState[] = [];
+  for (const [index, file] of files.entries()) {
+    const sidecar = sidecars[index];
+    if (!sidecar) states.push({ file, state: 'not-pulled', id: null, revision: null, latest: null });
+    else states.push(stateOf(file, sidecar, await readLocal(file), latest.get(sidecar.id) ?? null));
   }
+  return states;
+}
+
+function stateOf(file: string, sidecar: Sidecar, text: string | undefined, latest: number | null): FileState {
   const base = { file, id: sidecar.id, revision: sidecar.revision, latest };
   if (latest === null) return { ...base, state: 'deleted-on-service' };
   if (text === undefined) return { ...base, state: 'missing-locally' };

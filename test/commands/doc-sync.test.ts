@@ -125,6 +125,64 @@ describe('doc pull', () => {
   });
 });
 
+describe('requests: the list, not each document', () => {
+  it('with 30 pulled documents, doc status and a second doc pull --all with nothing changed send no getDoc', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 30; n++) ids.push((await createDoc({ title: `note ${n}`, markdown: `note ${n}\n` })).id);
+    const out = join(dir, 'all');
+    await resetStats();
+    const first = await kagent(['doc', 'pull', '--all', '-o', out, '--json']);
+    expect(first.code).toBe(0);
+    expect((JSON.parse(first.stdout) as Array<{ status: string }>).map((p) => p.status)).toEqual(
+      new Array(30).fill('pulled'),
+    );
+    expect(await requests()).toEqual({ listDocs: 1, getDoc: 30 });
+
+    await resetStats();
+    const status = await kagent(['doc', 'status', out]);
+    expect(status.code).toBe(0);
+    expect(status.stdout.split('\n').filter((row) => row.startsWith('unchanged\t'))).toHaveLength(30);
+    expect(await requests()).toEqual({ listDocs: 1 });
+
+    // One changed on the service, one here: only the first is read again; the second is kept (exit 5).
+    await saveElsewhere(ids[3] as string, 'note 3, changed there\n', 1);
+    writeFileSync(join(out, 'note-7.md'), 'note 7, changed here\n');
+    await resetStats();
+    const again = await kagent(['doc', 'pull', '--all', '-o', out]);
+    expect(again.code).toBe(5);
+    expect(await requests()).toEqual({ listDocs: 1, getDoc: 1 });
+    expect(readFileSync(join(out, 'note-3.md'), 'utf8')).toBe('note 3, changed there\n');
+    expect(readFileSync(join(out, 'note-7.md'), 'utf8')).toBe('note 7, changed here\n');
+    const rows = again.stdout.trim().split('\n');
+    expect(rows.filter((row) => row.startsWith('unchanged\t'))).toHaveLength(28);
+    expect(rows).toContain(`pulled\t${ids[3]}\t2\t${join(out, 'note-3.md')}`);
+    expect(rows).toContain(`kept\t${ids[7]}\t1\t${join(out, 'note-7.md')}`);
+
+    writeFileSync(join(out, 'note-7.md'), 'note 7\n');
+    await resetStats();
+    const quiet = await kagent(['doc', 'pull', '--all', '-o', out]);
+    expect(quiet.code).toBe(0);
+    expect(await requests()).toEqual({ listDocs: 1 });
+  });
+
+  it('doc status of one file reads that document alone; a document gone from a one-page list is deleted without asking again', async () => {
+    const a = await createDoc({ title: 'a', markdown: 'a\n' });
+    const b = await createDoc({ title: 'b', markdown: 'b\n' });
+    for (const doc of [a, b]) expect((await kagent(['doc', 'pull', doc.id, '-o', `${dir}/`])).code).toBe(0);
+    await resetStats();
+    expect((await kagent(['doc', 'status', join(dir, 'a.md')])).code).toBe(0);
+    expect(await requests()).toEqual({ getDoc: 1 });
+
+    await s.t.call('DELETE', `/docs/${b.id}`, { key });
+    await resetStats();
+    const r = await kagent(['doc', 'status', dir]);
+    expect(r.stdout).toBe(
+      `unchanged\t${join(dir, 'a.md')}\t${a.id}\t1\t1\ndeleted-on-service\t${join(dir, 'b.md')}\t${b.id}\t1\t\n`,
+    );
+    expect(await requests()).toEqual({ listDocs: 1 });
+  });
+});
+
 describe('doc push', () => {
   let id: string;
   let file: string;

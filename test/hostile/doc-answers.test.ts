@@ -148,3 +148,38 @@ describe('doc pull -o with an empty name', () => {
     expect(server!.requests).toEqual([]);
   });
 });
+
+describe('a document list without revisions', () => {
+  it('doc status and doc pull --all read each document instead, and say so once', async () => {
+    server = await hostileServer((req) => {
+      const path = new URL(req.url, 'http://x').pathname;
+      if (path === '/api/v1/docs') {
+        const items = ['a', 'b', 'c'].map((id) => ({ ...doc(id), body: undefined, revision: undefined }));
+        return { kind: 'answer', status: 200, body: { items, nextCursor: null } };
+      }
+      return { kind: 'answer', status: 200, body: doc(path.split('/').pop() ?? '') };
+    });
+    const dir = tempDir();
+    const pull = await kagent(['doc', 'pull', '--all', '-o', dir, '--json', 'id,status']);
+    expect(pull.code).toBe(0);
+    expect(JSON.parse(pull.stdout)).toEqual(['a', 'b', 'c'].map((id) => ({ id, status: 'pulled' })));
+    expect(pull.stderr).toBe(
+      'warning: the document list gave no revision for 3 of the documents: reading each of them to know\n',
+    );
+    const gets = () => server!.requests.filter((r) => r.url.startsWith('/api/v1/docs/')).length;
+    expect(gets()).toBe(3);
+
+    const status = await kagent(['doc', 'status', dir]);
+    expect(status.code).toBe(0);
+    expect(
+      status.stdout
+        .trim()
+        .split('\n')
+        .map((row) => row.split('\t')[0]),
+    ).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(status.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([
+      'warning: the document list gave no revision for 3 of the documents: reading them one by one',
+    ]);
+    expect(gets()).toBe(6);
+  });
+});
