@@ -222,11 +222,6 @@ async function writeAtomically(path: string, text: string, temporary: string): P
   }
 }
 
-export async function removeSidecar(file: string): Promise<void> {
-  if (!(await stateDir(dirname(file), false))) return;
-  await rm(sidecarPath(file), { force: true });
-}
-
 /** Every pulled file of a directory (the names its `.kagent/docs/` remembers), sorted. */
 export async function pulledFiles(dir: string): Promise<string[]> {
   let names: string[];

@@ -23,11 +23,6 @@ function visibleCodePoint(char: string): string {
   return `<U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
-/** Bidi and invisible format controls shown as `<U+202E>` markers; everything else untouched. */
-export function showFormatControls(text: string): string {
-  return text.replace(FORMAT, visibleCodePoint);
-}
-
 /** Removes escape sequences and control characters, shows bidi/format controls as `<U+XXXX>`; keeps newlines and tabs. */
 export function sanitize(text: string): string {
   // A field of another type than the view expected (tolerant reading) is shown as text, never a crash.

@@ -2,7 +2,7 @@
 // folder under %LOCALAPPDATA%, and `lib upload` glob patterns written with
 // backslashes (which elsewhere escape the next character, as in a POSIX shell).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultCacheDir } from '../../src/config/cache-dir.js';
@@ -16,7 +16,10 @@ describe('the cache folder', () => {
     expect(defaultCacheDir({ USERPROFILE: 'C:\\Users\\ada' }, 'win32')).toBe(
       join('C:\\Users\\ada', 'AppData', 'Local', 'kagent'),
     );
-    expect(defaultCacheDir({ LOCALAPPDATA: 'C:\\L' }, 'linux')).toBe(join(homedir(), '.cache', 'kagent'));
+    // Elsewhere %LOCALAPPDATA% means nothing: the home (here $HOME, whatever the account's home is) has it.
+    expect(defaultCacheDir({ HOME: '/home/ada', LOCALAPPDATA: 'C:\\L' }, 'linux')).toBe(
+      join('/home/ada', '.cache', 'kagent'),
+    );
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/x/cache', LOCALAPPDATA: 'C:\\L' }, 'win32')).toBe(
       join('/x/cache', 'kagent'),
     );
