@@ -6,11 +6,15 @@
 import { UsageError } from '../errors.js';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// RFC 9110 field values: visible characters, spaces and tabs; no CR, LF, NUL or other controls.
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+// RFC 9110 field values: visible characters, spaces and tabs; no CR, LF, NUL or other controls. A header is
+// bytes, one per character: a character past U+00FF (`日本`) has no byte to be sent as.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/u;
 
 function describeControl(value: string): string {
   if (/[\r\n]/.test(value)) return 'a line break (CR or LF)';
+  const wide = /[^\u0000-\u00ff]/u.exec(value);
+  if (wide)
+    return `"${wide[0]}" (U+${(wide[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}), which a header cannot carry (only Latin-1 characters can be sent)`;
   return 'a control character';
 }
 
@@ -30,7 +34,9 @@ export function checkApiKey(key: string, where: string): void {
   if (CONTROL.test(key)) {
     throw new UsageError(
       `the API key from ${where} contains ${describeControl(key)}`,
-      'was it copied with a line break? Set it again without one',
+      /[\r\n]/.test(key)
+        ? 'was it copied with a line break? Set it again without one'
+        : 'set it again as the service gave it (keys are plain ASCII)',
     );
   }
 }

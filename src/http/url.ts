@@ -67,13 +67,12 @@ export function joinPath(base: URL, path: string): URL {
  */
 export function resolveRawPath(base: URL, path: string): URL {
   if (/^https?:\/\//i.test(path)) return new URL(path);
-  let rest = path.startsWith('/') ? path : `/${path}`;
+  // The URL parser takes `\` for `/` in an http(s) path: so does kagent, so that what is checked is what is sent.
+  const [pathname, search] = splitQuery(path);
+  const slashed = pathname.replace(/\\/g, '/') + search;
+  let rest = slashed.startsWith('/') ? slashed : `/${slashed}`;
   // A `.` or `..` segment is resolved away by the URL, out from under the base URL: a full URL says that plainly.
-  if (
-    splitQuery(rest)[0]
-      .split('/')
-      .some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))
-  )
+  if (hasDotSegment(splitQuery(rest)[0]))
     throw new UsageError(
       `the path ${path} has a . or .. segment, which would leave the base URL (${base.pathname})`,
       'give the path under the base URL, or a full URL (https://…) for another place on the service',
@@ -82,6 +81,17 @@ export function resolveRawPath(base: URL, path: string): URL {
     rest = rest.slice(API_PREFIX.length) || '/';
   }
   return joinPath(base, rest);
+}
+
+/**
+ * A `.` or `..` segment in any spelling the URL parser resolves: it drops tabs and newlines, takes `\` for `/`
+ * (http and https), reads `%2e` as a dot, and resolves segments past a `#` too (the path setter escapes it).
+ */
+function hasDotSegment(pathname: string): boolean {
+  return pathname
+    .replace(/[\t\n\r]/g, '')
+    .split(/[/\\]/)
+    .some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }
 
 export type QueryValue = string | number | boolean | undefined | null;

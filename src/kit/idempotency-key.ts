@@ -23,7 +23,9 @@ export async function checkIdempotencyKey(key: string | undefined, flag = '--ide
       ? `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`
       : key.trim() !== key || /[\x00-\x1f\x7f]/.test(key)
         ? 'must not start or end with white space, nor hold control characters (a header would not carry them)'
-        : undefined;
+        : /[^\x00-\xff]/.test(key)
+          ? 'must be Latin-1 text: a header cannot carry a character past U+00FF'
+          : undefined;
   if (message) throw new InputError(`${flag} ${message}`, [{ path: flag, message }]);
 }
 
