@@ -49,6 +49,8 @@ async function runUploads(
       target,
       concurrency: opts.concurrency,
       failFast: opts.failFast === true,
+      // A folder's files (walked) into a named space: confirmed with one more listing at the end.
+      confirm: sources.some((source) => source.stats !== undefined),
       limit: planLimit,
       cache,
       signal: ctx.signal,

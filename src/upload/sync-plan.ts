@@ -171,6 +171,17 @@ export async function listSpace(
   return { items, mapping: { names, hashes }, requests };
 }
 
+/** The ids among `ids` that the space's listing does not show: one more listing (pages of 200). */
+export async function notListed(
+  api: ApiClient,
+  space: string,
+  ids: Iterable<string>,
+  signal: AbortSignal | undefined,
+): Promise<Set<string>> {
+  const there = new Set((await listSpace(api, space, signal)).items.map((item) => item.id));
+  return new Set([...ids].filter((id) => !there.has(id)));
+}
+
 // ---------------------------------------------------------------- the plan
 
 export interface PlanInput {

@@ -16,7 +16,7 @@ import type { LibraryItem } from '../api/shapes.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { refusalExitCode, type Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
-import type { Listed, PlannedFile, SyncPlan } from './sync-plan.js';
+import { notListed, type Listed, type PlannedFile, type SyncPlan } from './sync-plan.js';
 import type { FileError, FileResult, UploadEvents, UploadOptions, UploadSummary } from './uploader.js';
 
 export type SyncStatus = 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'kept' | 'failed' | 'skipped';
@@ -113,6 +113,10 @@ class SyncRun {
   /** Files whose entry waits for earlier versions to be deleted. */
   private readonly pending: Pending[] = [];
   private uploads: UploadSummary | undefined;
+  /** Files reported as held by an item, checked against the listing once the run sent anything. */
+  private readonly held: Array<{ entry: SyncEntry; source?: Source }> = [];
+  /** Whether the run sent a write (an upload or a delete). */
+  private sent = false;
 
   constructor(private readonly options: RunOptions) {
     this.names = options.plan.mapping.names;
@@ -131,6 +135,7 @@ class SyncRun {
     const mayDelete = !stopped && this.names && refusal === undefined;
     await this.deleteEarlierVersions(mayDelete);
     await this.deleteRemoved(removing && mayDelete, { stopped, refusal });
+    if (this.sent && !stopped) await this.confirmEndState();
     const { summary } = this;
     if (!this.names) summary.noMapping = this.noMapping;
     if (this.options.signal?.aborted) this.codes.push(abortError(this.options.signal).exitCode);
@@ -148,7 +153,49 @@ class SyncRun {
     if (entry.status === 'skipped') s.skipped++;
     else s[entry.status]++;
     if (entry.status === 'failed') this.codes.push(entry.exitCode ?? ExitCode.ERROR);
+    this.hold(entry, source);
     await this.options.events.entry(entry, source);
+  }
+
+  private hold(entry: SyncEntry, source?: Source): void {
+    if (entry.item && (entry.status === 'uploaded' || entry.status === 'replaced' || entry.status === 'unchanged'))
+      this.held.push({ entry, ...(source ? { source } : {}) });
+  }
+
+  /**
+   * One more listing after a run that sent anything: every file reported as held by an item must
+   * have that item in the space. One whose item is not there is a failure of the run, told on a
+   * line of its own (its earlier line is taken back from the counts).
+   */
+  private async confirmEndState(): Promise<void> {
+    const { api, space, signal } = this.options;
+    let missing: Set<string>;
+    try {
+      missing = await notListed(
+        api,
+        space,
+        this.held.map(({ entry }) => entry.item?.id as string),
+        signal,
+      );
+    } catch (error) {
+      const cause = error instanceof CliError ? error : new CliError(String(error), { cause: error });
+      this.summary.stoppedBy ??= new CliError(`the space could not be listed to confirm the run: ${cause.message}`, {
+        code: cause.code,
+        exitCode: cause.exitCode,
+        cause,
+      });
+      return;
+    }
+    for (const { entry, source } of this.held.splice(0)) {
+      const id = entry.item?.id as string;
+      if (!missing.has(id)) continue;
+      this.summary[entry.status as 'uploaded' | 'replaced' | 'unchanged']--;
+      const message = `the space's listing after the run does not show its item ${id}`;
+      await this.count(
+        { ...entry, status: 'failed', error: { code: 'NOT_IN_SPACE', message }, exitCode: ExitCode.ERROR },
+        source,
+      );
+    }
   }
 
   /** Files refused before reading, and unchanged files: no request. */
@@ -197,6 +244,7 @@ class SyncRun {
       return;
     }
     this.summary.unchanged += batch.length;
+    for (const { entry, source } of batch) this.hold(entry, source);
     await events.entries(batch);
   }
 
@@ -204,6 +252,7 @@ class SyncRun {
     const { options } = this;
     const toSend = options.plan.files.filter((f) => f.action !== 'keep');
     if (toSend.length === 0 || options.signal?.aborted) return;
+    this.sent = true;
     const bySource = new Map(toSend.map((f) => [f.source, f] as const));
     this.uploads = await options.uploadAll(
       toSend.map((f) => f.source),
@@ -304,6 +353,7 @@ class SyncRun {
   private async remove(id: string): Promise<CliError | undefined> {
     const { api, signal } = this.options;
     if (signal?.aborted) return abortError(signal);
+    this.sent = true;
     try {
       await api.call('deleteLibraryItem', { params: { id }, signal });
       return undefined;

@@ -19,6 +19,7 @@ import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.
 import { FileBody } from './body.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
+import { notListed } from './sync-plan.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
 
@@ -68,6 +69,8 @@ export interface UploadOptions {
   limit: () => Promise<number | undefined>;
   /** Digests of unchanged files hashed before on this machine. */
   cache?: DigestCache;
+  /** Confirm at the end, with one more listing of the target space, that every file's item is there. */
+  confirm?: boolean;
   /** Ids the listing of the target space just gave: a replayed answer naming one needs no read. */
   listed?: ReadonlySet<string>;
   signal?: AbortSignal;
@@ -123,7 +126,11 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
   // Files with the same bytes go one after the other: the second is then recognised as a duplicate.
   const bySha = new Map<string, Promise<unknown>>();
 
+  // Files reported as held by an item, checked against the space's listing at the end (`confirm`).
+  const held: Array<{ result: FileResult; source: Source }> = [];
   const record = async (result: FileResult, source: Source) => {
+    if (options.confirm && result.item && (result.status === 'uploaded' || result.status === 'exists'))
+      held.push({ result, source });
     if (result.status === 'uploaded') summary.uploaded++;
     else if (result.status === 'exists') summary.exists++;
     else if (result.status === 'failed') summary.failed++;
@@ -168,6 +175,35 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
   for (; next < sources.length; next++) {
     const source = sources[next] as Source;
     await record({ ...base(source), status: 'skipped' }, source);
+  }
+  const space = options.target.space;
+  if (held.length > 0 && space !== undefined && !options.signal?.aborted && !summary.stoppedBy) {
+    try {
+      const missing = await notListed(
+        options.api,
+        space,
+        held.map(({ result }) => result.item?.id as string),
+        options.signal,
+      );
+      for (const { result, source } of held) {
+        if (!missing.has(result.item?.id as string)) continue;
+        // Taken back from its count, and told again as the failure it is.
+        summary[result.status as 'uploaded' | 'exists']--;
+        summary.bytes -= result.size;
+        const message = `the space's listing after the run does not show its item ${result.item?.id}`;
+        await record(
+          { ...result, status: 'failed', error: { code: 'NOT_IN_SPACE', message }, exitCode: ExitCode.ERROR },
+          source,
+        );
+      }
+    } catch (error) {
+      const cause = error instanceof CliError ? error : new CliError(String(error), { cause: error });
+      summary.stoppedBy = new CliError(`the space could not be listed to confirm the run: ${cause.message}`, {
+        code: cause.code,
+        exitCode: cause.exitCode,
+        cause,
+      });
+    }
   }
   // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
   if (options.signal?.aborted) failureCodes.push(abortError(options.signal).exitCode);

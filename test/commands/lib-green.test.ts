@@ -2,6 +2,8 @@
 // end with the space holding the folder's files, or exit non-zero saying why.
 // The reproductions of the library-matches-folder issue, against the sandbox.
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
@@ -106,5 +108,93 @@ describe('another space', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^failed\t.*IN_ANOTHER_SPACE/);
     expect(r.stderr).toContain(research);
+  });
+});
+
+/**
+ * A service in front of the sandbox that answers an upload with the item it made and then loses it
+ * (`lose` files, by name): what a run reports must be checked against the space's listing.
+ */
+async function losingService(lose: (name: string) => boolean): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const target = new URL(s.t.baseUrl);
+  const server = createServer((req, res) => {
+    const forward = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const name = decodeURIComponent(String(req.headers['x-file-name'] ?? ''));
+          const done = () => {
+            res.writeHead(answer.statusCode ?? 500, answer.headers);
+            res.end(body);
+          };
+          if (req.method !== 'POST' || !req.url?.includes('/library/files') || !lose(name)) return done();
+          const id = JSON.parse(body.toString()).item.id as string;
+          s.t.call('DELETE', `/library/${id}`, { key }).then(done, done);
+        });
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('the end state is checked', () => {
+  it('lib sync: a file whose item is not in the space after the run is a failure (NOT_IN_SPACE, exit 1)', async () => {
+    const dir = folder(DOCS);
+    const service = await losingService((name) => name.endsWith('b.md'));
+    try {
+      const r = await kagent(['lib', 'sync', dir, '--space', 'Research', '--json'], {
+        env: { KAGENT_BASE_URL: service.baseUrl },
+      });
+      expect(r.code).toBe(1);
+      const lines = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      expect(lines.filter((l) => l.status === 'failed').map((l) => [l.path, l.error.code])).toEqual([
+        ['b.md', 'NOT_IN_SPACE'],
+      ]);
+      expect(r.stderr).toMatch(/^2 uploaded, 0 replaced, 0 deleted, 0 unchanged, 1 failed/m);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('lib sync: a run that sent nothing sends only the listing', async () => {
+    const dir = folder(DOCS);
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    const { requests } = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
+    expect(requests).toEqual({ listSpaces: 1, listLibrary: 1 });
+  });
+});
+
+describe('lib upload of a folder: the end state is checked', () => {
+  it('a file whose item is not in the space after the run is a failure (NOT_IN_SPACE, exit 1)', async () => {
+    const dir = folder(DOCS);
+    const service = await losingService((name) => name === 'b.md');
+    try {
+      const r = await kagent(['lib', 'upload', dir, '--space', 'Research'], {
+        env: { KAGENT_BASE_URL: service.baseUrl },
+      });
+      expect(r.code).toBe(1);
+      const failed = r.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('failed'))
+        .map((line) => line.split('\t'));
+      expect(failed.map((row) => [row[1]?.endsWith('b.md'), row[3]])).toEqual([[true, 'NOT_IN_SPACE']]);
+      expect(r.stderr).toMatch(/^2 uploaded, 0 already there, 1 failed/m);
+    } finally {
+      await service.close();
+    }
   });
 });
