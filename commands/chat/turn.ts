@@ -117,6 +117,7 @@ export async function runTurn(ctx: Context, body: SendMessageRequest, idempotenc
   const page = await followConversation(ctx, started.conversationId, {
     replyId: started.messageId,
     limit: FOLLOW_LIMIT,
+    justSent: true,
     resumeHint: `the reply will be in the conversation: \`${show}\``,
   });
   const reply = replyOf(page, started);

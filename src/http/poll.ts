@@ -18,10 +18,18 @@ export interface PollOptions<T> {
   /** Ctrl-C: stop following (InterruptedError, exit 130); the work goes on. */
   signal?: AbortSignal;
   clock?: Clock;
+  /** Wait this long before the first look (work just started cannot have ended yet). Default 0. */
+  firstMs?: number;
   minMs?: number;
   maxMs?: number;
   /** Interval growth while nothing changes. */
   factor?: number;
+  /**
+   * A change brings the interval back to `minMs` (default true). False for work whose end a
+   * change does not bring nearer (a chat turn's tools): the interval keeps growing, and the
+   * cost stays the schedule's.
+   */
+  resetOnChange?: boolean;
   /** How to pick the work up again, e.g. `kagent task show t_123 --follow`. */
   resumeHint?: string;
   /** What goes on when Ctrl-C stops the following: "the task" (the interruption says "the task goes on"). */
@@ -35,11 +43,20 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
   const minMs = options.minMs ?? 1_000;
   const maxMs = Math.max(minMs, options.maxMs ?? 10_000);
   const factor = options.factor ?? 1.5;
+  const resetOnChange = options.resetOnChange ?? true;
   const deadline = timeoutMs === undefined ? Infinity : clock.now() + timeoutMs;
 
   let interval = minMs;
   let last: string | undefined;
-  for (;;) {
+  if (options.firstMs !== undefined && options.firstMs > 0) {
+    try {
+      await clock.sleep(Math.min(options.firstMs, Math.max(0, deadline - clock.now())), signal);
+    } catch (error) {
+      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
+      throw error;
+    }
+  }
+  for (let first = true; ; first = false) {
     if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
     let value: T;
     try {
@@ -50,13 +67,14 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
     }
 
     const print = fingerprint(value);
-    if (print !== last) {
+    const changed = print !== last;
+    if (changed) {
       last = print;
-      interval = minMs; // something moved: look again soon
       onUpdate?.(value);
-    } else {
-      interval = Math.min(maxMs, Math.round(interval * factor));
     }
+    // Something moved: look again soon (unless told not to); else less and less often.
+    if (changed && resetOnChange) interval = minMs;
+    else if (!first) interval = Math.min(maxMs, Math.round(interval * factor));
     if (isDone(value)) return value;
 
     const left = deadline - clock.now();

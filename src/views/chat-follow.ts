@@ -13,13 +13,17 @@ type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;
 type Loose = Record<string, unknown>;
 
 /**
- * Polling a running turn. A turn takes seconds, and a person is waiting for
- * it: the first looks come quickly (0.8 s, then ×1.3), and while nothing
- * changes the interval grows to 4 s, so a long turn costs at most 15 requests
- * a minute (a quarter of the account's 60/min budget). A 3-second turn is seen
- * ending after about 3.2 s with four requests.
+ * Polling a running turn. A turn takes seconds (the sandbox's: 3 s, plus 1 s per
+ * extra tool), and a person is waiting for it. A turn just sent is first looked
+ * at after 1 s (it cannot have ended sooner), then 1 s later, then each interval
+ * half as long again (1.5 s, 2.25 s, 3.4 s) up to 4 s: looks at 1, 2, 3.5, 5.75,
+ * 9.1, 13.1 s… A change in the reply (a tool starting) does not bring the end
+ * nearer, so it does not shorten the interval. Cost per turn, the POST included:
+ * 4 requests for a 3-second turn, 5 up to 5.75 s, then one more per 4 s; at most
+ * 15 requests a minute however long it runs (a quarter of the 60/min budget).
+ * Documented in docs/agent-and-chat.md.
  */
-export const CHAT_POLL = { minMs: 800, maxMs: 4_000, factor: 1.3 } as const;
+export const CHAT_POLL = { firstMs: 1_000, minMs: 1_000, maxMs: 4_000, factor: 1.5, resetOnChange: false } as const;
 
 export interface FollowTurnOptions {
   /** How to pick the turn up again (the hint of exit 8 and 130). */
@@ -30,6 +34,8 @@ export interface FollowTurnOptions {
   limit?: number;
   /** Spinner text until a tool says what it is doing. */
   label?: string;
+  /** The turn was sent just now: the first look waits CHAT_POLL.firstMs (else it is at once). */
+  justSent?: boolean;
 }
 
 /**
@@ -62,6 +68,7 @@ export async function followConversation(
       signal: ctx.signal,
       clock: ctx.clock,
       ...CHAT_POLL,
+      firstMs: options.justSent ? CHAT_POLL.firstMs : 0,
       resumeHint: options.resumeHint,
       work: 'the turn',
     });

@@ -67,11 +67,12 @@ describe('chat MESSAGE (one-shot)', () => {
     const slept = clock.sleeps.slice(sleeps);
     expect(slept.length).toBeGreaterThan(0);
     expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3000);
-    expect(slept[0]).toBe(800);
+    // No look in the turn's first second; then 1 s, 1.5 s: the 3-second turn is seen ended at 3.5 s.
+    expect(slept).toEqual([1000, 1000, 1500]);
     expect(Date.now() - started).toBeLessThan(3000);
     const after = await stats();
     expect((after.sendMessage ?? 0) - (before.sendMessage ?? 0)).toBe(1);
-    expect((after.getConversationMessages ?? 0) - (before.getConversationMessages ?? 0)).toBe(slept.length + 1);
+    expect((after.getConversationMessages ?? 0) - (before.getConversationMessages ?? 0)).toBe(slept.length);
 
     const out = r.stdout;
     expect(out).toMatch(/^✓ Searching your library\n✓ Searching your docs\n\n/);
@@ -502,10 +503,13 @@ describe('every ChatPart type', () => {
     });
     afterAll(() => server.close());
     const env = () => ({ KAGENT_BASE_URL: server.baseUrl, KAGENT_API_KEY: 'kak_tinyserverkey0001' });
+    // Time that passes only when slept: the turn's first look waits 1 s, which here need not be real.
+    let now = Date.UTC(2026, 0, 15, 9, 0, 0);
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
 
     it('renders every part, unknown types as text, without crashing and without foreign escapes', async () => {
       for (const tty of [true, false]) {
-        const r = await runCli(['chat', 'hi'], { tty, env: env() });
+        const r = await runCli(['chat', 'hi'], { tty, env: env(), clock });
         expect(r.code, r.stderr).toBe(0);
         expect(hasForeignEscapes(r.stdout)).toBe(false);
         expect(hasForeignEscapes(r.stderr)).toBe(false);
@@ -533,9 +537,25 @@ describe('every ChatPart type', () => {
         expect(out).toContain('a bare string part');
         expect(out).toContain('Connect a service');
       }
-      const json = await runCli(['chat', 'hi', '--json'], { env: env() });
+      const json = await runCli(['chat', 'hi', '--json'], { env: env(), clock });
       expect(JSON.parse(json.stdout)).toEqual(reply);
     });
+  });
+});
+
+describe('a turn in real time (sandbox at speed 1)', () => {
+  it('a turn of about 3 s costs at most 4 requests: the POST and 3 looks, none in its first second', async () => {
+    const live = await loggedInSandbox({ autoAdvance: true, speed: 1 });
+    try {
+      const started = Date.now();
+      const r = await live.kagent(['chat', 'what did I save about vector search?']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+      const sent = (await live.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
+      expect(sent).toEqual({ sendMessage: 1, getConversationMessages: 3 });
+    } finally {
+      await live.close();
+    }
   });
 });
 

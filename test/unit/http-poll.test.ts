@@ -43,6 +43,26 @@ describe('poll', () => {
     expect(clock.sleeps).toEqual([1000, 1500, 2250, 3375, 5063, 7595, 10000, 1000, 1500]);
   });
 
+  it('firstMs waits before the first look; resetOnChange false keeps backing off through changes (the chat schedule)', async () => {
+    const clock = createFakeClock();
+    const task = scripted(['a', 'b', 'c', 'd', 'e', 'f', 'done']);
+    const updates: string[] = [];
+    await poll({
+      fetch: task.fetch,
+      isDone: (t) => t.status === 'done',
+      fingerprint: (t) => t.status,
+      onUpdate: (t) => updates.push(t.status),
+      clock,
+      firstMs: 1000,
+      minMs: 1000,
+      maxMs: 4000,
+      factor: 1.5,
+      resetOnChange: false,
+    });
+    expect(updates).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'done']);
+    expect(clock.sleeps).toEqual([1000, 1000, 1500, 2250, 3375, 4000, 4000]);
+  });
+
   it('returns at once when the work is already done', async () => {
     const clock = createFakeClock();
     const task = scripted(['done']);
