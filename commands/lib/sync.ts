@@ -32,7 +32,7 @@ export default defineCommand({
     'Like `aws s3 sync` for the library: new files are uploaded; a changed file is uploaded and, once the service has it, the item of its earlier version is deleted; unchanged files cost no request. With --delete, the items of files no longer in DIR are deleted too (asked first on a terminal; elsewhere --delete needs --yes). Items of the space that did not come from DIR are never touched.',
     "Which item came from which file: each file is sent under the name <prefix>:<path with : between folders> (prefix: DIR's own name, or --prefix; in each part %, :, \\ and / are written %25, %3A, %5C, %2F), and the service's listing of the space gives every item's file name and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). When the listing does not give file names, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
     "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
-    '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items: exit 1, nothing sent.',
+    '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.',
     'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
     'Exit status: 0 when DIR and the space match; the most severe failure otherwise (as `lib upload`); 1 when --max-deletes refused the run, or when --delete was asked but the service does not say which items came from DIR; 2 for an empty or missing DIR, or --delete without --yes and no terminal.',
   ].join('\n\n'),
@@ -46,7 +46,7 @@ export default defineCommand({
     { flags: '--delete', description: 'also delete the items of files no longer in DIR' },
     {
       flags: '--max-deletes <n>',
-      description: 'refuse the run (exit 1, nothing sent) when it would delete more than n items',
+      description: 'refuse the run (exit 1, nothing sent) when it would delete more than n items of removed files',
       type: 'integer',
       min: 0,
     },
@@ -78,7 +78,8 @@ export default defineCommand({
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
-    const { listSpace, syncName, planSync, plannedDeletes } = await import('../../src/upload/sync-plan.js');
+    const { listSpace, syncName, planSync, plannedDeletes, tooManyDeletes } =
+      await import('../../src/upload/sync-plan.js');
     const { discover } = await import('../../src/upload/discover.js');
     // The space's listing is asked for first and comes while the folder is walked and read.
     const spaceId = spaceIdFor(ctx, spaceRef);
@@ -105,14 +106,7 @@ export default defineCommand({
 
     const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
-    const certain = plannedDeletes(plan, opts.delete === true);
-    const tooMany =
-      opts.maxDeletes !== undefined && certain > opts.maxDeletes
-        ? new CliError(
-            `the run would delete ${certain} items, more than --max-deletes ${opts.maxDeletes}: nothing was sent`,
-            { code: 'TOO_MANY_DELETES', hint: 'see them with --dry-run; raise --max-deletes if they should go' },
-          )
-        : undefined;
+    const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
     if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
     if (tooMany) throw tooMany;
     if (opts.dryRun) return;

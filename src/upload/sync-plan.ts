@@ -330,11 +330,36 @@ async function hashAll(
   return digests;
 }
 
-/** Deletes the plan would make for sure (earlier versions known from SHA-256, removed files when `deleting`). */
-export function plannedDeletes(plan: SyncPlan, deleting: boolean): number {
-  if (!plan.mapping.names) return 0;
-  let count = 0;
-  for (const file of plan.files) if (file.action === 'keep' || plan.mapping.hashes) count += file.previous.length;
-  if (deleting) count += plan.removals.filter((r) => r.heldFor === undefined).length;
-  return count;
+/**
+ * What the plan deletes, in the two counts the run keeps apart: `removals`, items of files no longer
+ * in DIR (only when `deleting`; what --max-deletes counts, as rclone's --max-delete), and
+ * `replacements`, earlier versions of files still in DIR known for sure (from SHA-256).
+ */
+export function plannedDeletes(plan: SyncPlan, deleting: boolean): { removals: number; replacements: number } {
+  if (!plan.mapping.names) return { removals: 0, replacements: 0 };
+  let replacements = 0;
+  for (const file of plan.files)
+    if (file.action === 'keep' || plan.mapping.hashes) replacements += file.previous.length;
+  const removals = deleting ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
+  return { removals, replacements };
+}
+
+/** The refusal of a run that would delete more items of gone files than --max-deletes allows. */
+export function tooManyDeletes(
+  counts: { removals: number; replacements: number },
+  maxDeletes: number | undefined,
+  done: string,
+): CliError | undefined {
+  if (maxDeletes === undefined || counts.removals <= maxDeletes) return undefined;
+  const replaced =
+    counts.replacements > 0
+      ? `; the ${counts.replacements} earlier version${counts.replacements === 1 ? '' : 's'} of changed files are not counted`
+      : '';
+  return new CliError(
+    `the run would delete ${counts.removals} items, more than --max-deletes ${maxDeletes} (items of files no longer in the folder${replaced}): ${done}`,
+    {
+      code: 'TOO_MANY_DELETES',
+      hint: `--dry-run lists the ${counts.removals} to delete; raise --max-deletes if they should go`,
+    },
+  );
 }

@@ -16,7 +16,7 @@ import type { LibraryItem } from '../api/shapes.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { refusalExitCode, type Source } from './discover.js';
 import type { DigestCache } from './digest-cache.js';
-import { notListed, type Listed, type PlannedFile, type SyncPlan } from './sync-plan.js';
+import { notListed, tooManyDeletes, type Listed, type PlannedFile, type SyncPlan } from './sync-plan.js';
 import type { FileError, FileResult, UploadEvents, UploadOptions, UploadSummary } from './uploader.js';
 
 export type SyncStatus = 'uploaded' | 'replaced' | 'deleted' | 'unchanged' | 'kept' | 'failed' | 'skipped';
@@ -334,19 +334,10 @@ class SyncRun {
   }
 
   private overMaxDeletes(removing: boolean): CliError | undefined {
-    const { maxDeletes } = this.options;
-    if (!this.names || maxDeletes === undefined) return undefined;
-    const deletes =
-      this.pending.reduce((n, p) => n + p.delete.filter((d) => !this.answered.has(d.id)).length, 0) +
-      (removing ? this.removable().length : 0);
-    if (deletes <= maxDeletes) return undefined;
-    return new CliError(
-      `the run would delete ${deletes} items, more than --max-deletes ${maxDeletes}: nothing was deleted`,
-      {
-        code: 'TOO_MANY_DELETES',
-        hint: 'see them with --dry-run; raise --max-deletes if they should go',
-      },
-    );
+    if (!this.names) return undefined;
+    const replacements = this.pending.reduce((n, p) => n + p.delete.filter((d) => !this.answered.has(d.id)).length, 0);
+    const removals = removing ? this.removable().length : 0;
+    return tooManyDeletes({ removals, replacements }, this.options.maxDeletes, 'nothing was deleted');
   }
 
   /** Deletes an item; undefined when it is gone (a 404 is another run having deleted it). */

@@ -198,3 +198,37 @@ describe('lib upload of a folder: the end state is checked', () => {
     }
   });
 });
+
+describe('--max-deletes counts the items of gone files only', () => {
+  it('edit 3 files and remove 2: the dry run says 3 to replace and 2 to delete; --max-deletes 2 goes, 1 refuses with those numbers', async () => {
+    const files = { 'a.md': '# a\n', 'b.md': '# b\n', 'c.md': '# c\n', 'd.md': '# d\n', 'e.md': '# e\n' };
+    const dir = folder(files);
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    for (const name of ['a.md', 'b.md', 'c.md']) writeFileSync(join(dir, name), `# ${name} edited\n`);
+    for (const name of ['d.md', 'e.md']) unlinkSync(join(dir, name));
+    const dry = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n').filter((l) => l.startsWith('replace'))).toHaveLength(3);
+    expect(dry.stdout.split('\n').filter((l) => l.startsWith('delete'))).toHaveLength(2);
+    const refused = await kagent([
+      'lib',
+      'sync',
+      dir,
+      '--space',
+      'Research',
+      '--delete',
+      '--yes',
+      '--max-deletes',
+      '1',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/would delete 2 items, more than --max-deletes 1/);
+    expect(refused.stderr).toMatch(/the 3 earlier versions of changed files are not counted/);
+    expect(refused.stderr).toMatch(/--dry-run lists the 2 to delete/);
+    expect(await library(research)).toHaveLength(5);
+    const r = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--yes', '--max-deletes', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^0 uploaded, 3 replaced, 2 deleted, 0 unchanged, 0 failed/m);
+    expect(await library(research)).toHaveLength(3);
+  });
+});
