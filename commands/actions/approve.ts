@@ -18,10 +18,10 @@ export default defineCommand({
     ),
   ],
   examples: [
-    'kagent actions approve ac_3k9x0q2m',
-    'kagent actions approve ac_3k9x0q2m --remember',
-    'kagent actions approve ac_7h1v2c9d --yes --json',
-    'kagent actions approve ac_7h1v2c9d --yes --idempotency-key "$GITHUB_RUN_ID-approve-ac_7h1v2c9d"',
+    'kagent actions approve ac_3k9x8q2m7d',
+    'kagent actions approve ac_3k9x8q2m7d --remember',
+    'kagent actions approve ac_7h4v2c9dkm --yes --json',
+    'kagent actions approve ac_7h4v2c9dkm --yes --idempotency-key "$GITHUB_RUN_ID-approve-ac_7h4v2c9dkm"',
   ],
   async run(ctx, opts, args) {
     await decide(ctx, args.id, true, opts.remember === true, opts.idempotencyKey);

@@ -15,9 +15,9 @@ export default defineCommand({
     ),
   ],
   examples: [
-    'kagent actions reject ac_3k9x0q2m',
+    'kagent actions reject ac_3k9x8q2m7d',
     'kagent actions list | cut -f1 | xargs -n1 kagent actions reject',
-    'kagent actions reject ac_3k9x0q2m --idempotency-key "$GITHUB_RUN_ID-reject-ac_3k9x0q2m"',
+    'kagent actions reject ac_3k9x8q2m7d --idempotency-key "$GITHUB_RUN_ID-reject-ac_3k9x8q2m7d"',
   ],
   async run(ctx, opts, args) {
     await decide(ctx, args.id, false, false, opts.idempotencyKey);

@@ -15,9 +15,9 @@ export default defineCommand({
     'Piped, prints each id and its new status; --json prints an array of the Actions undone.',
   arguments: [{ name: 'ids', description: 'one or more actions', variadic: true }],
   examples: [
-    'kagent actions undo ac_3k9x0q2m',
-    'kagent actions undo ac_2 ac_1',
-    'kagent actions undo ac_3k9x0q2m --json',
+    'kagent actions undo ac_3k9x8q2m7d',
+    'kagent actions undo ac_7h4v2c9dkm ac_3k9x8q2m7d',
+    'kagent actions undo ac_3k9x8q2m7d --json',
   ],
   async run(ctx, _opts, args) {
     const done: Action[] = [];

@@ -245,7 +245,7 @@ export default defineGroup({
   name: 'api',
   summary: 'Make an authenticated request to any API path',
   description: [
-    'Sends METHOD PATH (relative to the base URL: /me, docs/dc_1, /api/v1/media?limit=5) with your API key, and prints the JSON answer: pretty on a terminal, compact when piped, filtered by --jq. ' +
+    'Sends METHOD PATH (relative to the base URL: /me, docs/doc_8f2k3xq9mz, /api/v1/media?limit=5) with your API key, and prints the JSON answer: pretty on a terminal, compact when piped, filtered by --jq. ' +
       'The method is -X/--method, or the METHOD before PATH; without either it is POST when fields (-f, -F) or --input give a body, else GET, as with `gh api`. Errors exit like every command (404 → 4, 409 → 5, …) with `error: <message> (<CODE>)` on stderr.',
     'Fields build the JSON body: -f key=value sends a string, -F key=value a typed value (numbers, true, false, null; @file or @- reads a file or stdin as a string). ' +
       '`key[]=value` appends to a list, `key[sub]=value` nests. With fields and no method the request is a POST; for GET, DELETE and HEAD (-X GET), and whenever --input gives the body, fields become query parameters instead.',
@@ -284,9 +284,9 @@ export default defineGroup({
     'kagent api -X GET /docs/search -f q=battery',
     'kagent api POST /docs -f title="Notes" -f markdown="# Notes"',
     'kagent api POST /watches -f intent="Rust releases" -f type=sources -f "urls[]=https://blog.rust-lang.org/"',
-    'kagent api PATCH /docs/dc_8f2k1x --input patch.json',
+    'kagent api PATCH /docs/doc_8f2k3xq9mz --input patch.json',
     'kagent api GET /library --paginate --jq "length"',
-    'kagent api -i DELETE /docs/dc_8f2k1x',
+    'kagent api -i DELETE /docs/doc_8f2k3xq9mz',
   ],
   async run(ctx, opts, args) {
     const request = methodAndPath(opts, args);

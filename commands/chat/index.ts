@@ -73,7 +73,7 @@ export default defineGroup({
     'kagent chat "what did I save about vector search?"',
     'kagent chat',
     'kagent chat -c "and which of those is the most recent?"',
-    'kagent chat --about doc:doc_8k2m "tighten the intro of this doc"',
+    'kagent chat --about doc:doc_8k2m4xq9zc "tighten the intro of this doc"',
     'git diff | kagent chat --json | jq -r ".parts[] | select(.type == \\"text\\") | .text"',
     'kagent chat --no-wait "research sodium-ion batteries" | cut -f1',
   ],

@@ -12,7 +12,7 @@ export default defineCommand({
   description:
     'Asks first on a terminal; elsewhere pass --yes. Piped, prints the id; --json prints the conversation as it was.',
   arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
-  examples: ['kagent conversation delete cv_3k9x0q2m', 'kagent conversation delete cv_3k9x0q2m --yes --json'],
+  examples: ['kagent conversation delete cv_3k9x8q2m7d', 'kagent conversation delete cv_3k9x8q2m7d --yes --json'],
   async run(ctx, _opts, args) {
     const api = await ctx.api();
     let conversation: Conversation;

@@ -14,8 +14,8 @@ export default defineGroup({
   description: 'Conversations with your agent. Start or continue one with `kagent chat`.',
   examples: [
     'kagent conversation list',
-    'kagent conversation show cv_3k9x0q2m --follow',
-    'kagent conversation delete cv_3k9x0q2m --yes',
+    'kagent conversation show cv_3k9x8q2m7d --follow',
+    'kagent conversation delete cv_3k9x8q2m7d --yes',
   ],
   commands: [list, show, remove],
 });

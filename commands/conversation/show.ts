@@ -29,9 +29,9 @@ export default defineCommand({
     { flags: '-f, --follow', description: 'if the agent is answering, wait for its reply' },
   ],
   examples: [
-    'kagent conversation show cv_3k9x0q2m',
-    'kagent conversation show cv_3k9x0q2m --follow --timeout 60',
-    'kagent conversation show cv_3k9x0q2m --json | jq ".messages | length"',
+    'kagent conversation show cv_3k9x8q2m7d',
+    'kagent conversation show cv_3k9x8q2m7d --follow --timeout 60',
+    'kagent conversation show cv_3k9x8q2m7d --json | jq ".messages | length"',
   ],
   async run(ctx, opts, args) {
     const query = opts.limit === undefined ? undefined : { limit: opts.limit };

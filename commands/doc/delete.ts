@@ -13,8 +13,8 @@ export default defineCommand({
     'Asks first on a terminal (naming the document); elsewhere needs --yes (without it: exit 2, nothing deleted). Piped, prints the id; --json prints {"id": ..., "deleted": true}.',
   arguments: [{ name: 'id', description: 'the document', complete: 'doc' }],
   examples: [
-    'kagent doc delete dc_8f2k1x',
-    'kagent doc delete dc_8f2k1x --yes',
+    'kagent doc delete doc_8f2k3xq9mz',
+    'kagent doc delete doc_8f2k3xq9mz --yes',
     'kagent doc search "old draft" --jq ".[].id" | xargs -n1 kagent doc delete --yes',
   ],
   async run(ctx, _opts, args) {

@@ -210,11 +210,11 @@ export default defineCommand({
     },
   ],
   examples: [
-    'kagent doc edit dc_8f2k1x',
-    'kagent doc edit dc_8f2k1x --replace "Status: draft" --with "Status: final"',
-    "kagent doc edit dc_8f2k1x --insert-after $'## Decisions\\n' --content $'- Ship on Friday\\n' --append $'\\n_Reviewed_'",
-    'kagent doc edit dc_8f2k1x --ops edits.json --revision 7',
-    `echo '[{"op":"prepend","content":"> Archived\\n\\n"}]' | kagent doc edit dc_8f2k1x --ops -`,
+    'kagent doc edit doc_8f2k3xq9mz',
+    'kagent doc edit doc_8f2k3xq9mz --replace "Status: draft" --with "Status: final"',
+    "kagent doc edit doc_8f2k3xq9mz --insert-after $'## Decisions\\n' --content $'- Ship on Friday\\n' --append $'\\n_Reviewed_'",
+    'kagent doc edit doc_8f2k3xq9mz --ops edits.json --revision 7',
+    `echo '[{"op":"prepend","content":"> Archived\\n\\n"}]' | kagent doc edit doc_8f2k3xq9mz --ops -`,
   ],
   async run(ctx, opts, args) {
     const S = await shapes();

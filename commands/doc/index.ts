@@ -34,8 +34,8 @@ export default defineGroup({
   examples: [
     'kagent doc list',
     'kagent doc create --title "Meeting notes" --file notes.md',
-    'kagent doc edit dc_8f2k1x --replace "draft" --with "final"',
-    'kagent doc show dc_8f2k1x --raw > notes.md',
+    'kagent doc edit doc_8f2k3xq9mz --replace "draft" --with "final"',
+    'kagent doc show doc_8f2k3xq9mz --raw > notes.md',
   ],
   commands: [list, search, show, create, update, edit, remove, pull, push, status],
 });

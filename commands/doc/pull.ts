@@ -72,10 +72,10 @@ export default defineCommand({
     { flags: '--force', description: 'overwrite a file even if it has changes not pushed' },
   ],
   examples: [
-    'kagent doc pull dc_8f2k1x',
-    'kagent doc pull dc_8f2k1x -o notes/plan.md',
+    'kagent doc pull doc_8f2k3xq9mz',
+    'kagent doc pull doc_8f2k3xq9mz -o notes/plan.md',
     'kagent doc pull --space Research --all -o research/',
-    'kagent doc pull dc_8f2k1x -o plan.md --force',
+    'kagent doc pull doc_8f2k3xq9mz -o plan.md --force',
   ],
   async run(ctx, opts, args) {
     if (opts.output?.trim() === '') throw new UsageError('-o needs a file or a directory (got an empty name)');

@@ -26,7 +26,7 @@ export default defineCommand({
   arguments: [{ name: 'file', description: 'a file written by `kagent doc pull`' }],
   examples: [
     'kagent doc push plan.md',
-    'kagent doc pull dc_8f2k1x -o plan.md && $EDITOR plan.md && kagent doc push plan.md',
+    'kagent doc pull doc_8f2k3xq9mz -o plan.md && $EDITOR plan.md && kagent doc push plan.md',
   ],
   async run(ctx, _opts, args) {
     const file = args.file;

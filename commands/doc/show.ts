@@ -20,9 +20,9 @@ export default defineCommand({
   ],
   options: [{ flags: '--raw', description: 'print the Markdown source, not rendered, even on a terminal' }],
   examples: [
-    'kagent doc show dc_8f2k1x',
-    'kagent doc show dc_8f2k1x --raw > notes.md',
-    "kagent doc show dc_8f2k1x --jq '.revision'",
+    'kagent doc show doc_8f2k3xq9mz',
+    'kagent doc show doc_8f2k3xq9mz --raw > notes.md',
+    "kagent doc show doc_8f2k3xq9mz --jq '.revision'",
   ],
   async run(ctx, opts, args) {
     const doc = await readDoc(ctx, args.id);

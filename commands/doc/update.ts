@@ -28,10 +28,10 @@ export default defineCommand({
     { flags: '--force', description: 'on a conflict, read the latest revision and save over it (once)' },
   ],
   examples: [
-    'kagent doc show dc_8f2k1x --raw > notes.md && $EDITOR notes.md && kagent doc update dc_8f2k1x --file notes.md --revision 3',
-    'kagent doc update dc_8f2k1x --title "Meeting notes (final)"',
-    'cat notes.md | kagent doc update dc_8f2k1x --file -',
-    'kagent doc update dc_8f2k1x --file notes.md --force',
+    'kagent doc show doc_8f2k3xq9mz --raw > notes.md && $EDITOR notes.md && kagent doc update doc_8f2k3xq9mz --file notes.md --revision 3',
+    'kagent doc update doc_8f2k3xq9mz --title "Meeting notes (final)"',
+    'cat notes.md | kagent doc update doc_8f2k3xq9mz --file -',
+    'kagent doc update doc_8f2k3xq9mz --file notes.md --force',
   ],
   async run(ctx, opts, args) {
     const S = await shapes();

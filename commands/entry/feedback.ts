@@ -14,9 +14,9 @@ export default defineCommand({
     { name: 'rating', description: 'up, down or none', choices: FEEDBACK },
   ],
   examples: [
-    'kagent entry feedback en_3k9x0q2m7d up',
-    'kagent entry feedback en_3k9x0q2m7d none',
-    'kagent entry feedback en_3k9x0q2m7d down --json',
+    'kagent entry feedback en_3k9x8q2m7d up',
+    'kagent entry feedback en_3k9x8q2m7d none',
+    'kagent entry feedback en_3k9x8q2m7d down --json',
   ],
   async run(ctx, _opts, args) {
     const body = { feedback: args.rating === 'none' ? null : args.rating };

@@ -12,9 +12,9 @@ export default defineGroup({
   summary: 'Rate and save entries of a brief',
   description: 'Entry ids are shown under each entry by `kagent watch show SLUG`.',
   examples: [
-    'kagent entry feedback en_3k9x0q2m7d up',
-    'kagent entry save en_3k9x0q2m7d',
-    'kagent entry unsave en_3k9x0q2m7d',
+    'kagent entry feedback en_3k9x8q2m7d up',
+    'kagent entry save en_3k9x8q2m7d',
+    'kagent entry unsave en_3k9x8q2m7d',
   ],
   commands: [feedback, save, unsave],
 });

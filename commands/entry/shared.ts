@@ -25,11 +25,11 @@ export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
     arguments: [{ name: 'id', description: 'the entry' }],
     examples: saved
       ? [
-          'kagent entry save en_3k9x0q2m7d',
+          'kagent entry save en_3k9x8q2m7d',
           '# save the top entry of the latest brief',
           `kagent watch show ai-chips --jq '.brief.entries[0].id' | xargs kagent entry save`,
         ]
-      : ['kagent entry unsave en_3k9x0q2m7d', 'kagent entry unsave en_3k9x0q2m7d --json'],
+      : ['kagent entry unsave en_3k9x8q2m7d', 'kagent entry unsave en_3k9x8q2m7d --json'],
     async run(ctx, _opts, args) {
       const body = { saved };
       checkInput(S.EntrySavedRequest, body, {});

@@ -18,7 +18,7 @@ export default defineGroup({
   examples: [
     'kagent inbox',
     'kagent inbox --filter approval',
-    'kagent inbox done ib_3k9x0q2m ib_7h1v2c9d',
+    'kagent inbox done ib_3k9x8q2m7d ib_7h4v2c9dkm',
     'kagent inbox --json | jq "map(select(.read | not)) | length"',
   ],
   run: listInbox,

@@ -107,7 +107,7 @@ export function markCommand(
     description: `Every id is tried; the exit status is that of the most severe failure (4 when an id was not found). Piped, prints each id marked; --json prints [{id, ${mark}, error?}].`,
     arguments: [{ name: 'ids', description: 'one or more inbox items', variadic: true, complete: 'inbox' }],
     examples: [
-      `kagent inbox ${name} ib_3k9x0q2m`,
+      `kagent inbox ${name} ib_3k9x8q2m7d`,
       `kagent inbox list --filter ${name === 'read' ? 'unread' : 'brief'} | cut -f1 | xargs kagent inbox ${name}`,
     ],
     async run(ctx, _opts, args) {

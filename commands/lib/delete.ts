@@ -17,8 +17,8 @@ export default defineCommand({
     'Piped: prints each deleted id; --json prints [{id, deleted, error?}].',
   arguments: [{ name: 'ids', description: 'one or more item ids', variadic: true, complete: 'lib' }],
   examples: [
-    'kagent lib delete li_8f2k1x',
-    'kagent lib delete li_8f2k1x li_3m9q0z --yes',
+    'kagent lib delete li_8f2k3xq9mz',
+    'kagent lib delete li_8f2k3xq9mz li_3m9q7zkw4c --yes',
     'kagent lib list --kind link --all | cut -f1 | xargs kagent lib delete --yes',
   ],
   async run(ctx, _opts, args) {

@@ -16,9 +16,9 @@ export default defineCommand({
     spaceOption('move it to this space (id or name)'),
   ],
   examples: [
-    'kagent lib edit li_8f2k1x --note "read before Monday"',
-    'kagent lib edit li_8f2k1x --space Archive',
-    'kagent lib edit li_8f2k1x --note ""',
+    'kagent lib edit li_8f2k3xq9mz --note "read before Monday"',
+    'kagent lib edit li_8f2k3xq9mz --space Archive',
+    'kagent lib edit li_8f2k3xq9mz --note ""',
   ],
   async run(ctx, opts, args) {
     if (opts.note === undefined && opts.space === undefined)

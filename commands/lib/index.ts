@@ -29,7 +29,7 @@ export default defineGroup({
     'kagent lib upload docs/ --space Research',
     'kagent lib sync docs/ --space Research --delete',
     'kagent lib search "harbour expansion"',
-    'kagent lib text li_8f2k1x --all > report.txt',
+    'kagent lib text li_8f2k3xq9mz --all > report.txt',
   ],
   commands: [list, search, show, text, save, edit, remove, upload, sync],
 });

@@ -13,9 +13,9 @@ export default defineCommand({
   description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',
   arguments: [{ name: 'id', description: 'the item (ids are shown by `lib list` and `lib search`)', complete: 'lib' }],
   examples: [
-    'kagent lib show li_8f2k1x',
-    'kagent lib show li_8f2k1x --json | jq .keyPoints',
-    "kagent lib show li_8f2k1x | grep '^summary' | cut -f2",
+    'kagent lib show li_8f2k3xq9mz',
+    'kagent lib show li_8f2k3xq9mz --json | jq .keyPoints',
+    "kagent lib show li_8f2k3xq9mz | grep '^summary' | cut -f2",
   ],
   async run(ctx, _opts, args) {
     const api = await ctx.api();

@@ -46,10 +46,10 @@ export default defineCommand({
     { flags: '--all', description: 'every chunk to the end, streamed in order' },
   ],
   examples: [
-    'kagent lib text li_8f2k1x',
-    'kagent lib text li_8f2k1x --offset 8000',
-    'kagent lib text li_8f2k1x --all > report.txt',
-    'kagent lib text li_8f2k1x --all | grep -i budget',
+    'kagent lib text li_8f2k3xq9mz',
+    'kagent lib text li_8f2k3xq9mz --offset 8000',
+    'kagent lib text li_8f2k3xq9mz --all > report.txt',
+    'kagent lib text li_8f2k3xq9mz --all | grep -i budget',
   ],
   async run(ctx, opts, args) {
     const api = await ctx.api();

@@ -23,7 +23,7 @@ export default defineGroup({
     'kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ',
     'kagent media start https://www.youtube.com/watch?v=dQw4w9WgXcQ',
     'kagent media list',
-    'kagent media transcript md_3k9x0q --from 10:00',
+    'kagent media transcript md_3k9x8q2m7d --from 10:00',
   ],
   commands: [quote, start, list, show, transcript],
 });

@@ -16,10 +16,10 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the media item (ids are shown by `media list`)', complete: 'media' }],
   options: [{ flags: '-f, --follow', description: 'keep following until it is ready' }],
   examples: [
-    'kagent media show md_3k9x0q',
-    'kagent media show md_3k9x0q --follow',
-    "kagent media show md_3k9x0q --jq '.chapters[] | .title'",
-    "kagent media show md_3k9x0q | grep '^\\['",
+    'kagent media show md_3k9x8q2m7d',
+    'kagent media show md_3k9x8q2m7d --follow',
+    "kagent media show md_3k9x8q2m7d --jq '.chapters[] | .title'",
+    "kagent media show md_3k9x8q2m7d | grep '^\\['",
   ],
   async run(ctx, opts, args) {
     if (opts.follow) {

@@ -23,10 +23,10 @@ export default defineCommand({
     { flags: '--to <time>', description: 'end at this time (seconds, m:ss or h:mm:ss)' },
   ],
   examples: [
-    'kagent media transcript md_3k9x0q',
-    'kagent media transcript md_3k9x0q --from 10:00 --to 15:30',
-    'kagent media transcript md_3k9x0q > talk.md',
-    'kagent media transcript md_3k9x0q --lang zh --jq .markdown',
+    'kagent media transcript md_3k9x8q2m7d',
+    'kagent media transcript md_3k9x8q2m7d --from 10:00 --to 15:30',
+    'kagent media transcript md_3k9x8q2m7d > talk.md',
+    'kagent media transcript md_3k9x8q2m7d --lang zh --jq .markdown',
   ],
   async run(ctx, opts, args) {
     const time = (value: string | undefined, flag: string): number | undefined => {

@@ -20,7 +20,7 @@ export default defineCommand({
   summary: 'Delete a space; what it holds moves to your default space',
   description: 'Asks for confirmation on a terminal; elsewhere pass --yes. The default space cannot be deleted.',
   arguments: [{ name: 'space', description: 'id or name of the space', complete: 'space' }],
-  examples: ['kagent space delete Travel', 'kagent space delete sp_123 --yes'],
+  examples: ['kagent space delete Travel', 'kagent space delete sp_3k9x8q2m7d --yes'],
   async run(ctx, _opts, args) {
     const space = await resolveSpace(ctx, args.space);
     if (space.isDefault) throw notDeletable(sanitizeLine(space.name));

@@ -18,7 +18,7 @@ export default defineCommand({
   ],
   examples: [
     'kagent space edit Research --name "Research notes"',
-    'kagent space edit sp_123 --position 0',
+    'kagent space edit sp_3k9x8q2m7d --position 0',
     'kagent space edit Research --no-icon',
   ],
   async run(ctx, opts, args) {

@@ -9,7 +9,11 @@ export default defineCommand({
     'The space named by its id or its name (exact, then ignoring case), as --space takes it. ' +
     'Piped, one `key<TAB>value` line per field: id, name, icon, description, default (true/false), created (ISO 8601).',
   arguments: [{ name: 'space', description: 'id or name of the space' }],
-  examples: ['kagent space show Research', 'kagent space show sp_123 --json', 'kagent space show Research | cut -f2'],
+  examples: [
+    'kagent space show Research',
+    'kagent space show sp_3k9x8q2m7d --json',
+    'kagent space show Research | cut -f2',
+  ],
   async run(ctx, _opts, args) {
     const space = await resolveSpace(ctx, args.space);
     await printItem(ctx, space, (s, f) =>

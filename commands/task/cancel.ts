@@ -34,8 +34,8 @@ export default defineCommand({
   description: 'Asks first on a terminal; elsewhere pass --yes. Prints the task as cancelled with --json.',
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   examples: [
-    'kagent task cancel tk_3k9x0q2m7d',
-    'kagent task cancel tk_3k9x0q2m7d --yes --json',
+    'kagent task cancel tk_3k9x8q2m7d',
+    'kagent task cancel tk_3k9x8q2m7d --yes --json',
     'kagent task list --active --kind research | cut -f1 | xargs -n1 kagent task cancel --yes',
   ],
   async run(ctx, _opts, args) {

@@ -18,9 +18,9 @@ export default defineGroup({
     "Tasks are the service's background work: setting up a watch, research, transcription, scheduled tasks. Each moves through milestones (plan, steps, output).",
   examples: [
     'kagent task list --active',
-    'kagent task show tk_3k9x0q2m7d',
-    'kagent task show tk_3k9x0q2m7d --follow',
-    'kagent task cancel tk_3k9x0q2m7d',
+    'kagent task show tk_3k9x8q2m7d',
+    'kagent task show tk_3k9x8q2m7d --follow',
+    'kagent task cancel tk_3k9x8q2m7d',
   ],
   commands: [list, show, watch, cancel],
 });

@@ -66,12 +66,12 @@ export default defineCommand({
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   options: [{ flags: '-f, --follow', description: 'follow the task until it ends, its milestones as they happen' }],
   examples: [
-    'kagent task show tk_3k9x0q2m7d',
-    'kagent task show tk_3k9x0q2m7d --follow',
-    'kagent task show tk_3k9x0q2m7d --follow --timeout 120',
-    'kagent task show tk_3k9x0q2m7d --follow --json | jq -r .status',
-    `kagent task show tk_3k9x0q2m7d --jq '.waitingOn[].id'`,
-    'kagent task show tk_3k9x0q2m7d --json',
+    'kagent task show tk_3k9x8q2m7d',
+    'kagent task show tk_3k9x8q2m7d --follow',
+    'kagent task show tk_3k9x8q2m7d --follow --timeout 120',
+    'kagent task show tk_3k9x8q2m7d --follow --json | jq -r .status',
+    `kagent task show tk_3k9x8q2m7d --jq '.waitingOn[].id'`,
+    'kagent task show tk_3k9x8q2m7d --json',
   ],
   async run(ctx, opts, args) {
     if (opts.follow) return followToEnd(ctx, args.id);

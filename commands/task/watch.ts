@@ -10,7 +10,7 @@ export default defineCommand({
   summary: 'Follow a task until it ends (the same as `task show ID --follow`)',
   description: FOLLOW_DESCRIPTION.replace('With --follow (-f) shows', 'Shows'),
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
-  examples: ['kagent task show tk_3k9x0q2m7d --follow'],
+  examples: ['kagent task show tk_3k9x8q2m7d --follow'],
   async run(ctx, _opts, args) {
     await followToEnd(ctx, args.id);
   },

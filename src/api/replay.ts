@@ -28,7 +28,7 @@ export function replayOrigin(
 
 /**
  * The note for a replayed answer, or undefined when the work is this run's (then the
- * command says what it did as usual). `did`: "created doc dc_1"; `nothingNew`:
+ * command says what it did as usual). `did`: "created doc doc_8f2k3xq9mz"; `nothingNew`:
  * "nothing new was created".
  */
 export function replayNote(

@@ -10,7 +10,7 @@ import { SHORT_VALUE_LETTERS, VALUE_FLAGS } from './global-flags.js';
  * `--json FIELDS` / `--json=FIELDS` out of the arguments (commander then sees `--json=`).
  * The word after --json is taken as fields when it is a list (has a comma), or one field name
  * where the command reached takes no further operand; else it stays an operand
- * (`kagent doc show --json doc_1`). `--json=FIELDS` always works.
+ * (`kagent doc show --json doc_8f2k3xq9mz`). `--json=FIELDS` always works.
  */
 export function extractJsonFields(argv: string[], group: CommandSpec): { argv: string[]; fields?: string[] } {
   const out: string[] = [];

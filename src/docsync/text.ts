@@ -116,7 +116,7 @@ export interface MergeLabels {
   mine: string;
   /** The pulled base: "revision 3". */
   base: string;
-  /** The service's side: "doc dc_1 revision 5". */
+  /** The service's side: "doc doc_8f2k3xq9mz revision 5". */
   theirs: string;
 }
 

@@ -30,7 +30,7 @@ export interface PollOptions<T> {
    * cost stays the schedule's.
    */
   resetOnChange?: boolean;
-  /** How to pick the work up again, e.g. `kagent task show t_123 --follow`. */
+  /** How to pick the work up again, e.g. `kagent task show tk_3k9x8q2m7d --follow`. */
   resumeHint?: string;
   /** What goes on when Ctrl-C stops the following: "the task" (the interruption says "the task goes on"). */
   work?: string;

@@ -398,7 +398,7 @@ export async function success(ctx: OutputContext, message: Message): Promise<voi
   await toStderr(ctx, message, (text, f) => `${f.green('✓')} ${text}`);
 }
 
-/** A footer for the person at the terminal ("conversation c_1 · continue: …"): like success(), terminal stderr only. */
+/** A footer for the person at the terminal ("conversation cv_3k9x8q2m7d · continue: …"): like success(), terminal stderr only. */
 export async function footer(ctx: OutputContext, message: Message): Promise<void> {
   if (ctx.flags.quiet || !ctx.io.stderrIsTTY) return;
   await toStderr(ctx, message, (text) => text);

@@ -76,7 +76,7 @@ export class World {
 
   // ------------------------------------------------------------ ids and randomness
 
-  /** A deterministic, opaque-looking id: `sp_3k9x0q2m7d`. */
+  /** A deterministic, opaque-looking id: `sp_3k9x8q2m7d`. */
   id(prefix: string): string {
     const n = ++this.state.seq;
     const hash = createHash('sha256').update(`${this.state.seed}:${n}`).digest();

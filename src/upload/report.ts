@@ -2,7 +2,7 @@
 //
 // stdout, one line per finished file (the results):
 //   --json / --jq   one JSON object per file (NDJSON): {path, name, size, status, item?, error?}
-//   terminal        "✓ uploaded docs/a.pdf → li_123 (2.1 MB)", coloured
+//   terminal        "✓ uploaded docs/a.pdf → li_8f2k3xq9mz (2.1 MB)", coloured
 //   piped           status<TAB>path<TAB>item id<TAB>error code (stable for cut/awk);
 //                   a failure's message also goes to stderr as "error: …"
 // stderr:
@@ -133,7 +133,7 @@ function toJson(result: FileResult): Record<string, unknown> {
   };
 }
 
-/** "Inbox (spc_1)", or "space spc_1" when its name is not known; both come from the service, sanitised. */
+/** "Inbox (sp_3k9x8q2m7d)", or "space sp_3k9x8q2m7d" when its name is not known; both come from the service, sanitised. */
 function whereTo(id: string, name: string | undefined): string {
   return name ? `${sanitizeLine(name)} (${sanitizeLine(id)})` : `space ${sanitizeLine(id)}`;
 }

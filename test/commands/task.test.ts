@@ -301,7 +301,7 @@ describe('task watch: the older name of task show --follow, hidden', () => {
     expect(help.stdout).not.toContain('task watch');
     const show = await kagent(['task', 'show', '--help']);
     expect(show.stdout).toMatch(/^ {2}-f, --follow +follow the task until it ends/m);
-    expect(show.stdout).toContain('kagent task show tk_3k9x0q2m7d --follow');
+    expect(show.stdout).toContain('kagent task show tk_3k9x8q2m7d --follow');
     for (const shell of ['bash', 'zsh', 'fish']) {
       const script = await kagent(['completion', shell]);
       expect(script.code).toBe(0);
