@@ -149,7 +149,10 @@ export default defineGroup({
       await announce(ctx, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile }, sandbox.origin, flags);
       await untilInterrupted(ctx.signal);
     } finally {
-      await sandbox.close();
+      await sandbox.close().catch((error: Error) => {
+        // Only when a change is saved nowhere (the disk full at the last snapshot): not a clean stop.
+        throw new CliError(error.message, { code: 'STATE_NOT_SAVED', cause: error });
+      });
     }
     await note(ctx, flags.state ? `Sandbox stopped; state saved to ${flags.state}` : 'Sandbox stopped');
   },

@@ -145,12 +145,20 @@ async function listen(server: Server, options: SandboxOptions): Promise<number> 
 /** The background timers: the clock ticker (unless autoAdvance is false) and the idempotency sweeper. */
 function startTimers(world: World, options: SandboxOptions): { stop(): void } {
   // With real time passing, background work comes due on its own (and is saved like any change).
+  // A failure to save is said once, not every 250 ms (the commit is retried each tick).
+  let failing = false;
   const ticker =
     options.autoAdvance === false
       ? undefined
       : setInterval(() => {
           world.runDue();
-          world.commit().catch((error: Error) => options.log?.(`warning: could not save the state: ${error.message}`));
+          world.commit().then(
+            () => (failing = false),
+            (error: Error) => {
+              if (!failing) options.log?.(`warning: could not save the state: ${error.message}`);
+              failing = true;
+            },
+          );
         }, 250);
   ticker?.unref();
   const sweeper = setInterval(() => sweep(world), 60_000);

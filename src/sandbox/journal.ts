@@ -16,7 +16,17 @@
 // A snapshot carries `generation`; the journal's first line names the
 // generation it applies to, so a journal left over from before a compaction
 // is recognised and skipped.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { applyOp, type ChangeTracker, type Op } from './changes.js';
@@ -142,27 +152,53 @@ function replayJournal(stateFile: string, state: Record<string, unknown>, genera
   return count;
 }
 
-/** Writes the snapshot (atomically, fsync'd) and starts an empty journal for it. Returns the snapshot's size. */
-export function writeSnapshot(stateFile: string, state: State, generation: number): number {
+/** Writes the snapshot (atomically, fsync'd) and starts an empty journal for it. */
+export function writeSnapshot(stateFile: string, state: State, generation: number): void {
+  writeSnapshotFile(stateFile, state, generation);
+  writeJournalHeader(stateFile, generation);
+}
+
+/** The snapshot alone; its size in bytes. */
+function writeSnapshotFile(stateFile: string, state: State, generation: number): number {
   const text = JSON.stringify({ ...state, generation });
   writeDurably(stateFile, text);
-  // From here the old journal is already folded in (its generation is older); replace it.
-  writeDurably(journalPath(stateFile), `${JSON.stringify({ magic: JOURNAL_MAGIC, generation })}\n`);
   return Buffer.byteLength(text);
 }
 
+/** A new, empty journal for the snapshot of this generation; its size in bytes. */
+function writeJournalHeader(stateFile: string, generation: number): number {
+  const header = `${JSON.stringify({ magic: JOURNAL_MAGIC, generation })}\n`;
+  writeDurably(journalPath(stateFile), header);
+  return Buffer.byteLength(header);
+}
+
+/**
+ * Writes `text` to `path` whole or not at all: into `path.tmp`, every byte (a write to a
+ * nearly full disk can be short without an error), fsync'd, then renamed over `path`. On
+ * a failure the temporary file is removed and `path` is as it was.
+ */
 function writeDurably(path: string, text: string): void {
   const tmp = `${path}.tmp`;
   // The state holds API keys: readable by its owner only.
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, text);
+    const data = Buffer.from(text);
+    for (let done = 0; done < data.length;) done += noShortWrite(writeSync(fd, data, done, data.length - done));
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(tmp, path);
   syncDir(dirname(path));
+}
+
+/** A write that wrote nothing, and said no error: the disk is full all the same. */
+function noShortWrite(written: number): number {
+  if (written > 0) return written;
+  throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 }
 
 function syncDir(dir: string): void {
@@ -179,14 +215,21 @@ function syncDir(dir: string): void {
  * The journal being written: commit() appends the changes made since the
  * last commit and resolves once they are on disk. Commits that arrive while a
  * write is under way share the next write and fsync (group commit).
+ *
+ * A write that fails (a full disk: ENOSPC, or a short write) fails its commit and
+ * is cut off: the journal is truncated back to its last whole line, and the lines
+ * stay pending, written again (in order, before anything newer) by the next commit.
+ * When even that cannot be done, the journal is dropped and the next commit writes
+ * a whole snapshot instead. A commit that resolved is on disk, whatever came after.
  */
 export class Journal {
+  /** The open journal; undefined when only a new snapshot can make the files whole. */
   private handle: FileHandle | undefined;
   private chain: Promise<void> = Promise.resolve();
   private pending: string[] = [];
-  private bytes = 0;
+  /** Bytes of whole lines in the journal file (where a failed write is cut back to). */
+  private size = 0;
   private snapshotBytes = 0;
-  private broken = false;
 
   private constructor(
     private readonly stateFile: string,
@@ -195,7 +238,7 @@ export class Journal {
     private readonly beforeSnapshot: () => void,
   ) {}
 
-  /** Folds everything into a fresh snapshot and opens its journal. */
+  /** Folds everything into a fresh snapshot and opens its journal; STATE_UNWRITABLE when it cannot. */
   static async open(
     stateFile: string,
     tracker: ChangeTracker,
@@ -203,8 +246,15 @@ export class Journal {
     beforeSnapshot: () => void,
   ): Promise<Journal> {
     const journal = new Journal(stateFile, tracker, generation, beforeSnapshot);
-    journal.compactNow();
-    journal.handle = await open(journalPath(stateFile), 'a', 0o600);
+    try {
+      await journal.compact();
+    } catch (error) {
+      await journal.handle?.close().catch(() => undefined);
+      throw new StateFileError(
+        `cannot write sandbox state ${stateFile}: ${(error as Error).message} (nothing saved in it was lost)`,
+        'STATE_UNWRITABLE',
+      );
+    }
     return journal;
   }
 
@@ -219,50 +269,78 @@ export class Journal {
   }
 
   private async writePending(): Promise<void> {
-    if (this.broken) {
-      // A write failed part-way: the journal may lack those changes. Only a snapshot (all of
-      // the state) makes it whole again; until one succeeds, every commit with changes fails.
-      // (Not retried without changes: a failing disk is not hammered with snapshots.)
-      if (this.pending.length === 0) return;
-      await this.compact();
-      this.broken = false;
-      return;
-    }
-    if (this.pending.length === 0 || !this.handle) return;
-    const text = this.pending.join('');
-    this.pending = [];
+    // (Nothing to write is not retried: a failing disk is not hammered with snapshots.)
+    if (this.pending.length === 0) return;
+    if (!this.handle) return this.compact();
+    const handle = this.handle;
+    // Commits that arrive during the write add lines after these: only these are taken off.
+    const taken = this.pending.length;
+    const data = Buffer.from(this.pending.join(''));
     try {
-      await this.handle.write(text);
-      await this.handle.datasync();
+      for (let done = 0; done < data.length;) {
+        const { bytesWritten } = await handle.write(data, done, data.length - done);
+        done += noShortWrite(bytesWritten);
+      }
+      await handle.datasync();
     } catch (error) {
-      this.broken = true;
+      await this.cutBack(handle);
       throw error;
     }
-    this.bytes += Buffer.byteLength(text);
-    if (this.bytes > COMPACT_MIN_BYTES && this.bytes > this.snapshotBytes) await this.compact();
+    this.pending.splice(0, taken);
+    this.size += data.length;
+    // Compaction is housekeeping: the lines above are saved whether or not it succeeds.
+    if (this.size > COMPACT_MIN_BYTES && this.size > this.snapshotBytes) await this.compact().catch(() => undefined);
   }
 
+  /** After a failed write: the journal back to its last whole line (or dropped when it cannot be). */
+  private async cutBack(handle: FileHandle): Promise<void> {
+    try {
+      await handle.truncate(this.size);
+      await handle.datasync();
+    } catch {
+      this.handle = undefined;
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * A new snapshot of the whole state, then a new journal for it. When the snapshot
+   * cannot be written nothing changes (the old snapshot and journal still hold
+   * everything saved); when only the journal cannot, there is none until the next
+   * snapshot (the old journal, of an older generation, is skipped on load).
+   */
   private async compact(): Promise<void> {
-    await this.handle?.close().catch(() => undefined);
+    this.beforeSnapshot();
+    const generation = this.generation + 1;
+    this.snapshotBytes = writeSnapshotFile(this.stateFile, this.tracker.root, generation);
+    this.tracker.clear();
+    this.pending = [];
+    this.generation = generation;
+    const old = this.handle;
     this.handle = undefined;
-    this.compactNow();
+    await old?.close().catch(() => undefined);
+    this.size = writeJournalHeader(this.stateFile, generation);
     this.handle = await open(journalPath(this.stateFile), 'a', 0o600);
   }
 
-  private compactNow(): void {
-    this.beforeSnapshot();
-    this.tracker.clear();
-    this.pending = [];
-    this.generation += 1;
-    this.snapshotBytes = writeSnapshot(this.stateFile, this.tracker.root, this.generation);
-    this.bytes = 0;
-  }
-
-  /** Waits for writes under way, writes a last snapshot and closes the journal. */
+  /**
+   * Waits for writes under way, closes the journal and writes a last snapshot. Fails
+   * only when a change is saved nowhere (its commit failed and the snapshot too).
+   */
   async close(): Promise<void> {
     await this.chain.catch(() => undefined);
-    await this.handle?.close();
-    this.handle = undefined;
-    this.compactNow();
+    const whole = this.handle !== undefined && this.pending.length === 0 && !this.tracker.dirty;
+    try {
+      await this.compact();
+    } catch (error) {
+      if (!whole)
+        throw new StateFileError(
+          `cannot save sandbox state ${this.stateFile}: ${(error as Error).message}`,
+          'STATE_UNWRITABLE',
+        );
+    } finally {
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
+    }
   }
 }
