@@ -236,7 +236,7 @@ function paginateOperation<K extends PagedOperation>(
   args: CallArgs = {},
   options: { limit?: number; all?: boolean } = {},
 ): Listing<PageItem<K>> {
-  const state = { cut: false };
+  const state = { cut: false, onePage: !options.all && options.limit === undefined };
   const items = (async function* () {
     const maxPageSize = options.limit !== undefined || options.all ? await maxPageSizeOf(op) : undefined;
     const pages = paginatePages<PageItem<K>>(

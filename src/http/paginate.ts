@@ -22,22 +22,36 @@ export type PageFetcher<T> = (cursor: string | undefined, pageSize: number | und
 export interface Listing<T> extends AsyncIterable<T> {
   /** True once the reading stopped before the service's last item (--limit reached, or one page without --all). */
   readonly cut: boolean;
+  /**
+   * True when only the first page was asked for (neither --all nor --limit): a cut
+   * then is the service's page size, which nobody chose, so it is said even to a script.
+   */
+  readonly onePage: boolean;
 }
 
-/** `items` as a Listing whose `cut` reads `state.cut`. */
-export function listing<T>(items: AsyncIterable<T>, state: { cut: boolean }): Listing<T> {
-  return Object.defineProperty(items, 'cut', { get: () => state.cut, enumerable: false }) as Listing<T>;
+/** What a listing knows once read (see Listing). */
+export interface ListingState {
+  cut: boolean;
+  onePage: boolean;
+}
+
+/** `items` as a Listing whose `cut` and `onePage` read `state`. */
+export function listing<T>(items: AsyncIterable<T>, state: ListingState): Listing<T> {
+  return Object.defineProperties(items, {
+    cut: { get: () => state.cut, enumerable: false },
+    onePage: { get: () => state.onePage, enumerable: false },
+  }) as Listing<T>;
 }
 
 export function paginate<T>(fetchPage: PageFetcher<T>, options: PaginateOptions = {}): Listing<T> {
-  const state = { cut: false };
+  const state = { cut: false, onePage: !options.all && options.limit === undefined };
   return listing(pages(fetchPage, options, state), state);
 }
 
 async function* pages<T>(
   fetchPage: PageFetcher<T>,
   options: PaginateOptions,
-  state: { cut: boolean },
+  state: ListingState,
 ): AsyncGenerator<T, void, undefined> {
   const { limit, all = false, maxPageSize } = options;
   if (limit !== undefined && limit <= 0) return;

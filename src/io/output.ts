@@ -210,11 +210,27 @@ function isInterruption(error: Error): boolean {
 /** Prints a list, row by row as it arrives: memory stays flat however many pages follow. Returns how many items there were. */
 export async function printList<T>(ctx: OutputContext, items: Items<T>, options: ListOptions<T>): Promise<number> {
   const shown = { count: 0 };
+  let count: number;
   try {
-    return await printListAs(ctx, items, options, shown);
+    count = await printListAs(ctx, items, options, shown);
   } catch (error) {
     throw stoppedPartWay(error, shown.count);
   }
+  await sayCut(ctx, items, count);
+  return count;
+}
+
+/**
+ * A list cut before the service's last item says so on stderr, after it (as gh does):
+ * at a terminal whatever cut it; piped or with --json too when nobody chose the cut
+ * (one page, neither --all nor --limit), so `lib list | xargs …` does not miss items
+ * unwarned. One line; --quiet silences it.
+ */
+async function sayCut(ctx: OutputContext, items: unknown, count: number): Promise<void> {
+  if (count === 0 || typeof items !== 'object' || items === null) return;
+  const { cut, onePage } = items as { cut?: unknown; onePage?: unknown };
+  if (cut !== true || (onePage !== true && !ctx.io.stderrIsTTY)) return;
+  await note(ctx, (f) => f.dim(`Showing ${count} of more: --all lists every one, --limit N up to N`));
 }
 
 /**
@@ -285,15 +301,7 @@ async function printListAs<T>(
   }
   await flushBatch();
   if (fetched === 0 && options.empty) await note(ctx, options.empty);
-  // A list cut at a page (or at --limit) says so, as gh does: terminal stderr only, like any footer.
-  if (fetched > 0 && isCut(items))
-    await footer(ctx, (fs) => fs.dim(`Showing ${fetched} of more: --all lists every one, --limit N up to N`));
   return fetched;
-}
-
-/** Whether `items` is a listing (src/http/paginate.ts) that stopped before the service's last item. */
-function isCut(items: unknown): boolean {
-  return typeof items === 'object' && items !== null && (items as { cut?: unknown }).cut === true;
 }
 
 /**

@@ -10,7 +10,7 @@ import { notFoundHint } from './not-found.js';
 import { getFormatter, note, printItem, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';
-import { listing, type Listing } from '../http/paginate.js';
+import { listing, type Listing, type ListingState } from '../http/paginate.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -22,7 +22,7 @@ function needsConfirmation(risk: unknown): boolean {
 
 /** The pending actions, in inbox order, as the approval filter lists them. */
 export function pendingActions(ctx: Context, options: { limit?: number; all?: boolean }): Listing<Action> {
-  const state = { cut: false };
+  const state = { cut: false, onePage: !options.all && options.limit === undefined };
   return listing(pending(ctx, options, state), state);
 }
 
@@ -30,7 +30,7 @@ export function pendingActions(ctx: Context, options: { limit?: number; all?: bo
 async function* pending(
   ctx: Context,
   options: { limit?: number; all?: boolean },
-  state: { cut: boolean },
+  state: ListingState,
 ): AsyncGenerator<Action> {
   const api = await ctx.api();
   const items = api.paginate(

@@ -95,9 +95,12 @@ describe('paginate', () => {
     const pages = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { limit: 2 });
     expect(await collect(pages)).toEqual([1, 2]);
     expect(pages.cut).toBe(true);
+    // The cut was chosen (--limit): not one page left to the service's size.
+    expect(pages.onePage).toBe(false);
     const onePage = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }));
     expect(await collect(onePage)).toEqual([1, 2]);
     expect(onePage.cut).toBe(true);
+    expect(onePage.onePage).toBe(true);
     const more = paginate(async () => ({ items: [1, 2], nextCursor: { a: 1 } as unknown as string }), { all: true });
     await expect(collect(more)).rejects.toMatchObject({ code: 'CURSOR_INVALID' });
   });
