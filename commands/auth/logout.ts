@@ -1,6 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { writeProfile } from '../../src/config/store.js';
-import { configDirOf, storedProfile } from '../../src/config/resolve.js';
+import { checkNamedProfile, configDirOf, storedProfile } from '../../src/config/resolve.js';
 import * as output from '../../src/io/output.js';
 
 export default defineCommand({
@@ -8,6 +8,8 @@ export default defineCommand({
   summary: "Remove the profile's saved API key (the base URL and settings stay)",
   examples: ['kagent auth logout', 'kagent auth logout -p work'],
   async run(ctx) {
+    // `-p sandbx`: never "nothing to do" for a profile that is not there (a typo leaves the real one logged in).
+    checkNamedProfile(ctx.config);
     const hadKey = storedProfile(ctx.config).apiKey !== undefined;
     if (hadKey) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined });
     if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });

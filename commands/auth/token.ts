@@ -1,5 +1,6 @@
 import { CliError, ExitCode } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { checkNamedProfile } from '../../src/config/resolve.js';
 import * as output from '../../src/io/output.js';
 
 export default defineCommand({
@@ -13,6 +14,8 @@ export default defineCommand({
   async run(ctx) {
     const key = ctx.config.apiKey;
     if (!key) {
+      // `-p sandbx`: the profile does not exist, which is why it has no key.
+      checkNamedProfile(ctx.config);
       throw new CliError('not logged in: no API key', {
         exitCode: ExitCode.AUTH,
         code: 'NOT_AUTHENTICATED',

@@ -1,5 +1,6 @@
 import { CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { checkNamedProfile } from '../../src/config/resolve.js';
 import { SETTINGS, rowFor, settingFor } from './shared.js';
 import * as output from '../../src/io/output.js';
 
@@ -10,6 +11,7 @@ export default defineCommand({
   arguments: [{ name: 'key', description: 'the setting', choices: SETTINGS.map((s) => s.key) }],
   examples: ['kagent config get base-url', 'kagent config get lang -p work', 'kagent config get rate-limit --json'],
   async run(ctx, _opts, args) {
+    checkNamedProfile(ctx.config);
     const row = rowFor(ctx, settingFor(args.key));
     if (row.value === null)
       throw new CliError(`${row.key} is not set for profile "${ctx.config.profile}"`, {

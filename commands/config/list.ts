@@ -1,5 +1,6 @@
 import type { Column } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
+import { checkNamedProfile } from '../../src/config/resolve.js';
 import { type Row, SETTINGS, rowFor } from './shared.js';
 import * as output from '../../src/io/output.js';
 
@@ -30,6 +31,7 @@ export default defineCommand({
     'Piped, each row is: key, value, source (flag, env, profile or default). Unset settings have an empty value.',
   examples: ['kagent config list', 'kagent config list -p work', 'kagent config list --json'],
   async run(ctx) {
+    checkNamedProfile(ctx.config);
     const rows = SETTINGS.map((setting) => rowFor(ctx, setting));
     if (!output.wantsJson(ctx)) await output.note(ctx, `Profile "${ctx.config.profile}" (${ctx.config.configPath})`);
     await output.printList(ctx, rows, { columns: rowColumns });

@@ -1,6 +1,6 @@
 // What several `kagent config` verbs share.
 import type { Context, ValueSource } from '../../src/context.js';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { checkBaseUrl, maskKey, profileNotFound, storedProfile } from '../../src/config/resolve.js';
 import { readConfigFile, type Profile } from '../../src/config/store.js';
 import { parsePager } from '../../src/io/pager-setting.js';
@@ -114,6 +114,5 @@ export function requireSavedProfile(ctx: Context, options: { create: boolean; re
   throw profileNotFound(profile, saved, {
     fromEnv: profileSource === 'env',
     create: options.retry,
-    exitCode: ExitCode.USAGE,
   });
 }

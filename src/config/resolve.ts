@@ -213,18 +213,29 @@ export function missingProfileError(
 }
 
 /**
- * `no profile "sandbx": did you mean "sandbox"?` (PROFILE_NOT_FOUND, exit 4 unless told), its hint
- * naming the saved profiles and the command that would create this one.
+ * A command that reads or changes the named profile itself (`config get`, `auth logout`):
+ * `-p sandbx` is PROFILE_NOT_FOUND whatever the environment supplies.
+ */
+export function checkNamedProfile(config: Pick<ResolvedConfig, 'profile' | 'profileSource' | 'configPath'>): void {
+  const missing = missingProfileError({ ...config, file: readConfigFile(config.configPath) });
+  if (missing) throw missing;
+}
+
+/**
+ * `no profile "sandbx": did you mean "sandbox"?` (PROFILE_NOT_FOUND), its hint naming the saved
+ * profiles and the command that would create this one. Exit 2, as any invalid input: a profile
+ * that does not exist is an error of the command line (or KAGENT_PROFILE), which a script must
+ * not read as 4, a record missing on the service that it might go on to create.
  */
 export function profileNotFound(
   name: string,
   saved: readonly string[],
-  options: { fromEnv?: boolean; create: string; exitCode?: number },
+  options: { fromEnv?: boolean; create: string },
 ): CliError {
   const closest = closestName(name, saved);
   const where = options.fromEnv ? ' (from KAGENT_PROFILE)' : '';
   return new CliError(`no profile "${name}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
-    exitCode: options.exitCode ?? ExitCode.NOT_FOUND,
+    exitCode: ExitCode.USAGE,
     code: 'PROFILE_NOT_FOUND',
     hint: !PROFILE_NAME.test(name)
       ? 'profile names are letters, digits, ".", "_" and "-"'

@@ -1,6 +1,7 @@
 // The program itself: help, version, parse errors, error output, exit codes,
 // lazy group loading. In-process, with fake streams.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
@@ -368,20 +369,20 @@ describe('--json FIELDS (the gh habit)', () => {
 });
 
 describe('-p with a profile that does not exist', () => {
-  it('says so and names the closest saved profile (exit 4), not NO_BASE_URL', async () => {
+  it('says so and names the closest saved profile (exit 2, an invalid input, never 4), not NO_BASE_URL', async () => {
     const configDir = tempDir('kagent-profiles-');
     await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_x' });
     await writeProfile(configDir, 'work', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_y' });
     const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
     const r = await runCli(['-p', 'sandbx', 'me'], { configDir, env });
-    expect(r.code).toBe(4);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
     expect(r.stderr).toContain('hint: saved profiles: sandbox, work');
     expect(r.stderr).not.toContain('NO_BASE_URL');
     const fromEnv = await runCli(['me'], { configDir, env: { ...env, KAGENT_PROFILE: 'wrok' } });
     expect(fromEnv.stderr).toContain('no profile "wrok" (from KAGENT_PROFILE): did you mean "work"?');
     const far = await runCli(['-p', 'elsewhere', 'me'], { configDir, env });
-    expect(far.code).toBe(4);
+    expect(far.code).toBe(2);
     expect(far.stderr).toContain('error: no profile "elsewhere" (PROFILE_NOT_FOUND)');
     // a profile that does not exist yet is fine where it is being made
     const login = await runCli(
@@ -389,6 +390,35 @@ describe('-p with a profile that does not exist', () => {
       { configDir, env, stdin: 'kak_z\n' },
     );
     expect(login.stderr).not.toContain('PROFILE_NOT_FOUND');
+  });
+
+  it('every command that reads or changes the profile says PROFILE_NOT_FOUND (exit 2), the real one untouched', async () => {
+    const configDir = tempDir('kagent-profiles-');
+    await writeProfile(configDir, 'sandbox', { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'kak_x' });
+    const env = { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined };
+    for (const argv of [
+      ['doc', 'show', 'doc_x'],
+      ['auth', 'token'],
+      ['auth', 'status'],
+      ['auth', 'logout'],
+      ['config', 'get', 'base-url'],
+      ['config', 'get', 'lang'],
+      ['config', 'list'],
+    ]) {
+      const flag = await runCli(['-p', 'sandbx', ...argv], { configDir, env });
+      expect(flag.code, argv.join(' ')).toBe(2);
+      expect(flag.stderr, argv.join(' ')).toContain(
+        'error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)',
+      );
+      // the hint keeps -p: the command that would create the profile named
+      expect(flag.stderr, argv.join(' ')).toContain('`kagent auth login -p sandbx`');
+      const fromEnv = await runCli(argv, { configDir, env: { ...env, KAGENT_PROFILE: 'nosuch' } });
+      expect(fromEnv.code, argv.join(' ')).toBe(2);
+      expect(fromEnv.stderr, argv.join(' ')).toContain('no profile "nosuch" (from KAGENT_PROFILE) (PROFILE_NOT_FOUND)');
+      const json = await runCli(['-p', 'sandbx', ...argv, '--json'], { configDir, env });
+      expect(JSON.parse(json.stderr).error.code, argv.join(' ')).toBe('PROFILE_NOT_FOUND');
+    }
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toContain('kak_x');
   });
 });
 

@@ -164,14 +164,14 @@ describe('profiles', () => {
     expect(saved(configDir).currentProfile).toBe('sandbox');
     expect((await runCli(['config', 'get', 'base-url'], { configDir })).stdout).toBe('http://127.0.0.1:7/api/v1\n');
     const missing = await runCli(['config', 'use', 'nope'], { configDir });
-    expect(missing.code).toBe(4);
+    expect(missing.code).toBe(2);
     const typo = await runCli(['config', 'use', 'sandbx'], { configDir });
-    expect(typo.code).toBe(4);
+    expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('error: no profile "sandbx": did you mean "sandbox"? (PROFILE_NOT_FOUND)');
     expect(typo.stderr).toContain('hint: saved profiles: default, sandbox (`kagent config profiles`)');
     // a name no profile can have: no command to create it is offered
     const odd = await runCli(['config', 'use', 'a b; rm'], { configDir });
-    expect(odd.code).toBe(4);
+    expect(odd.code).toBe(2);
     expect(odd.stderr).toContain('hint: profile names are letters, digits, ".", "_" and "-"');
     expect(odd.stderr).not.toContain('auth login');
     const json = JSON.parse((await runCli(['config', 'profiles', '--json'], { configDir })).stdout);
@@ -206,7 +206,7 @@ describe('config delete', () => {
     expect(JSON.parse(deleted.stdout)).toEqual({ deleted: 'sandbox', wasCurrent: false });
     expect(saved(configDir)).toEqual({ currentProfile: 'default', profiles: { default: expect.any(Object) } });
     const typo = await runCli(['config', 'delete', 'defualt', '--yes'], { configDir });
-    expect(typo.code).toBe(4);
+    expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean "default"?');
   });
 

@@ -147,6 +147,7 @@ const EXTRA = (ids: Ids): Record<string, string[]> => ({
   'space create': ['--allow-duplicate'], // run twice (piped, terminal): the second is a second space of that name
   'space edit': ['--name', 'Renamed'],
   'watch settings': ['--cadence', 'weekly'],
+  'watch create': ['--visibility', 'private'], // a choice kagent asks for, needed without a terminal
   'lib edit': ['--note', 'fixture'],
   'lib sync': ['--space', ids.space],
   'doc create': ['--title', 'Fixture', '--body', 'Some text.'],
