@@ -4,6 +4,10 @@ import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { spaceNames } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
+import type { OptionSpec } from '../../src/kit/define.js';
+import { invalid } from '../../src/cli/option-values.js';
+import type { Skipped } from '../../src/upload/discover.js';
+import { filterRule, orderedRules, ownPaths, pathFilter } from '../../src/upload/filter.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
 
@@ -112,3 +116,50 @@ export async function renderItem(
 }
 
 // ---------------------------------------------------------------- save
+
+// ---------------------------------------------------------------- upload and sync: which files
+
+/** --exclude, --include, --follow-symlinks: what `lib upload` and `lib sync` send of a folder. */
+export const fileOptions = [
+  {
+    flags: '--exclude <pattern>',
+    description:
+      'leave out files matching this glob (repeatable; without "/" it matches a name at any depth, with "/" the path under the folder)',
+    repeatable: true,
+    parse: (value) => filterRule('exclude', patternOf(value, '--exclude')),
+  },
+  {
+    flags: '--include <pattern>',
+    description: 'take back files an earlier --exclude left out (repeatable; the later pattern wins, as in aws s3 sync)',
+    repeatable: true,
+    parse: (value) => filterRule('include', patternOf(value, '--include')),
+  },
+  {
+    flags: '--follow-symlinks',
+    description: "follow symbolic links out of the folder (kagent's own config and cache are never sent)",
+  },
+] as const satisfies readonly OptionSpec[];
+
+export interface FileOptions {
+  exclude?: Array<ReturnType<typeof filterRule>>;
+  include?: Array<ReturnType<typeof filterRule>>;
+  followSymlinks?: boolean;
+}
+
+function patternOf(value: string, flag: string): string {
+  if (value.trim() === '') throw invalid(`${flag} needs a glob pattern, such as "*.tmp" or "drafts/**"`);
+  return value;
+}
+
+/** discover's options for these flags, with `skipped` to tell afterwards (reportSkipped). */
+export function discoverOptions(ctx: Context, opts: FileOptions) {
+  const rules = orderedRules(opts.exclude, opts.include);
+  return {
+    cwd: process.cwd(),
+    signal: ctx.signal,
+    followSymlinks: opts.followSymlinks === true,
+    ...(rules.length > 0 ? { filter: pathFilter(rules) } : {}),
+    guarded: ownPaths(ctx.io.env),
+    skipped: [] as Skipped[],
+  };
+}

@@ -3,11 +3,12 @@ import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
-import { shapes } from './shared.js';
+import { discoverOptions, fileOptions, shapes, type FileOptions } from './shared.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
+import { reportSkipped } from '../../src/upload/ci-report.js';
 
-interface UploadOptions {
+interface UploadOptions extends FileOptions {
   space?: string;
   note?: string;
   name?: string;
@@ -87,6 +88,7 @@ export default defineCommand({
   description: [
     "Each file is checked here first (a refused file costs no request), streamed within the account's request rate, and sent with an Idempotency-Key made from its bytes, so running it again never adds a file twice. " +
       'PATHs are files, folders (walked recursively; hidden files and folders inside them are skipped), quoted glob patterns ("docs/**/*.md"), or - for stdin (with --name). A PATH that matches nothing stops the command before anything is sent (exit 2).',
+    "Inside a folder, a symbolic link is followed only while it stays in the folder; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent's own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins as in aws s3 sync) leave files out; how many is said on stderr.",
     "Each file is checked first, and a file refused here costs no request: its type by content (not by name alone), empty files, and the size against your plan's per-file limit (as `kagent me` shows it). Files are streamed from disk, several at once (--concurrency), within the account's request rate, which kagent processes running in parallel on this machine share.",
     'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
     'Output, one line per file: on a terminal "✓ uploaded PATH → ID (SIZE) in SPACE (SPACE-ID)", the space the service put it in (it picks one when neither --space nor the profile names one); piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
@@ -118,6 +120,7 @@ export default defineCommand({
       flags: '--dry-run',
       description: 'check every file and say what would happen (keys, bytes, requests), sending no file',
     },
+    ...fileOptions,
   ],
   examples: [
     'kagent lib upload report.pdf notes.md',
@@ -129,6 +132,7 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib upload dist/docs --fail-fast',
     'kagent lib upload docs/ --dry-run',
     'kagent lib upload dist/docs --report upload-report.xml',
+    "kagent lib upload docs/ --exclude 'drafts/**' --exclude '*.tmp'",
   ],
   async run(ctx, opts, args) {
     // The modules of an upload load side by side, not one await after another: the
@@ -170,7 +174,11 @@ export default defineCommand({
 
     const api = await ctx.api();
     const { discover } = await import('../../src/upload/discover.js');
-    const sources = await discover(operands, { cwd: process.cwd(), signal: ctx.signal });
+    const found = discoverOptions(ctx, opts);
+    const sources = await discover(operands, found);
+    await reportSkipped(ctx, found.skipped, found.filter);
+    if (sources.length === 0)
+      throw new UsageError('no file left to upload', 'every file found was skipped or left out (see above)');
     if (opts.name !== undefined && sources.length !== 1)
       throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
     if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;

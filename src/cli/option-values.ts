@@ -40,7 +40,8 @@ export function invalid(message: string): Error {
 
 /** How a declared option's value is read: its choices, its number type and bounds, repetition. Throws `invalid`. */
 export function valueParser(spec: OptionSpec): (value: string, previous: unknown) => unknown {
-  const parseOne = spec.type === 'integer' || spec.type === 'number' ? numberParser(spec) : (value: string) => value;
+  const parseOne =
+    spec.parse ?? (spec.type === 'integer' || spec.type === 'number' ? numberParser(spec) : (value: string) => value);
   return (value, previous) => {
     if (spec.choices && !spec.choices.includes(value)) throw invalid(`must be one of: ${spec.choices.join(', ')}`);
     const parsed = parseOne(value);

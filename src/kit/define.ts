@@ -76,6 +76,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** May be given more than once; the values arrive as an array. */
   repeatable?: boolean;
+  /** Reads each value given (after choices are checked): what the handler gets instead of the text. */
+  parse?: (value: string) => unknown;
   default?: string | number | boolean | string[];
   /** Missing → usage error (exit 2). Prefer a prompt on a terminal where it helps. */
   required?: boolean;
@@ -123,7 +125,7 @@ export interface CommandSpec<O = any, A = any> {
 // drift: '--icon <emoji>' gives `icon?: string`, '-L, --limit <n>' with type
 // 'integer' gives `limit?: number`, '--no-wait' gives `wait?: boolean`,
 // '--icon <emoji>' with '--no-icon' gives `icon?: string | false`, choices give
-// their union, `repeatable` an array; an argument 'ids' (variadic) gives
+// their union, `parse` what it returns, `repeatable` an array; an argument 'ids' (variadic) gives
 // `ids: string[]`, an optional one `string | undefined`.
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
@@ -133,11 +135,13 @@ type FlagWord<R extends string> = R extends `${infer Word} ${string}` ? Word : R
 type OptionKey<O extends OptionSpec> =
   FlagWord<LongFlag<O['flags']>> extends `no-${infer Name}` ? Camel<Name> : Camel<FlagWord<LongFlag<O['flags']>>>;
 type Negated<O extends OptionSpec> = FlagWord<LongFlag<O['flags']>> extends `no-${string}` ? true : false;
-type Scalar<O extends OptionSpec> = O extends { choices: readonly (infer C)[] }
-  ? C
-  : O extends { type: 'integer' | 'number' }
-    ? number
-    : string;
+type Scalar<O extends OptionSpec> = O extends { parse: (value: string) => infer P }
+  ? P
+  : O extends { choices: readonly (infer C)[] }
+    ? C
+    : O extends { type: 'integer' | 'number' }
+      ? number
+      : string;
 type OptionValue<O extends OptionSpec> =
   Negated<O> extends true
     ? false

@@ -10,7 +10,8 @@ import type { Context } from '../context.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
 import { ownWorkflowCommand } from '../io/workflow-commands.js';
-import type { Source } from './discover.js';
+import type { Skipped, Source } from './discover.js';
+import { rulesText, type PathFilter } from './filter.js';
 import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
 import type { FileResult, UploadSummary } from './uploader.js';
@@ -144,10 +145,7 @@ export function junitXml(
 
 /** Wraps the reporter: the same output, plus the CI reports when GITHUB_ACTIONS is set or a --report FILE is given. */
 export function withCiReports(ctx: CiContext, reporter: Reporter, options: { report?: string }): Reporter {
-  const github =
-    ctx.io.env.GITHUB_ACTIONS !== undefined &&
-    ctx.io.env.GITHUB_ACTIONS !== '' &&
-    ctx.io.env.GITHUB_ACTIONS !== 'false';
+  const github = inGithubActions(ctx.io.env);
   if (!github && options.report === undefined) return reporter;
   const startedAt = ctx.clock.now();
   const starts = new Map<Source, number>();
@@ -197,4 +195,38 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
       }
     },
   };
+}
+
+/**
+ * What discover found but did not send: one warning line each on stderr (and a `::warning` annotation in GitHub
+ * Actions), then how many files --exclude/--include left out. Links out of the folder and kagent's own files are
+ * said every run, --quiet too: a file someone meant to send was not.
+ */
+export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?: PathFilter): Promise<void> {
+  const github = inGithubActions(ctx.io.env);
+  let excluded = 0;
+  for (const s of skipped) {
+    if (s.code === 'EXCLUDED') {
+      excluded++;
+      continue;
+    }
+    await warn(ctx, `skipped ${sanitizeLine(s.display)}: ${s.reason} (${s.code})`);
+    if (github)
+      await emit(
+        ctx.io.stderr,
+        ownWorkflowCommand(
+          `::warning file=${escapeProperty(sanitizeLine(s.display))},title=${escapeProperty(`kagent skipped a file (${s.code})`)}::${escapeData(sanitize(`${s.display}: ${s.reason}`))}\n`,
+        ),
+      );
+  }
+  if (excluded > 0 && filter && !ctx.flags.quiet)
+    await emit(
+      ctx.io.stderr,
+      `${excluded} file${excluded === 1 ? '' : 's'} left out by ${sanitizeLine(rulesText(filter.rules))}\n`,
+    );
+}
+
+/** GITHUB_ACTIONS set (to anything but empty or false). */
+export function inGithubActions(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS !== undefined && env.GITHUB_ACTIONS !== '' && env.GITHUB_ACTIONS !== 'false';
 }

@@ -5,17 +5,25 @@
 // Rules (documented in the command's help):
 // - an operand that names nothing (no such path, a pattern matching no file, a
 //   folder without a file) is a usage error before anything is sent;
-// - walking a folder skips hidden entries (names starting with "."), does not
-//   follow symbolic links to folders (no loops), and goes in name order;
+// - walking a folder skips hidden entries (names starting with "."), and goes in
+//   name order;
+// - a symbolic link is followed only while it stays inside the folder walked
+//   (with --follow-symlinks: anywhere, folders included, each real folder once,
+//   so a loop ends); one that leads out, leads nowhere or loops is skipped and
+//   reported (`skipped`), as is every file of kagent's own config and cache
+//   folders, whatever path or link leads there (they hold the API key);
+// - --exclude/--include (filter.ts) leave files out by their path under the
+//   folder (a named file or a pattern's match: by the path as given);
 // - a file reached twice (named and inside a named folder) is sent once;
 // - an entry whose name is not UTF-8 cannot be named to the service (nor opened
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
 import type { BigIntStats } from 'node:fs';
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ExitCode, UsageError } from '../errors.js';
+import { isInside, realPath, type PathFilter } from './filter.js';
 
 export interface Source {
   /** How the file is shown: the operand, a path under a named folder, or "-" for stdin. */
@@ -29,12 +37,19 @@ export interface Source {
   stats?: BigIntStats;
   stdin?: boolean;
   /** Found, but not to be sent: refused here with its own code (a name that is not UTF-8). */
-  refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE'; message: string };
+  refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE' | 'KAGENT_OWN_FILE'; message: string };
 }
 
-/** A refusal's exit code: a name that is not UTF-8 is the user's to mend (2), a file that cannot be read 1. */
+/** A file or link found but not sent, and why (said on stderr, one line each; excluded files are only counted). */
+export interface Skipped {
+  display: string;
+  code: 'LINK_OUTSIDE' | 'LINK_DANGLING' | 'LINK_LOOP' | 'KAGENT_OWN_FILE' | 'EXCLUDED';
+  reason: string;
+}
+
+/** A refusal's exit code: a name that is not UTF-8 or a file of kagent's own is the user's to mend (2), a file that cannot be read 1. */
 export function refusalExitCode(refusal: Source['refusal']): number {
-  return refusal?.code === 'UNREADABLE_NAME' ? ExitCode.USAGE : ExitCode.ERROR;
+  return refusal?.code === 'UNREADABLE_NAME' || refusal?.code === 'KAGENT_OWN_FILE' ? ExitCode.USAGE : ExitCode.ERROR;
 }
 
 export interface DiscoverOptions {
@@ -42,7 +57,32 @@ export interface DiscoverOptions {
   signal?: AbortSignal;
   /** Whose path rules apply to patterns (default: this machine's). */
   platform?: NodeJS.Platform;
+  /** Follow symbolic links wherever they lead (folders too); by default only those that stay inside the folder. */
+  followSymlinks?: boolean;
+  /** --exclude/--include. */
+  filter?: PathFilter;
+  /** Real paths whose files are never sent (filter.ts's ownPaths: kagent's config and cache). */
+  guarded?: string[];
+  /** Where what was found but not sent is told. */
+  skipped?: Skipped[];
 }
+
+/** How a walk goes: the folder named (its real path), what it may not send, and the real folders already walked. */
+interface Walk {
+  root: string;
+  options: DiscoverOptions;
+  add: (source: Source, id: string) => void;
+  visited: Set<string>;
+}
+
+const guardedBy = (real: string, options: DiscoverOptions) =>
+  (options.guarded ?? []).some((dir) => isInside(real, dir));
+
+function skip(options: DiscoverOptions, display: string, code: Skipped['code'], reason: string): void {
+  options.skipped?.push({ display, code, reason });
+}
+
+const OWN = "a file of kagent's own config or cache (it may hold the API key): never uploaded";
 
 /**
  * A glob pattern as the glob engine reads it: on Windows `\` separates folders
@@ -80,9 +120,23 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
     });
 
     if (info?.isFile()) {
-      add({ display: operand, path: absolute, name: basename(absolute), size: info.size }, fileId(info));
+      if (!allowed(options, operand)) continue;
+      const real = realPath(absolute) ?? absolute;
+      if (guardedBy(real, options))
+        add(
+          {
+            display: operand,
+            path: absolute,
+            name: basename(absolute),
+            size: 0,
+            refusal: { code: 'KAGENT_OWN_FILE', message: OWN },
+          },
+          fileId(info),
+        );
+      else add({ display: operand, path: absolute, name: basename(absolute), size: info.size }, fileId(info));
     } else if (info?.isDirectory()) {
-      const files = await walk(absolute, operand, add, options.signal);
+      const root = realPath(absolute) ?? absolute;
+      const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]) });
       if (files === 0) {
         throw new UsageError(
           `no files in folder ${operand}`,
@@ -118,6 +172,12 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
               `gone:${match.path}`,
             );
         } else if (matchInfo.isFile()) {
+          if (!allowed(options, globPattern(match.display, options.platform))) continue;
+          const real = realPath(match.path) ?? match.path;
+          if (guardedBy(real, options)) {
+            skip(options, match.display, 'KAGENT_OWN_FILE', OWN);
+            continue;
+          }
           add(
             { display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size },
             fileId(matchInfo),
@@ -135,14 +195,20 @@ function fileId(info: { dev: number | bigint; ino: number | bigint }): string {
   return `${info.dev}:${info.ino}`;
 }
 
-/** Adds every file under `dir`; returns how many there were (counting ones already added). */
-async function walk(
-  dir: string,
-  shown: string,
-  add: (source: Source, id: string) => void,
-  signal?: AbortSignal,
-): Promise<number> {
-  if (signal?.aborted) return 0;
+/** Whether --exclude/--include let the file at `rel` through; an excluded one is counted in `skipped`. */
+function allowed(options: DiscoverOptions, rel: string, display = rel): boolean {
+  if (!options.filter || options.filter.allows(rel)) return true;
+  skip(options, display, 'EXCLUDED', 'excluded by --exclude/--include');
+  return false;
+}
+
+/**
+ * Adds every file under `dir` (whose real path is `real`); returns how many there were (counting ones already
+ * added). `shown` is how the folder is shown, `rel` its path under the folder named ('' for that folder).
+ */
+async function walk(dir: string, real: string, shown: string, rel: string, w: Walk): Promise<number> {
+  const { options, add } = w;
+  if (options.signal?.aborted) return 0;
   let files = 0;
   let raw;
   try {
@@ -167,35 +233,83 @@ async function walk(
     }
     const path = join(dir, name);
     const display = under(name);
-    if (entry.isDirectory()) {
-      files += await walk(path, display, add, signal);
+    const relPath = rel === '' ? name : `${rel}/${name}`;
+    const link = entry.isSymbolicLink();
+    const target = link ? followed(path, display, w) : join(real, name);
+    if (target === undefined) continue;
+    if (guardedBy(target, options)) {
+      skip(options, display, 'KAGENT_OWN_FILE', OWN);
       continue;
     }
-    if (!entry.isFile() && !entry.isSymbolicLink()) continue; // sockets, fifos, devices
+    if (entry.isDirectory()) {
+      files += await walk(path, target, display, relPath, w);
+      continue;
+    }
+    if (!entry.isFile() && !link) continue; // sockets, fifos, devices
     // One synchronous stat per file: a local stat takes microseconds, a third of a trip to the thread pool and back.
-    const info = statOf(path, entry.isSymbolicLink());
+    const info = statOf(path, link);
     if (info instanceof Error) {
       // Gone or unreadable since the folder was listed: that file fails, the others go.
-      if (!entry.isSymbolicLink()) {
-        add(
-          {
-            display,
-            path,
-            name,
-            size: 0,
-            refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` },
-          },
-          `gone:${path}`,
-        );
-        files++;
-      }
+      add(
+        {
+          display,
+          path,
+          name,
+          size: 0,
+          refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` },
+        },
+        `gone:${path}`,
+      );
+      files++;
+      continue;
+    }
+    if (info.isDirectory()) {
+      // A link to a folder: walked only with --follow-symlinks, each real folder once (a loop ends there).
+      if (!options.followSymlinks || w.visited.has(target)) continue;
+      w.visited.add(target);
+      files += await walk(path, target, display, relPath, w);
       continue;
     }
     if (!info.isFile()) continue;
+    if (!allowed(options, relPath, display)) continue;
     add({ display, path, name, size: Number(info.size), stats: info }, fileId(info));
     files++;
   }
   return files;
+}
+
+/**
+ * Where a symbolic link leads (its real path), when the walk may go there: inside the folder named, or anywhere
+ * with --follow-symlinks. A link that leads nowhere, loops, or leads out unasked is reported and skipped.
+ */
+function followed(path: string, display: string, w: Walk): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') skip(w.options, display, 'LINK_LOOP', 'a symbolic link loop: skipped');
+    else if (code === 'ENOENT' || code === 'ENOTDIR')
+      skip(w.options, display, 'LINK_DANGLING', `a symbolic link to nothing (${readLink(path)}): skipped`);
+    else skip(w.options, display, 'LINK_DANGLING', `a symbolic link that cannot be followed (${code}): skipped`);
+    return undefined;
+  }
+  if (w.options.followSymlinks || isInside(real, w.root)) return real;
+  skip(
+    w.options,
+    display,
+    'LINK_OUTSIDE',
+    'a symbolic link to a file outside the folder: skipped (--follow-symlinks follows it)',
+  );
+  return undefined;
+}
+
+function readLink(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '?';
+  }
 }
 
 /** A file's stats (a link followed to what it names, never to a folder's content), or why they cannot be had. */

@@ -36,7 +36,8 @@ export interface Refusal {
     | 'FILE_CHANGED'
     | 'FILE_UNREADABLE'
     | 'NAME_TOO_LONG'
-    | 'UNREADABLE_NAME';
+    | 'UNREADABLE_NAME'
+    | 'KAGENT_OWN_FILE';
   message: string;
   exitCode: number;
 }

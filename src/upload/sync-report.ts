@@ -13,7 +13,15 @@
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, sanitize, sanitizeLine } from '../io/sanitize.js';
-import { errorAnnotation, escapeData, escapeProperty, junitXml, markdownCode, markdownText } from './ci-report.js';
+import {
+  errorAnnotation,
+  escapeData,
+  escapeProperty,
+  inGithubActions,
+  junitXml,
+  markdownCode,
+  markdownText,
+} from './ci-report.js';
 import { emit } from '../io/streams.js';
 import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Source } from './discover.js';
@@ -162,11 +170,6 @@ export async function createSyncReporter(
         await ciOutputs(ctx, { ...options, github, startedAt, elapsedMs }, timed, summary);
     },
   };
-}
-
-/** GITHUB_ACTIONS set (to anything but empty or false). */
-function inGithubActions(env: NodeJS.ProcessEnv): boolean {
-  return env.GITHUB_ACTIONS !== undefined && env.GITHUB_ACTIONS !== '' && env.GITHUB_ACTIONS !== 'false';
 }
 
 /** The end of a run on stderr: the count line, why nothing was deleted, and the removed files' items kept. */
