@@ -124,13 +124,14 @@ export const fileOptions = [
   {
     flags: '--exclude <pattern>',
     description:
-      'leave out files matching this glob (repeatable; without "/" it matches a name at any depth, with "/" the path under the folder)',
+      'leave out files matching this glob (without "/": a name at any depth; with "/": the path under the folder)',
     repeatable: true,
     parse: (value) => filterRule('exclude', patternOf(value, '--exclude')),
   },
   {
     flags: '--include <pattern>',
-    description: 'take back files an earlier --exclude left out (repeatable; the later pattern wins, as in aws s3 sync)',
+    description:
+      'take back files an earlier --exclude left out (the later pattern wins, as in aws s3 sync)',
     repeatable: true,
     parse: (value) => filterRule('include', patternOf(value, '--include')),
   },

@@ -8,11 +8,12 @@ import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
 import type { RunOptions } from '../../src/upload/sync.js';
-import { shapes } from './shared.js';
+import { discoverOptions, fileOptions, shapes, type FileOptions } from './shared.js';
+import { reportSkipped } from '../../src/upload/ci-report.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 
-interface SyncOptions {
+interface SyncOptions extends FileOptions {
   space?: string;
   prefix?: string;
   delete?: boolean;
@@ -30,6 +31,7 @@ export default defineCommand({
   summary: 'Make the files of a space that came from a folder match the folder',
   description: [
     'Like `aws s3 sync` for the library: new files are uploaded; a changed file is uploaded and, once the service has it, the item of its earlier version is deleted; unchanged files cost no request. With --delete, the items of files no longer in DIR are deleted too (asked first on a terminal; elsewhere --delete needs --yes). Items of the space that did not come from DIR are never touched.',
+    "Which files: a symbolic link is followed only while it stays in DIR; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent's own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins, as in aws s3 sync) leave files out, and the items of files left out are not deleted.",
     "Which item came from which file: each file is sent under the name <prefix>:<path with : between folders> (prefix: DIR's own name, or --prefix; in each part %, :, \\ and / are written %25, %3A, %5C, %2F), and the service's listing of the space gives every item's file name and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). When the listing does not give file names, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
     "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
     '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.',
@@ -61,6 +63,7 @@ export default defineCommand({
     { flags: '--fail-fast', description: 'start no new upload after the first failure' },
     { flags: '--report <file>', description: 'also write a JUnit XML report there' },
     { flags: '--dry-run', description: 'print what the run would do (reads only)' },
+    ...fileOptions,
   ],
   examples: [
     'kagent lib sync docs/ --space Handbook',
@@ -91,7 +94,9 @@ export default defineCommand({
     const cacheDir = defaultCacheDir(ctx.io.env);
     const { resolve } = await import('node:path');
     const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
-    const found = await discover([dir], { cwd: process.cwd(), signal: ctx.signal });
+    const walking = discoverOptions(ctx, opts);
+    const found = await discover([dir], walking);
+    await reportSkipped(ctx, walking.skipped, walking.filter);
     const space = await spaceId;
     const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
     const sources = found.map((source) => {
@@ -105,6 +110,9 @@ export default defineCommand({
       (await (fileLimit ??= import('../../src/upload/uploader.js').then((m) => m.accountFileLimit(api, ctx.signal))))();
 
     const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
+    // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
+    const { filter } = walking;
+    if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
     if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
     const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
     if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);

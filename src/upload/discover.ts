@@ -135,60 +135,79 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
         );
       else add({ display: operand, path: absolute, name: basename(absolute), size: info.size }, fileId(info));
     } else if (info?.isDirectory()) {
-      const root = realPath(absolute) ?? absolute;
-      const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]) });
-      if (files === 0) {
-        throw new UsageError(
-          `no files in folder ${operand}`,
-          'hidden files (names starting with ".") are skipped inside folders; name them to upload them',
-        );
-      }
+      await walkFolder(absolute, operand, options, add);
     } else if (info) {
       throw new UsageError(`${operand} is not a regular file or folder`);
     } else if (await isPattern(globPattern(operand, options.platform))) {
-      const matches = await expand(globPattern(operand, options.platform), options);
-      if (matches.length === 0) throw new UsageError(`no files match ${operand}`);
-      for (const match of matches) {
-        const matchInfo = await stat(match.path).catch((error: Error) => error);
-        if (matchInfo instanceof Error) {
-          // The glob decoded a name that is not UTF-8 (its odd bytes became U+FFFD): find the real ones.
-          const raw = match.path.includes('\uFFFD')
-            ? await rawNamesLike(dirname(match.path), basename(match.path))
-            : [];
-          for (const name of raw)
-            add(
-              unreadableName(join(dirname(match.display), escapeName(name)), false),
-              `raw:${match.path}:${name.toString('hex')}`,
-            );
-          if (raw.length === 0)
-            add(
-              {
-                display: match.display,
-                path: match.path,
-                name: basename(match.path),
-                size: 0,
-                refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${matchInfo.message}` },
-              },
-              `gone:${match.path}`,
-            );
-        } else if (matchInfo.isFile()) {
-          if (!allowed(options, globPattern(match.display, options.platform))) continue;
-          const real = realPath(match.path) ?? match.path;
-          if (guardedBy(real, options)) {
-            skip(options, match.display, 'KAGENT_OWN_FILE', OWN);
-            continue;
-          }
-          add(
-            { display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size },
-            fileId(matchInfo),
-          );
-        }
-      }
+      await addMatches(operand, options, add);
     } else {
       throw new UsageError(`no such file or folder: ${operand}`);
     }
   }
   return found;
+}
+
+type Add = (source: Source, id: string) => void;
+
+/** A folder named on the command line: every file under it; none to send is a usage error. */
+async function walkFolder(absolute: string, operand: string, options: DiscoverOptions, add: Add): Promise<void> {
+  const root = realPath(absolute) ?? absolute;
+  const before = options.skipped?.length ?? 0;
+  const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]) });
+  const left = (options.skipped?.length ?? 0) - before;
+  if (files === 0 && left > 0) {
+    const list = (options.skipped ?? []).slice(before, before + 3).map((s) => `${s.display} (${s.code})`);
+    throw new UsageError(
+      `no file to send in folder ${operand}: ${left} skipped or left out: ${list.join(', ')}${left > 3 ? ', …' : ''}`,
+      '--exclude/--include choose the files; --follow-symlinks follows links out of the folder',
+    );
+  }
+  if (files === 0) {
+    throw new UsageError(
+      `no files in folder ${operand}`,
+      'hidden files (names starting with ".") are skipped inside folders; name them to upload them',
+    );
+  }
+}
+
+/** A glob pattern's matches (a name that is not UTF-8 or a file gone since fails on its own). */
+async function addMatches(operand: string, options: DiscoverOptions, add: Add): Promise<void> {
+  const matches = await expand(globPattern(operand, options.platform), options);
+  if (matches.length === 0) throw new UsageError(`no files match ${operand}`);
+  for (const match of matches) {
+    const matchInfo = await stat(match.path).catch((error: Error) => error);
+    if (matchInfo instanceof Error) {
+      // The glob decoded a name that is not UTF-8 (its odd bytes became U+FFFD): find the real ones.
+      const raw = match.path.includes('\uFFFD') ? await rawNamesLike(dirname(match.path), basename(match.path)) : [];
+      for (const name of raw)
+        add(
+          unreadableName(join(dirname(match.display), escapeName(name)), false),
+          `raw:${match.path}:${name.toString('hex')}`,
+        );
+      if (raw.length === 0)
+        add(
+          {
+            display: match.display,
+            path: match.path,
+            name: basename(match.path),
+            size: 0,
+            refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${matchInfo.message}` },
+          },
+          `gone:${match.path}`,
+        );
+    } else if (matchInfo.isFile()) {
+      if (!allowed(options, globPattern(match.display, options.platform))) continue;
+      const real = realPath(match.path) ?? match.path;
+      if (guardedBy(real, options)) {
+        skip(options, match.display, 'KAGENT_OWN_FILE', OWN);
+        continue;
+      }
+      add(
+        { display: match.display, path: match.path, name: basename(match.path), size: matchInfo.size },
+        fileId(matchInfo),
+      );
+    }
+  }
 }
 
 function fileId(info: { dev: number | bigint; ino: number | bigint }): string {
@@ -294,7 +313,8 @@ function followed(path: string, display: string, w: Walk): string | undefined {
     else skip(w.options, display, 'LINK_DANGLING', `a symbolic link that cannot be followed (${code}): skipped`);
     return undefined;
   }
-  if (w.options.followSymlinks || isInside(real, w.root)) return real;
+  // kagent's own files first: said as such, whether or not the link leads out of the folder.
+  if (w.options.followSymlinks || isInside(real, w.root) || guardedBy(real, w.options)) return real;
   skip(
     w.options,
     display,

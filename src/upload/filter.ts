@@ -7,7 +7,7 @@
 // with a "/" matches its path under the folder (`drafts/**`, `api/*.md`).
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { Minimatch } from 'minimatch';
 import { defaultCacheDir } from '../config/cache-dir.js';
 import { configDir } from '../config/paths.js';
 
@@ -43,13 +43,13 @@ export function orderedRules(...lists: Array<Array<FilterRule & { order: number 
 export function pathFilter(rules: FilterRule[]): PathFilter {
   const matchers = rules.map((rule) => ({
     kind: rule.kind,
-    match: picomatch(rule.pattern, { dot: true, basename: !rule.pattern.includes('/') }),
+    matcher: new Minimatch(rule.pattern, { dot: true, matchBase: !rule.pattern.includes('/') }),
   }));
   return {
     rules,
     allows(rel) {
       let allowed = true;
-      for (const { kind, match } of matchers) if (match(rel)) allowed = kind === 'include';
+      for (const { kind, matcher } of matchers) if (matcher.match(rel)) allowed = kind === 'include';
       return allowed;
     },
   };
