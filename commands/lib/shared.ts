@@ -130,8 +130,7 @@ export const fileOptions = [
   },
   {
     flags: '--include <pattern>',
-    description:
-      'take back files an earlier --exclude left out (the later pattern wins, as in aws s3 sync)',
+    description: 'take back files an earlier --exclude left out (the later pattern wins, as in aws s3 sync)',
     repeatable: true,
     parse: (value) => filterRule('include', patternOf(value, '--include')),
   },
