@@ -59,8 +59,8 @@ function folderOf(name: string, count: number): string {
 /** How many requests each pacing state file in a cache dir holds. */
 function windowEntries(cacheDir: string): number[] {
   return readdirSync(cacheDir)
-    .filter((name) => /^window-[0-9a-f]{24}\.json$/.test(name))
-    .map((name) => (JSON.parse(readFileSync(join(cacheDir, name), 'utf8')) as { sent: number[] }).sent.length);
+    .filter((name) => /^window-[0-9a-f]{24}\.log$/.test(name))
+    .map((name) => readFileSync(join(cacheDir, name), 'latin1').match(/^S\d{14}$/gm)?.length ?? 0);
 }
 
 describe('three kagent processes, one key, a sandbox allowing 60 requests a minute', () => {

@@ -252,7 +252,7 @@ describe('the deadline is exit 7 and Ctrl-C is 130, whatever was waiting', () =>
     const home = tempDir('kagent-hostile-');
     await writeProfile(home, 'default', { baseUrl: s.baseUrl, apiKey: KEY, rateLimit: 60 }, { makeCurrent: true });
     expect((await kagent(['me', '--json'], { KAGENT_API_KEY: '' }, { configDir: home })).code).toBe(0);
-    const windows = readdirSync(home).filter((name) => /^window-.*\.json$/.test(name));
+    const windows = readdirSync(home).filter((name) => /^window-.*\.log$/.test(name));
     expect(windows).toHaveLength(1);
     const lock = join(home, `${windows[0]}.lock`);
     writeFileSync(lock, '');

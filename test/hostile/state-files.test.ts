@@ -42,7 +42,7 @@ describe.each(['fifo', 'zero'] as const)('a %s', (kind) => {
     const cache = join(s.home, `cache-${kind}`);
     const env = { ...s.env, KAGENT_CACHE_DIR: cache };
     expect((await run(['me', '--json', 'id'], env)).status).toBe(0);
-    const windows = readdirSync(cache).filter((name) => /^window-.*\.json$/.test(name));
+    const windows = readdirSync(cache).filter((name) => /^window-.*\.log$/.test(name));
     expect(windows).toHaveLength(1);
     plant(join(cache, windows[0]!), kind);
     const r = await run(['me', '--json', 'id'], env);
@@ -57,7 +57,7 @@ describe('a shared rate window that cannot be replaced (a directory with somethi
     const cache = join(s.home, 'cache-blocked');
     const env = { ...s.env, KAGENT_CACHE_DIR: cache };
     expect((await run(['me', '--json', 'id'], env)).status).toBe(0);
-    const window = readdirSync(cache).find((name) => /^window-.*\.json$/.test(name))!;
+    const window = readdirSync(cache).find((name) => /^window-.*\.log$/.test(name))!;
     rmSync(join(cache, window));
     mkdirSync(join(cache, window, 'inside'), { recursive: true });
     const r = await run(['me', '--json', 'id'], env);

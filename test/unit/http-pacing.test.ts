@@ -1,7 +1,16 @@
 // Pacing: never more than the rate in any 60-second window, shared by every
 // client of the process, and (with the file-backed pacer) across processes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -208,6 +217,64 @@ describe('the shared pacer across processes', () => {
     expect(a.isShared && b.isShared).toBe(true);
   });
 
+  it('callers waiting at once share one lock and one append; the log holds one record per request', async () => {
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(dir, 'batch'), clock, ...account });
+    const waits = await Promise.all(Array.from({ length: 8 }, () => pacer.take()));
+    expect(waits).toEqual([0, 0, 0, 0, 0, WINDOW, WINDOW, WINDOW]);
+    expect(pacer.locks).toBeLessThanOrEqual(2);
+    expect(readFileSync(pacer.file, 'latin1')).toMatch(/^(S\d{14}\n){8}$/);
+    expect(pacer.isShared).toBe(true);
+  });
+
+  it('profiles with different rates on the same key share one window', async () => {
+    const clock = createFakeClock();
+    const cacheDir = join(dir, 'two-rates');
+    const fast = new SharedFilePacer({ dir: cacheDir, clock, ...account, ratePerMinute: 50 });
+    const slow = new SharedFilePacer({ dir: cacheDir, clock, ...account, ratePerMinute: 5 });
+    expect(fast.file).toBe(slow.file);
+    for (let i = 0; i < 5; i++) expect(await fast.take()).toBe(0);
+    // The five the fast profile sent fill the slow one's window.
+    expect(await slow.take()).toBe(WINDOW);
+    expect(await fast.take()).toBe(0);
+  });
+
+  it('a directory where the lock goes is no lock: pacing goes on in the process at once, not after a 5-second wait', async () => {
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(dir, 'lock-dir'), clock, ...account });
+    mkdirSync(`${pacer.file}.lock`, { recursive: true });
+    const started = Date.now();
+    expect(await pacer.take()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(pacer.isShared).toBe(false);
+  });
+
+  it('a lock left by a process killed while holding it (kill -9) is broken once stale, and the window stays shared', async () => {
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(dir, 'killed'), clock, ...account });
+    writeFileSync(`${pacer.file}.lock`, '');
+    const past = new Date(Date.now() - 3_000);
+    utimesSync(`${pacer.file}.lock`, past, past);
+    expect(await pacer.take()).toBe(0);
+    expect(pacer.isShared).toBe(true);
+    expect(readFileSync(pacer.file, 'latin1')).toMatch(/^S\d{14}\n$/);
+  });
+
+  it('a 70 MB log is not read whole: its tail counts, and it is cut to its window', async () => {
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(dir, 'huge'), clock, ...account });
+    const old = `S${String(clock.now() - 10 * MINUTE).padStart(14, '0')}\n`;
+    const recent = `S${String(clock.now() - 1_000).padStart(14, '0')}\n`;
+    writeFileSync(pacer.file, old.repeat((70 * 1024 * 1024) / 16) + recent.repeat(4));
+    const started = Date.now();
+    // Four of the five in the window already: the fifth goes at once, the sixth waits for the first of them.
+    expect(await pacer.take()).toBe(0);
+    expect(await pacer.take()).toBe(WINDOW - 1_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(statSync(pacer.file).size).toBeLessThanOrEqual(6 * 16);
+    expect(pacer.isShared).toBe(true);
+  });
+
   it('falls back to pacing in-process when the cache directory cannot be used', async () => {
     const notADir = join(dir, 'a-file');
     writeFileSync(notADir, '');
@@ -264,7 +331,7 @@ process.stdout.write(JSON.stringify(times));
 
     // The state file is named by a hash and holds no key.
     const files = readdirSync(cacheDir);
-    expect(files).toEqual([expect.stringMatching(/^window-[0-9a-f]{24}\.json$/)]);
+    expect(files).toEqual([expect.stringMatching(/^window-[0-9a-f]{24}\.log$/)]);
     expect(readFileSync(join(cacheDir, files[0]!), 'utf8')).not.toContain('sk_shared_secret');
   }, 30_000);
 });
