@@ -16,9 +16,10 @@
 // 24 hours it replays its first answer even when the item it names has been
 // deleted or moved since. So an answer that comes from the cache, or that
 // names an item kagent did not just create, is checked (uploader.ts): when its
-// item is gone, the file goes again under a key that also holds the gone
-// item's id (`after`) — a new request, still the same one on a retry, and
-// after another deletion, another one again.
+// item is gone, the file goes again under a fresh key (`after`, random): a new
+// request that cannot replay. A deterministic one would name the gone item and
+// chain — after n deletions, n replays to walk through; the service's one item
+// per content still keeps a fresh key from adding the file twice.
 //
 // The name is part of the key because the service treats the name as part of
 // the request: the same key with another X-File-Name would be a different body
@@ -35,7 +36,7 @@ export interface KeyParts {
   space?: string;
   note?: string;
   lang?: string;
-  /** The id of the item an earlier answer to this file named, now gone. */
+  /** A fresh value, for a file whose replayed answer named an item now gone. */
   after?: string;
 }
 

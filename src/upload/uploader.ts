@@ -16,6 +16,7 @@ import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
+import { randomUUID } from 'node:crypto';
 import { FileBody } from './body.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
@@ -234,7 +235,7 @@ async function uploadOne(
   const sending = sendInTurn(bySha, checked.digest, () => send(checked.digest, checked.sampled));
   try {
     const { answer, sha256 } = await confirmedAnswer(source, options, checked, sending, send);
-    const resend = (after: string) => send(sha256 ?? checked.digest, sha256 === undefined && checked.sampled, after);
+    const resend = (fresh: string) => send(sha256 ?? checked.digest, sha256 === undefined && checked.sampled, fresh);
     const placed = await checkedPlace(source, options, answer, resend);
     if (!('body' in placed)) return placed;
     return outcome(source, placed, before, sha256);
@@ -327,21 +328,22 @@ async function confirmedAnswer(
   return { answer, sha256 };
 }
 
-/** Gone items a file's answers may name in turn before the file fails: a service is not chased for ever. */
+/** Gone items a file's answers may name in turn before the file fails: a service that replays fresh keys is not chased. */
 const GONE_RETRIES = 3;
 
 /**
  * The answer once its item is known to exist and to be in the target space, or the file's failure.
  * A replay is the service's first answer to the key, maybe a day old: its item may have been
  * deleted or moved since. It is confirmed by the listing of the space (`listed`) or one read of
- * the item; a gone item's file is sent again under a key that names it (a new request). An item
+ * the item; a gone item's file is sent again under a fresh key (a new request: it cannot replay,
+ * and the service's one-item-per-content rule still keeps it from being added twice). An item
  * in another space is the service keeping one item per content: the file fails, never "exists".
  */
 async function checkedPlace(
   source: Source,
   options: UploadOptions,
   first: Saved,
-  resend: (after: string) => Promise<Saved>,
+  resend: (fresh: string) => Promise<Saved>,
 ): Promise<Saved | FileResult> {
   let answer = first;
   for (let round = 0; answer.replayed && !options.listed?.has(answer.body.item.id); round++) {
@@ -361,7 +363,7 @@ async function checkedPlace(
         },
         exitCode: ExitCode.ERROR,
       };
-    answer = await resend(gone);
+    answer = await resend(randomUUID());
   }
   const item = answer.body.item;
   const where = (item as { spaceId?: unknown }).spaceId;
