@@ -94,7 +94,11 @@ export default defineCommand({
     const cacheDir = defaultCacheDir(ctx.io.env);
     const { resolve } = await import('node:path');
     const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
-    const walking = discoverOptions(ctx, opts);
+    const walking = {
+      ...discoverOptions(ctx, opts),
+      emptyFolderHint:
+        'hidden files and folders (names starting with ".") are never synced; lib upload takes a hidden file named on its own',
+    };
     const found = await discover([dir], walking);
     await reportSkipped(ctx, walking.skipped, walking.filter);
     const space = await spaceId;

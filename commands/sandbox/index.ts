@@ -88,15 +88,15 @@ const SCRIPT_EXAMPLE = [
 export default defineGroup({
   name: 'sandbox',
   summary: 'Run a local double of the whole API for tests and demos',
-  description: [
-    'A stateful, faithful double of the whole API on 127.0.0.1: every operation, every error code and limit,',
-    'idempotency, the rate limit, credits, and background work (watch briefs, media transcripts, chat turns)',
-    'that moves on with the sandbox clock. It prints its base URL and an API key, writes a `sandbox` profile',
-    '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C, SIGTERM or SIGHUP. Sandbox-only admin routes live under',
-    '/_sandbox/ (GET /_sandbox/ lists them): create accounts, set credits and limits, advance the clock, inject faults.',
-    '',
+  // Paragraphs without line breaks of their own: help wraps them to the terminal.
+  description:
+    'A stateful, faithful double of the whole API on 127.0.0.1: every operation, every error code and limit, ' +
+    'idempotency, the rate limit, credits, and background work (watch briefs, media transcripts, chat turns) ' +
+    'that moves on with the sandbox clock. It prints its base URL and an API key, writes a `sandbox` profile ' +
+    '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C, SIGTERM or SIGHUP. Sandbox-only admin routes live under ' +
+    '/_sandbox/ (GET /_sandbox/ lists them): create accounts, set credits and limits, advance the clock, inject faults.' +
+    '\n\n' +
     'Piped, it prints `base-url`, `api-key` and `profile` lines (key<TAB>value); --json prints {baseUrl, apiKey, profile}.',
-  ].join('\n'),
   options,
   examples: [
     'kagent sandbox',

@@ -3,6 +3,7 @@
 // the operands after it, and `--json FIELDS`, which commander cannot tell from
 // an operand. Which global flags take a value comes from global-flags.ts.
 import type { CommandSpec } from '../kit/define.js';
+import { UsageError } from '../errors.js';
 import { FIELD_LIST, parseFields } from '../io/fields.js';
 import { SHORT_VALUE_LETTERS, VALUE_FLAGS } from './global-flags.js';
 
@@ -29,6 +30,13 @@ export function extractJsonFields(argv: string[], group: CommandSpec): { argv: s
     // `--json=` (no value): commander must not take the next word as one.
     out.push(token === '--json' ? '--json=' : token);
     const next = argv[i + 1];
+    // `--json ''` where no operand is wanted: an empty field list, not a stray argument.
+    if (token === '--json' && next !== undefined && /^[\s,]*$/.test(next))
+      if (!wantsOperand(group, [...out, ...argv.slice(i + 2)], next))
+        throw new UsageError(
+          `--json was given an empty field list (${JSON.stringify(next)})`,
+          '`--json` alone gives every field; or name them, e.g. `--json id,name`',
+        );
     if (token !== '--json' || next === undefined || !FIELD_LIST.test(next)) continue;
     if (next.includes(',') || !wantsOperand(group, [...out, ...argv.slice(i + 2)], next)) {
       fields = parseFields(next);

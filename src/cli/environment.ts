@@ -12,9 +12,12 @@ export const environmentTable: Array<[string, string]> = [
   ['CI', 'set by CI systems: no prompts, no spinners'],
   [
     'GITHUB_ACTIONS',
-    'set by GitHub Actions: lib upload appends a results table to $GITHUB_STEP_SUMMARY and annotates failed files (::error on stderr)',
+    'set by GitHub Actions: lib upload and lib sync append a results table to $GITHUB_STEP_SUMMARY and annotate failed files (::error on stderr)',
   ],
-  ['GITHUB_STEP_SUMMARY', 'the file lib upload appends its Markdown table to (only when GITHUB_ACTIONS is set)'],
+  [
+    'GITHUB_STEP_SUMMARY',
+    'the file lib upload and lib sync append their Markdown table to (only when GITHUB_ACTIONS is set)',
+  ],
   ['NO_COLOR', 'no colour (--no-color does the same)'],
   ['FORCE_COLOR', 'colour even when piped (0 or false: never); wins over NO_COLOR'],
   [

@@ -52,7 +52,7 @@ export async function run(options: RunOptions): Promise<number> {
     // Watched from the start: help written into a full disk is a failure too.
     guardStream(options.stdout);
     guardStream(options.stderr);
-    const word = groupWordIn(argv);
+    let word = groupWordIn(argv);
     let groupName = word?.name;
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.
     if (word && groupName === 'help') {
@@ -61,9 +61,11 @@ export async function run(options: RunOptions): Promise<number> {
         (await import('./commander.js')).showRootHelp(options);
         return await helpWritten(options);
       }
-      if (findGroup(topic) && topic !== 'help') {
+      // `status` (below) too: `kagent help status` is `kagent status --help`.
+      if ((findGroup(topic) || topic === 'status') && topic !== 'help') {
         argv = [...argv.slice(0, word.index), ...argv.slice(word.index + 1), '--help'];
         groupName = topic;
+        word = groupWordIn(argv);
       }
     }
     // `kagent status` is `kagent home` (the word where the group stands, not a profile or an operand named so).

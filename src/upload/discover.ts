@@ -65,6 +65,8 @@ export interface DiscoverOptions {
   guarded?: string[];
   /** Where what was found but not sent is told. */
   skipped?: Skipped[];
+  /** The hint for a folder with nothing to take: what the command can do with hidden files (default: lib upload's). */
+  emptyFolderHint?: string;
 }
 
 /** How a walk goes: the folder named (its real path), what it may not send, and the real folders already walked. */
@@ -165,7 +167,8 @@ async function walkFolder(absolute: string, operand: string, options: DiscoverOp
   if (files === 0) {
     throw new UsageError(
       `no files in folder ${operand}`,
-      'hidden files (names starting with ".") are skipped inside folders; name them to upload them',
+      options.emptyFolderHint ??
+        'hidden files (names starting with ".") are skipped inside folders; name them to upload them',
     );
   }
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CommandSpec } from '../../src/kit/define.js';
@@ -20,6 +21,7 @@ import {
 } from '../../src/cli/global-flags.js';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
+import { importEdges, sourceFiles } from '../helpers/imports.js';
 
 describe('version and help', () => {
   it('--version and -V print the version, exit 0', async () => {
@@ -181,6 +183,36 @@ describe('help topics', () => {
     ])
       expect(r.stdout).toContain(name);
   });
+  it('environment names every command that writes the step summary (each command whose code reads GITHUB_STEP_SUMMARY)', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const files = sourceFiles(root, ['src', 'commands']);
+    const edges = importEdges(root, files).filter((edge) => !edge.typeOnly);
+    // The files that read the variable, then everything that imports them, up to the command files.
+    const writers = new Set(
+      files.filter(
+        (file) =>
+          file !== 'src/cli/environment.ts' && readFileSync(join(root, file), 'utf8').includes('GITHUB_STEP_SUMMARY'),
+      ),
+    );
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const edge of edges)
+        if (writers.has(edge.to) && !writers.has(edge.from)) grew = Boolean(writers.add(edge.from));
+    }
+    const commands = [...writers]
+      .map((file) => /^commands\/(\w+)\/(\w+)\.ts$/.exec(file))
+      .filter((match) => match && match[2] !== 'index' && match[2] !== 'shared')
+      .map((match) => `${match![1]} ${match![2]}`);
+    expect(commands).toEqual(expect.arrayContaining(['lib upload', 'lib sync']));
+    const rows = JSON.parse((await runCli(['help', 'environment', '--json'])).stdout) as Array<{
+      name: string;
+      meaning: string;
+    }>;
+    for (const name of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']) {
+      const meaning = rows.find((row) => row.name === name)?.meaning ?? '';
+      for (const command of commands) expect(meaning, `${name}: ${command}`).toContain(command);
+    }
+  });
   it('environment lists every variable of the table in docs/configuration.md', async () => {
     const configuration = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     const section = configuration.split('\n## Environment variables\n')[1]!.split('\n## ')[0]!;
@@ -203,6 +235,27 @@ describe('help topics', () => {
     const r = await runCli(['help', 'nonsense']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no help topic "nonsense"');
+  });
+});
+
+describe('descriptions are paragraphs that help wraps to the terminal', () => {
+  it('no line break inside a sentence: a break only starts a list line (indented, "-", "#" or "label:")', async () => {
+    const walk = (spec: CommandSpec, path: string[]) => {
+      const lines = (spec.description ?? '').split('\n');
+      for (let i = 1; i < lines.length; i++)
+        if (lines[i - 1] !== '' && lines[i] !== '')
+          expect(lines[i], `${path.join(' ')}: a hard break before "${lines[i]}"`).toMatch(/^(\s|[-#*•]|[\w-]+:\s)/);
+      for (const sub of spec.commands ?? []) walk(sub, [...path, sub.name]);
+    };
+    for (const group of groups) walk(await loadGroup(group.name), [group.name]);
+  });
+
+  it('sandbox --help: a wide terminal gets the first paragraph in full lines (wrapped at the width, nowhere else)', async () => {
+    const r = await runCli(['sandbox', '--help'], { tty: true, columns: 200 });
+    const paragraph = /\n(A stateful, faithful double [\s\S]*?inject faults\.)\n/.exec(r.stdout)?.[1] ?? '';
+    const lines = paragraph.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line.length, line).toBeGreaterThan(180);
   });
 });
 
@@ -358,6 +411,22 @@ describe('--json FIELDS (the gh habit)', () => {
       message: 'unknown field for --json: nope',
       hint: 'known fields: code, meaning',
     });
+  });
+
+  it('an empty field list (`--json \'\'`, `--json ,`) is exit 2 naming --json, not "too many arguments"; nothing is sent', async () => {
+    for (const empty of ['', ' ', ',']) {
+      const r = await runCli(['space', 'list', '--json', empty], { env });
+      expect(r.code, JSON.stringify(empty)).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr).error).toEqual({
+        code: 'USAGE',
+        message: `--json was given an empty field list (${JSON.stringify(empty)})`,
+        hint: '`--json` alone gives every field; or name them, e.g. `--json id,name`',
+      });
+    }
+    // Where an operand is wanted, an empty word is that operand (the command judges it).
+    const topic = await runCli(['help', '--json', ''], { env });
+    expect(topic.stderr).not.toContain('field list');
   });
 
   it('the word after --json stays an operand where the command expects one', async () => {

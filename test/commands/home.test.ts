@@ -168,6 +168,16 @@ describe('kagent home', () => {
       (await s.t.call('GET', '/home')).body,
     );
     expect((await kagent(['status', '--help'])).stdout).toContain('Usage: kagent home');
+    for (const argv of [
+      ['help', 'status'],
+      ['--json', 'help', 'status'],
+      ['help', '-q', 'status'],
+    ]) {
+      const help = await kagent(argv);
+      expect(help.stderr, argv.join(' ')).toBe('');
+      expect(help.code, argv.join(' ')).toBe(0);
+      expect(help.stdout, argv.join(' ')).toContain('Usage: kagent home');
+    }
   });
 
   it('a profile named like a command: `kagent -p status status` and `-p help help home` use the profile', async () => {

@@ -535,6 +535,15 @@ describe('kagent lib sync', () => {
       expect(r.stderr).toMatch(message);
       expect((await requests()).uploadFile ?? 0).toBe(0);
     }
+    // The empty folder's hint speaks of sync: naming hidden files is what `lib upload` does, not sync.
+    const hidden = tempDir('kagent-sync-hidden-');
+    dirs.push(hidden);
+    writeFileSync(join(hidden, '.notes.md'), 'hidden');
+    const r = await kagent(['lib', 'sync', hidden, '--space', 'Handbook']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no files in folder ${hidden}`);
+    expect(r.stderr).toMatch(/hint: hidden files and folders .* are never synced; lib upload takes a hidden file/);
+    expect(r.stderr).not.toContain('name them to upload them');
     const noSpace = await kagent(['lib', 'sync', dir, '--space', 'Nowhere']);
     expect(noSpace.code).toBe(4);
   });
