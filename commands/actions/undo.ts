@@ -13,7 +13,7 @@ export default defineCommand({
     'Undoes each action in the order given (a change lists its actions in the order that reverts it) and stops at the first that fails. ' +
     'Exit 5 (ACTION_NOT_UNDOABLE) when the undo window has passed or the action has not run. ' +
     'Piped, prints each id and its new status; --json prints an array of the Actions undone.',
-  arguments: [{ name: 'ids', description: 'one or more actions', variadic: true }],
+  arguments: [{ name: 'ids', description: 'one or more actions', variadic: true, complete: 'action' }],
   examples: [
     'kagent actions undo ac_3k9x8q2m7d',
     'kagent actions undo ac_7h4v2c9dkm ac_3k9x8q2m7d',

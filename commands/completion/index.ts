@@ -7,6 +7,7 @@ import values from './values.js';
 import { operations } from '../../src/api/operations.js';
 import { emit } from '../../src/io/streams.js';
 import { loadAllGroups } from '../../src/cli/groups.js';
+import { groupAliases } from '../../src/cli/manifest.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
@@ -48,7 +49,7 @@ export default defineGroup({
     ]);
     const specs = await loadAllGroups();
     const globals = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map((flag) => flagInfo(flag));
-    const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)));
+    const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)), groupAliases);
     await emit(ctx.io.stdout, scriptFor(args.shell, tree, ctx.version));
   },
 });

@@ -69,7 +69,12 @@ function argInfo(spec: ArgumentSpec): ArgInfo {
 }
 
 /** The tree under a root with these global flags and groups (each a group module's CommandSpec). */
-export function buildTree(globalFlags: FlagInfo[], groups: CommandSpec[], extra: ArgumentValues = {}): Node {
+export function buildTree(
+  globalFlags: FlagInfo[],
+  groups: CommandSpec[],
+  extra: ArgumentValues = {},
+  groupAliases: Readonly<Record<string, string>> = {},
+): Node {
   const walk = (spec: CommandSpec, parent: string): Node => {
     const path = parent === '' ? spec.name : `${parent}/${spec.name}`;
     const args = (spec.arguments ?? []).map(argInfo);
@@ -80,7 +85,10 @@ export function buildTree(globalFlags: FlagInfo[], groups: CommandSpec[], extra:
     return {
       path,
       name: spec.name,
-      aliases: spec.aliases ?? [],
+      aliases: [
+        ...(spec.aliases ?? []),
+        ...(parent === '' ? Object.keys(groupAliases).filter((alias) => groupAliases[alias] === spec.name) : []),
+      ],
       summary: oneLine(spec.summary),
       flags: (spec.options ?? []).filter((option) => !option.hidden).map(flagInfo),
       args,

@@ -61,7 +61,7 @@ export default defineCommand({
     'A file that exists is overwritten only when it was pulled from the same document and not changed since (else exit 2, or exit 5 for changes not pushed); --force overwrites. ' +
     "--all (with --space S to keep to one space) mirrors every document into -o DIR, one file per document: the list's revisions say which files are already up to date (status unchanged, nothing read), the others are read a few at a time; files with changes not pushed are kept and the run ends with exit 5; a file that cannot be written is said, the others are still pulled, and the run ends with exit 1. " +
     'Piped, prints "status<TAB>id<TAB>revision<TAB>file" (status: pulled, unchanged, kept, failed); --json an array of {id, title, revision, file, status}.',
-  arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true }],
+  arguments: [{ name: 'id', description: 'the document (leave out with --all)', optional: true, complete: 'doc' }],
   options: [
     {
       flags: '-o, --output <path>',

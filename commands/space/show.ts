@@ -8,7 +8,7 @@ export default defineCommand({
   description:
     'The space named by its id or its name (exact, then ignoring case), as --space takes it. ' +
     'Piped, one `key<TAB>value` line per field: id, name, icon, description, default (true/false), created (ISO 8601).',
-  arguments: [{ name: 'space', description: 'id or name of the space' }],
+  arguments: [{ name: 'space', description: 'id or name of the space', complete: 'space' }],
   examples: [
     'kagent space show Research',
     'kagent space show sp_3k9x8q2m7d --json',

@@ -122,6 +122,9 @@ export const groups = [
 
 export type GroupName = (typeof groups)[number]['name'];
 
+/** Other words for a group: `kagent status` is `kagent home` (src/cli/program.ts); the completion scripts offer them too. */
+export const groupAliases: Readonly<Record<string, string>> = { status: 'home' };
+
 export function findGroup(name: string | undefined): (typeof groups)[number] | undefined {
   return name === undefined ? undefined : groups.find((group) => group.name === name);
 }

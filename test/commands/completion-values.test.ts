@@ -129,6 +129,28 @@ describe('real shells offer what the account holds', () => {
     expect(none).toBe('');
   }, 30_000);
 
+  it('bash: a value typed escaped or quoted (--space Field\\ n), and the ids of space show, doc pull, actions undo', async () => {
+    const file = await script('bash');
+    const harness = [
+      `source ${JSON.stringify(file)}`,
+      'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _kagent; local IFS="|"; echo "${COMPREPLY[*]}"; }',
+      "comp kagent doc list --space 'Field\\ n'",
+      `comp kagent doc list --space '"Field n'`,
+      "comp kagent space show ''",
+      "comp kagent doc pull ''",
+    ].join('\n');
+    const r = await shell('bash', ['-c', harness]);
+    expect(r.stderr).toBe('');
+    const [escaped, quoted, spaceShow, docPull] = r.stdout.split('\n');
+    expect(escaped).toBe('Field\\ notes');
+    expect(quoted).toBe('Field\\ notes');
+    expect(spaceShow!.split('|')).toEqual(expect.arrayContaining(['Field\\ notes', spaceId]));
+    expect(docPull!.split('|')).toContain(docId);
+    // actions undo takes action ids (as approve and reject do), each of its arguments
+    const generated = (await runCli(['completion', 'bash'])).stdout;
+    expect(generated).toMatch(/^ {4}'actions\/undo'\) case "\$2" in \*\) REPLY='@complete:action' ;; esac ;;$/m);
+  }, 30_000);
+
   it('zsh: values with their titles as descriptions', async () => {
     const file = await script('zsh');
     const harness = [

@@ -52,7 +52,9 @@ function paths(): Array<[string, CommandSpec]> {
 
 /** Completion candidates bash offers for a command line (the last word is the one being completed). */
 const BASH_CASES: Array<[string[], string]> = [
-  [['kagent', ''], groups.map((g) => g.name).join(' ')],
+  [['kagent', ''], [...groups.map((g) => g.name), 'status'].join(' ')],
+  [['kagent', 'stat'], 'status'],
+  [['kagent', 'status', '--j'], '--json --jq'],
   [['kagent', 'd'], 'doc doctor'],
   [['kagent', 'doc', ''], 'list search show create update edit delete pull push status'],
   [['kagent', 'doc', 'rm', '--y'], '--yes'],
@@ -69,6 +71,67 @@ const BASH_CASES: Array<[string[], string]> = [
 ];
 
 describe('bash', () => {
+  it('passes shellcheck -S warning (no word splitting of candidates: SC2207 and the like)', () => {
+    const version = spawnSync('shellcheck', ['--version']);
+    expect(version.status, 'shellcheck must be installed (.ci/run installs it)').toBe(0);
+    const r = run('shellcheck', ['-S', 'warning', '-s', 'bash', '-'], scripts.bash);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('file names with spaces and quotes complete as one word each, from a word typed escaped or quoted', () => {
+    const files = join(dir, 'spaced');
+    mkdirSync(files, { recursive: true });
+    for (const name of ['my notes.md', 'my report.pdf', "it's.txt"]) writeFileSync(join(files, name), 'x');
+    const harness = [
+      `source ${JSON.stringify(join(dir, 'kagent.bash'))}`,
+      `cd ${JSON.stringify(files)}`,
+      'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _kagent; local IFS="|"; echo "${COMPREPLY[*]}"; }',
+      'comp kagent lib upload my',
+      "comp kagent lib upload 'my\\ r'",
+      `comp kagent lib upload '"my r'`,
+      `comp kagent lib upload "'my n"`,
+      "comp kagent doc create --file 'it\\'\\''s'",
+      // a word holding a command substitution is text, never run
+      "comp kagent lib upload '$(touch ran)'",
+      'test -e ran && echo RAN || echo safe',
+    ].join('\n');
+    const r = run('bash', ['-c', harness]);
+    expect(r.stderr).toBe('');
+    const [both, escaped, doubleQuoted, singleQuoted, apostrophe, substitution, ran] = r.stdout.split('\n');
+    expect(both!.split('|').sort()).toEqual(['my notes.md', 'my report.pdf']);
+    expect(escaped).toBe('my report.pdf');
+    expect(doubleQuoted).toBe('my report.pdf');
+    expect(singleQuoted).toBe('my notes.md');
+    expect(apostrophe).toBe("it's.txt");
+    expect(substitution).toBe('');
+    expect(ran).toBe('safe');
+  });
+
+  it('in an interactive bash, `my\\ r`+Tab becomes `my\\ report.pdf` (readline quotes what it inserts)', async () => {
+    expect(spawnSync('tmux', ['-V']).status, 'tmux must be installed (.ci/run installs it)').toBe(0);
+    const files = join(dir, 'typed');
+    mkdirSync(files, { recursive: true });
+    for (const name of ['my notes.md', 'my report.pdf']) writeFileSync(join(files, name), 'x');
+    writeFileSync(join(files, '.bashrc'), `PS1='$ '\nsource ${JSON.stringify(join(dir, 'kagent.bash'))}\n`);
+    const server = `kagent-bash-${process.pid}`;
+    const tmux = (...words: string[]) => spawnSync('tmux', ['-L', server, ...words], { encoding: 'utf8' });
+    const shell = `env -i PATH=${JSON.stringify(process.env.PATH ?? '')} HOME=${JSON.stringify(files)} TERM=xterm-256color bash --rcfile ${JSON.stringify(join(files, '.bashrc'))} -i`;
+    expect(tmux('-f', '/dev/null', 'new-session', '-d', '-x', '120', '-y', '10', '-c', files, shell).status).toBe(0);
+    try {
+      const screen = () => tmux('capture-pane', '-p').stdout;
+      const until = async (pattern: RegExp) => {
+        for (let i = 0; i < 100 && !pattern.test(screen()); i++) await new Promise((r) => setTimeout(r, 50));
+        return screen();
+      };
+      await until(/^\$ /m);
+      tmux('send-keys', 'kagent lib upload my\\ r', 'Tab');
+      expect(await until(/report/)).toMatch(/^\$ kagent lib upload my\\ report\.pdf *$/m);
+    } finally {
+      tmux('kill-server');
+    }
+  });
+
   it('is valid bash (bash -n)', () => {
     expect(scripts.bash).toMatch(/^# bash completion for kagent \d+\.\d+\.\d+, generated from its command tree/);
     const r = run('bash', ['-n'], scripts.bash);
