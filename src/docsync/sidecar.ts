@@ -3,11 +3,11 @@
 // `<dir>/.kagent/docs/<file name>.json` — one small JSON file per pulled file,
 // in a folder the user can ignore in git (`.kagent/`).
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { fileError } from '../io/file-name.js';
+import { replaceFile, temporarySuffix } from '../io/replace-file.js';
 import type { MarkerLines } from './text.js';
 import { commandLine } from '../io/command-line.js';
 
@@ -189,7 +189,7 @@ export async function writeSidecar(file: string, data: Sidecar): Promise<void> {
   await stateDir(dirname(file), true);
   const markers = data.markers && Object.keys(data.markers).length > 0 ? { markers: data.markers } : {};
   const record = { id: data.id, revision: data.revision, title: data.title, base: data.base, ...markers };
-  await writeAtomically(path, `${JSON.stringify(record)}\n`, `${path}.${temporarySuffix()}`);
+  await replaceFile(path, `${JSON.stringify(record)}\n`, `${path}.${temporarySuffix()}`);
 }
 
 function isMarkerLines(value: unknown): value is MarkerLines {
@@ -199,27 +199,6 @@ function isMarkerLines(value: unknown): value is MarkerLines {
     !Array.isArray(value) &&
     Object.values(value).every((n) => typeof n === 'number')
   );
-}
-
-/** `<pid>.<8 hex digits>.tmp`: file-name.ts keeps room for it in every name kagent derives. */
-function temporarySuffix(): string {
-  return `${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-}
-
-/**
- * Writes `text` to `temporary` — created new (O_EXCL: an existing file or
- * symbolic link there is never written through) — then renames it over
- * `path` (which replaces a link at `path` rather than following it). Failures
- * are errors naming `path` and the system's reason (exit 1).
- */
-async function writeAtomically(path: string, text: string, temporary: string): Promise<void> {
-  try {
-    await writeFile(temporary, text, { flag: 'wx' });
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw fileError(path, error);
-  }
 }
 
 /** Every pulled file of a directory (the names its `.kagent/docs/` remembers), sorted. */
@@ -259,5 +238,5 @@ export async function writeText(file: string, text: string): Promise<void> {
   } catch (error) {
     throw fileError(file, error);
   }
-  await writeAtomically(file, text, join(dirname(file), `.${basename(file)}.${temporarySuffix()}`));
+  await replaceFile(file, text);
 }

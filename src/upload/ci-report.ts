@@ -9,6 +9,7 @@
 import type { Context } from '../context.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
+import { replaceFile } from '../io/replace-file.js';
 import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Skipped, Source } from './discover.js';
 import { rulesText, type PathFilter } from './filter.js';
@@ -163,7 +164,7 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
     },
     async summary(summary, elapsedMs) {
       await reporter.summary(summary, elapsedMs);
-      const { appendFile, writeFile } = await import('node:fs/promises');
+      const { appendFile } = await import('node:fs/promises');
       if (github) {
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;
@@ -189,7 +190,7 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
       }
       if (options.report !== undefined) {
         const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000);
-        await writeFile(options.report, xml).catch((error: Error) =>
+        await replaceFile(options.report, xml).catch((error: Error) =>
           warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
         );
       }

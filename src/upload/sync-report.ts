@@ -23,6 +23,7 @@ import {
   markdownText,
 } from './ci-report.js';
 import { emit } from '../io/streams.js';
+import { replaceFile } from '../io/replace-file.js';
 import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Source } from './discover.js';
 import { formatBytes } from '../io/bytes.js';
@@ -215,7 +216,7 @@ async function ciOutputs(
   summary: SyncSummary,
 ): Promise<void> {
   const { github, startedAt, elapsedMs } = options;
-  const { appendFile, writeFile } = await import('node:fs/promises');
+  const { appendFile } = await import('node:fs/promises');
   if (github) {
     const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
     for (const { result } of timed) {
@@ -251,7 +252,7 @@ async function ciOutputs(
       name: 'kagent lib sync',
       classname: 'kagent.lib.sync',
     });
-    await writeFile(options.report, xml).catch((error: Error) =>
+    await replaceFile(options.report, xml).catch((error: Error) =>
       warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
     );
   }
