@@ -24,7 +24,8 @@ export type { Column } from './table.js';
 export type { Formatter } from './format.js';
 export { renderGeneric } from './generic.js';
 
-type OutputContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+/** The command's signal, when given, ends a --jq program (its deadline, Ctrl-C). */
+type OutputContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 type Items<T> = Iterable<T> | AsyncIterable<T>;
 
 export interface ListOptions<T> {
@@ -54,8 +55,12 @@ export async function printJson(ctx: OutputContext, data: unknown): Promise<void
   if (ctx.flags.jsonFields) data = selectFields(data, ctx.flags.jsonFields);
   if (ctx.flags.jq !== undefined) {
     const { runJq } = await import('./jq.js');
-    // jq prints strings raw (like -r): server text, so it is sanitised like any other text.
-    await emit(ctx.io.stdout, sanitize(await runJq(data, ctx.flags.jq, pretty)));
+    // jq prints strings raw (like -r): server text, so it is sanitised like any other text. It goes out as it comes.
+    await runJq(data, ctx.flags.jq, pretty, {
+      signal: ctx.signal,
+      env: ctx.io.env,
+      write: (text) => emit(ctx.io.stdout, sanitize(text)),
+    });
     return;
   }
   await emit(ctx.io.stdout, `${toJson(data ?? null, pretty)}\n`);

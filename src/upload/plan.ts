@@ -133,7 +133,7 @@ export async function planUploads(
 
 /** The plan in the usual three forms: NDJSON with --json, a line per file on a terminal, TSV when piped; the summary on stderr. */
 export async function printPlan(
-  ctx: Pick<Context, 'io' | 'flags' | 'clock'>,
+  ctx: Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal },
   files: PlannedFile[],
   summary: PlanSummary,
 ): Promise<void> {
@@ -146,7 +146,7 @@ export async function printPlan(
     if (wantsJson(ctx)) {
       if (ctx.flags.jq !== undefined) {
         const { runJq } = await import('../io/jq.js');
-        await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
+        await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal }));
       } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
       continue;
     }

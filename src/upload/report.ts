@@ -21,7 +21,7 @@ import { wrapText } from '../io/width.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
 
-type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 
 export interface Reporter extends UploadEvents {
   /** Stops the progress display (clears its line). */
@@ -57,7 +57,7 @@ export async function createReporter(
       const data = toJson(result);
       if (ctx.flags.jq === undefined) return [[ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`]];
       const { runJq } = await import('../io/jq.js');
-      return [[ctx.io.stdout, await runJq(data, ctx.flags.jq, false)]];
+      return [[ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal })]];
     }
     if (result.status === 'skipped') return []; // counted in the summary
     if (out.tty) {

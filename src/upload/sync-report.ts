@@ -33,7 +33,7 @@ import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
 import type { FileResult } from './uploader.js';
 import { getFormatter, wantsJson, warn } from '../io/output.js';
 
-type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 
 export interface SyncReporter extends SyncEvents {
   close(): void;
@@ -52,7 +52,7 @@ export function countLine(
 async function jsonLine(ctx: ReportContext, data: Record<string, unknown>): Promise<void> {
   if (ctx.flags.jq !== undefined) {
     const { runJq } = await import('../io/jq.js');
-    await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false));
+    await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal }));
   } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
 }
 
