@@ -8,12 +8,10 @@ import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { wrapText } from '../../src/io/width.js';
 import { note, printItem } from '../../src/io/output.js';
-import { writeProfile } from '../../src/config/store.js';
-import { configDir } from '../../src/config/paths.js';
+import { claimSandboxProfile, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
 import { parseFaultSpec } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
-const SANDBOX_PROFILE = 'sandbox';
 const DEFAULT_PORT = 8787;
 
 const options = [
@@ -64,7 +62,10 @@ const options = [
     default: 'envelope',
   },
   { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
-  { flags: '--no-save-profile', description: 'do not write the `sandbox` profile' },
+  {
+    flags: '--no-save-profile',
+    description: 'do not write the `sandbox` profile (or the one named with --profile)',
+  },
 ] as const;
 type SandboxFlags = OptionsOf<typeof options>;
 
@@ -118,6 +119,10 @@ export default defineGroup({
       }
     }
 
+    // Named with --profile (never KAGENT_PROFILE, which names the profile a shell works with).
+    const profileName = flags.saveProfile ? (ctx.flags.profile ?? SANDBOX_PROFILE) : undefined;
+    if (profileName) await claimSandboxProfile(ctx, profileName);
+
     // At a terminal, the request log wraps at its width like any other line.
     const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
     const fitted = (line: string) => (columns ? wrapText(line, columns, { hanging: 2 }) : line);
@@ -143,9 +148,8 @@ export default defineGroup({
     }
 
     try {
-      const profile = flags.saveProfile
-        ? await writeSandboxProfile(ctx, sandbox.baseUrl, sandbox.apiKey, flags.rateLimit)
-        : null;
+      if (profileName) await writeSandboxProfile(ctx, profileName, { ...sandbox, rateLimit: flags.rateLimit });
+      const profile = profileName ?? null;
       await announce(ctx, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile }, sandbox.origin, flags);
       await untilInterrupted(ctx.signal);
     } finally {
@@ -157,17 +161,6 @@ export default defineGroup({
     await note(ctx, flags.state ? `Sandbox stopped; state saved to ${flags.state}` : 'Sandbox stopped');
   },
 });
-
-/** The `sandbox` profile: base URL, key and a pacing rate that matches the sandbox's limit. */
-async function writeSandboxProfile(ctx: Context, baseUrl: string, apiKey: string, rateLimit: number): Promise<string> {
-  // With the limit off, pace at 1000 requests a second rather than at the contract's 60 a minute.
-  await writeProfile(configDir(ctx.io.env), SANDBOX_PROFILE, {
-    baseUrl,
-    apiKey,
-    rateLimit: rateLimit > 0 ? rateLimit : 60_000,
-  });
-  return SANDBOX_PROFILE;
-}
 
 async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
   await printItem(ctx, started, (s, f) =>

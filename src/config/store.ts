@@ -20,6 +20,8 @@ export interface Profile {
   rateLimit?: number;
   /** The pager for long output ('' or `cat`: none); KAGENT_PAGER overrides it, it overrides PAGER. */
   pager?: string;
+  /** Saved by `kagent sandbox` (which replaces only such a profile without asking). */
+  sandbox?: true;
 }
 
 export interface ConfigFile {
@@ -68,6 +70,7 @@ export function normalize(raw: unknown): ConfigFile {
       if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0)
         profile.rateLimit = value.rateLimit;
       if (typeof value.pager === 'string') profile.pager = value.pager;
+      if (value.sandbox === true) profile.sandbox = true;
       profiles[name] = profile;
     }
   }
@@ -231,6 +234,8 @@ export async function writeProfile(
   const where = dir ?? configDir(process.env);
   await updateConfigFile(where, (config) => {
     const profile: Profile = { ...config.profiles[name] };
+    // A new URL or key from anyone else (auth login, config set) makes it no longer the sandbox's.
+    if (('baseUrl' in values || 'apiKey' in values) && !('sandbox' in values)) delete profile.sandbox;
     for (const [key, value] of Object.entries(values) as Array<[keyof Profile, unknown]>) {
       if (value === undefined) delete profile[key];
       else (profile as Record<string, unknown>)[key] = value;

@@ -129,11 +129,21 @@ export async function askSecret(
  * exit 1 (CANCELLED) and nothing done; Ctrl-C at the question stops with exit 130,
  * its one quiet line saying so ("did not delete profile "x"").
  */
-export async function confirmOrYes(ctx: PromptContext, options: { message: string; action: string }): Promise<void> {
+export async function confirmOrYes(
+  ctx: PromptContext,
+  options: {
+    message: string;
+    action: string;
+    /** What else avoids the question, for the refusal's hint. */ hint?: string;
+  },
+): Promise<void> {
   if (ctx.flags.yes) return;
   if (!ctx.io.canPrompt) {
     const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
-    throw new UsageError(`refusing to ${options.action} without confirmation: pass --yes (cannot prompt: ${why})`);
+    throw new UsageError(
+      `refusing to ${options.action} without confirmation: pass --yes (cannot prompt: ${why})`,
+      options.hint,
+    );
   }
   const yes = await onInterruptSay(`did not ${options.action}`, () =>
     ctx.prompter.confirm(options.message, { default: false }),
