@@ -49,7 +49,8 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
   // In backticks, as in every hint: kept whole on a narrow terminal, to be copied (src/io/width.ts).
-  const cmd = (words: string, ...args: string[]) => f.cyan(`\`${suggest(ctx, words, ...args)}\``);
+  // Commands in colour, not in backticks: a line pasted into a shell runs as it reads (a backtick would substitute).
+  const cmd = (words: string, ...args: string[]) => f.cyan(suggest(ctx, words, ...args));
   const name = l(home.agent?.name) || 'Your agent';
   const actions = list(home.actions);
   const unread = home.inbox?.unread ?? 0;
@@ -110,7 +111,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
     out.push(
       '',
       f.dim(
-        `Nothing here yet: save a link with \`${suggest(ctx, 'lib save URL')}\`, or talk to ${name} with \`${suggest(ctx, 'chat')}\`.`,
+        `Nothing here yet: save a link with ${cmd('lib save URL')}, or talk to ${name} with ${cmd('chat')}.`,
       ),
     );
   return out.join('\n');

@@ -53,12 +53,16 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
   checkInput(S.Queries.listInbox, { filter }, { filter: '--filter' });
   const api = await ctx.api();
   let unread: number | undefined;
+  // The footer's approve/reject line only where the pages read hold an action waiting.
+  let waiting = false;
   const items = paginate<InboxItem>(async (cursor) => {
     const page = await api.call('listInbox', {
       query: { filter, ...(cursor !== undefined ? { cursor } : {}) },
       signal: ctx.signal,
     });
     if (typeof page.unread === 'number') unread = page.unread;
+    if (Array.isArray(page.items))
+      waiting ||= page.items.some((item) => item?.kind === 'approval' || Boolean(item?.action));
     return page;
   }, paging(opts));
   const empty =
@@ -87,7 +91,8 @@ export async function listInbox(ctx: Context, opts: ListOptions): Promise<void> 
   if (unread !== undefined) lines.push(`${unread} unread`);
   if (count > 0) {
     lines.push(`mark: ${suggest(ctx, 'inbox read|done|dismiss ID...')}`);
-    lines.push(`actions waiting: ${suggest(ctx, 'actions approve ID')} or ${suggest(ctx, 'actions reject ID')}`);
+    if (waiting)
+      lines.push(`actions waiting: ${suggest(ctx, 'actions approve ID')} or ${suggest(ctx, 'actions reject ID')}`);
   }
   if (lines.length > 0) await note(ctx, (f) => f.dim(lines.join('\n')));
 }

@@ -8,7 +8,14 @@ import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
 import { systemClock, type Clock } from '../http/clock.js';
 import { defaultCacheDir } from '../config/cache-dir.js';
 import { CliError, ExitCode } from '../errors.js';
-import { maskKey, missingProfileError, resolveConfig, unsavedDefaultHint, type Resolved } from '../config/resolve.js';
+import {
+  describeSource,
+  maskKey,
+  missingProfileError,
+  resolveConfig,
+  unsavedDefaultHint,
+  type Resolved,
+} from '../config/resolve.js';
 import { createEditor } from '../io/editor.js';
 import type { PagerHold, PagingStream } from '../io/pager.js';
 import { createPrompter } from '../io/prompt.js';
@@ -183,11 +190,16 @@ export async function connect(
       : sameKey && ctx.config.apiKeySource === 'profile'
         ? `profile "${ctx.config.profile}"`
         : 'the key given';
+  const baseUrlSource =
+    baseUrl === ctx.config.baseUrl && ctx.config.baseUrlSource !== 'default'
+      ? describeSource(ctx.config.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, ctx.config.profile)
+      : undefined;
   const stderr = ctx.io.stderr;
   return createApiClient({
     baseUrl,
     apiKey,
     apiKeySource,
+    ...(baseUrlSource ? { baseUrlSource } : {}),
     env: ctx.io.env,
     userAgent: `kagent/${ctx.version}`,
     insecure: ctx.flags.insecure,

@@ -46,6 +46,8 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
     apiKey: { value: config.apiKey ? maskKey(config.apiKey) : null, source: config.apiKeySource },
     rateLimit: { value: config.rateLimit, source: config.rateLimitSource },
   };
+  // On the summary line, a value from the profile named at its start needs no `(profile "…")` of its own.
+  const from = (source: string) => (source === `profile "${config.profile}"` ? '' : ` (${source})`);
   const configProblems: string[] = [];
   if (!config.baseUrl)
     configProblems.push(
@@ -57,7 +59,7 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
     status: configProblems.length ? 'fail' : 'ok',
     summary: configProblems.length
       ? `configuration incomplete (profile ${config.profile})`
-      : `profile ${config.profile} (${profileFrom}), ${config.baseUrl} (${baseFrom}), key ${maskKey(config.apiKey as string)} (${keyFrom})`,
+      : `profile ${config.profile}${from(profileFrom)}, ${config.baseUrl}${from(baseFrom)}, key ${maskKey(config.apiKey as string)}${from(keyFrom)}`,
     details: [...configProblems, ...configDetails],
     data: configData,
   };
@@ -150,6 +152,7 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
     const client = createApiClient({
       baseUrl: config.baseUrl as string,
       apiKey: config.apiKey,
+      baseUrlSource: sourcesOf(config).baseFrom,
       userAgent: `kagent/${ctx.version}`,
       insecure: ctx.flags.insecure,
       env: ctx.io.env,

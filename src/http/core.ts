@@ -41,6 +41,8 @@ export interface HttpCoreOptions {
   notice?: (line: string) => void;
   /** Where the API key came from, for the message when it cannot be sent (KAGENT_API_KEY, a profile). */
   apiKeySource?: string;
+  /** Where the base URL came from (`profile "work"`, KAGENT_BASE_URL, the --base-url flag), for the hint when nothing answers there. */
+  baseUrlSource?: string;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); process.env by default. */
   env?: NodeJS.ProcessEnv;
   /** Retries after the first attempt (default 5). */
@@ -160,7 +162,9 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const headers = headersFor(req, authorised ? apiKey : undefined, userAgent);
     const proxy = await routeFor(url);
     try {
-      return await new Exchange(settings, { req, url, method, headers, authorised, proxy, signal }).run();
+      // A request to the base URL's origin: a refusal there is told with where the URL came from.
+      const baseFrom = url.origin === baseUrl.origin ? options.baseUrlSource : undefined;
+      return await new Exchange(settings, { req, url, method, headers, authorised, proxy, signal, baseFrom }).run();
     } catch (error) {
       if (authorised) blameKeySource(error, options.apiKeySource);
       throw error;

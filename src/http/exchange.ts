@@ -65,6 +65,8 @@ export interface ExchangeRequest {
   authorised: boolean;
   proxy: ProxyRoute | undefined;
   signal: AbortSignal | undefined;
+  /** Where the base URL came from, when the request goes to its origin (for the hint when nothing answers). */
+  baseFrom?: string | undefined;
 }
 
 type Body = string | Buffer | Readable | undefined;
@@ -321,7 +323,14 @@ export class Exchange {
       if (stalled) this.stalledRetries++;
       const delay = refused ? REFUSED_RETRY_MS : backoffDelay(this.retry + 1, backoff);
       this.retry++;
-      const fail = networkError(failure, error, { url, method, attempts: attempt, retried: mayRetry, proxy });
+      const fail = networkError(failure, error, {
+        url,
+        method,
+        attempts: attempt,
+        retried: mayRetry,
+        proxy,
+        baseFrom: this.r.baseFrom,
+      });
       await this.pauseBeforeRetry(
         delay,
         `✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${this.retry}/${retries} in ${delay} ms`,
@@ -334,7 +343,14 @@ export class Exchange {
       return undefined;
     }
     trace.line(`✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; giving up`);
-    throw networkError(failure, error, { url, method, attempts: attempt, retried: mayRetry, proxy });
+    throw networkError(failure, error, {
+      url,
+      method,
+      attempts: attempt,
+      retried: mayRetry,
+      proxy,
+      baseFrom: this.r.baseFrom,
+    });
   }
 
   /** A wait before trying again: bounded by --timeout (`tooLong` is thrown instead of waiting), said when long, traced. */

@@ -19,7 +19,16 @@ export function networkError(
     attempts,
     retried,
     proxy,
-  }: { url: URL; method: string; attempts: number; retried: boolean; proxy: ProxyRoute | undefined },
+    baseFrom,
+  }: {
+    url: URL;
+    method: string;
+    attempts: number;
+    retried: boolean;
+    proxy: ProxyRoute | undefined;
+    /** Where the base URL came from ("profile \"sandbox\"", "KAGENT_BASE_URL"), when the request went to it. */
+    baseFrom?: string | undefined;
+  },
 ): NetworkError {
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const proxyHost = proxy ? new URL(proxy.url).host : undefined;
@@ -28,7 +37,7 @@ export function networkError(
     const who = proxyHost ? `proxy ${proxyHost}` : url.host;
     const hint = proxy
       ? `nothing is listening at the proxy ${proxy.display} (${proxy.variable}): check it, or list ${url.hostname} in NO_PROXY`
-      : `nothing is listening at ${url.origin}: check the base URL (--base-url / KAGENT_BASE_URL)`;
+      : refusedHint(url, baseFrom);
     return new NetworkError(`${method} ${url.pathname}: connection refused by ${who}${tries}`, cause, hint);
   }
   if (failure.code === 'PROXY_AUTH' || failure.code === 'PROXY_ERROR') {
@@ -46,6 +55,21 @@ export function networkError(
       'the request may have reached the service, so it was not repeated: check whether it took effect before running it again';
   else if (failure.transient) hint = 'the service may be unreachable or overloaded; try again later';
   return new NetworkError(`${method} ${url.pathname}: ${failure.description}${tries}`, cause, hint);
+}
+
+/**
+ * Nobody at the service's address: say where that address came from (a profile is
+ * checked with config, not with --base-url), and that on this machine the likely cause
+ * is a local service, the sandbox, that is not running.
+ */
+function refusedHint(url: URL, baseFrom: string | undefined): string {
+  const check = baseFrom
+    ? `check the base URL (it comes from ${baseFrom})`
+    : 'check the base URL (--base-url / KAGENT_BASE_URL)';
+  const local = /^(localhost|127(\.\d+){3}|\[::1\])$/.test(url.hostname);
+  return local
+    ? `nothing is listening at ${url.origin}: a local service such as the sandbox may not be running (start it with \`kagent sandbox\`); or ${check}`
+    : `nothing is listening at ${url.origin}: ${check}`;
 }
 
 /** `--timeout` is shorter than the wait for the rate budget: nothing was sent, nothing reserved. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { runCli, tempDir } from '../helpers/run.js';
+import { writeProfile } from '../../src/config/store.js';
 
 let s: LoggedIn;
 let served: any;
@@ -130,6 +131,31 @@ describe('kagent doctor', () => {
     const tty = await s.kagent(['doctor'], { tty: true, env: { KAGENT_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
     expect(tty.stdout).toMatch(/✗.*reachable/);
     expect(tty.stdout).toContain('1 problem found.');
+  });
+
+  it('a stopped sandbox behind a profile: the summary names the profile once; the hint says where the URL came from and that the sandbox may not run', async () => {
+    const port = await deadPort();
+    const configDir = tempDir('kagent-doctor-stopped-');
+    await writeProfile(
+      configDir,
+      'sandbox',
+      { baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'kak_stoppedstoppedstopped' },
+      { makeCurrent: true },
+    );
+    const env = { KAGENT_BASE_URL: undefined, KAGENT_API_KEY: undefined, KAGENT_PROFILE: undefined };
+    const r = await runCli(['doctor'], { configDir, env });
+    expect(r.code).toBe(1);
+    const summary = r.stdout.split('\n').find((line) => line.startsWith('ok\tconfig\t')) ?? '';
+    expect(summary).toBe(`ok\tconfig\tprofile sandbox, http://127.0.0.1:${port}/api/v1, key kak_…pped`);
+    const hint = `nothing is listening at http://127.0.0.1:${port}: a local service such as the sandbox may not be running (start it with \`kagent sandbox\`); or check the base URL (it comes from profile "sandbox")`;
+    expect(r.stdout).toContain(`-\treachable\t${hint}`);
+    const me = await runCli(['me'], { configDir, env });
+    expect(me.code).toBe(7);
+    expect(me.stderr).toContain(`hint: ${hint}`);
+    expect(me.stderr).not.toContain('--base-url');
+    // A URL given on the command line is blamed as such.
+    const flag = await runCli(['me', '--base-url', `http://127.0.0.1:${port}/api/v1`], { configDir, env });
+    expect(flag.stderr).toContain('check the base URL (it comes from --base-url flag)');
   });
 
   it('a proxy: named with the variable it came from, checked to accept connections, and the checks go through it', async () => {

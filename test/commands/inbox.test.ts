@@ -78,6 +78,10 @@ describe('inbox list', () => {
     expect(notes).toContain(`${all.length} unread`);
     expect(notes).toContain('mark: kagent inbox read|done|dismiss ID...');
     expect(notes).toContain('actions waiting: kagent actions approve ID or kagent actions reject ID');
+    // No action among the items listed: the footer does not speak of actions waiting.
+    const tasks = plain((await kagent(['inbox', '--filter', 'task'], { tty: true })).stderr);
+    expect(tasks).toContain('mark: kagent inbox read|done|dismiss ID...');
+    expect(tasks).not.toContain('actions waiting');
   });
 
   it('--filter approval | task | brief | unread', async () => {
