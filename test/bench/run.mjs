@@ -288,6 +288,19 @@ if (wanted('Sync'))
     console.log(`\nSync: skipped: ${firstLine(error)}`);
   }
 
+// ---------------------------------------------------------------- the request budget
+// For each job (doc status, doc pull --all again, lib upload again, credits running out, a chat
+// turn, task show --follow, lib sync first / no-op / 1% changed, lib list --all): the requests sent,
+// from the sandbox's counts, against the fewest the contract allows; at most 1.05× each
+// (test/bench/budget.mjs; BENCH_BUDGET_DOCS and BENCH_BUDGET_FILES set the sizes).
+if (wanted('Request budget'))
+  try {
+    const { benchBudget } = await import('./budget.mjs');
+    if ((await benchBudget()) > 0) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nRequest budget: skipped: ${firstLine(error)}`);
+  }
+
 // ---------------------------------------------------------------- pacing
 // Against a sandbox enforcing 60 requests a minute: 30 sequential `kagent me --json` within 1.3× of
 // the same against no limit; 61 requests in one process: the 61st waits ~61 s, no 429
