@@ -4,7 +4,8 @@ import type { ChatMessage, SendMessageRequest, TurnStarted } from '../../src/api
 import type { Context } from '../../src/context.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
-import { printItem } from '../../src/io/output.js';
+import { getFormatter, note, printItem } from '../../src/io/output.js';
+import { sanitizeDeep } from '../../src/io/sanitize.js';
 import { followConversation, replyOf, noReplyError } from '../../src/views/chat-follow.js';
 import { renderParts } from '../../src/views/chat.js';
 
@@ -131,7 +132,26 @@ export async function printReply(
   conversationId: string,
   repl: boolean,
 ): Promise<void> {
-  await printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
+  if (ctx.io.stdoutIsTTY || repl)
+    return printItem(ctx, reply, (m, f) => renderParts(ctx, m.parts, f, { conversationId, repl }));
+  // Piped (`kagent chat "…" > answer.md`, as `llm` does): stdout is the answer, its text parts only.
+  // The rest (tools used, sources, files, actions, changes) is for a person: on stderr at a terminal,
+  // left out otherwise (--json has all of it); -q leaves it out too.
+  const parts = Array.isArray(reply.parts) ? (reply.parts as unknown[]) : [];
+  const isText = (part: unknown) => (part as { type?: unknown } | null)?.type === 'text';
+  await printItem(ctx, { ...reply, parts: parts.filter(isText) }, (m, f) =>
+    renderParts(ctx, m.parts, f, { conversationId }),
+  );
+  if (!ctx.io.stderrIsTTY || ctx.flags.quiet) return;
+  const rest = await renderParts(
+    ctx,
+    sanitizeDeep(parts.filter((part) => !isText(part))),
+    await getFormatter(ctx, 'stderr'),
+    {
+      conversationId,
+    },
+  );
+  if (rest.trim() !== '') await note(ctx, () => rest);
 }
 
 export function creditsText(reply: ChatMessage): string {

@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('chat MESSAGE (one-shot)', () => {
-  it('piped: sends, follows the turn on the sandbox clock, prints the reply with [n] markers, sources and tool labels', async () => {
+  it('piped: sends, follows the turn on the sandbox clock, prints the answer only, [n] markers kept (sources and tools are for a terminal)', async () => {
     const before = await stats();
     const sleeps = clock.sleeps.length;
     const started = Date.now();
@@ -75,13 +75,18 @@ describe('chat MESSAGE (one-shot)', () => {
     expect((after.getConversationMessages ?? 0) - (before.getConversationMessages ?? 0)).toBe(slept.length);
 
     const out = r.stdout;
-    expect(out).toMatch(/^✓ Searching your library\n✓ Searching your docs\n\n/);
-    expect(out).not.toContain('search_library');
-    expect(out).toContain('Here is what I found in your library and docs');
+    // stdout is the answer, as `llm "…" > out.md` writes it: no tool lines, no sources, nothing else.
+    expect(out).toMatch(/^Here is what I found in your library and docs/);
     expect(out).toMatch(/\*\*Vector search notes\*\*: HNSW graphs make vector search fast\. \[\d\]/);
-    expect(out).toContain('\nSources\n  [1] ');
-    expect(out).toContain('      https://blog.example.com/posts/vector-search-at-scale');
+    for (const rest of ['Searching your', 'search_library', 'Sources', 'https://blog.example.com/'])
+      expect(out, rest).not.toContain(rest);
     expect(out).not.toContain('\x1b');
+    // stderr is no terminal either: the rest is left out (--json has it), -q changes nothing on stdout.
+    expect(r.stderr).toBe('');
+    const quiet = await kagent(['chat', '-q', 'what did I save about vector search?']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toMatch(/^Here is what I found in your library and docs/);
+    expect(quiet.stdout).not.toContain('Sources');
     // Piped, the footer ("conversation … · continue: …") is left out: it is for a terminal.
     expect(r.stderr).not.toContain('continue:');
     const id = (await s.t.call('GET', '/conversations')).body.items[0].id as string;
@@ -508,8 +513,16 @@ describe('every ChatPart type', () => {
     const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
 
     it('renders every part, unknown types as text, without crashing and without foreign escapes', async () => {
-      for (const tty of [true, false]) {
-        const r = await runCli(['chat', 'hi'], { tty, env: env(), clock });
+      // Piped, stdout is the answer only: the text parts, none of the others.
+      const piped = await runCli(['chat', 'hi'], { env: env(), clock });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(hasForeignEscapes(piped.stdout)).toBe(false);
+      expect(plain(piped.stdout)).toMatch(/Answer with a marker \[1\] and (31m)?C1 junk/);
+      for (const rest of ['Looking things up', 'Evil link', 'Waiting for your approval', 'a bare string part'])
+        expect(piped.stdout, rest).not.toContain(rest);
+      // On a terminal, every part.
+      {
+        const r = await runCli(['chat', 'hi'], { tty: true, env: env(), clock });
         expect(r.code, r.stderr).toBe(0);
         expect(hasForeignEscapes(r.stdout)).toBe(false);
         expect(hasForeignEscapes(r.stderr)).toBe(false);
