@@ -110,9 +110,7 @@ async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<strin
   if (out.length === 1)
     out.push(
       '',
-      f.dim(
-        `Nothing here yet: save a link with ${cmd('lib save URL')}, or talk to ${name} with ${cmd('chat')}.`,
-      ),
+      f.dim(`Nothing here yet: save a link with ${cmd('lib save URL')}, or talk to ${name} with ${cmd('chat')}.`),
     );
   return out.join('\n');
 }
