@@ -114,6 +114,15 @@ export function stepSummary(results: FileResult[], summary: UploadSummary): stri
   return `${lines.join('\n')}\n\n`;
 }
 
+/** An attribute's text: one line (no newline, CR or NEL for a reader to fold), bidi controls shown, XML-escaped. */
+function xmlAttribute(text: string): string {
+  return xmlEscape(sanitizeLine(text));
+}
+
+/**
+ * The JUnit XML report, in the layout of Jenkins' JUnit schema (jenkins-junit.xsd, which GitLab and others read
+ * alike): counts on `<testsuite>` (`skipped` only there), a bare `<skipped>` element, one line per attribute.
+ */
 export function junitXml(
   timed: JunitCase[],
   timestamp: string,
@@ -122,21 +131,23 @@ export function junitXml(
 ): string {
   const failures = timed.filter((t) => t.result.status === 'failed').length;
   const skipped = timed.filter((t) => t.result.status === 'skipped').length;
-  const counts = `tests="${timed.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
+  const counts = `tests="${timed.length}" failures="${failures}" errors="0"`;
+  const time = `time="${seconds.toFixed(3)}"`;
   const cases = timed.map(({ result: r, seconds: s }) => {
-    const open = `    <testcase name="${xmlEscape(r.path)}" classname="${xmlEscape(suite.classname)}" time="${s.toFixed(3)}"`;
+    const open = `    <testcase name="${xmlAttribute(r.path)}" classname="${xmlAttribute(suite.classname)}" time="${s.toFixed(3)}"`;
     if (r.status === 'failed') {
-      const message = xmlEscape(r.error?.message ?? 'failed');
-      const code = xmlEscape(r.error?.code ?? 'ERROR');
-      return `${open}>\n      <failure message="${message}" type="${code}">${code}: ${message}${r.error?.hint ? `\n${xmlEscape(r.error.hint)}` : ''}</failure>\n    </testcase>`;
+      const message = r.error?.message ?? 'failed';
+      const code = r.error?.code ?? 'ERROR';
+      const body = xmlEscape(sanitize(`${code}: ${message}${r.error?.hint ? `\n${r.error.hint}` : ''}`));
+      return `${open}>\n      <failure message="${xmlAttribute(message)}" type="${xmlAttribute(code)}">${body}</failure>\n    </testcase>`;
     }
-    if (r.status === 'skipped') return `${open}>\n      <skipped message="not attempted"/>\n    </testcase>`;
-    return `${open}>\n      <system-out>${xmlEscape(`${r.status} ${r.item?.id ?? ''}`.trim())}</system-out>\n    </testcase>`;
+    if (r.status === 'skipped') return `${open}>\n      <skipped>not attempted</skipped>\n    </testcase>`;
+    return `${open}>\n      <system-out>${xmlEscape(sanitize(`${r.status} ${r.item?.id ?? ''}`.trim()))}</system-out>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlEscape(suite.name)}" ${counts}>`,
-    `  <testsuite name="${xmlEscape(suite.name)}" ${counts} timestamp="${timestamp}">`,
+    `<testsuites name="${xmlAttribute(suite.name)}" ${counts} ${time}>`,
+    `  <testsuite name="${xmlAttribute(suite.name)}" ${counts} skipped="${skipped}" ${time} timestamp="${timestamp}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoggedIn } from '../helpers/logged-in.js';
 import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
+import { xmllint } from '../helpers/junit.js';
 import { writeProfile } from '../../src/config/store.js';
 import { pathOfName, syncName } from '../../src/upload/sync-plan.js';
 
@@ -511,7 +512,11 @@ describe('kagent lib sync', () => {
       expect.stringMatching(/^::error file=.*docs\/tool\.bin,title=sync failed \(UNSUPPORTED_TYPE\)::/),
     ]);
     const xml = readFileSync(report, 'utf8');
-    expect(xml).toMatch(/<testsuites name="kagent lib sync" tests="4" failures="1" errors="0" skipped="0"/);
+    expect(xml).toMatch(/<testsuites name="kagent lib sync" tests="4" failures="1" errors="0" time=/);
+    expect(xml).toMatch(/<testsuite name="kagent lib sync" tests="4" failures="1" errors="0" skipped="0" time=/);
+    const lint = await xmllint(xml);
+    expect(lint.output).toContain('report.xml validates');
+    expect(lint.valid).toBe(true);
     expect(xml).toMatch(/<testcase name="guide\/intro\.md" classname="kagent\.lib\.sync"/);
   });
 

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateXML } from 'xmllint-wasm';
+import { xmllint } from '../helpers/junit.js';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
 import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
@@ -862,68 +862,6 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
   });
 });
 
-/** A strict subset of the JUnit XML schema CI servers read (the Ant/Jenkins layout): required counts and names. */
-const JUNIT_XSD = `<?xml version="1.0" encoding="UTF-8"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
-  <xs:simpleType name="count"><xs:restriction base="xs:nonNegativeInteger"/></xs:simpleType>
-  <xs:simpleType name="seconds"><xs:restriction base="xs:decimal"><xs:minInclusive value="0"/></xs:restriction></xs:simpleType>
-  <xs:complexType name="problem">
-    <xs:simpleContent>
-      <xs:extension base="xs:string">
-        <xs:attribute name="message" type="xs:string" use="required"/>
-        <xs:attribute name="type" type="xs:string" use="required"/>
-      </xs:extension>
-    </xs:simpleContent>
-  </xs:complexType>
-  <xs:element name="testsuites">
-    <xs:complexType>
-      <xs:sequence><xs:element ref="testsuite" minOccurs="1" maxOccurs="unbounded"/></xs:sequence>
-      <xs:attribute name="name" type="xs:string"/>
-      <xs:attribute name="tests" type="count" use="required"/>
-      <xs:attribute name="failures" type="count" use="required"/>
-      <xs:attribute name="errors" type="count" use="required"/>
-      <xs:attribute name="skipped" type="count"/>
-      <xs:attribute name="time" type="seconds"/>
-    </xs:complexType>
-  </xs:element>
-  <xs:element name="testsuite">
-    <xs:complexType>
-      <xs:sequence><xs:element name="testcase" minOccurs="0" maxOccurs="unbounded">
-        <xs:complexType>
-          <xs:sequence>
-            <xs:choice minOccurs="0" maxOccurs="1">
-              <xs:element name="failure" type="problem"/>
-              <xs:element name="error" type="problem"/>
-              <xs:element name="skipped"><xs:complexType><xs:attribute name="message" type="xs:string"/></xs:complexType></xs:element>
-            </xs:choice>
-            <xs:element name="system-out" type="xs:string" minOccurs="0"/>
-          </xs:sequence>
-          <xs:attribute name="name" type="xs:string" use="required"/>
-          <xs:attribute name="classname" type="xs:string" use="required"/>
-          <xs:attribute name="time" type="seconds" use="required"/>
-        </xs:complexType>
-      </xs:element></xs:sequence>
-      <xs:attribute name="name" type="xs:string" use="required"/>
-      <xs:attribute name="tests" type="count" use="required"/>
-      <xs:attribute name="failures" type="count" use="required"/>
-      <xs:attribute name="errors" type="count" use="required"/>
-      <xs:attribute name="skipped" type="count"/>
-      <xs:attribute name="time" type="seconds" use="required"/>
-      <xs:attribute name="timestamp" type="xs:dateTime" use="required"/>
-    </xs:complexType>
-  </xs:element>
-</xs:schema>
-`;
-
-/** The XSD validation of `xmllint --schema`, by libxml2 itself compiled to WebAssembly (xmllint-wasm): no system tool needed. */
-async function xmllint(xsd: string, xml: string): Promise<{ valid: boolean; output: string }> {
-  const result = await validateXML({
-    xml: { fileName: 'report.xml', contents: readFileSync(xml, 'utf8') },
-    schema: { fileName: 'junit.xsd', contents: readFileSync(xsd, 'utf8') },
-  });
-  return { valid: result.valid, output: result.rawOutput };
-}
-
 describe('lib upload: reports where CI reads them', () => {
   const content = {
     'good.md': '# Good\n',
@@ -968,21 +906,18 @@ describe('lib upload: reports where CI reads them', () => {
     expect(readFileSync(summaryFile, 'utf8')).toBe('');
   });
 
-  it('--report FILE: a JUnit XML report, one test case per file, that a JUnit schema validator accepts', async () => {
+  it("--report FILE: a JUnit XML report, one test case per file, valid under Jenkins' JUnit schema", async () => {
     const dir = folder(content);
     const work = tempDir('kagent-junit-');
-    const xsd = join(work, 'junit.xsd');
-    writeFileSync(xsd, JUNIT_XSD);
     const report = join(work, 'report.xml');
     const r = await kagent(['lib', 'upload', dir, '--report', report, '--json']);
     expect(r.code).toBe(2);
-    const lint = await xmllint(xsd, report);
+    const xml = readFileSync(report, 'utf8');
+    const lint = await xmllint(xml);
     expect(lint.output).toContain('report.xml validates');
     expect(lint.valid).toBe(true);
-    const xml = readFileSync(report, 'utf8');
-    expect(xml).toMatch(
-      /<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time="[\d.]+">/,
-    );
+    expect(xml).toMatch(/<testsuites name="kagent lib upload" tests="4" failures="2" errors="0" time="[\d.]+">/);
+    expect(xml).toMatch(/<testsuite name="kagent lib upload" tests="4" failures="2" errors="0" skipped="0" time=/);
     expect(xml.match(/<testcase /g)).toHaveLength(4);
     expect(xml).toContain(`<testcase name="${join(dir, 'a,b: empty.md')}" classname="kagent.lib.upload"`);
     expect(xml).toContain(
@@ -990,16 +925,43 @@ describe('lib upload: reports where CI reads them', () => {
     );
     expect(xml.match(/<failure /g)).toHaveLength(2);
 
-    // The validator is strict: a report without its counts, or with an unknown element, is refused.
-    const broken = join(work, 'broken.xml');
-    writeFileSync(broken, xml.replace(/ tests="4"/g, ''));
-    const uncounted = await xmllint(xsd, broken);
-    expect(uncounted.valid).toBe(false);
-    expect(uncounted.output).toMatch(/The attribute 'tests' is required but missing/);
-    writeFileSync(broken, xml.replace('<failure ', '<oops ').replace('</failure>', '</oops>'));
-    const unknown = await xmllint(xsd, broken);
-    expect(unknown.valid).toBe(false);
-    expect(unknown.output).toMatch(/Element 'oops': This element is not expected/);
+    // The validator is strict: a report without its counts, with an unknown element, with `skipped` counted on
+    // <testsuites> or a message on <skipped> (what Jenkins' schema refuses) is refused.
+    const refused = async (text: string, why: RegExp) => {
+      const lint = await xmllint(text);
+      expect(lint.valid).toBe(false);
+      expect(lint.output).toMatch(why);
+    };
+    await refused(xml.replace(/ tests="4"/g, ''), /The attribute 'tests' is required but missing/);
+    await refused(xml.replace('<failure ', '<oops ').replace('</failure>', '</oops>'), /Element 'oops'/);
+    await refused(xml.replace('<testsuites name="kagent lib upload" ', '<testsuites skipped="0" '), /skipped/);
+    await refused(
+      xml.replace(
+        '<failure message="the file is empty" type="EMPTY_FILE">EMPTY_FILE: the file is empty</failure>',
+        '<skipped message="x"/>',
+      ),
+      /skipped/,
+    );
+  });
+
+  it('--report: a case cut short is a bare <skipped>; no attribute keeps a raw newline, CR, NEL or U+202E', async () => {
+    const { junitXml } = await import('../../src/upload/ci-report.js');
+    const hostile = 'a\nb\rc\u0085d\u202ee.md';
+    const xml = junitXml(
+      [
+        {
+          result: { path: hostile, status: 'failed', error: { code: 'X\nY', message: 'bad\r\nline\u0085\u202e' } },
+          seconds: 0,
+        },
+        { result: { path: 'later.md', status: 'skipped' }, seconds: 0 },
+      ],
+      '2026-12-07T00:00:00',
+      1,
+    );
+    expect((await xmllint(xml)).valid).toBe(true);
+    for (const [, value] of xml.matchAll(/="([^"]*)"/g)) expect(value).not.toMatch(/[\n\r\u0085\u202e]/);
+    expect(xml).toContain('name="a b cd<U+202E>e.md"'.replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    expect(xml).toContain('<skipped>not attempted</skipped>');
   });
 
   it('a report that cannot be written is said, and the uploads stand', async () => {
