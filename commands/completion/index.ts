@@ -8,6 +8,9 @@ import { operations } from '../../src/api/operations.js';
 import { emit } from '../../src/io/streams.js';
 import { loadAllGroups } from '../../src/cli/groups.js';
 import { groupAliases } from '../../src/cli/manifest.js';
+import { buildTree, flagInfo } from './tree.js';
+import { scriptFor } from './scripts.js';
+import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from '../../src/cli/global-flags.js';
 
 /** Paths that `kagent api` can complete (those without a parameter), and the help topics. */
 async function argumentValues(groupNames: string[]): Promise<Record<string, Record<number, readonly string[]>>> {
@@ -42,11 +45,6 @@ export default defineGroup({
   ],
   commands: [values],
   async run(ctx, _opts, args) {
-    const [{ buildTree, flagInfo }, { scriptFor }, { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG }] = await Promise.all([
-      import('./tree.js'),
-      import('./scripts.js'),
-      import('../../src/cli/global-flags.js'),
-    ]);
     const specs = await loadAllGroups();
     const globals = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map((flag) => flagInfo(flag));
     const tree = buildTree(globals, specs, await argumentValues(specs.map((spec) => spec.name)), groupAliases);

@@ -4,11 +4,12 @@ import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
-import { shapes, bodyFrom } from './shared.js';
+import { bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, success, note, wantsJson } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
 import { refuseFrontMatter } from '../../src/views/doc-edit.js';
+import * as S from '../../src/api/shapes.js';
 
 /** --file - is stdin; another --file a path. */
 function describeFile(file: string | undefined): string {
@@ -53,7 +54,6 @@ export default defineCommand({
     'kagent doc create --title Placeholder --allow-empty',
   ],
   async run(ctx, opts) {
-    const S = await shapes();
     const given = await bodyFrom(ctx, opts);
     const request: Record<string, unknown> = {};
     if (opts.title !== undefined) request.title = opts.title;

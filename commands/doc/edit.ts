@@ -5,7 +5,7 @@ import { sanitizeLine } from '../../src/io/sanitize.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
-import { shapes, readDoc, isConflict, conflictError, printRevision } from './shared.js';
+import { readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { note, printItem } from '../../src/io/output.js';
 import { asFileText, sameText } from '../../src/io/final-newline.js';
 import { hasFrontMatter, parseOps } from '../../src/views/doc-edit.js';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { fileInside, safeFileName, systemReason } from '../../src/io/file-name.js';
 import { saveEditedDoc } from '../../src/docsync/editing.js';
 import { readBounded, inputBounds } from '../../src/io/input.js';
+import * as S from '../../src/api/shapes.js';
 
 interface EditOptions {
   replace?: string[];
@@ -217,7 +218,6 @@ export default defineCommand({
     `echo '[{"op":"prepend","content":"> Archived\\n\\n"}]' | kagent doc edit doc_8f2k3xq9mz --ops -`,
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     let edits = editsFromFlags(opts);
     let revision = opts.revision;
     if (opts.ops !== undefined) {

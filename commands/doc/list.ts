@@ -3,8 +3,9 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { shapes } from './shared.js';
+
 import { printList } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 const listColumns = [
   { header: 'Id', value: (d: DocSummary) => d.id },
@@ -28,7 +29,6 @@ export default defineCommand({
     'kagent doc list | cut -f1,2',
   ],
   async run(ctx, opts) {
-    const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listDocs, query, { space: '--space' });
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);

@@ -6,10 +6,11 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { shapes } from './shared.js';
+
 import { printList, warn, printItem, success } from '../../src/io/output.js';
 import { writableDoc } from '../../src/docsync/sidecar.js';
 import { checkPullTarget, writePulled, pullTarget } from '../../src/docsync/files.js';
+import * as S from '../../src/api/shapes.js';
 
 const columns = [
   { header: 'Status', value: (p: Pulled) => p.status },
@@ -20,7 +21,6 @@ const columns = [
 
 /** Every document (of a space) into one directory; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullEvery(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const S = await shapes();
   const query: Record<string, string | undefined> = { space: opts.space };
   checkInput(S.Queries.listDocs, query, { space: '--space' });
   if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);

@@ -1,8 +1,9 @@
 import type { DocHit } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { shapes } from './shared.js';
+
 import { printList } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'search',
@@ -15,7 +16,6 @@ export default defineCommand({
     "kagent doc search meeting --jq '.[0].id'",
   ],
   async run(ctx, _opts, args) {
-    const S = await shapes();
     checkInput(S.Queries.searchDocs, { q: args.query }, { q: 'QUERY' });
     if (args.query.trim() === '') throw new UsageError('QUERY must not be blank');
     const api = await ctx.api();

@@ -10,10 +10,6 @@ import { formatter } from '../../src/io/format.js';
 
 // ---------------------------------------------------------------- helpers
 
-export async function shapes() {
-  return import('../../src/api/shapes.js');
-}
-
 export async function readDoc(ctx: Context, id: string): Promise<Doc> {
   const api = await ctx.api();
   return withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));

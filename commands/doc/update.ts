@@ -2,9 +2,10 @@ import type { Revision } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
-import { shapes, bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
+import { bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { warn } from '../../src/io/output.js';
 import { refuseFrontMatter } from '../../src/views/doc-edit.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'update',
@@ -34,7 +35,6 @@ export default defineCommand({
     'kagent doc update doc_8f2k3xq9mz --file notes.md --force',
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const given = await bodyFrom(ctx, opts);
     const request: Record<string, unknown> = {};
     if (opts.title !== undefined) request.title = opts.title;

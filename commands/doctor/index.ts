@@ -4,6 +4,8 @@
 // kagent assumes. Exit 0 when all is well; 1 with a line per problem.
 import { CliError, ExitCode } from '../../src/errors.js';
 import { defineGroup } from '../../src/kit/define.js';
+import { runDoctor } from '../../src/doctor/run.js';
+import { printDoctorReport } from '../../src/doctor/print.js';
 
 export default defineGroup({
   name: 'doctor',
@@ -23,10 +25,6 @@ export default defineGroup({
     'kagent doctor --spec https://example.com/api/v1/openapi.json',
   ],
   async run(ctx, opts) {
-    const [{ runDoctor }, { printDoctorReport }] = await Promise.all([
-      import('../../src/doctor/run.js'),
-      import('../../src/doctor/print.js'),
-    ]);
     const report = await runDoctor(ctx, { spec: opts.spec });
     await printDoctorReport(ctx, report);
     const problems = report.checks.filter((c) => c.status === 'fail').length;

@@ -12,6 +12,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { withSpinner } from '../../src/io/spinner.js';
 import { printItem } from '../../src/io/output.js';
+import { taskStatus } from '../../src/views/task-follow.js';
+import { riskText } from '../../src/views/chat.js';
 
 function list<T>(value: T[] | undefined | null): T[] {
   return Array.isArray(value) ? value : [];
@@ -42,10 +44,6 @@ function plainHome(home: Home): string {
 
 async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
   if (!f.tty) return plainHome(home);
-  const [{ taskStatus }, { riskText }] = await Promise.all([
-    import('../../src/views/task-follow.js'),
-    import('../../src/views/chat.js'),
-  ]);
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
   // In backticks, as in every hint: kept whole on a narrow terminal, to be copied (src/io/width.ts).

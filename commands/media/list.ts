@@ -2,10 +2,11 @@ import type { MediaItem } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
-import { shapes } from './shared.js';
+
 import { resolveSpace } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import { timecode } from '../../src/views/media.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'list',
@@ -19,7 +20,6 @@ export default defineCommand({
     'kagent media list | cut -f1,5',
   ],
   async run(ctx, opts) {
-    const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listMedia, query, { space: '--space' });
     if (opts.space !== undefined) {

@@ -7,12 +7,9 @@ import { suggest } from '../../src/kit/hints.js';
 import { withSpinner } from '../../src/io/spinner.js';
 import { printJson, success, wantsJson } from '../../src/io/output.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
+import * as S from '../../src/api/shapes.js';
 
 // ---------------------------------------------------------------- helpers
-
-export async function shapes() {
-  return import('../../src/api/shapes.js');
-}
 
 export async function followHint(ctx: Context, id: string): Promise<string> {
   return `follow it again with \`${suggest(ctx, 'media show', id, '--follow')}\``;
@@ -72,7 +69,6 @@ export function checkUrl(url: string): void {
 }
 
 export async function getQuote(ctx: Context, url: string): Promise<MediaQuote> {
-  const S = await shapes();
   const body = { url };
   checkInput(S.QuoteMediaRequest, body, { url: 'URL' });
   checkUrl(url);

@@ -3,7 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
-import { shapes, checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
+import { checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
@@ -11,6 +11,7 @@ import { note, printItem, printJson, success, wantsJson } from '../../src/io/out
 import { checkCreated } from '../../src/kit/created.js';
 import { timecode, followMedia } from '../../src/views/media.js';
 import { checkBudget } from '../../src/kit/credit-budget.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'start',
@@ -44,7 +45,6 @@ export default defineCommand({
     'kagent media start URL --max-credits 30 --no-wait --json',
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const body: Record<string, unknown> = { url: args.url };
     if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
     const spaceRef = opts.space ?? ctx.config.space;

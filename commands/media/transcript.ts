@@ -2,12 +2,13 @@ import { ApiError, CliError } from '../../src/errors.js';
 import { checkInput, defineCommand, InputError } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
-import { shapes } from './shared.js';
+
 import { sanitizeLine, sanitize } from '../../src/io/sanitize.js';
 import { printJson, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { parseTimecode, timecode } from '../../src/views/media.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'transcript',
@@ -41,7 +42,6 @@ export default defineCommand({
     };
     const from = time(opts.from, '--from');
     const to = time(opts.to, '--to');
-    const S = await shapes();
     const query = { lang: ctx.config.lang, from, to };
     checkInput(S.Queries.getTranscript, query, { lang: '--lang', from: '--from', to: '--to' });
     if (from !== undefined && to !== undefined && from > to) {

@@ -6,12 +6,13 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { meOrNothing, shapes } from './shared.js';
+import { meOrNothing } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, printJson, note, success, wantsJson } from '../../src/io/output.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
 import { renderWatchPage } from '../../src/views/brief.js';
+import * as S from '../../src/api/shapes.js';
 
 /** EMAIL_NOT_VERIFIED and the monthly watch limit, explained. */
 async function explainCreateError(ctx: Context, error: unknown): Promise<unknown> {
@@ -132,7 +133,6 @@ interface CreateOptions {
 
 /** The body of createWatch, checked against the API's bounds before anything is sent (the space resolved to its id). */
 async function requestBody(ctx: Context, opts: CreateOptions, intent: string): Promise<Record<string, unknown>> {
-  const S = await shapes();
   const body: Record<string, unknown> = { intent };
   if (opts.type !== undefined) body.type = opts.type;
   if (opts.url !== undefined) body.urls = opts.url;

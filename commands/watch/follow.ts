@@ -5,9 +5,10 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
-import { meOrNothing, shapes } from './shared.js';
+import { meOrNothing } from './shared.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printItem, success } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 /** FOLLOW_LIMIT: say the plan's limit (from GET /me) and what to do. */
 async function explainFollowError(ctx: Context, error: unknown): Promise<unknown> {
@@ -41,7 +42,6 @@ export default defineCommand({
     'kagent watch follow ai-chips --json',
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const body: Record<string, unknown> = {};
     if (opts.space !== undefined) body.spaceId = opts.space;
     checkInput(S.FollowRequest, body, { spaceId: '--space' });

@@ -1,8 +1,9 @@
 import type { WatchCard } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { shapes } from './shared.js';
+
 import { printList } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'search',
@@ -14,7 +15,6 @@ export default defineCommand({
     'kagent watch search rust | cut -f1 | head -1 | xargs kagent watch follow',
   ],
   async run(ctx, _opts, args) {
-    const S = await shapes();
     checkInput(S.Queries.searchWatches, { q: args.query }, { q: 'QUERY' });
     const { items } = await (await ctx.api()).call('searchWatches', { query: { q: args.query } });
     await printList<WatchCard>(ctx, items, {

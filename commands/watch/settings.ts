@@ -3,8 +3,9 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import type { Context } from '../../src/context.js';
 import { notFoundHint } from '../../src/views/not-found.js';
-import { shapes } from './shared.js';
+
 import { printItem, success } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'settings',
@@ -38,7 +39,6 @@ export default defineCommand({
         'nothing to change: pass --cadence, --alert or --clear-alerts',
         `see \`kagent watch settings --help\``,
       );
-    const S = await shapes();
     checkInput(S.WatchSettingsRequest, body, { cadence: '--cadence', alerts: '--alert' });
     try {
       await (await ctx.api()).call('updateWatchSettings', { params: { slug: args.slug }, body, signal: ctx.signal });

@@ -3,10 +3,6 @@ import type { Context } from '../../src/context.js';
 
 // ---------------------------------------------------------------- helpers
 
-export async function shapes() {
-  return import('../../src/api/shapes.js');
-}
-
 /** Reads /me for an error message; undefined when that fails too. */
 export async function meOrNothing(ctx: Context) {
   try {

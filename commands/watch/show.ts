@@ -2,10 +2,11 @@ import type { WatchPage } from '../../src/api/shapes.js';
 import { ApiError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
-import { shapes } from './shared.js';
+
 import { kagentCommand } from '../../src/io/command-line.js';
 import { printItem } from '../../src/io/output.js';
 import { renderWatchPage } from '../../src/views/brief.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'show',
@@ -28,7 +29,6 @@ export default defineCommand({
     `kagent watch show ai-chips --jq '.brief.entries[] | [.id, .headline] | @tsv'`,
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const query = { date: opts.date, lang: ctx.config.lang };
     checkInput(S.Queries.getWatch, query, { date: '--date', lang: '--lang' });
     const page = await withNotFound(ctx, 'watch', args.slug, async () =>

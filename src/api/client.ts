@@ -1,5 +1,6 @@
 // The typed API: one call per operationId, built on the HTTP core.
 // (Interface first; the implementation lives below the types.)
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createHttpCore, type CoreRequest, type HttpCore, type HttpCoreOptions } from '../http/core.js';
@@ -8,6 +9,8 @@ import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
 import { checkAnswerDepth } from './depth.js';
 import { markMisfit, NotAListError, type Misfit } from './misfit.js';
+import { verdictFor } from './fit.js';
+import { Queries } from './shapes.js';
 export { NotAListError } from './misfit.js';
 import type * as S from './shapes.js';
 
@@ -158,7 +161,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (empty) return;
     options.onAnswer?.(op, body);
     if (options.checkAnswers === false || !compare) return;
-    const { verdictFor } = await import('./fit.js');
     const verdict = verdictFor(op, body);
     if (!verdict || (verdict.fits && !verdict.notAList && verdict.differences.length === 0)) return;
     const misfit: Misfit = { ...verdict, body };
@@ -261,12 +263,9 @@ function paginateOperation<K extends PagedOperation>(
   return listing(items, state);
 }
 
-/**
- * A fresh random key per call (the same on every retry of it), or the one given.
- * node:crypto is loaded here, not with the client: reads never pay its start-up cost.
- */
+/** A fresh random key per call (the same on every retry of it), or the one given. */
 async function idempotencyKeyFor(args: CallArgs): Promise<string> {
-  const key = args.idempotencyKey ?? (await import('node:crypto')).randomUUID();
+  const key = args.idempotencyKey ?? randomUUID();
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw new UsageError(`--idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
   }
@@ -278,7 +277,6 @@ async function idempotencyKeyFor(args: CallArgs): Promise<string> {
  * when paging with --limit/--all, so plain reads never pay for the schema module.
  */
 async function maxPageSizeOf(op: OperationId): Promise<number | undefined> {
-  const { Queries } = await import('./shapes.js');
   const query = (Queries as Record<string, { properties?: Record<string, { maximum?: unknown }> }>)[op];
   const maximum = query?.properties?.limit?.maximum;
   return typeof maximum === 'number' ? maximum : undefined;

@@ -6,6 +6,7 @@
 import { isTerminal, writeOut } from './fd.js';
 import { renderRootHelp } from './root-help.js';
 import { versionText } from './version-text.js';
+import { platformText } from './version.js';
 
 const isVersion = (arg: string) => arg === '--version' || arg === '-V';
 
@@ -20,7 +21,6 @@ export function answerWithoutProgram(argv: readonly string[]): Promise<void> | u
 }
 
 async function printVersion(argv: readonly string[]): Promise<void> {
-  // --verbose adds what a bug report needs (node:os, loaded only then).
-  const { platformText } = argv.includes('--verbose') ? await import('./version.js') : { platformText: () => '' };
-  writeOut(`${versionText}\n${platformText()}`);
+  // --verbose adds what a bug report needs.
+  writeOut(`${versionText}\n${argv.includes('--verbose') ? platformText() : ''}`);
 }

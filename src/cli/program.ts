@@ -2,8 +2,8 @@
 // path from "something went wrong" to an exit code. `run` is what the binary
 // calls and what tests call in-process with fake streams; it never exits the
 // process itself. Commander reads every command line, with only the group it
-// names registered (commander.ts); the group's module and commander load at
-// the same time.
+// names registered (commander.ts); commander loads with the program, the
+// group's module when it is named (groups.ts).
 import type { Context, Editor, Prompter } from '../context.js';
 import type { Clock } from '../http/clock.js';
 import type { CommandSpec } from '../kit/define.js';
@@ -19,6 +19,9 @@ import { guardStream, settled, writeFailure } from '../io/streams.js';
 import { colorEnabled, envFlag } from '../io/terminal.js';
 import { commandDeadline } from '../http/deadline.js';
 import { createContext } from './runtime.js';
+import { readCommandLine, showRootHelp } from './commander.js';
+import { reportError } from '../io/report.js';
+import { parseErrorOf } from './parse-errors.js';
 
 export interface RunOptions extends Streams {
   /** The user's arguments (process.argv.slice(2)). */
@@ -58,7 +61,7 @@ export async function run(options: RunOptions): Promise<number> {
     if (word && groupName === 'help') {
       const topic = operandsAfter(argv, word.index)[0];
       if (topic === undefined) {
-        (await import('./commander.js')).showRootHelp(options);
+        showRootHelp(options);
         return await helpWritten(options);
       }
       // `status` (below) too: `kagent help status` is `kagent status --help`.
@@ -74,15 +77,13 @@ export async function run(options: RunOptions): Promise<number> {
       groupName = 'home';
     }
     const entry = findGroup(groupName);
-    const commander = import('./commander.js');
-    commander.catch(() => {});
     let group: CommandSpec | undefined;
     let jsonFields: string[] | undefined;
     if (entry) {
       group = await loadGroup(entry.name);
       ({ argv, fields: jsonFields } = extractJsonFields(argv, group));
     }
-    const read = await (await commander).readCommandLine(options, argv, group);
+    const read = await readCommandLine(options, argv, group);
     if (!read) return await helpWritten(options);
 
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
@@ -109,7 +110,6 @@ export async function run(options: RunOptions): Promise<number> {
       if (!failed) return ExitCode.OK;
       error = failed;
     }
-    const { reportError } = await import('../io/report.js');
     return reportError(await toUsage(error), {
       stderr: options.stderr,
       // The JSON envelope is for a program reading stderr; a person at a terminal reads the text (docs/output.md).
@@ -162,6 +162,5 @@ async function toUsage(error: unknown): Promise<unknown> {
   const commanderError = commanderErrorOf(error);
   if (!commanderError) return error;
   const path = error instanceof ParseFailure ? error.commandPath : 'kagent';
-  const { parseErrorOf } = await import('./parse-errors.js');
   return parseErrorOf(commanderError.code, commanderError.message, path);
 }

@@ -17,7 +17,7 @@ import {
   type Resolved,
 } from '../config/resolve.js';
 import { createEditor } from '../io/editor.js';
-import type { PagerHold, PagingStream } from '../io/pager.js';
+import type { PagerHold } from '../io/pager.js';
 import { createPrompter } from '../io/prompt.js';
 import { addSecrets, keySecret, redactStream, urlSecrets, type Secret } from '../io/redact.js';
 import type { Writable } from 'node:stream';
@@ -26,6 +26,7 @@ import { writeNow } from '../io/streams.js';
 import { guardWorkflowCommands } from '../io/workflow-commands.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 import { createApiClient } from '../api/client.js';
+import { PagingStream, findProgram, isNoPager } from '../io/pager.js';
 
 export interface RuntimeOptions {
   streams: Streams;
@@ -101,7 +102,6 @@ function enablePaging(io: IO, flags: GlobalFlags, config: Resolved, hold: PagerH
       io.rows === undefined
     )
       return;
-    const { PagingStream, findProgram, isNoPager } = await import('../io/pager.js');
     const command = config.pager;
     if (isNoPager(command)) return;
     if (!findProgram(command, io.env)) {

@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { CliError } from '../errors.js';
 import { readPlainFileSync } from './plain-file.js';
 import { configDir, configPath } from './paths.js';
+import { loadConfigWriter } from '../lazy.js';
 
 export type Lang = 'zh' | 'en';
 
@@ -117,7 +118,7 @@ export async function updateConfigFile(
   }
   ensurePrivate(dir, 0o700);
   // Both load before the lock is taken: the time under the lock is only read, change and write.
-  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+  const [{ default: Conf }, { default: lockfile }] = await loadConfigWriter();
   const path = configPath(dir);
   const release = await acquireConfigLock(lockfile.lock, path, options.lockWaitMs ?? CONFIG_LOCK_WAIT_MS);
   let config: ConfigFile;

@@ -10,6 +10,7 @@ import { commandLine } from '../io/command-line.js';
 import { isRevision, writableDoc } from './sidecar.js';
 import { withEndingOf } from '../io/final-newline.js';
 import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
+import { EditOp } from '../api/shapes.js';
 
 /** A merged save that meets yet another save is merged again, at most this many times. */
 const MERGE_ROUNDS = 3;
@@ -95,7 +96,6 @@ export async function sendChange(
   text: string,
   inFlight: (sending: boolean) => void = () => {},
 ): Promise<{ saved: Revision; how: 'edits' | 'rewrite'; edits: number } | undefined> {
-  const { EditOp } = await import('../api/shapes.js');
   const plan = planPush(base, text, EditOp);
   if (plan.kind === 'none') return undefined;
   const api = await ctx.api();

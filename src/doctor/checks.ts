@@ -10,6 +10,8 @@ import type { Misfit } from '../api/misfit.js';
 import { proxyRoute, type ProxyRoute } from '../http/proxy.js';
 import type { Check } from './run.js';
 import { createApiClient } from '../api/client.js';
+import { isIP, connect } from 'node:net';
+import { lookup } from 'node:dns/promises';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
@@ -66,7 +68,6 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
 }
 
 export async function dnsCheck(base: URL, baseFrom: string): Promise<Check> {
-  const { isIP } = await import('node:net');
   const host = base.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host))
     return {
@@ -76,7 +77,6 @@ export async function dnsCheck(base: URL, baseFrom: string): Promise<Check> {
       details: [],
       data: { host, addresses: [host] },
     };
-  const { lookup } = await import('node:dns/promises');
   try {
     const addresses = (await lookup(host, { all: true })).map((a) => a.address);
     return {
@@ -256,7 +256,6 @@ async function tcpReach(url: string): Promise<{ ok: true } | { ok: false; error:
   } catch {
     return { ok: false, error: 'not a URL' };
   }
-  const { connect } = await import('node:net');
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve) => {
     const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });

@@ -14,6 +14,8 @@ import {
   sourcesOf,
 } from './checks.js';
 import { createHttpCore } from '../http/core.js';
+import { compareWithSpec, describeSpecDifferences, SpecTooComplexError } from './openapi.js';
+import { readFile, stat } from 'node:fs/promises';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -166,7 +168,6 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
       data: { url: null, tried },
     };
   }
-  const { compareWithSpec, describeSpecDifferences, SpecTooComplexError } = await import('./openapi.js');
   let compared: Awaited<ReturnType<typeof compareWithSpec>>;
   try {
     compared = await compareWithSpec(document, ctx.signal);
@@ -232,7 +233,6 @@ async function fetchDocument(
       const res = await core.send({ method: 'GET', url, headers: { accept: 'application/json' }, read: 'auto' });
       document = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
     } else {
-      const { readFile, stat } = await import('node:fs/promises');
       if ((await stat(where)).size > MAX_DOCUMENT_BYTES)
         return { ok: false, error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read` };
       document = JSON.parse(await readFile(where, 'utf8'));

@@ -16,6 +16,7 @@ import { createSharedPacer } from './shared-pacer.js';
 import { createTracer, redactor, type DebugSink } from './trace.js';
 import type { IncomingHeaders } from './transport.js';
 import { assertTransportAllowed, normaliseBaseUrl, withQuery, type QueryValue } from './url.js';
+import { proxyRoute } from './proxy.js';
 
 export interface HttpCoreOptions {
   /** With or without the trailing /api/v1. */
@@ -187,7 +188,6 @@ function proxyRoutes(env: NodeJS.ProcessEnv): (url: URL) => Promise<ProxyRoute |
   return async (url) => {
     if (!PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '')) return undefined;
     if (!routes.has(url.origin)) {
-      const { proxyRoute } = await import('./proxy.js');
       routes.set(url.origin, proxyRoute(url, env));
     }
     return routes.get(url.origin);

@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readCapped } from './body.js';
 import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
+import { loadUndici, loadUndiciProxy } from '../lazy.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -44,7 +45,6 @@ const KEEP_ALIVE_MS = 10_000;
 interface Undici {
   agent: Dispatcher;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  loadProxyAgent: () => Promise<(options: import('undici').ProxyAgent.Options, tunnelTimeoutMs: number) => Dispatcher>;
   /** One keep-alive ProxyAgent per proxy URL (and time allowed for its tunnel), made on first use. */
   proxies: Map<string, Promise<Dispatcher>>;
 }
@@ -53,9 +53,9 @@ let loading: Promise<Undici> | undefined;
 
 function undici(): Promise<Undici> {
   loading ??= (async () => {
-    const { Agent, request, loadProxyAgent } = await import('./undici.js');
+    const { Agent, request } = await loadUndici();
     const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
-    return { agent, request, loadProxyAgent, proxies: new Map() };
+    return { agent, request, proxies: new Map() };
   })();
   return loading;
 }
@@ -69,18 +69,21 @@ function proxyDispatcher(u: Undici, proxy: string, tunnelTimeoutMs: number): Pro
   const id = `${tunnelTimeoutMs} ${proxy}`;
   let dispatcher = u.proxies.get(id);
   if (!dispatcher) {
-    dispatcher = u.loadProxyAgent().then((createProxyAgent) =>
-      createProxyAgent(
-        {
-          uri: proxy,
-          proxyTunnel: false,
-          keepAliveTimeout: KEEP_ALIVE_MS,
-          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-          requestTls: { timeout: CONNECT_TIMEOUT_MS },
-        },
-        tunnelTimeoutMs,
-      ),
-    );
+    dispatcher = loadUndiciProxy().then(([{ default: ProxyAgent }, { default: Pool }, { default: connect }]) => {
+      // The proxy agent opens tunnels with its client's `connect()`, an API undici's package root
+      // adds to every dispatcher; kagent loads the parts without the root, so the client gets it here.
+      // undici's own time for CONNECT is its headers timeout, five minutes, and the agent has no option for it.
+      const clientFactory = (origin: URL, clientOptions: object) =>
+        Object.assign(new Pool(origin, { ...clientOptions, headersTimeout: tunnelTimeoutMs }), { connect });
+      return new ProxyAgent({
+        uri: proxy,
+        proxyTunnel: false,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+        requestTls: { timeout: CONNECT_TIMEOUT_MS },
+        clientFactory,
+      });
+    });
     u.proxies.set(id, dispatcher);
   }
   return dispatcher;

@@ -3,6 +3,11 @@
 // fs/promises load only when an editor is actually opened.)
 import type { Editor, IO } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { rmSync } from 'node:fs';
+import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 
 export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
   return env.VISUAL || env.EDITOR || undefined;
@@ -14,15 +19,9 @@ export function createEditor(io: IO): Editor {
       const command =
         editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
-      const [{ lstat, mkdtemp, readFile, rm, writeFile }, { tmpdir }, { join }] = await Promise.all([
-        import('node:fs/promises'),
-        import('node:os'),
-        import('node:path'),
-      ]);
       const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
       // However the process ends (a second Ctrl-C, SIGTERM or SIGHUP end it with process.exit), the copy goes.
-      const { rmSync } = await import('node:fs');
       const onExit = () => rmSync(dir, { recursive: true, force: true });
       process.once('exit', onExit);
       let keep = false;
@@ -53,7 +52,6 @@ export function createEditor(io: IO): Editor {
 }
 
 async function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     // Through the shell, so EDITOR="code --wait" works; the path goes in as $1, never parsed.
     const child =

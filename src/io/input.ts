@@ -5,6 +5,8 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { abortError, throwIfAborted, UsageError } from '../errors.js';
+import { fstatSync, createReadStream } from 'node:fs';
+import * as S from '../api/shapes.js';
 
 export interface Bound {
   /** Characters (code points) the text may hold: the service's own limit for it. Reading stops past 4 bytes a character. */
@@ -71,7 +73,6 @@ async function readAll(stream: Readable | AsyncIterable<unknown>, ceiling: numbe
 }
 
 async function isDirectoryFd(fd: number): Promise<boolean> {
-  const { fstatSync } = await import('node:fs');
   try {
     return fstatSync(fd).isDirectory();
   } catch {
@@ -105,7 +106,6 @@ export async function readBounded(
     bytes = await readUpTo(ctx.io.stdin, ceiling, ctx.signal);
   } else {
     source = path;
-    const { createReadStream } = await import('node:fs');
     // `end` is inclusive: at most ceiling + 1 bytes are read, enough to know it is over.
     const stream = createReadStream(path, Number.isFinite(ceiling) ? { end: ceiling } : {});
     try {
@@ -135,7 +135,6 @@ export async function readBounded(
  * service's limits); byte caps where the contract states none.
  */
 export async function inputBounds() {
-  const S = await import('../api/shapes.js');
   const docBody = (S.CreateDocRequest.properties.markdown as { maxLength: number }).maxLength;
   return {
     /** `doc create/update --file`: a document body. */

@@ -1,6 +1,6 @@
 // Markdown from the service (documents, memory, transcripts): rendered with
 // marked + marked-terminal on a colour terminal, printed as sanitised source
-// otherwise (piped, or colour turned off). Both libraries load only here.
+// otherwise (piped, or colour turned off). Both libraries load on first use (src/lazy.ts).
 // Wrapping is ours (src/io/width.ts), not marked-terminal's: its reflow measures
 // CJK as one column and leaves list items alone, so lines overflowed or broke
 // mid-word. Soft line breaks are joined, then every rendered line is wrapped to
@@ -18,6 +18,9 @@ import { linkInText } from './link-text.js';
 import { sanitize } from './sanitize.js';
 import { colorLevel } from './terminal.js';
 import { wrapText } from './width.js';
+import { Chalk } from 'chalk';
+import { loadEmojiCodes } from './emoji-codes.js';
+import { loadMarked } from '../lazy.js';
 
 /** Rendered Markdown is at most this wide, however wide the terminal: long lines are hard to read. */
 export const MARKDOWN_MAX_WIDTH = 100;
@@ -30,12 +33,7 @@ export async function renderMarkdown(
 ): Promise<string> {
   const source = sanitize(markdown);
   if (!ctx.io.stdoutIsTTY || !ctx.io.color) return ensureNewline(source);
-  const [{ Marked }, { markedTerminal }, { Chalk }, { loadEmojiCodes }] = await Promise.all([
-    import('marked'),
-    import('marked-terminal'),
-    import('chalk'),
-    import('./emoji-codes.js'),
-  ]);
+  const [{ Marked }, { markedTerminal }] = await loadMarked();
   await loadEmojiCodes(source);
   const chalk = new Chalk({ level: colorLevel(ctx.io.env) });
   const links = supportsHyperlinks(ctx.io);

@@ -19,6 +19,11 @@ import { emit, hasWritten, PipeClosedError } from './streams.js';
 import { checkFields, pickFields, selectFields } from './fields.js';
 import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
+import { formatter } from './format.js';
+import { runJq } from './jq.js';
+import { verdictFor } from '../api/fit.js';
+import { visibleColumns, plainRow, renderTable } from './table.js';
+import { wrapText } from './width.js';
 
 export type { Column } from './table.js';
 export type { Formatter } from './format.js';
@@ -45,7 +50,6 @@ export async function getFormatter(
   ctx: Pick<Context, 'io' | 'clock'>,
   stream: 'stdout' | 'stderr' = 'stdout',
 ): Promise<Formatter> {
-  const { formatter } = await import('./format.js');
   return formatter(ctx, stream);
 }
 
@@ -54,7 +58,6 @@ export async function printJson(ctx: OutputContext, data: unknown): Promise<void
   const pretty = ctx.io.stdoutIsTTY;
   if (ctx.flags.jsonFields) data = selectFields(data, ctx.flags.jsonFields);
   if (ctx.flags.jq !== undefined) {
-    const { runJq } = await import('./jq.js');
     // jq prints strings raw (like -r): server text, so it is sanitised like any other text. It goes out as it comes.
     await runJq(data, ctx.flags.jq, pretty, {
       signal: ctx.signal,
@@ -187,7 +190,6 @@ export async function recoverFromMisfit(
 async function lastAnswerVerdict(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
   const last = ctx.lastAnswer;
   if (!last) return undefined;
-  const { verdictFor } = await import('../api/fit.js');
   const verdict = verdictFor(last.op, last.body);
   return verdict ? { ...verdict, body: last.body } : undefined;
 }
@@ -267,7 +269,6 @@ async function printListAs<T>(
   if (ctx.flags.json) return streamJsonArray(ctx, items, shown);
 
   const f = await getFormatter(ctx);
-  const { visibleColumns, plainRow, renderTable } = await import('./table.js');
   const columns = visibleColumns(options.columns, f.tty).map(tolerantColumn);
 
   if (!f.tty) {
@@ -392,7 +393,6 @@ async function toStderr(
   // At a terminal, wrapped at its width between words, continuation lines indented (a URL stays whole);
   // the width code loads only then, keeping it out of every API call's chunk.
   if (!ctx.io.stderrIsTTY) return emit(ctx.io.stderr, `${text}\n`);
-  const { wrapText } = await import('./width.js');
   await emit(ctx.io.stderr, `${wrapText(text, ctx.io.stderr.columns ?? ctx.io.columns, { hanging: 2 })}\n`);
 }
 

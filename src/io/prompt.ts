@@ -10,6 +10,7 @@ import type { Context, IO, Prompter } from '../context.js';
 import { CliError, InterruptedError, UsageError, onInterruptSay } from '../errors.js';
 import { sanitizeStyled } from './sanitize.js';
 import { promptBlocker, terminalState } from './terminal.js';
+import { loadPrompt } from '../lazy.js';
 
 export function createPrompter(io: IO, signal: AbortSignal, flags: { color: boolean; input: boolean }): Prompter {
   // Made when a prompt shows: reading io.stdin creates the process's stdin, which a command that never prompts should not pay for.
@@ -54,40 +55,28 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
 
   return {
     text: (raw, options = {}) =>
-      ask(
-        raw,
-        () => import('@inquirer/input'),
-        (p, message) => p.default({ message, default: options.default, validate: options.validate }, context()),
+      ask(raw, loadPrompt.input, (p, message) =>
+        p.default({ message, default: options.default, validate: options.validate }, context()),
       ),
-    password: (raw) =>
-      ask(
-        raw,
-        () => import('@inquirer/password'),
-        (p, message) => p.default({ message, mask: '*' }, context()),
-      ),
+    password: (raw) => ask(raw, loadPrompt.password, (p, message) => p.default({ message, mask: '*' }, context())),
     confirm: (raw, options = {}) =>
-      ask(
-        raw,
-        () => import('@inquirer/confirm'),
-        (p, message) => p.default({ message, default: options.default ?? false }, context()),
+      ask(raw, loadPrompt.confirm, (p, message) =>
+        p.default({ message, default: options.default ?? false }, context()),
       ),
     select: (raw, choices, options) =>
-      ask(
-        raw,
-        () => import('@inquirer/select'),
-        (p, message) =>
-          p.default(
-            {
-              message,
-              choices: choices.map((c) => ({
-                ...c,
-                name: sanitizeStyled(c.name),
-                ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}),
-              })),
-              ...(options?.default !== undefined ? { default: options.default } : {}),
-            },
-            context(),
-          ),
+      ask(raw, loadPrompt.select, (p, message) =>
+        p.default(
+          {
+            message,
+            choices: choices.map((c) => ({
+              ...c,
+              name: sanitizeStyled(c.name),
+              ...(c.description !== undefined ? { description: sanitizeStyled(c.description) } : {}),
+            })),
+            ...(options?.default !== undefined ? { default: options.default } : {}),
+          },
+          context(),
+        ),
       ),
   };
 }

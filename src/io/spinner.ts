@@ -5,6 +5,8 @@
 import type { Context } from '../context.js';
 import { sanitizeLine } from './sanitize.js';
 import { envFlag, terminalState } from './terminal.js';
+import { fitLive } from './live-line.js';
+import { loadOra } from '../lazy.js';
 
 export interface Spinner {
   update(text: string): void;
@@ -26,11 +28,11 @@ export function startSpinner(ctx: SpinnerContext, text: string, delayMs = SHOW_A
   let label = sanitizeLine(text);
   let stopped = false;
   let ora: import('ora').Ora | undefined;
-  // Loaded with ora, when a spinner first shows: a spinner's line fits on one row (src/io/live-line.ts).
+  // Once a spinner shows: a spinner's line fits on one row (src/io/live-line.ts).
   let fit = (text: string) => text;
 
   const timer = setTimeout(async () => {
-    const [{ default: createOra }, { fitLive }] = await Promise.all([import('ora'), import('./live-line.js')]);
+    const { default: createOra } = await loadOra();
     if (stopped) return;
     fit = (text) => fitLive(ctx.io, text, 2);
     ora = createOra({

@@ -4,24 +4,11 @@
 // Colour (SGR) and hyperlinks (OSC 8) survive cutting and wrapping: a style or
 // link open at a line break is closed at the end of the line and opened again
 // on the next, so every line stands on its own (in a pager too).
-import { createRequire } from 'node:module';
+import { loadStringWidth } from '../lazy.js';
 
-// string-width builds an Intl.Segmenter and compiles Unicode-property regexps when
-// it loads (~25 ms): it is loaded on the first text that is not printable ASCII,
-// so piped output and plain ASCII tables never pay for it. In the bundle the
-// require() below is esbuild's (the module is bundled and initialised on first
-// call); from source, Node's require of an ES module (Node 20.19 and later).
-declare const require: NodeJS.Require | undefined;
-let measure: ((text: string) => number) | undefined;
-function stringWidth(text: string): number {
-  if (!measure) {
-    const loaded = (
-      typeof require === 'function' ? require('string-width') : createRequire(import.meta.url)('string-width')
-    ) as { default: (text: string) => number };
-    measure = loaded.default;
-  }
-  return measure(text);
-}
+// string-width loads on the first text that is not printable ASCII (src/lazy.ts),
+// so piped output and plain ASCII tables never pay for it.
+const stringWidth = (text: string) => loadStringWidth()(text);
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ANY_ESCAPE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]/g;

@@ -4,6 +4,7 @@
 import type { Context } from '../context.js';
 import { CliError, type ApiError } from '../errors.js';
 import { wantsJson } from '../io/output.js';
+import { reportError } from '../io/report.js';
 
 /** Records that `id` failed (`{id, [done]: false, error}`) and, without --json, says so on stderr. */
 export async function itemFailed(
@@ -16,7 +17,6 @@ export async function itemFailed(
   results.push({ id, [done]: false, error: { code: error.code, message: error.message } });
   if (wantsJson(ctx)) return;
   // The error report loads only when an id fails.
-  const { reportError } = await import('../io/report.js');
   reportError(new CliError(`${id}: ${error.message}`, { code: error.code, exitCode: error.exitCode }), {
     stderr: ctx.io.stderr,
     json: false,

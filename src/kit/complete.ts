@@ -12,6 +12,10 @@
 import type { CompleteKind } from './define.js';
 import { readConfigFile } from '../config/store.js';
 import { createApiClient } from '../api/client.js';
+import { defaultCacheDir } from '../config/cache-dir.js';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import { join } from 'node:path';
 
 export interface Candidate {
   value: string;
@@ -120,12 +124,6 @@ async function remote(kind: keyof typeof REMOTE, source: CompleteSource): Promis
   const { baseUrl, apiKey } = source;
   if (!baseUrl || !apiKey) return [];
   const now = source.now ?? Date.now;
-  const [{ createHash }, { join }, fs, { defaultCacheDir }] = await Promise.all([
-    import('node:crypto'),
-    import('node:path'),
-    import('node:fs/promises'),
-    import('../config/cache-dir.js'),
-  ]);
   const dir = defaultCacheDir(source.env);
   const file = join(
     dir,

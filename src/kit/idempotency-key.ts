@@ -11,12 +11,12 @@ import type { Context } from '../context.js';
 import { replayNote, type KeyedAnswer } from '../api/replay.js';
 import { InputError } from './define.js';
 import { note } from '../io/output.js';
+import { limits } from '../api/shapes.js';
 
 export { replayNote, replayOrigin, type KeyedAnswer } from '../api/replay.js';
 
 export async function checkIdempotencyKey(key: string | undefined, flag = '--idempotency-key'): Promise<void> {
   if (key === undefined) return;
-  const { limits } = await import('../api/shapes.js');
   // A header's value loses white space at its ends on the way: " k" would reach the service as "k".
   const message =
     key.length === 0 || key.length > limits.idempotencyKeyMax

@@ -8,6 +8,7 @@ import type { Locale } from '../api/shapes.js';
 import { imageSize, type FileType } from './filetypes.js';
 import { describeImage } from './reading.js';
 import { TEXT_MAX_CHARS, type ReceivedFile } from './uploads.js';
+import { loadMammoth, loadUnpdf } from '../lazy.js';
 
 export const PARSE_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -46,7 +47,7 @@ let pdfParser: Promise<Unpdf> | undefined;
  */
 function loadPdfParser(): Promise<Unpdf> {
   pdfParser ??= (async () => {
-    const unpdf = await import('unpdf');
+    const unpdf = await loadUnpdf();
     await unpdf.resolvePDFJSImport(); // loads PDF.js itself now, so a failure shows here
     return unpdf;
   })();
@@ -107,7 +108,7 @@ function firstLine(error: unknown): string {
 
 async function docxText(path: string): Promise<string> {
   try {
-    const mammoth = (await import('mammoth')).default;
+    const mammoth = (await loadMammoth()).default;
     const result = await mammoth.extractRawText({ path });
     return result.value.replace(/\n{3,}/g, '\n\n').trim();
   } catch {

@@ -14,6 +14,7 @@ import { isAlive, lockStateFile, type StateLock } from './statelock.js';
 import { createHandler, type SandboxStats, type ServerDeps } from './server.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
+import { pdfExtractionProblem, pdfWarning } from './extract.js';
 
 export type { SandboxOptions } from './types.js';
 
@@ -109,7 +110,6 @@ async function openWorld(options: SandboxOptions): Promise<{ world: World; blobD
   if (!ownBlobDir) removeUnfinishedUploads(blobDir);
   if (options.warn) world.warn = options.warn;
   if (options.checkExtractors) {
-    const { pdfExtractionProblem, pdfWarning } = await import('./extract.js');
     const problem = await pdfExtractionProblem();
     if (problem) world.warn(pdfWarning(problem));
   }

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { StateFileError } from './journal.js';
+import { loadLockfile } from '../lazy.js';
 
 export class StateLockedError extends StateFileError {
   constructor(
@@ -41,7 +42,7 @@ export async function lockStateFile(
         : (error as Error).message;
     throw new StateFileError(`cannot use --state ${stateFile}: ${reason}`, 'STATE_UNWRITABLE');
   }
-  const { default: lockfile } = await import('proper-lockfile');
+  const { default: lockfile } = await loadLockfile();
   const take = () =>
     lockfile.lock(stateFile, {
       lockfilePath: lockPath,

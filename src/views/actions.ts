@@ -11,6 +11,8 @@ import { getFormatter, note, printItem, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';
 import { listing, type Listing, type ListingState } from '../http/paginate.js';
+import { renderAction } from './chat.js';
+import { replayNote } from '../api/replay.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -144,7 +146,6 @@ export async function decideAction(
   const known = approve ? await findPending(ctx, id) : undefined;
   if (approve && known && needsConfirmation(known.risk) && !ctx.flags.yes) {
     if (ctx.io.canPrompt) {
-      const { renderAction } = await import('./chat.js');
       const f = await getFormatter(ctx, 'stderr');
       await note(ctx, () =>
         renderAction(ctx, sanitizeDeep(known) as unknown as Record<string, unknown>, f, { commands: false }),
@@ -176,7 +177,6 @@ export async function decideAction(
     throw await explainDecideError(ctx, error, id);
   }
   if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
-  const { replayNote } = await import('../api/replay.js');
   const replay = replayNote(
     answer,
     options.idempotencyKey,

@@ -24,6 +24,8 @@ import { elapsed, fit, TASK_POLL } from './task-follow.js';
 import { envFlag } from '../io/terminal.js';
 import { liveWidth } from '../io/live-line.js';
 import { wantsJson } from '../io/output.js';
+import { formatter } from '../io/format.js';
+import { renderMarkdown } from '../io/markdown.js';
 
 type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
 
@@ -120,7 +122,6 @@ interface MediaView {
 }
 
 async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
-  const { formatter } = await import('../io/format.js');
   const results = !wantsJson(ctx);
   const progress =
     !options.follow || ctx.flags.quiet
@@ -247,7 +248,6 @@ class View implements MediaView {
       return parts.join('\n');
     }
     if (summary) {
-      const { renderMarkdown } = await import('../io/markdown.js');
       parts.push(f.bold('Summary'), (await renderMarkdown(this.ctx, summary)).trimEnd(), '');
     }
     if (chapters.length)

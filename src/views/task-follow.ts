@@ -13,7 +13,7 @@ import type { Action, Milestone, TaskDetail } from '../api/shapes.js';
 import { ACTIVE_TASK_STATUSES } from '../api/shapes.js';
 import { CliError, ExitCode } from '../errors.js';
 import { poll } from '../http/poll.js';
-import { displayWidth, type Formatter } from '../io/format.js';
+import { displayWidth, type Formatter, formatter } from '../io/format.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { truncate } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
@@ -229,7 +229,6 @@ async function createProgressView(
   label: string | undefined,
 ): Promise<ProgressView> {
   if (ctx.flags.quiet) return { update() {}, async finish() {}, async abandon() {} };
-  const { formatter } = await import('../io/format.js');
   const f = formatter(ctx, 'stderr');
   const live = ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb';
   return live ? new LiveView(ctx, f, taskId, label) : new LogView(ctx, f, taskId);

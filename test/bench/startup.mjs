@@ -30,10 +30,12 @@ http.get(process.env.KAGENT_BASE_URL + '/me', { headers: { authorization: 'Beare
 });`;
 
 /**
- * Targets: ratios to `node -e 0` on the same Node; `meOverBareGet`, `kagent me --json`
- * to a bare node:http GET of /me that parses and prints the JSON (the floor a Node CLI cannot go under).
+ * The start-up budget (the owner's guard, issue 39): ratios to `node -e 0` on the same Node;
+ * `meOverBareGet`, `kagent me --json` to a bare node:http GET of /me that parses and prints the
+ * JSON (the floor a Node CLI cannot go under), looser on Node 20 (no compile cache).
+ * `npm run bench` fails when a row is over it.
  */
-export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6, meOverBareGet: 1.45 };
+export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6, meOverBareGet: 1.85, meOverBareGetNode20: 2.15 };
 
 /** Measures every installed Node; prints one table and returns how many rows missed their target. */
 export async function benchStartup({
@@ -115,7 +117,7 @@ export async function benchStartup({
         name: '  me --json ÷ bare GET',
         ms: me.median - bare.median,
         ratio: me.median / bare.median,
-        target: STARTUP_TARGETS.meOverBareGet,
+        target: node.major <= 20 ? STARTUP_TARGETS.meOverBareGetNode20 : STARTUP_TARGETS.meOverBareGet,
         difference: true,
       });
     }
