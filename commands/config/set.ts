@@ -5,6 +5,7 @@ import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
 import * as output from '../../src/io/output.js';
 import { limits } from '../../src/api/shapes.js';
+import { checkSpace } from '../../src/kit/space.js';
 
 export default defineCommand({
   name: 'set',
@@ -38,10 +39,17 @@ export default defineCommand({
       );
     }
     const value = setting.parse(args.value, limits);
+    // A default space must exist: checked with the profile's own service, or said to be unchecked.
+    const check = setting.key === 'space' ? await checkSpace(ctx, String(value)) : undefined;
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
     if (output.wantsJson(ctx))
       await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
+    if (check && 'unchecked' in check)
+      await output.warn(
+        ctx,
+        `could not check that space "${String(value)}" exists (${check.unchecked}): saved unchecked`,
+      );
     const [, source] = setting.current(ctx.config);
     if (source === 'env' || source === 'flag')
       await output.warn(

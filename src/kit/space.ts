@@ -25,11 +25,33 @@ export async function resolveSpace(ctx: Context, ref: string): Promise<Space> {
       'name the space by its id',
     );
   }
-  throw new CliError(`no space with id or name "${ref}"`, {
-    exitCode: ExitCode.NOT_FOUND,
-    code: 'SPACE_NOT_FOUND',
-    hint: 'see your spaces with `kagent space list`',
-  });
+  // The profile's default space (`config set space`) is named by nobody on this command line: say where it came from.
+  const fromProfile = ctx.config.space === ref;
+  throw new CliError(
+    `no space with id or name "${ref}"${fromProfile ? ` (the default space of profile "${ctx.config.profile}")` : ''}`,
+    {
+      exitCode: ExitCode.NOT_FOUND,
+      code: 'SPACE_NOT_FOUND',
+      hint: fromProfile
+        ? `see your spaces with \`kagent space list\`; change the default with \`kagent config set space NAME\`, or remove it with \`kagent config unset space\``
+        : 'see your spaces with `kagent space list`',
+    },
+  );
+}
+
+/**
+ * A space named to be used later (`config set space`), checked now: the space, or why
+ * it could not be checked (no key or base URL yet, the service out of reach). No such
+ * space, or a name shared by several, fails as in resolveSpace.
+ */
+export async function checkSpace(ctx: Context, ref: string): Promise<{ space: Space } | { unchecked: string }> {
+  try {
+    return { space: await resolveSpace(ctx, ref) };
+  } catch (error) {
+    if (ctx.signal.aborted || error instanceof UsageError) throw error;
+    if (error instanceof CliError && error.code === 'SPACE_NOT_FOUND') throw error;
+    return { unchecked: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** The id of the space a user named (see resolveSpace). */

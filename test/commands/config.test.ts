@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
 import { runCli, tempDir } from '../helpers/run.js';
+import { loggedInSandbox } from '../helpers/logged-in.js';
 
 const KEY = 'kak_configtestsecret9876';
 
@@ -27,7 +28,10 @@ describe('config set / get / unset', () => {
     ]) {
       const set = await runCli(['config', 'set', key!, value!], { configDir });
       expect(set.code, key).toBe(0);
-      expect(set.stderr).toBe(''); // piped: no ✓ line
+      // piped: no ✓ line; a space that cannot be checked (a.test is no service) is saved with a warning
+      if (key === 'space')
+        expect(set.stderr).toMatch(/^warning: could not check that space "Research" exists \(.+\): saved unchecked\n$/);
+      else expect(set.stderr).toBe('');
       const get = await runCli(['config', 'get', key!], { configDir });
       expect(get).toMatchObject({ code: 0, stdout: `${value}\n` });
     }
@@ -225,5 +229,39 @@ describe('config delete', () => {
     expect(saved(configDir)).toEqual({ profiles: { sandbox: { baseUrl: 'http://127.0.0.1:7/api/v1' } } });
     const me = await runCli(['me'], { configDir, env: { KAGENT_API_KEY: undefined, KAGENT_BASE_URL: undefined } });
     expect(me.stderr).toContain('`kagent config use sandbox`');
+  });
+});
+
+describe('config set space', () => {
+  it('checks the space exists: a typo is refused (exit 4, nothing saved); a real name or id is saved', async () => {
+    const s = await loggedInSandbox();
+    try {
+      await s.t.call('POST', '/spaces', { body: { name: 'Research' } });
+      const typo = await s.kagent(['config', 'set', 'space', 'Researh']);
+      expect(typo.code).toBe(4);
+      expect(typo.stderr).toContain('no space with id or name "Researh" (SPACE_NOT_FOUND)');
+      expect(saved(s.configDir).profiles.default.space).toBeUndefined();
+      const ok = await s.kagent(['config', 'set', 'space', 'Research']);
+      expect(ok).toMatchObject({ code: 0, stderr: '' });
+      expect(saved(s.configDir).profiles.default.space).toBe('Research');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a profile's space that is gone: the failure says the name came from the profile", async () => {
+    const s = await loggedInSandbox();
+    try {
+      await writeProfile(s.configDir, 'default', { space: 'Researh' });
+      const r = await s.kagent(['doc', 'create', '--title', 'Notes', '--body', 'x']);
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('no space with id or name "Researh" (the default space of profile "default")');
+      expect(r.stderr).toContain('`kagent config set space NAME`');
+      // Named on the command line, the same failure does not blame the profile.
+      const flag = await s.kagent(['doc', 'create', '--title', 'Notes', '--body', 'x', '--space', 'Nowhere']);
+      expect(flag.stderr).toContain('no space with id or name "Nowhere" (SPACE_NOT_FOUND)');
+    } finally {
+      await s.close();
+    }
   });
 });
