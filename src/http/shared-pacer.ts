@@ -67,6 +67,12 @@ const LOCK_GIVE_UP_MS = 5_000;
 const RECORD_BYTES = 16;
 /** Records read beyond the limit's worth: room for pauses among them. */
 const TAIL_SLACK = 64;
+/**
+ * The most requests the shared window counts back: a rate set above this (to turn pacing
+ * off, in effect) is paced on the last MAX_COUNTED requests of all processes, so a request
+ * costs the same whatever the rate; the service's 429 and Retry-After pace beyond that.
+ */
+const MAX_COUNTED = 1_000;
 /** The log is rewritten to its window once it is larger than this and than twice what its window holds. */
 const COMPACT_BYTES = 64 * 1024;
 
@@ -87,6 +93,8 @@ export class SharedFilePacer implements Pacer {
   private serving = false;
   /** How many times this pacer took the lock (tests read it: fewer than the requests when they come together). */
   locks = 0;
+  /** How many bytes of the log the last look read (tests read it: the tail, never the whole). */
+  tailBytes = 0;
 
   constructor(private readonly options: SharedPacerOptions) {
     // The key itself never touches the disk: the file is named by a hash of base URL and key
@@ -257,7 +265,7 @@ export class SharedFilePacer implements Pacer {
   /** The last records of the log: the limit's worth and a little more, never the whole of a large file. */
   private readTail(fd: number): { records: string[]; size: number } {
     const size = fstatSync(fd).size;
-    const length = Math.min(size, (this.shape.limit + TAIL_SLACK) * RECORD_BYTES);
+    const length = Math.min(size, (Math.min(this.shape.limit, MAX_COUNTED) + TAIL_SLACK) * RECORD_BYTES);
     const buffer = Buffer.alloc(length);
     let read = 0;
     while (read < length) {
@@ -265,6 +273,7 @@ export class SharedFilePacer implements Pacer {
       if (n === 0) break;
       read += n;
     }
+    this.tailBytes = read;
     const lines = buffer.toString('latin1', 0, read).split('\n');
     // Started inside the file: the first piece may be the end of a record. The last one is empty or being written.
     if (size > length) lines.shift();
@@ -279,11 +288,9 @@ export class SharedFilePacer implements Pacer {
       const match = /^([SP])(\d{14})$/.exec(record);
       if (!match) continue;
       const t = Number(match[2]);
-      state =
-        match[1] === 'S'
-          ? { sent: [...(state?.sent ?? []), t], pausedUntil: state?.pausedUntil ?? 0 }
-          : pauseState(state, t, now);
-      if (state.sent.length > 2 * this.shape.limit) state.sent = state.sent.slice(-this.shape.limit);
+      state ??= { sent: [], pausedUntil: 0 };
+      if (match[1] === 'P') state = pauseState(state, t, now);
+      else if (state.sent.push(t) > 2 * this.shape.limit) state.sent.splice(0, state.sent.length - this.shape.limit);
     }
     if (!state) return undefined;
     // A pause is only ever stored for at most a window (core.ts never stores a longer Retry-After);

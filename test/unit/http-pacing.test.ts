@@ -260,6 +260,15 @@ describe('the shared pacer across processes', () => {
     expect(readFileSync(pacer.file, 'latin1')).toMatch(/^S\d{14}\n$/);
   });
 
+  it('a rate set far above what is used costs the same per request: the window counts back at most 1,000 requests', async () => {
+    const clock = createFakeClock();
+    const pacer = new SharedFilePacer({ dir: join(dir, 'off'), clock, ...account, ratePerMinute: 1_000_000 });
+    const recent = `S${String(clock.now() - 1_000).padStart(14, '0')}\n`;
+    writeFileSync(pacer.file, recent.repeat(5_000));
+    expect(await pacer.take()).toBe(0);
+    expect(pacer.tailBytes).toBeLessThanOrEqual((1_000 + 64) * 16);
+  });
+
   it('a 70 MB log is not read whole: its tail counts, and it is cut to its window', async () => {
     const clock = createFakeClock();
     const pacer = new SharedFilePacer({ dir: join(dir, 'huge'), clock, ...account });
