@@ -12,6 +12,8 @@ import { discoverOptions, fileOptions, shapes, type FileOptions } from './shared
 import { reportSkipped } from '../../src/upload/ci-report.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
+import { note } from '../../src/io/output.js';
+import { refusedBeforeReading } from '../../src/upload/uploader.js';
 
 interface SyncOptions extends FileOptions {
   space?: string;
@@ -32,7 +34,7 @@ export default defineCommand({
   description: [
     'Like `aws s3 sync` for the library: new files are uploaded; a changed file is uploaded and, once the service has it, the item of its earlier version is deleted; unchanged files cost no request. With --delete, the items of files no longer in DIR are deleted too (asked first on a terminal; elsewhere --delete needs --yes). Items of the space that did not come from DIR are never touched.',
     "Which files: a symbolic link is followed only while it stays in DIR; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent's own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins, as in aws s3 sync) leave files out, and the items of files left out are not deleted.",
-    "Which item came from which file: each file is sent under the name <prefix>:<path with : between folders> (prefix: DIR's own name, or --prefix; in each part %, :, \\ and / are written %25, %3A, %5C, %2F), and the service's listing of the space gives every item's file name and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). When the listing does not give file names, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
+    "Which item came from which file: each file is sent under its own name (the title people see) with the note 'kagent lib sync \"<prefix>\" \"<path>\"' (prefix: DIR's own name, or --prefix), and the service's listing of the space gives every item's note and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). A renamed file shows its new name once --delete lets its old item go; items named by earlier versions (<prefix>:<path with : between folders>) are renamed once. When the listing does not give notes, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
     "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
     '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.',
     'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
@@ -81,7 +83,7 @@ export default defineCommand({
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
-    const { listSpace, syncName, planSync, plannedDeletes, tooManyDeletes } =
+    const { listSpace, syncFileName, syncNote, planSync, plannedDeletes, tooManyDeletes } =
       await import('../../src/upload/sync-plan.js');
     const { discover } = await import('../../src/upload/discover.js');
     // The space's listing is asked for first and comes while the folder is walked and read.
@@ -106,14 +108,22 @@ export default defineCommand({
     const sources = found.map((source) => {
       const shown = source.display.slice(head);
       const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
-      return Object.assign(source, { rel, name: syncName(prefix, rel) });
+      return Object.assign(source, { rel, name: syncFileName(rel), note: syncNote(prefix, rel) });
     });
     const cache = digestCache(cacheDir);
     let fileLimit: Promise<() => Promise<number | undefined>> | undefined;
     const limit = async () =>
       (await (fileLimit ??= import('../../src/upload/uploader.js').then((m) => m.accountFileLimit(api, ctx.signal))))();
 
-    const plan = await planSync({ listing, prefix, sources, cache, known: await known, signal: ctx.signal });
+    const plan = await planSync({
+      listing,
+      prefix,
+      sources,
+      cache,
+      known: await known,
+      deleting: opts.delete === true,
+      signal: ctx.signal,
+    });
     // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
     const { filter } = walking;
     if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
@@ -223,6 +233,11 @@ async function execute(
     reporter.close();
   }
   await reporter.summary(summary, performance.now() - started);
+  if (summary.migrated)
+    await note(
+      ctx,
+      `${summary.migrated} item${summary.migrated === 1 ? '' : 's'} of an earlier kagent were renamed to their file's own name (once: replaced, not added twice)`,
+    );
 
   if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
   if (summary.stoppedBy) {
@@ -308,11 +323,11 @@ async function planLines(
       else lines.push({ ...base(file.source), action: 'unchanged', ...(file.holder ? { item: file.holder.id } : {}) });
       continue;
     }
-    const checked = await inspect(file.source.path, file.source.name, file.source.size, {
-      limit,
-      cache,
-      signal: ctx.signal,
-    });
+    // Every check the run makes: the name and note bounds first, then the file's own.
+    const before = refusedBeforeReading(file.source);
+    const checked = before?.error
+      ? { ok: false as const, refusal: { ...before.error, exitCode: before.exitCode ?? ExitCode.USAGE } }
+      : await inspect(file.source.path, file.source.name, file.source.size, { limit, cache, signal: ctx.signal });
     if (!checked.ok) {
       lines.push({
         ...base(file.source),
@@ -322,10 +337,12 @@ async function planLines(
       codes.push(checked.refusal.exitCode);
       continue;
     }
+    // The earlier scheme's item of the file goes first, then the file under its own name.
+    const earlier = [...(file.migrated ? [file.migrated] : []), ...file.previous].map((p) => p.id);
     lines.push({
       ...base(file.source),
-      action: file.action,
-      ...(names && file.previous.length > 0 ? { previous: file.previous.map((p) => p.id) } : {}),
+      action: file.migrated ? 'replace' : file.action,
+      ...(names && earlier.length > 0 ? { previous: earlier } : {}),
     });
   }
   for (const removal of plan.removals) {

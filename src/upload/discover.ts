@@ -32,6 +32,8 @@ export interface Source {
   path: string;
   /** Sent as X-File-Name (and part of the idempotency key). */
   name: string;
+  /** The note sent with this file, in place of the run's (lib sync's record of the file's path). */
+  note?: string;
   size: number;
   /** A walked file's stats as found (what a digest cache compares); absent for named files and stdin. */
   stats?: BigIntStats;

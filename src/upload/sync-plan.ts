@@ -1,21 +1,25 @@
 // `lib sync`'s plan: which item of the space came from which file of DIR, and
 // what to do about each.
 //
-// Which item came from which file: the name the upload sends. A file at
-// `guide/intro.md` under DIR goes up as `<prefix>:guide:intro.md` (prefix: by
-// default DIR's own name, --prefix to choose), one name without a slash
-// because a service keeps only the last part of a path (the sandbox does). In
-// the prefix and each folder or file name, `%`, `:`, `\` and `/` are written
-// %25, %3A, %5C and %2F, so the name reads back to exactly one path. The service's
-// listing of the space, with each item's `fileName`, is then the whole record:
-// nothing is kept on this machine, so a CI job with no cache, two runs at once
-// and a run killed half-way all read the same truth. An item is "from DIR"
-// only when it is a file whose name starts with `<prefix>:` and decodes; every
-// other item in the space is left alone.
+// Which item came from which file: the item's note. A file at
+// `guide/intro.md` under DIR goes up under its own name (`intro.md`, so the
+// library, chat and home show the title `intro`) with the note
+// `kagent lib sync "<prefix>" "guide/intro.md"` (prefix: by default DIR's own
+// name, --prefix to choose; both JSON strings, so the note reads back to
+// exactly one prefix and path). The service's listing of the space, with each
+// item's note, is then the whole record: nothing is kept on this machine, so a
+// CI job with no cache, two runs at once and a run killed half-way all read
+// the same truth. An item is "from DIR" only when its note is exactly one sync
+// wrote for the prefix; every other item in the space is left alone.
+//
+// Items of the earlier scheme (the name `<prefix>:guide:intro.md`, %-escaped
+// parts, no note) are still DIR's: an unchanged one is deleted and its file
+// sent again under its own name and note, once (a migration, reported as
+// such); a changed or removed one goes as any earlier version.
 //
 // What the listing must say (the contract does not show LibraryItem's fields):
-//   fileName  which items came from DIR. Without it (or when an upload's answer
-//             names the item otherwise than it was sent) nothing is deleted —
+//   note      which items came from DIR. Without it (or when an upload's answer
+//             gives the item another note than was sent) nothing is deleted —
 //             no replaced version, no removed file — and the run says so;
 //             uploads still go.
 //   sha256    which files are unchanged, without a request. Without it every
@@ -41,6 +45,9 @@ export interface Mapping {
 export interface Listed {
   id: string;
   fileName?: string;
+  note?: string | null;
+  /** Mapped by the earlier scheme's file name (`<prefix>:a:b.md`), not by its note. */
+  legacy?: boolean;
   sha256?: string;
   size?: number;
 }
@@ -55,6 +62,13 @@ export interface PlannedFile {
   holder?: Listed;
   /** Items of this path that are not the file as it is now (replace: deleted after the upload; keep: older versions). */
   previous: Listed[];
+  /**
+   * Items deleted before the upload, because they hold the file's bytes under another name (the
+   * service would answer the upload with them): the earlier scheme's item of this path (`migrated`),
+   * or with --delete, the item of a file gone from DIR (a rename).
+   */
+  first?: Listed[];
+  migrated?: Listed;
 }
 
 export interface PlannedRemoval {
@@ -63,6 +77,8 @@ export interface PlannedRemoval {
   item: Listed;
   /** Set when the item stays although its file is gone: its bytes are those of a file in DIR. */
   heldFor?: string;
+  /** Deleted before the upload of `early` (its bytes under their new name). */
+  early?: string;
 }
 
 export interface SyncPlan {
@@ -92,12 +108,39 @@ function decodePart(part: string): string | undefined {
   return part.replace(/%(25|3A|5C|2F)/gi, (_, hex: string) => chars[hex.toUpperCase()] as string);
 }
 
-/** The X-File-Name of the file at `rel` (folders separated by /) under the folder synced as `prefix`. */
+/** The X-File-Name of the file at `rel`: its own name, what a person recognises. */
+export function syncFileName(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+/** The note that says which file of the folder synced as `prefix` an item holds. */
+export function syncNote(prefix: string, rel: string): string {
+  return `kagent lib sync ${JSON.stringify(prefix)} ${JSON.stringify(rel)}`;
+}
+
+const NOTE = /^kagent lib sync ("(?:[^"\\]|\\.)*") ("(?:[^"\\]|\\.)*")$/s;
+
+/** The path under DIR an item's note stands for; undefined when it is not a note sync wrote for `prefix`. */
+export function pathOfNote(prefix: string, note: string): string | undefined {
+  const match = NOTE.exec(note);
+  if (!match) return undefined;
+  let rel: unknown;
+  try {
+    if (JSON.parse(match[1] as string) !== prefix) return undefined;
+    rel = JSON.parse(match[2] as string);
+  } catch {
+    return undefined;
+  }
+  if (typeof rel !== 'string' || syncNote(prefix, rel) !== note) return undefined;
+  return rel.split('/').some((part) => part === '' || part === '.' || part === '..') ? undefined : rel;
+}
+
+/** The earlier scheme's X-File-Name of the file at `rel` (folders separated by /) under the folder synced as `prefix`. */
 export function syncName(prefix: string, rel: string): string {
   return `${encodePart(prefix)}:${rel.split('/').map(encodePart).join(':')}`;
 }
 
-/** The path under DIR that an item's file name stands for; undefined when the name is not one sync gave for `prefix`. */
+/** The path under DIR that an earlier-scheme file name stands for; undefined when the name is not one sync gave for `prefix`. */
 export function pathOfName(prefix: string, fileName: string): string | undefined {
   const head = `${encodePart(prefix)}:`;
   if (!fileName.startsWith(head)) return undefined;
@@ -157,13 +200,15 @@ export async function listSpace(
     if (typeof item.id !== 'string') continue;
     if (item.kind !== undefined && item.kind !== 'file') continue;
     const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
+    const note = typeof item.note === 'string' || item.note === null ? item.note : undefined;
     const sha256 =
       typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
-    if (fileName === undefined) names = false;
+    if (note === undefined) names = false;
     if (sha256 === undefined) hashes = false;
     items.push({
       id: item.id,
       ...(fileName !== undefined ? { fileName } : {}),
+      ...(note !== undefined ? { note } : {}),
       ...(sha256 !== undefined ? { sha256 } : {}),
       ...(typeof item.size === 'number' ? { size: item.size } : {}),
     });
@@ -193,7 +238,27 @@ export interface PlanInput {
   cache?: DigestCache;
   /** DIR's record of its files' digests: an unchanged file is not read again. */
   known?: FolderDigests;
+  /** --delete: a gone file's item holding the bytes of a file under another path goes, and the file goes up under its name. */
+  deleting?: boolean;
   signal?: AbortSignal;
+}
+
+/** DIR's items by path: by their note, or by the earlier scheme's file name (`legacy`). */
+function mapped(items: Listed[], mapping: Mapping, input: PlanInput): Map<string, Listed[]> {
+  const ours = new Map<string, Listed[]>();
+  if (!mapping.names) return ours;
+  for (const item of items) {
+    let rel = typeof item.note === 'string' ? pathOfNote(input.prefix, item.note) : undefined;
+    if (rel === undefined && item.fileName !== undefined) {
+      rel = pathOfName(input.prefix, item.fileName);
+      if (rel !== undefined) item.legacy = true;
+    }
+    if (rel === undefined) continue;
+    const list = ours.get(rel) ?? [];
+    list.push(item);
+    ours.set(rel, list);
+  }
+  return ours;
 }
 
 export async function planSync(input: PlanInput): Promise<SyncPlan> {
@@ -205,57 +270,77 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
     hashing.catch((error: unknown) => error as Error),
   ]);
   if (digests instanceof Error) throw digests;
-  const ours = new Map<string, Listed[]>();
-  if (mapping.names) {
-    // The names of DIR's files read back at once; any other name is decoded.
-    const local = new Map(input.sources.map((source) => [syncName(input.prefix, source.rel), source.rel] as const));
-    for (const item of items) {
-      const rel =
-        item.fileName === undefined ? undefined : (local.get(item.fileName) ?? pathOfName(input.prefix, item.fileName));
-      if (rel === undefined) continue;
-      const list = ours.get(rel) ?? [];
-      list.push(item);
-      ours.set(rel, list);
-    }
-  }
+  const ours = mapped(items, mapping, input);
   const bySha = new Map<string, Listed>();
   if (mapping.hashes)
     for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
+  const present = new Set(input.sources.map((s) => s.rel));
+  /** The path an item of DIR stands for. */
+  const pathOf = new Map<string, string>();
+  for (const [rel, list] of ours) for (const item of list) pathOf.set(item.id, rel);
 
   const files: PlannedFile[] = [];
   const refused: Source[] = [];
   const localShas = new Map<string, string>();
+  /** Items deleted before an upload: the file of that path. */
+  const early = new Map<string, string>();
   for (const source of input.sources) {
     if (source.refusal) {
       refused.push(source);
       continue;
     }
     const previous = ours.get(source.rel) ?? [];
-    if (!mapping.hashes) {
-      files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
-      continue;
-    }
-    const sha256 = digests.get(source);
+    const sha256 = mapping.hashes ? digests.get(source) : undefined;
     if (sha256 === undefined) {
-      // Unreadable now: the upload reports it with its own code.
+      // No SHA-256 in the listing, or the file is unreadable now (the upload reports it with its own code).
       files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
       continue;
     }
     localShas.set(sha256, source.rel);
-    const own = previous.find((item) => item.sha256 === sha256);
-    const holder = own ?? bySha.get(sha256);
+    const own = previous.find((item) => item.sha256 === sha256 && !item.legacy);
+    const legacy = own ? undefined : previous.find((item) => item.sha256 === sha256);
+    const holder = own ?? (legacy ? undefined : bySha.get(sha256));
     const stale = previous.filter((item) => item.sha256 !== sha256);
-    if (holder) files.push({ source, rel: source.rel, sha256, action: 'keep', holder, previous: stale });
-    else files.push({ source, rel: source.rel, sha256, action: previous.length > 0 ? 'replace' : 'upload', previous });
+    // The bytes under the earlier scheme's name, or with --delete under a gone file's: that item goes
+    // first (an upload would be answered with it), and the file goes up under its own name.
+    const renamed = holder && input.deleting && pathOf.has(holder.id) && !present.has(pathOf.get(holder.id) as string);
+    const first = legacy ?? (renamed ? holder : undefined);
+    if (first) early.set(first.id, source.rel);
+    const file: PlannedFile = first
+      ? {
+          source,
+          rel: source.rel,
+          sha256,
+          action: stale.length > 0 ? 'replace' : 'upload',
+          previous: stale,
+          first: [first],
+        }
+      : holder
+        ? { source, rel: source.rel, sha256, action: 'keep', holder, previous: stale }
+        : { source, rel: source.rel, sha256, action: previous.length > 0 ? 'replace' : 'upload', previous };
+    if (legacy) file.migrated = legacy;
+    files.push(file);
   }
+  // A file whose bytes are held by an item deleted first goes up too (after it, answered with the new item).
+  for (const file of files)
+    if (file.action === 'keep' && file.holder && early.has(file.holder.id)) {
+      file.action = file.previous.length > 0 ? 'replace' : 'upload';
+      delete file.holder;
+    }
 
-  const present = new Set(input.sources.map((s) => s.rel));
   const removals: PlannedRemoval[] = [];
   for (const [rel, list] of ours) {
     if (present.has(rel)) continue;
     for (const item of list) {
-      const heldFor = item.sha256 !== undefined ? localShas.get(item.sha256) : undefined;
-      removals.push({ rel, name: syncName(input.prefix, rel), item, ...(heldFor !== undefined ? { heldFor } : {}) });
+      const movedTo = early.get(item.id);
+      const heldFor = movedTo === undefined && item.sha256 !== undefined ? localShas.get(item.sha256) : undefined;
+      removals.push({
+        rel,
+        name: item.fileName ?? syncFileName(rel),
+        item,
+        ...(heldFor !== undefined ? { heldFor } : {}),
+        ...(movedTo !== undefined ? { early: movedTo } : {}),
+      });
     }
   }
   removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));

@@ -75,6 +75,8 @@ export interface SyncSummary {
   kept: number;
   /** Bytes of the files that became new items. */
   bytes: number;
+  /** Items of the earlier naming scheme replaced by the same file under its own name (once). */
+  migrated?: number;
   /** Why nothing was deleted, when the service does not say which items came from DIR. */
   noMapping?: string;
   exitCode: number;
@@ -115,12 +117,16 @@ class SyncRun {
   private uploads: UploadSummary | undefined;
   /** Files reported as held by an item, checked against the listing once the run sent anything. */
   private readonly held: Array<{ entry: SyncEntry; source?: Source }> = [];
+  /** Items of gone files deleted before an upload of their bytes under a new name (already reported). */
+  private readonly deletedEarly = new Set<string>();
+  /** Every item deleted before the uploads (earlier-scheme items too). */
+  private readonly deletedFirst = new Set<string>();
   /** Whether the run sent a write (an upload or a delete). */
   private sent = false;
 
   constructor(private readonly options: RunOptions) {
     this.names = options.plan.mapping.names;
-    if (!this.names) this.noMapping = "the library listing does not give items' file names (fileName)";
+    if (!this.names) this.noMapping = "the library listing does not give items' notes (note)";
   }
 
   async run(): Promise<SyncSummary> {
@@ -253,9 +259,12 @@ class SyncRun {
     const toSend = options.plan.files.filter((f) => f.action !== 'keep');
     if (toSend.length === 0 || options.signal?.aborted) return;
     this.sent = true;
+    const sending: PlannedFile[] = [];
+    for (const file of toSend) if (await this.deleteFirst(file)) sending.push(file);
+    if (sending.length === 0) return;
     const bySource = new Map(toSend.map((f) => [f.source, f] as const));
     this.uploads = await options.uploadAll(
-      toSend.map((f) => f.source),
+      sending.map((f) => f.source),
       {
         api: options.api,
         target: { space: options.space },
@@ -263,7 +272,11 @@ class SyncRun {
         failFast: options.failFast,
         limit: options.limit,
         cache: options.cache,
-        listed: options.plan.listedIds,
+        // What the listing gave, less what this run deleted since: a replay naming one is read again.
+        listed:
+          this.deletedFirst.size > 0
+            ? new Set([...options.plan.listedIds].filter((id) => !this.deletedFirst.has(id)))
+            : options.plan.listedIds,
         signal: options.signal,
         events: {
           ...options.events.upload,
@@ -271,6 +284,45 @@ class SyncRun {
         },
       },
     );
+  }
+
+  /**
+   * Deletes the items that hold the file's bytes under another name (the earlier scheme's, or a gone
+   * file's with --delete), so that its upload adds it under its own name; false when one could not
+   * be deleted (the file then fails: its upload would be answered with that item).
+   */
+  private async deleteFirst(file: PlannedFile): Promise<boolean> {
+    for (const item of file.first ?? []) {
+      const error = await this.remove(item.id);
+      const removal = this.options.plan.removals.find((r) => r.item.id === item.id);
+      if (error) {
+        const message = `its bytes are item ${item.id}, which could not be deleted to add it under its own name: ${error.message}`;
+        await this.count(
+          {
+            path: file.rel,
+            name: file.source.name,
+            size: file.source.size,
+            status: 'failed',
+            error: { code: error.code, message },
+            exitCode: error.exitCode,
+          },
+          file.source,
+        );
+        return false;
+      }
+      this.deletedFirst.add(item.id);
+      if (!removal) continue;
+      this.deletedEarly.add(item.id);
+      const name = removal.item.fileName ?? removal.name;
+      await this.count({
+        path: removal.rel,
+        name,
+        size: removal.item.size ?? 0,
+        item: { id: item.id },
+        status: 'deleted',
+      });
+    }
+    return true;
   }
 
   private async uploaded(file: PlannedFile, result: FileResult): Promise<void> {
@@ -294,29 +346,35 @@ class SyncRun {
     this.answered.add(item.id);
     if (result.status === 'uploaded') {
       this.summary.bytes += source.size;
-      this.checkName(item, source.name);
+      this.checkName(item, source.note);
     }
     const earlier = file.previous.filter((p) => p.id !== item.id);
     const wasThere = result.status === 'exists' || file.previous.some((p) => p.id === item.id);
-    const entry: SyncEntry = {
-      ...base,
-      status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded',
-      item,
-    };
+    const { migrated } = file;
+    const entry: SyncEntry = migrated
+      ? {
+          ...base,
+          status: 'replaced',
+          item,
+          previous: [migrated.id],
+          reason: `migrated once from the name ${migrated.fileName ?? migrated.id}`,
+        }
+      : { ...base, status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded', item };
+    if (migrated) this.summary.migrated = (this.summary.migrated ?? 0) + 1;
     if (earlier.length > 0) this.pending.push({ file, entry, delete: earlier });
     else await this.count(entry, source);
   }
 
-  /** A new item must carry the name it was sent with, or the listing cannot be read as a map. */
-  private checkName(item: LibraryItem, sent: string): void {
+  /** A new item must carry the note it was sent with, or the listing cannot be read as a map. */
+  private checkName(item: LibraryItem, sent: string | undefined): void {
     if (!this.names) return;
-    const said = (item as { fileName?: unknown }).fileName;
+    const said = (item as { note?: unknown }).note;
     if (said === sent) return;
     this.names = false;
     this.noMapping =
-      typeof said === 'string'
-        ? `the service named an uploaded file ${JSON.stringify(said)}, not ${JSON.stringify(sent)} as it was sent`
-        : "the service does not give uploaded items' file names (fileName)";
+      typeof said === 'string' || said === null
+        ? `the service gave an uploaded file the note ${JSON.stringify(said)}, not ${JSON.stringify(sent)} as it was sent`
+        : "the service does not give uploaded items' notes (note)";
   }
 
   /** Whether removed files' items may go: asked for, mapped, and sure no failed file's bytes are in one. */
@@ -329,7 +387,7 @@ class SyncRun {
 
   private removable(): Listed[] {
     return this.options.plan.removals
-      .filter((r) => r.heldFor === undefined && !this.answered.has(r.item.id))
+      .filter((r) => r.heldFor === undefined && r.early === undefined && !this.answered.has(r.item.id))
       .map((r) => r.item);
   }
 
@@ -371,7 +429,7 @@ class SyncRun {
         else done.push(id);
       }
       if (!failed) {
-        await this.count({ ...entry, status: 'replaced', previous: done }, file.source);
+        await this.count({ ...entry, status: 'replaced', previous: [...(entry.previous ?? []), ...done] }, file.source);
         continue;
       }
       const message = `the new version is ${entry.item?.id}; deleting the earlier one failed: ${failed.message}`;
@@ -382,6 +440,7 @@ class SyncRun {
 
   private async deleteRemoved(go: boolean, why: { stopped: boolean; refusal: CliError | undefined }): Promise<void> {
     for (const removal of this.options.plan.removals) {
+      if (this.deletedEarly.has(removal.item.id)) continue;
       const base = {
         path: removal.rel,
         name: removal.name,

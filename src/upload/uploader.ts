@@ -251,8 +251,8 @@ async function uploadOne(
 type Saved = CallResult<Responses['uploadFile']>;
 type Checked = Extract<Inspection, { ok: true }>;
 
-/** Refusals known from the listing alone, before the file is opened. */
-function refusedBeforeReading(source: Source): FileResult | undefined {
+/** Refusals known from the listing alone, before the file is opened (the dry runs make them too). */
+export function refusedBeforeReading(source: Source): FileResult | undefined {
   if (source.refusal)
     return refused(source, {
       ...source.refusal,
@@ -262,6 +262,13 @@ function refusedBeforeReading(source: Source): FileResult | undefined {
     return refused(source, {
       code: 'NAME_TOO_LONG',
       message: `the name is ${charLength(source.name)} characters; the service takes at most ${limits.fileNameMax}`,
+      exitCode: ExitCode.USAGE,
+    });
+  }
+  if (source.note !== undefined && charLength(source.note) > limits.uploadNoteMax) {
+    return refused(source, {
+      code: 'NAME_TOO_LONG',
+      message: `its path under the folder is too long to record in the item's note (at most ${limits.uploadNoteMax} characters with the prefix)`,
       exitCode: ExitCode.USAGE,
     });
   }
@@ -277,7 +284,8 @@ function sendFile(
   const { api, target, events, signal } = options;
   const query: Record<string, string> = {};
   if (target.space !== undefined) query.space = target.space;
-  if (target.note !== undefined) query.note = target.note;
+  const note = source.note ?? target.note;
+  if (note !== undefined) query.note = note;
   if (target.lang !== undefined) query.lang = target.lang;
   return api.callFull('uploadFile', {
     stream: () => {
@@ -287,7 +295,14 @@ function sendFile(
     contentLength: source.size,
     headers: { 'x-file-name': encodeURIComponent(source.name) },
     query,
-    idempotencyKey: uploadKey({ digest, sampled, name: source.name, ...target, ...(after ? { after } : {}) }),
+    idempotencyKey: uploadKey({
+      digest,
+      sampled,
+      name: source.name,
+      ...target,
+      ...(note !== undefined ? { note } : {}),
+      ...(after ? { after } : {}),
+    }),
     signal,
   });
 }

@@ -1,7 +1,7 @@
 // Green means the library matches the folder: `lib upload` and `lib sync`
 // end with the space holding the folder's files, or exit non-zero saying why.
 // The reproductions of the library-matches-folder issue, against the sandbox.
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -230,5 +230,78 @@ describe('--max-deletes counts the items of gone files only', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^0 uploaded, 3 replaced, 2 deleted, 0 unchanged, 0 failed/m);
     expect(await library(research)).toHaveLength(3);
+  });
+});
+
+describe('names people read', () => {
+  it('--prefix acme/handbook: titles are the files’ own names, with no percent-encoding or ":" joins; lib list shows them', async () => {
+    const dir = folder({ 'guide/page2.md': '# Page two\n', 'README.md': '# Read me\n' });
+    const r = await kagent(['lib', 'sync', dir, '--space', 'Research', '--prefix', 'acme/handbook']);
+    expect(r.code, r.stderr).toBe(0);
+    const items = await library(research);
+    expect(items.map((i) => i.title).sort()).toEqual(['README', 'page2']);
+    for (const item of items) expect(item.title).not.toMatch(/[%:]/);
+    const list = await kagent(['lib', 'list', '--space', 'Research']);
+    expect(list.stdout).toMatch(/\bpage2\b/);
+    expect(list.stdout).not.toMatch(/%2F|acme.handbook:/);
+  });
+
+  it('a renamed file: its new name shows once --delete lets the old item go; without --delete the old one is kept and said', async () => {
+    const dir = folder({ 'api/ep1.txt': 'endpoint one\n', 'other.md': '# other\n' });
+    expect((await kagent(['lib', 'sync', dir, '--space', 'Research'])).code).toBe(0);
+    const [old] = (await library(research)).filter((i) => i.fileName === 'ep1.txt');
+    mkdirSync(join(dir, 'api'), { recursive: true });
+    writeFileSync(join(dir, 'api/endpoint1.txt'), 'endpoint one\n');
+    unlinkSync(join(dir, 'api/ep1.txt'));
+    const kept = await kagent(['lib', 'sync', dir, '--space', 'Research']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/^kept\tapi\/ep1\.txt/m);
+    const r = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^deleted\\tapi/ep1\\.txt\\t${old?.id}`, 'm'));
+    expect(r.stdout).toMatch(/^uploaded\tapi\/endpoint1\.txt/m);
+    const items = await library(research);
+    expect(items.map((i) => i.fileName).sort()).toEqual(['endpoint1.txt', 'other.md']);
+    expect(items.find((i) => i.fileName === 'endpoint1.txt')?.note).toBe('kagent lib sync "docs" "api/endpoint1.txt"');
+  });
+
+  it('items of the earlier naming scheme (<prefix>:a:b.md) migrate once on the next run, reported as such; nothing duplicated', async () => {
+    const dir = folder({ 'guide/intro.md': '# Intro\n', 'README.md': '# Readme\n', 'gone.md': '# gone\n' });
+    // What an earlier kagent left: names joined with ':' and no note.
+    for (const [rel, legacy] of [
+      ['guide/intro.md', 'docs:guide:intro.md'],
+      ['README.md', 'docs:README.md'],
+      ['gone.md', 'docs:gone.md'],
+    ] as const) {
+      await s.t.call('POST', '/library/files', {
+        key,
+        raw: readFileSync(join(dir, rel)),
+        headers: { 'x-file-name': encodeURIComponent(legacy), 'content-type': 'application/octet-stream' },
+        query: { space: research },
+      });
+    }
+    const before = await library(research);
+    unlinkSync(join(dir, 'gone.md'));
+    const r = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(lines.map((l) => [l.path, l.status]).sort()).toEqual([
+      ['README.md', 'replaced'],
+      ['gone.md', 'deleted'],
+      ['guide/intro.md', 'replaced'],
+    ]);
+    expect(lines.find((l) => l.path === 'guide/intro.md').reason).toBe(
+      'migrated once from the name docs:guide:intro.md',
+    );
+    expect(r.stderr).toMatch(/2 items of an earlier kagent were renamed to their file's own name/);
+    const after = await library(research);
+    expect(after.map((i) => i.fileName).sort()).toEqual(['README.md', 'intro.md']);
+    expect(after.some((i) => before.some((b) => b.id === i.id))).toBe(false);
+    const again = await kagent(['lib', 'sync', dir, '--space', 'Research', '--delete', '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^0 uploaded, 0 replaced, 0 deleted, 2 unchanged, 0 failed/m);
   });
 });

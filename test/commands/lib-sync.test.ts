@@ -13,7 +13,7 @@ import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../h
 import { tempDir } from '../helpers/run.js';
 import { xmllint } from '../helpers/junit.js';
 import { writeProfile } from '../../src/config/store.js';
-import { pathOfName, syncName } from '../../src/upload/sync-plan.js';
+import { pathOfName, pathOfNote, syncName, syncNote } from '../../src/upload/sync-plan.js';
 
 let space: string;
 
@@ -27,8 +27,10 @@ const sync = (dir: string, extra: string[] = [], options: Parameters<LoggedIn['k
 async function requests(): Promise<Record<string, number>> {
   return (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;
 }
-/** The file items of the account: id, fileName, spaceId (read without the hidden-fields setting's effect on the check). */
-async function library(): Promise<Array<{ id: string; fileName?: string; spaceId: string; sha256?: string }>> {
+/** The file items of the account: id, fileName, note, spaceId (read without the hidden-fields setting's effect on the check). */
+async function library(): Promise<
+  Array<{ id: string; fileName?: string; note?: string | null; spaceId: string; sha256?: string }>
+> {
   return (await s.t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 }, validate: false })).body.items;
 }
 async function hide(fields: string[]) {
@@ -58,7 +60,8 @@ const ndjson = (stdout: string) =>
     .filter(Boolean)
     .map((line) => JSON.parse(line));
 const countLine = (stderr: string) => stderr.split('\n').find((line) => /^\d+ uploaded, /.test(line));
-const byName = async () => new Map((await library()).map((item) => [item.fileName, item]));
+/** The items of the folder synced as `docs`, by the path their note records. */
+const byName = async () => new Map((await library()).map((item) => [pathOfNote('docs', item.note ?? ''), item]));
 
 const DOCS = {
   'README.md': '# Handbook\n\nHow we work.\n',
@@ -107,10 +110,12 @@ describe('kagent lib sync', () => {
     ]);
     expect(countLine(r.stderr)).toMatch(/^3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 0 failed/);
     const items = await library();
-    expect(items.map((i) => i.fileName).sort()).toEqual([
-      'docs:README.md',
-      'docs:guide:intro.md',
-      'docs:guide:setup.txt',
+    // Titles a person reads: the file's own name; the path under the folder is in the note.
+    expect(items.map((i) => i.fileName).sort()).toEqual(['README.md', 'intro.md', 'setup.txt']);
+    expect(items.map((i) => i.note).sort()).toEqual([
+      'kagent lib sync "docs" "README.md"',
+      'kagent lib sync "docs" "guide/intro.md"',
+      'kagent lib sync "docs" "guide/setup.txt"',
     ]);
     expect(items.every((i) => i.spaceId === space)).toBe(true);
   });
@@ -134,14 +139,14 @@ describe('kagent lib sync', () => {
   it('a changed file: the new version uploaded, then the earlier item deleted; the others untouched', async () => {
     const dir = folder(DOCS);
     await sync(dir);
-    const old = (await byName()).get('docs:guide:intro.md')!;
+    const old = (await byName()).get('guide/intro.md')!;
     write(dir, 'guide/intro.md', '# Intro\n\nStart here, then read the setup.\n');
     await resetStats();
     const r = await sync(dir, ['--json']);
     expect(r.code, r.stderr).toBe(0);
     const lines = ndjson(r.stdout);
     const replaced = lines.find((l) => l.path === 'guide/intro.md');
-    expect(replaced).toMatchObject({ status: 'replaced', name: 'docs:guide:intro.md', previous: [old.id] });
+    expect(replaced).toMatchObject({ status: 'replaced', name: 'intro.md', previous: [old.id] });
     expect(replaced.item.id).not.toBe(old.id);
     expect(
       lines
@@ -150,7 +155,7 @@ describe('kagent lib sync', () => {
         .sort(),
     ).toEqual(['README.md', 'guide/setup.txt']);
     const after = await byName();
-    expect(after.get('docs:guide:intro.md')!.id).toBe(replaced.item.id);
+    expect(after.get('guide/intro.md')!.id).toBe(replaced.item.id);
     expect([...after.values()].some((i) => i.id === old.id)).toBe(false);
     expect(after.size).toBe(3);
     expect((await requests()).uploadFile).toBe(1);
@@ -161,14 +166,14 @@ describe('kagent lib sync', () => {
   it('a changed file whose upload fails: the earlier item stays (nothing lost), exit 7; the next run replaces it', async () => {
     const dir = folder(DOCS);
     await sync(dir);
-    const old = (await byName()).get('docs:README.md')!;
+    const old = (await byName()).get('README.md')!;
     write(dir, 'README.md', '# Handbook\n\nHow we work, now.\n');
     // Injected 429s carry Retry-After: 1: the five retries take five seconds.
     await s.t.inject({ kind: '429', count: 6, method: 'POST', path: '/api/v1/library/files' });
     const failed = await sync(dir);
     expect(failed.code).toBe(7);
     expect(failed.stderr).toMatch(/run the same command again/);
-    expect((await byName()).get('docs:README.md')!.id).toBe(old.id);
+    expect((await byName()).get('README.md')!.id).toBe(old.id);
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     const again = await sync(dir);
     expect(again.code, again.stderr).toBe(0);
@@ -178,23 +183,23 @@ describe('kagent lib sync', () => {
       expect.stringMatching(/^li_/),
       old.id,
     ]);
-    expect((await library()).filter((i) => i.fileName === 'docs:README.md')).toHaveLength(1);
+    expect((await library()).filter((i) => i.note === syncNote('docs', 'README.md'))).toHaveLength(1);
   });
 
   it('a replace cut short (the new version there, the earlier one not yet deleted): the next run deletes the earlier one', async () => {
     const dir = folder(DOCS);
     await sync(dir);
-    const old = (await byName()).get('docs:guide:setup.txt')!;
+    const old = (await byName()).get('guide/setup.txt')!;
     // What a run killed between the upload and the delete leaves: both versions under the one name.
     write(dir, 'guide/setup.txt', 'install the tools, then the hooks\n');
     await s.t.call('POST', '/library/files', {
       key,
       raw: Buffer.from('install the tools, then the hooks\n'),
       headers: {
-        'x-file-name': encodeURIComponent('docs:guide:setup.txt'),
+        'x-file-name': encodeURIComponent('setup.txt'),
         'content-type': 'application/octet-stream',
       },
-      query: { space },
+      query: { space, note: syncNote('docs', 'guide/setup.txt') },
     });
     await resetStats();
     const r = await sync(dir, ['--json']);
@@ -210,7 +215,7 @@ describe('kagent lib sync', () => {
   it('a removed file: kept without --delete (said, exit 0); --delete without --yes and no terminal: exit 2 before any request; with --yes: deleted', async () => {
     const dir = folder(DOCS);
     await sync(dir);
-    const gone = (await byName()).get('docs:guide:setup.txt')!;
+    const gone = (await byName()).get('guide/setup.txt')!;
     unlinkSync(join(dir, 'guide/setup.txt'));
 
     const kept = await sync(dir);
@@ -336,73 +341,77 @@ describe('kagent lib sync', () => {
     const again = await sync(dir);
     expect(rows(again.stdout).map((row) => row[0])).toEqual(['unchanged', 'unchanged', 'unchanged']);
     expect((await requests()).uploadFile ?? 0).toBe(0);
-    // a.md goes: its item holds b.md's bytes, so it stays.
+    // a.md goes: its item holds b.md's bytes, so without --delete it stays, named a.
     unlinkSync(join(dir, 'a.md'));
-    const removed = await sync(dir, ['--delete', '--yes', '--json']);
-    expect(removed.code, removed.stderr).toBe(0);
-    expect(ndjson(removed.stdout).find((l) => l.path === 'a.md')).toMatchObject({
+    const kept = await sync(dir, ['--json']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(ndjson(kept.stdout).find((l) => l.path === 'a.md')).toMatchObject({
       status: 'kept',
       reason: 'its bytes are those of b.md',
     });
+    // With --delete, a.md's item goes and b.md goes up under its own name (its title shows b).
+    const removed = await sync(dir, ['--delete', '--yes', '--json']);
+    expect(removed.code, removed.stdout + removed.stderr).toBe(0);
+    expect(ndjson(removed.stdout).map((l) => [l.path, l.status])).toEqual([
+      ['c.md', 'unchanged'],
+      ['a.md', 'deleted'],
+      ['b.md', 'uploaded'],
+    ]);
+    expect((await byName()).get('b.md')?.fileName).toBe('b.md');
     expect((await library()).length).toBe(2);
   });
 
-  it('a service whose listing gives no file names: uploads go, nothing is deleted, the run says so; with --delete exit 1', async () => {
+  it('a service whose listing gives no notes: uploads go, nothing is deleted, the run says so; with --delete exit 1', async () => {
     const dir = folder(DOCS);
     await sync(dir);
-    await hide(['fileName']);
+    await hide(['note']);
     write(dir, 'README.md', '# Handbook\n\nChanged.\n');
     unlinkSync(join(dir, 'guide/setup.txt'));
     await resetStats();
     const r = await sync(dir, ['--delete', '--yes', '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /warning: nothing was deleted: the library listing does not give items' file names \(fileName\), so kagent cannot tell which items came from/,
+      /warning: nothing was deleted: the library listing does not give items' notes \(note\), so kagent cannot tell which items came from/,
     );
     expect(JSON.parse(r.stderr.trimEnd().split('\n').pop()!).error.code).toBe('MAPPING_UNAVAILABLE');
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     expect((await requests()).uploadFile).toBe(1);
     await hide([]);
-    expect((await library()).map((i) => i.fileName).sort()).toEqual([
-      'docs:README.md',
-      'docs:README.md',
-      'docs:guide:intro.md',
-      'docs:guide:setup.txt',
+    expect((await library()).map((i) => pathOfNote('docs', i.note ?? '')).sort()).toEqual([
+      'README.md',
+      'README.md',
+      'guide/intro.md',
+      'guide/setup.txt',
     ]);
     // The sandbox's setting: a list of field names, never the id.
     await expect(hide(['id'])).rejects.toThrow(/400.*hideFields/);
     await expect(s.t.patchAccount(accountId, { hideFields: 'fileName' })).rejects.toThrow(/400/);
     // Without --delete: the same warning, exit 0.
-    await hide(['fileName']);
+    await hide(['note']);
     const plain = await sync(dir);
     expect(plain.code).toBe(0);
     expect(plain.stderr).toMatch(/warning: nothing was deleted/);
   });
 
-  it('an empty space (the listing cannot tell) and upload answers without the file name: nothing deleted, said', async () => {
+  it('an empty space (the listing cannot tell) and upload answers without the note: nothing deleted, said', async () => {
     const dir = folder({ 'x.md': '# x\n' });
-    await hide(['fileName']);
+    await hide(['note']);
     const r = await sync(dir, ['--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/nothing was deleted: the service does not give uploaded items' file names \(fileName\)/);
+    expect(r.stderr).toMatch(/nothing was deleted: the service does not give uploaded items' notes \(note\)/);
   });
 
-  it("a service that names an uploaded file otherwise than it was sent (the sandbox trims spaces): nothing deleted, said; the item is then kept as the file's", async () => {
+  it('a file name the service trims (a trailing space): the note still records the path, so the next run finds it unchanged', async () => {
     const dir = folder({ 'a.md ': '# a with a trailing space in its name\n', 'b.md': '# b\n' });
     const r = await sync(dir, ['--delete', '--yes']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /nothing was deleted: the service named an uploaded file "docs:a\.md", not "docs:a\.md " as it was sent/,
-    );
-    expect(r.stderr).toMatch(/MAPPING_UNAVAILABLE/);
-    // The next run reads that item as a file "a.md" gone from the folder, but its bytes are "a.md "'s: kept, never deleted.
+    expect(r.code, r.stderr).toBe(0);
     await resetStats();
     const again = await sync(dir, ['--delete', '--yes', '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(ndjson(again.stdout).find((l) => l.path === 'a.md')).toMatchObject({
-      status: 'kept',
-      reason: 'its bytes are those of a.md ',
-    });
+    expect(ndjson(again.stdout).map((l) => [l.path, l.status])).toEqual([
+      ['a.md ', 'unchanged'],
+      ['b.md', 'unchanged'],
+    ]);
     expect((await requests()).deleteLibraryItem ?? 0).toBe(0);
     expect(await library()).toHaveLength(2);
   });
@@ -412,7 +421,7 @@ describe('kagent lib sync', () => {
     await sync(dir);
     await hide(['sha256']);
     write(dir, 'guide/intro.md', '# Intro\n\nNew.\n');
-    const old = (await byName()).get('docs:guide:intro.md')!;
+    const old = (await byName()).get('guide/intro.md')!;
     await resetStats();
     const r = await sync(dir, ['--json']);
     expect(r.code, r.stderr).toBe(0);
