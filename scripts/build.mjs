@@ -63,144 +63,52 @@ const withoutHighlighter = {
   },
 };
 
-// lazy-builtins: Node built-ins that undici and commander require when they
-// load, though a kagent run seldom or never uses them (commander loads for every
-// command; `me --json` 2-15 ms sooner, docs/performance.md). They are replaced,
-// for those packages only, by what is really used:
-// - undici's assert(condition, message): a check that loads node:assert only to
-//   throw its AssertionError;
-// - undici's node:http: `maxHeaderSize` (Node's default, 16 KiB, unless
-//   --max-http-header-size is given, when the real module is loaded) and
-//   `IncomingMessage` (to spot a server request passed as a body, which kagent
-//   never does);
-// - commander's node:child_process (for executable subcommands, which kagent
-//   has none of): loaded on first use.
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(build) {
-    const stubs = {
-      'undici node:assert': `module.exports = function assert(condition, message) {
-        if (!condition) { const { AssertionError } = require('node:assert'); throw new AssertionError({ message: message ?? 'assertion failed' }); }
-      };`,
-      'undici node:http': `const custom = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('--max-http-header-size'));
-      module.exports = custom ? require('node:http') : { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessage {} };`,
-      'commander node:child_process': `let real;
-      module.exports = new Proxy({}, { get: (_, key) => (real ??= require('node:child_process'))[key] });`,
-    };
-    build.onResolve({ filter: /^node:(assert|http|child_process)$/ }, (args) => {
-      const owner = /node_modules[\\/](undici|commander)[\\/]/.exec(args.importer)?.[1];
-      if (!owner || !stubs[`${owner} ${args.path}`]) return undefined;
-      standIns.apply(`${owner} ${args.path}`);
-      return { path: `${owner} ${args.path}`, namespace: 'lazy-builtin' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
-  },
-};
-
-// sets: modules that load together, each set in one chunk. esbuild puts each
-// module into the chunk of the set of entry points that reach it, so small
-// modules shared by different sets of commands become files of their own, and
-// Node's ESM loader spends a fraction of a millisecond on each however small it
-// is. Each member of a set also imports a virtual module that imports the whole
-// set, so an entry that reaches one reaches all, and they share one chunk
-// (`me --json` 25-55 ms sooner, docs/performance.md).
-// - core: the modules every API command runs through, from the program to the
-//   answer. src/errors.ts stays out: every set member imports the set, so the
-//   order of the set's modules in the chunk depends on which one a command
-//   reaches first, and errors.ts holds the classes other members extend as they
-//   load (it must run before them).
-// - entry: what every command loads with the program: the compile cache it
-//   turns on first and the cache dir it lives in, the groups (their list and
-//   where each one's module is), the table of global flags, and the root help's
-//   texts that commander's root command shows.
-const SETS = {
-  core: [
-    'src/cli/argv.ts',
-    'src/cli/option-values.ts',
-    'src/kit/define.ts',
-    'src/kit/options.ts',
-    'src/kit/hints.ts',
-    'src/views/not-found.ts',
-    'src/kit/space.ts',
-    'src/io/command-line.ts',
-    'src/cli/runtime.ts',
-    'src/config/resolve.ts',
-    'src/config/store.ts',
-    'src/config/paths.ts',
-    'src/io/fields.ts',
-    'src/io/editor.ts',
-    'src/io/streams.ts',
-    'src/io/terminal.ts',
-    'src/io/prompt.ts',
-    'src/io/sanitize.ts',
-    'src/io/spinner.ts',
-    'src/io/output.ts',
-    'src/api/client.ts',
-    'src/api/operations.ts',
-    'src/api/validate.ts',
-    'src/http/core.ts',
-    'src/http/transport.ts',
-    'src/http/url.ts',
-    'src/http/api-error.ts',
-    'src/http/backoff.ts',
-    'src/http/trace.ts',
-    'src/http/paginate.ts',
-    'src/http/clock.ts',
-    'src/http/pacer.ts',
-    'src/http/shared-pacer.ts',
-    'src/http/headers.ts',
-    'src/http/exchange.ts',
-    'src/http/failures.ts',
-    'src/http/deadline.ts',
-    'src/http/body.ts',
-  ],
-  entry: [
-    'src/cli/root-help.ts',
-    'src/cli/global-flags.ts',
-    'src/cli/manifest.ts',
-    'src/cli/groups.ts',
-    'src/cli/compile-cache.ts',
-    'src/config/cache-dir.ts',
-  ],
-};
-const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
-// require-builtins: kagent's own imports of Node built-ins become require() calls. Node gives an
-// imported built-in an ES module facade, made by reading every export, getters
-// included: node:fs's `promises`, `ReadStream` and `Utf8Stream` getters then
-// load fs/promises and the file streams, ~1.5 ms of every API call's start-up
-// on Node 26 (measured with --cpu-prof), and on Node 24+ the facade of node:fs
-// loads node:os too. A require() reads no getter until it is
-// used. The require is made with node:module's createRequire in the module
-// itself (esbuild would turn a bare require() into its __require helper, and
-// the file would then load the helpers' chunk). node:module stays an import.
-// Forms rewritten: `import { a, b as c } from 'node:x'`, `import x from
-// 'node:x'` and `import * as x from 'node:x'`; type-only names are dropped.
-function requireBuiltins(source) {
-  let used = false;
-  const rewritten = source.replace(
-    /^import\s+(?!type\s)(\{[^}]*\}|\*\s+as\s+[\w$]+|[\w$]+)\s+from\s+(['"])(node:[\w/]+)\2;?[ \t]*$/gm,
-    (statement, clause, _quote, name) => {
-      if (name === 'node:module') return statement;
-      used = true;
-      const required = `__kagentBuiltin(${JSON.stringify(name)})`;
-      if (!clause.startsWith('{')) return `const ${clause.replace(/^\*\s+as\s+/, '')} = ${required};`;
-      const names = clause
-        .slice(1, -1)
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part && !part.startsWith('type '))
-        .map((part) => part.replace(/\s+as\s+/, ': '));
-      return names.length === 0 ? '' : `const { ${names.join(', ')} } = ${required};`;
-    },
-  );
-  return used
-    ? `import { createRequire as __kagentCreateRequire } from 'node:module'; const __kagentBuiltin = __kagentCreateRequire(import.meta.url);\n${rewritten}`
-    : source;
+// sets: modules that load together, each set in one chunk. esbuild puts each module
+// into the chunk of the set of entry points that reach it, so modules shared by
+// different groups (and the sandbox) become many small files, and Node's ESM loader
+// spends a fraction of a millisecond on each. The sets are derived from the import
+// graph (no list to keep): "program" is every module of ours that src/cli/program.ts
+// reaches by static imports, less what the sandbox's entry shares with it (esbuild
+// orders a shared chunk from the entry that reaches it first) and what src/main.ts
+// loads before it (the compile cache
+// and what it needs, errors.ts among them: the cache must be on before the program's
+// chunk is compiled, and a set member reached first would run after the whole set). Each member
+// also imports a virtual module that imports the whole set, in the order the program
+// runs them (dependencies first), so an entry that reaches one reaches all.
+async function staticClosure(entry) {
+  const { metafile } = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const order = [];
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of metafile.inputs[file]?.imports ?? [])
+      if (next.kind === 'import-statement' && !next.external && metafile.inputs[next.path]) visit(next.path);
+    if (/^(src|commands)\/.*\.ts$/.test(file)) order.push(file);
+  };
+  visit(Object.keys(metafile.inputs).find((file) => file === entry));
+  return order;
 }
+const fromRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const beforeProgram = new Set([
+  ...(await staticClosure('src/main.ts')),
+  ...(await staticClosure('src/cli/compile-cache.ts')),
+  ...(await staticClosure('src/sandbox/index.ts')),
+]);
+const SETS = { program: (await staticClosure('src/cli/program.ts')).filter((file) => !beforeProgram.has(file)) };
+const setOf = new Map(Object.entries(SETS).flatMap(([name, paths]) => paths.map((path) => [fromRoot(path), name])));
 
 const chunkSets = {
-  name: 'chunk-sets',
+  name: 'sets',
   setup(build) {
     build.onResolve({ filter: /^kagent:set:/ }, (args) => ({
       path: args.path.slice('kagent:set:'.length),
@@ -211,15 +119,14 @@ const chunkSets = {
       loader: 'js',
       resolveDir: fromRoot(''),
     }));
-    // Code imports the core set's members statically: a dynamic import of one
-    // would cost a file of its own that only re-exports it (the bundle test
-    // fails on such a file).
-    build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) => {
-      const original = await readFile(args.path, 'utf8');
-      const source = using('require-builtins') ? requireBuiltins(original) : original;
-      const joinSet = using('sets') && setOf.has(args.path) ? `import 'kagent:set:${setOf.get(args.path)}';` : '';
-      return joinSet || source !== original ? { contents: `${joinSet}\n${source}`, loader: 'ts' } : undefined;
-    });
+    build.onLoad({ filter: /[\\/](src|commands)[\\/].*\.ts$/ }, async (args) =>
+      setOf.has(args.path)
+        ? {
+            contents: `import 'kagent:set:${setOf.get(args.path)}';\n${await readFile(args.path, 'utf8')}`,
+            loader: 'ts',
+          }
+        : undefined,
+    );
   },
 };
 
@@ -237,10 +144,7 @@ const external = ['unpdf', 'unpdf/*', 'jq-wasm'];
 const banner = {
   js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);",
 };
-standIns = new StandIns([
-  ...(using('without-http2') ? ['undici client-h2.js'] : []),
-  ...(using('lazy-builtins') ? ['undici node:assert', 'undici node:http', 'commander node:child_process'] : []),
-]);
+standIns = new StandIns(using('without-http2') ? ['undici client-h2.js'] : []);
 const main = await build({
   entryPoints: { cli: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: fileURLToPath(next),
@@ -262,7 +166,7 @@ const main = await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, lazyBuiltins, withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
+  plugins: [withoutHttp2, withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
 });
 standIns.check(fileURLToPath(dist));
 // front: the launcher's front (src/cli/front.ts) answers `--version` and the root

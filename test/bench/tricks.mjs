@@ -26,10 +26,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Each trick (its name in scripts/build.mjs) and the commands it is timed on. */
 export const TRICKS = {
   'without-http2': ['me', 'upload'],
-  'lazy-builtins': ['me', 'upload'],
-  'require-builtins': ['me'],
   'without-highlighter': ['markdown'],
-  sets: ['me'],
   front: ['version', 'help', 'me'],
 };
 
