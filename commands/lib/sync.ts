@@ -1,5 +1,5 @@
 import type { Context } from '../../src/context.js';
-import { CliError, ExitCode, InterruptedError, UsageError } from '../../src/errors.js';
+import { abortError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
@@ -127,7 +127,7 @@ export default defineCommand({
     // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
     const { filter } = walking;
     if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
+    if (ctx.signal.aborted) throw stopped(ctx);
     const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
     if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
     if (tooMany) throw tooMany;
@@ -144,6 +144,13 @@ export default defineCommand({
     await execute(ctx, opts, { api, dir, space, plan, limit, cache });
   },
 });
+
+/** Why the run stopped early: Ctrl-C (130), or the --timeout deadline (its own error: TIMEOUT, 7). */
+function stopped(ctx: Context): CliError {
+  const error = abortError(ctx.signal);
+  error.hint = error.hint ? `${error.hint}; then ${AGAIN}` : AGAIN;
+  return error;
+}
 
 /** Everything that can be refused before a request: exit 2. */
 async function checkArguments(
@@ -239,7 +246,7 @@ async function execute(
       `${summary.migrated} item${summary.migrated === 1 ? '' : 's'} of an earlier kagent were renamed to their file's own name (once: replaced, not added twice)`,
     );
 
-  if (ctx.signal.aborted) throw new InterruptedError('interrupted', AGAIN);
+  if (ctx.signal.aborted) throw stopped(ctx);
   if (summary.stoppedBy) {
     const stopped = summary.stoppedBy;
     if (stopped.code !== 'TOO_MANY_DELETES') stopped.hint = stopped.hint ? `${stopped.hint}; then ${AGAIN}` : AGAIN;

@@ -195,9 +195,20 @@ export async function listSpace(
     },
     { all: true },
   );
+  const seen = new Set<string>();
   for await (const raw of listing) {
     const item = (raw ?? {}) as Record<string, unknown>;
     if (typeof item.id !== 'string') continue;
+    // The same item on two pages (the listing moved under the cursor) is one item: one line, one count.
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    // An item of another space: the service did not filter as asked. Deleting by such a listing
+    // could reach items of other spaces, so nothing is done (the docs promise they are never touched).
+    if (typeof item.spaceId === 'string' && item.spaceId !== space)
+      throw new CliError(
+        `the library listing of space ${space} holds item ${item.id} of space ${item.spaceId}: the service did not list what was asked, and kagent sent nothing`,
+        { code: 'UNEXPECTED_ANSWER' },
+      );
     if (item.kind !== undefined && item.kind !== 'file') continue;
     const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
     const note = typeof item.note === 'string' || item.note === null ? item.note : undefined;
