@@ -12,11 +12,16 @@ export default defineCommand({
   examples: ['kagent config get base-url', 'kagent config get lang -p work', 'kagent config get rate-limit --json'],
   async run(ctx, _opts, args) {
     checkNamedProfile(ctx.config);
-    const row = rowFor(ctx, settingFor(args.key));
+    const setting = settingFor(args.key);
+    const row = rowFor(ctx, setting);
+    const profile = ctx.config.profile === 'default' ? '' : ` -p ${ctx.config.profile}`;
     if (row.value === null)
       throw new CliError(`${row.key} is not set for profile "${ctx.config.profile}"`, {
         code: 'NOT_SET',
-        hint: `set it with \`kagent config set ${row.key} <value>\``,
+        // The API key is not set with `config set` (which refuses it): it comes from logging in.
+        hint: setting.parse
+          ? `set it with \`kagent config set ${row.key} <value>${profile}\``
+          : `log in with \`kagent auth login${profile}\`, or set KAGENT_API_KEY`,
       });
     if (output.wantsJson(ctx)) await output.printJson(ctx, row);
     else await output.printText(ctx, String(row.value));

@@ -154,6 +154,14 @@ async function requestBody(ctx: Context, opts: CreateOptions, intent: string): P
     lang: '--lang',
   });
   await checkIdempotencyKey(opts.idempotencyKey);
+  // A watch reads the web: a file:, javascript: or ftp: link would be sent, accepted and never read.
+  for (const url of opts.url ?? []) {
+    if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol))
+      throw new UsageError(
+        `--url must be an http or https link (got ${JSON.stringify(url)})`,
+        'e.g. --url https://example.com/',
+      );
+  }
   if ((opts.type === 'sources' || opts.type === 'pages') && (opts.url ?? []).length === 0) {
     throw new UsageError(
       `--type ${opts.type} needs at least one --url`,

@@ -50,6 +50,25 @@ describe('config set / get / unset', () => {
     expect(gone.code).toBe(1);
     expect(gone.stdout).toBe('');
     expect(gone.stderr).toContain('space is not set for profile "default" (NOT_SET)');
+    expect(gone.stderr).toContain('hint: set it with `kagent config set space <value>`');
+  });
+
+  it('an unset API key points at auth login, never at `config set api-key` (which refuses it)', async () => {
+    const configDir = tempDir();
+    await writeProfile(configDir, 'work', { baseUrl: 'https://a.test/api/v1' });
+    const r = await runCli(['config', 'get', 'api-key', '-p', 'work'], {
+      configDir,
+      env: { KAGENT_API_KEY: undefined },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('api-key is not set for profile "work" (NOT_SET)');
+    expect(r.stderr).toContain('hint: log in with `kagent auth login -p work`, or set KAGENT_API_KEY');
+    expect(r.stderr).not.toContain('config set');
+    // the hint for a setting that can be set keeps the profile too
+    const lang = await runCli(['config', 'get', 'lang', '-p', 'work'], { configDir });
+    expect(lang.stderr).toContain('hint: set it with `kagent config set lang <value> -p work`');
+    const refused = await runCli(['config', 'set', 'api-key', 'kak_x', '-p', 'work'], { configDir });
+    expect(refused.code).toBe(2);
   });
 
   it('-q keeps stderr quiet on success', async () => {

@@ -370,6 +370,27 @@ describe('watch create', () => {
     }
   });
 
+  it('--url takes http and https links only (exit 2, names the flag, nothing sent)', async () => {
+    const before = await stats();
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/feed', 'mailto:a@b.test']) {
+      const r = await kagent([
+        'watch',
+        'create',
+        'Odd links',
+        '--type',
+        'sources',
+        '--url',
+        url,
+        '--visibility',
+        'private',
+      ]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toContain(`error: --url must be an http or https link (got "${url}")`);
+    }
+    const after = await stats();
+    expect(after.createWatch ?? 0).toBe(before.createWatch ?? 0);
+  });
+
   it('--type sources and pages need --url', async () => {
     const r = await kagent(['watch', 'create', '--visibility', 'public', 'Rust releases', '--type', 'sources']);
     expect(r.code).toBe(2);
