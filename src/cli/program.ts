@@ -45,6 +45,8 @@ export interface RunOptions extends Streams {
   pagerHold?: { running: boolean };
 }
 
+const isVersionFlag = (arg: string) => arg === '--version' || arg === '-V';
+
 export async function run(options: RunOptions): Promise<number> {
   const { env, version } = options;
   const signal = options.signal ?? new AbortController().signal;
@@ -55,6 +57,9 @@ export async function run(options: RunOptions): Promise<number> {
     // Watched from the start: help written into a full disk is a failure too.
     guardStream(options.stdout);
     guardStream(options.stderr);
+    // `kagent --version --json` (or --jq) is `kagent version --json`: JSON asked for, JSON given.
+    if (!groupWordIn(argv) && argv.some(isVersionFlag) && argv.some((arg) => /^--(json|jq)(=|$)/.test(arg)))
+      argv = ['version', ...argv.filter((arg) => !isVersionFlag(arg))];
     let word = groupWordIn(argv);
     let groupName = word?.name;
     // `kagent help` is `kagent --help`; `kagent help <group> [sub]` is `kagent <group> [sub] --help`.

@@ -123,6 +123,21 @@ describe('the binary in a pipeline', () => {
     expect(command).toMatchObject({ status: 0, stdout: line, stderr: '' });
     const json = spawnSync(testNode, [bin, 'version', '--json'], { encoding: 'utf8', env: baseEnv(tempDir()) });
     expect(JSON.parse(json.stdout)).toMatchObject({ version: pkg.version, buildDate: date });
+    // JSON asked of --version is JSON given: what `kagent version --json` prints, whatever the order.
+    for (const args of [
+      ['--version', '--json'],
+      ['--json', '-V'],
+      ['--version', '--verbose', '--json'],
+    ]) {
+      const r = spawnSync(testNode, [bin, ...args], { encoding: 'utf8', env: baseEnv(tempDir()) });
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(JSON.parse(r.stdout), args.join(' ')).toEqual(JSON.parse(json.stdout));
+    }
+    const jq = spawnSync(testNode, [bin, '--version', '--jq', '.version'], {
+      encoding: 'utf8',
+      env: baseEnv(tempDir()),
+    });
+    expect(jq).toMatchObject({ status: 0, stdout: `${pkg.version}\n` });
   });
 
   it('--version and the root help write to fd 1 without making process.stdout; a closed pipe still ends them with exit 0', async () => {
