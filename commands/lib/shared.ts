@@ -36,7 +36,8 @@ export async function printItems(
       { header: 'Id', value: (i) => i.id },
       { header: 'Kind', value: (i) => i.kind },
       { header: 'Title', value: (i) => i.title, flex: true },
-      { header: 'Source', value: (i) => sourceOf(i), flex: true, only: 'tty' },
+      // The source (a URL or file name) goes early on a narrow terminal: KIND and SPACE stay while the title has room.
+      { header: 'Source', value: (i) => sourceOf(i), flex: true, priority: 3, only: 'tty' },
       {
         header: 'Space',
         value: (i) => i.spaceId,

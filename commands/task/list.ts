@@ -48,7 +48,8 @@ export default defineCommand({
       empty: opts.active ? 'No task is running.' : opts.active === false ? 'No finished tasks.' : 'No tasks.',
       columns: [
         { header: 'Id', value: (t) => t.id },
-        { header: 'Kind', value: (t) => t.kind },
+        // On a narrow terminal the kind goes before the status, which says what the task is doing.
+        { header: 'Kind', value: (t) => t.kind, priority: 3 },
         { header: 'Status', value: (t) => t.status, display: (t, f) => taskStatus(t.status, f) },
         { header: 'Progress', value: (t) => t.progress, display: (t) => percent(t.progress) },
         { header: 'Title', value: (t) => t.title, flex: true },

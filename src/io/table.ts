@@ -158,14 +158,15 @@ export function fitWidths<T>(columns: Column<T>[], cells: string[][], width: num
  * The order in which columns go when the table is too wide: first those that tell nothing on these
  * rows (every cell empty, or the same in every row: a CHANNEL that is always "api"), then by the
  * priority each view declares once in its columns (3 first: times; 2 the rest), rightmost first;
- * the flexible columns (titles) last of all. The id and the first column never go.
+ * the flexible columns (titles) last of all, unless they declare a priority. The id and the first column never go.
  */
 export function dropOrderOf<T>(columns: Column<T>[], cells: string[][]): number[] {
   const rank = (column: Column<T>, i: number) => {
     const priority = columnPriority(column, i);
     if (priority === 1) return 0;
     if (silentColumn(cells, i)) return 4;
-    return column.flex ? 1 : priority;
+    // A flexible column goes last unless the view says otherwise (lib list's SOURCE, a second flexible column).
+    return column.flex && column.priority === undefined ? 1 : priority;
   };
   return columns
     .map((column, i) => ({ i, rank: rank(column, i) }))

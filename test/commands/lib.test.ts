@@ -111,6 +111,12 @@ describe('lib list', () => {
     expect(rows[0]).toContain('notes.md');
     expect(rows[1]).toContain('example.com/articles/harbour-expansion');
     expect(hasForeignEscapes(r.stdout)).toBe(false);
+    // Narrower: SAVED and SOURCE go first; KIND and SPACE stay while the title keeps its room.
+    const narrow = await kagent(['lib', 'list'], { tty: true, columns: 45, env: { NO_COLOR: '1' } });
+    const [head, ...lines] = narrow.stdout.trimEnd().split('\n');
+    expect(head).toMatch(/^ID\s+KIND\s+TITLE\s+SPACE$/);
+    expect(lines[0]).toContain('Research');
+    for (const line of [head!, ...lines]) expect(line.length).toBeLessThanOrEqual(45);
   });
 
   it('--limit caps, --all follows every page; both together is a usage error', async () => {

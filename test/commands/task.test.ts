@@ -79,6 +79,12 @@ describe('task list', () => {
     const tty = await kagent(['task', 'list'], { tty: true });
     expect(plain(tty.stdout)).toMatch(/ID\s+KIND\s+STATUS\s+PROGRESS\s+TITLE\s+UPDATED/);
     expect(plain(tty.stdout)).toMatch(new RegExp(`${doneTask}\\s+watch_setup\\s+done\\s+100%`));
+    // At 40 columns STATUS (what the task is doing) stays over KIND.
+    const narrow = plain((await kagent(['task', 'list'], { tty: true, columns: 40 })).stdout);
+    expect(narrow.split('\n')[0]).toMatch(/^ID\s+STATUS\b/);
+    expect(narrow.split('\n')[0]).not.toContain('KIND');
+    expect(narrow).toMatch(new RegExp(`${doneTask}\\s+done\\b`));
+    for (const line of narrow.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(40);
   });
 
   it('filters: --active, --kind, --space (by name), --limit, --all', async () => {

@@ -26,6 +26,22 @@ describe('the drop order of a table too wide', () => {
     ['ac_7h2m4p9x1c', 'medium', 'save_link', 'Save the article about einkorn', 'cv_2m8k4x7q1p', '1 hour ago'],
   ];
 
+  it('a flexible column with a declared priority goes by it, not last (lib list: SOURCE before KIND and SPACE)', () => {
+    const lib = [
+      col('id'),
+      col('kind'),
+      col('title', { flex: true }),
+      col('source', { flex: true, priority: 3 }),
+      col('space'),
+      col('saved', { kind: 'time' }),
+    ];
+    const cells = [
+      ['li_8f2k3xq9mz', 'file', 'notes', 'notes.md', 'Research', '2 minutes ago'],
+      ['li_3m9q7zkw4c', 'link', 'Harbour Expansion Plans', 'https://example.com/harbour', 'Personal', 'yesterday'],
+    ];
+    expect(dropOrderOf(lib, cells)).toEqual([5, 3, 4, 1, 2]);
+  });
+
   it('the title is the last column to go; times first', () => {
     expect(dropOrderOf(actions, rows)).toEqual([5, 4, 2, 1, 3]);
   });
