@@ -288,6 +288,17 @@ if (wanted('Sync'))
     console.log(`\nSync: skipped: ${firstLine(error)}`);
   }
 
+// ---------------------------------------------------------------- sync's memory
+// Peak RSS of a no-op `kagent lib sync` at 1,000, 5,000 and 20,000 files, beside `lib list --all
+// --json` of the same space (test/bench/sync-memory.mjs; reported; BENCH_SYNC_MEMORY_FILES sets the sizes).
+if (wanted('Sync memory'))
+  try {
+    const { benchSyncMemory } = await import('./sync-memory.mjs');
+    if ((await benchSyncMemory()) > 0) process.exitCode = 1;
+  } catch (error) {
+    console.log(`\nSync memory: skipped: ${firstLine(error)}`);
+  }
+
 // ---------------------------------------------------------------- the request budget
 // For each job (doc status, doc pull --all again, lib upload again, credits running out, a chat
 // turn, task show --follow, lib sync first / no-op / 1% changed, lib list --all): the requests sent,

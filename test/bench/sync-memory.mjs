@@ -1,0 +1,144 @@
+// Peak resident memory of a no-op `kagent lib sync` (nothing changed) at 1,000,
+// 5,000 and 20,000 files, beside `kagent lib list --all --json` of the same
+// space (the listing alone), against the sandbox in this process. Peak RSS is
+// the process's VmHWM (Linux /proc), read until it exits. The first sync of each
+// folder is the set-up, not measured. Reported, not judged: what grows with the
+// folder, and by how much per file.
+//
+// Run alone:      node test/bench/sync-memory.mjs        (after `npm run build`)
+//                 BENCH_SYNC_MEMORY_FILES=1000,5000 to choose the sizes
+// From run.mjs:   const { benchSyncMemory } = await import('./sync-memory.mjs');
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+import { benchEnv } from './timing.mjs';
+
+const { fetch } = globalThis;
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'kagent.js');
+const SIZES = (process.env.BENCH_SYNC_MEMORY_FILES ?? '1000,5000,20000').split(',').map(Number);
+
+/** Runs the binary; resolves with its exit code, wall time and peak resident memory (MiB). */
+function run(args, env) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [bin, ...args], { env: benchEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let peakKiB = 0;
+    let stderr = '';
+    const look = () => {
+      try {
+        const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+        peakKiB = Math.max(peakKiB, kib);
+      } catch {
+        // gone already
+      }
+    };
+    const timer = setInterval(look, 20);
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // 'exit' comes before the pipes close: one last look while /proc still has it.
+    child.on('exit', look);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, ms: Date.now() - started, peakMiB: peakKiB / 1024, stderr });
+    });
+  });
+}
+
+async function admin(sandbox, method, path, body) {
+  const response = await fetch(`${sandbox.origin}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function measure(sandbox, work, files) {
+  const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', {
+    credits: 1e9,
+    limits: { storageBytes: 1e12 },
+  });
+  await fetch(`${sandbox.baseUrl}/spaces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Handbook' }),
+  });
+  const home = join(work, String(files));
+  const dir = join(home, 'docs');
+  for (let i = 0; i < files; i++) {
+    const sub = join(dir, `part-${i % 20}`);
+    if (i < 20) mkdirSync(sub, { recursive: true });
+    writeFileSync(
+      join(sub, `page-${String(i).padStart(5, '0')}.md`),
+      `# Page ${i}\n\n${'Some text. '.repeat(10)}${i}\n`,
+    );
+  }
+  mkdirSync(join(home, 'config'), { recursive: true });
+  writeFileSync(
+    join(home, 'config', 'config.json'),
+    JSON.stringify({
+      currentProfile: 'bench',
+      profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } },
+    }),
+    { mode: 0o600 },
+  );
+  const env = {
+    KAGENT_CONFIG_DIR: join(home, 'config'),
+    KAGENT_CACHE_DIR: join(home, 'cache'),
+    CI: '1',
+    NO_COLOR: '1',
+    KAGENT_API_KEY: '',
+    KAGENT_BASE_URL: '',
+  };
+  const sync = ['lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
+  const first = await run(sync, env);
+  if (first.code !== 0) throw new Error(`the first sync of ${files} failed: ${first.stderr.slice(-300)}`);
+  const noop = await run(sync, env);
+  const list = await run(['lib', 'list', '--space', 'Handbook', '--kind', 'file', '--all', '--json'], env);
+  rmSync(home, { recursive: true, force: true });
+  return { files, first, noop, list };
+}
+
+export async function benchSyncMemory({ log = console.log } = {}) {
+  if (!existsSync('/proc/self/status')) {
+    log('\nlib sync memory: skipped (no /proc to read peak memory from)');
+    return 0;
+  }
+  log(`\nlib sync, no-op: peak resident memory by folder size (Node ${process.version})`);
+  const { startSandbox } = await import('../../dist/sandbox.js');
+  const sandbox = await startSandbox({ port: 0, rateLimit: 0, quiet: true });
+  const work = mkdtempSync(join(tmpdir(), 'kagent-bench-sync-memory-'));
+  const rows = [];
+  try {
+    for (const files of SIZES) {
+      const m = await measure(sandbox, work, files);
+      rows.push(m);
+      log(
+        `  ${String(files).padStart(6)} files: no-op sync ${m.noop.peakMiB.toFixed(0)} MiB (${(m.noop.ms / 1000).toFixed(1)} s, exit ${m.noop.code}); ` +
+          `lib list --all --json ${m.list.peakMiB.toFixed(0)} MiB (${(m.list.ms / 1000).toFixed(1)} s); first sync ${m.first.peakMiB.toFixed(0)} MiB (${(m.first.ms / 1000).toFixed(1)} s)`,
+      );
+    }
+  } finally {
+    await sandbox.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (rows.length > 1) {
+    const [a, b] = [rows[0], rows.at(-1)];
+    const perFile = (x, y) => (((y - x) * 1024 * 1024) / (b.files - a.files) / 1024).toFixed(1);
+    log(
+      `  growth per file from ${a.files} to ${b.files}: no-op sync ${perFile(a.noop.peakMiB, b.noop.peakMiB)} KiB, ` +
+        `lib list ${perFile(a.list.peakMiB, b.list.peakMiB)} KiB, first sync ${perFile(a.first.peakMiB, b.first.peakMiB)} KiB`,
+    );
+  }
+  return rows.some((r) => r.noop.code !== 0) ? 1 : 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.exitCode = (await benchSyncMemory()) > 0 ? 1 : 0;
+}
