@@ -90,6 +90,18 @@ export interface UploadSummary {
   stoppedBy?: CliError;
 }
 
+/** What is left of the account's credits (GET /me), and how many files were not attempted. */
+async function creditsHint(options: UploadOptions, summary: UploadSummary): Promise<string> {
+  const left = `${summary.skipped} file${summary.skipped === 1 ? ' was' : 's were'} not attempted`;
+  try {
+    const me = await options.api.call('getMe', { signal: options.signal });
+    const pools = me.credits.pools.map((p) => `${p.pool} ${p.remaining}${p.total !== null ? ` of ${p.total}` : ''}`);
+    return `${left}; credits left: ${me.credits.total}${pools.length > 0 ? ` (${pools.join(', ')})` : ''} (kagent me)`;
+  } catch {
+    return `${left}; see the credits left with \`kagent me\``;
+  }
+}
+
 /** Failures that every other file would meet as well: stop starting new ones. */
 const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
 
@@ -140,6 +152,14 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     if (result.status === 'failed') {
       failureCodes.push(result.exitCode ?? ExitCode.ERROR);
       if (options.failFast) stop = true;
+      // The account cannot pay: every later file would meet the same 402. Files in flight finish.
+      if (result.error?.code === 'CREDITS_EXHAUSTED' && !summary.stoppedBy) {
+        stop = true;
+        summary.stoppedBy = new CliError('the account ran out of credits: no new file was started', {
+          code: 'CREDITS_EXHAUSTED',
+          exitCode: ExitCode.QUOTA,
+        });
+      }
     }
     await options.events.finished(result, source);
   };
@@ -206,6 +226,7 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
       });
     }
   }
+  if (summary.stoppedBy?.code === 'CREDITS_EXHAUSTED') summary.stoppedBy.hint = await creditsHint(options, summary);
   // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
   if (options.signal?.aborted) failureCodes.push(abortError(options.signal).exitCode);
   else if (summary.stoppedBy) failureCodes.push(summary.stoppedBy.exitCode);

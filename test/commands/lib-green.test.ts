@@ -305,3 +305,21 @@ describe('names people read', () => {
     expect(again.stderr).toMatch(/^0 uploaded, 0 replaced, 0 deleted, 2 unchanged, 0 failed/m);
   });
 });
+
+describe('credits run out', () => {
+  const thirty = () => folder(Object.fromEntries(Array.from({ length: 30 }, (_, n) => [`f${n}.md`, `# file ${n}\n`])));
+
+  for (const verb of ['upload', 'sync'] as const) {
+    it(`lib ${verb}: the first 402 CREDITS_EXHAUSTED starts no new file; exit 6, the count not attempted and GET /me's numbers in the hint`, async () => {
+      const { apiKey } = await s.t.newAccount({ credits: 6 });
+      await s.t.call('POST', '/spaces', { key: apiKey, body: { name: 'Research' } });
+      await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+      const r = await kagent(['lib', verb, thirty(), '--space', 'Research'], { env: { KAGENT_API_KEY: apiKey } });
+      expect(r.code, r.stderr).toBe(6);
+      const { requests } = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
+      expect(requests.uploadFile).toBeLessThanOrEqual(3 + 4);
+      expect(r.stderr).toMatch(/CREDITS_EXHAUSTED/);
+      expect(r.stderr).toMatch(/hint: \d+ files were not attempted; credits left: 0/);
+    });
+  }
+});
