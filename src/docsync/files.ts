@@ -1,6 +1,6 @@
 // Pulled files on disk: where a pull writes, whether it may, and the state of
 // a pulled file against its sidecar and the service (`doc status`).
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import type { Doc } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -15,6 +15,7 @@ import {
   type Sidecar,
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
+import { readPlainText, TooLargeError } from '../io/local-file.js';
 import { asFileText, sameText } from '../io/final-newline.js';
 import { latestRevisions } from './latest.js';
 
@@ -36,16 +37,25 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The file's text, or undefined when there is no such file. */
+/**
+ * A document is at most 500,000 characters (the contract), so at most 4 bytes each: a larger file is no document
+ * and is refused before it is read (a 1.2 GB file would not fit a string).
+ */
+const MAX_DOC_BYTES = 500_000 * 4;
+
+/** The file's text, or undefined when there is no such file. Not a plain file (a FIFO, a device) or too large: refused. */
 export async function readLocal(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readPlainText(file, MAX_DOC_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new UsageError(
-      `${file}: cannot read it (${code === 'EISDIR' ? 'it is a directory' : (error as Error).message})`,
-    );
+    const why =
+      code === 'EISDIR'
+        ? 'it is a directory'
+        : error instanceof TooLargeError
+          ? `${error.message}: a document is at most 500,000 characters`
+          : (error as Error).message;
+    throw new UsageError(`${file}: cannot read it (${why})`);
   }
 }
 
@@ -84,6 +94,13 @@ export async function pullTarget(
  * (another file) or a conflict (local changes not pushed); --force overwrites.
  */
 export async function checkPullTarget(file: string, id: string, force: boolean): Promise<void> {
+  // A FIFO, a device or a socket is never a document's file, --force or not: replacing /dev/zero is no pull.
+  const found = await lstat(file).catch(() => undefined);
+  if (found && (found.isFIFO() || found.isCharacterDevice() || found.isBlockDevice() || found.isSocket()))
+    throw new UsageError(
+      `${file} is ${found.isFIFO() ? 'a FIFO (named pipe)' : found.isSocket() ? 'a socket' : 'a device'}, not a file: nothing was written`,
+      'give -o a plain file, or a path where none is yet',
+    );
   if (force) return;
   const text = await readLocal(file);
   if (text === undefined) return;

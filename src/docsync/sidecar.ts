@@ -2,14 +2,14 @@
 // pulled and that revision's text (the base of a later three-way merge), in
 // `<dir>/.kagent/docs/<file name>.json` — one small JSON file per pulled file,
 // in a folder the user can ignore in git (`.kagent/`).
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { fileError } from '../io/file-name.js';
 import { replaceFile, temporarySuffix } from '../io/replace-file.js';
 import type { MarkerLines } from './text.js';
 import { commandLine } from '../io/command-line.js';
+import { readPlainText } from '../io/local-file.js';
 
 export interface Sidecar {
   id: string;
@@ -112,21 +112,19 @@ export function writableDoc<T extends { id: string; revision: number; body: stri
   return typeof answer.title === 'string' ? doc : { ...doc, title: '' };
 }
 
+/** A sidecar holds a document's base (at most 500,000 characters, up to 6 bytes each escaped in JSON) and a little more. */
+const SIDECAR_MAX_BYTES = 16 * 1024 * 1024;
+
 /** The sidecar of `file`, or undefined when the file was never pulled. A damaged one is an error naming it. */
 export async function readSidecar(file: string): Promise<Sidecar | undefined> {
   const path = sidecarPath(file);
   if (!(await stateDir(dirname(file), false))) return undefined;
-  let text: string;
+  let text: string | undefined;
   try {
-    // Not through a symbolic link either (O_NOFOLLOW: ELOOP).
-    const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
+    // Not through a symbolic link either (O_NOFOLLOW: ELOOP); never a FIFO or a device (local-file.ts), never huge.
+    text = await readPlainText(path, SIDECAR_MAX_BYTES, { noFollow: true });
+    if (text === undefined) return undefined;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if ((error as NodeJS.ErrnoException).code === 'ELOOP')
       throw new UsageError(
         `${path} is a symbolic link: kagent does not follow it`,

@@ -15,7 +15,7 @@ import {
 } from './checks.js';
 import { createHttpCore } from '../http/core.js';
 import { compareWithSpec, describeSpecDifferences, SpecTooComplexError } from './openapi.js';
-import { readFile, stat } from 'node:fs/promises';
+import { readPlainText } from '../io/local-file.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -233,9 +233,13 @@ async function fetchDocument(
       const res = await core.send({ method: 'GET', url, headers: { accept: 'application/json' }, read: 'auto' });
       document = typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
     } else {
-      if ((await stat(where)).size > MAX_DOCUMENT_BYTES)
-        return { ok: false, error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read` };
-      document = JSON.parse(await readFile(where, 'utf8'));
+      // A plain file only (a FIFO, /dev/zero or /dev/urandom is refused, not waited on nor read), and not a huge one.
+      const text = await readPlainText(where, MAX_DOCUMENT_BYTES).catch((error: Error & { code?: string }) => {
+        if (error.code === 'ETOOLARGE') throw new Error(`larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB: not read`);
+        throw error;
+      });
+      if (text === undefined) return { ok: false, error: `no such file: ${where}` };
+      document = JSON.parse(text);
     }
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, error: `HTTP ${error.status}` };

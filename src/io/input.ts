@@ -5,8 +5,9 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { abortError, throwIfAborted, UsageError } from '../errors.js';
-import { fstatSync, createReadStream } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import * as S from '../api/shapes.js';
+import { openLocal } from './local-file.js';
 
 export interface Bound {
   /** Characters (code points) the text may hold: the service's own limit for it. Reading stops past 4 bytes a character. */
@@ -106,10 +107,13 @@ export async function readBounded(
     bytes = await readUpTo(ctx.io.stdin, ceiling, ctx.signal);
   } else {
     source = path;
-    // `end` is inclusive: at most ceiling + 1 bytes are read, enough to know it is over.
-    const stream = createReadStream(path, Number.isFinite(ceiling) ? { end: ceiling } : {});
     try {
-      bytes = await readUpTo(stream, ceiling, ctx.signal);
+      // A plain file, or a FIFO (`--file <(command)`) waited for in the event loop; a device is refused (local-file.ts).
+      const opened = await openLocal(path, { fifo: true });
+      if (opened.size !== undefined && opened.size > ceiling) {
+        opened.stream.destroy();
+        bytes = null;
+      } else bytes = await readUpTo(opened.stream, ceiling, ctx.signal);
     } catch (error) {
       if (ctx.signal?.aborted) throw error;
       const code = (error as NodeJS.ErrnoException).code;
