@@ -63,12 +63,17 @@ export function xmlEscape(text: string): string {
 }
 
 /**
- * Text for a Markdown table cell that renders as the text itself: one line, every ASCII punctuation character
- * backslash-escaped (CommonMark: always literal), so no emphasis, link, image, HTML tag, entity or autolink can
- * start, and a `|` cannot end the cell.
+ * Text for a Markdown table cell, backslash-escaped only where GitHub's renderer would read it otherwise: HTML
+ * and entities (`<`, `&`), links, images and autolinks (`[`, `]`, the `:` of `https:`, the `.` of `www.`, `@`),
+ * the table's `|`, emphasis, strike-through and code (`*`, `~`, a backtick, and `_` but inside a word), and a
+ * backslash that would escape what follows. The rest (`blob.bin`, `li_1`, `(NUL bytes);`) stays as written.
  */
 export function markdownText(text: string): string {
-  return sanitizeLine(text).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+  return sanitizeLine(text).replace(
+    /\\(?=[!-/:-@[-`{-~])|[`*~<&[\]|_@]|(?<=\b(?:https?|ftp)):|(?<=\bwww)\./gi,
+    (c, at: number, all: string) =>
+      c === '_' && /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? c : `\\${c}`,
+  );
 }
 
 /**
@@ -93,8 +98,8 @@ const STATUS_WORDS: Record<FileResult['status'], string> = {
   skipped: '⏭️ not attempted',
 };
 
-export function stepSummary(results: FileResult[], summary: UploadSummary): string {
-  const lines = [
+export function stepSummary(results: FileResult[], summary: UploadSummary, budget = STEP_SUMMARY_LIMIT): string {
+  const head = [
     '### kagent lib upload',
     '',
     `${summary.uploaded} uploaded, ${summary.exists} already there, ${summary.failed} failed${summary.skipped > 0 ? `, ${summary.skipped} not attempted` : ''} (${formatBytes(summary.bytes)})`,
@@ -102,16 +107,55 @@ export function stepSummary(results: FileResult[], summary: UploadSummary): stri
     '| Status | File | Size | Item or error |',
     '| --- | --- | ---: | --- |',
   ];
-  for (const r of results) {
+  const rows = results.map((r) => {
     // File names, ids, codes and messages come from disk and from the service: written as text, never as Markdown.
     const detail = r.error
       ? `${markdownCode(r.error.code)}: ${markdownText(r.error.message)}`
       : r.item?.id
         ? markdownCode(r.item.id)
         : '';
-    lines.push(`| ${STATUS_WORDS[r.status]} | ${markdownCode(r.path)} | ${formatBytes(r.size)} | ${detail} |`);
+    return `| ${STATUS_WORDS[r.status]} | ${markdownCode(r.path)} | ${formatBytes(r.size)} | ${detail} |`;
+  });
+  return cappedTable(head, rows, budget);
+}
+
+/** GitHub shows a step's summary only up to 1 MiB (the whole file: what earlier commands of the step wrote too). */
+export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * `head` then as many `rows` as fit in `budget` bytes (UTF-8), then a line saying how many were left out: a
+ * summary over GitHub's limit is not shown at all.
+ */
+export function cappedTable(head: string[], rows: string[], budget: number): string {
+  const room = budget - 256; // the closing line's
+  let text = `${head.join('\n')}\n`;
+  let used = Buffer.byteLength(text);
+  let kept = 0;
+  for (const row of rows) {
+    const size = Buffer.byteLength(row) + 1;
+    if (used + size > room) break;
+    text += `${row}\n`;
+    used += size;
+    kept++;
   }
-  return `${lines.join('\n')}\n\n`;
+  const left = rows.length - kept;
+  if (left > 0)
+    text += `\n> ${left} more row${left === 1 ? '' : 's'} left out: GitHub shows at most 1 MiB of a step's summary (--report and --json list every file).\n`;
+  return `${text}\n`;
+}
+
+/** Appends a step summary to $GITHUB_STEP_SUMMARY within what is left of GitHub's 1 MiB; a failure is a warning. */
+export async function appendStepSummary(ctx: CiContext, build: (budget: number) => string): Promise<void> {
+  const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+  if (!path) return;
+  const { appendFile, stat } = await import('node:fs/promises');
+  const written = await stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
+  await appendFile(path, build(Math.max(0, STEP_SUMMARY_LIMIT - written))).catch((error: Error) =>
+    warn(ctx, `could not write the step summary to ${path}: ${error.message}`),
+  );
 }
 
 /** An attribute's text: one line (no newline, CR or NEL for a reader to fold), bidi controls shown, XML-escaped. */
@@ -175,7 +219,6 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
     },
     async summary(summary, elapsedMs) {
       await reporter.summary(summary, elapsedMs);
-      const { appendFile } = await import('node:fs/promises');
       if (github) {
         for (const { result } of timed) {
           if (result.status !== 'failed') continue;
@@ -188,16 +231,13 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
             ),
           );
         }
-        const path = ctx.io.env.GITHUB_STEP_SUMMARY;
-        if (path) {
-          await appendFile(
-            path,
-            stepSummary(
-              timed.map((t) => t.result),
-              summary,
-            ),
-          ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
-        }
+        await appendStepSummary(ctx, (budget) =>
+          stepSummary(
+            timed.map((t) => t.result),
+            summary,
+            budget,
+          ),
+        );
       }
       if (options.report !== undefined) {
         const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000);

@@ -14,6 +14,8 @@ import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
 import { escapeJsonControls, sanitize, sanitizeLine } from '../io/sanitize.js';
 import {
+  appendStepSummary,
+  cappedTable,
   errorAnnotation,
   escapeData,
   escapeProperty,
@@ -21,6 +23,7 @@ import {
   junitXml,
   markdownCode,
   markdownText,
+  STEP_SUMMARY_LIMIT,
 } from './ci-report.js';
 import { emit } from '../io/streams.js';
 import { replaceFile } from '../io/replace-file.js';
@@ -216,7 +219,6 @@ async function ciOutputs(
   summary: SyncSummary,
 ): Promise<void> {
   const { github, startedAt, elapsedMs } = options;
-  const { appendFile } = await import('node:fs/promises');
   if (github) {
     const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
     for (const { result } of timed) {
@@ -237,15 +239,13 @@ async function ciOutputs(
           `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(sanitize(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`))}\n`,
         ),
       );
-    const path = ctx.io.env.GITHUB_STEP_SUMMARY;
-    if (path)
-      await appendFile(
-        path,
-        stepSummary(
-          timed.map((t) => t.result),
-          summary,
-        ),
-      ).catch((error: Error) => warn(ctx, `could not write the step summary to ${path}: ${error.message}`));
+    await appendStepSummary(ctx, (budget) =>
+      stepSummary(
+        timed.map((t) => t.result),
+        summary,
+        budget,
+      ),
+    );
   }
   if (options.report !== undefined) {
     const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, {
@@ -269,22 +269,19 @@ const STATUS_WORDS: Record<SyncStatus, string> = {
 };
 
 /** The step summary: the count line and a row per file that did not stay as it was. */
-export function stepSummary(entries: SyncEntry[], summary: SyncSummary): string {
+export function stepSummary(entries: SyncEntry[], summary: SyncSummary, budget = STEP_SUMMARY_LIMIT): string {
   const lines = ['### kagent lib sync', '', countLine(summary), ''];
   if (summary.noMapping) lines.push(`> Nothing was deleted: ${markdownText(summary.noMapping)}.`, '');
-  const rows = entries.filter((e) => e.status !== 'unchanged');
-  if (rows.length > 0) {
-    lines.push('| Status | File | Item | Detail |', '| --- | --- | --- | --- |');
-    for (const e of rows) {
+  const rows = entries
+    .filter((e) => e.status !== 'unchanged')
+    .map((e) => {
       const detail = e.error
         ? `${e.error.code}: ${e.error.message}`
         : (e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : ''));
-      lines.push(
-        `| ${STATUS_WORDS[e.status]} | ${markdownCode(e.path)} | ${e.item ? markdownCode(e.item.id) : ''} | ${markdownText(detail)} |`,
-      );
-    }
-  }
-  return `${lines.join('\n')}\n\n`;
+      return `| ${STATUS_WORDS[e.status]} | ${markdownCode(e.path)} | ${e.item ? markdownCode(e.item.id) : ''} | ${markdownText(detail)} |`;
+    });
+  if (rows.length === 0) return `${lines.join('\n')}\n\n`;
+  return cappedTable([...lines, '| Status | File | Item | Detail |', '| --- | --- | --- | --- |'], rows, budget);
 }
 
 // ---------------------------------------------------------------- the plan

@@ -887,7 +887,7 @@ describe('lib upload: reports where CI reads them', () => {
     expect(md).toContain(`| ✅ uploaded | \`${join(dir, 'good.md')}\` | 7 B | \`${ids['good.md']}\` |`);
     expect(md).toContain(`| ❌ failed | \`${join(dir, 'a,b: empty.md')}\` | 0 B | \`EMPTY_FILE\`: the file is empty |`);
     expect(md).toMatch(
-      /\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| `UNSUPPORTED_TYPE`: fake\\\.pdf is binary content /,
+      /\| ❌ failed \| `[^`]*fake\.pdf` \| 2\.0 KiB \| `UNSUPPORTED_TYPE`: fake\.pdf is binary content /,
     );
     const annotations = r.stderr.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toHaveLength(2);

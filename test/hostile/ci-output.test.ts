@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { marked, type Token } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { errorAnnotation, markdownCode, markdownText } from '../../src/upload/ci-report.js';
+import {
+  errorAnnotation,
+  markdownCode,
+  markdownText,
+  stepSummary,
+  STEP_SUMMARY_LIMIT,
+} from '../../src/upload/ci-report.js';
+import { stepSummary as syncStepSummary } from '../../src/upload/sync-report.js';
 import { runCli, tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -132,12 +139,47 @@ describe('the pieces', () => {
     );
   });
 
-  it('markdownText escapes every Markdown and HTML opening; markdownCode cannot be closed from inside', () => {
-    expect(markdownText('[a](b) <i>&amp;</i> *x* _y_ | z')).toBe(
-      '\\[a\\]\\(b\\) \\<i\\>\\&amp\\;\\<\\/i\\> \\*x\\* \\_y\\_ \\| z',
+  it('markdownText escapes every Markdown and HTML opening, and nothing more; markdownCode cannot be closed from inside', () => {
+    expect(markdownText('[a](b) <i>&amp;</i> *x* _y_ ~~s~~ `c` | z \\. \\q')).toBe(
+      '\\[a\\](b) \\<i>\\&amp;\\</i> \\*x\\* \\_y\\_ \\~\\~s\\~\\~ \\`c\\` \\| z \\\\. \\q',
+    );
+    // What GitHub renders as itself stays as written (issue: `blob\.bin … \(NUL bytes\)\;`, `li\_…`).
+    expect(markdownText('see https://x.example, www.x.example, a@x.example')).toBe(
+      'see https\\://x.example, www\\.x.example, a\\@x.example',
+    );
+    expect(markdownText('blob.bin is binary (NUL bytes); see li_8f2k1x, 100% done!')).toBe(
+      'blob.bin is binary (NUL bytes); see li_8f2k1x, 100% done!',
     );
     expect(markdownCode('a.md')).toBe('`a.md`');
     expect(markdownCode('a``b')).toBe('```a``b```');
     expect(markdownCode('`x` | y')).toBe('`` `x` \\| y ``');
+  });
+
+  it("the step summary stays within GitHub's 1 MiB (what the file already holds counted), saying how many rows were left out", () => {
+    const results = Array.from({ length: 20_000 }, (_, i) => ({
+      path: `docs/${'long-name-'.repeat(8)}${i}.md`,
+      name: `${i}.md`,
+      size: 100,
+      status: 'uploaded' as const,
+      item: { id: `li_${i}` },
+    }));
+    const summary = { uploaded: 20_000, exists: 0, failed: 0, skipped: 0, bytes: 2_000_000 };
+    const whole = stepSummary(results as never, summary as never);
+    expect(Buffer.byteLength(whole)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+    const shown = whole.split('\n').filter((line) => line.startsWith('| ✅')).length;
+    expect(shown).toBeGreaterThan(1000);
+    expect(whole).toContain(`> ${20_000 - shown} more rows left out: GitHub shows at most 1 MiB`);
+    // Half the room already used by earlier steps: half the rows, still within the limit.
+    const half = stepSummary(results as never, summary as never, STEP_SUMMARY_LIMIT / 2);
+    expect(Buffer.byteLength(half)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT / 2);
+    // A short run: every row, no such line; sync's summary the same.
+    expect(stepSummary(results.slice(0, 3) as never, summary as never)).not.toContain('left out');
+    const entries = results.map((r) => ({ ...r, status: 'uploaded' as const }));
+    const sync = syncStepSummary(
+      entries as never,
+      { ...summary, replaced: 0, deleted: 0, unchanged: 0, kept: 0 } as never,
+    );
+    expect(Buffer.byteLength(sync)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+    expect(sync).toMatch(/> \d+ more rows left out/);
   });
 });
