@@ -516,7 +516,9 @@ describe('kagent lib sync', () => {
     const md = readFileSync(summary, 'utf8');
     expect(md).toMatch(/^### kagent lib sync\n\n3 uploaded, 0 replaced, 0 deleted, 0 unchanged, 1 failed\n/);
     // Service words are text in the summary (escaped only where Markdown would read them), file names code spans.
-    expect(md).toMatch(/\| ❌ failed \| `tool\.bin` \| {2}\| UNSUPPORTED_TYPE: \S*tool\.bin is binary content \(NUL bytes\); /);
+    expect(md).toMatch(
+      /\| ❌ failed \| `tool\.bin` \| {2}\| UNSUPPORTED_TYPE: \S*tool\.bin is binary content \(NUL bytes\); /,
+    );
     expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([
       expect.stringMatching(/^::error file=.*docs\/tool\.bin,title=sync failed \(UNSUPPORTED_TYPE\)::/),
     ]);
