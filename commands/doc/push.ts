@@ -7,8 +7,7 @@ import { withNotFound } from '../../src/views/not-found.js';
 import { kagentCommand } from '../../src/io/command-line.js';
 import { note, printItem, success } from '../../src/io/output.js';
 import { readSidecar, writeSidecar, writeText } from '../../src/docsync/sidecar.js';
-import { readLocal } from '../../src/docsync/files.js';
-import { hasConflictMarkers, markersLeft } from '../../src/docsync/text.js';
+import { conflictMarkersLeft, readLocal } from '../../src/docsync/files.js';
 import { saveMerging, stoppedMidFlight } from '../../src/docsync/sync.js';
 import { asFileText, sameText } from '../../src/io/final-newline.js';
 
@@ -57,15 +56,7 @@ async function readPulled(ctx: Context, file: string): Promise<{ sidecar: Sideca
       `${file}: no such file (it was pulled from doc ${sidecar.id})`,
       `pull it again: \`${kagentCommand(ctx, 'doc pull', sidecar.id, '-o', file, '--force')}\``,
     );
-  // Only the markers kagent's own merge wrote are refused: the sidecar remembers them (text.ts,
-  // MarkerLines). Lines of the document that look like markers (they came from the service) go through.
-  // A sidecar that remembers none (no conflict since the pull, or written by an older kagent that did
-  // not remember them): markers are refused only when the service's text (the base) has none.
-  const left = sidecar.markers
-    ? markersLeft(text, sidecar.markers)
-    : hasConflictMarkers(text) && !hasConflictMarkers(sidecar.base)
-      ? '<<<<<<<'
-      : undefined;
+  const left = conflictMarkersLeft(text, sidecar);
   if (left !== undefined)
     throw new UsageError(
       `${file} still holds conflict markers written by kagent's merge (${left} …); nothing was sent`,

@@ -7,10 +7,10 @@ export default defineCommand({
   summary: 'Say for each pulled file whether it changed here, on the service, or both',
   description:
     'For each FILE (default: every file pulled into the current directory; a directory stands for the files pulled into it): ' +
-    'unchanged, changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, or not pulled. ' +
+    'unchanged, unmerged (conflict markers of a merge left in the file: choose, then push), changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, or not pulled. ' +
     'A FILE that does not exist and was never pulled is refused (exit 2) before anything is asked. ' +
     'Reads the revisions from the document list (one request per 500 documents; one file alone is read by itself). Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
-    '(state: unchanged, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
+    '(state: unchanged, conflict, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
   arguments: [{ name: 'files', description: 'pulled files or directories', optional: true, variadic: true }],
   examples: [
     'kagent doc status',

@@ -16,6 +16,7 @@ import {
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
 import { readPlainText, TooLargeError } from '../io/local-file.js';
+import { hasConflictMarkers, markersLeft } from './text.js';
 import { asFileText, sameText } from '../io/final-newline.js';
 import { latestRevisions } from './latest.js';
 
@@ -127,8 +128,20 @@ export async function writePulled(file: string, doc: Pick<Doc, 'id' | 'title' | 
   await writeSidecar(file, { id: doc.id, revision: doc.revision, title: doc.title, base: doc.body });
 }
 
+/**
+ * The first conflict marker kagent's merge wrote that is still in the file, or undefined.
+ * Only kagent's own markers count: the sidecar remembers them (text.ts, MarkerLines), so lines
+ * of the document that look like markers (they came from the service) do not. A sidecar that
+ * remembers none (written by an older kagent): markers count only when the base has none.
+ */
+export function conflictMarkersLeft(text: string, sidecar: Sidecar): string | undefined {
+  if (sidecar.markers) return markersLeft(text, sidecar.markers);
+  return hasConflictMarkers(text) && !hasConflictMarkers(sidecar.base) ? '<<<<<<<' : undefined;
+}
+
 export type SyncState =
   | 'unchanged'
+  | 'conflict'
   | 'changed-locally'
   | 'changed-on-service'
   | 'both'
@@ -138,6 +151,8 @@ export type SyncState =
 
 export const STATE_WORDS: Record<SyncState, string> = {
   unchanged: 'unchanged',
+  // As git's "unmerged": a merge left both sides in the file, to be chosen before the next push.
+  conflict: 'unmerged: conflict markers left (edit, then push)',
   'changed-locally': 'changed locally',
   'changed-on-service': 'changed on the service',
   both: 'changed locally and on the service',
@@ -193,6 +208,7 @@ function stateOf(file: string, sidecar: Sidecar, text: string | undefined, lates
   const base = { file, id: sidecar.id, revision: sidecar.revision, latest };
   if (latest === null) return { ...base, state: 'deleted-on-service' };
   if (text === undefined) return { ...base, state: 'missing-locally' };
+  if (conflictMarkersLeft(text, sidecar) !== undefined) return { ...base, state: 'conflict' };
   const local = !sameText(text, sidecar.base);
   const remote = latest !== sidecar.revision;
   return {

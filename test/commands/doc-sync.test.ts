@@ -251,6 +251,11 @@ describe('doc push', () => {
     const refused = await kagent(['doc', 'push', file]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('still holds conflict markers');
+    // doc status calls it what it is (git's "unmerged"), not "changed locally".
+    const status = await kagent(['doc', 'status', file]);
+    expect(status.stdout).toBe(`conflict\t${file}\t${id}\t2\t2\n`);
+    const shown = await kagent(['doc', 'status', file], { tty: true, columns: 160 });
+    expect(plain(shown.stdout)).toContain('unmerged: conflict markers left (edit, then push)');
 
     const resolved = BODY.replace('Status: draft', 'Status: final').replace('Nothing yet.', 'Theirs. Mine.');
     writeFileSync(file, resolved);
