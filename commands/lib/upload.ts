@@ -52,6 +52,7 @@ async function runUploads(
       failFast: opts.failFast === true,
       // A folder's files (walked) into a named space: confirmed with one more listing at the end.
       confirm: sources.some((source) => source.stats !== undefined),
+      notice: (message) => note(ctx, `note: ${message}`),
       limit: planLimit,
       cache,
       signal: ctx.signal,

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { FileBody } from './body.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
-import { notListed } from './sync-plan.js';
+import { listSpace, notListed, type Listed } from './sync-plan.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
 
@@ -70,10 +70,18 @@ export interface UploadOptions {
   limit: () => Promise<number | undefined>;
   /** Digests of unchanged files hashed before on this machine. */
   cache?: DigestCache;
-  /** Confirm at the end, with one more listing of the target space, that every file's item is there. */
+  /**
+   * A folder's files into a named space: plan from the space's listing first (a file whose bytes an
+   * item of the space holds is not sent: `exists`, as --dry-run says), and confirm at the end, with
+   * one more listing, that every file's item is there.
+   */
   confirm?: boolean;
+  /** Told once when the listing gives no SHA-256, so every file is sent. */
+  notice?: (message: string) => void | Promise<void>;
   /** Ids the listing of the target space just gave: a replayed answer naming one needs no read. */
   listed?: ReadonlySet<string>;
+  /** Items of the target space by SHA-256: a file whose bytes are one of them is not sent. */
+  held?: ReadonlyMap<string, Listed>;
   signal?: AbortSignal;
   events: UploadEvents;
 }
@@ -138,6 +146,8 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
   let stop = false;
   // Files with the same bytes go one after the other: the second is then recognised as a duplicate.
   const bySha = new Map<string, Promise<unknown>>();
+  /** Files actually sent (not found in the listing). */
+  const sent = { count: 0 };
 
   // Files reported as held by an item, checked against the space's listing at the end (`confirm`).
   const held: Array<{ result: FileResult; source: Source }> = [];
@@ -171,7 +181,7 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
       if (!source) return;
       let result: FileResult;
       try {
-        result = await uploadOne(source, options, bySha);
+        result = await uploadOne(source, options, bySha, sent);
       } catch (error) {
         // Only an interruption or a failure common to every file gets here.
         const cliError =
@@ -189,6 +199,24 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     }
   };
 
+  const space = options.target.space;
+  if (options.confirm && space !== undefined && sources.length > 0 && !options.signal?.aborted) {
+    try {
+      const listed = await listSpace(options.api, space, options.signal);
+      if (listed.mapping.hashes) {
+        options.held = new Map(listed.items.map((item) => [item.sha256 as string, item]));
+        options.listed = new Set(listed.items.map((item) => item.id));
+      } else
+        await options.notice?.(
+          "the library listing does not give items' SHA-256: every file is sent (the service recognises those it has)",
+        );
+    } catch (error) {
+      if (options.signal?.aborted || (error instanceof CliError && FATAL_EXIT.has(error.exitCode))) throw error;
+      await options.notice?.(
+        `the space could not be listed (${(error as Error).message}): every file is sent (the service recognises those it has)`,
+      );
+    }
+  }
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, sources.length)) }, () => worker());
   await Promise.all(workers);
 
@@ -197,8 +225,7 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     const source = sources[next] as Source;
     await record({ ...base(source), status: 'skipped' }, source);
   }
-  const space = options.target.space;
-  if (held.length > 0 && space !== undefined && !options.signal?.aborted && !summary.stoppedBy) {
+  if (sent.count > 0 && held.length > 0 && space !== undefined && !options.signal?.aborted && !summary.stoppedBy) {
     try {
       const missing = await notListed(
         options.api,
@@ -238,6 +265,7 @@ async function uploadOne(
   source: Source,
   options: UploadOptions,
   bySha: Map<string, Promise<unknown>>,
+  sent: { count: number },
 ): Promise<FileResult> {
   const { events, signal } = options;
   const tooLong = refusedBeforeReading(source);
@@ -249,6 +277,11 @@ async function uploadOne(
     signal,
   });
   if (!checked.ok) return refused(source, checked.refusal);
+  // Already an item of the space (its listing said so): nothing to send.
+  const sha = checked.sha256 ?? (options.held && checked.sampled ? undefined : checked.digest);
+  const there = sha !== undefined ? options.held?.get(sha) : undefined;
+  if (there) return { ...base(source), status: 'exists', item: there as unknown as LibraryItem };
+  sent.count++;
   // As it was when checked: compared again once the service has answered.
   const before = await statOf(source.path);
   const send = (digest: string, sampled: boolean, after?: string) =>

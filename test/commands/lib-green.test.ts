@@ -6,7 +6,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
+import { accountId, dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
 
 let research: string;
@@ -322,4 +322,39 @@ describe('credits run out', () => {
       expect(r.stderr).toMatch(/hint: \d+ files were not attempted; credits left: 0/);
     });
   }
+});
+
+describe('lib upload re-runs cost the listing', () => {
+  it('a second lib upload of 30 unchanged files sends no upload, only the listing; one deleted item is sent again', async () => {
+    const dir = folder(Object.fromEntries(Array.from({ length: 30 }, (_, n) => [`f${n}.md`, `# file ${n}\n`])));
+    expect((await kagent(['lib', 'upload', dir, '--space', 'Research'])).code).toBe(0);
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    const again = await kagent(['lib', 'upload', dir, '--space', 'Research']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^0 uploaded, 30 already there, 0 failed/m);
+    const { requests } = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
+    expect(requests.uploadFile ?? 0).toBe(0);
+    expect(requests.listLibrary, JSON.stringify(requests)).toBe(1);
+    const [victim] = await library(research);
+    await s.t.call('DELETE', `/library/${victim?.id}`, { key });
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    const third = await kagent(['lib', 'upload', dir, '--space', 'Research']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toMatch(/^1 uploaded, 29 already there, 0 failed/m);
+    // Its key replays the deleted item (checked, gone), then a fresh key adds it: two requests.
+    expect((await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests.uploadFile).toBe(2);
+    expect(await library(research)).toHaveLength(30);
+  });
+
+  it('a listing without SHA-256: every file is sent, said once', async () => {
+    const dir = folder(DOCS);
+    expect((await kagent(['lib', 'upload', dir, '--space', 'Research'])).code).toBe(0);
+    await s.t.patchAccount(accountId, { hideFields: ['sha256'] });
+    await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+    const again = await kagent(['lib', 'upload', dir, '--space', 'Research']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr.match(/does not give items' SHA-256: every file is sent/g)).toHaveLength(1);
+    expect((await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests.uploadFile).toBe(3);
+    expect(await library(research)).toHaveLength(3);
+  });
 });
