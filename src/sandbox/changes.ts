@@ -216,28 +216,32 @@ function resolve(root: unknown, path: Path): [boolean, unknown] {
   return [true, node];
 }
 
-/** Applies one journal operation to a plain state. */
+/**
+ * Applies one journal operation to a plain state. Keys are own properties only, read and
+ * written as such: a journal naming `__proto__` or `constructor` sets a key of that name,
+ * never Object.prototype.
+ */
 export function applyOp(root: Record<string, unknown>, op: Op): void {
   const path = op[1];
   if (path.length === 0) throw new Error('an operation without a path');
   let node: Record<Key, unknown> = root;
   for (const key of path.slice(0, -1)) {
-    let next = node[key];
-    if (typeof next !== 'object' || next === null) node[key] = next = {};
+    let next = own(node, key);
+    if (typeof next !== 'object' || next === null) put(node, key, (next = {}));
     node = next as Record<Key, unknown>;
   }
   const last = path[path.length - 1]!;
   switch (op[0]) {
     case 's':
-      node[last] = op[2];
+      put(node, last, op[2]);
       return;
     case 'd':
       if (Array.isArray(node) && typeof last === 'number') node.splice(last, 1);
       else delete node[last];
       return;
     case 'u': {
-      let list = node[last];
-      if (!Array.isArray(list)) node[last] = list = [];
+      let list = own(node, last);
+      if (!Array.isArray(list)) put(node, last, (list = []));
       const items = list as Array<{ id: string }>;
       const at = items.findIndex((r) => r?.id === op[2].id);
       if (at === -1) items.push(op[2]);
@@ -245,10 +249,23 @@ export function applyOp(root: Record<string, unknown>, op: Op): void {
       return;
     }
     case 'o': {
-      const items = Array.isArray(node[last]) ? (node[last] as Array<{ id: string }>) : [];
+      const list = own(node, last);
+      const items = Array.isArray(list) ? (list as Array<{ id: string }>) : [];
       const byId = new Map(items.map((r) => [r.id, r]));
-      node[last] = op[2].map((id) => byId.get(id)).filter((r) => r !== undefined);
+      put(
+        node,
+        last,
+        op[2].map((id) => byId.get(id)).filter((r) => r !== undefined),
+      );
       return;
     }
   }
+}
+
+function own(node: Record<Key, unknown>, key: Key): unknown {
+  return Object.prototype.hasOwnProperty.call(node, key) ? node[key] : undefined;
+}
+
+function put(node: Record<Key, unknown>, key: Key, value: unknown): void {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -16,11 +16,39 @@ export const DEFAULT_LIMITS: Account['limits'] = {
 };
 export const DEFAULT_CREDITS = 1000;
 
+/**
+ * A record keyed by ids, keys or names that come from requests: without a prototype, so
+ * that `__proto__` or `constructor` is just a key that is not there (never
+ * Object.prototype, which a PATCH would then pollute for every object).
+ */
+export function dictionary<T>(entries: Record<string, T> = {}): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const key of Object.keys(entries))
+    Object.defineProperty(out, key, { value: entries[key], writable: true, enumerable: true, configurable: true });
+  return out;
+}
+
+/** A loaded state's records keyed by ids, made dictionaries (JSON.parse gives plain objects). */
+function withOwnKeysOnly(state: State): State {
+  state.accounts = dictionary(state.accounts);
+  state.keys = dictionary(state.keys);
+  state.watches = dictionary(state.watches);
+  state.briefs = dictionary(state.briefs);
+  state.idempotency = dictionary(state.idempotency);
+  for (const account of Object.values(state.accounts)) {
+    account.watchesByMonth = dictionary(account.watchesByMonth);
+    account.follows = dictionary(account.follows);
+    account.entryState = dictionary(account.entryState);
+    account.messages = dictionary(account.messages);
+  }
+  return state;
+}
+
 export class World {
   /** The state; with --state, a tracking view of it (see journal.ts) once the journal is open. */
   state: State;
   readonly clock: SandboxClock;
-  private readonly jobs: Jobs = {};
+  private readonly jobs: Jobs = dictionary();
   private running = false;
   private journal: Journal | undefined;
   private tracker: ChangeTracker | undefined;
@@ -41,7 +69,7 @@ export class World {
 
   static create(options: { seed: number; start: number; speed: number; blobDir: string; stateFile?: string }): World {
     const stored = options.stateFile ? loadState(options.stateFile) : undefined;
-    const loaded = stored?.state;
+    const loaded = stored?.state && withOwnKeysOnly(stored.state);
     const stray = loaded && strayBlobPath(loaded, options.blobDir);
     if (stray)
       throw new StateFileError(
@@ -52,12 +80,12 @@ export class World {
       version: STATE_VERSION,
       seed: options.seed,
       seq: 0,
-      accounts: {},
-      keys: {},
-      watches: {},
-      briefs: {},
+      accounts: dictionary(),
+      keys: dictionary(),
+      watches: dictionary(),
+      briefs: dictionary(),
       events: [],
-      idempotency: {},
+      idempotency: dictionary(),
       clockAdvancedMs: 0,
     };
     // A reloaded sandbox resumes its clock where it stopped (plus the real time it was down),
@@ -208,12 +236,12 @@ export class World {
         },
       ],
       limits: { ...DEFAULT_LIMITS, ...init.limits },
-      watchesByMonth: {},
+      watchesByMonth: dictionary(),
       storageUsed: 0,
       createdAt,
       spaces: [defaultSpace],
-      follows: {},
-      entryState: {},
+      follows: dictionary(),
+      entryState: dictionary(),
       library: [],
       docs: [],
       media: [],
@@ -222,7 +250,7 @@ export class World {
       tasks: [],
       actions: [],
       conversations: [],
-      messages: {},
+      messages: dictionary(),
       rules: [],
     };
     this.state.accounts[id] = account;
