@@ -48,7 +48,14 @@ export function extractJsonFields(argv: string[], group: CommandSpec): { argv: s
 
 /** Whether the command these arguments reach would take `word` as an operand (or as a subcommand). */
 function wantsOperand(group: CommandSpec, argv: string[], word: string): boolean {
-  const operands = argv.filter((token) => !token.startsWith('-'));
+  // The words that are operands: not flags, nor the value of a flag that takes one (`--jq .id`, `--space Work`).
+  const valueFlags = optionsTakingValues(group);
+  const operands: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (!token.startsWith('-')) operands.push(token);
+    else if (takesNextWord(token) || valueFlags.has(token)) i++;
+  }
   // `kagent --json space list`: the word is the group's name itself.
   if (!operands.includes(group.name)) return true;
   let spec = group;
@@ -64,6 +71,14 @@ function wantsOperand(group: CommandSpec, argv: string[], word: string): boolean
   const declared = spec.arguments ?? [];
   if (declared.some((argument) => argument.variadic)) return true;
   return operands.length - at < declared.length;
+}
+
+/** The flags (`--space`, `-o`) of a group's commands, at any depth, that take the next word as their value. */
+function optionsTakingValues(spec: CommandSpec, into = new Set<string>()): Set<string> {
+  for (const option of spec.options ?? [])
+    if (/[<[]/.test(option.flags)) for (const name of option.flags.split(/[ ,|]+/)) if (/^-/.test(name)) into.add(name);
+  for (const command of spec.commands ?? []) optionsTakingValues(command, into);
+  return into;
 }
 
 /** Whether `token` is a global flag (or a cluster of short ones, `-qp`) whose value is the next word. */

@@ -434,6 +434,10 @@ describe('--json FIELDS (the gh habit)', () => {
     const r = await runCli(['help', '--json', 'exit-codes'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)[0]).toEqual({ code: 0, meaning: expect.any(String) });
+    // the value of a later flag (`--jq .[0].code`) is no operand: the word is still the topic
+    const jq = await runCli(['help', '--json', 'exit-codes', '--jq', '.[0].code'], { env });
+    expect(jq.stderr).toBe('');
+    expect(jq.stdout).toBe('0\n');
   });
 });
 

@@ -202,6 +202,16 @@ describe('doc show', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('--json ID --jq .id: the id is the document, not a field list (the value of --jq is no operand)', async () => {
+    const r = await kagent(['doc', 'show', '--json', doc.id, '--jq', '.id']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${doc.id}\n`);
+    // a field list still works before the id
+    const fields = await kagent(['doc', 'show', '--json', 'id,title', doc.id]);
+    expect(JSON.parse(fields.stdout)).toEqual({ id: doc.id, title: 'The plan' });
+  });
+
   it('terminal: title, id, revision, space, then the body rendered; --raw prints the source', async () => {
     const tty = await kagent(['doc', 'show', doc.id], { tty: true, env: { FORCE_COLOR: '1' } });
     expect(tty.code).toBe(0);
