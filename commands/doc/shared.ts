@@ -65,6 +65,14 @@ export async function conflictError(
   const now = latest
     ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}`
     : 'it has a newer revision';
+  // A --revision past the latest names a revision that never was: nothing changed since it.
+  if (latest && based !== undefined && based > latest.revision)
+    return new CliError(`doc ${id} has no revision ${based}: ${now}; nothing was saved`, {
+      exitCode: ExitCode.CONFLICT,
+      code: 'REVISION_CONFLICT',
+      hint: `--revision names the revision your change is based on: ${latest.revision} is the latest (\`${suggest(ctx, 'doc show', id, '--raw')}\`)`,
+      cause: error,
+    });
   const since = based !== undefined ? ` since revision ${based}` : '';
   return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
     exitCode: ExitCode.CONFLICT,

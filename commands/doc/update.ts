@@ -62,7 +62,12 @@ export default defineCommand({
       if (!opts.force)
         throw await conflictError(ctx, error, args.id, based, `or save over the latest revision with --force`);
       const latest = await readDoc(ctx, args.id);
-      await warn(ctx, `doc ${args.id} changed since revision ${based}: --force saves over revision ${latest.revision}`);
+      await warn(
+        ctx,
+        based > latest.revision
+          ? `doc ${args.id} has no revision ${based}: --force saves over revision ${latest.revision}, the latest`
+          : `doc ${args.id} changed since revision ${based}: --force saves over revision ${latest.revision}`,
+      );
       try {
         saved = await save(latest.revision);
       } catch (again) {

@@ -424,6 +424,24 @@ describe('doc update', () => {
     expect(JSON.parse(json.stderr).error.code).toBe('REVISION_CONFLICT');
   });
 
+  it('a --revision past the latest says there is no such revision, never "changed since" it (exit 5, nothing saved)', async () => {
+    const latest = (await getDoc(doc.id)).revision as number;
+    const r = await kagent(['doc', 'update', doc.id, '--body', 'mine\n', '--revision', '99']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `error: doc ${doc.id} has no revision 99: it is now at revision ${latest} \\(saved [^)]+\\); nothing was saved`,
+      ),
+    );
+    expect(r.stderr).not.toContain('changed since');
+    expect(r.stderr).toContain(`${latest} is the latest`);
+    expect((await getDoc(doc.id)).revision).toBe(latest);
+    const forced = await kagent(['doc', 'update', doc.id, '--body', 'mine\n', '--revision', '99', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain(`warning: doc ${doc.id} has no revision 99: --force saves over revision ${latest}`);
+    expect(forced.stderr).not.toContain('changed since');
+  });
+
   it('--force reads the latest revision and saves over it, once', async () => {
     await s.t.call('PATCH', `/docs/${doc.id}`, { key, body: { body: 'someone else\n' } });
     const r = await kagent(['doc', 'update', doc.id, '--body', 'mine\n', '--revision', '1', '--force']);
