@@ -16,6 +16,7 @@ import { note } from '../../src/io/output.js';
 import { refusedBeforeReading } from '../../src/upload/uploader.js';
 
 interface SyncOptions extends FileOptions {
+  verbose?: boolean;
   space?: string;
   prefix?: string;
   delete?: boolean;
@@ -37,7 +38,7 @@ export default defineCommand({
     "Which item came from which file: each file is sent under its own name (the title people see) with the note 'kagent lib sync \"<prefix>\" \"<path>\"' (prefix: DIR's own name, or --prefix), and the service's listing of the space gives every item's note and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). A renamed file shows its new name once --delete lets its old item go; items named by earlier versions (<prefix>:<path with : between folders>) are renamed once. When the listing does not give notes, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
     "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
     '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.',
-    'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
+    'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped; unchanged files only with --verbose, so a run that changes nothing prints nothing); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
     'Exit status: 0 when DIR and the space match; the most severe failure otherwise (as `lib upload`); 1 when --max-deletes refused the run, or when --delete was asked but the service does not say which items came from DIR; 2 for an empty or missing DIR, or --delete without --yes and no terminal.',
   ].join('\n\n'),
   arguments: [{ name: 'dir', description: 'the folder to sync (hidden files and folders inside it are skipped)' }],
@@ -65,6 +66,7 @@ export default defineCommand({
     { flags: '--fail-fast', description: 'start no new upload after the first failure' },
     { flags: '--report <file>', description: 'also write a JUnit XML report there' },
     { flags: '--dry-run', description: 'print what the run would do (reads only)' },
+    { flags: '--verbose', description: 'piped, also list unchanged files (a no-op run prints nothing otherwise)' },
     ...fileOptions,
   ],
   examples: [
@@ -215,6 +217,7 @@ async function execute(
     progress: spinnersAllowed(ctx),
     dir,
     report: opts.report,
+    verbose: opts.verbose === true,
   });
   const started = performance.now();
   let summary;
@@ -278,7 +281,9 @@ async function dryRun(
   const { printSyncPlan } = await import('../../src/upload/sync-report.js');
   const { mostSevere } = await import('../../src/errors.js');
   const { lines, codes } = await planLines(ctx, plan, opts, limit, cache);
-  await printSyncPlan(ctx, lines, planTotals(lines, plan, ctx.config.rateLimit), plan);
+  await printSyncPlan(ctx, lines, planTotals(lines, plan, ctx.config.rateLimit), plan, {
+    verbose: opts.verbose === true,
+  });
   if (codes.length > 0) {
     throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
       code: 'SYNC_FAILED',

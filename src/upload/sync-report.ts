@@ -86,12 +86,14 @@ function terminalLine(entry: SyncEntry, f: Formatter): string | undefined {
 }
 
 /** An entry's stdout line (with its newline; '' when it has none), except with --jq; `terminal`: stdout's formatter on a terminal. */
-function stdoutLine(entry: SyncEntry, json: boolean, terminal: Formatter | undefined): string {
+function stdoutLine(entry: SyncEntry, json: boolean, terminal: Formatter | undefined, verbose = false): string {
   if (json) return `${escapeJsonControls(JSON.stringify(toJson(entry)))}\n`;
   if (terminal?.tty) {
     const text = terminalLine(entry, terminal);
     return text === undefined ? '' : `${text}\n`;
   }
+  // Piped, as rclone and aws: an unchanged file is no news (a no-op run prints nothing); --verbose lists them.
+  if (entry.status === 'unchanged' && !verbose) return '';
   const last = entry.error?.code ?? (entry.previous ?? []).join(',');
   return `${entry.status}\t${sanitizeLine(entry.path)}\t${sanitizeLine(entry.item?.id ?? '')}\t${sanitizeLine(last)}\n`;
 }
@@ -99,7 +101,7 @@ function stdoutLine(entry: SyncEntry, json: boolean, terminal: Formatter | undef
 export async function createSyncReporter(
   ctx: ReportContext,
   uploading: Source[],
-  options: { progress: boolean; dir: string; report?: string },
+  options: { progress: boolean; dir: string; report?: string; verbose?: boolean },
 ): Promise<SyncReporter> {
   // Colours (chalk): for a terminal's lines and the progress bar; elsewhere only for a failure or a note.
   let formatters: Promise<[Formatter, Formatter]> | undefined;
@@ -116,7 +118,7 @@ export async function createSyncReporter(
 
   async function line(entry: SyncEntry): Promise<void> {
     if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
-    const text = stdoutLine(entry, json, early?.[0]);
+    const text = stdoutLine(entry, json, early?.[0], options.verbose);
     if (text !== '') await emit(ctx.io.stdout, text);
     if (entry.error && !json && !tty)
       await emit(
@@ -160,7 +162,7 @@ export async function createSyncReporter(
       let text = '';
       for (const { entry } of batch) {
         timed.push({ result: entry, seconds: 0 });
-        text += stdoutLine(entry, json, early?.[0]);
+        text += stdoutLine(entry, json, early?.[0], options.verbose);
       }
       if (text === '') return;
       bar?.clear();
@@ -314,11 +316,33 @@ export interface PlanTotals {
   seconds: number;
 }
 
+/** A plan line on a terminal (unchanged files only in the count). */
+function planTerminalLine(l: PlanLine, f: Formatter): string | undefined {
+  const path = sanitizeLine(l.path);
+  switch (l.action) {
+    case 'upload':
+      return `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(l.size)})`)}`;
+    case 'replace': {
+      const was = l.previous?.length ? f.dim(` (then delete ${l.previous.map(sanitizeLine).join(', ')})`) : '';
+      return `${f.green('↻')} would replace ${path} ${f.dim(`(${formatBytes(l.size)})`)}${was}`;
+    }
+    case 'delete':
+      return `${f.red('-')} would delete ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')})`)}`;
+    case 'keep':
+      return `${f.yellow('!')} would keep ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')}): ${sanitizeLine(l.reason ?? '')}`)}`;
+    case 'fail':
+      return `${f.red('✗')} would fail ${path}: ${sanitizeLine(l.error?.message ?? '')} ${f.dim(`(${l.error?.code})`)}`;
+    default:
+      return undefined;
+  }
+}
+
 export async function printSyncPlan(
   ctx: ReportContext,
   lines: PlanLine[],
   totals: PlanTotals,
   plan: Pick<SyncPlan, 'mapping'>,
+  options: { verbose?: boolean } = {},
 ): Promise<void> {
   const f = await getFormatter(ctx, 'stdout');
   const err = await getFormatter(ctx, 'stderr');
@@ -329,21 +353,9 @@ export async function printSyncPlan(
     }
     const path = sanitizeLine(l.path);
     if (f.tty) {
-      const was = l.previous?.length ? f.dim(` (then delete ${l.previous.map(sanitizeLine).join(', ')})`) : '';
-      const text =
-        l.action === 'upload'
-          ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(l.size)})`)}`
-          : l.action === 'replace'
-            ? `${f.green('↻')} would replace ${path} ${f.dim(`(${formatBytes(l.size)})`)}${was}`
-            : l.action === 'delete'
-              ? `${f.red('-')} would delete ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')})`)}`
-              : l.action === 'keep'
-                ? `${f.yellow('!')} would keep ${path} ${f.dim(`(${sanitizeLine(l.item ?? '')}): ${sanitizeLine(l.reason ?? '')}`)}`
-                : l.action === 'fail'
-                  ? `${f.red('✗')} would fail ${path}: ${sanitizeLine(l.error?.message ?? '')} ${f.dim(`(${l.error?.code})`)}`
-                  : undefined;
+      const text = planTerminalLine(l, f);
       if (text !== undefined) await emit(ctx.io.stdout, `${text}\n`);
-    } else {
+    } else if (l.action !== 'unchanged' || options.verbose) {
       const last = l.error?.code ?? (l.previous ?? []).join(',');
       await emit(
         ctx.io.stdout,

@@ -127,7 +127,10 @@ describe('kagent lib sync', () => {
     await resetStats();
     const r = await sync(dir);
     expect(r.code, r.stderr).toBe(0);
-    expect(rows(r.stdout).map((row) => row[0])).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    // Piped, a no-op run prints nothing on stdout (as rclone and aws); --verbose lists the unchanged files.
+    expect(r.stdout).toBe('');
+    const listed = await sync(dir, ['--verbose']);
+    expect(rows(listed.stdout).map((row) => row[0])).toEqual(['unchanged', 'unchanged', 'unchanged']);
     expect(countLine(r.stderr)).toMatch(/^0 uploaded, 0 replaced, 0 deleted, 3 unchanged, 0 failed/);
     const sent = await requests();
     expect(sent.uploadFile ?? 0).toBe(0);
@@ -338,7 +341,7 @@ describe('kagent lib sync', () => {
       ['c.md', 'unchanged'],
     ]);
     await resetStats();
-    const again = await sync(dir);
+    const again = await sync(dir, ['--verbose']);
     expect(rows(again.stdout).map((row) => row[0])).toEqual(['unchanged', 'unchanged', 'unchanged']);
     expect((await requests()).uploadFile ?? 0).toBe(0);
     // a.md goes: its item holds b.md's bytes, so without --delete it stays, named a.
@@ -449,7 +452,7 @@ describe('kagent lib sync', () => {
     const before = await library();
     await resetStats();
     await writeProfile(s.configDir, 'slow', { baseUrl: s.t.baseUrl, apiKey: key, rateLimit: 30 }, {});
-    const r = await sync(dir, ['--dry-run', '--delete', '-p', 'slow']);
+    const r = await sync(dir, ['--dry-run', '--delete', '-p', 'slow', '--verbose']);
     expect(r.code, r.stderr).toBe(0);
     const plan = rows(r.stdout);
     expect(plan.map((row) => [row[0], row[1]]).sort()).toEqual([
