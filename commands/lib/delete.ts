@@ -1,4 +1,4 @@
-import { ApiError, CliError, throwIfAborted } from '../../src/errors.js';
+import { ApiError, CliError, throwIfAborted, mostSevere } from '../../src/errors.js';
 import { itemFailed } from '../../src/kit/batch.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
@@ -32,7 +32,6 @@ export default defineCommand({
           : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
-    const { mostSevere } = await import('../../src/errors.js');
     const results: Array<Record<string, unknown>> = [];
     const failures: CliError[] = [];
     for (const id of ids) {

@@ -3,8 +3,9 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/views/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { shapes } from './shared.js';
+
 import { printItem, success } from '../../src/io/output.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'edit',
@@ -23,7 +24,6 @@ export default defineCommand({
   async run(ctx, opts, args) {
     if (opts.note === undefined && opts.space === undefined)
       throw new UsageError('nothing to change: give --note and/or --space');
-    const S = await shapes();
     const body: Record<string, unknown> = {};
     if (opts.note !== undefined) body.note = opts.note === '' ? null : opts.note;
     if (opts.space !== undefined) body.space = opts.space;

@@ -2,7 +2,8 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { KINDS, shapes, printItems } from './shared.js';
+import { KINDS, printItems } from './shared.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'list',
@@ -22,7 +23,6 @@ export default defineCommand({
     'kagent lib list --kind file --all | cut -f1',
   ],
   async run(ctx, opts) {
-    const S = await shapes();
     const query: Record<string, string | undefined> = { space: opts.space, kind: opts.kind };
     checkInput(S.Queries.listLibrary, query, { space: '--space', kind: '--kind' });
     if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);

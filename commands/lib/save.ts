@@ -4,10 +4,12 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNames } from '../../src/kit/space.js';
-import { shapes, renderItem } from './shared.js';
+import { renderItem } from './shared.js';
 import { withSpinner } from '../../src/io/spinner.js';
 import { printItem, printJson, wantsJson, success } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
+import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'save',
@@ -32,7 +34,6 @@ export default defineCommand({
     'kagent lib save "$REPORT_URL" --idempotency-key "$GITHUB_RUN_ID-lib-save"',
   ],
   async run(ctx, opts, args) {
-    const S = await shapes();
     const body: Record<string, unknown> = { url: args.url };
     if (opts.note !== undefined) body.note = opts.note;
     if (ctx.config.lang) body.lang = ctx.config.lang;
@@ -50,7 +51,6 @@ export default defineCommand({
     );
     if (!/^https?:\/\//i.test(args.url))
       throw new UsageError(`URL must be an http:// or https:// link (got "${args.url}")`);
-    const { checkIdempotencyKey, noteReplay } = await import('../../src/kit/idempotency-key.js');
     await checkIdempotencyKey(opts.idempotencyKey);
     if (spaceRef !== undefined) body.spaceId = await spaceIdFor(ctx, spaceRef);
     const api = await ctx.api();

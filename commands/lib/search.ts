@@ -2,7 +2,8 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { KINDS, shapes, printItems } from './shared.js';
+import { KINDS, printItems } from './shared.js';
+import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
   name: 'search',
@@ -27,7 +28,6 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     if (args.query.trim() === '') throw new UsageError('QUERY must not be empty');
-    const S = await shapes();
     const query: Record<string, string | number | undefined> = {
       q: args.query,
       space: opts.space,

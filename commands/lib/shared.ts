@@ -8,16 +8,13 @@ import type { OptionSpec } from '../../src/kit/define.js';
 import { invalid } from '../../src/cli/option-values.js';
 import type { Skipped } from '../../src/upload/discover.js';
 import { filterRule, orderedRules, ownPaths, pathFilter } from '../../src/upload/filter.js';
+import { renderMarkdown } from '../../src/io/markdown.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
 
 export type Kind = (typeof KINDS)[number];
 
 // ---------------------------------------------------------------- helpers
-
-export async function shapes() {
-  return import('../../src/api/shapes.js');
-}
 
 function sourceOf(item: LibraryItem): string {
   return item.url ?? item.fileName ?? '';
@@ -93,7 +90,6 @@ export async function renderItem(
     ];
     return lines.join('\n');
   }
-  const { renderMarkdown } = await import('../../src/io/markdown.js');
   const head = [
     f.bold(item.title || '(untitled)'),
     f.fields([

@@ -1,5 +1,5 @@
 import type { Context } from '../../src/context.js';
-import { abortError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { abortError, CliError, ExitCode, UsageError, mostSevere } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
@@ -7,13 +7,30 @@ import type { DigestCache } from '../../src/upload/digest-cache.js';
 import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
-import type { RunOptions } from '../../src/upload/sync.js';
-import { discoverOptions, fileOptions, shapes, type FileOptions } from './shared.js';
+import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
 import { reportSkipped } from '../../src/upload/ci-report.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
-import { refusedBeforeReading } from '../../src/upload/uploader.js';
+import { accountFileLimit, refusedBeforeReading, uploadAll } from '../../src/upload/uploader.js';
+import { discover, refusalExitCode } from '../../src/upload/discover.js';
+import { digestCache, folderDigests } from '../../src/upload/digest-cache.js';
+import { defaultCacheDir } from '../../src/config/cache-dir.js';
+import { resolve, basename } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { runSync } from '../../src/upload/sync.js';
+import { createSyncReporter, printSyncPlan } from '../../src/upload/sync-report.js';
+import { inspect } from '../../src/upload/prepare.js';
+import * as S from '../../src/api/shapes.js';
+import {
+  listSpace,
+  planSync,
+  plannedDeletes,
+  prefixProblem,
+  syncFileName,
+  syncNote,
+  tooManyDeletes,
+} from '../../src/upload/sync-plan.js';
 
 interface SyncOptions extends FileOptions {
   verbose?: boolean;
@@ -76,27 +93,15 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
-    // The upload queue is loaded only when a file is to be sent (a no-op run sends none).
-    void Promise.all([
-      import('../../src/upload/discover.js'),
-      import('../../src/upload/sync-plan.js'),
-      import('../../src/upload/sync.js'),
-    ]).catch(() => undefined);
     const dir = args.dir;
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
-    const { listSpace, syncFileName, syncNote, planSync, plannedDeletes, tooManyDeletes } =
-      await import('../../src/upload/sync-plan.js');
-    const { discover } = await import('../../src/upload/discover.js');
     // The space's listing is asked for first and comes while the folder is walked and read.
     const spaceId = spaceIdFor(ctx, spaceRef);
     const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
     listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
     // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
-    const { digestCache, folderDigests } = await import('../../src/upload/digest-cache.js');
-    const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
     const cacheDir = defaultCacheDir(ctx.io.env);
-    const { resolve } = await import('node:path');
     const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
     const walking = {
       ...discoverOptions(ctx, opts),
@@ -113,9 +118,7 @@ export default defineCommand({
       return Object.assign(source, { rel, name: syncFileName(rel), note: syncNote(prefix, rel) });
     });
     const cache = digestCache(cacheDir);
-    let fileLimit: Promise<() => Promise<number | undefined>> | undefined;
-    const limit = async () =>
-      (await (fileLimit ??= import('../../src/upload/uploader.js').then((m) => m.accountFileLimit(api, ctx.signal))))();
+    const limit = accountFileLimit(api, ctx.signal);
 
     const plan = await planSync({
       listing,
@@ -160,9 +163,6 @@ async function checkArguments(
   opts: SyncOptions,
   dir: string,
 ): Promise<{ spaceRef: string; prefix: string }> {
-  const { prefixProblem } = await import('../../src/upload/sync-plan.js');
-  const { basename, resolve } = await import('node:path');
-  const { stat } = await import('node:fs/promises');
   if (dir === '') throw new UsageError('an empty folder path was given');
   const spaceRef = opts.space ?? ctx.config.space;
   if (spaceRef === undefined)
@@ -170,7 +170,6 @@ async function checkArguments(
       "sync needs a space: pass --space (or set the profile's: `kagent config set space NAME`)",
       'for example: `kagent lib sync docs/ --space Handbook`',
     );
-  const S = await shapes();
   checkInput(
     S.Queries.uploadFile,
     { space: spaceRef },
@@ -208,10 +207,6 @@ async function execute(
   opts: SyncOptions,
   { api, dir, space, plan, limit, cache }: Prepared,
 ): Promise<void> {
-  const { runSync } = await import('../../src/upload/sync.js');
-  const uploadAll: RunOptions['uploadAll'] = async (sources, options) =>
-    (await import('../../src/upload/uploader.js')).uploadAll(sources, options);
-  const { createSyncReporter } = await import('../../src/upload/sync-report.js');
   const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);
   const reporter = await createSyncReporter(ctx, uploading, {
     progress: spinnersAllowed(ctx),
@@ -278,8 +273,6 @@ async function dryRun(
   limit: () => Promise<number | undefined>,
   cache: DigestCache,
 ): Promise<void> {
-  const { printSyncPlan } = await import('../../src/upload/sync-report.js');
-  const { mostSevere } = await import('../../src/errors.js');
   const { lines, codes } = await planLines(ctx, plan, opts, limit, cache);
   await printSyncPlan(ctx, lines, planTotals(lines, plan, ctx.config.rateLimit), plan, {
     verbose: opts.verbose === true,
@@ -301,8 +294,6 @@ async function planLines(
   limit: () => Promise<number | undefined>,
   cache: DigestCache,
 ): Promise<{ lines: PlanLine[]; codes: number[] }> {
-  const { inspect } = await import('../../src/upload/prepare.js');
-  const { refusalExitCode } = await import('../../src/upload/discover.js');
   const lines: PlanLine[] = [];
   const codes: number[] = [];
   const base = (source: Source & { rel?: string }) => ({

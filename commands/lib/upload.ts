@@ -3,10 +3,18 @@ import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
-import { discoverOptions, fileOptions, shapes, type FileOptions } from './shared.js';
+import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
-import { reportSkipped } from '../../src/upload/ci-report.js';
+import { reportSkipped, withCiReports } from '../../src/upload/ci-report.js';
+import { accountFileLimit, uploadAll } from '../../src/upload/uploader.js';
+import { createReporter } from '../../src/upload/report.js';
+import { digestCache } from '../../src/upload/digest-cache.js';
+import { defaultCacheDir } from '../../src/config/cache-dir.js';
+import { discover } from '../../src/upload/discover.js';
+import { spoolStdin } from '../../src/upload/prepare.js';
+import { dryRun } from '../../src/upload/plan.js';
+import * as S from '../../src/api/shapes.js';
 
 interface UploadOptions extends FileOptions {
   space?: string;
@@ -25,16 +33,10 @@ async function runUploads(
   target: { space?: string; note?: string; lang?: 'zh' | 'en' },
   opts: UploadOptions,
 ): Promise<void> {
-  const { uploadAll } = await import('../../src/upload/uploader.js');
-  const { createReporter } = await import('../../src/upload/report.js');
+  const planLimit = accountFileLimit(api, ctx.signal);
 
-  const planLimit = (await import('../../src/upload/uploader.js')).accountFileLimit(api, ctx.signal);
-
-  const { digestCache } = await import('../../src/upload/digest-cache.js');
-  const { defaultCacheDir } = await import('../../src/config/cache-dir.js');
   const cache = digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now());
 
-  const { withCiReports } = await import('../../src/upload/ci-report.js');
   // Which space each file landed in (the service picks one without --space): its name from one lookup.
   const spaceName = spaceNameLookup(ctx);
   const reporter = withCiReports(
@@ -136,17 +138,6 @@ export default defineCommand({
     "kagent lib upload docs/ --exclude 'drafts/**' --exclude '*.tmp'",
   ],
   async run(ctx, opts, args) {
-    // The modules of an upload load side by side, not one await after another: the
-    // first file is checked ~40 ms sooner.
-    void Promise.all([
-      import('../../src/upload/discover.js'),
-      import('../../src/upload/prepare.js'),
-      import('../../src/upload/uploader.js'),
-      import('../../src/upload/report.js'),
-      import('../../src/upload/digest-cache.js'),
-      import('../../src/config/cache-dir.js'),
-    ]).catch(() => undefined);
-    const S = await shapes();
     const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
     if (opts.note !== undefined) target.note = opts.note;
     if (ctx.config.lang) target.lang = ctx.config.lang;
@@ -174,7 +165,6 @@ export default defineCommand({
       );
 
     const api = await ctx.api();
-    const { discover } = await import('../../src/upload/discover.js');
     const found = discoverOptions(ctx, opts);
     const sources = await discover(operands, found);
     await reportSkipped(ctx, found.skipped, found.filter);
@@ -184,7 +174,6 @@ export default defineCommand({
       throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
     if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
 
-    const { spoolStdin } = await import('../../src/upload/prepare.js');
     let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
     try {
       const stdinSource = sources.find((s) => s.stdin);
@@ -197,7 +186,6 @@ export default defineCommand({
       }
       if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
       if (opts.dryRun) {
-        const { dryRun } = await import('../../src/upload/plan.js');
         await dryRun(ctx, api, sources, target);
       } else await runUploads(ctx, api, sources, target, opts);
     } finally {

@@ -17,6 +17,7 @@ import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
 import type { FileResult, UploadSummary } from './uploader.js';
 import { warn } from '../io/output.js';
+import { appendFile } from 'node:fs/promises';
 
 type CiContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 

@@ -24,6 +24,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ExitCode, UsageError } from '../errors.js';
 import { isInside, realPath, type PathFilter } from './filter.js';
+import { isDynamicPattern, glob } from 'tinyglobby';
 
 export interface Source {
   /** How the file is shown: the operand, a path under a named folder, or "-" for stdin. */
@@ -388,13 +389,11 @@ export function escapeName(bytes: Buffer): string {
 }
 
 async function isPattern(operand: string): Promise<boolean> {
-  const { isDynamicPattern } = await import('tinyglobby');
   return isDynamicPattern(operand);
 }
 
 /** Expands a glob: the static leading folders become the search root, so absolute and `../` patterns work too. */
 async function expand(pattern: string, options: DiscoverOptions): Promise<Array<{ path: string; display: string }>> {
-  const { glob, isDynamicPattern } = await import('tinyglobby');
   const segments = pattern.split('/');
   let staticCount = 0;
   while (staticCount < segments.length - 1 && !isDynamicPattern(segments[staticCount] as string)) staticCount++;

@@ -14,8 +14,12 @@ import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
 import { formatBytes, inspect, sha256Of } from './prepare.js';
 import type { Target } from './uploader.js';
-import { mostSevere } from '../errors.js';
+import { mostSevere, CliError } from '../errors.js';
 import { getFormatter, wantsJson } from '../io/output.js';
+import { runJq } from '../io/jq.js';
+import { accountFileLimit } from './uploader.js';
+import { digestCache } from './digest-cache.js';
+import { defaultCacheDir } from '../config/cache-dir.js';
 
 export type PlannedStatus = 'would-upload' | 'exists' | 'failed';
 
@@ -145,7 +149,6 @@ export async function printPlan(
     const { exitCode: _exitCode, ...data } = file;
     if (wantsJson(ctx)) {
       if (ctx.flags.jq !== undefined) {
-        const { runJq } = await import('../io/jq.js');
         await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal }));
       } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
       continue;
@@ -186,11 +189,7 @@ export async function printPlan(
 
 /** The whole dry run of `lib upload`: plan, print, and end as a real run would for the local checks. */
 export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], target: Target): Promise<void> {
-  const { CliError } = await import('../errors.js');
-  const { accountFileLimit } = await import('./uploader.js');
   const planLimit = accountFileLimit(api, ctx.signal);
-  const { digestCache } = await import('./digest-cache.js');
-  const { defaultCacheDir } = await import('../config/cache-dir.js');
   const { files, summary } = await planUploads(sources, {
     api,
     target,

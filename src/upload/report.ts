@@ -20,6 +20,7 @@ import { fitLive, liveWidth } from '../io/live-line.js';
 import { wrapText } from '../io/width.js';
 import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
+import { runJq } from '../io/jq.js';
 
 type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 
@@ -56,7 +57,6 @@ export async function createReporter(
     if (json) {
       const data = toJson(result);
       if (ctx.flags.jq === undefined) return [[ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`]];
-      const { runJq } = await import('../io/jq.js');
       return [[ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal })]];
     }
     if (result.status === 'skipped') return []; // counted in the summary

@@ -35,6 +35,7 @@ import type { Source } from './discover.js';
 import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sha256Of } from './prepare.js';
 
 export interface Mapping {
   names: boolean;
@@ -403,11 +404,8 @@ async function hashAll(
     if (recorded) digests.set(source, recorded);
     else queue.push(source);
   }
-  // Loaded only when a file is to be read (a no-op run reads none).
-  const { sha256Of } = queue.length > 0 ? await import('./prepare.js') : { sha256Of: undefined };
   let next = 0;
   const worker = async () => {
-    if (!sha256Of) return;
     for (let source = queue[next++]; source !== undefined; source = queue[next++]) {
       try {
         const sha256 =

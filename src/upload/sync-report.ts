@@ -35,6 +35,8 @@ import type { SyncPlan } from './sync-plan.js';
 import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
 import type { FileResult } from './uploader.js';
 import { getFormatter, wantsJson, warn } from '../io/output.js';
+import { runJq } from '../io/jq.js';
+import { appendFile } from 'node:fs/promises';
 
 type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 
@@ -54,7 +56,6 @@ export function countLine(
 
 async function jsonLine(ctx: ReportContext, data: Record<string, unknown>): Promise<void> {
   if (ctx.flags.jq !== undefined) {
-    const { runJq } = await import('../io/jq.js');
     await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal }));
   } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
 }

@@ -23,6 +23,7 @@ import { uploadKey } from './key.js';
 import { listSpace, notListed, type Listed } from './sync-plan.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
+import { stat } from 'node:fs/promises';
 
 export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
 
@@ -509,7 +510,6 @@ async function outcome(
 type FileStat = { size: bigint; mtimeNs: bigint; ino: bigint };
 
 async function statOf(path: string): Promise<FileStat | undefined> {
-  const { stat } = await import('node:fs/promises');
   return stat(path, { bigint: true }).catch(() => undefined);
 }
 
