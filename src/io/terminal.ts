@@ -73,6 +73,8 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
   const stderrIsTTY = streams.stderr.isTTY === true;
   const envColumns = Number.parseInt(env.COLUMNS ?? '', 10);
   const envRows = Number.parseInt(env.LINES ?? '', 10);
+  // A size set by the caller (tests, the pager) wins over the terminal's.
+  const sized: { columns?: number; rows?: number | undefined } = {};
   return {
     // A getter: the binary's stdin is made on first use (see Streams).
     get stdin() {
@@ -91,8 +93,20 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv, flags: IOFlag
     get canPrompt() {
       return stdoutIsTTY && promptBlocker(stdinIsTTY(), stdoutIsTTY, env, flags) === undefined;
     },
-    columns: streams.stdout.columns || (envColumns > 0 ? envColumns : 80),
-    rows: (streams.stdout as { rows?: number }).rows || (envRows > 0 ? envRows : undefined),
+    // Read when asked, not once: a terminal resized during a long run (the chat REPL, a follow)
+    // updates its stream's size, and what is printed next fits the new width.
+    get columns() {
+      return sized.columns ?? (streams.stdout.columns || (envColumns > 0 ? envColumns : 80));
+    },
+    set columns(value: number) {
+      sized.columns = value;
+    },
+    get rows() {
+      return sized.rows ?? ((streams.stdout as { rows?: number }).rows || (envRows > 0 ? envRows : undefined));
+    },
+    set rows(value: number | undefined) {
+      sized.rows = value;
+    },
     env,
     // No pager unless the runtime provides one (src/cli/runtime.ts).
     page: async () => {},

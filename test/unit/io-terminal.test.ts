@@ -74,6 +74,16 @@ describe('createIO', () => {
       columns: 120,
     });
   });
+  it("follows the terminal's size as it changes (a resize during the chat REPL)", () => {
+    const stdout = stream(true, 120);
+    const io = createIO({ stdin: stream(true), stdout, stderr: stream(true) }, {}, { color: false, input: true });
+    expect(io.columns).toBe(120);
+    // What Node's tty.WriteStream does on SIGWINCH: its columns change.
+    stdout.columns = 60;
+    expect(io.columns).toBe(60);
+    io.columns = 50;
+    expect(io.columns).toBe(50);
+  });
   it('falls back to COLUMNS, then 80', () => {
     expect(
       createIO(
