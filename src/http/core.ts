@@ -167,7 +167,10 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       const baseFrom = url.origin === baseUrl.origin ? options.baseUrlSource : undefined;
       return await new Exchange(settings, { req, url, method, headers, authorised, proxy, signal, baseFrom }).run();
     } catch (error) {
-      if (authorised) blameKeySource(error, options.apiKeySource);
+      // An Authorization header of the caller's (`kagent api -H`) replaced the key: a refusal is of that header.
+      const ownHeader = Object.keys(req.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+      if (ownHeader) blameOwnHeader(error);
+      else if (authorised) blameKeySource(error, options.apiKeySource);
       throw error;
     }
   }
@@ -180,6 +183,13 @@ function blameKeySource(error: unknown, source: string | undefined): void {
   if (!(error instanceof ApiError) || error.status !== 401 || source !== 'KAGENT_API_KEY') return;
   error.hint =
     'the API key in KAGENT_API_KEY was not accepted (it wins over the saved key): fix it, or `unset KAGENT_API_KEY` to use the saved one';
+}
+
+/** A 401 to a request that carried its own Authorization header: neither the saved key nor KAGENT_API_KEY was sent. */
+function blameOwnHeader(error: unknown): void {
+  if (!(error instanceof ApiError) || error.status !== 401) return;
+  error.hint =
+    'the Authorization header given (-H) was not accepted; it replaced the configured key, which was not sent: fix the header, or leave it out to use the key';
 }
 
 /** The proxy for a URL's origin, decided once per origin; proxy.ts is loaded only when a proxy variable is set. */

@@ -288,6 +288,12 @@ describe('kagent api: idempotency, headers, pages', () => {
     // A key sent with -H replaces the profile's: a wrong one is a 401 (exit 3).
     const r = await kagent(['api', '/me', '-H', 'Authorization: Bearer wrong']);
     expect(r.code).toBe(3);
+    // KAGENT_API_KEY (here set, and good) was not sent: the hint is about the header, not the variable.
+    expect(r.stderr).toContain('hint: the Authorization header given (-H) was not accepted');
+    expect(r.stderr).not.toContain('KAGENT_API_KEY');
+    expect(r.stderr).not.toContain('auth login');
+    const lower = await kagent(['api', '/me', '-H', 'authorization: Bearer wrong']);
+    expect(lower.stderr).toContain('hint: the Authorization header given (-H) was not accepted');
   });
 
   it('--paginate follows nextCursor and prints one array; --jq sees it whole', async () => {
