@@ -165,12 +165,15 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError(signal);
 }
 
+const NOT_A_LIMIT_403 = new Set(['FORBIDDEN', 'NOT_OWNER', 'FORBIDDEN_HOST', 'FORBIDDEN_ORIGIN']);
+
 export function exitCodeForStatus(status: number, code?: string): number {
   if (status === 401) return ExitCode.AUTH;
   if (status === 404) return ExitCode.NOT_FOUND;
   if (status === 409) return ExitCode.CONFLICT;
   if (status === 402 || status === 413) return ExitCode.QUOTA;
-  if (status === 403) return code === 'FORBIDDEN' || code === 'NOT_OWNER' ? ExitCode.ERROR : ExitCode.QUOTA;
+  // A 403 that is no plan limit: a refusal of who asks or of the request's Host/Origin (`api -H 'Host: …'`).
+  if (status === 403) return code !== undefined && NOT_A_LIMIT_403.has(code) ? ExitCode.ERROR : ExitCode.QUOTA;
   if (status === 429 || status === 502 || status === 503 || status === 504) return ExitCode.UNAVAILABLE;
   if (status === 400 || status === 415 || status === 422) return ExitCode.USAGE;
   return ExitCode.ERROR;

@@ -99,7 +99,9 @@ function hintFor(error: ApiError): string | undefined {
     case 403:
       return error.code === 'EMAIL_NOT_VERIFIED'
         ? 'verify your email address first, then try again'
-        : '`kagent me` shows your plan limits';
+        : error.code === 'FORBIDDEN_HOST' || error.code === 'FORBIDDEN_ORIGIN'
+          ? 'the service refused the Host or Origin the request named: leave those headers to kagent (no -H Host:)'
+          : '`kagent me` shows your plan limits';
     case 413:
       return '`kagent me` shows the per-file limit and the storage left';
     default:
@@ -138,12 +140,17 @@ function issuesFrom(value: unknown): ApiIssue[] | undefined {
 function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(withoutBom(text));
     // An error body nested past any real one is not read (every walk over it recurses): the status speaks instead.
     return nestedDeeperThan(value, MAX_ANSWER_DEPTH) ? undefined : value;
   } catch {
     return undefined;
   }
+}
+
+/** A byte order mark before JSON is no error (RFC 8259 lets a reader ignore it). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

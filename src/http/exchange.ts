@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
 import { CliError, ExitCode } from '../errors.js';
 import { formatBytes } from './body.js';
-import { parseApiError } from './api-error.js';
+import { parseApiError, withoutBom } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
 import {
@@ -382,7 +382,8 @@ function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Par
   if (text === '') return { ok: true, value: undefined };
   if (mode === 'auto' && !/[/+]json\b/i.test(contentType)) return { ok: true, value: text };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    // A byte order mark before the JSON is accepted, not retried as a broken answer.
+    return { ok: true, value: JSON.parse(withoutBom(text)) };
   } catch {
     return { ok: false };
   }
