@@ -17,7 +17,7 @@ import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
 import type { FileResult, UploadSummary } from './uploader.js';
 import { warn } from '../io/output.js';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 
 type CiContext = Pick<Context, 'io' | 'flags' | 'clock'>;
 
@@ -149,7 +149,6 @@ export function cappedTable(head: string[], rows: string[], budget: number): str
 export async function appendStepSummary(ctx: CiContext, build: (budget: number) => string): Promise<void> {
   const path = ctx.io.env.GITHUB_STEP_SUMMARY;
   if (!path) return;
-  const { appendFile, stat } = await import('node:fs/promises');
   const written = await stat(path).then(
     (info) => info.size,
     () => 0,

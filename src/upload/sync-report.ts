@@ -36,7 +36,6 @@ import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
 import type { FileResult } from './uploader.js';
 import { getFormatter, wantsJson, warn } from '../io/output.js';
 import { runJq } from '../io/jq.js';
-import { appendFile } from 'node:fs/promises';
 
 type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
 
