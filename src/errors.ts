@@ -14,27 +14,40 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * What each exit status means: `kagent help exit-codes` prints it, the man page lists it, and
+ * docs/exit-codes.md holds the same table (test/unit/exit-codes.test.ts keeps them one text).
+ */
 export const exitCodeTable: Array<[number, string]> = [
   [0, 'success'],
-  [1, 'an error not listed below'],
+  [
+    1,
+    'an error not listed below (among them `NOT_A_LIST`, a list answer without a list, and `DOCTOR_PROBLEMS`, `kagent doctor` finding a problem); a confirmation answered no (`Cancelled.`)',
+  ],
   [
     2,
-    'usage error or invalid input (client- or server-side: INVALID_INPUT, NO_TEXT, EDIT_NOT_APPLICABLE, ...; a header or API key with a line break, an unusable proxy variable)',
+    'usage error or invalid input (bad flags, a bound of the contract, server-side `INVALID_INPUT`, `SPACE_NOT_DELETABLE`, `lib save` of a media link `MEDIA_LINK`, …; a `-H` header, `--idempotency-key` or an API key with a line break or a character past U+00FF, a `kagent api` path with a `.` or `..` segment in any spelling (`\\..\\`, `%2e%2e`), `--timeout` out of range, a proxy variable kagent cannot use; a step that loses something without a terminal and without `--yes` — `config delete`, `auth login` over a saved login; a profile that is not saved, `PROFILE_NOT_FOUND`: named with `-p` or `KAGENT_PROFILE` for any command that uses it, given to `config use` / `config delete`, or `config set`/`unset` on it without `--create`)',
   ],
-  [3, 'not authenticated (no API key configured, or the service answered 401)'],
-  [4, 'not found (404)'],
-  [5, 'conflict (409: REVISION_CONFLICT, CONVERSATION_BUSY, ACTION_DECIDED, TASK_NOT_ACTIVE, ...; SPACE_NAME_TAKEN)'],
+  [3, 'not authenticated (no API key or base URL configured, or the service answered 401)'],
+  [
+    4,
+    'not found (404: a record missing on the service; never a profile, whose absence is an error of the command line, 2)',
+  ],
+  [
+    5,
+    'conflict (409: `REVISION_CONFLICT`, `CONVERSATION_BUSY`, `ACTION_DECIDED`, …; `SPACE_NAME_TAKEN` of `space create` without `--allow-duplicate`; `MERGE_CONFLICT` of `doc push` / `doc edit`, `LOCAL_CHANGES` of `doc pull`)',
+  ],
   [
     6,
-    'quota (402 CREDITS_EXHAUSTED, 403 plan limits such as FOLLOW_LIMIT or EMAIL_NOT_VERIFIED, 413 FILE_TOO_LARGE / STORAGE_FULL)',
+    'quota (402 `CREDITS_EXHAUSTED`, 403 plan limits, 413 `FILE_TOO_LARGE` / `STORAGE_FULL`; `OVER_MAX_CREDITS` and `CREDITS_EXHAUSTED` of `media start --max-credits`, refused before anything is spent)',
   ],
   [
     7,
-    'rate-limited or unavailable after retries (429, 502, 503, 504), a Retry-After over 60 s, a wait for the rate limit longer than --timeout, a request not answered by the --timeout deadline (TIMEOUT) or within 30 s of silence, an answer over 64 MiB (ANSWER_TOO_LARGE) or not JSON (INVALID_RESPONSE), or a network failure',
+    'rate-limited or unavailable after retries (429, 502, 503, 504), a `Retry-After` over 60 s, a wait for the rate limit longer than `--timeout`, a request not answered by the `--timeout` deadline (`TIMEOUT`) or after 30 s of silence, an answer over 64 MiB (`ANSWER_TOO_LARGE`) or not JSON (`INVALID_RESPONSE`), or a network failure (a refused connection after one quick retry)',
   ],
-  [8, 'still running when --timeout ran out (the work goes on; the message says how to resume)'],
+  [8, 'still running when `--timeout` ran out (the work goes on; the message says how to resume)'],
   [129, 'hung up (SIGHUP): stopped as Ctrl-C stops it, temporary files removed'],
-  [130, 'interrupted (Ctrl-C)'],
+  [130, 'interrupted (Ctrl-C); never the `--timeout` deadline, which is 7 (or 8) whatever was waiting'],
   [143, 'terminated (SIGTERM): stopped as Ctrl-C stops it, temporary files removed'],
 ];
 
