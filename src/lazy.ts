@@ -20,6 +20,16 @@ export const loadPrompt = {
   select: () => import('@inquirer/select'),
 };
 
+/**
+ * The answer checker and the request shapes (typebox schemas, ~140 KB built when they load):
+ * on the first answer compared with its shape, or the first page asked with --limit/--all,
+ * so a plain read such as `me --json` never builds them (src/api/client.ts, src/io/output.ts).
+ */
+export const loadShapes = async () => {
+  const [{ verdictFor }, { Queries }] = await Promise.all([import('./api/fit.js'), import('./api/shapes.js')]);
+  return { verdictFor, Queries };
+};
+
 /** The spinner, when one first shows (src/io/spinner.ts). */
 export const loadOra = () => import('ora');
 

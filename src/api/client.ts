@@ -9,8 +9,7 @@ import { joinPath, resolveRawPath } from '../http/url.js';
 import { fillPath, operations, type OperationId, type OperationInfo } from './operations.js';
 import { checkAnswerDepth } from './depth.js';
 import { markMisfit, NotAListError, type Misfit } from './misfit.js';
-import { verdictFor } from './fit.js';
-import { Queries } from './shapes.js';
+import { loadShapes } from '../lazy.js';
 export { NotAListError } from './misfit.js';
 import type * as S from './shapes.js';
 
@@ -161,7 +160,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (empty) return;
     options.onAnswer?.(op, body);
     if (options.checkAnswers === false || !compare) return;
-    const verdict = verdictFor(op, body);
+    const verdict = (await loadShapes()).verdictFor(op, body);
     if (!verdict || (verdict.fits && !verdict.notAList && verdict.differences.length === 0)) return;
     const misfit: Misfit = { ...verdict, body };
     markMisfit(misfit);
@@ -277,7 +276,9 @@ async function idempotencyKeyFor(args: CallArgs): Promise<string> {
  * when paging with --limit/--all, so plain reads never pay for the schema module.
  */
 async function maxPageSizeOf(op: OperationId): Promise<number | undefined> {
-  const query = (Queries as Record<string, { properties?: Record<string, { maximum?: unknown }> }>)[op];
+  const query = (
+    (await loadShapes()).Queries as Record<string, { properties?: Record<string, { maximum?: unknown }> }>
+  )[op];
   const maximum = query?.properties?.limit?.maximum;
   return typeof maximum === 'number' ? maximum : undefined;
 }

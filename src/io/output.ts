@@ -21,7 +21,7 @@ import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
 import { formatter } from './format.js';
 import { runJq } from './jq.js';
-import { verdictFor } from '../api/fit.js';
+import { loadShapes } from '../lazy.js';
 import { visibleColumns, plainRow, renderTable } from './table.js';
 import { wrapText } from './width.js';
 
@@ -190,7 +190,7 @@ export async function recoverFromMisfit(
 async function lastAnswerVerdict(ctx: Pick<Context, 'lastAnswer'>): Promise<Misfit | undefined> {
   const last = ctx.lastAnswer;
   if (!last) return undefined;
-  const verdict = verdictFor(last.op, last.body);
+  const verdict = (await loadShapes()).verdictFor(last.op, last.body);
   return verdict ? { ...verdict, body: last.body } : undefined;
 }
 

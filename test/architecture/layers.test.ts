@@ -26,7 +26,7 @@ function area(file: string): string {
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
-  lazy: [],
+  lazy: ['api'],
   context: ['api', 'errors', 'http', 'io', 'config'],
   api: ['lazy', 'errors', 'context', 'http', 'config'],
   http: ['lazy', 'errors', 'context', 'api', 'config'],
