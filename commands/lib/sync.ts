@@ -8,7 +8,7 @@ import type { Source } from '../../src/upload/discover.js';
 import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
 import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
-import { reportSkipped } from '../../src/upload/ci-report.js';
+import { reportRunRefusal, reportSkipped } from '../../src/upload/ci-report.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
@@ -93,7 +93,13 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
-    const dir = args.dir;
+    // A refusal of the whole run is also said where CI shows it (an ::error annotation, the step summary).
+    await syncRun(ctx, opts, args.dir).catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib sync', error));
+  },
+});
+
+async function syncRun(ctx: Context, opts: SyncOptions, dir: string): Promise<void> {
+  {
     const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
     const api = await ctx.api();
     // The space's listing is asked for first and comes while the folder is walked and read.
@@ -147,8 +153,8 @@ export default defineCommand({
       });
     }
     await execute(ctx, opts, { api, dir, space, plan, limit, cache });
-  },
-});
+  }
+}
 
 /** Why the run stopped early: Ctrl-C (130), or the --timeout deadline (its own error: TIMEOUT, 7). */
 function stopped(ctx: Context): CliError {

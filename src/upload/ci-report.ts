@@ -282,3 +282,26 @@ export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?:
 export function inGithubActions(env: NodeJS.ProcessEnv): boolean {
   return env.GITHUB_ACTIONS !== undefined && env.GITHUB_ACTIONS !== '' && env.GITHUB_ACTIONS !== 'false';
 }
+
+/** Per-file failures, already annotated file by file: not a refusal of the run. */
+const PER_FILE = new Set(['SYNC_FAILED', 'UPLOAD_FAILED']);
+
+/**
+ * A run refused or stopped as a whole (TOO_MANY_DELETES, --delete without --yes, MAPPING_UNAVAILABLE, credits
+ * exhausted…): in GitHub Actions, an `::error` annotation and a line in the step summary, then the error goes on.
+ */
+export async function reportRunRefusal(ctx: CiContext, title: string, error: unknown): Promise<never> {
+  const code = (error as { code?: unknown }).code;
+  if (inGithubActions(ctx.io.env) && error instanceof Error && typeof code === 'string' && !PER_FILE.has(code)) {
+    const message = sanitize(error.message);
+    await emit(
+      ctx.io.stderr,
+      ownWorkflowCommand(`::error title=${escapeProperty(`${title} refused (${code})`)}::${escapeData(message)}\n`),
+    );
+    await appendStepSummary(
+      ctx,
+      () => `### ${title}\n\n❌ Refused (${markdownCode(code)}): ${markdownText(message)}\n\n`,
+    );
+  }
+  throw error;
+}

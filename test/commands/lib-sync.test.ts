@@ -534,6 +534,25 @@ describe('kagent lib sync', () => {
     expect(xml).toMatch(/<testcase name="guide\/intro\.md" classname="kagent\.lib\.sync"/);
   });
 
+  it('GITHUB_ACTIONS: a refusal of the whole run is an ::error annotation and a line in the step summary', async () => {
+    const dir = folder(DOCS);
+    const summary = join(tempDir('kagent-sync-ci-'), 'summary.md');
+    dirs.push(join(summary, '..'));
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const r = await sync(dir, ['--delete'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^::error title=kagent lib sync refused \(USAGE\)::--delete deletes library items/m);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^### kagent lib sync\n\n❌ Refused \(`USAGE`\): --delete deletes/);
+    expect((await sync(dir)).code).toBe(0);
+    unlinkSync(join(dir, 'README.md'));
+    unlinkSync(join(dir, 'guide/setup.txt'));
+    writeFileSync(summary, '');
+    const many = await sync(dir, ['--delete', '--yes', '--max-deletes', '1'], { env });
+    expect(many.code).toBe(1);
+    expect(many.stderr).toMatch(/^::error title=kagent lib sync refused \(TOO_MANY_DELETES\)::/m);
+    expect(readFileSync(summary, 'utf8')).toContain('❌ Refused (`TOO_MANY_DELETES`)');
+  });
+
   it('bad input is refused (exit 2) and nothing is written: no space, no folder, a file, an empty folder, a bad prefix or number', async () => {
     const dir = folder(DOCS);
     const empty = tempDir('kagent-sync-empty-');
