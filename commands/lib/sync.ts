@@ -99,61 +99,59 @@ export default defineCommand({
 });
 
 async function syncRun(ctx: Context, opts: SyncOptions, dir: string): Promise<void> {
-  {
-    const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
-    const api = await ctx.api();
-    // The space's listing is asked for first and comes while the folder is walked and read.
-    const spaceId = spaceIdFor(ctx, spaceRef);
-    const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
-    listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
-    // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
-    const cacheDir = defaultCacheDir(ctx.io.env);
-    const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
-    const walking = {
-      ...discoverOptions(ctx, opts),
-      emptyFolderHint:
-        'hidden files and folders (names starting with ".") are never synced; lib upload takes a hidden file named on its own',
-    };
-    const found = await discover([dir], walking);
-    await reportSkipped(ctx, walking.skipped, walking.filter);
-    const space = await spaceId;
-    const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
-    const sources = found.map((source) => {
-      const shown = source.display.slice(head);
-      const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
-      return Object.assign(source, { rel, name: syncFileName(rel), note: syncNote(prefix, rel) });
-    });
-    const cache = digestCache(cacheDir);
-    const limit = accountFileLimit(api, ctx.signal);
+  const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
+  const api = await ctx.api();
+  // The space's listing is asked for first and comes while the folder is walked and read.
+  const spaceId = spaceIdFor(ctx, spaceRef);
+  const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
+  listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
+  // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
+  const cacheDir = defaultCacheDir(ctx.io.env);
+  const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
+  const walking = {
+    ...discoverOptions(ctx, opts),
+    emptyFolderHint:
+      'hidden files and folders (names starting with ".") are never synced; lib upload takes a hidden file named on its own',
+  };
+  const found = await discover([dir], walking);
+  await reportSkipped(ctx, walking.skipped, walking.filter);
+  const space = await spaceId;
+  const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
+  const sources = found.map((source) => {
+    const shown = source.display.slice(head);
+    const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
+    return Object.assign(source, { rel, name: syncFileName(rel), note: syncNote(prefix, rel) });
+  });
+  const cache = digestCache(cacheDir);
+  const limit = accountFileLimit(api, ctx.signal);
 
-    const plan = await planSync({
-      listing,
-      prefix,
-      sources,
-      cache,
-      known: await known,
-      deleting: opts.delete === true,
-      signal: ctx.signal,
-    });
-    // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
-    const { filter } = walking;
-    if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
-    if (ctx.signal.aborted) throw stopped(ctx);
-    const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
-    if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
-    if (tooMany) throw tooMany;
-    if (opts.dryRun) return;
+  const plan = await planSync({
+    listing,
+    prefix,
+    sources,
+    cache,
+    known: await known,
+    deleting: opts.delete === true,
+    signal: ctx.signal,
+  });
+  // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
+  const { filter } = walking;
+  if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
+  if (ctx.signal.aborted) throw stopped(ctx);
+  const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
+  if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
+  if (tooMany) throw tooMany;
+  if (opts.dryRun) return;
 
-    const removable = plan.mapping.names ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
-    if (opts.delete && removable > 0) {
-      const items = `${removable} library item${removable === 1 ? '' : 's'}`;
-      await confirmOrYes(ctx, {
-        message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`,
-        action: `delete ${items}`,
-      });
-    }
-    await execute(ctx, opts, { api, dir, space, plan, limit, cache });
+  const removable = plan.mapping.names ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
+  if (opts.delete && removable > 0) {
+    const items = `${removable} library item${removable === 1 ? '' : 's'}`;
+    await confirmOrYes(ctx, {
+      message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`,
+      action: `delete ${items}`,
+    });
   }
+  await execute(ctx, opts, { api, dir, space, plan, limit, cache });
 }
 
 /** Why the run stopped early: Ctrl-C (130), or the --timeout deadline (its own error: TIMEOUT, 7). */
