@@ -32,6 +32,9 @@ import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
 import { paginate } from '../http/paginate.js';
 import type { Source } from './discover.js';
+import { pathOfName, pathOfNote, syncFileName } from './sync-names.js';
+
+export { pathOfName, pathOfNote, prefixProblem, syncFileName, syncName, syncNote } from './sync-names.js';
 import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -95,72 +98,6 @@ export interface SyncPlan {
 }
 
 const PAGE = 200;
-
-// ---------------------------------------------------------------- names
-
-const encodePart = (part: string) =>
-  /[%:\\/]/.test(part)
-    ? part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\\/g, '%5C').replace(/\//g, '%2F')
-    : part;
-
-function decodePart(part: string): string | undefined {
-  if (/%(?!25|3A|5C|2F)/i.test(part)) return undefined;
-  const chars: Record<string, string> = { '25': '%', '3A': ':', '5C': '\\', '2F': '/' };
-  return part.replace(/%(25|3A|5C|2F)/gi, (_, hex: string) => chars[hex.toUpperCase()] as string);
-}
-
-/** The X-File-Name of the file at `rel`: its own name, what a person recognises. */
-export function syncFileName(rel: string): string {
-  return rel.slice(rel.lastIndexOf('/') + 1);
-}
-
-/** The note that says which file of the folder synced as `prefix` an item holds. */
-export function syncNote(prefix: string, rel: string): string {
-  return `kagent lib sync ${JSON.stringify(prefix)} ${JSON.stringify(rel)}`;
-}
-
-const NOTE = /^kagent lib sync ("(?:[^"\\]|\\.)*") ("(?:[^"\\]|\\.)*")$/s;
-
-/** The path under DIR an item's note stands for; undefined when it is not a note sync wrote for `prefix`. */
-export function pathOfNote(prefix: string, note: string): string | undefined {
-  const match = NOTE.exec(note);
-  if (!match) return undefined;
-  let rel: unknown;
-  try {
-    if (JSON.parse(match[1] as string) !== prefix) return undefined;
-    rel = JSON.parse(match[2] as string);
-  } catch {
-    return undefined;
-  }
-  if (typeof rel !== 'string' || syncNote(prefix, rel) !== note) return undefined;
-  return rel.split('/').some((part) => part === '' || part === '.' || part === '..') ? undefined : rel;
-}
-
-/** The earlier scheme's X-File-Name of the file at `rel` (folders separated by /) under the folder synced as `prefix`. */
-export function syncName(prefix: string, rel: string): string {
-  return `${encodePart(prefix)}:${rel.split('/').map(encodePart).join(':')}`;
-}
-
-/** The path under DIR that an earlier-scheme file name stands for; undefined when the name is not one sync gave for `prefix`. */
-export function pathOfName(prefix: string, fileName: string): string | undefined {
-  const head = `${encodePart(prefix)}:`;
-  if (!fileName.startsWith(head)) return undefined;
-  const parts = fileName.slice(head.length).split(':').map(decodePart);
-  if (parts.some((part) => part === undefined || part === '' || part === '.' || part === '..' || part.includes('/')))
-    return undefined;
-  const rel = parts.join('/');
-  // Only the one way sync writes a path (%3a is not %3A): one name per file.
-  return syncName(prefix, rel) === fileName ? rel : undefined;
-}
-
-/** Problems with a --prefix value, or undefined. */
-export function prefixProblem(prefix: string): string | undefined {
-  if (prefix.trim() === '') return 'is empty';
-  if (prefix !== prefix.trim()) return 'starts or ends with a space';
-  if (/[\x00-\x1f\x7f]/.test(prefix)) return 'contains a control character';
-  if (prefix.length > 100) return 'is over 100 characters';
-  return undefined;
-}
 
 // ---------------------------------------------------------------- the listing
 
@@ -333,13 +270,40 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
     if (legacy) file.migrated = legacy;
     files.push(file);
   }
-  // A file whose bytes are held by an item deleted first goes up too (after it, answered with the new item).
+  sendWhereHolderGoes(files, early);
+
+  const removals = plannedRemovals(ours, present, early, localShas);
+  removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  // An older version's bytes that are now another file's stay, as that file's item.
+  for (const file of files)
+    file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
+  return {
+    files,
+    refused,
+    removals,
+    mapping,
+    listed: items.length,
+    listedIds: new Set(items.map((item) => item.id)),
+    listRequests: requests,
+  };
+}
+
+/** A file whose bytes are held by an item deleted first goes up too (after it, answered with the new item). */
+function sendWhereHolderGoes(files: PlannedFile[], early: Map<string, string>): void {
   for (const file of files)
     if (file.action === 'keep' && file.holder && early.has(file.holder.id)) {
       file.action = file.previous.length > 0 ? 'replace' : 'upload';
       delete file.holder;
     }
+}
 
+/** The items of files gone from DIR: kept when their bytes are a file's, or deleted before its upload (`early`). */
+function plannedRemovals(
+  ours: Map<string, Listed[]>,
+  present: Set<string>,
+  early: Map<string, string>,
+  localShas: Map<string, string>,
+): PlannedRemoval[] {
   const removals: PlannedRemoval[] = [];
   for (const [rel, list] of ours) {
     if (present.has(rel)) continue;
@@ -355,19 +319,7 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
       });
     }
   }
-  removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  // An older version's bytes that are now another file's stay, as that file's item.
-  for (const file of files)
-    file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
-  return {
-    files,
-    refused,
-    removals,
-    mapping,
-    listed: items.length,
-    listedIds: new Set(items.map((item) => item.id)),
-    listRequests: requests,
-  };
+  return removals;
 }
 
 /** Files read at once while hashing: small files cost a few round trips to the thread pool each, which overlap. */

@@ -16,11 +16,11 @@ import type { LibraryItem } from '../api/shapes.js';
 import { limits } from '../api/shapes.js';
 import { charLength } from '../api/validate.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
-import { randomUUID } from 'node:crypto';
 import { FileBody } from './body.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
-import { listSpace, notListed, type Listed } from './sync-plan.js';
+import type { Listed } from './sync-plan.js';
+import { checkedPlace, confirmInSpace, creditsHint, planFromListing } from './confirm.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
 import { stat } from 'node:fs/promises';
@@ -97,18 +97,6 @@ export interface UploadSummary {
   exitCode: number;
   /** Set when the run stopped early for a reason that applies to every file. */
   stoppedBy?: CliError;
-}
-
-/** What is left of the account's credits (GET /me), and how many files were not attempted. */
-async function creditsHint(options: UploadOptions, summary: UploadSummary): Promise<string> {
-  const left = `${summary.skipped} file${summary.skipped === 1 ? ' was' : 's were'} not attempted`;
-  try {
-    const me = await options.api.call('getMe', { signal: options.signal });
-    const pools = me.credits.pools.map((p) => `${p.pool} ${p.remaining}${p.total !== null ? ` of ${p.total}` : ''}`);
-    return `${left}; credits left: ${me.credits.total}${pools.length > 0 ? ` (${pools.join(', ')})` : ''} (kagent me)`;
-  } catch {
-    return `${left}; see the credits left with \`kagent me\``;
-  }
 }
 
 /** Failures that every other file would meet as well: stop starting new ones. */
@@ -201,23 +189,8 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
   };
 
   const space = options.target.space;
-  if (options.confirm && space !== undefined && sources.length > 0 && !options.signal?.aborted) {
-    try {
-      const listed = await listSpace(options.api, space, options.signal);
-      if (listed.mapping.hashes) {
-        options.held = new Map(listed.items.map((item) => [item.sha256 as string, item]));
-        options.listed = new Set(listed.items.map((item) => item.id));
-      } else
-        await options.notice?.(
-          "the library listing does not give items' SHA-256: every file is sent (the service recognises those it has)",
-        );
-    } catch (error) {
-      if (options.signal?.aborted || (error instanceof CliError && FATAL_EXIT.has(error.exitCode))) throw error;
-      await options.notice?.(
-        `the space could not be listed (${(error as Error).message}): every file is sent (the service recognises those it has)`,
-      );
-    }
-  }
+  if (options.confirm && space !== undefined && sources.length > 0 && !options.signal?.aborted)
+    await planFromListing(options, space);
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, sources.length)) }, () => worker());
   await Promise.all(workers);
 
@@ -226,34 +199,8 @@ export async function uploadAll(sources: Source[], options: UploadOptions): Prom
     const source = sources[next] as Source;
     await record({ ...base(source), status: 'skipped' }, source);
   }
-  if (sent.count > 0 && held.length > 0 && space !== undefined && !options.signal?.aborted && !summary.stoppedBy) {
-    try {
-      const missing = await notListed(
-        options.api,
-        space,
-        held.map(({ result }) => result.item?.id as string),
-        options.signal,
-      );
-      for (const { result, source } of held) {
-        if (!missing.has(result.item?.id as string)) continue;
-        // Taken back from its count, and told again as the failure it is.
-        summary[result.status as 'uploaded' | 'exists']--;
-        summary.bytes -= result.size;
-        const message = `the space's listing after the run does not show its item ${result.item?.id}`;
-        await record(
-          { ...result, status: 'failed', error: { code: 'NOT_IN_SPACE', message }, exitCode: ExitCode.ERROR },
-          source,
-        );
-      }
-    } catch (error) {
-      const cause = error instanceof CliError ? error : new CliError(String(error), { cause: error });
-      summary.stoppedBy = new CliError(`the space could not be listed to confirm the run: ${cause.message}`, {
-        code: cause.code,
-        exitCode: cause.exitCode,
-        cause,
-      });
-    }
-  }
+  if (sent.count > 0 && held.length > 0 && space !== undefined && !options.signal?.aborted && !summary.stoppedBy)
+    await confirmInSpace(options, space, held, summary, record);
   if (summary.stoppedBy?.code === 'CREDITS_EXHAUSTED') summary.stoppedBy.hint = await creditsHint(options, summary);
   // Ctrl-C: 130; the --timeout deadline (its reason, a CliError): that error's code (7).
   if (options.signal?.aborted) failureCodes.push(abortError(options.signal).exitCode);
@@ -396,70 +343,6 @@ async function confirmedAnswer(
     if (answer === undefined || sha256Said(answer.body.item) !== sha256) answer = await send(sha256, false);
   }
   return { answer, sha256 };
-}
-
-/** Gone items a file's answers may name in turn before the file fails: a service that replays fresh keys is not chased. */
-const GONE_RETRIES = 3;
-
-/**
- * The answer once its item is known to exist and to be in the target space, or the file's failure.
- * A replay is the service's first answer to the key, maybe a day old: its item may have been
- * deleted or moved since. It is confirmed by the listing of the space (`listed`) or one read of
- * the item; a gone item's file is sent again under a fresh key (a new request: it cannot replay,
- * and the service's one-item-per-content rule still keeps it from being added twice). An item
- * in another space is the service keeping one item per content: the file fails, never "exists".
- */
-async function checkedPlace(
-  source: Source,
-  options: UploadOptions,
-  first: Saved,
-  resend: (fresh: string) => Promise<Saved>,
-): Promise<Saved | FileResult> {
-  let answer = first;
-  for (let round = 0; answer.replayed && !options.listed?.has(answer.body.item.id); round++) {
-    const gone = answer.body.item.id;
-    const now = await readItem(options, gone);
-    if (now !== undefined) {
-      answer = { ...answer, body: { ...answer.body, item: { ...answer.body.item, ...now } } };
-      break;
-    }
-    if (round >= GONE_RETRIES)
-      return {
-        ...base(source),
-        status: 'failed',
-        error: {
-          code: 'ITEM_GONE',
-          message: `the service answered ${round + 1} times with an item that no longer exists (last ${gone})`,
-        },
-        exitCode: ExitCode.ERROR,
-      };
-    answer = await resend(randomUUID());
-  }
-  const item = answer.body.item;
-  const where = (item as { spaceId?: unknown }).spaceId;
-  const target = options.target.space;
-  if (target === undefined || typeof where !== 'string' || where === target) return answer;
-  return {
-    ...base(source),
-    status: 'failed',
-    item,
-    error: {
-      code: 'IN_ANOTHER_SPACE',
-      message: `the service already holds these bytes as ${item.id} in space ${where} and adds the same file only once: it is not in space ${target}`,
-      hint: `move that item: kagent lib edit ${item.id} --space ${target}`,
-    },
-    exitCode: ExitCode.ERROR,
-  };
-}
-
-/** The item as the service holds it now; undefined when it is gone (404). */
-async function readItem(options: UploadOptions, id: string): Promise<LibraryItem | undefined> {
-  try {
-    return await options.api.call('getLibraryItem', { params: { id }, signal: options.signal });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
 }
 
 /** Uploaded, already there, or failed because what the service holds is not the file as it is now. */
