@@ -8,8 +8,7 @@
 // usage error (exit 2) with jq's own words; `halt_error` ends the command with
 // its status, as jq does (5 unless given); a program that needs more memory
 // than the engine has (256 MiB) says so, naming the limit (exit 1).
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { CliError, ExitCode } from '../errors.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 
@@ -66,6 +65,9 @@ function engineFor(env: Record<string, string | undefined>): Engine {
   if (engine && engine.env === key) return engine;
   if (engine) void engine.worker.terminate();
   const flow = new SharedArrayBuffer(4);
+  // Built-ins taken when --jq runs, not when a command that may print JSON loads (start-up).
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const file = createRequire(import.meta.url).resolve('jq-wasm/dist/build/jq.js');
   const worker = new Worker(JQ_WORKER_SOURCE, { eval: true, workerData: { file, env, flow } });
   worker.unref();
