@@ -8,7 +8,8 @@ import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { wrapText } from '../../src/io/width.js';
 import { note, printItem } from '../../src/io/output.js';
-import { claimSandboxProfile, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
+import { confirmOrYes } from '../../src/io/prompt.js';
+import { profileToClaim, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
 import { parseFaultSpec } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
@@ -121,7 +122,9 @@ export default defineGroup({
 
     // Named with --profile (never KAGENT_PROFILE, which names the profile a shell works with).
     const profileName = flags.saveProfile ? (ctx.flags.profile ?? SANDBOX_PROFILE) : undefined;
-    if (profileName) await claimSandboxProfile(ctx, profileName);
+    // A profile the sandbox did not save is replaced only with --yes or a yes at a terminal (else exit 2).
+    const claim = profileName ? profileToClaim(ctx, profileName) : undefined;
+    if (claim) await confirmOrYes(ctx, claim);
 
     // At a terminal, the request log wraps at its width like any other line.
     const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;

@@ -3,26 +3,28 @@
 // profile is replaced without a question only when the sandbox saved it itself
 // (its `sandbox` mark, dropped when anything else writes its URL or key).
 import type { Context } from '../context.js';
-import { confirmOrYes } from '../io/prompt.js';
 import { configDir, configPath } from './paths.js';
 import { readConfigFile, writeProfile } from './store.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 
 /**
- * Before the sandbox starts: may it write profile `name`? Yes when there is none or
- * the sandbox saved it; otherwise --yes, or a question on a terminal (default no),
- * and elsewhere a usage error (exit 2) naming the ways around it.
+ * Before the sandbox starts: a saved profile `name` it may not replace without a
+ * question (one the sandbox did not save), as the question's text; undefined when
+ * there is none or the sandbox saved it.
  */
-export async function claimSandboxProfile(ctx: Context, name: string): Promise<void> {
+export function profileToClaim(
+  ctx: Context,
+  name: string,
+): { message: string; action: string; hint: string } | undefined {
   const existing = readConfigFile(configPath(configDir(ctx.io.env))).profiles[name];
-  if (!existing || existing.sandbox) return;
+  if (!existing || existing.sandbox) return undefined;
   const where = existing.baseUrl ? ` (${existing.baseUrl})` : '';
-  await confirmOrYes(ctx, {
+  return {
     message: `A profile "${name}"${where} is saved and was not written by kagent sandbox. Replace it with this sandbox?`,
     action: `replace the saved profile "${name}"${where}`,
     hint: `save the sandbox under another name with --profile NAME, or not at all with --no-save-profile`,
-  });
+  };
 }
 
 /** The profile: base URL, key, the mark, and a pacing rate that matches the sandbox's limit. */
