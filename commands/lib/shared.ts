@@ -120,20 +120,19 @@ export async function renderItem(
 export const fileOptions = [
   {
     flags: '--exclude <pattern>',
-    description:
-      'leave out files matching this glob (without "/": a name at any depth; with "/": the path under the folder)',
+    description: 'leave out files matching this glob (repeatable)',
     repeatable: true,
     parse: (value) => filterRule('exclude', patternOf(value, '--exclude')),
   },
   {
     flags: '--include <pattern>',
-    description: 'take back files an earlier --exclude left out (the later pattern wins, as in aws s3 sync)',
+    description: 'keep files an earlier --exclude left out (repeatable)',
     repeatable: true,
     parse: (value) => filterRule('include', patternOf(value, '--include')),
   },
   {
     flags: '--follow-symlinks',
-    description: "follow symbolic links out of the folder (kagent's own config and cache are never sent)",
+    description: 'follow symbolic links that lead out of the folder',
   },
 ] as const satisfies readonly OptionSpec[];
 

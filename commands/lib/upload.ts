@@ -91,7 +91,7 @@ export default defineCommand({
   description: [
     "Each file is checked here first (a refused file costs no request), streamed within the account's request rate, and sent with an Idempotency-Key made from its bytes, so running it again never adds a file twice. " +
       'PATHs are files, folders (walked recursively; hidden files and folders inside them are skipped), quoted glob patterns ("docs/**/*.md"), or - for stdin (with --name). A PATH that matches nothing stops the command before anything is sent (exit 2).',
-    "Inside a folder, a symbolic link is followed only while it stays in the folder; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent's own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins as in aws s3 sync) leave files out; how many is said on stderr.",
+    'Inside a folder, a symbolic link is followed only while it stays in the folder; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent\'s own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins as in aws s3 sync) leave files out: a pattern without "/" matches a name at any depth, one with "/" the path under the folder; how many were left out is said on stderr. With --fail-fast, files in flight finish. A --report has one test case per file, for GitLab, Jenkins and other CI; --dry-run checks every file and says what would happen (keys, bytes, requests).',
     "Each file is checked first, and a file refused here costs no request: its type by content (not by name alone), empty files, and the size against your plan's per-file limit (as `kagent me` shows it). Files are streamed from disk, several at once (--concurrency), within the account's request rate, which kagent processes running in parallel on this machine share.",
     'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
     'Output, one line per file: on a terminal "✓ uploaded PATH → ID (SIZE) in SPACE (SPACE-ID)", the space the service put it in (it picks one when neither --space nor the profile names one); piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
@@ -114,14 +114,14 @@ export default defineCommand({
       max: 16,
       default: 4,
     },
-    { flags: '--fail-fast', description: 'start no new file after the first failure (files in flight finish)' },
+    { flags: '--fail-fast', description: 'start no new file after the first failure' },
     {
       flags: '--report <file>',
-      description: 'also write a JUnit XML report there, one test case per file (for GitLab, Jenkins and other CI)',
+      description: 'also write a JUnit XML report there (one case a file)',
     },
     {
       flags: '--dry-run',
-      description: 'check every file and say what would happen (keys, bytes, requests), sending no file',
+      description: 'say what would be sent and why, sending nothing',
     },
     ...fileOptions,
   ],
@@ -133,8 +133,7 @@ export default defineCommand({
     'curl -s https://example.com/notes.md | kagent lib upload - --name notes.md',
     '# CI: safe to re-run; fails (non-zero) if any file failed',
     'KAGENT_API_KEY=$SECRET kagent lib upload dist/docs --fail-fast',
-    'kagent lib upload docs/ --dry-run',
-    'kagent lib upload dist/docs --report upload-report.xml',
+    'kagent lib upload dist/docs --dry-run --report upload-report.xml',
     "kagent lib upload docs/ --exclude 'drafts/**' --exclude '*.tmp'",
   ],
   async run(ctx, opts, args) {

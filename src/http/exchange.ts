@@ -285,25 +285,12 @@ export class Exchange {
     const deadline = deadlinePassed(signal);
     if (deadline) {
       trace.line(`✗ ${this.what} --timeout ran out after ${msSince(started)} ms attempt=${this.attempt}`);
-      throw new DeadlineError(
-        deadline.limitMs,
-        `${method} ${url.pathname}: no complete answer within --timeout (${seconds(deadline.limitMs)})${this.attempt > 1 ? ` (${this.attempt} attempts)` : ''}`,
-        proxy
-          ? `the service, or the proxy ${proxy.display} (${proxy.variable}), did not answer in time; give a longer --timeout, or check them with \`kagent doctor\``
-          : 'the service did not answer in time; give a longer --timeout, or check it with `kagent doctor`',
-      );
+      throw this.deadlineError(deadline.limitMs);
     }
     if (failure.interrupted || signal?.aborted) throw interruption(signal, error);
     if (failure.code === 'ANSWER_TOO_LARGE') {
       trace.line(`✗ ${this.what} answer larger than ${formatBytes(this.s.maxAnswerBytes)}; stopped reading`);
-      throw new CliError(
-        `${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`,
-        {
-          exitCode: ExitCode.UNAVAILABLE,
-          code: 'ANSWER_TOO_LARGE',
-          hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
-        },
-      );
+      throw this.answerTooLarge();
     }
     const elapsed = msSince(started);
     // A write that may have reached the service is only repeated under an idempotency key.
@@ -351,6 +338,31 @@ export class Exchange {
       proxy,
       baseFrom: this.r.baseFrom,
     });
+  }
+
+  /** No complete answer before --timeout ran out. */
+  private deadlineError(limitMs: number): DeadlineError {
+    const { url, method, proxy } = this.r;
+    return new DeadlineError(
+      limitMs,
+      `${method} ${url.pathname}: no complete answer within --timeout (${seconds(limitMs)})${this.attempt > 1 ? ` (${this.attempt} attempts)` : ''}`,
+      proxy
+        ? `the service, or the proxy ${proxy.display} (${proxy.variable}), did not answer in time; give a longer --timeout, or check them with \`kagent doctor\``
+        : 'the service did not answer in time; give a longer --timeout, or check it with `kagent doctor`',
+    );
+  }
+
+  /** An answer past kagent's cap on one answer: reading stopped. */
+  private answerTooLarge(): CliError {
+    const { url, method } = this.r;
+    return new CliError(
+      `${method} ${url.pathname}: the answer is larger than ${formatBytes(this.s.maxAnswerBytes)}, kagent's cap on one answer; stopped reading it`,
+      {
+        exitCode: ExitCode.UNAVAILABLE,
+        code: 'ANSWER_TOO_LARGE',
+        hint: 'no answer of the API comes near that size: the service (or something in between) misbehaves; try again later',
+      },
+    );
   }
 
   /** A wait before trying again: bounded by --timeout (`tooLong` is thrown instead of waiting), said when long, traced. */

@@ -123,7 +123,7 @@ export async function checkedPlace(
     error: {
       code: 'IN_ANOTHER_SPACE',
       message: `the service already holds these bytes as ${item.id} in space ${where} and adds the same file only once: it is not in space ${target}`,
-      hint: `move that item: kagent lib edit ${item.id} --space ${target}`,
+      hint: `move that item: \`kagent lib edit ${item.id} --space ${target}\``,
     },
     exitCode: ExitCode.ERROR,
   };
