@@ -1,10 +1,8 @@
 // Turning values into text for people (on a terminal) or for scripts (piped):
-// times relative vs ISO, numbers grouped vs raw, colour on or off. chalk is
-// imported here, and this module is only imported when something is printed.
-import { Chalk } from 'chalk';
+// times relative vs ISO, numbers grouped vs raw, colour on or off (src/io/paint.ts).
 import type { Context } from '../context.js';
 import { formatBytes } from './bytes.js';
-import { colorLevel } from './terminal.js';
+import { paint } from './paint.js';
 import { displayWidth, wrapText, type WrapOptions } from './width.js';
 
 type Paint = (text: string) => string;
@@ -39,20 +37,20 @@ export interface Formatter {
 export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' | 'stderr' = 'stdout'): Formatter {
   const tty = stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
   const color = stream === 'stdout' ? ctx.io.color : ctx.io.colorStderr;
-  const chalk = new Chalk({ level: color ? colorLevel(ctx.io.env) : 0 });
+  const dim = paint('dim', color);
   const now = () => ctx.clock.now();
   return {
     tty,
     color,
     width: ctx.io.columns,
-    bold: (s) => chalk.bold(s),
-    dim: (s) => chalk.dim(s),
-    red: (s) => chalk.red(s),
-    green: (s) => chalk.green(s),
-    yellow: (s) => chalk.yellow(s),
-    cyan: (s) => chalk.cyan(s),
-    magenta: (s) => chalk.magenta(s),
-    underline: (s) => chalk.underline(s),
+    bold: paint('bold', color),
+    dim,
+    red: paint('red', color),
+    green: paint('green', color),
+    yellow: paint('yellow', color),
+    cyan: paint('cyan', color),
+    magenta: paint('magenta', color),
+    underline: paint('underline', color),
     time: (value) => formatTime(value, tty, now()),
     number: (value) =>
       typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value),
@@ -69,7 +67,7 @@ export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' |
       // A long value wraps under itself, not under the labels.
       return shown
         .map(([label, value]) =>
-          wrapText(`${chalk.dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, {
+          wrapText(`${dim(label.padEnd(pad + (label.length - displayWidth(label))))}  ${value}`, ctx.io.columns, {
             hanging: pad + 2,
           }),
         )
