@@ -6,7 +6,7 @@ import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
 import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
-import { reportSkipped, withCiReports } from '../../src/upload/ci-report.js';
+import { reportRunRefusal, reportSkipped, withCiReports } from '../../src/upload/ci-report.js';
 import { accountFileLimit, uploadAll } from '../../src/upload/uploader.js';
 import { createReporter } from '../../src/upload/report.js';
 import { digestCache } from '../../src/upload/digest-cache.js';
@@ -96,7 +96,7 @@ export default defineCommand({
     'Re-running is safe: each file carries an Idempotency-Key made from its bytes, its name and the --space/--note/--lang given, so a file the service already has is reported as already there and never added twice; failed requests are retried with the same key. stdin is first saved to a temporary file (the service needs the size up front, and the key comes from the bytes).',
     'Output, one line per file: on a terminal "✓ uploaded PATH → ID (SIZE) in SPACE (SPACE-ID)", the space the service put it in (it picks one when neither --space nor the profile names one); piped, tab-separated "status path item-id error-code" (status: uploaded, exists, failed); with --json one JSON object per line {path, name, size, status, item?, error?}, status also "skipped" for files not attempted or cut short by Ctrl-C. A summary goes to stderr, and on a terminal a progress bar.',
     '--dry-run sends no file: it makes every check above, and prints each file as "would upload", "already there" (the library lists an item with the same SHA-256: known only when the service gives items\' SHA-256) or "would fail", then the bytes and upload requests the run would take at the profile\'s rate (`kagent config set rate-limit`, default the contract\'s 60 a minute). It reads GET /me and the library listing. Piped: "status path size key item-id|error-code" (status: would-upload, exists, failed); --json one object per file {path, name, size, status, key?, sha256?, item?, error?}. The Idempotency-Keys (long, internal) are shown only with --json, or with --debug (on a terminal after the size, piped in the key column, empty otherwise). Its exit status is the one a real run would end with for those checks.',
-    'In CI: when GITHUB_ACTIONS is set, a Markdown table of the results is appended to $GITHUB_STEP_SUMMARY and each failed file gets an `::error file=PATH::message` annotation (on stderr); --report FILE writes a JUnit XML report (one test case per file: a failure for a failed file, skipped for one not attempted).',
+    'In CI: when GITHUB_ACTIONS is set, a Markdown table of the results is appended to $GITHUB_STEP_SUMMARY and each failed file gets an `::error file=PATH::message` annotation (on stderr); a refusal of the whole run (bad input, credits exhausted) gets one `::error` annotation and a line in the step summary; --report FILE writes a JUnit XML report (one test case per file: a failure for a failed file, skipped for one not attempted).',
     'Exit status: 0 when every file is uploaded or already there; otherwise that of the most severe failure, in this order: 130 interrupted, 3 not authenticated, 7 unavailable, 6 quota (402, 413), 1 other, 5 conflict, 4 not found, 2 refused (unsupported type, empty file, invalid input).',
   ].join('\n\n'),
   arguments: [{ name: 'paths', description: 'files, folders, glob patterns, or - for stdin', variadic: true }],
@@ -137,58 +137,62 @@ export default defineCommand({
     "kagent lib upload docs/ --exclude 'drafts/**' --exclude '*.tmp'",
   ],
   async run(ctx, opts, args) {
-    const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
-    if (opts.note !== undefined) target.note = opts.note;
-    if (ctx.config.lang) target.lang = ctx.config.lang;
-    // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
-    const spaceRef = opts.space ?? ctx.config.space;
-    checkInput(
-      S.Queries.uploadFile,
-      { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) },
-      { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' },
-    );
-    const operands = args.paths;
-    const wantsStdin = operands.includes('-');
-    if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
-      throw new UsageError(
-        'uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)',
-        'for example: `cat notes.md | kagent lib upload - --name notes.md`',
-      );
-    }
-    if (opts.name !== undefined && /[/\\]/.test(opts.name))
-      throw new UsageError('--name is a file name, without folders');
-    if (wantsStdin && ctx.io.stdinIsTTY)
-      throw new UsageError(
-        '"-" reads the file from stdin, but stdin is a terminal',
-        'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`',
-      );
-
-    const api = await ctx.api();
-    const found = discoverOptions(ctx, opts);
-    const sources = await discover(operands, found);
-    await reportSkipped(ctx, found.skipped, found.filter);
-    if (sources.length === 0)
-      throw new UsageError('no file left to upload', 'every file found was skipped or left out (see above)');
-    if (opts.name !== undefined && sources.length !== 1)
-      throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
-    if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
-
-    let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
-    try {
-      const stdinSource = sources.find((s) => s.stdin);
-      if (stdinSource) {
-        if (ctx.io.stderrIsTTY)
-          await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
-        spooled = await spoolStdin(ctx.io.stdin, ctx.signal);
-        stdinSource.path = spooled.path;
-        stdinSource.size = spooled.size;
-      }
-      if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
-      if (opts.dryRun) {
-        await dryRun(ctx, api, sources, target);
-      } else await runUploads(ctx, api, sources, target, opts);
-    } finally {
-      await spooled?.remove();
-    }
+    // A refusal of the whole run (credits exhausted included) is also said where CI shows it, as lib sync does.
+    await uploadRun(ctx, opts, args.paths).catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib upload', error));
   },
 });
+
+async function uploadRun(ctx: Context, opts: UploadOptions, operands: string[]): Promise<void> {
+  const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
+  if (opts.note !== undefined) target.note = opts.note;
+  if (ctx.config.lang) target.lang = ctx.config.lang;
+  // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
+  const spaceRef = opts.space ?? ctx.config.space;
+  checkInput(
+    S.Queries.uploadFile,
+    { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) },
+    { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' },
+  );
+  const wantsStdin = operands.includes('-');
+  if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
+    throw new UsageError(
+      'uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)',
+      'for example: `cat notes.md | kagent lib upload - --name notes.md`',
+    );
+  }
+  if (opts.name !== undefined && /[/\\]/.test(opts.name))
+    throw new UsageError('--name is a file name, without folders');
+  if (wantsStdin && ctx.io.stdinIsTTY)
+    throw new UsageError(
+      '"-" reads the file from stdin, but stdin is a terminal',
+      'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`',
+    );
+
+  const api = await ctx.api();
+  const found = discoverOptions(ctx, opts);
+  const sources = await discover(operands, found);
+  await reportSkipped(ctx, found.skipped, found.filter);
+  if (sources.length === 0)
+    throw new UsageError('no file left to upload', 'every file found was skipped or left out (see above)');
+  if (opts.name !== undefined && sources.length !== 1)
+    throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
+  if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
+
+  let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
+  try {
+    const stdinSource = sources.find((s) => s.stdin);
+    if (stdinSource) {
+      if (ctx.io.stderrIsTTY)
+        await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
+      spooled = await spoolStdin(ctx.io.stdin, ctx.signal);
+      stdinSource.path = spooled.path;
+      stdinSource.size = spooled.size;
+    }
+    if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
+    if (opts.dryRun) {
+      await dryRun(ctx, api, sources, target);
+    } else await runUploads(ctx, api, sources, target, opts);
+  } finally {
+    await spooled?.remove();
+  }
+}

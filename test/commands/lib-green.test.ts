@@ -321,6 +321,25 @@ describe('credits run out', () => {
       expect(r.stderr).toMatch(/CREDITS_EXHAUSTED/);
       expect(r.stderr).toMatch(/hint: \d+ files were not attempted; credits left: 0/);
     });
+
+    it(`lib ${verb} in GitHub Actions: running out of credits is an ::error annotation for the run and a line in the step summary`, async () => {
+      const { apiKey } = await s.t.newAccount({ credits: 6 });
+      await s.t.call('POST', '/spaces', { key: apiKey, body: { name: 'Research' } });
+      const summary = join(tempDir('kagent-credits-ci-'), 'summary.md');
+      dirs.push(join(summary, '..'));
+      const env = { KAGENT_API_KEY: apiKey, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+      const r = await kagent(['lib', verb, thirty(), '--space', 'Research'], { env });
+      expect(r.code, r.stderr).toBe(6);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^::error title=kagent lib ${verb} refused \\(CREDITS_EXHAUSTED\\)::the account ran out of credits`,
+          'm',
+        ),
+      );
+      expect(readFileSync(summary, 'utf8')).toMatch(
+        new RegExp(`### kagent lib ${verb}\n\n❌ Refused \\(\`CREDITS_EXHAUSTED\`\\): the account ran out of credits`),
+      );
+    });
   }
 });
 

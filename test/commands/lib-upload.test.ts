@@ -906,6 +906,26 @@ describe('lib upload: reports where CI reads them', () => {
     expect(readFileSync(summaryFile, 'utf8')).toBe('');
   });
 
+  it('GITHUB_ACTIONS: a refusal of the whole run is an ::error annotation and a line in the step summary', async () => {
+    const dir = folder({ 'a.md': '# A\n', 'b.md': '# B\n' });
+    const summaryFile = join(tempDir('kagent-gha-'), 'step-summary.md');
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile };
+    const r = await kagent(['lib', 'upload', dir, '--name', 'one.md'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^::error title=kagent lib upload refused \(USAGE\)::--name names a single file/m);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(
+      /^### kagent lib upload\n\n❌ Refused \(`USAGE`\): --name names a single file, but 2 files were given/,
+    );
+    // Without GITHUB_ACTIONS: neither.
+    writeFileSync(summaryFile, '');
+    const plain = await kagent(['lib', 'upload', dir, '--name', 'one.md'], {
+      env: { GITHUB_STEP_SUMMARY: summaryFile },
+    });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).not.toContain('::error');
+    expect(readFileSync(summaryFile, 'utf8')).toBe('');
+  });
+
   it("--report FILE: a JUnit XML report, one test case per file, valid under Jenkins' JUnit schema", async () => {
     const dir = folder(content);
     const work = tempDir('kagent-junit-');
