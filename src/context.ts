@@ -5,6 +5,7 @@ import type { ApiClient } from './api/client.js';
 import type { Misfit } from './api/misfit.js';
 import type { OperationId } from './api/operations.js';
 import type { Clock } from './http/clock.js';
+import type { ServiceClock } from './http/service-clock.js';
 
 export interface GlobalFlags {
   json: boolean;
@@ -105,6 +106,8 @@ export interface Context {
   /** The last answer of this run (tolerant reading falls back to it when a command fails on it). */
   lastAnswer?: { op: OperationId; body: unknown };
   clock: Clock;
+  /** The service's clock as its answers tell it: what relative times are of (serviceNow()). Absent: the local clock. */
+  serviceClock?: ServiceClock;
   prompter: Prompter;
   editor: Editor;
   /** Aborted on Ctrl-C: long waits stop and say how to resume. */

@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import { describeDifferences, misfitNote, type Misfit } from '../api/misfit.js';
 import type { Context, Editor, GlobalFlags, IO, Prompter } from '../context.js';
 import { systemClock, type Clock } from '../http/clock.js';
+import { ServiceClock } from '../http/service-clock.js';
 import { defaultCacheDir } from '../config/cache-dir.js';
 import { CliError, ExitCode } from '../errors.js';
 import {
@@ -66,6 +67,7 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
   enablePaging(io, flags, config, options.pagerHold);
   let client: Promise<ApiClient> | undefined;
   let keyless: Promise<ApiClient> | undefined;
+  const clock = options.overrides?.clock ?? systemClock;
   const ctx: RuntimeContext = {
     io,
     flags,
@@ -75,7 +77,8 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
         ? (keyless ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: undefined }, { keyOptional: true }))
         : (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
     misfits: [],
-    clock: options.overrides?.clock ?? systemClock,
+    clock,
+    serviceClock: new ServiceClock(clock),
     prompter: options.overrides?.prompter ?? createPrompter(io, signal, flags),
     editor: options.overrides?.editor ?? createEditor(io),
     signal,
@@ -149,7 +152,7 @@ export interface Credentials {
  * imported here, on first use.
  */
 export async function connect(
-  ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer'>,
+  ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer' | 'serviceClock'>,
   credentials: Credentials,
   options: { keyOptional?: boolean } = {},
 ): Promise<ApiClient> {
@@ -211,6 +214,7 @@ export async function connect(
     waitLimitMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
     notice: ctx.flags.quiet ? undefined : (line) => void stderr.write(`${line}\n`),
     signal: ctx.signal,
+    serviceClock: ctx.serviceClock,
     debug: debugOn ? debugWriter(ctx.io.stderr) : undefined,
     onMisfit: misfitReporter(ctx, debugOn),
     // --json prints answers as they came: no need to load the shapes for them (start-up), unless --debug.

@@ -8,7 +8,7 @@ import { emit } from '../io/streams.js';
 import type { DoctorReport } from './run.js';
 
 export async function printDoctorReport(
-  ctx: Pick<Context, 'io' | 'flags' | 'clock'>,
+  ctx: Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>,
   report: DoctorReport,
 ): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, report);

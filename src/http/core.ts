@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import { Exchange, type ExchangeSettings } from './exchange.js';
 import { deadlineOf } from './deadline.js';
 import { checkApiKey, checkHeader } from './headers.js';
+import type { ServiceClock } from './service-clock.js';
 import { processPacer, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import { createSharedPacer } from './shared-pacer.js';
@@ -49,6 +50,8 @@ export interface HttpCoreOptions {
   /** Retries after the first attempt (default 5). */
   retries?: number;
   clock?: Clock;
+  /** Learns the service's clock from the answers (service-clock.ts). */
+  serviceClock?: ServiceClock;
   /** Aborted on Ctrl-C, and at the command's deadline (`--timeout`, deadline.ts). */
   signal?: AbortSignal;
   /** Injected pacing; by default one in-process bucket per account. */
@@ -151,6 +154,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         ? createSharedPacer({ dir: options.sharedPacingDir, baseUrl: baseUrl.href, apiKey, ratePerMinute: rate, clock })
         : processPacer(`${baseUrl.href}\n${apiKey ?? ''}`, rate, clock)),
     announce: announcer(clock, options.notice),
+    serviceClock: options.serviceClock,
   };
 
   async function send(req: CoreRequest): Promise<CoreResponse> {

@@ -22,6 +22,7 @@ import {
 import { PacingTooLong, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import type { Tracer } from './trace.js';
+import type { ServiceClock } from './service-clock.js';
 import { deadlinePassed, DeadlineError } from './deadline.js';
 import { classifyNetworkError, send as sendOnWire, type IncomingHeaders, type WireResponse } from './transport.js';
 
@@ -53,6 +54,8 @@ export interface ExchangeSettings {
   maxAnswerBytes: number;
   /** Says a long wait on stderr (once for waits that end together). */
   announce: (ms: number, reason: string) => void;
+  /** Learns the service's clock from every answer (relative times are of the service's now). */
+  serviceClock?: ServiceClock;
 }
 
 /** One request, as the core resolved it: final URL, headers, route and signal. */
@@ -153,6 +156,7 @@ export class Exchange {
       return this.networkFailure(error, body, started);
     }
     const { status } = response;
+    this.s.serviceClock?.observe(response.headers);
     const elapsed = msSince(started);
     const replayed = String(response.headers['idempotent-replayed']).toLowerCase() === 'true';
     this.s.trace.line(

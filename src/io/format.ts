@@ -1,6 +1,7 @@
 // Turning values into text for people (on a terminal) or for scripts (piped):
 // times relative vs ISO, numbers grouped vs raw, colour on or off (src/io/paint.ts).
 import type { Context } from '../context.js';
+import { serviceNow } from '../http/service-clock.js';
 import { formatBytes } from './bytes.js';
 import { paint } from './paint.js';
 import { displayWidth, wrapText, type WrapOptions } from './width.js';
@@ -34,11 +35,12 @@ export interface Formatter {
 }
 
 /** A formatter for what goes to stdout (results) or stderr (notes, errors). */
-export function formatter(ctx: Pick<Context, 'io' | 'clock'>, stream: 'stdout' | 'stderr' = 'stdout'): Formatter {
+export function formatter(ctx: Pick<Context, 'io' | 'clock' | 'serviceClock'>, stream: 'stdout' | 'stderr' = 'stdout'): Formatter {
   const tty = stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
   const color = stream === 'stdout' ? ctx.io.color : ctx.io.colorStderr;
   const dim = paint('dim', color);
-  const now = () => ctx.clock.now();
+  // Times from the service are told against the service's now (service-clock.ts).
+  const now = () => serviceNow(ctx);
   return {
     tty,
     color,

@@ -30,7 +30,7 @@ export type { Formatter } from './format.js';
 export { renderGeneric } from './generic.js';
 
 /** The command's signal, when given, ends a --jq program (its deadline, Ctrl-C). */
-type OutputContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
+type OutputContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'> & { signal?: AbortSignal };
 type Items<T> = Iterable<T> | AsyncIterable<T>;
 
 export interface ListOptions<T> {
@@ -47,7 +47,7 @@ export function wantsJson(ctx: Pick<Context, 'flags'>): boolean {
 
 /** Formatter for stdout (or stderr): colour and terminal rules of this run. */
 export async function getFormatter(
-  ctx: Pick<Context, 'io' | 'clock'>,
+  ctx: Pick<Context, 'io' | 'clock' | 'serviceClock'>,
   stream: 'stdout' | 'stderr' = 'stdout',
 ): Promise<Formatter> {
   return formatter(ctx, stream);

@@ -91,6 +91,9 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const { world } = deps;
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const method = req.method ?? 'GET';
+  // Every answer tells the sandbox's clock (its timestamps' clock): kagent's relative times
+  // are of it (src/http/service-clock.ts); send() tells it again when the work is done.
+  stampNow(deps, res);
   // Before anything else, on every route: only this machine's programs get in.
   guardRequest(method, url.pathname, req.headers);
 
@@ -386,7 +389,13 @@ export function errorReply(deps: Pick<ServerDeps, 'errorFormat'>, error: unknown
   };
 }
 
-function send(_deps: ServerDeps, res: ServerResponse, reply: Reply): void {
+/** The sandbox's now, to the millisecond: the Date header has whole seconds and real time. */
+function stampNow(deps: ServerDeps, res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('sandbox-now', deps.world.clock.iso());
+}
+
+function send(deps: ServerDeps, res: ServerResponse, reply: Reply): void {
+  stampNow(deps, res);
   const status = reply.status ?? 200;
   const headers: Record<string, string> = { ...reply.headers };
   if (status === 204 || reply.body === undefined) {

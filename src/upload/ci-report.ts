@@ -19,7 +19,7 @@ import type { FileResult, UploadSummary } from './uploader.js';
 import { warn } from '../io/output.js';
 import { appendFile, stat } from 'node:fs/promises';
 
-type CiContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type CiContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
 interface Timed {
   result: FileResult;

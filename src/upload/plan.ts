@@ -137,7 +137,7 @@ export async function planUploads(
 
 /** The plan in the usual three forms: NDJSON with --json, a line per file on a terminal, TSV when piped; the summary on stderr. */
 export async function printPlan(
-  ctx: Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal },
+  ctx: Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'> & { signal?: AbortSignal },
   files: PlannedFile[],
   summary: PlanSummary,
 ): Promise<void> {

@@ -22,7 +22,7 @@ import type { FileResult, UploadEvents, UploadSummary } from './uploader.js';
 import { getFormatter, wantsJson } from '../io/output.js';
 import { runJq } from '../io/jq.js';
 
-type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'> & { signal?: AbortSignal };
 
 export interface Reporter extends UploadEvents {
   /** Stops the progress display (clears its line). */

@@ -37,7 +37,7 @@ import type { FileResult } from './uploader.js';
 import { getFormatter, wantsJson, warn } from '../io/output.js';
 import { runJq } from '../io/jq.js';
 
-type ReportContext = Pick<Context, 'io' | 'flags' | 'clock'> & { signal?: AbortSignal };
+type ReportContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'> & { signal?: AbortSignal };
 
 export interface SyncReporter extends SyncEvents {
   close(): void;

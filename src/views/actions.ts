@@ -13,6 +13,7 @@ import { confirmOrYes } from '../io/prompt.js';
 import { listing, type Listing, type ListingState } from '../http/paginate.js';
 import { renderAction } from './chat.js';
 import { replayNote } from '../api/replay.js';
+import { serviceNow } from '../http/service-clock.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -98,7 +99,7 @@ async function explainDecideError(ctx: Context, error: unknown, id: string): Pro
   switch (status) {
     case 'executed':
       hint =
-        undoUntil !== null && undoUntil >= ctx.clock.now()
+        undoUntil !== null && undoUntil >= serviceNow(ctx)
           ? `it has run; undo it with \`${kagentCommand(ctx, 'actions undo', id)}\` (until ${f.time(undoUntil)})`
           : 'it has run, and its undo window has closed';
       break;
@@ -216,7 +217,7 @@ async function explainUndoError(ctx: Context, error: unknown, id: string): Promi
   const f = await getFormatter(ctx, 'stderr');
   const undoUntil = typeof current?.undoUntil === 'number' ? current.undoUntil : null;
   let message: string;
-  if (current?.status === 'executed' && undoUntil !== null && undoUntil < ctx.clock.now()) {
+  if (current?.status === 'executed' && undoUntil !== null && undoUntil < serviceNow(ctx)) {
     message = `action ${id} can no longer be undone: its undo window closed ${f.time(undoUntil)}`;
   } else if (current && current.status !== 'executed') {
     message = `action ${id} cannot be undone: it is ${sanitizeLine(current.status)}, and only an action that has run can be undone`;

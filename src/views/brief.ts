@@ -20,7 +20,7 @@ import { wrapText } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
 import { fit } from './task-follow.js';
 
-type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
 /**
  * 0.82 → "●●●●○" (importance between 0 and 1, in fifths): one form, dots only — the

@@ -9,7 +9,7 @@ import { kagentCommand } from '../io/command-line.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { startSpinner } from '../io/spinner.js';
 
-type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'signal'>;
+type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 type Loose = Record<string, unknown>;
 
 /**

@@ -5,7 +5,7 @@ import type { Messages } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { line, messageHeader, renderParts, str, type RenderOptions } from './chat.js';
 
-type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
 /**
  * `conversation show`. Terminal: the title, then each message with a header.

@@ -26,8 +26,9 @@ import { renderMarkdown } from '../io/markdown.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { truncate } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
+import { serviceNow } from '../http/service-clock.js';
 
-type RenderContext = Pick<Context, 'io' | 'flags' | 'clock'>;
+type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 type Loose = Record<string, unknown>;
 
 // ---------------------------------------------------------------- rendering
@@ -207,7 +208,7 @@ const renderers: Record<string, PartRenderer> = {
   changes(ctx, part, f) {
     const items = Array.isArray(part.items) ? (part.items as Loose[]) : [];
     if (items.length === 0) return '';
-    const now = ctx.clock.now();
+    const now = serviceNow(ctx);
     const lines = [f.bold('Changes')];
     for (const item of items) {
       const kind = line(item?.kind);
@@ -274,7 +275,7 @@ export function renderAction(
   const title = line(action.title) || id || 'an action';
   const status = line(action.status);
   const facts = `${f.dim('(risk ')}${riskText(action.risk, f)}${f.dim(`${action.tool ? `, ${line(action.tool)}` : ''}${id ? `, ${id}` : ''})`)}`;
-  const now = ctx.clock.now();
+  const now = serviceNow(ctx);
   const lines: string[] = [];
   switch (status) {
     case 'pending': {

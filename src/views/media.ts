@@ -27,7 +27,7 @@ import { wantsJson } from '../io/output.js';
 import { formatter } from '../io/format.js';
 import { renderMarkdown } from '../io/markdown.js';
 
-type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
+type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 
 /** Statuses while the service is still working on a media item; any other status ends following. */
 export const ACTIVE_MEDIA_STATUSES = ['queued', 'transcribing', 'summarizing'] as const;

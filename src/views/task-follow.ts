@@ -21,7 +21,7 @@ import { emit } from '../io/streams.js';
 import { envFlag } from '../io/terminal.js';
 import { fitLive, liveWidth } from '../io/live-line.js';
 
-type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'signal'>;
+type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 
 /**
  * Polling for tasks. The floor is what bounds the cost: never two looks less
