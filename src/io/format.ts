@@ -35,7 +35,10 @@ export interface Formatter {
 }
 
 /** A formatter for what goes to stdout (results) or stderr (notes, errors). */
-export function formatter(ctx: Pick<Context, 'io' | 'clock' | 'serviceClock'>, stream: 'stdout' | 'stderr' = 'stdout'): Formatter {
+export function formatter(
+  ctx: Pick<Context, 'io' | 'clock' | 'serviceClock'>,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Formatter {
   const tty = stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY;
   const color = stream === 'stdout' ? ctx.io.color : ctx.io.colorStderr;
   const dim = paint('dim', color);
