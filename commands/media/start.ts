@@ -12,6 +12,8 @@ import { checkCreated } from '../../src/kit/created.js';
 import { timecode, followMedia } from '../../src/views/media.js';
 import { checkBudget } from '../../src/kit/credit-budget.js';
 import * as S from '../../src/api/shapes.js';
+import { UsageError } from '../../src/errors.js';
+import { startSeveral } from './batch.js';
 
 export default defineCommand({
   name: 'start',
@@ -23,8 +25,9 @@ export default defineCommand({
       'With --json, prints the finished MediaPage (or MediaStarted with --no-wait).',
     'Ctrl-C stops following (exit 130) and --timeout stops waiting (exit 8); the transcription goes on, and `kagent media show ID --follow` picks it up again. ' +
       'Not enough credits is CREDITS_EXHAUSTED (exit 6); transcription being unavailable is MEDIA_UNAVAILABLE (exit 7).',
+    'Several links: all are quoted first and one yes (or --max-credits) covers the total; they are started one after the other and not followed (piped: "media-id task-id url" a line; --json an array of MediaStarted). The first CREDITS_EXHAUSTED starts no further link: exit 6, with the links not attempted and the credits left in the hint.',
   ].join('\n\n'),
-  arguments: [{ name: 'url', description: 'a video page, podcast episode or audio/video file link' }],
+  arguments: [{ name: 'urls', description: 'video pages, podcast episodes or audio/video file links', variadic: true }],
   options: [
     spaceOption("the space to save it in (id or name; default: the profile's space, else your default space)"),
     { flags: '--no-wait', description: 'return at once with the media and task ids' },
@@ -45,7 +48,9 @@ export default defineCommand({
     'kagent media start URL --max-credits 30 --no-wait --json',
   ],
   async run(ctx, opts, args) {
-    const body: Record<string, unknown> = { url: args.url };
+    const [url, ...more] = args.urls;
+    if (url === undefined) throw new UsageError('give a link to transcribe');
+    const body: Record<string, unknown> = { url: url };
     if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
     const spaceRef = opts.space ?? ctx.config.space;
     if (spaceRef !== undefined) body.spaceId = spaceRef;
@@ -54,26 +59,27 @@ export default defineCommand({
       lang: '--lang',
       spaceId: opts.space !== undefined ? '--space' : "the profile's space",
     });
-    checkUrl(args.url);
+    checkUrl(url);
     await checkIdempotencyKey(opts.idempotencyKey);
     // Costly: refuse early, before any request, when nobody can say yes.
     if (!ctx.flags.yes && opts.maxCredits === undefined && !ctx.io.canPrompt) {
-      await confirmOrYes(ctx, { message: '', action: `spend credits transcribing ${args.url}` });
+      await confirmOrYes(ctx, { message: '', action: `spend credits transcribing ${url}` });
     }
     if (spaceRef !== undefined) {
       body.spaceId = (await resolveSpace(ctx, spaceRef)).id;
     }
+    if (more.length > 0) return startSeveral(ctx, args.urls, body, opts);
 
-    const q = await getQuote(ctx, args.url);
+    const q = await getQuote(ctx, url);
     const what = `"${sanitizeLine(q.title)}" (${q.kind}, ${timecode(q.durationSec)}, ${q.minutes} minute${q.minutes === 1 ? '' : 's'})`;
     await note(ctx, `Transcribing ${what} costs ${q.credits} credits (${q.pricePerMinute} per minute).`);
     if (opts.maxCredits !== undefined) {
-      await checkBudget(ctx, { cost: q.credits, max: opts.maxCredits, what: `transcribing ${sanitizeLine(args.url)}` });
+      await checkBudget(ctx, { cost: q.credits, max: opts.maxCredits, what: `transcribing ${sanitizeLine(url)}` });
     } else if (!ctx.flags.yes) {
       const left = await creditsLeft(ctx);
       await confirmOrYes(ctx, {
         message: `Spend ${q.credits} credits to transcribe ${what}?${left !== undefined ? ` You have ${left}.` : ''}`,
-        action: `spend ${q.credits} credits transcribing ${args.url}`,
+        action: `spend ${q.credits} credits transcribing ${url}`,
       });
     }
 
@@ -89,7 +95,7 @@ export default defineCommand({
       started = result.body;
       answer = result;
     } catch (error) {
-      throw await explainMediaError(ctx, error, args.url, q);
+      throw await explainMediaError(ctx, error, url, q);
     }
     checkCreated(ctx, 'transcription', { mediaId: started.mediaId, taskId: started.taskId }, 'media list');
     await noteReplay(ctx, answer, opts.idempotencyKey, `started ${started.mediaId}`, 'nothing new was charged');

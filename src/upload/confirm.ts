@@ -7,6 +7,7 @@ import type { LibraryItem } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import type { Source } from './discover.js';
 import { listSpace, notListed } from './sync-plan.js';
+import { creditsStopHint } from '../kit/credit-budget.js';
 import type { FileResult, UploadOptions, UploadSummary } from './uploader.js';
 import type { CallResult, Responses } from '../api/client.js';
 
@@ -141,12 +142,5 @@ async function readItem(options: UploadOptions, id: string): Promise<LibraryItem
 
 /** What is left of the account's credits (GET /me), and how many files were not attempted. */
 export async function creditsHint(options: UploadOptions, summary: UploadSummary): Promise<string> {
-  const left = `${summary.skipped} file${summary.skipped === 1 ? ' was' : 's were'} not attempted`;
-  try {
-    const me = await options.api.call('getMe', { signal: options.signal });
-    const pools = me.credits.pools.map((p) => `${p.pool} ${p.remaining}${p.total !== null ? ` of ${p.total}` : ''}`);
-    return `${left}; credits left: ${me.credits.total}${pools.length > 0 ? ` (${pools.join(', ')})` : ''} (kagent me)`;
-  } catch {
-    return `${left}; see the credits left with \`kagent me\``;
-  }
+  return creditsStopHint(summary.skipped, 'file', () => options.api.call('getMe', { signal: options.signal }));
 }

@@ -284,6 +284,27 @@ describe('media start', () => {
     });
   });
 
+  it('several links: the first 402 CREDITS_EXHAUSTED starts no further link; exit 6, the links not attempted and GET /me in the hint', async () => {
+    const links = [PODCAST, 'https://example.com/episodes/43.mp3', 'https://example.com/episodes/44.mp3', VIDEO];
+    await freshAccount(1000);
+    const each = (await quoteOf(PODCAST)).credits as number;
+    await freshAccount(each);
+    await resetStats();
+    const r = await kagent(['media', 'start', ...links, '--yes']);
+    expect(r.code, r.stderr).toBe(6);
+    expect((await requests()).startMedia).toBe(2);
+    expect(r.stdout).toMatch(new RegExp(`^md_\\w+\ttk_\\w+\t${PODCAST.replace(/\./g, '\\.')}\n$`));
+    expect(r.stderr).toMatch(/the account ran out of credits at \S+: 1 of 4 links started \(CREDITS_EXHAUSTED\)/);
+    expect(r.stderr).toMatch(/hint: 2 links were not attempted; credits left: 0/);
+    // With enough credits every link is started; --idempotency-key names one request and is refused with several.
+    await freshAccount(1000);
+    const all = await kagent(['media', 'start', ...links, '--yes', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toHaveLength(4);
+    const keyed = await kagent(['media', 'start', ...links, '--yes', '--idempotency-key', 'k1']);
+    expect(keyed.code).toBe(2);
+  });
+
   it('--timeout: exit 8 with `kagent media show ID --follow`; the transcription goes on', async () => {
     const r = await kagent(['media', 'start', VIDEO, '--yes', '--timeout', '10']);
     expect(r.code).toBe(8);
