@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
-import { syncName } from '../../src/upload/sync-plan.js';
+import { pathOfNote } from '../../src/upload/sync-plan.js';
 import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -104,21 +104,31 @@ function files(dir: string, at = dir): string[] {
   );
 }
 
-/** name → SHA-256 of every file the folder should have in the space. */
+/** path under the folder → SHA-256 of every file the folder should have in the space. */
 function wanted(dir: string): Map<string, string> {
-  return new Map(files(dir).map((rel) => [syncName('docs', rel), sha256(readFileSync(join(dir, rel)))]));
+  return new Map(files(dir).map((rel) => [rel, sha256(readFileSync(join(dir, rel)))]));
 }
 
-async function items(): Promise<Array<{ id: string; fileName: string; sha256: string }>> {
+type Item = { id: string; fileName: string; sha256: string; note?: string | null };
+
+async function items(): Promise<Item[]> {
   return (await t.call('GET', '/library', { key, query: { kind: 'file', limit: 200 } })).body.items;
 }
 
-/** The items sync made: name → SHA-256, failing on a name present twice. */
+/** The file of the folder synced as `prefix` an item holds (its note says which), or undefined. */
+const pathOf = (item: Item, prefix = 'docs') => pathOfNote(prefix, item.note ?? '');
+
+/** The paths whose items are in the space. */
+async function paths(prefix = 'docs'): Promise<Set<string>> {
+  return new Set((await items()).flatMap((item) => pathOf(item, prefix) ?? []));
+}
+
+/** The items sync made: path → SHA-256, failing on a path present twice. */
 async function synced(): Promise<Map<string, string>> {
-  const mine = (await items()).filter((item) => item.fileName.startsWith('docs:'));
-  const names = mine.map((item) => item.fileName);
+  const mine = (await items()).filter((item) => pathOf(item) !== undefined);
+  const names = mine.map((item) => pathOf(item) as string);
   expect(new Set(names).size, `duplicates among ${names.join(', ')}`).toBe(names.length);
-  return new Map(mine.map((item) => [item.fileName, item.sha256]));
+  return new Map(mine.map((item) => [pathOf(item) as string, item.sha256]));
 }
 
 function makeFolder(count: number): string {
@@ -159,7 +169,7 @@ describe('kagent lib sync, killed and run twice at once', () => {
     const outcomes: string[] = [];
     for (let round = 1; round <= 3; round++) {
       if (round > 1) edit(dir, round);
-      const names = new Set((await items()).map((item) => item.fileName));
+      const names = await paths();
       const present = new Set([...wanted(dir).keys()].filter((name) => names.has(name)));
       for (let attempt = 0; attempt < 4; attempt++) {
         // Between the first change and the sixth, then up to 40 ms later: before, during or after a request.
@@ -173,7 +183,7 @@ describe('kagent lib sync, killed and run twice at once', () => {
           true,
         );
         // Nothing lost: a file of the folder that had an item still has one (an earlier version goes only after the new one is in).
-        const now = new Set((await items()).map((item) => item.fileName));
+        const now = await paths();
         for (const name of present) expect(now.has(name), `${name} lost; delays ${delays.join(', ')}`).toBe(true);
         for (const name of now) if (wanted(dir).has(name)) present.add(name);
       }
@@ -213,8 +223,8 @@ describe('kagent lib sync, killed and run twice at once', () => {
     const [c, d] = await Promise.all([syncRun(fresh), syncRun(fresh)]);
     expect(c.code, c.stderr).toBe(0);
     expect(d.code, d.stderr).toBe(0);
-    const freshItems = (await items()).filter((item) => item.fileName.startsWith('fresh:'));
+    const freshItems = (await items()).filter((item) => pathOf(item, 'fresh') !== undefined);
     expect(freshItems).toHaveLength(files(fresh).length);
-    expect(new Set(freshItems.map((item) => item.fileName)).size).toBe(freshItems.length);
+    expect(new Set(freshItems.map((item) => pathOf(item, 'fresh'))).size).toBe(freshItems.length);
   }, 120_000);
 });
