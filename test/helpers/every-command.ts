@@ -2,8 +2,8 @@
 // the groups' modules), with plausible arguments made from a sandbox: what
 // the tests that must cover the whole surface (--json everywhere, shape chaos)
 // run. A command added to the tree is covered by them without a word here.
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandSpec } from '../../src/kit/define.js';
 import { loadGroup } from '../../src/cli/groups.js';
 import { groups } from '../../src/cli/manifest.js';
@@ -48,6 +48,8 @@ export interface Ids {
   inbox: string;
   space: string;
   file: string;
+  /** A folder for lib sync, with bytes of its own. */
+  syncDir: string;
   /** Where `doc pull` writes. */
   pullTo: string;
 }
@@ -81,6 +83,10 @@ export async function makeFixtures(t: TestSandbox, label: string): Promise<Ids> 
   const dir = tempDir('kagent-fixture-');
   const file = join(dir, 'notes.md');
   writeFileSync(file, '# Fixture\n\nA file to upload.\n');
+  // A folder of its own for lib sync: bytes no other command sends (the service keeps one item per content).
+  const syncDir = join(dir, 'synced');
+  mkdirSync(syncDir);
+  writeFileSync(join(syncDir, 'synced.md'), '# Synced\n\nA folder to sync.\n');
   return {
     slug,
     ownSlug: own.body.slug,
@@ -95,6 +101,7 @@ export async function makeFixtures(t: TestSandbox, label: string): Promise<Ids> 
     inbox: inbox[0]?.id ?? 'inb_none',
     space,
     file,
+    syncDir,
     pullTo: join(dir, 'pulled', 'notes.md'),
   };
 }
@@ -124,7 +131,7 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
     files: ids.file,
     file: ids.file,
     path: group === 'api' ? '/me' : ids.file,
-    dir: dirname(ids.file),
+    dir: ids.syncDir,
     topic: 'exit-codes',
   };
   if (byName[name] !== undefined) return byName[name];
