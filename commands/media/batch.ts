@@ -5,7 +5,8 @@
 import type { Context } from '../../src/context.js';
 import type { MediaQuote, MediaStarted } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
-import { checkBudget, creditsStopHint } from '../../src/kit/credit-budget.js';
+import { checkBudget } from '../../src/kit/credit-budget.js';
+import { creditsStopHint } from '../../src/api/credits-hint.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { emit } from '../../src/io/streams.js';
 import { note, printJson, wantsJson } from '../../src/io/output.js';
