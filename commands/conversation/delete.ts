@@ -1,6 +1,6 @@
 import type { Conversation } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { printItem, success } from '../../src/io/output.js';

@@ -1,7 +1,7 @@
 import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { printItem, note } from '../../src/io/output.js';
 import { followConversation } from '../../src/views/chat-follow.js';
 import { renderTranscript } from '../../src/views/chat-transcript.js';

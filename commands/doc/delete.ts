@@ -1,5 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { readDoc } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';

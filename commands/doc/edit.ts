@@ -4,7 +4,7 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { note, printItem } from '../../src/io/output.js';
 import { asFileText, sameText } from '../../src/io/final-newline.js';

@@ -3,7 +3,7 @@ import type { Doc, DocSummary } from '../../src/api/shapes.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { pullAll, type Pulled } from '../../src/docsync/pull-all.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 

@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { Doc, Revision } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { printItem, success } from '../../src/io/output.js';
 import { readBounded, inputBounds } from '../../src/io/input.js';
 import { formatter } from '../../src/io/format.js';

@@ -1,7 +1,7 @@
 import type { Revision } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { warn } from '../../src/io/output.js';
 import { refuseFrontMatter } from '../../src/views/doc-edit.js';

@@ -1,7 +1,7 @@
 // What several `kagent entry` verbs share.
 import type { Context } from '../../src/context.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { printItem, success } from '../../src/io/output.js';
 import * as S from '../../src/api/shapes.js';
 

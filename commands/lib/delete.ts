@@ -2,7 +2,7 @@ import { ApiError, CliError, throwIfAborted, mostSevere } from '../../src/errors
 import { itemFailed } from '../../src/kit/batch.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { printJson, success, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 

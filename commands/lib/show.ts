@@ -1,6 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { renderItem } from './shared.js';
 import { spaceNames } from '../../src/kit/space.js';
 import { printItem, note } from '../../src/io/output.js';

@@ -3,7 +3,7 @@ import type { LibraryText } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { wantsJson, printJson, printList, note } from '../../src/io/output.js';
 import { emitText } from '../../src/io/streams.js';
 import { sanitize, withoutControls } from '../../src/io/sanitize.js';

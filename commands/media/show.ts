@@ -1,6 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
 import { printJson, wantsJson, note, warn } from '../../src/io/output.js';
 import { followMedia, isMediaActive, printMedia } from '../../src/views/media.js';

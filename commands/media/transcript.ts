@@ -1,7 +1,7 @@
 import { ApiError, CliError } from '../../src/errors.js';
 import { checkInput, defineCommand, InputError } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 
 import { sanitizeLine, sanitize } from '../../src/io/sanitize.js';
 import { printJson, wantsJson } from '../../src/io/output.js';

@@ -3,7 +3,7 @@ import type { Task } from '../../src/api/shapes.js';
 import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { percent } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { printItem, success } from '../../src/io/output.js';

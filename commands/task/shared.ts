@@ -2,7 +2,7 @@
 import type { Context } from '../../src/context.js';
 import type { TaskDetail } from '../../src/api/shapes.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
 import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
 

@@ -3,7 +3,7 @@ import type { TaskDetail } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
 import { printItem } from '../../src/io/output.js';
 import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task-follow.js';

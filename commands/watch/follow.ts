@@ -3,7 +3,7 @@ import type { FollowState } from '../../src/api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { meOrNothing } from './shared.js';
 import { resolveSpace } from '../../src/kit/space.js';

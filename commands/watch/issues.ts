@@ -1,6 +1,6 @@
 import type { IssueSummary } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
 import { printList } from '../../src/io/output.js';
 

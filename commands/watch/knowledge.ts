@@ -1,5 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 import { printItem } from '../../src/io/output.js';
 import { renderKnowledge } from '../../src/views/brief.js';
 

@@ -2,7 +2,7 @@ import { ApiError, CliError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import type { Context } from '../../src/context.js';
-import { notFoundHint } from '../../src/views/not-found.js';
+import { notFoundHint } from '../../src/io/not-found.js';
 
 import { printItem, success } from '../../src/io/output.js';
 import * as S from '../../src/api/shapes.js';

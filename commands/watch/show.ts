@@ -1,7 +1,7 @@
 import type { WatchPage } from '../../src/api/shapes.js';
 import { ApiError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { withNotFound } from '../../src/views/not-found.js';
+import { withNotFound } from '../../src/io/not-found.js';
 
 import { kagentCommand } from '../../src/io/command-line.js';
 import { printItem } from '../../src/io/output.js';

@@ -46,7 +46,7 @@
 // - Check a request body against the contract before sending it with
 //   checkInput(shape, body, { field: '--flag' }) (exit 2, naming the flag and
 //   the bound). A space the user named (id or name): resolveSpace from ./space.ts;
-//   a 404 on an id: withNotFound from src/views/not-found.ts.
+//   a 404 on an id: withNotFound from src/io/not-found.ts.
 // - Heavy dependencies are imported inside `run`, never at the top of a verb
 //   file: `kagent <group> --help` must stay fast.
 import type { Context } from '../context.js';

@@ -1,5 +1,5 @@
 // What a command tells the user to do next: a command to retype, quoted.
-// (How to find the right id after a 404: src/views/not-found.ts.)
+// (How to find the right id after a 404: src/io/not-found.ts.)
 import type { Context } from '../context.js';
 import { kagentCommand } from '../io/command-line.js';
 

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Action, InboxItem } from '../api/shapes.js';
 import { ApiError, CliError, throwIfAborted } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
-import { notFoundHint } from './not-found.js';
+import { notFoundHint } from '../io/not-found.js';
 import { getFormatter, note, printItem, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';

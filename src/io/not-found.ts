@@ -2,7 +2,7 @@
 // one sentence per kind of thing, for every command and view that takes an id.
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
-import { kagentCommand } from '../io/command-line.js';
+import { kagentCommand } from './command-line.js';
 
 type Cmd = (words: string) => string;
 
