@@ -1,6 +1,5 @@
 // The typed API: one call per operationId, built on the HTTP core.
 // (Interface first; the implementation lives below the types.)
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createHttpCore, type CoreRequest, type HttpCore, type HttpCoreOptions } from '../http/core.js';
@@ -264,7 +263,8 @@ function paginateOperation<K extends PagedOperation>(
 
 /** A fresh random key per call (the same on every retry of it), or the one given. */
 async function idempotencyKeyFor(args: CallArgs): Promise<string> {
-  const key = args.idempotencyKey ?? randomUUID();
+  // node:crypto only when a write needs a key: loading it costs every API call's start-up.
+  const key = args.idempotencyKey ?? process.getBuiltinModule('node:crypto').randomUUID();
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
     throw new UsageError(`--idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
   }

@@ -13,7 +13,6 @@
 //   as with curl, `localhost` and 127.0.0.1 go through the proxy unless listed.
 // How the request then travels (absolute-URI for http://, CONNECT for https://)
 // is transport.ts's business.
-import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 import { redactUrlCredentials } from './url.js';
 
@@ -65,6 +64,7 @@ export function bypassed(url: URL, env: NodeJS.ProcessEnv): boolean {
 }
 
 function matches(raw: string, host: string, port: number): boolean {
+  const { BlockList, isIP } = net();
   let entry = raw.toLowerCase();
   let entryPort: number | undefined;
   // `host:port`, `[v6]:port`; a bare IPv6 address has colons of its own.
@@ -100,9 +100,14 @@ function matches(raw: string, host: string, port: number): boolean {
 
 function sameAddress(a: string, b: string, familyA: number, familyB: number): boolean {
   if (familyA !== familyB) return false;
-  const block = new BlockList();
+  const block = new (net().BlockList)();
   block.addAddress(a, familyA === 4 ? 'ipv4' : 'ipv6');
   return block.check(b, familyB === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** node:net, taken only when NO_PROXY has an entry to match: every API call reads this file. */
+function net(): typeof import('node:net') {
+  return process.getBuiltinModule('node:net');
 }
 
 function unbracket(hostname: string): string {

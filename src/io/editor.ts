@@ -1,13 +1,14 @@
 // $VISUAL / $EDITOR on a temporary file: write the text, run the editor with
-// the terminal, read back what was saved, remove the file. (child_process and
-// fs/promises load only when an editor is actually opened.)
+// the terminal, read back what was saved, remove the file. child_process,
+// fs/promises and os are taken (process.getBuiltinModule) only when an editor
+// is opened: every command's output module reaches this file, and those
+// built-ins cost start-up that an API call should not pay.
 import type { Editor, IO } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { rmSync } from 'node:fs';
-import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 
 export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
   return env.VISUAL || env.EDITOR || undefined;
@@ -19,17 +20,23 @@ export function createEditor(io: IO): Editor {
       const command =
         editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
-      const dir = await mkdtemp(join(tmpdir(), 'kagent-edit-'));
+      const dir = await fsp().mkdtemp(join(process.getBuiltinModule('node:os').tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
       // However the process ends (a second Ctrl-C, SIGTERM or SIGHUP end it with process.exit), the copy goes.
       const onExit = () => rmSync(dir, { recursive: true, force: true });
       process.once('exit', onExit);
       let keep = false;
       try {
-        await writeFile(file, text, { mode: 0o600 });
+        await fsp().writeFile(file, text, { mode: 0o600 });
         const code = await runEditor(command, file, io.env);
         // Read back only a plain file: one the editor removed, or turned into a directory or a pipe, is no text.
-        const saved = (await lstat(file).catch(() => undefined))?.isFile() ? await readFile(file, 'utf8') : undefined;
+        const saved = (
+          await fsp()
+            .lstat(file)
+            .catch(() => undefined)
+        )?.isFile()
+          ? await fsp().readFile(file, 'utf8')
+          : undefined;
         if (code !== 0) {
           // What was typed before the editor failed is not thrown away.
           keep = saved !== undefined && saved !== text;
@@ -45,13 +52,14 @@ export function createEditor(io: IO): Editor {
         return saved;
       } finally {
         process.off('exit', onExit);
-        if (!keep) await rm(dir, { recursive: true, force: true });
+        if (!keep) await fsp().rm(dir, { recursive: true, force: true });
       }
     },
   };
 }
 
 async function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve, reject) => {
     // Through the shell, so EDITOR="code --wait" works; the path goes in as $1, never parsed.
     const child =

@@ -35,7 +35,9 @@ http.get(process.env.KAGENT_BASE_URL + '/me', { headers: { authorization: 'Beare
  * JSON (the floor a Node CLI cannot go under), looser on Node 20 (no compile cache).
  * `npm run bench` fails when a row is over it.
  */
-export const STARTUP_TARGETS = { version: 1.15, help: 1.2, me: 1.6, meOverBareGet: 1.85, meOverBareGetNode20: 2.15 };
+// The guard (start-up is a guard, not a goal): --version and --help against `node -e 0`, and
+// `me --json` against the bare GET on the same Node (reported against `node -e 0` too, not judged).
+export const STARTUP_TARGETS = { version: 1.15, help: 1.2, meOverBareGet: 1.85, meOverBareGetNode20: 2.15 };
 
 /** Measures every installed Node; prints one table and returns how many rows missed their target. */
 export async function benchStartup({
