@@ -115,6 +115,7 @@ function argumentValue(path: string[], name: string, ids: Ids): string {
     query: 'battery',
     q: 'battery',
     url: group === 'media' ? 'https://www.youtube.com/watch?v=fixture-1' : 'https://example.com/fixture',
+    urls: 'https://www.youtube.com/watch?v=fixture-1',
     rating: 'up',
     shell: 'bash',
     method: 'GET',
