@@ -113,4 +113,8 @@ export interface Context {
   /** Aborted on Ctrl-C: long waits stop and say how to resume. */
   signal: AbortSignal;
   version: string;
+  /** The working directory relative paths are read against (the process's, unless a test gives one). */
+  cwd: string;
+  /** The operating system kagent runs on (the process's, unless a test gives one): path separators, defaults. */
+  platform: NodeJS.Platform;
 }

@@ -21,7 +21,7 @@ export default defineGroup({
       version: ctx.version,
       buildDate,
       node: process.version,
-      platform: process.platform,
+      platform: ctx.platform,
       arch: process.arch,
     };
     await printItem(

@@ -39,6 +39,9 @@ export interface RunOptions extends Streams {
    * starts: the binary then lets SIGTERM and SIGHUP end it the way Ctrl-C does.
    */
   onLongRunning?: () => void;
+  /** The working directory and the operating system the command runs in (default: the process's). */
+  cwd?: string;
+  platform?: NodeJS.Platform;
   /** Test seams. */
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
   /** Set while a pager runs (the binary then leaves Ctrl-C to the pager). */
@@ -103,6 +106,8 @@ export async function run(options: RunOptions): Promise<number> {
       flags,
       signal: commandSignal,
       version,
+      cwd: options.cwd,
+      platform: options.platform,
       overrides: options.overrides,
       pagerHold: options.pagerHold,
       revealsKey: read.invocation.spec.revealsKey,

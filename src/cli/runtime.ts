@@ -35,6 +35,9 @@ export interface RuntimeOptions {
   flags: GlobalFlags;
   signal: AbortSignal;
   version: string;
+  /** The working directory and the operating system (default: the process's). */
+  cwd?: string;
+  platform?: NodeJS.Platform;
   /** Test seams: a scripted prompter, a fake editor or clock. */
   overrides?: { prompter?: Prompter; editor?: Editor; clock?: Clock };
   /** Set while a pager runs, so the process boundary leaves Ctrl-C to it. */
@@ -83,6 +86,8 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
     editor: options.overrides?.editor ?? createEditor(io),
     signal,
     version,
+    cwd: options.cwd ?? process.cwd(),
+    platform: options.platform ?? process.platform,
   };
   return ctx;
 }

@@ -45,6 +45,12 @@ describe('version and help', () => {
     expect((await runCli(['version', '--verbose'])).stdout).toContain(`Node.js ${process.version} on `);
   });
 
+  it('`kagent version --json` gives the platform of the context, not of the process', async () => {
+    const other = process.platform === 'win32' ? 'linux' : 'win32';
+    const json = JSON.parse((await runCli(['version', '--json'], { platform: other })).stdout);
+    expect(json.platform).toBe(other);
+  });
+
   it('--help lists every command group with its summary, the global flags and examples', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);

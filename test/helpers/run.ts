@@ -34,6 +34,9 @@ export interface RunCliOptions {
   stdout?: Writable & { isTTY?: boolean; columns?: number };
   /** The clock commands wait on (polling, relative times): tests drive time with it. */
   clock?: Clock;
+  /** The working directory and the operating system the command sees (default: this process's). */
+  cwd?: string;
+  platform?: NodeJS.Platform;
 }
 
 export interface RunCliResult {
@@ -124,6 +127,8 @@ export async function runCli(argv: string[], options: RunCliOptions = {}): Promi
     stderr,
     version: pkg.version,
     signal: options.signal,
+    cwd: options.cwd,
+    platform: options.platform,
     overrides:
       options.answers || options.clock
         ? {
