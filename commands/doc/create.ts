@@ -8,7 +8,7 @@ import { bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, success, note, wantsJson } from '../../src/io/output.js';
 import { checkCreated } from '../../src/kit/created.js';
-import { refuseFrontMatter } from '../../src/views/doc-edit.js';
+import { refuseFrontMatter } from '../../src/docsync/edit-text.js';
 import * as S from '../../src/api/shapes.js';
 
 /** --file - is stdin; another --file a path. */

@@ -4,7 +4,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { bodyFrom, readDoc, isConflict, conflictError, printRevision } from './shared.js';
 import { warn } from '../../src/io/output.js';
-import { refuseFrontMatter } from '../../src/views/doc-edit.js';
+import { refuseFrontMatter } from '../../src/docsync/edit-text.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({

@@ -17,7 +17,7 @@ import {
 import { commandLine } from '../io/command-line.js';
 import { readPlainText, TooLargeError } from '../io/local-file.js';
 import { hasConflictMarkers, markersLeft } from './text.js';
-import { asFileText, sameText } from '../io/final-newline.js';
+import { asFileText, sameText } from './final-newline.js';
 import { latestRevisions } from './latest.js';
 
 export async function isDirectory(path: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Doc, DocSummary } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import { fileInside } from '../io/file-name.js';
-import { sameText } from '../io/final-newline.js';
+import { sameText } from './final-newline.js';
 import { warn } from '../io/output.js';
 import { checkPullTarget, docFileName, readLocal, writePulled } from './files.js';
 import { isRevision, readSidecar, writableDoc } from './sidecar.js';

@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
-import { asFileText, sameText } from '../io/final-newline.js';
+import { asFileText, sameText } from './final-newline.js';
 import { withNotFound } from '../io/not-found.js';
 import { conflictMarkersLeft, isDirectory, readLocal } from './files.js';
 import { pulledFiles, readSidecar, writeSidecar, writeText, type Sidecar } from './sidecar.js';

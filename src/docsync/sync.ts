@@ -8,7 +8,7 @@ import type { Context } from '../context.js';
 import { ApiError, CliError, throwIfAborted } from '../errors.js';
 import { commandLine } from '../io/command-line.js';
 import { isRevision, writableDoc } from './sidecar.js';
-import { withEndingOf } from '../io/final-newline.js';
+import { withEndingOf } from './final-newline.js';
 import { merge3, planPush, writtenMarkers, type MarkerLines, type MergeLabels } from './text.js';
 import { EditOp } from '../api/shapes.js';
 

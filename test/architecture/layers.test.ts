@@ -34,7 +34,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   io: ['lazy', 'errors', 'context', 'api', 'config', 'http'],
   upload: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   kit: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
-  views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'docsync'],
+  views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   sandbox: ['api', 'upload', 'lazy'],

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EditOp } from '../../src/api/shapes.js';
-import { editFromChange } from '../../src/views/doc-edit.js';
+import { editFromChange } from '../../src/docsync/edit-text.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, tempDir } from '../helpers/run.js';
 import { unwrap } from '../helpers/binary.js';
