@@ -226,6 +226,7 @@ async function operationRequest(core: HttpCore, info: OperationInfo, args: CallA
     idempotencyKey: info.idempotent ? await idempotencyKeyFor(args) : args.idempotencyKey,
     signal: args.signal,
     read: 'json',
+    bodyRequired: info.success !== 204,
   };
 }
 

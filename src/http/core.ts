@@ -80,6 +80,8 @@ export interface CoreRequest {
   signal?: AbortSignal;
   /** `json`: the answer must be JSON (operations). `auto`: JSON if labelled so, else text (`kagent api`). */
   read: 'json' | 'auto';
+  /** The contract answers this request with a body (an operation whose success is not 204): an empty answer is no answer. */
+  bodyRequired?: boolean;
 }
 
 export interface CoreResponse {

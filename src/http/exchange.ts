@@ -9,6 +9,7 @@ import { parseApiError, withoutBom } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
 import {
+  emptyAnswer,
   exhaustedHint,
   interruption,
   invalidAnswer,
@@ -174,6 +175,9 @@ export class Exchange {
     replayed: boolean,
   ): Promise<CoreResponse | undefined> {
     const { req, url, method } = this.r;
+    // Nothing where the contract promises a body (a 204, or a 200 of no bytes): not a broken
+    // answer that a retry might mend but one the service meant, and no value to print.
+    if (text === '' && req.bodyRequired) throw emptyAnswer(method, url, status);
     const contentType = contentTypeOf(headers);
     const parsed = readBody(text, contentType, req.read);
     if (parsed.ok) return { status, headers, body: parsed.value, replayed, unanswered: this.unanswered };

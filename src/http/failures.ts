@@ -104,6 +104,21 @@ export function invalidAnswer(method: string, url: URL, status: number, replayab
   );
 }
 
+/** A 2xx with no body where the contract promises one: nothing to show, nor to act on. */
+export function emptyAnswer(method: string, url: URL, status: number): CliError {
+  return new CliError(
+    `${method} ${url.pathname}: the service answered ${status} with no body, where the API promises one`,
+    {
+      exitCode: ExitCode.UNAVAILABLE,
+      code: 'INVALID_RESPONSE',
+      // A write answered, however oddly, was done: even under an idempotency key, its result is unknown.
+      hint: SAFE_METHODS.has(method)
+        ? 'the service (or something in between) misbehaves; try again later'
+        : 'the request reached the service and probably took effect: check before running it again',
+    },
+  );
+}
+
 /**
  * A 3xx: kagent never follows one (the key would go where the service says, not where
  * the base URL does); the hint names where it points, without its query.
