@@ -43,6 +43,14 @@ export function listing<T>(items: AsyncIterable<T>, state: ListingState): Listin
   }) as Listing<T>;
 }
 
+/**
+ * Empty pages in a row, each with a cursor to yet another page, after which the listing
+ * stops: cursors that never repeat, on pages that never hold anything, would otherwise be
+ * followed until --timeout. A service filtering after it pages may answer a few; ten in
+ * a row lead nowhere.
+ */
+export const EMPTY_PAGES_MAX = 10;
+
 export function paginate<T>(fetchPage: PageFetcher<T>, options: PaginateOptions = {}): Listing<T> {
   const state = { cut: false, onePage: !options.all && options.limit === undefined };
   return listing(pages(fetchPage, options, state), state);
@@ -60,6 +68,7 @@ async function* pages<T>(
   let cursor: string | undefined;
   // Every cursor followed: a service that hands one back again (A → B → A) would make this loop forever.
   const seen = new Set<string>();
+  let emptyInARow = 0;
   for (;;) {
     const remaining = limit === undefined ? undefined : limit - yielded;
     const page = await fetchPage(
@@ -82,6 +91,16 @@ async function* pages<T>(
     }
     const next = cursorOf(page.nextCursor, seen.size + 1);
     if (!next) return;
+    emptyInARow = items.length === 0 ? emptyInARow + 1 : 0;
+    if (emptyInARow >= EMPTY_PAGES_MAX) {
+      throw new CliError(
+        `the service gave ${emptyInARow} empty pages in a row, each with a cursor to another, after ${seen.size + 1} pages: the list comes no nearer its end; stopping`,
+        {
+          code: 'EMPTY_PAGES',
+          hint: 'the service misbehaves; try again later, or read fewer with --limit',
+        },
+      );
+    }
     if (seen.has(next)) {
       throw new CliError(
         `the service returned a page cursor it had already given (${next.slice(0, 40)}) after ${seen.size + 1} pages: the pages go round in a loop; stopping`,

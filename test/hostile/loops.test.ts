@@ -1,5 +1,6 @@
-// Loops end. A service whose cursors go round (A → B → A) makes `--all` stop
-// with a clear error instead of paging forever; a Retry-After that is no number
+// Loops end. A service whose cursors go round (A → B → A), or that hands out new
+// cursors on empty pages forever, makes `--all` stop with a clear error instead of
+// paging until --timeout; a Retry-After that is no number
 // of seconds and no HTTP-date (`-5`, `3, 4`, `abc`) is taken as absent — the
 // usual backoff — never as "retry at once".
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +48,49 @@ describe('a cursor cycle', () => {
       'A',
       'B',
     ]);
+  });
+});
+
+describe('endless distinct cursors on empty pages', () => {
+  it('`doc list --all` stops with EMPTY_PAGES after ten empty pages in a row (exit 1), not at --timeout', async () => {
+    // The first page holds one document; every page after it is empty and leads to a new cursor.
+    server = await hostileServer((req) => {
+      const cursor = new URL(req.url, 'http://x').searchParams.get('cursor');
+      const n = cursor === null ? 0 : Number(cursor.slice(1));
+      const items = n === 0 ? [{ id: 'd_0', title: 'Doc 0', revision: 1, updatedAt: '2026-11-27T00:00:00Z' }] : [];
+      return { kind: 'answer', status: 200, body: { items, nextCursor: `c${n + 1}` } };
+    });
+    const started = Date.now();
+    const r = await runCli(['doc', 'list', '--all', '--json', 'id', '--timeout', '20', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: KEY },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'd_0' }]);
+    const { error } = JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } };
+    expect(error.code).toBe('EMPTY_PAGES');
+    expect(error.message).toBe(
+      'the service gave 10 empty pages in a row, each with a cursor to another, after 11 pages: the list comes no nearer its end; stopping',
+    );
+    expect(error.hint).toMatch(/the list printed is incomplete: 1 item came before this error/);
+    expect(server.requests).toHaveLength(11);
+  });
+
+  it('empty pages broken by a page with items are followed to the end', async () => {
+    // Nine empty pages, one item, nine empty pages, one item, then the end: 20 pages read.
+    server = await hostileServer((req) => {
+      const n = Number(new URL(req.url, 'http://x').searchParams.get('cursor') ?? 0);
+      const items =
+        n % 10 === 9 ? [{ id: `d_${n}`, title: `Doc ${n}`, revision: 1, updatedAt: '2026-11-27T00:00:00Z' }] : [];
+      return { kind: 'answer', status: 200, body: { items, nextCursor: n >= 19 ? null : String(n + 1) } };
+    });
+    const r = await runCli(['doc', 'list', '--all', '--json', 'id', '--base-url', server.baseUrl], {
+      env: { KAGENT_API_KEY: KEY },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'd_9' }, { id: 'd_19' }]);
+    expect(server.requests).toHaveLength(20);
   });
 });
 
