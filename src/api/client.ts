@@ -10,60 +10,8 @@ import { checkAnswerDepth } from './depth.js';
 import { markMisfit, NotAListError, type Misfit } from './misfit.js';
 import { loadShapes } from '../lazy.js';
 export { NotAListError } from './misfit.js';
-import type * as S from './shapes.js';
-
-/** What each operation answers with (void for 204s). */
-export interface Responses {
-  getMe: S.Me;
-  listSpaces: { items: S.Space[] };
-  createSpace: S.Space;
-  updateSpace: void;
-  deleteSpace: void;
-  listFollowedWatches: { items: S.FollowedWatch[] };
-  createWatch: S.WatchCreated;
-  searchWatches: { items: S.WatchCard[] };
-  getWatch: S.WatchPage;
-  getWatchKnowledge: S.Knowledge;
-  listWatchIssues: S.Page<S.IssueSummary>;
-  followWatch: S.FollowState;
-  unfollowWatch: void;
-  updateWatchSettings: void;
-  setEntryFeedback: void;
-  setEntrySaved: void;
-  listLibrary: S.Page<S.LibraryItem>;
-  saveLink: S.LinkSaved;
-  getLibraryItem: S.LibraryItem;
-  updateLibraryItem: void;
-  deleteLibraryItem: void;
-  readLibraryText: S.LibraryText;
-  uploadFile: S.FileSaved;
-  listDocs: S.Page<S.DocSummary>;
-  createDoc: S.DocCreated;
-  searchDocs: { items: S.DocHit[] };
-  getDoc: S.Doc;
-  updateDoc: S.Revision;
-  deleteDoc: void;
-  editDoc: S.Revision;
-  quoteMedia: S.MediaQuote;
-  startMedia: S.MediaStarted;
-  listMedia: S.Page<S.MediaItem>;
-  getMedia: S.MediaPage;
-  getTranscript: S.Transcript;
-  getAgent: S.Agent;
-  updateAgent: void;
-  getHome: S.Home;
-  listInbox: S.Inbox;
-  markInboxItem: void;
-  listTasks: S.Page<S.Task>;
-  getTask: S.TaskDetail;
-  cancelTask: S.Task;
-  listConversations: S.Page<S.Conversation>;
-  getConversationMessages: S.Messages;
-  sendMessage: S.TurnStarted;
-  deleteConversation: void;
-  decideAction: S.Action;
-  undoAction: S.Action;
-}
+import type { PagedOperation, PageItem, Responses } from './operation-types.js';
+export type { PagedOperation, PageItem, Responses } from './operation-types.js';
 
 export interface CallArgs {
   params?: Record<string, string>;
@@ -103,11 +51,6 @@ export interface ApiClient {
   ): Listing<PageItem<K>>;
   readonly baseUrl: string;
 }
-
-export type PagedOperation = {
-  [K in OperationId]: Responses[K] extends { items: unknown[]; nextCursor: string | null } ? K : never;
-}[OperationId];
-export type PageItem<K extends PagedOperation> = Responses[K] extends { items: Array<infer T> } ? T : never;
 
 // ---------------------------------------------------------------- implementation
 

@@ -19,7 +19,7 @@ const idem: Array<[number, string]> = [
   [422, 'IDEMPOTENCY_MISMATCH'],
 ];
 
-export const spec: Record<OperationId, OperationSpec> = {
+const table = {
   getMe: { tag: 'account', summary: 'The account: plan, trial, credits by pool, plan limits', response: S.Me },
 
   listSpaces: { tag: 'spaces', summary: 'List spaces', response: S.ItemsOf(S.Space) },
@@ -339,6 +339,11 @@ export const spec: Record<OperationId, OperationSpec> = {
       [409, 'ACTION_NOT_UNDOABLE'],
     ],
   },
-};
+} satisfies Record<OperationId, OperationSpec>;
+
+/** Every operation's spec, for code that looks one up by id at run time. */
+export const spec: Record<OperationId, OperationSpec> = table;
+/** The table with each entry's own schemas: what src/api/operation-types.ts derives the types from. */
+export type SpecTable = typeof table;
 
 export { operations };
