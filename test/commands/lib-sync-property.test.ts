@@ -3,7 +3,8 @@
 // bytes, switch space, kill the run), each followed by a sync, and after every
 // sync the space's listing is compared with the folder. Seeded: the seed is
 // printed, and KAGENT_PROPERTY_SEED=<seed> replays a run (a killed run's timing
-// aside). KAGENT_PROPERTY_STEPS scales the steps (at least 200 by default).
+// aside). KAGENT_PROPERTY_STEPS sets the steps (200 by default; 25 in test:fast,
+// which scales stress loops down with KAGENT_TEST_SCALE, test/helpers/scale.ts).
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -20,11 +21,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dirs, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { runCli, tempDir } from '../helpers/run.js';
+import { scaled } from '../helpers/scale.js';
 
 useLibSandbox();
 
 const SEED = process.env.KAGENT_PROPERTY_SEED ? Number(process.env.KAGENT_PROPERTY_SEED) : Date.now() % 2 ** 31;
-const STEPS = Math.max(1, Number(process.env.KAGENT_PROPERTY_STEPS ?? 200));
+const STEPS = Math.max(1, Number(process.env.KAGENT_PROPERTY_STEPS ?? scaled(200, 25)));
 const RUNS = 4;
 
 const PATHS = ['a.md', 'b.md', 'guide/c.md', 'guide/d.txt', 'e.md', 'guide/deep/f.md'];
