@@ -37,6 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
+  'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   sandbox: ['api', 'upload', 'lazy'],
   commands: [
     'lazy',
@@ -52,6 +53,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'upload',
     'sandbox',
     'doctor',
+    'raw-api',
     'cli',
   ],
   cli: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'commands'],
