@@ -26,7 +26,7 @@ export const exitCodeTable: Array<[number, string]> = [
   ],
   [
     2,
-    'usage error or invalid input (bad flags, a bound of the contract, server-side `INVALID_INPUT`, `SPACE_NOT_DELETABLE`, `lib save` of a media link `MEDIA_LINK`, …; a `-H` header, `--idempotency-key` or an API key with a line break or a character past U+00FF, a `kagent api` path with a `.` or `..` segment in any spelling (`\\..\\`, `%2e%2e`), `--timeout` out of range, a proxy variable kagent cannot use; a step that loses something without a terminal and without `--yes` — `config delete`, `auth login` over a saved login; a profile that is not saved, `PROFILE_NOT_FOUND`: named with `-p` or `KAGENT_PROFILE` for any command that uses it, given to `config use` / `config delete`, or `config set`/`unset` on it without `--create`)',
+    'usage error or invalid input (bad flags, a bound of the contract, server-side `INVALID_INPUT`, `SPACE_NOT_DELETABLE`, `lib save` of a media link `MEDIA_LINK`, …; a `-H` header, `--idempotency-key` or an API key with a line break or a character past U+00FF, a `kagent api` path with a `.` or `..` segment in any spelling (`\\..\\`, `%2e%2e`), a damaged sidecar of a pulled file (`SIDECAR_DAMAGED`; `doc status` still shows the other files), `--timeout` out of range, a proxy variable kagent cannot use; a step that loses something without a terminal and without `--yes` — `config delete`, `auth login` over a saved login; a profile that is not saved, `PROFILE_NOT_FOUND`: named with `-p` or `KAGENT_PROFILE` for any command that uses it, given to `config use` / `config delete`, or `config set`/`unset` on it without `--create`)',
   ],
   [3, 'not authenticated (no API key or base URL configured, or the service answered 401)'],
   [

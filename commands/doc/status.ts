@@ -1,5 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { statesOf, statusFiles, STATE_WORDS, type FileState } from '../../src/docsync/files.js';
+import { damagedError, statesOf, statusFiles, STATE_WORDS, type FileState } from '../../src/docsync/files.js';
 import { printList } from '../../src/io/output.js';
 
 export default defineCommand({
@@ -7,10 +7,10 @@ export default defineCommand({
   summary: 'Say for each pulled file whether it changed here, on the service, or both',
   description:
     'For each FILE (default: every file pulled into the current directory; a directory stands for the files pulled into it): ' +
-    'unchanged, unmerged (conflict markers of a merge left in the file: choose, then push), changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, or not pulled. ' +
+    'unchanged, unmerged (conflict markers of a merge left in the file: choose, then push), changed locally (push it), changed on the service (pull it), both (push merges them), file missing, deleted on the service, not pulled, or damaged (what kagent kept of the pull cannot be read: the others are still shown, and the run ends with exit 2). ' +
     'A FILE that does not exist and was never pulled is refused (exit 2) before anything is asked. ' +
     'Reads the revisions from the document list (one request per 500 documents; one file alone is read by itself). Piped, prints "state<TAB>file<TAB>id<TAB>revision pulled<TAB>latest revision" ' +
-    '(state: unchanged, conflict, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled); --json an array of {file, state, id, revision, latest}.',
+    '(state: unchanged, conflict, changed-locally, changed-on-service, both, missing-locally, deleted-on-service, not-pulled, damaged); --json an array of {file, state, id, revision, latest}, with error {code, message, hint} when damaged.',
   arguments: [{ name: 'files', description: 'pulled files or directories', optional: true, variadic: true }],
   examples: [
     'kagent doc status',
@@ -31,5 +31,7 @@ export default defineCommand({
       ],
       empty: 'No pulled files here: `kagent doc pull ID` writes one.',
     });
+    const damaged = damagedError(states);
+    if (damaged) throw damaged;
   },
 });

@@ -147,7 +147,8 @@ export type SyncState =
   | 'both'
   | 'missing-locally'
   | 'deleted-on-service'
-  | 'not-pulled';
+  | 'not-pulled'
+  | 'damaged';
 
 export const STATE_WORDS: Record<SyncState, string> = {
   unchanged: 'unchanged',
@@ -159,6 +160,7 @@ export const STATE_WORDS: Record<SyncState, string> = {
   'missing-locally': 'file missing',
   'deleted-on-service': 'deleted on the service',
   'not-pulled': 'not pulled',
+  damaged: 'damaged: what kagent kept of its pull cannot be read',
 };
 
 export interface FileState {
@@ -169,6 +171,8 @@ export interface FileState {
   revision: number | null;
   /** The service's revision now. */
   latest: number | null;
+  /** Why the state is `damaged`: the sidecar's error, and how to mend it. */
+  error?: { code: string; message: string; hint?: string };
 }
 
 /** The files `doc status` looks at: each FILE, and every pulled file of each directory given. */
@@ -192,16 +196,50 @@ export async function statusFiles(paths: string[]): Promise<string[]> {
  * document list (latest.ts), one request for up to 500 files.
  */
 export async function statesOf(ctx: Context, files: readonly string[]): Promise<FileState[]> {
-  const sidecars = await Promise.all(files.map((file) => readSidecar(file)));
-  const ids = sidecars.flatMap((sidecar) => (sidecar ? [sidecar.id] : []));
+  const sidecars = await Promise.all(files.map((file) => readSidecar(file).catch(damagedSidecar)));
+  const ids = sidecars.flatMap((sidecar) => (sidecar && !(sidecar instanceof UsageError) ? [sidecar.id] : []));
   const latest = ids.length > 0 ? await latestRevisions(ctx, ids) : new Map<string, number | null>();
   const states: FileState[] = [];
   for (const [index, file] of files.entries()) {
     const sidecar = sidecars[index];
-    if (!sidecar) states.push({ file, state: 'not-pulled', id: null, revision: null, latest: null });
+    if (sidecar instanceof UsageError) states.push(damagedState(file, sidecar));
+    else if (!sidecar) states.push({ file, state: 'not-pulled', id: null, revision: null, latest: null });
     else states.push(stateOf(file, sidecar, await readLocal(file), latest.get(sidecar.id) ?? null));
   }
   return states;
+}
+
+/** One sidecar that cannot be read (garbage, a link, a FIFO) is that file's state, not the end of the others'. */
+function damagedSidecar(error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
+  throw error;
+}
+
+function damagedState(file: string, error: UsageError): FileState {
+  const { code, message, hint } = error;
+  return { file, state: 'damaged', id: null, revision: null, latest: null, error: { code, message, hint } };
+}
+
+/**
+ * After the states are shown: the damaged ones as one error, each file with what is
+ * wrong and how to mend it, so that a script sees the run was not whole. Exit 2, as
+ * one damaged sidecar always was: kagent's own state, refused as input.
+ */
+export function damagedError(states: readonly FileState[]): CliError | undefined {
+  const damaged = states.filter((s) => s.state === 'damaged');
+  if (damaged.length === 0) return undefined;
+  const said = damaged.map((s) => s.error?.message ?? s.file);
+  const hints = [...new Set(damaged.flatMap((s) => (s.error?.hint ? [s.error.hint] : [])))];
+  return new CliError(
+    damaged.length === 1
+      ? (said[0] as string)
+      : `what kagent kept of ${damaged.length} pulled files cannot be read: ${said.join('; ')}`,
+    {
+      exitCode: ExitCode.USAGE,
+      code: 'SIDECAR_DAMAGED',
+      hint: `${hints.length > 0 ? `${hints.join('; ')}; ` : ''}the other files' states are shown`,
+    },
+  );
 }
 
 function stateOf(file: string, sidecar: Sidecar, text: string | undefined, latest: number | null): FileState {
