@@ -1,5 +1,7 @@
 // Everything checked about a file before a request is made: not empty, a type
-// the service accepts (by content), not over the plan's per-file limit; and
+// the service accepts (by content), not over the plan's per-file limit (when
+// asked: the dry runs; a real run holds only a large file it will send against
+// it, uploader.ts); and
 // what its idempotency key is made from (key.ts): the SHA-256 of the whole
 // file, read in the same pass that confirms a text file is UTF-8 to the end —
 // or, for a large file that is not text, a digest of samples of its bytes, so
@@ -52,8 +54,12 @@ export type Inspection =
   | { ok: false; refusal: Refusal };
 
 export interface InspectOptions {
-  /** The plan's per-file limit in bytes, when known (asked only for files that pass the cheap checks). */
-  limit: () => Promise<number | undefined>;
+  /**
+   * The plan's per-file limit in bytes, asked while the file is hashed (the dry runs, which must say
+   * which file would fail). A real run leaves it out and asks only for a file it will send
+   * (uploader.ts: planLimitRefusal).
+   */
+  limit?: () => Promise<number | undefined>;
   /** Digests of unchanged files hashed before on this machine. */
   cache?: DigestCache;
   signal?: AbortSignal;
@@ -81,8 +87,8 @@ export async function inspect(path: string, name: string, size: number, options:
     if (verdict.type.kind === 'docx' && !(await isDocx(handle, size)))
       return unsupported(name, 'a ZIP archive that is not a Word document');
 
-    // The hash pass starts at once; the plan's limit (one GET /me per run) is asked meanwhile,
-    // and a file over it stops the pass.
+    // The hash pass starts at once; the plan's limit (one GET /me per run), when asked for, is asked
+    // meanwhile, and a file over it stops the pass.
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const cache = options.cache ?? noDigestCache;
@@ -102,20 +108,17 @@ export async function inspect(path: string, name: string, size: number, options:
     ).catch((error: unknown) => ({ failed: error }));
     let limit: number | undefined;
     try {
-      limit = await options.limit();
+      limit = await options.limit?.();
     } catch (error) {
       stop.abort();
       await hashing;
       throw error;
     }
-    if (limit !== undefined && size > limit) {
+    const tooLarge = overLimit(size, limit);
+    if (tooLarge) {
       stop.abort();
       await hashing;
-      return refuse(
-        'FILE_TOO_LARGE',
-        `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`,
-        ExitCode.QUOTA,
-      );
+      return { ok: false, refusal: tooLarge };
     }
     const hashed = await hashing;
     if ('failed' in hashed) throw hashed.failed;
@@ -246,6 +249,16 @@ export async function sha256Of(
 
 function sameFile(a: BigIntStats, b: BigIntStats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** FILE_TOO_LARGE (exit 6) when `size` is over the plan's per-file `limit` (when known). */
+export function overLimit(size: number, limit: number | undefined): Refusal | undefined {
+  if (limit === undefined || size <= limit) return undefined;
+  return {
+    code: 'FILE_TOO_LARGE',
+    message: `the file is ${formatBytes(size)}; the plan allows ${formatBytes(limit)} per file`,
+    exitCode: ExitCode.QUOTA,
+  };
 }
 
 function refuse(code: Refusal['code'], message: string, exitCode: number): Inspection {

@@ -22,7 +22,7 @@ import { uploadKey } from './key.js';
 import type { Listed } from './sync-plan.js';
 import { checkedPlace, confirmInSpace, creditsHint, planFromListing } from './confirm.js';
 import type { DigestCache } from './digest-cache.js';
-import { inspect, sha256Of, type Inspection, type Refusal } from './prepare.js';
+import { inspect, overLimit, sha256Of, type Inspection, type Refusal } from './prepare.js';
 import { stat } from 'node:fs/promises';
 
 export type FileStatus = 'uploaded' | 'exists' | 'failed' | 'skipped';
@@ -67,7 +67,7 @@ export interface UploadOptions {
   target: Target;
   concurrency: number;
   failFast: boolean;
-  /** The plan's per-file limit, fetched on first need. */
+  /** The plan's per-file limit, fetched on first need (only for a file to be sent of LIMIT_ASKED_FROM bytes or more). */
   limit: () => Promise<number | undefined>;
   /** Digests of unchanged files hashed before on this machine. */
   cache?: DigestCache;
@@ -98,6 +98,15 @@ export interface UploadSummary {
   /** Set when the run stopped early for a reason that applies to every file. */
   stoppedBy?: CliError;
 }
+
+/**
+ * From this size on, a file to be sent is first held against the plan's per-file limit (GET /me, once
+ * a run), so that its body is not sent in vain. A smaller file is sent without asking: over the limit,
+ * the service's 413 FILE_TOO_LARGE says so for the one request GET /me would have cost, and less than
+ * 1 MiB sent for nothing costs less than the second of the shared rate a request takes. So a run that
+ * sends only small files, or nothing (all already there), never asks (docs/library.md).
+ */
+export const LIMIT_ASKED_FROM = 1024 * 1024;
 
 /** Failures that every other file would meet as well: stop starting new ones. */
 const FATAL_EXIT = new Set<number>([ExitCode.AUTH, ExitCode.UNAVAILABLE, ExitCode.INTERRUPTED]);
@@ -219,16 +228,15 @@ async function uploadOne(
   const tooLong = refusedBeforeReading(source);
   if (tooLong) return tooLong;
   events.started?.(source);
-  const checked = await inspect(source.path, source.name, source.size, {
-    limit: options.limit,
-    cache: options.cache,
-    signal,
-  });
+  const checked = await inspect(source.path, source.name, source.size, { cache: options.cache, signal });
   if (!checked.ok) return refused(source, checked.refusal);
   // Already an item of the space (its listing said so): nothing to send.
   const sha = checked.sha256 ?? (options.held && checked.sampled ? undefined : checked.digest);
   const there = sha !== undefined ? options.held?.get(sha) : undefined;
   if (there) return { ...base(source), status: 'exists', item: there as unknown as LibraryItem };
+  // To be sent: a large file is held against the plan's limit first (no key, service down: the run stops).
+  const tooLarge = source.size >= LIMIT_ASKED_FROM ? overLimit(source.size, await options.limit()) : undefined;
+  if (tooLarge) return refused(source, tooLarge);
   sent.count++;
   // As it was when checked: compared again once the service has answered.
   const before = await statOf(source.path);

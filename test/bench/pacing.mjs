@@ -3,7 +3,7 @@
 // - 30 sequential `kagent me --json` processes sharing one cache dir (as a shell
 //   loop does) take within 1.3× of the same 30 against a sandbox with the limit
 //   off: a burst up to the limit goes at once, nothing waits;
-// - 61 requests from one process (`lib upload` of 60 files, after its GET /me):
+// - 61 requests from one process (`lib upload` of 61 small files):
 //   the first 60 go at once, the 61st waits until the first leaves the window,
 //   and not one gets a 429.
 // Run by `npm run bench` (test/bench/run.mjs), or alone: `node test/bench/pacing.mjs`.
@@ -105,10 +105,10 @@ export async function benchPacing({ log = console.log } = {}) {
       pass ? 'PASS' : 'FAIL',
     ]);
 
-    // 61 requests in one process: GET /me, then 60 uploads.
+    // 61 requests in one process: 61 uploads (small files: no GET /me).
     const dir = join(work, 'files');
     mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < 60; i++)
+    for (let i = 0; i < 61; i++)
       writeFileSync(join(dir, `note-${String(i).padStart(2, '0')}.md`), `# Note ${i}\n\n${i * 7919}\n`);
     const { apiKey } = await admin(limited, 'POST', '/_sandbox/accounts', { credits: 100_000 });
     await admin(limited, 'DELETE', '/_sandbox/stats');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountId, dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
+import { LIMIT_ASKED_FROM } from '../../src/upload/uploader.js';
 
 let research: string;
 let other: string;
@@ -318,6 +319,8 @@ describe('credits run out', () => {
       expect(r.code, r.stderr).toBe(6);
       const { requests } = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
       expect(requests.uploadFile).toBeLessThanOrEqual(3 + 4);
+      // One GET /me, for the hint: small files are sent without asking the plan's per-file limit.
+      expect(requests.getMe).toBe(1);
       expect(r.stderr).toMatch(/CREDITS_EXHAUSTED/);
       expect(r.stderr).toMatch(/hint: \d+ files were not attempted; credits left: 0/);
     });
@@ -346,23 +349,25 @@ describe('credits run out', () => {
 describe('lib upload re-runs cost the listing', () => {
   it('a second lib upload of 30 unchanged files sends no upload, only the listing; one deleted item is sent again', async () => {
     const dir = folder(Object.fromEntries(Array.from({ length: 30 }, (_, n) => [`f${n}.md`, `# file ${n}\n`])));
+    // One large enough that a run sending it asks the plan's per-file limit first.
+    writeFileSync(join(dir, 'large.md'), `# large\n${'x'.repeat(LIMIT_ASKED_FROM)}\n`);
     expect((await kagent(['lib', 'upload', dir, '--space', 'Research'])).code).toBe(0);
     await s.t.call('DELETE', '/_sandbox/stats', { key: null });
     const again = await kagent(['lib', 'upload', dir, '--space', 'Research']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/^0 uploaded, 30 already there, 0 failed/m);
+    expect(again.stderr).toMatch(/^0 uploaded, 31 already there, 0 failed/m);
+    // The space by name and the listing: no upload, and no GET /me, as no file is to be sent.
     const { requests } = (await s.t.call('GET', '/_sandbox/stats', { key: null })).body;
-    expect(requests.uploadFile ?? 0).toBe(0);
-    expect(requests.listLibrary, JSON.stringify(requests)).toBe(1);
+    expect(requests).toEqual({ listSpaces: 1, listLibrary: 1 });
     const [victim] = await library(research);
     await s.t.call('DELETE', `/library/${victim?.id}`, { key });
     await s.t.call('DELETE', '/_sandbox/stats', { key: null });
     const third = await kagent(['lib', 'upload', dir, '--space', 'Research']);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toMatch(/^1 uploaded, 29 already there, 0 failed/m);
+    expect(third.stderr).toMatch(/^1 uploaded, 30 already there, 0 failed/m);
     // Its key replays the deleted item (checked, gone), then a fresh key adds it: two requests.
     expect((await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests.uploadFile).toBe(2);
-    expect(await library(research)).toHaveLength(30);
+    expect(await library(research)).toHaveLength(31);
   });
 
   it('a listing without SHA-256: every file is sent, said once', async () => {

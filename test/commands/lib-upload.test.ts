@@ -17,6 +17,7 @@ import { tinyServer } from '../helpers/tiny-server.js';
 import { writeProfile } from '../../src/config/store.js';
 import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
 import { uploadKey } from '../../src/upload/key.js';
+import { LIMIT_ASKED_FROM } from '../../src/upload/uploader.js';
 import { abortableSleep } from '../../src/http/clock.js';
 
 useLibSandbox();
@@ -96,9 +97,10 @@ describe('lib upload: discovery and the first run', () => {
       ].sort(),
     );
     expect(out.every((row) => /^li_/.test(row[2] ?? '') && row[3] === '')).toBe(true);
-    // Sent with the bytes' hash, nothing twice: one request and one execution per file, plus GET /me.
+    // Sent with the bytes' hash, nothing twice: one request and one execution per file (small files:
+    // no GET /me for the plan's per-file limit).
     const st = await stats();
-    expect(st.requests).toEqual({ getMe: 1, uploadFile: 5 });
+    expect(st.requests).toEqual({ uploadFile: 5 });
     expect(st.executions.uploadFile).toBe(5);
     const stored = await files();
     expect(stored.map((f) => f.fileName).sort()).toEqual([
@@ -476,7 +478,7 @@ describe('lib upload: checked before sending', () => {
     expect((await stats()).requests).toEqual({});
   });
 
-  it('text that turns binary past the first 64 KiB: refused after reading it all; no upload request (only the plan limit was asked)', async () => {
+  it('text that turns binary past the first 64 KiB: refused after reading it all; no request for it', async () => {
     const dir = folder({
       'binary-tail.txt': Buffer.concat([Buffer.alloc(70_000, 'a'), Buffer.from([0, 1, 2])]),
       'split.txt': Buffer.concat([Buffer.alloc(65_535, 'a'), Buffer.from('é', 'utf8'), Buffer.from('\n')]),
@@ -490,7 +492,7 @@ describe('lib upload: checked before sending', () => {
     });
     // A character split across the 64 KiB boundary is still text.
     expect(byName['split.txt'].status).toBe('uploaded');
-    expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
+    expect((await stats()).requests).toEqual({ uploadFile: 1 });
   });
 
   it('content wins over the name: a PDF named .txt and text named .pdf are sent as what they are', async () => {
@@ -501,7 +503,26 @@ describe('lib upload: checked before sending', () => {
     expect(mimes).toEqual({ 'really-a-pdf.txt': 'application/pdf', 'really-text.pdf': 'text/plain' });
   });
 
-  it("over the plan's per-file limit: FILE_TOO_LARGE (exit 6), only GET /me asked, no upload request", async () => {
+  it("a file of 1 MiB or more over the plan's per-file limit: FILE_TOO_LARGE (exit 6) after one GET /me, its body never sent", async () => {
+    await s.t.patchAccount(accountId, { limits: { fileBytes: LIMIT_ASKED_FROM } });
+    const dir = folder({
+      'big.txt': 'x'.repeat(LIMIT_ASKED_FROM + 1),
+      'bigger.txt': 'z'.repeat(LIMIT_ASKED_FROM + 2),
+      'at-limit.txt': 'y'.repeat(LIMIT_ASKED_FROM),
+    });
+    const r = await kagent(['lib', 'upload', dir]);
+    expect(r.code).toBe(6);
+    expect(rows(r.stdout).sort()).toEqual([
+      ['failed', join(dir, 'big.txt'), '', 'FILE_TOO_LARGE'],
+      ['failed', join(dir, 'bigger.txt'), '', 'FILE_TOO_LARGE'],
+      ['uploaded', join(dir, 'at-limit.txt'), expect.stringMatching(/^li_/), ''],
+    ]);
+    expect(r.stderr).toMatch(/big\.txt: the file is 1\.0 MiB; the plan allows 1\.0 MiB per file \(FILE_TOO_LARGE\)/);
+    // One GET /me for the run, one upload: the two files over the limit sent nothing.
+    expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
+  });
+
+  it("a small file over the plan's per-file limit: the service's 413 FILE_TOO_LARGE says so (exit 6), for one request and no GET /me", async () => {
     await s.t.patchAccount(accountId, { limits: { fileBytes: 1000 } });
     const dir = folder({ 'big.txt': 'x'.repeat(1001), 'small.txt': 'y'.repeat(1000) });
     const r = await kagent(['lib', 'upload', dir]);
@@ -510,8 +531,9 @@ describe('lib upload: checked before sending', () => {
       ['failed', join(dir, 'big.txt'), '', 'FILE_TOO_LARGE'],
       ['uploaded', join(dir, 'small.txt'), expect.stringMatching(/^li_/), ''],
     ]);
-    expect(r.stderr).toMatch(/big\.txt: the file is 1001 B; the plan allows 1000 B per file \(FILE_TOO_LARGE\)/);
-    expect((await stats()).requests).toEqual({ getMe: 1, uploadFile: 1 });
+    expect(r.stderr).toMatch(/big\.txt: .*1001 bytes.*1000 bytes per file \(FILE_TOO_LARGE\)/);
+    expect((await stats()).requests).toEqual({ uploadFile: 2 });
+    expect((await files()).map((f) => f.fileName)).toEqual(['small.txt']);
   });
 });
 
@@ -657,7 +679,8 @@ describe('lib upload: options', () => {
     expect(ndjson(r.stdout).map((x) => x.status)).toEqual(['failed', 'skipped']);
     expect(ndjson(r.stdout)[0].error.code).toBe('UNAUTHENTICATED');
     expect(JSON.parse(r.stderr.trimEnd().split('\n').pop() as string).error.code).toBe('UNAUTHENTICATED');
-    expect((await stats()).requests).toEqual({ getMe: 1 });
+    // The first upload meets the refusal; the run starts no other.
+    expect((await stats()).requests).toEqual({ uploadFile: 1 });
   });
 
   it('no API key: exit 3 before anything is read', async () => {
