@@ -22,7 +22,7 @@ export const exitCodeTable: Array<[number, string]> = [
   [0, 'success'],
   [
     1,
-    'an error not listed below (among them `NOT_A_LIST`, a list answer without a list, a 403 that is no plan limit — `FORBIDDEN`, `NOT_OWNER`, `FORBIDDEN_HOST`, `FORBIDDEN_ORIGIN` —, and `DOCTOR_PROBLEMS`, `kagent doctor` finding a problem); a confirmation answered no (`Cancelled.`)',
+    'an error not listed below (among them `NOT_A_LIST`, a list answer without a list, a 403 that is no plan limit — `FORBIDDEN`, `NOT_OWNER`, `FORBIDDEN_HOST`, `FORBIDDEN_ORIGIN` —, `DOCTOR_PROBLEMS`, `kagent doctor` finding a problem, and `CONFIG_UNWRITABLE`, a config file the disk refuses to write — full, read-only); a confirmation answered no (`Cancelled.`)',
   ],
   [
     2,

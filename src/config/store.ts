@@ -167,9 +167,32 @@ function writeUnderLock(
   }
   const config = normalize(store.store);
   change(config);
-  store.store = config as unknown as Record<string, unknown>;
+  try {
+    // conf writes a temporary file, then renames it over the old one: a failed write leaves the old file whole.
+    store.store = config as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw unwritable(path, error);
+  }
   ensurePrivate(store.path);
   return config;
+}
+
+/** The config file could not be written (a full disk, a read-only one, no permission): said so, with the path. */
+function unwritable(path: string, error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  // "ENOSPC: no space left on device, write" → "no space left on device".
+  const reason = (error as Error).message.replace(/^E[A-Z]+: /, '').replace(/, \w+( '.*')?$/s, '');
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  return new CliError(
+    `cannot write the config file ${path}: ${full ? 'the disk is full' : reason}${code ? ` (${code})` : ''}; nothing was saved`,
+    {
+      code: 'CONFIG_UNWRITABLE',
+      cause: error,
+      hint: full
+        ? `free some space on the disk that holds ${path}, or set KAGENT_CONFIG_DIR to a directory on another disk`
+        : `check that ${path} and its directory can be written, or set KAGENT_CONFIG_DIR to another directory`,
+    },
+  );
 }
 
 interface ConfigLock {
