@@ -4,7 +4,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { printJson, success, wantsJson } from '../../src/io/output.js';
 import { emit } from '../../src/io/streams.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { undoAction } from '../../src/views/actions.js';
+import { undoAction } from '../../src/actions/decide.js';
 
 export default defineCommand({
   name: 'undo',

@@ -2,12 +2,12 @@
 // approval for are decided right there (approve, approve and remember when the
 // action has a rule scope, reject, or later), and the slash commands /approve,
 // /reject, /undo, /actions, /inbox and /help. Deciding and undoing go through
-// src/views/actions.ts, as `kagent actions approve/reject/undo` do.
+// src/actions/decide.ts, as `kagent actions approve/reject/undo` do.
 import type { ChatMessage } from '../../src/api/shapes.js';
 import type { Context } from '../../src/context.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { warn, success, getFormatter, note } from '../../src/io/output.js';
-import { decideAction, undoAction, pendingActions } from '../../src/views/actions.js';
+import { decideAction, undoAction, pendingActions } from '../../src/actions/decide.js';
 import { reportError } from '../../src/io/report.js';
 import { riskText } from '../../src/views/chat.js';
 

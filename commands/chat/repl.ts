@@ -17,7 +17,7 @@ import { sanitizeLine } from '../../src/io/sanitize.js';
 import type { onInterruptKey as OnInterruptKey } from '../../src/io/interrupt-key.js';
 import { onInterruptKey } from '../../src/io/interrupt-key.js';
 import { choicesOf } from '../../src/views/chat.js';
-import { followConversation } from '../../src/views/chat-follow.js';
+import { followConversation } from '../../src/follow/chat.js';
 import * as S from '../../src/api/shapes.js';
 
 const EOT = '\x04';

@@ -6,7 +6,7 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { suggest } from '../../src/kit/hints.js';
 import { getFormatter, note, printItem } from '../../src/io/output.js';
 import { sanitizeDeep } from '../../src/io/sanitize.js';
-import { followConversation, replyOf, noReplyError } from '../../src/views/chat-follow.js';
+import { followConversation, replyOf, noReplyError } from '../../src/follow/chat.js';
 import { renderParts } from '../../src/views/chat.js';
 
 /** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */

@@ -3,7 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { printItem, note } from '../../src/io/output.js';
-import { followConversation } from '../../src/views/chat-follow.js';
+import { followConversation } from '../../src/follow/chat.js';
 import { renderTranscript } from '../../src/views/chat-transcript.js';
 import * as S from '../../src/api/shapes.js';
 

@@ -12,7 +12,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { withSpinner } from '../../src/io/spinner.js';
 import { printItem } from '../../src/io/output.js';
-import { taskStatus } from '../../src/views/task-follow.js';
+import { taskStatus } from '../../src/views/task.js';
 import { riskText } from '../../src/views/chat.js';
 
 function list<T>(value: T[] | undefined | null): T[] {

@@ -5,7 +5,7 @@
 //   list        listMedia (most recently saved first; --space, --limit, --all)
 //   show        getMedia (--follow follows like start)
 //   transcript  getTranscript (Markdown with timestamp links; --from/--to)
-// Following is src/views/media.ts on the shared poller: --timeout exits 8 and
+// Following is src/follow/media.ts on the shared poller: --timeout exits 8 and
 // Ctrl-C 130, both with `kagent media show ID --follow` to pick it up again.
 import { defineGroup } from '../../src/kit/define.js';
 import quote from './quote.js';

@@ -3,7 +3,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
 import { printJson, wantsJson, note, warn } from '../../src/io/output.js';
-import { followMedia, isMediaActive, printMedia } from '../../src/views/media.js';
+import { followMedia } from '../../src/follow/media.js';
+import { isMediaActive, printMedia } from '../../src/views/media.js';
 
 export default defineCommand({
   name: 'show',

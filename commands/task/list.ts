@@ -4,7 +4,7 @@ import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
-import { taskStatus } from '../../src/views/task-follow.js';
+import { taskStatus } from '../../src/views/task.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({

@@ -4,7 +4,7 @@ import type { TaskDetail } from '../../src/api/shapes.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
-import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
+import { followTask, taskOutcomeError } from '../../src/follow/task.js';
 
 /** The command that shows a task's result: its words, then the id (quoted where it is shown). */
 export function resultCommand(result: TaskDetail['result']): [string, string] | undefined {

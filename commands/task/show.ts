@@ -6,7 +6,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
 import { printItem } from '../../src/io/output.js';
-import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task-follow.js';
+import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task.js';
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
   const waiting = task.waitingOn ?? [];

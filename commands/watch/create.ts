@@ -10,7 +10,7 @@ import { meOrNothing } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
 import { printItem, printJson, note, success, wantsJson } from '../../src/io/output.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
-import { followTask, taskOutcomeError } from '../../src/views/task-follow.js';
+import { followTask, taskOutcomeError } from '../../src/follow/task.js';
 import { renderWatchPage } from '../../src/views/brief.js';
 import * as S from '../../src/api/shapes.js';
 

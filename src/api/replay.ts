@@ -1,5 +1,5 @@
 // What a replayed answer to a create-style call means (src/kit/idempotency-key.ts has
-// the option and the note; src/views/actions.ts decides actions with it too).
+// the option and the note; src/actions/decide.ts decides actions with it too).
 
 /** What a create-style call answered, as far as its key goes (CallResult has both). */
 export interface KeyedAnswer {

@@ -18,7 +18,7 @@ import { renderMarkdown } from '../io/markdown.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { wrapText } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
-import { fit } from './task-follow.js';
+import { fit } from './task.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 

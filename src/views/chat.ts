@@ -1,4 +1,4 @@
-// Chat messages for reading (following a turn to its reply: chat-follow.ts; a whole
+// Chat messages for reading (following a turn to its reply: src/follow/chat.ts; a whole
 // conversation, for `conversation show`: chat-transcript.ts).
 // Shared by `kagent chat` (one-shot and REPL) and `kagent conversation show`.
 //

@@ -1,10 +1,6 @@
-// Reading media (video and podcast transcripts) and following one while it is
-// transcribed: the view behind `kagent media start`, `media show` and
-// `media show --follow`. Following is built on the shared poller
-// (src/http/poll.ts) with the task follower's budget (TASK_POLL): each look asks
-// getMedia for the segments `after` the revision already shown, so each segment
-// travels once. --timeout → exit 8 and Ctrl-C → exit 130, both with the command
-// that picks the media up again.
+// Reading media (video and podcast transcripts): the view behind `kagent media
+// start`, `media show` and `media show --follow` (src/follow/media.ts polls and
+// hands each page to this view; this file only draws).
 //
 // stdout (results, unless --json):
 //   terminal  the title, then one line per segment "[h:mm:ss] text" as they
@@ -16,18 +12,18 @@
 //   piped     one line per status change
 import type { Context } from '../context.js';
 import type { MediaPage, Segment } from '../api/shapes.js';
-import { poll } from '../http/poll.js';
 import type { Formatter } from '../io/format.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
-import { elapsed, fit, TASK_POLL } from './task-follow.js';
+import { elapsed, fit } from './task.js';
 import { envFlag } from '../io/terminal.js';
 import { liveWidth } from '../io/live-line.js';
 import { wantsJson } from '../io/output.js';
 import { formatter } from '../io/format.js';
 import { renderMarkdown } from '../io/markdown.js';
 
-type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
+/** What drawing media needs (never the API). */
+export type MediaContext = Pick<Context, 'io' | 'flags' | 'config' | 'clock' | 'serviceClock' | 'signal'>;
 
 /** Statuses while the service is still working on a media item; any other status ends following. */
 export const ACTIVE_MEDIA_STATUSES = ['queued', 'transcribing', 'summarizing'] as const;
@@ -61,50 +57,6 @@ export function parseTimecode(text: string): number | undefined {
   return hours * 3600 + minutes * 60 + seconds;
 }
 
-export interface FollowMediaOptions {
-  /** How to pick the media up again after --timeout or Ctrl-C. */
-  resumeHint: string;
-  /** Overrides --timeout. */
-  timeoutMs?: number;
-}
-
-/**
- * Follows a media item until it is no longer queued, transcribing or
- * summarizing, printing segments as they arrive (see the top of this file), and
- * returns the last page read (which holds the summary and chapters once ready,
- * but only the segments of the last look). Throws StillRunningError (exit 8) on
- * --timeout and InterruptedError (exit 130) on Ctrl-C, with `resumeHint`.
- */
-export async function followMedia(ctx: MediaContext, id: string, options: FollowMediaOptions): Promise<MediaPage> {
-  const api = await ctx.api();
-  const view = await createMediaView(ctx, { follow: true });
-  let after: number | undefined;
-  try {
-    const last = await poll<MediaPage>({
-      fetch: (signal) => api.call('getMedia', { params: { id }, query: { lang: ctx.config.lang, after }, signal }),
-      isDone: (page) => !isMediaActive(page.status),
-      // Timestamps and repeated segments are not news; a revision, a status, a summary are.
-      fingerprint: (page) =>
-        JSON.stringify([page.status, page.revision, page.summary !== null, (page.chapters ?? []).length, page.title]),
-      onUpdate: (page) => {
-        if (typeof page.revision === 'number') after = page.revision;
-        view.update(page);
-      },
-      timeoutMs: options.timeoutMs ?? (ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000),
-      signal: ctx.signal,
-      clock: ctx.clock,
-      ...TASK_POLL,
-      resumeHint: options.resumeHint,
-      work: 'the transcription',
-    });
-    await view.finish(last);
-    return last;
-  } catch (error) {
-    await view.abandon();
-    throw error;
-  }
-}
-
 /** A media page read once (`media show` without --follow): what `followMedia` would have printed. */
 export async function printMedia(ctx: MediaContext, page: MediaPage): Promise<void> {
   const view = await createMediaView(ctx, { follow: false });
@@ -114,14 +66,14 @@ export async function printMedia(ctx: MediaContext, page: MediaPage): Promise<vo
 
 // ---------------------------------------------------------------- the view
 
-interface MediaView {
+export interface MediaView {
   update(page: MediaPage): void;
   /** The status line's last word, then the summary and chapters (when there are any). */
   finish(page: MediaPage): Promise<void>;
   abandon(): Promise<void>;
 }
 
-async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
+export async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
   const results = !wantsJson(ctx);
   const progress =
     !options.follow || ctx.flags.quiet

@@ -21,7 +21,7 @@ function area(file: string): string {
 
 /**
  * What each area may import (besides itself). Layers only point down: main → cli → commands →
- * kit/views/doctor/docsync → io/http/api/config/upload → context/errors. The program (cli/)
+ * follow/actions → kit/views/doctor/docsync → io/http/api/config/upload → context/errors. The program (cli/)
  * reaches commands only through its manifest, by dynamic import (checked below).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -35,6 +35,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   upload: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   kit: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
+  follow: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
+  actions: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
@@ -49,6 +51,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'config',
     'kit',
     'views',
+    'follow',
+    'actions',
     'docsync',
     'upload',
     'sandbox',
@@ -109,6 +113,42 @@ describe('layers', () => {
     ];
     expect(cycles(fake)).toHaveLength(1);
     expect(MAY_IMPORT.io).not.toContain('views');
+  });
+});
+
+/**
+ * What in a module's text reaches the API: the client taken from the context
+ * (`ctx.api()`, a Pick of `'api'`), one of its calls, or the modules that poll
+ * and paginate through it.
+ */
+function apiReaches(text: string): string[] {
+  const code = text.replace(/^\s*\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+  const found = [
+    ...code.matchAll(/\.api\s*\(|'api'|\.(?:call|callFull|paginate)\s*\(|\/http\/(?:poll|paginate)\.js'/g),
+  ];
+  return found.map((match) => match[0]);
+}
+
+describe('rooms', () => {
+  it('src/views renders and never calls the API (the follow and decide loops live in src/follow and src/actions)', () => {
+    const views = files.filter((file) => file.startsWith('src/views/'));
+    expect(views.length).toBeGreaterThanOrEqual(5);
+    const calling = views.flatMap((file) =>
+      apiReaches(readFileSync(join(root, file), 'utf8')).map((what) => `${file}: ${what}`),
+    );
+    expect(calling).toEqual([]);
+  });
+
+  it('the rule sees a call, the client taken from the context and a poller (it can fail)', () => {
+    const fake = [
+      "import { poll } from '../http/poll.js';",
+      "type C = Pick<Context, 'io' | 'api'>;",
+      'const api = await ctx.api();',
+      "await api.call('getTask', { params: { id } });",
+      "for await (const x of api.paginate('listInbox', {})) void x;",
+      '// a comment may say api.call( without calling it',
+    ].join('\n');
+    expect(apiReaches(fake)).toEqual(["/http/poll.js'", "'api'", '.api(', '.call(', '.paginate(']);
   });
 });
 

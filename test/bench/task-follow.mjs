@@ -1,7 +1,7 @@
 // Benchmark: following a task that takes 60 s of sandbox time sends at most 20
 // requests and reports completion within one poll interval of it happening.
 //
-// The follower (src/views/task-follow.ts) runs in-process against the sandbox over
+// The follower (src/follow/task.ts) runs in-process against the sandbox over
 // real HTTP on loopback, with a virtual clock: every sleep of the follower (and
 // of the client's pacer) advances the sandbox clock by the same amount, so 60 s
 // of sandbox time pass in well under a second and the timings are exact, not
@@ -30,7 +30,8 @@ async function loadModules() {
       contents: [
         "export { startSandbox } from './src/sandbox/index.ts';",
         "export { createApiClient } from './src/api/client.ts';",
-        "export { followTask, TASK_POLL, taskFingerprint, isActiveStatus } from './src/views/task-follow.ts';",
+        "export { followTask, TASK_POLL, taskFingerprint } from './src/follow/task.ts';",
+        "export { isActiveStatus } from './src/views/task.ts';",
         "export { poll } from './src/http/poll.ts';",
       ].join('\n'),
       resolveDir: root,

@@ -11,7 +11,7 @@ import { getFormatter, note, printItem, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';
 import { listing, type Listing, type ListingState } from '../http/paginate.js';
-import { renderAction } from './chat.js';
+import { renderAction } from '../views/chat.js';
 import { replayNote } from '../api/replay.js';
 import { serviceNow } from '../http/service-clock.js';
 
