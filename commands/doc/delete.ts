@@ -1,6 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
-import { readDoc } from './shared.js';
+import { readDoc } from '../../src/docsync/revision.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { printItem, success } from '../../src/io/output.js';

@@ -1,19 +1,8 @@
 // What several `kagent doc` verbs share.
+// (Reading a document, a saved revision and a revision conflict: src/docsync/revision.ts.)
 import type { Context } from '../../src/context.js';
-import type { Doc, Revision } from '../../src/api/shapes.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
-import { suggest } from '../../src/kit/hints.js';
-import { withNotFound } from '../../src/io/not-found.js';
-import { printItem, success } from '../../src/io/output.js';
+import { UsageError } from '../../src/errors.js';
 import { readBounded, inputBounds } from '../../src/io/input.js';
-import { formatter } from '../../src/io/format.js';
-
-// ---------------------------------------------------------------- helpers
-
-export async function readDoc(ctx: Context, id: string): Promise<Doc> {
-  const api = await ctx.api();
-  return withNotFound(ctx, 'doc', id, () => api.call('getDoc', { params: { id }, signal: ctx.signal }));
-}
 
 /** The body given by --file (path or -) or --body; undefined when neither. */
 export async function bodyFrom(
@@ -24,64 +13,4 @@ export async function bodyFrom(
   if (opts.body !== undefined) return { text: opts.body, flag: '--body' };
   if (opts.file === undefined) return undefined;
   return { text: await readBounded(ctx, opts.file, '--file', (await inputBounds()).docBody), flag: '--file' };
-}
-
-/** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
-export async function printRevision(ctx: Context, revision: Revision, what: string): Promise<void> {
-  await success(ctx, `${what}: doc ${revision.id} is now at revision ${revision.revision}`);
-  await printItem(ctx, revision, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
-}
-
-export interface Latest {
-  revision: number;
-  title?: string;
-  updatedAt?: string;
-}
-
-/** The current revision a REVISION_CONFLICT carries in `latest` (or undefined). */
-function latestOf(error: ApiError): Latest | undefined {
-  const latest = (error.body as { latest?: unknown } | undefined)?.latest;
-  if (latest && typeof latest === 'object' && typeof (latest as Latest).revision === 'number') return latest as Latest;
-  return undefined;
-}
-
-/** REVISION_CONFLICT in words: the revision given, the latest one, what to do (exit 5). */
-export async function conflictError(
-  ctx: Context,
-  error: ApiError,
-  id: string,
-  based: number | undefined,
-  retry: string,
-): Promise<CliError> {
-  let latest = latestOf(error);
-  if (!latest) {
-    try {
-      latest = await readDoc(ctx, id);
-    } catch {
-      latest = undefined;
-    }
-  }
-  const f = formatter(ctx, 'stderr');
-  const now = latest
-    ? `it is now at revision ${latest.revision}${latest.updatedAt ? ` (saved ${f.time(latest.updatedAt)})` : ''}`
-    : 'it has a newer revision';
-  // A --revision past the latest names a revision that never was: nothing changed since it.
-  if (latest && based !== undefined && based > latest.revision)
-    return new CliError(`doc ${id} has no revision ${based}: ${now}; nothing was saved`, {
-      exitCode: ExitCode.CONFLICT,
-      code: 'REVISION_CONFLICT',
-      hint: `--revision names the revision your change is based on: ${latest.revision} is the latest (\`${suggest(ctx, 'doc show', id, '--raw')}\`)`,
-      cause: error,
-    });
-  const since = based !== undefined ? ` since revision ${based}` : '';
-  return new CliError(`doc ${id} changed${since}: ${now}; nothing was saved`, {
-    exitCode: ExitCode.CONFLICT,
-    code: 'REVISION_CONFLICT',
-    hint: `read it again (\`${suggest(ctx, 'doc show', id, '--raw')}\`) and reapply your change; ${retry}`,
-    cause: error,
-  });
-}
-
-export function isConflict(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.code === 'REVISION_CONFLICT';
 }

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { readDoc } from './shared.js';
+import { readDoc } from '../../src/docsync/revision.js';
 import { printJson, wantsJson, getFormatter } from '../../src/io/output.js';
 import { emit, emitText } from '../../src/io/streams.js';
 import { sanitize, sanitizeDeep } from '../../src/io/sanitize.js';

@@ -1,14 +1,81 @@
-// `doc edit` in $EDITOR when someone saved the document meanwhile: the text
-// edited, the revision it was opened at and the latest revision are merged;
-// a clean merge is saved (and said), conflicts reopen the editor with the
-// markers, and when the markers are left in (or the editor fails) the text is
-// kept in a recovery file as the last resort.
+// `doc edit ID` in $EDITOR: the body opens as a file ending with a newline, and
+// what is saved goes as the smallest exact-match edits on the revision opened.
+// When someone saved the document meanwhile, the text edited, the revision it
+// was opened at and the latest revision are merged; a clean merge is saved (and
+// said), conflicts reopen the editor with the markers, and when the markers are
+// left in (or the editor fails) the text is kept in a recovery file as the last resort.
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { saveMerging, stoppedMidFlight, type SaveOutcome } from './sync.js';
 import { markersLeft } from './text.js';
+import { hasFrontMatter } from './edit-text.js';
+import { asFileText, sameText } from './final-newline.js';
+import { printRevision, readDoc } from './revision.js';
 import { kagentCommand } from '../io/command-line.js';
-import { warn } from '../io/output.js';
+import { fileInside, safeFileName, systemReason } from '../io/file-name.js';
+import { withNotFound } from '../io/not-found.js';
+import { note, printItem, warn } from '../io/output.js';
+
+/** No edit flags on a terminal: the body in $EDITOR, the change sent as one exact-match edit on the revision edited. */
+export async function editInEditor(ctx: Context, id: string): Promise<void> {
+  if (!ctx.io.canPrompt) {
+    throw new UsageError(
+      'no edits given: pass --replace/--with, --insert-after/--content, --append, --prepend or --ops FILE',
+      'on a terminal, `kagent doc edit ID` alone opens the document in $EDITOR',
+    );
+  }
+  const doc = await readDoc(ctx, id);
+  // The file ends with a newline, as editors expect (vi adds one on save): that alone is no change.
+  const edited = await ctx.editor.edit(asFileText(doc.body), { extension: '.md' });
+  if (sameText(edited, doc.body)) {
+    await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
+    await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
+      f.tty ? '' : `${r.id}\t${r.revision}`,
+    );
+    return;
+  }
+  const keep = (text: string, why: string | ((path: string) => string)) => keepText(ctx, doc, text, why);
+  if (hasFrontMatter(edited))
+    throw new UsageError(
+      'the edited text starts with front matter (a --- block): documents have none; nothing was saved',
+      await keep(edited, 'remove the block and try again'),
+    );
+  // Saved as the smallest exact-match edits; a save made meanwhile is merged (saveEditedDoc below).
+  const outcome = await withNotFound(ctx, 'doc', id, () =>
+    saveEditedDoc(ctx, { id, body: doc.body, revision: doc.revision, edited, keep }),
+  );
+  if (outcome.outcome === 'unchanged') return;
+  const how =
+    outcome.mergedWith !== undefined
+      ? `Merged with revision ${outcome.mergedWith} (saved meanwhile) and saved`
+      : 'Saved';
+  await printRevision(ctx, outcome.saved, how);
+}
+
+/**
+ * Keeps the user's text in a new file of the temporary directory; returns `why` with
+ * "your text is kept in PATH", or, when `why` is a function, what it says given the path.
+ */
+async function keepText(
+  ctx: Context,
+  doc: { id: string; revision: number },
+  text: string,
+  why: string | ((path: string) => string),
+): Promise<string> {
+  const path = fileInside(
+    tmpdir(),
+    safeFileName(`kagent-${doc.id}`, { suffix: `-r${doc.revision}-${ctx.clock.now()}.md` }),
+  );
+  try {
+    // A new file only (O_EXCL): never written through a link someone left at that name.
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    return `${typeof why === 'string' ? why : 'nothing was saved'}; your text could not be kept in ${path} (${systemReason(error)})`;
+  }
+  return typeof why === 'string' ? `${why}; your text is kept in ${path}` : why(path);
+}
 
 /** The editor is reopened on conflicts at most this many times. */
 const REOPEN_MAX = 3;

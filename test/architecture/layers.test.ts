@@ -37,7 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   follow: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
   actions: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
-  docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
+  docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   sandbox: ['api', 'upload', 'lazy'],
