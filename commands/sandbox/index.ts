@@ -2,6 +2,7 @@
 // Ctrl-C. Prints the base URL and an API key (stdout), writes a `sandbox`
 // profile pointing at it, and logs requests to stderr unless --quiet. The
 // sandbox itself (src/sandbox/) is imported only here, when the command runs.
+import { once } from 'node:events';
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
@@ -10,8 +11,9 @@ import { wrapText } from '../../src/io/width.js';
 import { note, printItem } from '../../src/io/output.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { profileToClaim, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
-import { parseFaultSpec } from '../../src/sandbox/faults.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { settingFlags, settingsProblem } from '../../src/sandbox/settings.js';
+import { startFailure } from '../../src/sandbox/start-failure.js';
 
 const DEFAULT_PORT = 8787;
 
@@ -24,45 +26,7 @@ const options = [
     max: 65535,
     default: DEFAULT_PORT,
   },
-  {
-    flags: '--state <file>',
-    description:
-      'keep state in this file (journal in FILE.journal, uploads in FILE.blobs): reloaded on start, every write saved before it is answered',
-  },
-  {
-    flags: '--seed <n>',
-    description: 'seed for generated content and ids (same seed, same sandbox)',
-    type: 'integer',
-    min: 0,
-    default: 1,
-  },
-  {
-    flags: '--speed <x>',
-    description: 'clock multiplier: 60 makes a sandbox minute pass every second',
-    type: 'number',
-    min: 0.001,
-    max: 1_000_000,
-    default: 1,
-  },
-  {
-    flags: '--rate-limit <n>',
-    description: 'requests per minute per account (0 turns the limit off)',
-    type: 'integer',
-    min: 0,
-    default: 60,
-  },
-  {
-    flags: '--faults <spec>',
-    description:
-      'inject failures by probability, e.g. 503=0.1,reset=0.05,slow=0.1:1500,truncate=0.05; shape=0.2 changes the shape of answers',
-  },
-  {
-    flags: '--error-format <format>',
-    description: 'error bodies: the envelope {error:{code,message}} or RFC 9457 problem documents',
-    choices: ['envelope', 'problem'],
-    default: 'envelope',
-  },
-  { flags: '--api-key <key>', description: 'the API key of the default account (a random kak_ key otherwise)' },
+  ...settingFlags,
   {
     flags: '--no-save-profile',
     description: 'do not write the `sandbox` profile (or the one named with --profile)',
@@ -111,14 +75,8 @@ export default defineGroup({
   ],
   endsOnInterrupt: true,
   async run(ctx, flags) {
-    const faults = flags.faults;
-    if (faults !== undefined) {
-      try {
-        parseFaultSpec(faults);
-      } catch (error) {
-        throw new UsageError(`--faults: ${(error as Error).message}`);
-      }
-    }
+    const problem = settingsProblem(flags);
+    if (problem) throw new UsageError(problem);
 
     // Named with --profile (never KAGENT_PROFILE, which names the profile a shell works with).
     const profileName = flags.saveProfile ? (ctx.flags.profile ?? SANDBOX_PROFILE) : undefined;
@@ -129,32 +87,29 @@ export default defineGroup({
     // At a terminal, the request log wraps at its width like any other line.
     const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
     const fitted = (line: string) => (columns ? wrapText(line, columns, { hanging: 2 }) : line);
-    let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+    let sandbox: Sandbox;
     try {
+      // The settings' flags are named as startSandbox() names them (but --state).
       sandbox = await startSandbox({
-        port: flags.port,
-        host: '127.0.0.1',
+        ...flags,
         stateFile: flags.state,
-        seed: flags.seed,
-        speed: flags.speed,
-        rateLimit: flags.rateLimit,
-        faults,
-        errorFormat: flags.errorFormat,
-        apiKey: flags.apiKey,
+        host: '127.0.0.1',
         quiet: ctx.flags.quiet,
         log: (line) => ctx.io.stderr.write(`${fitted(sanitizeLine(line))}\n`),
         warn: (line) => ctx.io.stderr.write(`${fitted(`warning: ${sanitizeLine(line)}`)}\n`),
         checkExtractors: true,
       });
     } catch (error) {
-      throw startFailure(error, flags);
+      const failure = startFailure(error, flags.port);
+      const exitCode = failure.usage ? ExitCode.USAGE : ExitCode.ERROR;
+      throw new CliError(failure.message, { exitCode, code: failure.code, hint: failure.hint, cause: error });
     }
 
     try {
       if (profileName) await writeSandboxProfile(ctx, profileName, { ...sandbox, rateLimit: flags.rateLimit });
       const profile = profileName ?? null;
       await announce(ctx, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile }, sandbox.origin, flags);
-      await untilInterrupted(ctx.signal);
+      if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
     } finally {
       await sandbox.close().catch((error: Error) => {
         // Only when a change is saved nowhere (the disk full at the last snapshot): not a clean stop.
@@ -187,46 +142,4 @@ async function announce(ctx: Context, started: SandboxStarted, origin: string, f
       '',
     ].join('\n'),
   );
-}
-
-function untilInterrupted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-}
-
-/** What is wrong with --state (unreadable, unknown version, unwritable, in use): a StateFileError of src/sandbox/journal.ts. */
-function stateFailure(error: unknown): { code: string; hint: string } | undefined {
-  const code = (error as { stateError?: string }).stateError;
-  if (code === undefined) return undefined;
-  const hints: Record<string, string> = {
-    STATE_UNREADABLE: 'fix or remove the --state file',
-    STATE_VERSION: 'use the kagent that wrote it, or another --state file',
-    STATE_UNWRITABLE: 'give --state a file in a directory you can write',
-    STATE_LOCKED: 'stop that sandbox first, or use another --state file',
-  };
-  return { code, hint: hints[code] ?? 'check the --state file' };
-}
-
-function startFailure(error: unknown, flags: SandboxFlags): CliError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') {
-    return new CliError(`port ${flags.port} on 127.0.0.1 is already in use`, {
-      code: 'PORT_IN_USE',
-      hint: 'pick another with --port, or --port 0 for a free one',
-      cause: error,
-    });
-  }
-  if (code === 'EACCES')
-    return new CliError(`not allowed to listen on port ${flags.port}`, {
-      code: 'PORT_DENIED',
-      hint: 'use a port above 1023, or --port 0',
-      cause: error,
-    });
-  const message = (error as Error).message ?? String(error);
-  const state = stateFailure(error);
-  if (state)
-    return new CliError(message, { exitCode: ExitCode.USAGE, code: state.code, hint: state.hint, cause: error });
-  return new CliError(`the sandbox could not start: ${message}`, { code: 'SANDBOX_FAILED', cause: error });
 }

@@ -10,6 +10,7 @@ import { sweep } from './idempotency.js';
 import { RateLimiter } from './ratelimit.js';
 import { jobs, routes } from './routes/index.js';
 import { seedWorld } from './seed.js';
+import { SANDBOX_DEFAULTS } from './settings.js';
 import { isAlive, lockStateFile, type StateLock } from './statelock.js';
 import { createHandler, type SandboxStats, type ServerDeps } from './server.js';
 import type { SandboxOptions } from './types.js';
@@ -59,7 +60,10 @@ async function startLocked(options: SandboxOptions, lock: StateLock | undefined)
   const stats: SandboxStats = { requests: {}, executions: {}, statuses: {} };
   // The window runs on real time plus explicit clock advances: moving the clock a minute
   // (tests, admin route) frees the budget, while --speed does not make the limit more lenient.
-  const limiter = new RateLimiter(options.rateLimit ?? 60, () => Date.now() + world.clock.advancedMs);
+  const limiter = new RateLimiter(
+    options.rateLimit ?? SANDBOX_DEFAULTS.rateLimit,
+    () => Date.now() + world.clock.advancedMs,
+  );
   const faults = new Faults(options.faults, world.rng('faults'));
   const server = createSandboxServer(options, { world, routes, limiter, faults, stats });
   const port = await listen(server, options);
@@ -100,9 +104,9 @@ async function openWorld(options: SandboxOptions): Promise<{ world: World; blobD
     options.blobDir ??
     (options.stateFile ? `${options.stateFile}.blobs` : mkdtempSync(join(tmpdir(), `kagent-sandbox-${process.pid}-`)));
   const world = World.create({
-    seed: options.seed ?? 1,
+    seed: options.seed ?? SANDBOX_DEFAULTS.seed,
     start: options.startTime ?? Date.now(),
-    speed: options.speed ?? 1,
+    speed: options.speed ?? SANDBOX_DEFAULTS.speed,
     blobDir,
     stateFile: options.stateFile,
   });
@@ -123,7 +127,7 @@ function createSandboxServer(
 ): Server {
   const handler = createHandler({
     ...deps,
-    errorFormat: options.errorFormat ?? 'envelope',
+    errorFormat: options.errorFormat ?? SANDBOX_DEFAULTS.errorFormat,
     log: options.quiet ? undefined : options.log,
   });
   const server = createServer({ keepAliveTimeout: 5000 }, handler);
