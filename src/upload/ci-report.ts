@@ -1,36 +1,120 @@
-// `lib upload` results where CI reads them, fed by the reporter's events (a
-// wrapper around report.ts's Reporter: the terminal/piped/JSON output is
-// unchanged):
-//   GITHUB_ACTIONS set   a Markdown table appended to $GITHUB_STEP_SUMMARY, and
+// The one CI writer of `lib upload` and `lib sync`: where CI reads a run's
+// results, apart from the terminal/piped/JSON output (report.ts, sync-report.ts):
+//   GITHUB_ACTIONS set   a Markdown table appended to $GITHUB_STEP_SUMMARY;
 //                        one `::error file=PATH::message` annotation per failed
-//                        file on stderr (the runner reads workflow commands there)
+//                        file, and `::warning` for a file skipped or a note of the
+//                        run, on stderr (the runner reads workflow commands there);
+//                        a refusal of the whole run: one `::error` and a line in
+//                        the step summary
 //   --report FILE        a JUnit XML report, one test case per file (GitLab,
 //                        Jenkins, Azure and others read it)
+// What differs between the two commands is a CiCommand (its names and the
+// columns of its table); everything else is written here, once.
 import type { Context } from '../context.js';
+import { formatBytes } from '../io/bytes.js';
+import { warn } from '../io/output.js';
+import { replaceFile } from '../io/replace-file.js';
 import { sanitize, sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
-import { replaceFile } from '../io/replace-file.js';
-import { ownWorkflowCommand } from '../io/workflow-commands.js';
+import { inGitHubActions, ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Skipped, Source } from './discover.js';
 import { rulesText, type PathFilter } from './filter.js';
-import { formatBytes } from './prepare.js';
 import type { Reporter } from './report.js';
-import type { FileResult, UploadSummary } from './uploader.js';
-import { warn } from '../io/output.js';
+import type { FileError, UploadSummary } from './uploader.js';
 import { appendFile, stat } from 'node:fs/promises';
 
 type CiContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
-interface Timed {
-  result: FileResult;
+/** A file's outcome as CI shows it: `lib upload`'s FileResult and `lib sync`'s SyncEntry both read as one. */
+export interface CiResult {
+  path: string;
+  status: string;
+  size?: number;
+  item?: { id: string };
+  /** Items of earlier versions deleted (sync's replaced). */
+  previous?: string[];
+  /** Why an item is kept (sync). */
+  reason?: string;
+  error?: Pick<FileError, 'code' | 'message' | 'hint'>;
+}
+
+/** A test case of the JUnit report: a file's outcome and how long it took (failed and skipped read alike for every command). */
+export interface JunitCase {
+  result: CiResult;
   seconds: number;
 }
 
-/** A test case of the JUnit report: `lib upload`'s file, or another command's with statuses of its own (failed and skipped read alike). */
-export interface JunitCase {
-  result: Pick<FileResult, 'path' | 'error'> & { status: string; item?: { id: string } };
-  seconds: number;
+/** What one command's CI output is called and how its step summary's table reads. */
+export interface CiCommand {
+  /** The step summary's heading, the JUnit suite's name, the refusal's annotation title. */
+  title: string;
+  /** The JUnit test cases' classname. */
+  classname: string;
+  /** A failed file's annotation title: `${verb} failed (CODE)`. */
+  verb: string;
+  /** The Status column's words (the rest of the row: `columns`). */
+  statuses: Record<string, string>;
+  columns: Array<{ head: string; align: '---' | '---:'; cell: (r: CiResult) => string }>;
+  /** A file's row in the table (default: every file). */
+  listed?: (r: CiResult) => boolean;
 }
+
+/** The service's error as a cell: the code as a code span, the message as text. */
+function errorCell(error: NonNullable<CiResult['error']>): string {
+  return `${markdownCode(error.code)}: ${markdownText(error.message)}`;
+}
+
+export const UPLOAD_CI: CiCommand = {
+  title: 'kagent lib upload',
+  classname: 'kagent.lib.upload',
+  verb: 'upload',
+  statuses: {
+    uploaded: '✅ uploaded',
+    exists: '☑️ already there',
+    failed: '❌ failed',
+    skipped: '⏭️ not attempted',
+  },
+  columns: [
+    { head: 'File', align: '---', cell: (r) => markdownCode(r.path) },
+    { head: 'Size', align: '---:', cell: (r) => formatBytes(r.size ?? 0) },
+    {
+      head: 'Item or error',
+      align: '---',
+      cell: (r) => (r.error ? errorCell(r.error) : r.item?.id ? markdownCode(r.item.id) : ''),
+    },
+  ],
+};
+
+export const SYNC_CI: CiCommand = {
+  title: 'kagent lib sync',
+  classname: 'kagent.lib.sync',
+  verb: 'sync',
+  statuses: {
+    uploaded: '✅ uploaded',
+    replaced: '🔄 replaced',
+    deleted: '🗑️ deleted',
+    unchanged: '☑️ unchanged',
+    kept: '⚠️ kept',
+    failed: '❌ failed',
+    skipped: '⏭️ not attempted',
+  },
+  columns: [
+    { head: 'File', align: '---', cell: (r) => markdownCode(r.path) },
+    { head: 'Item', align: '---', cell: (r) => (r.item ? markdownCode(r.item.id) : '') },
+    {
+      head: 'Detail',
+      align: '---',
+      cell: (r) =>
+        r.error
+          ? markdownText(`${r.error.code}: ${r.error.message}`)
+          : markdownText(r.reason ?? (r.previous?.length ? `was ${r.previous.join(', ')}` : '')),
+    },
+  ],
+  // The files that stayed as they were are in the count line only.
+  listed: (r) => r.status !== 'unchanged',
+};
+
+// ---------------------------------------------------------------- annotations
 
 /** A workflow command's message: %, CR and LF escaped as the runner expects. */
 export function escapeData(text: string): string {
@@ -43,25 +127,24 @@ export function escapeProperty(text: string): string {
 }
 
 /**
- * `::error file=…,title=…::message`: file names and the service's words, sanitised as all output is (no escape
- * sequence, no control character, bidi controls shown as <U+202E>), then escaped as GitHub specifies, so that
- * neither can end the line, add a property or start a command of its own.
+ * `::error file=…,title=…::message` (or `::warning`, without a file for the run as a whole): file names and the
+ * service's words, sanitised as all output is (no escape sequence, no control character, bidi controls shown as
+ * <U+202E>), then escaped as GitHub specifies, so that neither can end the line, add a property or start a command
+ * of its own.
  */
-export function errorAnnotation(file: string, title: string, message: string): string {
+export function annotation(level: 'error' | 'warning', where: { file?: string; title: string }, message: string) {
+  const file = where.file === undefined ? '' : `file=${escapeProperty(sanitizeLine(where.file))},`;
   return ownWorkflowCommand(
-    `::error file=${escapeProperty(sanitizeLine(file))},title=${escapeProperty(sanitizeLine(title))}::${escapeData(sanitize(message))}\n`,
+    `::${level} ${file}title=${escapeProperty(sanitizeLine(where.title))}::${escapeData(sanitize(message))}\n`,
   );
 }
 
-export function xmlEscape(text: string): string {
-  // Characters XML 1.0 cannot hold at all are dropped.
-  return text
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+/** A failed file's `::error` annotation. */
+export function errorAnnotation(file: string, title: string, message: string): string {
+  return annotation('error', { file, title }, message);
 }
+
+// ---------------------------------------------------------------- the step summary
 
 /**
  * Text for a Markdown table cell, backslash-escaped only where GitHub's renderer would read it otherwise: HTML
@@ -92,32 +175,34 @@ export function markdownCode(text: string): string {
   return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
-const STATUS_WORDS: Record<FileResult['status'], string> = {
-  uploaded: '✅ uploaded',
-  exists: '☑️ already there',
-  failed: '❌ failed',
-  skipped: '⏭️ not attempted',
-};
+/** A note of the run as a whole: a `::warning` annotation and a quoted line in the step summary. */
+export interface CiNote {
+  title: string;
+  text: string;
+}
 
-export function stepSummary(results: FileResult[], summary: UploadSummary, budget = STEP_SUMMARY_LIMIT): string {
-  const head = [
-    '### kagent lib upload',
-    '',
-    `${summary.uploaded} uploaded, ${summary.exists} already there, ${summary.failed} failed${summary.skipped > 0 ? `, ${summary.skipped} not attempted` : ''} (${formatBytes(summary.bytes)})`,
-    '',
-    '| Status | File | Size | Item or error |',
-    '| --- | --- | ---: | --- |',
-  ];
-  const rows = results.map((r) => {
-    // File names, ids, codes and messages come from disk and from the service: written as text, never as Markdown.
-    const detail = r.error
-      ? `${markdownCode(r.error.code)}: ${markdownText(r.error.message)}`
-      : r.item?.id
-        ? markdownCode(r.item.id)
-        : '';
-    return `| ${STATUS_WORDS[r.status]} | ${markdownCode(r.path)} | ${formatBytes(r.size)} | ${detail} |`;
-  });
-  return cappedTable(head, rows, budget);
+/**
+ * A command's step summary: its heading, the count line, any note, then a row per file listed (file names, ids,
+ * codes and messages come from disk and from the service: written as text, never as Markdown), within `budget`.
+ */
+export function stepSummary(
+  command: CiCommand,
+  results: CiResult[],
+  counts: string,
+  budget = STEP_SUMMARY_LIMIT,
+  note?: CiNote,
+): string {
+  const lines = [`### ${command.title}`, '', counts, ''];
+  if (note) lines.push(`> ${markdownText(note.title)}: ${markdownText(note.text)}.`, '');
+  const rows = results
+    .filter((r) => command.listed?.(r) ?? true)
+    .map(
+      (r) => `| ${[command.statuses[r.status] ?? r.status, ...command.columns.map((c) => c.cell(r))].join(' | ')} |`,
+    );
+  if (rows.length === 0) return `${lines.join('\n')}\n\n`;
+  const head = `| Status | ${command.columns.map((c) => c.head).join(' | ')} |`;
+  const align = `| --- | ${command.columns.map((c) => c.align).join(' | ')} |`;
+  return cappedTable([...lines, head, align], rows, budget);
 }
 
 /** GitHub shows a step's summary only up to 1 MiB (the whole file: what earlier commands of the step wrote too). */
@@ -127,7 +212,7 @@ export const STEP_SUMMARY_LIMIT = 1024 * 1024;
  * `head` then as many `rows` as fit in `budget` bytes (UTF-8), then a line saying how many were left out: a
  * summary over GitHub's limit is not shown at all.
  */
-export function cappedTable(head: string[], rows: string[], budget: number): string {
+function cappedTable(head: string[], rows: string[], budget: number): string {
   const room = budget - 256; // the closing line's
   let text = `${head.join('\n')}\n`;
   let used = Buffer.byteLength(text);
@@ -145,8 +230,8 @@ export function cappedTable(head: string[], rows: string[], budget: number): str
   return `${text}\n`;
 }
 
-/** Appends a step summary to $GITHUB_STEP_SUMMARY within what is left of GitHub's 1 MiB; a failure is a warning. */
-export async function appendStepSummary(ctx: CiContext, build: (budget: number) => string): Promise<void> {
+/** Appends to $GITHUB_STEP_SUMMARY within what is left of GitHub's 1 MiB; a failure is a warning. */
+async function appendStepSummary(ctx: CiContext, build: (budget: number) => string): Promise<void> {
   const path = ctx.io.env.GITHUB_STEP_SUMMARY;
   if (!path) return;
   const written = await stat(path).then(
@@ -158,20 +243,32 @@ export async function appendStepSummary(ctx: CiContext, build: (budget: number) 
   );
 }
 
+// ---------------------------------------------------------------- JUnit
+
+export function xmlEscape(text: string): string {
+  // Characters XML 1.0 cannot hold at all are dropped.
+  return text
+    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
 /** An attribute's text: one line (no newline, CR or NEL for a reader to fold), bidi controls shown, XML-escaped. */
 function xmlAttribute(text: string): string {
   return xmlEscape(sanitizeLine(text));
 }
 
 /**
- * The JUnit XML report, in the layout of Jenkins' JUnit schema (jenkins-junit.xsd, which GitLab and others read
+ * The JUnit XML report, valid under Jenkins' JUnit schema (jenkins-junit.xsd, which GitLab and others read
  * alike): counts on `<testsuite>` (`skipped` only there), a bare `<skipped>` element, one line per attribute.
  */
 export function junitXml(
   timed: JunitCase[],
   timestamp: string,
   seconds: number,
-  suite = { name: 'kagent lib upload', classname: 'kagent.lib.upload' },
+  suite: Pick<CiCommand, 'title' | 'classname'> = UPLOAD_CI,
 ): string {
   const failures = timed.filter((t) => t.result.status === 'failed').length;
   const skipped = timed.filter((t) => t.result.status === 'skipped').length;
@@ -190,8 +287,8 @@ export function junitXml(
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttribute(suite.name)}" ${counts} ${time}>`,
-    `  <testsuite name="${xmlAttribute(suite.name)}" ${counts} skipped="${skipped}" ${time} timestamp="${timestamp}">`,
+    `<testsuites name="${xmlAttribute(suite.title)}" ${counts} ${time}>`,
+    `  <testsuite name="${xmlAttribute(suite.title)}" ${counts} skipped="${skipped}" ${time} timestamp="${timestamp}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',
@@ -199,52 +296,90 @@ export function junitXml(
   ].join('\n');
 }
 
-/** Wraps the reporter: the same output, plus the CI reports when GITHUB_ACTIONS is set or a --report FILE is given. */
+// ---------------------------------------------------------------- a run's writer
+
+/** A run's CI output: each file's outcome and time as it ends, then the annotations, the step summary and JUnit. */
+export class CiWriter {
+  private readonly startedAt: number;
+  private readonly starts = new Map<Source, number>();
+  private readonly cases: JunitCase[] = [];
+
+  private constructor(
+    private readonly ctx: CiContext,
+    private readonly command: CiCommand,
+    private readonly github: boolean,
+    private readonly options: { report?: string; dir?: string },
+  ) {
+    this.startedAt = ctx.clock.now();
+  }
+
+  /**
+   * The writer of a run, or undefined when neither GitHub Actions nor `--report FILE` asks for one. `dir`: the
+   * folder the results' paths are relative to (sync's), which an annotation's file name starts with.
+   */
+  static open(ctx: CiContext, command: CiCommand, options: { report?: string; dir?: string }): CiWriter | undefined {
+    const github = inGitHubActions(ctx.io.env);
+    return github || options.report !== undefined ? new CiWriter(ctx, command, github, options) : undefined;
+  }
+
+  started(source: Source): void {
+    this.starts.set(source, this.ctx.clock.now());
+  }
+
+  finished(result: CiResult, source?: Source): void {
+    const began = source ? this.starts.get(source) : undefined;
+    this.cases.push({ result, seconds: began === undefined ? 0 : (this.ctx.clock.now() - began) / 1000 });
+  }
+
+  /** Writes it all: `counts` is the step summary's count line, `note` a warning for the run as a whole. */
+  async close(counts: string, elapsedMs: number, note?: CiNote): Promise<void> {
+    const { ctx, command } = this;
+    if (this.github) {
+      const dir = this.options.dir?.replace(/[\\/]+$/, '');
+      const file = (path: string) => (dir === undefined ? path : `${dir}/${path}`);
+      for (const { result } of this.cases) {
+        if (result.status !== 'failed') continue;
+        const code = result.error?.code ?? 'ERROR';
+        const message = `${file(result.path)}: ${result.error?.message ?? 'failed'}`;
+        await emit(ctx.io.stderr, errorAnnotation(file(result.path), `${command.verb} failed (${code})`, message));
+      }
+      if (note) await emit(ctx.io.stderr, annotation('warning', { title: note.title }, note.text));
+      const results = this.cases.map((t) => t.result);
+      await appendStepSummary(ctx, (budget) => stepSummary(command, results, counts, budget, note));
+    }
+    const report = this.options.report;
+    if (report !== undefined) {
+      const timestamp = new Date(this.startedAt).toISOString().replace(/\.\d+Z$/, '');
+      await replaceFile(report, junitXml(this.cases, timestamp, elapsedMs / 1000, command)).catch((error: Error) =>
+        warn(ctx, `could not write the JUnit report to ${report}: ${error.message}`),
+      );
+    }
+  }
+}
+
+/** `lib upload`'s count line in the step summary. */
+function uploadCounts(summary: UploadSummary): string {
+  const skipped = summary.skipped > 0 ? `, ${summary.skipped} not attempted` : '';
+  return `${summary.uploaded} uploaded, ${summary.exists} already there, ${summary.failed} failed${skipped} (${formatBytes(summary.bytes)})`;
+}
+
+/** Wraps `lib upload`'s reporter: the same output, plus the CI reports when GITHUB_ACTIONS is set or a --report FILE is given. */
 export function withCiReports(ctx: CiContext, reporter: Reporter, options: { report?: string }): Reporter {
-  const github = inGithubActions(ctx.io.env);
-  if (!github && options.report === undefined) return reporter;
-  const startedAt = ctx.clock.now();
-  const starts = new Map<Source, number>();
-  const timed: Timed[] = [];
+  const ci = CiWriter.open(ctx, UPLOAD_CI, options);
+  if (!ci) return reporter;
   return {
     ...reporter,
     started(source) {
-      starts.set(source, ctx.clock.now());
+      ci.started(source);
       reporter.started?.(source);
     },
     async finished(result, source) {
-      const began = starts.get(source);
-      timed.push({ result, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+      ci.finished(result, source);
       await reporter.finished(result, source);
     },
     async summary(summary, elapsedMs) {
       await reporter.summary(summary, elapsedMs);
-      if (github) {
-        for (const { result } of timed) {
-          if (result.status !== 'failed') continue;
-          await emit(
-            ctx.io.stderr,
-            errorAnnotation(
-              result.path,
-              `upload failed (${result.error?.code ?? 'ERROR'})`,
-              `${result.path}: ${result.error?.message ?? 'failed'}`,
-            ),
-          );
-        }
-        await appendStepSummary(ctx, (budget) =>
-          stepSummary(
-            timed.map((t) => t.result),
-            summary,
-            budget,
-          ),
-        );
-      }
-      if (options.report !== undefined) {
-        const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000);
-        await replaceFile(options.report, xml).catch((error: Error) =>
-          warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
-        );
-      }
+      await ci.close(uploadCounts(summary), elapsedMs);
     },
   };
 }
@@ -255,7 +390,7 @@ export function withCiReports(ctx: CiContext, reporter: Reporter, options: { rep
  * said every run, --quiet too: a file someone meant to send was not.
  */
 export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?: PathFilter): Promise<void> {
-  const github = inGithubActions(ctx.io.env);
+  const github = inGitHubActions(ctx.io.env);
   let excluded = 0;
   for (const s of skipped) {
     if (s.code === 'EXCLUDED') {
@@ -266,8 +401,10 @@ export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?:
     if (github)
       await emit(
         ctx.io.stderr,
-        ownWorkflowCommand(
-          `::warning file=${escapeProperty(sanitizeLine(s.display))},title=${escapeProperty(`kagent skipped a file (${s.code})`)}::${escapeData(sanitize(`${s.display}: ${s.reason}`))}\n`,
+        annotation(
+          'warning',
+          { file: s.display, title: `kagent skipped a file (${s.code})` },
+          `${s.display}: ${s.reason}`,
         ),
       );
   }
@@ -276,11 +413,6 @@ export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?:
       ctx.io.stderr,
       `${excluded} file${excluded === 1 ? '' : 's'} left out by ${sanitizeLine(rulesText(filter.rules))}\n`,
     );
-}
-
-/** GITHUB_ACTIONS set (to anything but empty or false). */
-export function inGithubActions(env: NodeJS.ProcessEnv): boolean {
-  return env.GITHUB_ACTIONS !== undefined && env.GITHUB_ACTIONS !== '' && env.GITHUB_ACTIONS !== 'false';
 }
 
 /** Per-file failures, already annotated file by file: not a refusal of the run. */
@@ -292,15 +424,11 @@ const PER_FILE = new Set(['SYNC_FAILED', 'UPLOAD_FAILED']);
  */
 export async function reportRunRefusal(ctx: CiContext, title: string, error: unknown): Promise<never> {
   const code = (error as { code?: unknown }).code;
-  if (inGithubActions(ctx.io.env) && error instanceof Error && typeof code === 'string' && !PER_FILE.has(code)) {
-    const message = sanitize(error.message);
-    await emit(
-      ctx.io.stderr,
-      ownWorkflowCommand(`::error title=${escapeProperty(`${title} refused (${code})`)}::${escapeData(message)}\n`),
-    );
+  if (inGitHubActions(ctx.io.env) && error instanceof Error && typeof code === 'string' && !PER_FILE.has(code)) {
+    await emit(ctx.io.stderr, annotation('error', { title: `${title} refused (${code})` }, error.message));
     await appendStepSummary(
       ctx,
-      () => `### ${title}\n\n❌ Refused (${markdownCode(code)}): ${markdownText(message)}\n\n`,
+      () => `### ${title}\n\n❌ Refused (${markdownCode(code)}): ${markdownText(sanitize(error.message))}\n\n`,
     );
   }
   throw error;

@@ -6,33 +6,20 @@
 //                   bar while uploading
 //   piped           status<TAB>path<TAB>item id<TAB>earlier item ids (comma-separated) or error code
 //   stderr          the count line "N uploaded, N replaced, N deleted, N unchanged, N failed"
-//   GITHUB_ACTIONS  a Markdown table in $GITHUB_STEP_SUMMARY, ::error per failed file,
-//                   ::warning when nothing could be deleted for want of file names
-//   --report FILE   JUnit XML, one test case per line above
+//   GITHUB_ACTIONS  a table in the step summary, ::error per failed file, ::warning
+//   --report FILE   when nothing could be deleted for want of file names, JUnit XML:
+//                   written by ci-report.ts's CiWriter, fed here
 // The plan of --dry-run prints here too.
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
-import { escapeJsonControls, sanitize, sanitizeLine } from '../io/sanitize.js';
-import {
-  appendStepSummary,
-  cappedTable,
-  errorAnnotation,
-  escapeData,
-  escapeProperty,
-  inGithubActions,
-  junitXml,
-  markdownCode,
-  markdownText,
-  STEP_SUMMARY_LIMIT,
-} from './ci-report.js';
+import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
+import { CiWriter, SYNC_CI, type CiNote } from './ci-report.js';
 import { emit } from '../io/streams.js';
-import { replaceFile } from '../io/replace-file.js';
-import { ownWorkflowCommand } from '../io/workflow-commands.js';
 import type { Source } from './discover.js';
 import { formatBytes } from '../io/bytes.js';
 import { ProgressBar } from './report.js';
 import type { SyncPlan } from './sync-plan.js';
-import type { SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync.js';
+import type { SyncEntry, SyncEvents, SyncSummary } from './sync.js';
 import type { FileResult } from './uploader.js';
 import { getFormatter, wantsJson, warn } from '../io/output.js';
 import { runJq } from '../io/jq.js';
@@ -111,10 +98,8 @@ export async function createSyncReporter(
   const json = wantsJson(ctx);
   const bar = early && options.progress && uploading.length > 0 ? new ProgressBar(ctx, early[1], uploading) : undefined;
   const inBar = new Set(uploading);
-  const github = inGithubActions(ctx.io.env);
-  const startedAt = ctx.clock.now();
-  const starts = new Map<Source, number>();
-  const timed: Array<{ result: SyncEntry; seconds: number }> = [];
+  let gone = 0; // items kept though their file is gone (a note says --delete deletes them)
+  const ci = CiWriter.open(ctx, SYNC_CI, options);
 
   async function line(entry: SyncEntry): Promise<void> {
     if (json && ctx.flags.jq !== undefined) return jsonLine(ctx, toJson(entry));
@@ -127,9 +112,13 @@ export async function createSyncReporter(
       );
   }
 
+  function record(entry: SyncEntry, source?: Source): void {
+    if (entry.status === 'kept' && /--delete/.test(entry.reason ?? '')) gone++;
+    ci?.finished(entry, source);
+  }
+
   async function oneEntry(entry: SyncEntry, source?: Source): Promise<void> {
-    const began = source ? starts.get(source) : undefined;
-    timed.push({ result: entry, seconds: began === undefined ? 0 : (ctx.clock.now() - began) / 1000 });
+    record(entry, source);
     if (source && inBar.has(source))
       bar?.finish(source, { status: entry.status === 'skipped' ? 'skipped' : 'uploaded' } as FileResult);
     bar?.clear();
@@ -143,7 +132,7 @@ export async function createSyncReporter(
   return {
     upload: {
       started(source) {
-        starts.set(source, ctx.clock.now());
+        ci?.started(source);
         bar?.start(source);
       },
       attempt: (source) => bar?.restart(source),
@@ -161,7 +150,7 @@ export async function createSyncReporter(
       }
       let text = '';
       for (const { entry } of batch) {
-        timed.push({ result: entry, seconds: 0 });
+        record(entry);
         text += stdoutLine(entry, json, early?.[0], options.verbose);
       }
       if (text === '') return;
@@ -171,11 +160,17 @@ export async function createSyncReporter(
     close: () => bar?.stop(),
     async summary(summary, elapsedMs) {
       bar?.stop();
-      await countLines(ctx, summary, elapsedMs, { dir: options.dir, json, timed, colours });
-      if (github || options.report !== undefined)
-        await ciOutputs(ctx, { ...options, github, startedAt, elapsedMs }, timed, summary);
+      await countLines(ctx, summary, elapsedMs, { dir: options.dir, json, gone, colours });
+      await ci?.close(countLine(summary), elapsedMs, deletedNothing(summary, options.dir));
     },
   };
+}
+
+/** CI's note when nothing could be deleted for want of file names (a `::warning`, a line of the step summary). */
+function deletedNothing(summary: SyncSummary, dir: string): CiNote | undefined {
+  if (!summary.noMapping) return undefined;
+  const text = `${summary.noMapping}, so kagent cannot tell which items came from ${dir}`;
+  return { title: 'kagent lib sync deleted nothing', text };
 }
 
 /** The end of a run on stderr: the count line, why nothing was deleted, and the removed files' items kept. */
@@ -186,11 +181,11 @@ async function countLines(
   run: {
     dir: string;
     json: boolean;
-    timed: Array<{ result: SyncEntry; seconds: number }>;
+    gone: number;
     colours: () => Promise<[Formatter, Formatter]>;
   },
 ): Promise<void> {
-  const { dir, json, timed, colours } = run;
+  const { dir, json, gone, colours } = run;
   if (summary.noMapping)
     await warn(
       ctx,
@@ -202,88 +197,12 @@ async function countLines(
       ctx.io.stderr,
       `${countLine(summary)} (${formatBytes(summary.bytes)} sent in ${seconds.toFixed(1)} s)\n`,
     );
-    if (summary.kept > 0 && !json) {
-      const gone = timed.filter((t) => t.result.status === 'kept' && /--delete/.test(t.result.reason ?? '')).length;
-      if (gone > 0)
-        await emit(
-          ctx.io.stderr,
-          `${(await colours())[1].dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(dir)} kept: --delete deletes them`)}\n`,
-        );
-    }
-  }
-}
-
-/** GitHub Actions' annotations and step summary, and the JUnit report. */
-async function ciOutputs(
-  ctx: ReportContext,
-  options: { dir: string; report?: string; github: boolean; startedAt: number; elapsedMs: number },
-  timed: Array<{ result: SyncEntry; seconds: number }>,
-  summary: SyncSummary,
-): Promise<void> {
-  const { github, startedAt, elapsedMs } = options;
-  if (github) {
-    const shown = (path: string) => `${options.dir.replace(/[\\/]+$/, '')}/${path}`;
-    for (const { result } of timed) {
-      if (result.status !== 'failed') continue;
+    if (gone > 0 && !json)
       await emit(
         ctx.io.stderr,
-        errorAnnotation(
-          shown(result.path),
-          `sync failed (${result.error?.code ?? 'ERROR'})`,
-          `${shown(result.path)}: ${result.error?.message ?? 'failed'}`,
-        ),
+        `${(await colours())[1].dim(`${gone} item${gone === 1 ? '' : 's'} of files no longer in ${sanitizeLine(dir)} kept: --delete deletes them`)}\n`,
       );
-    }
-    if (summary.noMapping)
-      await emit(
-        ctx.io.stderr,
-        ownWorkflowCommand(
-          `::warning title=${escapeProperty('kagent lib sync deleted nothing')}::${escapeData(sanitize(`${summary.noMapping}, so kagent cannot tell which items came from ${options.dir}`))}\n`,
-        ),
-      );
-    await appendStepSummary(ctx, (budget) =>
-      stepSummary(
-        timed.map((t) => t.result),
-        summary,
-        budget,
-      ),
-    );
   }
-  if (options.report !== undefined) {
-    const xml = junitXml(timed, new Date(startedAt).toISOString().replace(/\.\d+Z$/, ''), elapsedMs / 1000, {
-      name: 'kagent lib sync',
-      classname: 'kagent.lib.sync',
-    });
-    await replaceFile(options.report, xml).catch((error: Error) =>
-      warn(ctx, `could not write the JUnit report to ${options.report}: ${error.message}`),
-    );
-  }
-}
-
-const STATUS_WORDS: Record<SyncStatus, string> = {
-  uploaded: '✅ uploaded',
-  replaced: '🔄 replaced',
-  deleted: '🗑️ deleted',
-  unchanged: '☑️ unchanged',
-  kept: '⚠️ kept',
-  failed: '❌ failed',
-  skipped: '⏭️ not attempted',
-};
-
-/** The step summary: the count line and a row per file that did not stay as it was. */
-export function stepSummary(entries: SyncEntry[], summary: SyncSummary, budget = STEP_SUMMARY_LIMIT): string {
-  const lines = ['### kagent lib sync', '', countLine(summary), ''];
-  if (summary.noMapping) lines.push(`> Nothing was deleted: ${markdownText(summary.noMapping)}.`, '');
-  const rows = entries
-    .filter((e) => e.status !== 'unchanged')
-    .map((e) => {
-      const detail = e.error
-        ? `${e.error.code}: ${e.error.message}`
-        : (e.reason ?? (e.previous?.length ? `was ${e.previous.join(', ')}` : ''));
-      return `| ${STATUS_WORDS[e.status]} | ${markdownCode(e.path)} | ${e.item ? markdownCode(e.item.id) : ''} | ${markdownText(detail)} |`;
-    });
-  if (rows.length === 0) return `${lines.join('\n')}\n\n`;
-  return cappedTable([...lines, '| Status | File | Item | Detail |', '| --- | --- | --- | --- |'], rows, budget);
 }
 
 // ---------------------------------------------------------------- the plan

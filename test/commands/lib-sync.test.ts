@@ -404,6 +404,29 @@ describe('kagent lib sync', () => {
     expect(r.stderr).toMatch(/nothing was deleted: the service does not give uploaded items' notes \(note\)/);
   });
 
+  it('GITHUB_ACTIONS: nothing deletable for want of notes is a ::warning for the run and a note in the step summary', async () => {
+    const dir = folder({ 'x.md': '# x\n' });
+    const summary = join(tempDir('kagent-sync-ci-'), 'summary.md');
+    dirs.push(join(summary, '..'));
+    await hide(['note']);
+    try {
+      const r = await sync(dir, [], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+      expect(r.code, r.stderr).toBe(0);
+      const why =
+        "the service does not give uploaded items' notes \\(note\\), so kagent cannot tell which items came from";
+      expect(r.stderr.split('\n').filter((line) => line.startsWith('::'))).toEqual([
+        expect.stringMatching(new RegExp(`^::warning title=kagent lib sync deleted nothing::${why} \\S*docs$`)),
+      ]);
+      expect(readFileSync(summary, 'utf8')).toMatch(
+        new RegExp(
+          `^### kagent lib sync\n\n1 uploaded, [^\n]*\n\n> kagent lib sync deleted nothing: ${why} \\S*docs\\.\n`,
+        ),
+      );
+    } finally {
+      await hide([]);
+    }
+  });
+
   it('a file name the service trims (a trailing space): the note still records the path, so the next run finds it unchanged', async () => {
     const dir = folder({ 'a.md ': '# a with a trailing space in its name\n', 'b.md': '# b\n' });
     const r = await sync(dir, ['--delete', '--yes']);

@@ -18,8 +18,9 @@ import {
   markdownText,
   stepSummary,
   STEP_SUMMARY_LIMIT,
+  SYNC_CI,
+  UPLOAD_CI,
 } from '../../src/upload/ci-report.js';
-import { stepSummary as syncStepSummary } from '../../src/upload/sync-report.js';
 import { runCli, tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -163,22 +164,18 @@ describe('the pieces', () => {
       status: 'uploaded' as const,
       item: { id: `li_${i}` },
     }));
-    const summary = { uploaded: 20_000, exists: 0, failed: 0, skipped: 0, bytes: 2_000_000 };
-    const whole = stepSummary(results as never, summary as never);
+    const counts = '20000 uploaded, 0 already there, 0 failed (2.0 MB)';
+    const whole = stepSummary(UPLOAD_CI, results, counts);
     expect(Buffer.byteLength(whole)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     const shown = whole.split('\n').filter((line) => line.startsWith('| ✅')).length;
     expect(shown).toBeGreaterThan(1000);
     expect(whole).toContain(`> ${20_000 - shown} more rows left out: GitHub shows at most 1 MiB`);
     // Half the room already used by earlier steps: half the rows, still within the limit.
-    const half = stepSummary(results as never, summary as never, STEP_SUMMARY_LIMIT / 2);
+    const half = stepSummary(UPLOAD_CI, results, counts, STEP_SUMMARY_LIMIT / 2);
     expect(Buffer.byteLength(half)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT / 2);
     // A short run: every row, no such line; sync's summary the same.
-    expect(stepSummary(results.slice(0, 3) as never, summary as never)).not.toContain('left out');
-    const entries = results.map((r) => ({ ...r, status: 'uploaded' as const }));
-    const sync = syncStepSummary(
-      entries as never,
-      { ...summary, replaced: 0, deleted: 0, unchanged: 0, kept: 0 } as never,
-    );
+    expect(stepSummary(UPLOAD_CI, results.slice(0, 3), counts)).not.toContain('left out');
+    const sync = stepSummary(SYNC_CI, results, '20000 uploaded, 0 replaced, 0 deleted, 0 unchanged, 0 failed');
     expect(Buffer.byteLength(sync)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     expect(sync).toMatch(/> \d+ more rows left out/);
   });
