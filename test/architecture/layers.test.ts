@@ -21,7 +21,7 @@ function area(file: string): string {
 
 /**
  * What each area may import (besides itself). Layers only point down: main → cli → commands →
- * follow/actions → kit/views/doctor/docsync → io/http/api/config/upload → context/errors. The program (cli/)
+ * chat → follow/actions → kit/views/doctor/docsync → io/http/api/config/upload → context/errors. The program (cli/)
  * reaches commands only through its manifest, by dynamic import (checked below).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -37,6 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   views: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   follow: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
   actions: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'views'],
+  chat: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'follow', 'actions'],
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
@@ -53,6 +54,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'views',
     'follow',
     'actions',
+    'chat',
     'docsync',
     'upload',
     'sandbox',

@@ -4,21 +4,23 @@
 // message; actions waiting for approval are decided right there, and the slash
 // commands of inline.ts work at the prompt. Ctrl-C clears the prompt line, or
 // stops waiting for a running turn (the turn goes on server-side).
-import type { ChatMessage, Messages, SendMessageRequest } from '../../src/api/shapes.js';
-import type { Context } from '../../src/context.js';
-import { CliError, ExitCode, InterruptedError } from '../../src/errors.js';
-import { checkInput } from '../../src/kit/define.js';
-import { suggest } from '../../src/kit/hints.js';
+import type { ChatMessage, Messages, SendMessageRequest } from '../api/shapes.js';
+import type { Context } from '../context.js';
+import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { checkInput } from '../kit/define.js';
+import { suggest } from '../kit/hints.js';
 import { decideInline, HELP, reportAndGoOn, slashCommand, type Session } from './inline.js';
-import { creditsText, FLAG_FOR, printReply, runTurn, type Turn } from './turn.js';
-import { note, warn } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
-import { sanitizeLine } from '../../src/io/sanitize.js';
-import type { onInterruptKey as OnInterruptKey } from '../../src/io/interrupt-key.js';
-import { onInterruptKey } from '../../src/io/interrupt-key.js';
-import { choicesOf } from '../../src/views/chat.js';
-import { followConversation } from '../../src/follow/chat.js';
-import * as S from '../../src/api/shapes.js';
+import { FLAG_FOR } from './message.js';
+import { runTurn, type Turn } from './turn.js';
+import { creditsText, printReply } from '../views/chat-reply.js';
+import { note, warn } from '../io/output.js';
+import { emit } from '../io/streams.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import type { onInterruptKey as OnInterruptKey } from '../io/interrupt-key.js';
+import { onInterruptKey } from '../io/interrupt-key.js';
+import { choicesOf } from '../views/chat.js';
+import { followConversation } from '../follow/chat.js';
+import * as S from '../api/shapes.js';
 
 const EOT = '\x04';
 /** Ctrl-C at a prompt (not the end of input). */

@@ -3,13 +3,13 @@
 // action has a rule scope, reject, or later), and the slash commands /approve,
 // /reject, /undo, /actions, /inbox and /help. Deciding and undoing go through
 // src/actions/decide.ts, as `kagent actions approve/reject/undo` do.
-import type { ChatMessage } from '../../src/api/shapes.js';
-import type { Context } from '../../src/context.js';
-import { sanitizeLine } from '../../src/io/sanitize.js';
-import { warn, success, getFormatter, note } from '../../src/io/output.js';
-import { decideAction, undoAction, pendingActions } from '../../src/actions/decide.js';
-import { reportError } from '../../src/io/report.js';
-import { riskText } from '../../src/views/chat.js';
+import type { ChatMessage } from '../api/shapes.js';
+import type { Context } from '../context.js';
+import { sanitizeLine } from '../io/sanitize.js';
+import { warn, success, getFormatter, note } from '../io/output.js';
+import { decideAction, undoAction, pendingActions } from '../actions/decide.js';
+import { reportError } from '../io/report.js';
+import { riskText } from '../views/chat.js';
 
 /** What the REPL remembers between turns: the conversation, the actions shown waiting, the ones approved here. */
 export interface Session {
