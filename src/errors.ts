@@ -43,7 +43,7 @@ export const exitCodeTable: Array<[number, string]> = [
   ],
   [
     7,
-    'rate-limited or unavailable after retries (429, 502, 503, 504), a `Retry-After` over 60 s, a wait for the rate limit longer than `--timeout`, a request not answered by the `--timeout` deadline (`TIMEOUT`) or after 30 s of silence, an answer over 64 MiB (`ANSWER_TOO_LARGE`) or not JSON (`INVALID_RESPONSE`), or a network failure (a refused connection after one quick retry)',
+    'rate-limited or unavailable after retries (429, 502, 503, 504), a `Retry-After` over 60 s, a wait for the rate limit longer than `--timeout`, a request not answered by the `--timeout` deadline (`TIMEOUT`) or after 30 s of silence, an answer over 64 MiB or 8 million values (`ANSWER_TOO_LARGE`) or not JSON (`INVALID_RESPONSE`), or a network failure (a refused connection after one quick retry)',
   ],
   [8, 'still running when `--timeout` ran out (the work goes on; the message says how to resume)'],
   [129, 'hung up (SIGHUP): stopped as Ctrl-C stops it, temporary files removed'],

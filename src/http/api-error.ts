@@ -3,6 +3,7 @@
 // else entirely (an HTML page from a proxy, an empty body). Never throws.
 import { ApiError, type ApiIssue } from '../errors.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../api/depth.js';
+import { answerValues, MAX_ANSWER_VALUES } from './body.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -139,6 +140,8 @@ function issuesFrom(value: unknown): ApiIssue[] | undefined {
 
 function parseJson(text: string): unknown {
   if (!text) return undefined;
+  // An error body past the values kagent parses (body.ts) is not read either: the status speaks.
+  if ((answerValues(text) ?? 0) > MAX_ANSWER_VALUES) return undefined;
   try {
     const value: unknown = JSON.parse(withoutBom(text));
     // An error body nested past any real one is not read (every walk over it recurses): the status speaks instead.

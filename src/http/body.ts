@@ -76,3 +76,62 @@ export function collector(
     },
   };
 }
+
+/**
+ * The most values one answer may hold. JSON.parse takes about 16 bytes for each (a
+ * 60 MB array of numbers took 880 MB), far more for the keys of an object with
+ * thousands of them (3 million keys: 1 GB, and a minute), so 64 MiB of text could
+ * cost gigabytes. No answer of the API comes near: a page holds at most 500 items.
+ * 8 million values keep the worst answer within a few hundred MB.
+ */
+export const MAX_ANSWER_VALUES = 8_000_000;
+/** An object with more keys than this is a dictionary to V8: each key past them counts as this many values. */
+const FAST_KEYS = 1_000;
+const DICTIONARY_KEY_WEIGHT = 10;
+/** Text shorter than this cannot hold MAX_ANSWER_VALUES: not scanned. */
+const SCAN_FROM_CHARS = 1_048_576;
+/** Past this depth the scan stops counting keys (the depth check after parsing refuses such an answer). */
+const SCAN_DEPTH = 512;
+
+/**
+ * How many values a JSON text holds, as JSON.parse would make them (containers,
+ * strings, keys included, and literals), counted without parsing; undefined for text
+ * too short to matter. Counting stops once past `max`: the answer is refused anyway.
+ */
+export function answerValues(text: string, max = MAX_ANSWER_VALUES): number | undefined {
+  if (text.length < SCAN_FROM_CHARS) return undefined;
+  let values = 0;
+  let inString = false;
+  let inLiteral = false;
+  let depth = 0;
+  // The key count of each open object (-1 for an array) within SCAN_DEPTH, innermost last.
+  const keys: number[] = [];
+  for (let i = 0; i < text.length && values <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    const literal = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e;
+    if (literal) {
+      if (!inLiteral) values++;
+      inLiteral = true;
+      continue;
+    }
+    inLiteral = false;
+    if (c === 0x22) {
+      values++;
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      values++;
+      if (++depth <= SCAN_DEPTH) keys.push(c === 0x7b ? 0 : -1);
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth-- <= SCAN_DEPTH) keys.pop();
+    } else if (c === 0x3a && depth > 0 && depth <= SCAN_DEPTH) {
+      const top = keys.length - 1;
+      if (++keys[top]! > FAST_KEYS) values += DICTIONARY_KEY_WEIGHT;
+    }
+  }
+  return values;
+}

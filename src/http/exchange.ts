@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
 import { CliError, ExitCode } from '../errors.js';
-import { formatBytes } from './body.js';
+import { answerValues, formatBytes, MAX_ANSWER_VALUES } from './body.js';
 import { parseApiError, withoutBom } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
@@ -180,6 +180,10 @@ export class Exchange {
     if (text === '' && req.bodyRequired) throw emptyAnswer(method, url, status);
     const contentType = contentTypeOf(headers);
     const parsed = readBody(text, contentType, req.read);
+    if (!parsed.ok && parsed.values !== undefined) {
+      this.s.trace.line(`✗ ${this.what} answer holds over ${MAX_ANSWER_VALUES} values; not parsed`);
+      throw this.tooManyValues();
+    }
     if (parsed.ok) return { status, headers, body: parsed.value, replayed, unanswered: this.unanswered };
     this.unanswered++;
     // An answer that says it is something else (a web page at a wrong base URL, a portal's
@@ -373,6 +377,19 @@ export class Exchange {
     );
   }
 
+  /** An answer within the byte cap that holds more values than kagent parses (body.ts, MAX_ANSWER_VALUES). */
+  private tooManyValues(): CliError {
+    const { url, method } = this.r;
+    return new CliError(
+      `${method} ${url.pathname}: the answer holds more than ${MAX_ANSWER_VALUES.toLocaleString('en')} values (a key of an object of over 1,000 keys counting as 10), kagent's cap on one answer; it was not read`,
+      {
+        exitCode: ExitCode.UNAVAILABLE,
+        code: 'ANSWER_TOO_LARGE',
+        hint: 'no answer of the API comes near that many: the service (or something in between) misbehaves; try again later',
+      },
+    );
+  }
+
   /** A wait before trying again: bounded by --timeout (`tooLong` is thrown instead of waiting), said when long, traced. */
   private async pauseBeforeRetry(
     delay: number,
@@ -391,7 +408,8 @@ export class Exchange {
   }
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false };
+/** Not ok: not JSON, or (`values`) JSON holding more values than MAX_ANSWER_VALUES, left unparsed. */
+type Parsed = { ok: true; value: unknown } | { ok: false; values?: number };
 
 /** For the trace. (process.hrtime, not `performance`: the latter loads a dozen modules on first touch.) */
 function msSince(start: bigint): number {
@@ -401,6 +419,9 @@ function msSince(start: bigint): number {
 function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Parsed {
   if (text === '') return { ok: true, value: undefined };
   if (mode === 'auto' && !/[/+]json\b/i.test(contentType)) return { ok: true, value: text };
+  // Counted before parsing: past the cap, parsing alone would take gigabytes.
+  const values = answerValues(text);
+  if (values !== undefined && values > MAX_ANSWER_VALUES) return { ok: false, values };
   try {
     // A byte order mark before the JSON is accepted, not retried as a broken answer.
     return { ok: true, value: JSON.parse(withoutBom(text)) };

@@ -1,6 +1,7 @@
-// What kagent reads of one answer is capped (64 MiB, MAX_ANSWER_BYTES), and an
-// answer under the cap but bloated with fields kagent does not know stays within
-// a small multiple of its size in memory. Peak RSS is the built binary's own,
+// What kagent reads of one answer is capped (64 MiB, MAX_ANSWER_BYTES, and 8
+// million values, MAX_ANSWER_VALUES, counted before parsing), and an answer under
+// the caps but bloated with fields kagent does not know stays within a small
+// multiple of its size in memory. Peak RSS is the built binary's own,
 // reported by a preload from process.resourceUsage() as the process exits.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -98,6 +99,52 @@ describe('an answer bloated under the cap', () => {
     const r = await kagentMeasured(['me', '--json', '--base-url', server.baseUrl]);
     expect(r.code).toBe(0);
     expect(r.stdoutBytes).toBeGreaterThanOrEqual(body.length);
+    expect(r.peakMb).toBeLessThan(400);
+  }, 60_000);
+});
+
+/** /me with `extra` as `head` + `count` items from `item(i)` joined by commas + `tail`. */
+function meWith(head: string, count: number, item: (i: number) => string, tail: string): Buffer {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) parts.push(item(i));
+  return Buffer.from(
+    `{"id":"u_1","email":"ada@example.com","name":"Ada","plan":{"id":"pro","name":"Pro"},"extra":${head}${parts.join(',')}${tail}}`,
+  );
+}
+
+describe('an answer under the byte cap holding too many values to parse', () => {
+  // JSON.parse of these took 1.0 GB (3M keys, and a minute) and 880 MB (a 60 MB array of numbers).
+  it.each([
+    ['3 million keys in one object', () => meWith('{', 3_000_000, (i) => `"k${i}":1`, '}')],
+    ['a 60 MB array of numbers', () => meWith('[', 30_000_000, () => '1', ']')],
+  ])(
+    '%s: ANSWER_TOO_LARGE (exit 7) naming the cap, asked once, under 400 MB',
+    async (_name, body) => {
+      const bytes = body();
+      server = await hostileServer(() => ({ kind: 'answer', status: 200, bytes }));
+      for (const args of [['me'], ['me', '--json'], ['api', '/me']]) {
+        const r = await kagentMeasured([...args, '--base-url', server.baseUrl]);
+        expect(r.code).toBe(7);
+        expect(r.stdoutBytes).toBe(0);
+        expect(r.stderr).toMatch(
+          /GET \/api\/v1\/me: the answer holds more than 8,000,000 values \(a key of an object of over 1,000 keys counting as 10\), kagent's cap on one answer; it was not read/,
+        );
+        expect(r.stderr).toMatch(/ANSWER_TOO_LARGE/);
+        expect(r.peakMb).toBeLessThan(400);
+      }
+      expect(server.requests).toHaveLength(3); // never retried
+    },
+    120_000,
+  );
+
+  it('a 16 MB array of numbers (8 million values, within the cap): shown, under 400 MB', async () => {
+    server = await hostileServer(() => ({
+      kind: 'answer',
+      status: 200,
+      bytes: meWith('[', 7_999_000, () => '1', ']'),
+    }));
+    const r = await kagentMeasured(['me', '--json', '--base-url', server.baseUrl]);
+    expect(r.code).toBe(0);
     expect(r.peakMb).toBeLessThan(400);
   }, 60_000);
 });
