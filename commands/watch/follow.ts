@@ -5,7 +5,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
-import { meOrNothing } from './shared.js';
+import { meOrNothing } from '../../src/watch/me.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printItem, success } from '../../src/io/output.js';
 import * as S from '../../src/api/shapes.js';

@@ -41,6 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
+  watch: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'follow'],
   sandbox: ['api', 'upload', 'lazy'],
   commands: [
     'lazy',
@@ -60,6 +61,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'sandbox',
     'doctor',
     'raw-api',
+    'watch',
     'cli',
   ],
   cli: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'commands'],

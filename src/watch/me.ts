@@ -1,7 +1,5 @@
-// What several `kagent watch` verbs share.
-import type { Context } from '../../src/context.js';
-
-// ---------------------------------------------------------------- helpers
+// What the account is, read only to explain an error of a watch (its plan, limits, email).
+import type { Context } from '../context.js';
 
 /** Reads /me for an error message; undefined when that fails too. */
 export async function meOrNothing(ctx: Context) {
