@@ -24,20 +24,19 @@ export function syncNote(prefix: string, rel: string): string {
   return `kagent lib sync ${JSON.stringify(prefix)} ${JSON.stringify(rel)}`;
 }
 
-const NOTE = /^kagent lib sync ("(?:[^"\\]|\\.)*") ("(?:[^"\\]|\\.)*")$/s;
-
 /** The path under DIR an item's note stands for; undefined when it is not a note sync wrote for `prefix`. */
 export function pathOfNote(prefix: string, note: string): string | undefined {
-  const match = NOTE.exec(note);
-  if (!match) return undefined;
+  // Exactly syncNote(prefix, rel) for some rel: the prefix's part as written, then rel as JSON writes it.
+  const head = `kagent lib sync ${JSON.stringify(prefix)} `;
+  if (!note.startsWith(head)) return undefined;
+  const quoted = note.slice(head.length);
   let rel: unknown;
   try {
-    if (JSON.parse(match[1] as string) !== prefix) return undefined;
-    rel = JSON.parse(match[2] as string);
+    rel = JSON.parse(quoted);
   } catch {
     return undefined;
   }
-  if (typeof rel !== 'string' || syncNote(prefix, rel) !== note) return undefined;
+  if (typeof rel !== 'string' || JSON.stringify(rel) !== quoted) return undefined;
   return rel.split('/').some((part) => part === '' || part === '.' || part === '..') ? undefined : rel;
 }
 
