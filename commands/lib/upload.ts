@@ -53,7 +53,7 @@ async function runUploads(
       concurrency: opts.concurrency,
       failFast: opts.failFast === true,
       // A folder's files (walked) into a named space: confirmed with one more listing at the end.
-      confirm: sources.some((source) => source.stats !== undefined),
+      confirm: sources.some((source) => source.identity !== undefined),
       notice: (message) => note(ctx, `note: ${message}`),
       limit: planLimit,
       cache,

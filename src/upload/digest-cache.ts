@@ -119,26 +119,35 @@ async function prune(dir: string): Promise<void> {
 // settled for two seconds). It is a cache only: the service's listing stays
 // the record of what the space holds; losing this file costs one re-hash.
 
-/** What is compared: [dev, ino, size, mtimeNs, ctimeNs]. */
-type Identity = [string, string, string, string, string];
-const FOLDER_VERSION = 1;
+/**
+ * A file's identity as a digest record compares it: device, inode, size, modification and change
+ * time to the nanosecond, in one string (a walked file keeps this, not its stats object: lib sync
+ * holds one per file of DIR).
+ */
+export function fileIdentity(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** 2: one string per file, "<identity> <sha256>" (1 kept the six parts apart: more memory for the same). */
+const FOLDER_VERSION = 2;
+const HEX64 = /^[0-9a-f]{64}$/;
 
 export interface FolderDigests {
-  /** The SHA-256 recorded for the file at `rel` when it is this very version of it. */
-  get(rel: string, info: BigIntStats): string | undefined;
-  /** Records a digest just computed from the file whose stats were `info` (when it has settled). */
-  set(rel: string, info: BigIntStats, sha256: string): void;
+  /** The SHA-256 recorded for the file at `rel` when it is this very version of it (`identity`: fileIdentity). */
+  get(rel: string, identity: string): string | undefined;
+  /** Records a digest just computed from the file whose identity was `identity` (when it has settled). */
+  set(rel: string, identity: string, sha256: string): void;
   /** Writes the record (only the files seen this run) when anything in it changed. */
   save(): Promise<void>;
 }
 
-const identityOf = (info: BigIntStats): Identity => [
-  String(info.dev),
-  String(info.ino),
-  String(info.size),
-  String(info.mtimeNs),
-  String(info.ctimeNs),
-];
+/** When the file of `identity` last changed (ns): the later of its modification and change times. */
+function changedNs(identity: string): bigint {
+  const [, , , mtimeNs = '0', ctimeNs = '0'] = identity.split(':');
+  const m = BigInt(mtimeNs);
+  const c = BigInt(ctimeNs);
+  return m > c ? m : c;
+}
 
 /** Reads the record of folder `dir` (an absolute path); a missing or unreadable one is empty. */
 export async function folderDigests(
@@ -148,7 +157,7 @@ export async function folderDigests(
 ): Promise<FolderDigests> {
   const folder = join(cacheDir, 'digests');
   const file = join(folder, `folder-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`);
-  let recorded: Record<string, [...Identity, string]> = {};
+  let recorded: Record<string, unknown> = {};
   try {
     const read = JSON.parse(await readFile(file, 'utf8')) as { v?: unknown; files?: unknown };
     if (read.v === FOLDER_VERSION && typeof read.files === 'object' && read.files !== null)
@@ -156,25 +165,28 @@ export async function folderDigests(
   } catch {
     // none yet, or unreadable: every file is read
   }
-  const seen = new Map<string, [...Identity, string]>();
+  const seen = new Map<string, string>();
   let changed = false;
   return {
-    get(rel, info) {
+    get(rel, identity) {
       const entry = Object.hasOwn(recorded, rel) ? recorded[rel] : undefined;
-      if (!Array.isArray(entry) || entry.length !== 6) return undefined;
-      const id = identityOf(info);
-      if (id.some((part, i) => entry[i] !== part)) return undefined;
-      const sha256 = entry[5];
-      if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+      if (
+        typeof entry !== 'string' ||
+        entry.length !== identity.length + 65 ||
+        entry.charCodeAt(identity.length) !== 0x20 ||
+        !entry.startsWith(identity)
+      )
+        return undefined;
+      const sha256 = entry.slice(identity.length + 1);
+      if (!HEX64.test(sha256)) return undefined;
       seen.set(rel, entry);
       return sha256;
     },
-    set(rel, info, sha256) {
+    set(rel, identity, sha256) {
       const nowNs = BigInt(Math.floor(now())) * 1_000_000n;
-      const last = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
       changed = true; // an entry is new, or an earlier one is dropped
-      if (nowNs - last < SETTLE_NS) return; // possibly still being written: not trusted later
-      seen.set(rel, [...identityOf(info), sha256]);
+      if (nowNs - changedNs(identity) < SETTLE_NS) return; // possibly still being written: not trusted later
+      seen.set(rel, `${identity} ${sha256}`);
     },
     async save() {
       if (!changed && seen.size === Object.keys(recorded).length) return;

@@ -23,6 +23,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ExitCode, UsageError } from '../errors.js';
+import { fileIdentity } from './digest-cache.js';
 import { isInside, realPath, type PathFilter } from './filter.js';
 import { isDynamicPattern, glob } from 'tinyglobby';
 
@@ -36,8 +37,8 @@ export interface Source {
   /** The note sent with this file, in place of the run's (lib sync's record of the file's path). */
   note?: string;
   size: number;
-  /** A walked file's stats as found (what a digest cache compares); absent for named files and stdin. */
-  stats?: BigIntStats;
+  /** A walked file's identity as found (digest-cache.ts fileIdentity: what a digest record compares); absent for named files and stdin. */
+  identity?: string;
   stdin?: boolean;
   /** Found, but not to be sent: refused here with its own code (a name that is not UTF-8). */
   refusal?: { code: 'UNREADABLE_NAME' | 'FILE_UNREADABLE' | 'KAGENT_OWN_FILE'; message: string };
@@ -78,7 +79,12 @@ interface Walk {
   options: DiscoverOptions;
   add: (source: Source, id: string) => void;
   visited: Set<string>;
+  /** Entries looked at since the walk last let other work run. */
+  since: number;
 }
+
+/** Entries looked at between two turns of the event loop (a few milliseconds of stats). */
+const YIELD_EVERY = 64;
 
 const guardedBy = (real: string, options: DiscoverOptions) =>
   (options.guarded ?? []).some((dir) => isInside(real, dir));
@@ -158,7 +164,7 @@ type Add = (source: Source, id: string) => void;
 async function walkFolder(absolute: string, operand: string, options: DiscoverOptions, add: Add): Promise<void> {
   const root = realPath(absolute) ?? absolute;
   const before = options.skipped?.length ?? 0;
-  const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]) });
+  const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]), since: 0 });
   const left = (options.skipped?.length ?? 0) - before;
   if (files === 0 && left > 0) {
     const list = (options.skipped ?? []).slice(before, before + 3).map((s) => `${s.display} (${s.code})`);
@@ -251,6 +257,11 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
   const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
   for (const { entry, bytes, name, utf8 } of entries) {
     if (name.startsWith('.')) continue;
+    // The stats below are synchronous: let what waits (lib sync's listing pages, read meanwhile) go on now and then.
+    if (++w.since >= YIELD_EVERY) {
+      w.since = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (!utf8) {
       add(unreadableName(under(escapeName(bytes)), entry.isDirectory()), `raw:${dir}:${bytes.toString('hex')}`);
       files++;
@@ -297,7 +308,7 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
     }
     if (!info.isFile()) continue;
     if (!allowed(options, relPath, display)) continue;
-    add({ display, path, name, size: Number(info.size), stats: info }, fileId(info));
+    add({ display, path, name, size: Number(info.size), identity: fileIdentity(info) }, fileId(info));
     files++;
   }
   return files;

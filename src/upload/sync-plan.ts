@@ -352,7 +352,7 @@ async function hashAll(
   const queue: Array<Source & { rel: string }> = [];
   for (const source of sources) {
     if (source.refusal) continue;
-    const recorded = source.stats && known?.get(source.rel, source.stats);
+    const recorded = source.identity && known?.get(source.rel, source.identity);
     if (recorded) digests.set(source, recorded);
     else queue.push(source);
   }
@@ -365,7 +365,7 @@ async function hashAll(
             ? (smallDigest(source) ?? (await sha256Of(source.path, source.size, input)))
             : await sha256Of(source.path, source.size, input);
         digests.set(source, sha256);
-        if (source.stats) known?.set(source.rel, source.stats, sha256);
+        if (source.identity) known?.set(source.rel, source.identity, sha256);
       } catch (error) {
         if (input.signal?.aborted) throw error;
       }
