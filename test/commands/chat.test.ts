@@ -175,6 +175,15 @@ describe('chat MESSAGE (one-shot)', () => {
     expect(json.code).toBe(2);
     expect(json.prompts).toEqual([]);
     expect(unwrap(json.stderr)).toContain('--json prints one reply');
+    // --no-wait and --idempotency-key are for one message: no conversation prompt either.
+    const noWait = await kagent(['chat', '--no-wait'], { tty: true, answers: [] });
+    expect(noWait.code).toBe(2);
+    expect(noWait.prompts).toEqual([]);
+    expect(unwrap(noWait.stderr)).toContain('no conversation prompt: --no-wait sends one message');
+    const keyed = await kagent(['chat', '--idempotency-key', 'chat-key-1'], { tty: true, answers: [] });
+    expect(keyed.code).toBe(2);
+    expect(keyed.prompts).toEqual([]);
+    expect(unwrap(keyed.stderr)).toContain('no conversation prompt: --idempotency-key is for one message');
     const noInput = await kagent(['chat', '--no-input'], { tty: true, answers: [] });
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain('--no-input was given');
