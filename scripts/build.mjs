@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDate, StandIns, writeManPages, writeNotices } from './build-package.mjs';
+import { writeSandboxTypes } from './sandbox-types.mjs';
 import pkg from '../package.json' with { type: 'json' };
 
 // Each start-up trick below has a name; KAGENT_BUILD_WITHOUT=name,name builds
@@ -129,6 +130,9 @@ const chunkSets = {
     );
   },
 };
+
+// The declarations of the `kagent/sandbox` export, from the sandbox's public face.
+await writeSandboxTypes();
 
 // Build beside dist/ and swap it in at the end, so a running kagent (or test)
 // never sees a half-written bundle.

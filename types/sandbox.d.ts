@@ -1,8 +1,7 @@
+// Generated from src/sandbox/public.ts by scripts/sandbox-types.mjs (run by the build): do not edit.
 // kagent/sandbox: the local double of the knowledge-agent API, started in-process
-// (what `kagent sandbox` runs). The public part of src/sandbox/index.ts; a test
-// checks that the implementation satisfies these declarations.
+// (what `kagent sandbox` runs).
 import type { Server } from 'node:http';
-
 export interface SandboxOptions {
   /** Port on `host`; 0 picks a free one (default 0). */
   port?: number;
@@ -33,9 +32,7 @@ export interface SandboxOptions {
   /** Run due background work on a real-time timer (default true; false in tests that drive the clock). */
   autoAdvance?: boolean;
 }
-
 export type FaultKind = '503' | '502' | '504' | '429' | '500' | 'reset' | 'slow' | 'truncate' | 'reset-after' | 'shape';
-
 export interface FaultRequest {
   kind: FaultKind;
   /** For `slow`: how long to wait before answering. */
@@ -47,7 +44,6 @@ export interface FaultRequest {
   /** …and a path starting with this (e.g. `/api/v1/library`). */
   path?: string;
 }
-
 export interface SandboxStats {
   /** Requests per operation id, answered or not. */
   requests: Record<string, number>;
@@ -56,7 +52,6 @@ export interface SandboxStats {
   /** Answers per status code. */
   statuses: Record<string, number>;
 }
-
 export interface Sandbox {
   /** `http://127.0.0.1:PORT/api/v1` */
   baseUrl: string;
@@ -79,11 +74,12 @@ export interface Sandbox {
     inject(fault: FaultRequest): void;
     clear(): void;
   };
-  limiter: { perMinute: number };
+  limiter: {
+    perMinute: number;
+  };
   stats: SandboxStats;
   server: Server;
   /** Stops listening, saves the state (with `stateFile`) and removes a temporary blob folder. */
   close(): Promise<void>;
 }
-
 export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

@@ -3,6 +3,7 @@
 // requests (admin route), optionally only for one method and path prefix.
 // `shape` does not fail the request: its answer comes back with a changed shape
 // (fields removed, renamed, retyped, nested, flattened or added; see shape-chaos.ts).
+import type { FaultKind, FaultRequest } from './public.js';
 import { mangle } from './shape-chaos.js';
 
 export const FAULT_KINDS = [
@@ -16,8 +17,8 @@ export const FAULT_KINDS = [
   'truncate',
   'reset-after',
   'shape',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+] as const satisfies readonly FaultKind[];
+export type { FaultKind };
 
 export interface Fault {
   kind: FaultKind;
@@ -43,7 +44,7 @@ export class Faults {
   }
 
   /** Queue: the next `count` matching requests fail with `kind`. */
-  inject(fault: Fault & { count?: number; method?: string; path?: string }): void {
+  inject(fault: FaultRequest): void {
     if (!FAULT_KINDS.includes(fault.kind))
       throw new Error(`unknown fault ${fault.kind}; one of ${FAULT_KINDS.join(', ')}`);
     this.queue.push({ ...fault, remaining: fault.count ?? 1 });

@@ -13,27 +13,18 @@ import { seedWorld } from './seed.js';
 import { SANDBOX_DEFAULTS } from './settings.js';
 import { isAlive, lockStateFile, type StateLock } from './statelock.js';
 import { createHandler, type SandboxStats, type ServerDeps } from './server.js';
+import type { Sandbox as PublicSandbox } from './public.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
 import { pdfExtractionProblem, pdfWarning } from './extract.js';
 
 export type { SandboxOptions } from './types.js';
 
-export interface Sandbox {
-  /** `http://127.0.0.1:PORT/api/v1` */
-  baseUrl: string;
-  /** `http://127.0.0.1:PORT` */
-  origin: string;
-  port: number;
-  /** Key of the default account. */
-  apiKey: string;
-  accountId: string;
+/** The public Sandbox (public.ts), with the parts kagent's own tests reach into. */
+export interface Sandbox extends PublicSandbox {
   world: World;
-  stats: SandboxStats;
   limiter: RateLimiter;
   faults: Faults;
-  server: Server;
-  close(): Promise<void>;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

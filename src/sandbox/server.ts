@@ -11,6 +11,7 @@ import { expectBody, holdContinue } from './continue.js';
 import type { Faults, Fault } from './faults.js';
 import { begin, checkKey, finish, fingerprint } from './idempotency.js';
 import { openapiDocument } from './openapi.js';
+import type { SandboxStats } from './public.js';
 import type { RateLimiter } from './ratelimit.js';
 import { HttpFail, type Reply, type RouteRequest, type Routes } from './types.js';
 import type { World } from './world.js';
@@ -25,14 +26,7 @@ export interface ServerDeps {
   stats: SandboxStats;
 }
 
-export interface SandboxStats {
-  /** Requests per operation id, answered or not. */
-  requests: Record<string, number>;
-  /** Handler runs per operation id: for create-style calls, how many times work was actually done. */
-  executions: Record<string, number>;
-  /** Answers per status code. */
-  statuses: Record<string, number>;
-}
+export type { SandboxStats };
 
 const JSON_BODY_MAX = 8 * 1024 * 1024;
 const PREFIX = '/api/v1';

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { OperationId } from '../api/operations.js';
 import type * as S from '../api/shapes.js';
 import type { SandboxClock } from './clock.js';
+import type { SandboxOptions as PublicOptions } from './public.js';
 
 export interface State {
   version: 1;
@@ -152,33 +153,12 @@ export class HttpFail extends Error {
   }
 }
 
-export interface SandboxOptions {
-  port?: number;
-  host?: string;
-  /** Persist state (and uploaded bytes beside it) to this file and reload it on start. */
-  stateFile?: string;
-  seed?: number;
-  /** Sandbox clock multiplier: 60 makes a minute pass every real second. */
-  speed?: number;
-  /** Requests per minute per key; 0 turns limiting off. */
-  rateLimit?: number;
-  faults?: string;
-  /** Error body format: the contract's envelope (default) or RFC 9457 problem documents. */
-  errorFormat?: 'envelope' | 'problem';
-  /** Sandbox time at start (ms); defaults to the real time. */
-  startTime?: number;
-  /** An API key to create the default account with (otherwise one is generated). */
-  apiKey?: string;
-  /** Silence the request log. */
-  quiet?: boolean;
-  log?: (line: string) => void;
+/** The public options (public.ts) and what only kagent's own command passes. */
+export interface SandboxOptions extends PublicOptions {
   /** Where warnings go even when `quiet` (a PDF that cannot be read, say); stderr by default. */
   warn?: (line: string) => void;
   /** Load the file parsers at start and warn (through `warn`) when one cannot load: `kagent sandbox` does. */
   checkExtractors?: boolean;
-  blobDir?: string;
-  /** Run due background work on a real-time timer (off in tests that drive the clock). */
-  autoAdvance?: boolean;
 }
 
 export type { SandboxClock };
