@@ -9,16 +9,13 @@
 //                 BENCH_SYNC_MEMORY_FILES=1000,5000 to choose the sizes
 // From run.mjs:   const { benchSyncMemory } = await import('./sync-memory.mjs');
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { benchAccount, bin, startBenchSandbox, writeFolder } from './lib-account.mjs';
 import { benchEnv } from './timing.mjs';
-
-const { fetch } = globalThis;
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
 const SIZES = (process.env.BENCH_SYNC_MEMORY_FILES ?? '1000,5000,20000').split(',').map(Number);
 
 /** Runs the binary; resolves with its exit code, wall time and peak resident memory (MiB). */
@@ -48,54 +45,13 @@ function run(args, env) {
   });
 }
 
-async function admin(sandbox, method, path, body) {
-  const response = await fetch(`${sandbox.origin}${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
 async function measure(sandbox, work, files) {
-  const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', {
-    credits: 1e9,
-    limits: { storageBytes: 1e12 },
-  });
-  await fetch(`${sandbox.baseUrl}/spaces`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Handbook' }),
-  });
   const home = join(work, String(files));
-  const dir = join(home, 'docs');
-  for (let i = 0; i < files; i++) {
-    const sub = join(dir, `part-${i % 20}`);
-    if (i < 20) mkdirSync(sub, { recursive: true });
-    writeFileSync(
-      join(sub, `page-${String(i).padStart(5, '0')}.md`),
-      `# Page ${i}\n\n${'Some text. '.repeat(10)}${i}\n`,
-    );
-  }
-  mkdirSync(join(home, 'config'), { recursive: true });
-  writeFileSync(
-    join(home, 'config', 'config.json'),
-    JSON.stringify({
-      currentProfile: 'bench',
-      profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } },
-    }),
-    { mode: 0o600 },
-  );
-  const env = {
-    KAGENT_CONFIG_DIR: join(home, 'config'),
-    KAGENT_CACHE_DIR: join(home, 'cache'),
-    CI: '1',
-    NO_COLOR: '1',
-    KAGENT_API_KEY: '',
-    KAGENT_BASE_URL: '',
-  };
+  const { env } = await benchAccount(sandbox, home, { credits: 1e9, space: 'Handbook' });
+  const dir = writeFolder(join(home, 'docs'), files, {
+    folders: 20,
+    text: (i) => `# Page ${i}\n\n${'Some text. '.repeat(10)}${i}\n`,
+  });
   const sync = ['lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
   const first = await run(sync, env);
   if (first.code !== 0) throw new Error(`the first sync of ${files} failed: ${first.stderr.slice(-300)}`);
@@ -111,8 +67,7 @@ export async function benchSyncMemory({ log = console.log } = {}) {
     return 0;
   }
   log(`\nlib sync, no-op: peak resident memory by folder size (Node ${process.version})`);
-  const { startSandbox } = await import('../../dist/sandbox.js');
-  const sandbox = await startSandbox({ port: 0, rateLimit: 0, quiet: true });
+  const sandbox = await startBenchSandbox();
   const work = mkdtempSync(join(tmpdir(), 'kagent-bench-sync-memory-'));
   const rows = [];
   try {

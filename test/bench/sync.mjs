@@ -19,16 +19,12 @@
 //
 // Run alone:      node test/bench/sync.mjs        (after `npm run build`)
 // From run.mjs:   const { benchSync } = await import('./sync.mjs'); failed += await benchSync();
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { admin, benchAccount, bin, startBenchSandbox, writeFolder } from './lib-account.mjs';
 import { runOnce, timeInRotation } from './timing.mjs';
-
-const { fetch } = globalThis;
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'kagent.js');
 const FILES = Number(process.env.BENCH_SYNC_FILES ?? 1000);
 const RUNS = Number(process.env.BENCH_SYNC_RUNS ?? 11);
 const TARGET = 1.2;
@@ -60,56 +56,16 @@ const get = (path) => new Promise((resolve, reject) => {
 })().catch((e) => { console.error(e.message); process.exit(1); });
 `;
 
-async function admin(sandbox, method, path, body) {
-  const response = await fetch(`${sandbox.origin}${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
 export async function benchSync() {
   console.log(`\nlib sync, no-op re-sync of ${FILES} files (Node ${process.version})`);
-  const { startSandbox } = await import('../../dist/sandbox.js');
-  const sandbox = await startSandbox({ port: 0, rateLimit: 0, quiet: true });
+  const sandbox = await startBenchSandbox();
   const work = mkdtempSync(join(tmpdir(), 'kagent-bench-sync-'));
   try {
-    const dir = join(work, 'docs');
-    for (let i = 0; i < FILES; i++) {
-      const rel = join(`part-${String(i % 10)}`, `page-${String(i).padStart(4, '0')}.md`);
-      mkdirSync(join(dir, rel, '..'), { recursive: true });
-      writeFileSync(join(dir, rel), `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}${i}\n`);
-    }
-    const { apiKey } = await admin(sandbox, 'POST', '/_sandbox/accounts', {
-      credits: 1_000_000,
-      limits: { storageBytes: 1e12 },
+    const dir = writeFolder(join(work, 'docs'), FILES, {
+      folders: 10,
+      text: (i) => `# Page ${i}\n\n${'Some documentation text. '.repeat(20)}${i}\n`,
     });
-    await fetch(`${sandbox.baseUrl}/spaces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Handbook' }),
-    });
-    const configDir = join(work, 'config');
-    mkdirSync(configDir);
-    writeFileSync(
-      join(configDir, 'config.json'),
-      JSON.stringify({
-        currentProfile: 'bench',
-        profiles: { bench: { baseUrl: sandbox.baseUrl, apiKey, rateLimit: 1_000_000 } },
-      }),
-      { mode: 0o600 },
-    );
-    const env = {
-      KAGENT_CONFIG_DIR: configDir,
-      KAGENT_CACHE_DIR: join(work, 'cache'),
-      CI: '1',
-      NO_COLOR: '1',
-      KAGENT_API_KEY: '',
-      KAGENT_BASE_URL: '',
-    };
+    const { apiKey, env } = await benchAccount(sandbox, work, { space: 'Handbook' });
     const syncArgv = [process.execPath, bin, 'lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
 
     const first = await runOnce(syncArgv, env);
