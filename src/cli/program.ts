@@ -7,7 +7,7 @@
 import type { Context, Editor, Prompter } from '../context.js';
 import type { Clock } from '../http/clock.js';
 import type { CommandSpec } from '../kit/define.js';
-import { ExitCode } from '../errors.js';
+import { abortError, ExitCode } from '../errors.js';
 import type { Streams } from '../io/terminal.js';
 import { extractJsonFields, groupWordIn, operandsAfter } from './argv.js';
 import { jsonRequested, toGlobalFlags } from './global-flags.js';
@@ -15,7 +15,7 @@ import { ParseFailure, type Invocation } from './option-values.js';
 import { loadGroup } from './groups.js';
 import { findGroup } from './manifest.js';
 import { recoverFromMisfit } from '../io/output.js';
-import { guardStream, settled, writeFailure } from '../io/streams.js';
+import { abandonUnwritten, bindSignal, guardStream, settled, writeFailure } from '../io/streams.js';
 import { colorEnabled, envFlag } from '../io/terminal.js';
 import { commandDeadline } from '../http/deadline.js';
 import { createContext } from './runtime.js';
@@ -55,6 +55,7 @@ export async function run(options: RunOptions): Promise<number> {
   const signal = options.signal ?? new AbortController().signal;
   let argv = options.argv;
   let flags: Context['flags'] | undefined;
+  let commandSignal: AbortSignal = signal;
 
   try {
     // Watched from the start: help written into a full disk is a failure too.
@@ -96,10 +97,11 @@ export async function run(options: RunOptions): Promise<number> {
 
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
-    const commandSignal =
-      flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt
-        ? commandDeadline(signal, flags.timeout * 1000, options.startedAt)
-        : signal;
+    if (flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt)
+      commandSignal = commandDeadline(signal, flags.timeout * 1000, options.startedAt);
+    // A reader that takes nothing holds the command no longer than its deadline or Ctrl-C.
+    bindSignal(options.stdout, commandSignal);
+    bindSignal(options.stderr, commandSignal);
     const ctx = createContext({
       streams: options,
       env,
@@ -115,6 +117,8 @@ export async function run(options: RunOptions): Promise<number> {
     return await invoke(read.invocation, ctx, options, signal);
   } catch (caught) {
     let error = caught;
+    // Stopped (the deadline, Ctrl-C) with output the reader has not taken: dropped, not waited for at the exit.
+    if (commandSignal.aborted) abandonUnwritten(options.stdout);
     if (isHelpOrVersion(error)) {
       const failed = await writeFailure(options.stdout);
       if (!failed) return ExitCode.OK;
@@ -152,6 +156,8 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions, inte
     await ctx.io.endPaging();
   }
   await Promise.all([settled(options.stdout), settled(options.stderr)]);
+  // Its output not taken by the deadline (or Ctrl-C): the run did not deliver it.
+  if (ctx.signal.aborted && options.stdout.writableLength > 0) throw abortError(ctx.signal);
   // (Ctrl-C only: a command that finished despite its --timeout running out has succeeded.)
   if (interrupt.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
   return ExitCode.OK;

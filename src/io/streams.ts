@@ -1,7 +1,7 @@
 // Writing to stdout/stderr with back-pressure, and a closed pipe (`kagent ... | head`)
 // turned into a quiet exit 0 instead of an unhandled 'error' event.
 import type { Writable } from 'node:stream';
-import { CliError, ExitCode } from '../errors.js';
+import { abortError, CliError, ExitCode } from '../errors.js';
 import { redactStream } from './redact.js';
 import { guardOutput, sanitize, withoutControls } from './sanitize.js';
 
@@ -17,6 +17,8 @@ interface StreamState {
   error: (Error & { code?: string }) | undefined;
   /** Characters written through emit(). */
   written: number;
+  /** The command's signal (Ctrl-C, --timeout): a wait for a reader that takes nothing ends with it. */
+  signal?: AbortSignal;
 }
 
 // Per-stream, keyed by the stream object itself: no process-wide state.
@@ -47,6 +49,26 @@ export function hasWritten(stream: Writable): boolean {
  */
 export function guardStream(stream: Writable): void {
   stateOf(stream);
+}
+
+/**
+ * Makes waits on the stream (back-pressure, the last flush) end when `signal` aborts: a
+ * reader that never reads (`kagent … | stuck`) cannot hold the command past --timeout or Ctrl-C.
+ */
+export function bindSignal(stream: Writable, signal: AbortSignal): void {
+  stateOf(stream).signal = signal;
+}
+
+/**
+ * After an abort: output the reader has not taken is dropped (the stream is destroyed), so
+ * that nothing waits for it at the exit. True when there was some (the run did not deliver it).
+ */
+export function abandonUnwritten(stream: Writable): boolean {
+  if (stream.destroyed || stream.writableEnded || stream.writableLength === 0) return false;
+  stream.destroy();
+  // process.stdout outlives destroy() (Node keeps its descriptor): ended, the exit's flush does not wait on it.
+  stream.end();
+  return true;
 }
 
 /**
@@ -99,17 +121,8 @@ export async function emit(stream: Writable, text: string, exact = false): Promi
   state.written += text.length;
   const more = stream.write(exact ? text : guardOutput(text));
   if (!more) {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        stream.off('drain', done);
-        stream.off('error', done);
-        stream.off('close', done);
-        resolve();
-      };
-      stream.on('drain', done);
-      stream.on('error', done);
-      stream.on('close', done);
-    });
+    await untilWritten(stream, 'drain');
+    if (state.signal?.aborted) throw abortError(state.signal);
   }
   const after = failure(state);
   if (after) throw after;
@@ -128,12 +141,35 @@ export function emitText(stream: Writable, text: string, terminal: boolean): Pro
 
 /** Resolves once the stream has taken every write queued so far (a command's output is out when it returns). */
 export function settled(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || stream.writableEnded) return resolve();
-    try {
-      stream.write('', () => resolve());
-    } catch {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return untilWritten(stream, 'flush');
+}
+
+/**
+ * Waits for the stream to take what it holds ('drain', or the callback of an empty write for
+ * 'flush'), for it to fail or close, or for its command's signal to abort.
+ */
+function untilWritten(stream: Writable, what: 'drain' | 'flush'): Promise<void> {
+  const signal = states.get(stream)?.signal;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      signal?.removeEventListener('abort', done);
       resolve();
+    };
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener('abort', done, { once: true });
+    stream.on('error', done);
+    stream.on('close', done);
+    if (what === 'drain') stream.on('drain', done);
+    else {
+      try {
+        stream.write('', done);
+      } catch {
+        done();
+      }
     }
   });
 }

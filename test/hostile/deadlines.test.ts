@@ -2,14 +2,15 @@
 // peers that never finish, ends within N s plus at most one — whether the
 // service trickles its answer a byte at a time, accepts and never answers, a
 // proxy never opens its tunnel, or the wait is for the rate budget or a retry.
-// One Ctrl-C ends a command whose socket is stuck, at once.
+// One Ctrl-C ends a command whose socket is stuck, at once. A reader that takes
+// nothing of the output (stdout a pipe nobody reads) holds it no longer either.
 import { spawn } from 'node:child_process';
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
 import { bin, ensureBuilt, root, testNode } from '../helpers/binary.js';
-import { hostileServer, silentProxy, type HostileServer, type SilentProxy } from '../helpers/hostile-server.js';
+import { bigMe, hostileServer, silentProxy, type HostileServer, type SilentProxy } from '../helpers/hostile-server.js';
 import { tempDir } from '../helpers/run.js';
 
 beforeAll(() => ensureBuilt());
@@ -36,7 +37,7 @@ interface Ran {
 function kagent(
   args: string[],
   env: Record<string, string> = {},
-  options: { interruptAfterMs?: number; configDir?: string } = {},
+  options: { interruptAfterMs?: number; configDir?: string; stdoutUnread?: boolean } = {},
 ): Promise<Ran & { interruptedAt?: number }> {
   const home = options.configDir ?? tempDir('kagent-hostile-');
   const started = Date.now();
@@ -54,7 +55,9 @@ function kagent(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  // stdoutUnread: a reader that takes nothing (the pipe fills, and kagent's writes wait).
+  if (options.stdoutUnread) child.stdout.pause();
+  else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let interruptedAt: number | undefined;
   if (options.interruptAfterMs !== undefined) {
@@ -66,7 +69,8 @@ function kagent(
   // Whatever happens, no test waits past this (the old code ran for minutes).
   const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
   return new Promise((resolve) => {
-    child.on('close', (code) => {
+    // (An unread stdout never closes: the process's exit is the end then.)
+    child.on(options.stdoutUnread ? 'exit' : 'close', (code) => {
       clearTimeout(guard);
       resolve({
         code,
@@ -279,5 +283,35 @@ describe('the deadline is exit 7 and Ctrl-C is 130, whatever was waiting', () =>
     expect(r.code).toBe(130);
     expect(r.interruptedAt).toBeLessThan(1_000);
     expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('a reader that takes nothing (stdout a pipe nobody reads)', () => {
+  /** /me with a 2 MB field: far more than a pipe holds. */
+  const bigAnswer = () => serve(() => ({ kind: 'answer', status: 200, bytes: bigMe(2 * 1024 * 1024) }));
+
+  it.each([[['me', '--json']], [['me']], [['api', '/me']]])(
+    '`kagent %j --timeout 2` ends within 3 s with exit 7 (TIMEOUT), not when the reader leaves',
+    async (args) => {
+      const server = await bigAnswer();
+      const r = await kagent([...args, '--timeout', '2', '--base-url', server.baseUrl], {}, { stdoutUnread: true });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/TIMEOUT/);
+      expect(r.elapsedMs).toBeLessThan(2_000 + SLACK_MS);
+    },
+  );
+
+  it('one Ctrl-C ends it (exit 130, within a second)', async () => {
+    const server = await bigAnswer();
+    const r = await kagent(
+      ['me', '--json', '--base-url', server.baseUrl],
+      {},
+      {
+        stdoutUnread: true,
+        interruptAfterMs: 1_000,
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(r.interruptedAt).toBeLessThan(SLACK_MS);
   });
 });
