@@ -99,8 +99,10 @@ export interface Context {
    * Built on first use: commands that never call the API never load the HTTP stack.
    * `keyOptional`: the request needs no key (the published API description), so a missing
    * key is no error; the client still refuses operations that need one.
+   * `credentials`: a client for these instead of the configured ones (`auth login` checks a
+   * new key before it saves it); made anew each time, never the one later calls get.
    */
-  api(options?: { keyOptional?: boolean }): Promise<ApiClient>;
+  api(options?: { keyOptional?: boolean; credentials?: { baseUrl: string; apiKey: string } }): Promise<ApiClient>;
   /** Answers of this run that did not fit their assumed shape (tolerant reading), oldest first. */
   misfits?: Misfit[];
   /** The last answer of this run (tolerant reading falls back to it when a command fails on it). */

@@ -3,7 +3,7 @@ import type { Context, ValueSource } from '../../src/context.js';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { type AuthStatus, statusOf } from './shared.js';
+import { type AuthStatus, statusOf } from '../../src/auth/status.js';
 import { maskKey } from '../../src/config/resolve.js';
 import * as output from '../../src/io/output.js';
 

@@ -75,10 +75,12 @@ export function createContext(options: RuntimeOptions): RuntimeContext {
     io,
     flags,
     config,
-    api: (options) =>
-      options?.keyOptional && !config.apiKey
+    api: (options) => {
+      if (options?.credentials) return connect(ctx, options.credentials);
+      return options?.keyOptional && !config.apiKey
         ? (keyless ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: undefined }, { keyOptional: true }))
-        : (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey })),
+        : (client ??= connect(ctx, { baseUrl: config.baseUrl, apiKey: config.apiKey }));
+    },
     misfits: [],
     clock,
     serviceClock: new ServiceClock(clock),
@@ -152,11 +154,11 @@ export interface Credentials {
 }
 
 /**
- * An API client for these credentials (ctx.api() uses the resolved ones;
+ * An API client for these credentials (ctx.api() uses the resolved ones, or
  * `auth login` checks new ones before saving them). The HTTP stack is
  * imported here, on first use.
  */
-export async function connect(
+async function connect(
   ctx: Pick<Context, 'io' | 'flags' | 'config' | 'signal' | 'version' | 'misfits' | 'lastAnswer' | 'serviceClock'>,
   credentials: Credentials,
   options: { keyOptional?: boolean } = {},

@@ -41,6 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   docsync: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
+  auth: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   watch: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'follow'],
   sandbox: ['api', 'upload', 'lazy'],
   commands: [
@@ -62,6 +63,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'doctor',
     'raw-api',
     'watch',
+    'auth',
     'cli',
   ],
   cli: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'commands'],

@@ -1,6 +1,6 @@
-// What several `kagent auth` verbs share.
-import type { Me } from '../../src/api/shapes.js';
-import type { Context, ValueSource } from '../../src/context.js';
+// What `kagent auth status` and `kagent auth login --json` report about the login.
+import type { Me } from '../api/shapes.js';
+import type { Context, ValueSource } from '../context.js';
 
 /** What `auth status` (and `auth login --json`) report. */
 export interface AuthStatus {
