@@ -1,30 +1,29 @@
 import type { Context } from '../../src/context.js';
-import { abortError, CliError, ExitCode, UsageError, mostSevere } from '../../src/errors.js';
+import { abortError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import type { DigestCache } from '../../src/upload/digest-cache.js';
-import type { Source } from '../../src/upload/discover.js';
-import type { PlanLine, PlanTotals } from '../../src/upload/sync-report.js';
 import type { SyncPlan } from '../../src/upload/sync-plan.js';
 import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
 import { reportRunRefusal, reportSkipped } from '../../src/upload/ci-report.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { spinnersAllowed } from '../../src/io/spinner.js';
 import { note } from '../../src/io/output.js';
-import { accountFileLimit, refusedBeforeReading, uploadAll } from '../../src/upload/uploader.js';
-import { discover, refusalExitCode } from '../../src/upload/discover.js';
+import { accountFileLimit, uploadAll } from '../../src/upload/uploader.js';
+import { discover } from '../../src/upload/discover.js';
 import { digestCache, folderDigests } from '../../src/upload/digest-cache.js';
 import { defaultCacheDir } from '../../src/config/cache-dir.js';
 import { resolve, basename } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { runSync } from '../../src/upload/sync.js';
-import { createSyncReporter, printSyncPlan } from '../../src/upload/sync-report.js';
-import { inspect } from '../../src/upload/prepare.js';
+import { createSyncReporter } from '../../src/upload/sync-report.js';
+import { syncDryRun } from '../../src/upload/plan.js';
 import * as S from '../../src/api/shapes.js';
 import {
   listSpace,
   planSync,
+  deletesByPath,
   plannedDeletes,
   prefixProblem,
   syncFileName,
@@ -54,8 +53,8 @@ export default defineCommand({
     'Which files: a symbolic link is followed only while it stays in DIR; one that leads out (unless --follow-symlinks), leads nowhere or loops is skipped with a warning line, and no file of kagent\'s own config or cache (where the API key is kept) is ever sent, whatever path or link leads there. --exclude and --include (globs, repeatable, the later wins, as in aws s3 sync) leave files out (a pattern without "/" matches a name at any depth, one with "/" the path under DIR), and the items of files left out are not deleted.',
     "Which item came from which file: each file is sent under its own name (the title people see) with the note 'kagent lib sync \"<prefix>\" \"<path>\"' (prefix: DIR's own name, or --prefix), and the service's listing of the space gives every item's note and SHA-256 back. Nothing is kept on this machine. Give each folder synced into a space its own --prefix (for example the repository's name). A renamed file shows its new name once --delete lets its old item go; items named by earlier versions (<prefix>:<path with : between folders>) are renamed once. When the listing does not give notes, the run says so and deletes nothing (uploads still go); without SHA-256 every file is sent and the service tells which are unchanged.",
     "Safe to stop and run again, and to run twice at once: uploads carry `lib upload`'s content-derived Idempotency-Keys, an earlier version is deleted only after its replacement exists, and an item whose bytes are still those of a file in DIR is never deleted. Requests go within the account's rate, shared by every kagent process on the machine.",
-    '--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints each action (upload, replace, delete, keep; unchanged files with --json or piped), then the bytes and write requests the run would take at the profile\'s rate. Piped: "action path size item earlier-items|error-code". --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.',
-    'Output: on a terminal a line per file that changed and a progress bar; piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped; unchanged files only with --verbose, so a run that changes nothing prints nothing); --json one object per line {path, name, size, status, item?, previous?, reason?, error?}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
+    "--dry-run reads the listing (and GET /me for the per-file limit) and sends nothing: it prints the run's lines in the plain tense (upload, replace, delete, keep, unchanged, fail), then the bytes and write requests the run would take at the profile's rate. --max-deletes N refuses a run that would delete more than N items of files no longer in DIR (earlier versions of changed files are replaced apart, not counted): exit 1, nothing sent.",
+    'Output, the plan\'s and the run\'s alike (docs/sync.md): on a terminal a line per file that changed and a progress bar (files, bytes, items still to delete); piped "status path item earlier-items|error-code" (status: uploaded, replaced, deleted, unchanged, kept, failed, skipped; unchanged files only with --verbose, so a run that changes nothing prints nothing); --json one object per line with every field, null where it does not apply: {path, name, size, status, item, previous, reason, error, key, sha256}. stderr ends with "N uploaded, N replaced, N deleted, N unchanged, N failed". With GITHUB_ACTIONS set, a table goes to $GITHUB_STEP_SUMMARY and each failure becomes an ::error annotation; --report FILE writes JUnit XML.',
     'Exit status: 0 when DIR and the space match; the most severe failure otherwise (as `lib upload`); 1 when --max-deletes refused the run, or when --delete was asked but the service does not say which items came from DIR; 2 for an empty or missing DIR, or --delete without --yes and no terminal.',
   ].join('\n\n'),
   arguments: [{ name: 'dir', description: 'the folder to sync (hidden files and folders inside it are skipped)' }],
@@ -139,7 +138,8 @@ async function syncRun(ctx: Context, opts: SyncOptions, dir: string): Promise<vo
   if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
   if (ctx.signal.aborted) throw stopped(ctx);
   const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
-  if (opts.dryRun) await dryRun(ctx, plan, opts, limit, cache);
+  if (opts.dryRun)
+    await syncDryRun(ctx, plan, { deleting: opts.delete === true, verbose: opts.verbose === true, limit, cache });
   if (tooMany) throw tooMany;
   if (opts.dryRun) return;
 
@@ -217,6 +217,7 @@ async function execute(
     dir,
     report: opts.report,
     verbose: opts.verbose === true,
+    deletes: deletesByPath(plan, opts.delete === true),
   });
   const started = performance.now();
   let summary;
@@ -268,127 +269,4 @@ async function execute(
       hint: 'the uploads went ahead; the items of removed and replaced files stay (delete them with `kagent lib delete`)',
     });
   }
-}
-
-async function dryRun(
-  ctx: Context,
-  plan: SyncPlan,
-  opts: SyncOptions,
-  limit: () => Promise<number | undefined>,
-  cache: DigestCache,
-): Promise<void> {
-  const { lines, codes } = await planLines(ctx, plan, opts, limit, cache);
-  await printSyncPlan(ctx, lines, planTotals(lines, plan, ctx.config.rateLimit), plan, {
-    verbose: opts.verbose === true,
-  });
-  if (codes.length > 0) {
-    throw new CliError(`${codes.length} file${codes.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`, {
-      code: 'SYNC_FAILED',
-      exitCode: mostSevere(codes),
-      hint: 'fix those files (see above), then run it again',
-    });
-  }
-}
-
-/** What a run would do with each file and item (a file to send is checked as an upload would check it), and the exit codes of those that would fail. */
-async function planLines(
-  ctx: Context,
-  plan: SyncPlan,
-  opts: SyncOptions,
-  limit: () => Promise<number | undefined>,
-  cache: DigestCache,
-): Promise<{ lines: PlanLine[]; codes: number[] }> {
-  const lines: PlanLine[] = [];
-  const codes: number[] = [];
-  const base = (source: Source & { rel?: string }) => ({
-    path: source.rel ?? source.display,
-    name: source.name,
-    size: source.size,
-  });
-  const names = plan.mapping.names;
-  for (const source of plan.refused) {
-    lines.push({
-      ...base(source),
-      action: 'fail',
-      error: {
-        code: source.refusal?.code ?? 'FILE_UNREADABLE',
-        message: source.refusal?.message ?? 'cannot read the file',
-      },
-    });
-    codes.push(refusalExitCode(source.refusal));
-  }
-  for (const file of plan.files) {
-    if (file.action === 'keep') {
-      if (names && file.previous.length > 0)
-        lines.push({
-          ...base(file.source),
-          action: 'replace',
-          item: file.holder?.id,
-          previous: file.previous.map((p) => p.id),
-          reason: 'the upload is there; earlier versions are deleted',
-        });
-      else lines.push({ ...base(file.source), action: 'unchanged', ...(file.holder ? { item: file.holder.id } : {}) });
-      continue;
-    }
-    // Every check the run makes: the name and note bounds first, then the file's own.
-    const before = refusedBeforeReading(file.source);
-    const checked = before?.error
-      ? { ok: false as const, refusal: { ...before.error, exitCode: before.exitCode ?? ExitCode.USAGE } }
-      : await inspect(file.source.path, file.source.name, file.source.size, { limit, cache, signal: ctx.signal });
-    if (!checked.ok) {
-      lines.push({
-        ...base(file.source),
-        action: 'fail',
-        error: { code: checked.refusal.code, message: checked.refusal.message },
-      });
-      codes.push(checked.refusal.exitCode);
-      continue;
-    }
-    // The earlier scheme's item of the file goes first, then the file under its own name.
-    const earlier = [...(file.migrated ? [file.migrated] : []), ...file.previous].map((p) => p.id);
-    lines.push({
-      ...base(file.source),
-      action: file.migrated ? 'replace' : file.action,
-      ...(names && earlier.length > 0 ? { previous: earlier } : {}),
-    });
-  }
-  for (const removal of plan.removals) {
-    const line = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: removal.item.id };
-    if (removal.heldFor !== undefined)
-      lines.push({ ...line, action: 'keep', reason: `its bytes are those of ${removal.heldFor}` });
-    else if (opts.delete && names) lines.push({ ...line, action: 'delete' });
-    else
-      lines.push({
-        ...line,
-        action: 'keep',
-        reason: names
-          ? 'the file is no longer in the folder; --delete deletes its item'
-          : 'the service does not say which items came from the folder',
-      });
-  }
-  return { lines, codes };
-}
-
-/** The plan's counts: files by action, bytes and write requests to send, and the time they take at the profile's rate. */
-function planTotals(lines: PlanLine[], plan: SyncPlan, rate: number): PlanTotals {
-  const names = plan.mapping.names;
-  const sending = lines.filter((l) => l.action === 'upload' || (l.action === 'replace' && l.reason === undefined));
-  const deletes = lines.reduce(
-    (n, l) => n + (l.action === 'delete' ? 1 : 0) + (names && l.action === 'replace' ? (l.previous?.length ?? 0) : 0),
-    0,
-  );
-  const requests = sending.length + deletes;
-  return {
-    upload: lines.filter((l) => l.action === 'upload').length,
-    replace: lines.filter((l) => l.action === 'replace').length,
-    delete: lines.filter((l) => l.action === 'delete').length,
-    unchanged: lines.filter((l) => l.action === 'unchanged').length,
-    keep: lines.filter((l) => l.action === 'keep').length,
-    fail: lines.filter((l) => l.action === 'fail').length,
-    bytes: sending.reduce((n, l) => n + l.size, 0),
-    requests,
-    reads: plan.listRequests,
-    ratePerMinute: rate,
-    seconds: Math.ceil((requests * 60) / rate),
-  };
 }

@@ -15,3 +15,48 @@ export function liveWidth(io: Pick<IO, 'stderr' | 'columns'>): number {
 export function fitLive(io: Pick<IO, 'stderr' | 'columns'>, text: string, reserved = 0): string {
   return truncate(text, Math.max(1, liveWidth(io) - reserved));
 }
+
+/** A line redrawn in place (a progress bar): what aboveLive() needs to write around it. */
+export interface LiveLine {
+  clear(): void;
+  draw(): void;
+}
+
+interface Shown {
+  line: LiveLine;
+  /** Writes under way above it: its own timer must not draw meanwhile. */
+  held: number;
+}
+
+const shown = new WeakMap<object, Shown>();
+
+/** `line` is live on `stream` until the returned function is called: every note written through aboveLive() goes above it. */
+export function showLive(stream: object, line: LiveLine): () => void {
+  const entry = { line, held: 0 };
+  shown.set(stream, entry);
+  return () => {
+    if (shown.get(stream) === entry) shown.delete(stream);
+  };
+}
+
+/** Whether the live line of `stream` may draw now (no write above it is under way). */
+export function mayDraw(stream: object): boolean {
+  return (shown.get(stream)?.held ?? 0) === 0;
+}
+
+/**
+ * Runs `write` with the live line of `stream` cleared, then draws it again: a notice, a warning or a result is never
+ * printed onto the bar's row. Writes to stdout pass `stderr` too: on a terminal both are the same screen.
+ */
+export async function aboveLive<T>(stream: object, write: () => Promise<T>): Promise<T> {
+  const entry = shown.get(stream);
+  if (!entry) return write();
+  entry.held++;
+  if (entry.held === 1) entry.line.clear();
+  try {
+    return await write();
+  } finally {
+    entry.held--;
+    if (entry.held === 0 && shown.get(stream) === entry) entry.line.draw();
+  }
+}

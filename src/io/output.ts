@@ -24,6 +24,7 @@ import { runJq } from './jq.js';
 import { loadShapes } from '../lazy.js';
 import { visibleColumns, plainRow, renderTable } from './table.js';
 import { wrapText } from './width.js';
+import { aboveLive } from './live-line.js';
 
 export type { Column } from './table.js';
 export type { Formatter } from './format.js';
@@ -390,10 +391,10 @@ async function toStderr(
   await (ctx.io.stdout as { settle?: () => Promise<void> }).settle?.();
   const f = await getFormatter(ctx, 'stderr');
   const text = decorate(typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f)), f);
-  // At a terminal, wrapped at its width between words, continuation lines indented (a URL stays whole);
-  // the width code loads only then, keeping it out of every API call's chunk.
-  if (!ctx.io.stderrIsTTY) return emit(ctx.io.stderr, `${text}\n`);
-  await emit(ctx.io.stderr, `${wrapText(text, ctx.io.stderr.columns ?? ctx.io.columns, { hanging: 2 })}\n`);
+  // At a terminal, wrapped at its width between words, continuation lines indented (a URL stays whole).
+  const line = ctx.io.stderrIsTTY ? wrapText(text, ctx.io.stderr.columns ?? ctx.io.columns, { hanging: 2 }) : text;
+  // Above a live line (a progress bar), never onto it.
+  await aboveLive(ctx.io.stderr, () => emit(ctx.io.stderr, `${line}\n`));
 }
 
 /** A remark for the person at the terminal, on stderr; --quiet silences it. Strings are sanitised; a function gets the formatter, and what it returns is sanitised keeping our styling. */

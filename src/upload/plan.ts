@@ -1,67 +1,76 @@
-// `lib upload --dry-run`: what a run would do, without sending a file. Every
-// local check of a real run (type by content, empty, size against the plan's
-// per-file limit, names), each file's Idempotency-Key, the bytes and the
-// upload requests it would take at the account's rate; "already there" only
-// where that is known without sending — the library lists an item with the
-// same SHA-256 (when the service gives items' SHA-256) — else "would upload".
-// The reads it makes: GET /me (the per-file limit) and the library listing.
+// The dry runs of `lib upload` and `lib sync`: what a run would do, without sending a file. Every
+// local check of a real run (type by content, empty, size against the plan's per-file limit, names),
+// the bytes and the write requests it would take at the account's rate. Lines are the run's own
+// (lines.ts), the status in the plain tense: upload, exists, replace, delete, keep, unchanged, fail.
+//
+// `lib upload`: each file's Idempotency-Key; "exists" only where that is known without sending —
+// the library lists an item with the same SHA-256 (when the service gives items' SHA-256). Reads:
+// GET /me (the per-file limit) and the library listing.
+// `lib sync`: the plan of sync-plan.ts, each file to send checked as an upload would check it. Reads:
+// the space's listing (made by the plan), GET /me.
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
-import { escapeJsonControls, sanitizeLine } from '../io/sanitize.js';
+import { mostSevere, CliError, ExitCode } from '../errors.js';
+import { defaultCacheDir } from '../config/cache-dir.js';
+import { formatBytes } from '../io/bytes.js';
+import { getFormatter } from '../io/output.js';
 import { emit } from '../io/streams.js';
-import type { DigestCache } from './digest-cache.js';
+import { digestCache, type DigestCache } from './digest-cache.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
-import { formatBytes, inspect, sha256Of } from './prepare.js';
-import type { Target } from './uploader.js';
-import { mostSevere, CliError } from '../errors.js';
-import { getFormatter, wantsJson } from '../io/output.js';
-import { runJq } from '../io/jq.js';
-import { accountFileLimit } from './uploader.js';
-import { digestCache } from './digest-cache.js';
-import { defaultCacheDir } from '../config/cache-dir.js';
+import { linePrinter, type ReportLine } from './lines.js';
+import { inspect, sha256Of } from './prepare.js';
+import type { SyncPlan } from './sync-plan.js';
+import { accountFileLimit, refusedBeforeReading, type Target } from './uploader.js';
 
-export type PlannedStatus = 'would-upload' | 'exists' | 'failed';
+type Planned = ReportLine & { exitCode?: number };
 
-export interface PlannedFile {
-  path: string;
-  name: string;
-  size: number;
-  status: PlannedStatus;
-  /** The Idempotency-Key the upload would carry (files that pass the checks). */
-  key?: string;
-  sha256?: string;
-  /** The library item with the same SHA-256 ("exists"). */
-  item?: { id: string; title: string };
-  error?: { code: string; message: string };
-  exitCode?: number;
+/** What a file to send would meet: every check the run makes, the name and note bounds first. */
+async function check(
+  source: Source,
+  options: { limit: () => Promise<number | undefined>; cache?: DigestCache; signal?: AbortSignal },
+) {
+  const before = refusedBeforeReading(source);
+  if (before?.error)
+    return { ok: false as const, refusal: { ...before.error, exitCode: before.exitCode ?? ExitCode.USAGE } };
+  return inspect(source.path, source.name, source.size, options);
 }
 
-export interface PlanSummary {
-  files: number;
-  wouldUpload: number;
-  exists: number;
-  failed: number;
-  /** Bytes the run would send. */
-  bytes: number;
-  /** Upload requests the run would make (one per file to send, retries aside). */
-  requests: number;
-  ratePerMinute: number;
-  /** The share of the account's rate those requests take: requests × 60 / rate, in seconds. */
-  seconds: number;
-  /** Whether the library said items' SHA-256 (so "already there" could be known). */
-  libraryHashes: boolean;
-  exitCode: number;
+/** A line that would fail, with its exit code. */
+function failing(base: Omit<ReportLine, 'status'>, refusal: { code: string; message: string; exitCode: number }) {
+  return {
+    ...base,
+    status: 'fail' as const,
+    error: { code: refusal.code, message: refusal.message },
+    exitCode: refusal.exitCode,
+  };
 }
 
-export interface PlanOptions {
-  api: ApiClient;
-  target: Target;
-  limit: () => Promise<number | undefined>;
-  cache?: DigestCache;
-  ratePerMinute: number;
-  signal?: AbortSignal;
+/** The exit a real run would end with for the checks, and its refusal; a summary line on stderr first. */
+async function endAs(
+  ctx: Pick<Context, 'io' | 'flags'>,
+  lines: Planned[],
+  summary: string,
+  failed: { code: string; message: (failing: number) => string },
+): Promise<void> {
+  if (!ctx.flags.quiet) await emit(ctx.io.stderr, summary);
+  const codes = lines.filter((l) => l.status === 'fail').map((l) => l.exitCode ?? ExitCode.ERROR);
+  if (codes.length === 0) return;
+  throw new CliError(failed.message(codes.length), {
+    code: failed.code,
+    exitCode: mostSevere(codes),
+    hint: 'fix those files (see above), then run it again',
+  });
 }
+
+/** The seconds `requests` take of the rate: ", 4 s at 30 requests a minute", or '' for none. */
+function atRate(requests: number, rate: number, words: string): string {
+  return requests > 0 ? `, ${Math.ceil((requests * 60) / rate)} s ${words} ${rate} requests a minute` : '';
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// ---------------------------------------------------------------- lib upload --dry-run
 
 /** SHA-256 → item of every file the library lists (items without a SHA-256 are left out). */
 async function libraryHashes(
@@ -79,36 +88,31 @@ async function libraryHashes(
   return { byHash, listed };
 }
 
+export interface UploadPlanOptions {
+  api: ApiClient;
+  target: Target;
+  limit: () => Promise<number | undefined>;
+  cache?: DigestCache;
+  signal?: AbortSignal;
+}
+
+/** Each file of a `lib upload` as the run would meet it; `hashes`: whether "exists" could be known. */
 export async function planUploads(
   sources: Source[],
-  options: PlanOptions,
-): Promise<{ files: PlannedFile[]; summary: PlanSummary }> {
-  const files: PlannedFile[] = [];
+  options: UploadPlanOptions,
+): Promise<{ lines: Planned[]; hashes: boolean }> {
+  const lines: Planned[] = [];
   let library: Awaited<ReturnType<typeof libraryHashes>> | undefined;
   for (const source of sources) {
     const base = { path: source.display, name: source.name, size: source.size };
     // Refused from the listing alone (a name that is not UTF-8), as the real run refuses it.
     if (source.refusal) {
-      files.push({
-        ...base,
-        status: 'failed',
-        error: { ...source.refusal },
-        exitCode: refusalExitCode(source.refusal),
-      });
+      lines.push(failing(base, { ...source.refusal, exitCode: refusalExitCode(source.refusal) }));
       continue;
     }
-    const checked = await inspect(source.path, source.name, source.size, {
-      limit: options.limit,
-      cache: options.cache,
-      signal: options.signal,
-    });
+    const checked = await check(source, options);
     if (!checked.ok) {
-      files.push({
-        ...base,
-        status: 'failed',
-        error: { code: checked.refusal.code, message: checked.refusal.message },
-        exitCode: checked.refusal.exitCode,
-      });
+      lines.push(failing(base, checked.refusal));
       continue;
     }
     const key = uploadKey({ digest: checked.digest, sampled: checked.sampled, name: source.name, ...options.target });
@@ -116,97 +120,113 @@ export async function planUploads(
       checked.sha256 ?? (await sha256Of(source.path, source.size, { cache: options.cache, signal: options.signal }));
     library ??= await libraryHashes(options.api, options.signal);
     const item = library.byHash.get(sha256);
-    files.push({ ...base, status: item ? 'exists' : 'would-upload', key, sha256, ...(item ? { item } : {}) });
+    lines.push({ ...base, status: item ? 'exists' : 'upload', key, sha256, ...(item ? { item } : {}) });
   }
-  const sending = files.filter((f) => f.status === 'would-upload');
-  const rate = options.ratePerMinute;
-  const summary: PlanSummary = {
-    files: files.length,
-    wouldUpload: sending.length,
-    exists: files.filter((f) => f.status === 'exists').length,
-    failed: files.filter((f) => f.status === 'failed').length,
-    bytes: sending.reduce((sum, f) => sum + f.size, 0),
-    requests: sending.length,
-    ratePerMinute: rate,
-    seconds: Math.ceil((sending.length * 60) / rate),
-    libraryHashes: library === undefined || library.listed === 0 || library.byHash.size > 0,
-    exitCode: mostSevere(files.map((f) => f.exitCode ?? 0)),
-  };
-  return { files, summary };
-}
-
-/** The plan in the usual three forms: NDJSON with --json, a line per file on a terminal, TSV when piped; the summary on stderr. */
-export async function printPlan(
-  ctx: Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'> & { signal?: AbortSignal },
-  files: PlannedFile[],
-  summary: PlanSummary,
-): Promise<void> {
-  const f = await getFormatter(ctx, 'stdout');
-  const err = await getFormatter(ctx, 'stderr');
-  // The keys are internal (110 characters): shown in --json, and in text only with --debug.
-  const keyOf = (file: PlannedFile) => (ctx.flags.debug ? (file.key ?? '') : '');
-  for (const file of files) {
-    const { exitCode: _exitCode, ...data } = file;
-    if (wantsJson(ctx)) {
-      if (ctx.flags.jq !== undefined) {
-        await emit(ctx.io.stdout, await runJq(data, ctx.flags.jq, false, { env: ctx.io.env, signal: ctx.signal }));
-      } else await emit(ctx.io.stdout, `${escapeJsonControls(JSON.stringify(data))}\n`);
-      continue;
-    }
-    const path = sanitizeLine(file.path);
-    if (f.tty) {
-      const line =
-        file.status === 'would-upload'
-          ? `${f.green('+')} would upload ${path} ${f.dim(`(${formatBytes(file.size)})${keyOf(file) ? ` key ${keyOf(file)}` : ''}`)}`
-          : file.status === 'exists'
-            ? `${f.cyan('=')} already there ${path} ${f.dim('→')} ${sanitizeLine(file.item?.id ?? '')}`
-            : `${f.red('✗')} would fail ${path}: ${sanitizeLine(file.error?.message ?? '')} ${f.dim(`(${sanitizeLine(file.error?.code ?? '')})`)}`;
-      await emit(ctx.io.stdout, `${line}\n`);
-    } else {
-      await emit(
-        ctx.io.stdout,
-        `${file.status}\t${path}\t${file.size}\t${keyOf(file)}\t${sanitizeLine(file.item?.id ?? file.error?.code ?? '')}\n`,
-      );
-      if (file.error)
-        await emit(
-          ctx.io.stderr,
-          `${err.red('error:')} ${path}: ${sanitizeLine(file.error.message)} (${sanitizeLine(file.error.code)})\n`,
-        );
-    }
-  }
-  if (ctx.flags.quiet) return;
-  const time =
-    summary.requests > 0 ? `, ${summary.seconds} s of the rate of ${summary.ratePerMinute} requests a minute` : '';
-  const hashes = summary.libraryHashes
-    ? ''
-    : ' (the library lists no SHA-256: files it may already hold show as "would upload")';
-  await emit(
-    ctx.io.stderr,
-    `Dry run, nothing sent: ${summary.wouldUpload} would upload (${formatBytes(summary.bytes)} in ${summary.requests} upload request${summary.requests === 1 ? '' : 's'}${time}), ` +
-      `${summary.exists} already there, ${summary.failed} would fail${hashes}\n`,
-  );
+  return { lines, hashes: library === undefined || library.listed === 0 || library.byHash.size > 0 };
 }
 
 /** The whole dry run of `lib upload`: plan, print, and end as a real run would for the local checks. */
-export async function dryRun(ctx: Context, api: ApiClient, sources: Source[], target: Target): Promise<void> {
-  const planLimit = accountFileLimit(api, ctx.signal);
-  const { files, summary } = await planUploads(sources, {
+export async function uploadDryRun(ctx: Context, api: ApiClient, sources: Source[], target: Target): Promise<void> {
+  const { lines, hashes } = await planUploads(sources, {
     api,
     target,
-    limit: planLimit,
+    limit: accountFileLimit(api, ctx.signal),
     cache: digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now()),
-    ratePerMinute: ctx.config.rateLimit,
     signal: ctx.signal,
   });
-  await printPlan(ctx, files, summary);
-  if (summary.failed > 0) {
-    throw new CliError(
-      `${summary.failed} of ${files.length} file${files.length === 1 ? '' : 's'} would fail; nothing was sent (dry run)`,
-      {
-        code: 'UPLOAD_FAILED',
-        exitCode: summary.exitCode,
-        hint: 'fix those files (see above), then run it again',
-      },
-    );
+  await (await linePrinter(ctx)).print(lines);
+  const sending = lines.filter((l) => l.status === 'upload');
+  const count = (status: ReportLine['status']) => lines.filter((l) => l.status === status).length;
+  const bytes = sending.reduce((sum, l) => sum + l.size, 0);
+  const time = atRate(sending.length, ctx.config.rateLimit, 'of the rate of');
+  const unknown = hashes ? '' : ' (the library lists no SHA-256: files it may already hold show as "would upload")';
+  const summary =
+    `Dry run, nothing sent: ${sending.length} would upload (${formatBytes(bytes)} in ${plural(sending.length, 'upload request')}${time}), ` +
+    `${count('exists')} already there, ${count('fail')} would fail${unknown}\n`;
+  await endAs(ctx, lines, summary, {
+    code: 'UPLOAD_FAILED',
+    message: (n) => `${n} of ${plural(lines.length, 'file')} would fail; nothing was sent (dry run)`,
+  });
+}
+
+// ---------------------------------------------------------------- lib sync --dry-run
+
+export interface SyncDryRunOptions {
+  deleting: boolean;
+  verbose: boolean;
+  limit: () => Promise<number | undefined>;
+  cache: DigestCache;
+}
+
+/** What a sync would do with each file and item (a file to send is checked as an upload would check it). */
+export async function planSyncLines(ctx: Pick<Context, 'signal'>, plan: SyncPlan, options: SyncDryRunOptions) {
+  const lines: Planned[] = [];
+  const names = plan.mapping.names;
+  for (const source of plan.refused) {
+    const refusal = source.refusal ?? { code: 'FILE_UNREADABLE', message: 'cannot read the file' };
+    const base = { path: (source as Source & { rel?: string }).rel ?? source.display, name: source.name, size: 0 };
+    lines.push(failing(base, { ...refusal, exitCode: refusalExitCode(source.refusal) }));
   }
+  for (const file of plan.files) {
+    const base = { path: file.rel, name: file.source.name, size: file.source.size };
+    const sha256 = file.sha256 ?? file.holder?.sha256;
+    const known = sha256 ? { sha256 } : {};
+    const holder = file.holder ? { item: { id: file.holder.id } } : {};
+    if (file.action === 'keep' && names && file.previous.length > 0) {
+      const previous = file.previous.map((p) => p.id);
+      const reason = 'the upload is there; earlier versions are deleted';
+      lines.push({ ...base, status: 'replace', ...holder, previous, reason, ...known });
+    } else if (file.action === 'keep') lines.push({ ...base, status: 'unchanged', ...holder, ...known });
+    else {
+      const checked = await check(file.source, { ...options, signal: ctx.signal });
+      // The earlier scheme's item of the file goes first, then the file under its own name.
+      const earlier = [...(file.migrated ? [file.migrated] : []), ...file.previous].map((p) => p.id);
+      const previous = names && earlier.length > 0 ? { previous: earlier } : {};
+      const status = file.migrated ? 'replace' : file.action;
+      lines.push(checked.ok ? { ...base, status, ...previous, ...known } : failing(base, checked.refusal));
+    }
+  }
+  for (const removal of plan.removals) {
+    const line = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: { id: removal.item.id } };
+    if (removal.heldFor !== undefined)
+      lines.push({ ...line, status: 'keep', reason: `its bytes are those of ${removal.heldFor}` });
+    else if (options.deleting && names) lines.push({ ...line, status: 'delete' });
+    else {
+      const reason = names
+        ? 'the file is no longer in the folder; --delete deletes its item'
+        : 'the service does not say which items came from the folder';
+      lines.push({ ...line, status: 'keep', reason });
+    }
+  }
+  return lines;
+}
+
+/** The whole dry run of `lib sync`: plan, print, the counts and what they cost, and end as a real run would. */
+export async function syncDryRun(ctx: Context, plan: SyncPlan, options: SyncDryRunOptions): Promise<void> {
+  const lines = await planSyncLines(ctx, plan, options);
+  await (await linePrinter(ctx, { verbose: options.verbose })).print(lines);
+  const count = (status: ReportLine['status']) => lines.filter((l) => l.status === status).length;
+  // A replacement whose upload is already there sends nothing (its reason says so); its earlier versions go.
+  const sending = lines.filter((l) => l.status === 'upload' || (l.status === 'replace' && l.reason === undefined));
+  const earlier = plan.mapping.names
+    ? lines.reduce((n, l) => n + (l.status === 'replace' ? (l.previous?.length ?? 0) : 0), 0)
+    : 0;
+  const requests = sending.length + count('delete') + earlier;
+  const bytes = sending.reduce((n, l) => n + l.size, 0);
+  const time = atRate(requests, ctx.config.rateLimit, 'at');
+  const summary =
+    `Dry run, nothing sent: ${count('upload')} to upload, ${count('replace')} to replace, ${count('delete')} to delete, ${count('unchanged')} unchanged, ${count('keep')} kept, ${count('fail')} would fail; ` +
+    `${formatBytes(bytes)} in ${plural(requests, 'write request')}${time} (after ${plural(plan.listRequests, 'listing request')})\n`;
+  const err = await getFormatter(ctx, 'stderr');
+  const notes = [
+    plan.mapping.names ? '' : 'the listing gives no file names (fileName): nothing would be deleted',
+    plan.mapping.hashes
+      ? ''
+      : 'the listing gives no SHA-256: every file would be sent, and the service tells which are unchanged',
+  ].filter((n) => n !== '');
+  const noted = notes.map((n) => `${err.yellow('note:')} ${n}\n`).join('');
+  await endAs(ctx, lines, summary + noted, {
+    code: 'SYNC_FAILED',
+    message: (n) => `${plural(n, 'file')} would fail; nothing was sent (dry run)`,
+  });
 }

@@ -390,6 +390,19 @@ export function plannedDeletes(plan: SyncPlan, deleting: boolean): { removals: n
   return { removals, replacements };
 }
 
+/** The items a run will delete, by the path of the line that tells them (the file's, or the removed file's): as plannedDeletes counts them. */
+export function deletesByPath(plan: SyncPlan, deleting: boolean): Map<string, number> {
+  const byPath = new Map<string, number>();
+  if (!plan.mapping.names) return byPath;
+  for (const file of plan.files)
+    if (file.previous.length > 0 && (file.action === 'keep' || plan.mapping.hashes))
+      byPath.set(file.rel, file.previous.length);
+  if (deleting)
+    for (const removal of plan.removals)
+      if (removal.heldFor === undefined) byPath.set(removal.rel, (byPath.get(removal.rel) ?? 0) + 1);
+  return byPath;
+}
+
 /** The refusal of a run that would delete more items of gone files than --max-deletes allows. */
 export function tooManyDeletes(
   counts: { removals: number; replacements: number },

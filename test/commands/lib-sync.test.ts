@@ -493,7 +493,7 @@ describe('kagent lib sync', () => {
     expect(await library()).toEqual(before);
     const json = await sync(dir, ['--dry-run', '--json']);
     expect(ndjson(json.stdout).find((l) => l.path === 'old.md')).toMatchObject({
-      action: 'keep',
+      status: 'keep',
       reason: expect.stringMatching(/--delete/),
     });
   });

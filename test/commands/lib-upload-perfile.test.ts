@@ -103,7 +103,7 @@ describe('a name that is not UTF-8', () => {
     const r = await kagent(['lib', 'upload', dir, '--dry-run', '--json']);
     expect(r.code).toBe(2);
     const rows = ndjson(r.stdout) as Array<{ path?: string; status?: string; error?: { code: string } }>;
-    expect(rows.filter((x) => x.status === 'failed').map((x) => [x.path?.slice(dir.length), x.error?.code])).toEqual([
+    expect(rows.filter((x) => x.status === 'fail').map((x) => [x.path?.slice(dir.length), x.error?.code])).toEqual([
       ['/bad-\\xFF\\xFE.md', 'UNREADABLE_NAME'],
     ]);
     expect(await uploadRequests()).toBe(0);

@@ -18,6 +18,7 @@ import { writeProfile } from '../../src/config/store.js';
 import { SAMPLE_BLOCK_BYTES, SAMPLED_MIN_BYTES, formatBytes, sampleOffsets } from '../../src/upload/prepare.js';
 import { uploadKey } from '../../src/upload/key.js';
 import { LIMIT_ASKED_FROM } from '../../src/upload/uploader.js';
+import { FIELDS } from '../../src/upload/lines.js';
 import { abortableSleep } from '../../src/http/clock.js';
 
 useLibSandbox();
@@ -792,7 +793,9 @@ describe('lib upload: output modes', () => {
     const results = ndjson(r.stdout);
     expect(results).toHaveLength(2);
     for (const result of results) {
-      expect(Object.keys(result)).toEqual(['path', 'name', 'size', 'status', 'item']);
+      // One schema for every line of lib upload and lib sync, plan and run (src/upload/lines.ts): null where it does not apply.
+      expect(Object.keys(result)).toEqual([...FIELDS]);
+      expect(result).toMatchObject({ previous: null, reason: null, error: null, key: null });
       expect(result.item).toMatchObject({ kind: 'file', fileName: result.name });
     }
     const jq = await kagent(['lib', 'upload', dir, '--jq', '.status + " " + .name']);
@@ -831,17 +834,17 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
       item: { id: stored.id },
       sha256: sha256(DOCS['report.pdf']),
     });
-    expect(byName['empty.md']).toMatchObject({ status: 'failed', error: { code: 'EMPTY_FILE' } });
-    expect(byName['photo.pdf']).toMatchObject({ status: 'failed', error: { code: 'UNSUPPORTED_TYPE' } });
+    expect(byName['empty.md']).toMatchObject({ status: 'fail', error: { code: 'EMPTY_FILE' } });
+    expect(byName['photo.pdf']).toMatchObject({ status: 'fail', error: { code: 'UNSUPPORTED_TYPE' } });
     const plan = byName['plan.md'];
     expect(plan).toMatchObject({
-      status: 'would-upload',
+      status: 'upload',
       size: Buffer.byteLength(DOCS['notes/plan.md']),
       sha256: sha256(DOCS['notes/plan.md']),
     });
     expect(plan.key).toBe(uploadKey({ digest: sha256(DOCS['notes/plan.md']), sampled: false, name: 'plan.md' }));
     const sending = ['map.png', 'minutes.docx', 'plan.md', 'todo.txt'].map((name) => byName[name]);
-    expect(sending.every((f) => f.status === 'would-upload')).toBe(true);
+    expect(sending.every((f) => f.status === 'upload')).toBe(true);
     const bytes = sending.reduce((sum, f) => sum + f.size, 0);
     expect(r.stderr).toContain(
       `Dry run, nothing sent: 4 would upload (${formatBytes(bytes)} in 4 upload requests, 1 s of the rate of 100000 requests a minute), 1 already there, 2 would fail`,
@@ -855,7 +858,7 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
     expect(realByName['report.pdf'].status).toBe('exists');
   });
 
-  it('piped: status, path, size, key (only with --debug), item or error; terminal: a line per file, the key only with --debug; the rate of the profile sets the time', async () => {
+  it("piped: the run's columns (status, path, item, error); the key in --json, and on a terminal only with --debug; the rate of the profile sets the time", async () => {
     const dir = folder({ 'a.md': '# A\n', 'b.txt': 'b\n' });
     await writeProfile(s.configDir, 'slow', { baseUrl: s.t.baseUrl, apiKey: key, rateLimit: 30 }, {});
     const keyA = uploadKey({ digest: sha256('# A\n'), sampled: false, name: 'a.md' });
@@ -863,15 +866,19 @@ describe('lib upload --dry-run: the plan, and not a single upload request', () =
     const r = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow']);
     expect(r.code).toBe(0);
     expect(rows(r.stdout).sort()).toEqual([
-      ['would-upload', join(dir, 'a.md'), '4', '', ''],
-      ['would-upload', join(dir, 'b.txt'), '2', '', ''],
+      ['upload', join(dir, 'a.md'), '', ''],
+      ['upload', join(dir, 'b.txt'), '', ''],
     ]);
     expect(r.stdout).not.toContain(keyA);
     expect(r.stderr).toContain('2 would upload (6 B in 2 upload requests, 4 s of the rate of 30 requests a minute)');
-    const debug = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow', '--debug']);
-    expect(rows(debug.stdout).sort()).toEqual([
-      ['would-upload', join(dir, 'a.md'), '4', keyA, ''],
-      ['would-upload', join(dir, 'b.txt'), '2', keyB, ''],
+    const json = await kagent(['lib', 'upload', dir, '--dry-run', '-p', 'slow', '--json']);
+    expect(
+      ndjson(json.stdout)
+        .map((l) => [l.name, l.key])
+        .sort(),
+    ).toEqual([
+      ['a.md', keyA],
+      ['b.txt', keyB],
     ]);
     const tty = await kagent(['lib', 'upload', join(dir, 'a.md'), '--dry-run'], { tty: true });
     expect(tty.code).toBe(0);
