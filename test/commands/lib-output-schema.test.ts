@@ -107,7 +107,7 @@ describe('lib sync: the plan and the run share one schema', () => {
     expect(plan.map((row) => row[1]).sort()).toEqual(run.map((row) => row[1]).sort());
     for (const [status, path, item, detail] of plan) {
       const [after, , itemAfter, detailAfter] = byPath.get(path)!;
-      expect(after, path).toBe(PAST[status]);
+      expect(after, path).toBe(PAST[String(status)]);
       // Earlier items (replace), the error code (fail), the item to delete: the same in both.
       if (status !== 'upload' && status !== 'replace') expect(itemAfter).toBe(item);
       expect(detailAfter).toBe(detail);
