@@ -11,7 +11,8 @@ export default defineCommand({
     // `-p sandbx`: never "nothing to do" for a profile that is not there (a typo leaves the real one logged in).
     checkNamedProfile(ctx.config);
     const hadKey = storedProfile(ctx.config).apiKey !== undefined;
-    if (hadKey) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined });
+    if (hadKey)
+      await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined }, { signal: ctx.signal });
     if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });
     else if (hadKey) await output.success(ctx, `Logged out: removed the API key of profile "${ctx.config.profile}"`);
     else await output.note(ctx, `Profile "${ctx.config.profile}" has no saved API key; nothing to do`);

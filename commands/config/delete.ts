@@ -25,10 +25,14 @@ export default defineCommand({
       message: `Delete profile "${args.profile}"${saved.baseUrl ? ` (${saved.baseUrl})` : ''}${saved.apiKey ? ' and its API key' : ''}${current ? '; it is the current profile' : ''}?`,
       action: `delete profile "${args.profile}"`,
     });
-    await updateConfigFile(configDirOf(ctx.config), (config) => {
-      delete config.profiles[args.profile];
-      if (config.currentProfile === args.profile) delete config.currentProfile;
-    });
+    await updateConfigFile(
+      configDirOf(ctx.config),
+      (config) => {
+        delete config.profiles[args.profile];
+        if (config.currentProfile === args.profile) delete config.currentProfile;
+      },
+      { signal: ctx.signal },
+    );
     if (output.wantsJson(ctx)) await output.printJson(ctx, { deleted: args.profile, wasCurrent: current });
     else
       await output.success(

@@ -41,7 +41,7 @@ export default defineCommand({
     const value = setting.parse(args.value, limits);
     // A default space must exist: checked with the profile's own service, or said to be unchecked.
     const check = setting.key === 'space' ? await checkSpace(ctx, String(value)) : undefined;
-    await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value });
+    await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value }, { signal: ctx.signal });
     if (output.wantsJson(ctx))
       await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
     else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);

@@ -12,7 +12,12 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const setting = settingFor(args.key);
     requireSavedProfile(ctx, { create: false, retry: `kagent auth login -p ${ctx.config.profile}` });
-    await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: undefined });
+    await writeProfile(
+      configDirOf(ctx.config),
+      ctx.config.profile,
+      { [setting.field]: undefined },
+      { signal: ctx.signal },
+    );
     if (output.wantsJson(ctx))
       await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
     else await output.success(ctx, `Removed ${setting.key} from profile "${ctx.config.profile}"`);

@@ -15,9 +15,13 @@ export default defineCommand({
         create: `kagent auth login -p ${args.profile}`,
       });
     }
-    await updateConfigFile(configDirOf(ctx.config), (config) => {
-      config.currentProfile = args.profile;
-    });
+    await updateConfigFile(
+      configDirOf(ctx.config),
+      (config) => {
+        config.currentProfile = args.profile;
+      },
+      { signal: ctx.signal },
+    );
     if (output.wantsJson(ctx)) await output.printJson(ctx, { currentProfile: args.profile });
     else await output.success(ctx, `Now using profile "${args.profile}"`);
   },

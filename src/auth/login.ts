@@ -23,7 +23,7 @@ export async function logIn(ctx: Context, opts: { withKey?: boolean }): Promise<
     configDirOf(ctx.config),
     ctx.config.profile,
     { baseUrl, apiKey },
-    { makeCurrent: true },
+    { makeCurrent: true, signal: ctx.signal },
   );
   const status: AuthStatus = {
     ...statusOf(ctx, me, maskKey),
@@ -117,7 +117,7 @@ async function askBaseUrl(ctx: Context): Promise<string> {
 async function refused(ctx: Context, baseUrl: string, serviceUrl: string, code: string): Promise<CliError> {
   const keep = baseUrl !== ctx.config.baseUrl || ctx.config.baseUrlSource === 'flag';
   const kept = keep && !storedProfile(ctx.config).apiKey;
-  if (kept) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { baseUrl });
+  if (kept) await writeProfile(configDirOf(ctx.config), ctx.config.profile, { baseUrl }, { signal: ctx.signal });
   const retry = `kagent auth login${ctx.config.profile === 'default' ? '' : ` -p ${ctx.config.profile}`}`;
   return new CliError(`the service at ${serviceUrl} did not accept this API key`, {
     exitCode: ExitCode.AUTH,

@@ -34,10 +34,15 @@ export async function writeSandboxProfile(
   sandbox: { baseUrl: string; apiKey: string; rateLimit: number },
 ): Promise<void> {
   // With the limit off, pace at 1000 requests a second rather than at the contract's 60 a minute.
-  await writeProfile(configDir(ctx.io.env), name, {
-    baseUrl: sandbox.baseUrl,
-    apiKey: sandbox.apiKey,
-    rateLimit: sandbox.rateLimit > 0 ? sandbox.rateLimit : 60_000,
-    sandbox: true,
-  });
+  await writeProfile(
+    configDir(ctx.io.env),
+    name,
+    {
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      rateLimit: sandbox.rateLimit > 0 ? sandbox.rateLimit : 60_000,
+      sandbox: true,
+    },
+    { signal: ctx.signal },
+  );
 }

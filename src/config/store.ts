@@ -4,7 +4,7 @@
 // is kept at mode 0600 (0700 for its directory), checked on every read and
 // write. Writes take a lock, so parallel kagent processes never lose an update.
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { CliError } from '../errors.js';
+import { abortError, CliError } from '../errors.js';
 import { readPlainFileSync } from './plain-file.js';
 import { configDir, configPath } from './paths.js';
 import { loadConfigWriter } from '../lazy.js';
@@ -107,7 +107,7 @@ export const CONFIG_LOCK_WAIT_MS = 5000;
 export async function updateConfigFile(
   dir: string,
   change: (config: ConfigFile) => void,
-  options: { lockWaitMs?: number } = {},
+  options: { lockWaitMs?: number; signal?: AbortSignal } = {},
 ): Promise<ConfigFile> {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -120,7 +120,12 @@ export async function updateConfigFile(
   // Both load before the lock is taken: the time under the lock is only read, change and write.
   const [{ default: Conf }, { default: lockfile }] = await loadConfigWriter();
   const path = configPath(dir);
-  const release = await acquireConfigLock(lockfile.lock, path, options.lockWaitMs ?? CONFIG_LOCK_WAIT_MS);
+  const release = await acquireConfigLock(
+    lockfile.lock,
+    path,
+    options.lockWaitMs ?? CONFIG_LOCK_WAIT_MS,
+    options.signal,
+  );
   let config: ConfigFile;
   try {
     config = writeUnderLock(Conf, dir, path, change);
@@ -204,10 +209,13 @@ async function acquireConfigLock(
   lock: typeof import('proper-lockfile').lock,
   path: string,
   waitMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<ConfigLock> {
   let compromised = false;
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
+    // The command's --timeout and Ctrl-C end the wait for another writer too (nothing saved).
+    if (signal?.aborted) throw abortError(signal);
     try {
       const unlock = await lock(path, {
         lockfilePath: `${path}.lock`,
@@ -238,9 +246,22 @@ async function acquireConfigLock(
       }
       // Short randomised waits: parallel writers take turns instead of stepping in lock-step.
       const pause = Math.min(left, Math.min(100, 5 + attempt * 5) * (0.5 + Math.random()));
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      await pauseFor(pause, signal);
     }
   }
+}
+
+/** A pause that ends early when `signal` aborts (the loop then stops). */
+function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
@@ -252,20 +273,24 @@ export async function writeProfile(
   dir: string | undefined,
   name: string,
   values: { [K in keyof Profile]?: Profile[K] | undefined },
-  options: { makeCurrent?: boolean } = {},
+  options: { makeCurrent?: boolean; signal?: AbortSignal } = {},
 ): Promise<string> {
   if (!PROFILE_NAME.test(name)) throw new CliError(`invalid profile name "${name}"`, { code: 'USAGE', exitCode: 2 });
   const where = dir ?? configDir(process.env);
-  await updateConfigFile(where, (config) => {
-    const profile: Profile = { ...config.profiles[name] };
-    // A new URL or key from anyone else (auth login, config set) makes it no longer the sandbox's.
-    if (('baseUrl' in values || 'apiKey' in values) && !('sandbox' in values)) delete profile.sandbox;
-    for (const [key, value] of Object.entries(values) as Array<[keyof Profile, unknown]>) {
-      if (value === undefined) delete profile[key];
-      else (profile as Record<string, unknown>)[key] = value;
-    }
-    config.profiles[name] = profile;
-    if (options.makeCurrent) config.currentProfile = name;
-  });
+  await updateConfigFile(
+    where,
+    (config) => {
+      const profile: Profile = { ...config.profiles[name] };
+      // A new URL or key from anyone else (auth login, config set) makes it no longer the sandbox's.
+      if (('baseUrl' in values || 'apiKey' in values) && !('sandbox' in values)) delete profile.sandbox;
+      for (const [key, value] of Object.entries(values) as Array<[keyof Profile, unknown]>) {
+        if (value === undefined) delete profile[key];
+        else (profile as Record<string, unknown>)[key] = value;
+      }
+      config.profiles[name] = profile;
+      if (options.makeCurrent) config.currentProfile = name;
+    },
+    { signal: options.signal },
+  );
   return configPath(where);
 }

@@ -5,7 +5,7 @@
 // One Ctrl-C ends a command whose socket is stuck, at once. A reader that takes
 // nothing of the output (stdout a pipe nobody reads) holds it no longer either.
 import { spawn } from 'node:child_process';
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
@@ -283,6 +283,36 @@ describe('the deadline is exit 7 and Ctrl-C is 130, whatever was waiting', () =>
     expect(r.code).toBe(130);
     expect(r.interruptedAt).toBeLessThan(1_000);
     expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('a config write waiting on the config lock another process holds', () => {
+  /** A saved config whose lock (`config.json.lock`, a directory) is held, touched in the future so it never goes stale. */
+  async function heldConfigLock(): Promise<{ home: string; saved: string }> {
+    const home = tempDir('kagent-hostile-');
+    await writeProfile(home, 'default', { lang: 'en' }, { makeCurrent: true });
+    const lock = join(home, 'config.json.lock');
+    mkdirSync(lock);
+    const later = new Date(Date.now() + 3_600_000);
+    utimesSync(lock, later, later);
+    return { home, saved: readFileSync(join(home, 'config.json'), 'utf8') };
+  }
+
+  it('`config set --timeout 1` ends at the deadline (7, within 2 s), not after the 5 s lock wait; nothing saved', async () => {
+    const { home, saved } = await heldConfigLock();
+    const r = await kagent(['config', 'set', 'lang', 'zh', '--timeout', '1'], {}, { configDir: home });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/--timeout \(1 s\)/);
+    expect(r.elapsedMs).toBeLessThan(1_000 + SLACK_MS);
+    expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(saved);
+  });
+
+  it('one Ctrl-C ends the wait (130, within a second); nothing saved', async () => {
+    const { home, saved } = await heldConfigLock();
+    const r = await kagent(['config', 'set', 'lang', 'zh'], {}, { configDir: home, interruptAfterMs: 1_000 });
+    expect(r.code).toBe(130);
+    expect(r.interruptedAt).toBeLessThan(SLACK_MS);
+    expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(saved);
   });
 });
 
