@@ -156,6 +156,32 @@ describe('the pieces', () => {
     expect(markdownCode('`x` | y')).toBe('`` `x` \\| y ``');
   });
 
+  it("lib sync's step summary renders hostile names and messages as text too, one row of four cells per change", () => {
+    const entries = NAMES.map((path, i) => ({
+      path,
+      status: i % 2 === 0 ? 'failed' : 'kept',
+      item: i % 2 === 0 ? undefined : { id: `li_${i}` },
+      reason: i % 2 === 0 ? undefined : MESSAGE,
+      error: i % 2 === 0 ? { code: CODE, message: MESSAGE } : undefined,
+    }));
+    const unchanged = { path: 'same.md', status: 'unchanged' };
+    const md = stepSummary(
+      SYNC_CI,
+      [...entries, unchanged],
+      '0 uploaded, 0 replaced, 0 deleted, 1 unchanged, 3 failed',
+    );
+    expect(md).not.toMatch(FOREIGN);
+    const tokens = walk(marked.lexer(md, { gfm: true }), []);
+    for (const kind of ['link', 'image', 'html', 'em', 'strong', 'del'])
+      expect(
+        tokens.some((t) => t.type === kind),
+        `a ${kind} in the summary`,
+      ).toBe(false);
+    const table = tokens.find((t) => t.type === 'table') as Token & { rows: unknown[][] };
+    expect(table.rows).toHaveLength(NAMES.length);
+    for (const row of table.rows) expect(row).toHaveLength(4);
+  });
+
   it("the step summary stays within GitHub's 1 MiB (what the file already holds counted), saying how many rows were left out", () => {
     const results = Array.from({ length: 20_000 }, (_, i) => ({
       path: `docs/${'long-name-'.repeat(8)}${i}.md`,
