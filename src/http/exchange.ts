@@ -312,6 +312,14 @@ export class Exchange {
     // A connection that went silent (no byte for the idle bound): one fresh try, not five more silences.
     const stalled = failure.code === 'UND_ERR_HEADERS_TIMEOUT' || failure.code === 'UND_ERR_BODY_TIMEOUT';
     const attempt = this.attempt;
+    const fail = networkError(failure, error, {
+      url,
+      method,
+      attempts: attempt,
+      retried: mayRetry,
+      proxy,
+      baseFrom: this.r.baseFrom,
+    });
     if (
       mayRetry &&
       this.retry < retries &&
@@ -322,14 +330,6 @@ export class Exchange {
       if (stalled) this.stalledRetries++;
       const delay = refused ? REFUSED_RETRY_MS : backoffDelay(this.retry + 1, backoff);
       this.retry++;
-      const fail = networkError(failure, error, {
-        url,
-        method,
-        attempts: attempt,
-        retried: mayRetry,
-        proxy,
-        baseFrom: this.r.baseFrom,
-      });
       await this.pauseBeforeRetry(
         delay,
         `✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; retry ${this.retry}/${retries} in ${delay} ms`,
@@ -342,14 +342,7 @@ export class Exchange {
       return undefined;
     }
     trace.line(`✗ ${this.what} ${failure.code} after ${elapsed} ms attempt=${attempt}; giving up`);
-    throw networkError(failure, error, {
-      url,
-      method,
-      attempts: attempt,
-      retried: mayRetry,
-      proxy,
-      baseFrom: this.r.baseFrom,
-    });
+    throw fail;
   }
 
   /** No complete answer before --timeout ran out. */
