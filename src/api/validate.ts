@@ -183,11 +183,7 @@ function baseSchema(schema: Schema): Schema {
 }
 
 function describeLength(schema: Schema): string {
-  const { minLength: min, maxLength: max } = schema;
-  if (min !== undefined && max !== undefined) return `${min} to ${max} characters`;
-  if (max !== undefined) return `at most ${max} characters`;
-  if (min !== undefined) return `at least ${min} character${min === 1 ? '' : 's'}`;
-  return 'text';
+  return describeCount(schema.minLength, schema.maxLength, 'character', 'text');
 }
 
 function describeNumber(schema: Schema): string {
@@ -200,11 +196,16 @@ function describeNumber(schema: Schema): string {
 }
 
 function describeItems(schema: Schema): string {
-  const { minItems: min, maxItems: max } = schema;
-  if (min !== undefined && max !== undefined) return `${min} to ${max} items`;
-  if (max !== undefined) return `at most ${max} items`;
-  if (min !== undefined) return `at least ${min} item${min === 1 ? '' : 's'}`;
-  return 'a list';
+  return describeCount(schema.minItems, schema.maxItems, 'item', 'a list');
+}
+
+/** A count's bounds in words: "2 to 5 items", "at most 200 characters", "at least 1 item", or what it is when unbounded. */
+function describeCount(min: number | undefined, max: number | undefined, unit: string, unbounded: string): string {
+  const units = (n: number): string => `${unit}${n === 1 ? '' : 's'}`;
+  if (min !== undefined && max !== undefined) return `${min} to ${max} ${units(max)}`;
+  if (max !== undefined) return `at most ${max} ${units(max)}`;
+  if (min !== undefined) return `at least ${min} ${units(min)}`;
+  return unbounded;
 }
 
 function patternName(pattern: string): string {
