@@ -4,7 +4,8 @@
 //   inbox read|done|dismiss ID...   markInboxItem ({read|done|dismissed: true})
 // The marks answer 204: --json prints what was done, [{id, read|done|dismissed, error?}].
 import { defineGroup } from '../../src/kit/define.js';
-import { LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
+import { LIST_DESCRIPTION, listOptions } from './shared.js';
+import { listInbox } from '../../src/inbox/list.js';
 import list from './list.js';
 import read from './read.js';
 import done from './done.js';

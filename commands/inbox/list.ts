@@ -1,5 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
-import { LIST_DESCRIPTION, listOptions, listInbox } from './shared.js';
+import { LIST_DESCRIPTION, listOptions } from './shared.js';
+import { listInbox } from '../../src/inbox/list.js';
 
 export default defineCommand({
   name: 'list',

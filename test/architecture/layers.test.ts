@@ -42,6 +42,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   doctor: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
   'raw-api': ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   auth: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config'],
+  inbox: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit'],
   watch: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'views', 'follow'],
   sandbox: ['api', 'upload', 'lazy'],
   commands: [
@@ -64,6 +65,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'raw-api',
     'watch',
     'auth',
+    'inbox',
     'cli',
   ],
   cli: ['lazy', 'errors', 'context', 'api', 'io', 'http', 'config', 'kit', 'commands'],
