@@ -56,6 +56,7 @@ export async function run(options: RunOptions): Promise<number> {
   let argv = options.argv;
   let flags: Context['flags'] | undefined;
   let commandSignal: AbortSignal = signal;
+  let endsOnInterrupt = false;
 
   try {
     // Watched from the start: help written into a full disk is a failure too.
@@ -97,11 +98,15 @@ export async function run(options: RunOptions): Promise<number> {
 
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
     // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
-    if (flags.timeout !== undefined && !read.invocation.spec.endsOnInterrupt)
+    endsOnInterrupt = read.invocation.spec.endsOnInterrupt === true;
+    if (flags.timeout !== undefined && !endsOnInterrupt)
       commandSignal = commandDeadline(signal, flags.timeout * 1000, options.startedAt);
-    // A reader that takes nothing holds the command no longer than its deadline or Ctrl-C.
-    bindSignal(options.stdout, commandSignal);
-    bindSignal(options.stderr, commandSignal);
+    // A reader that takes nothing holds the command no longer than its deadline or Ctrl-C (a server-like
+    // command, which ends on Ctrl-C, still says its last words).
+    if (!endsOnInterrupt) {
+      bindSignal(options.stdout, commandSignal);
+      bindSignal(options.stderr, commandSignal);
+    }
     const ctx = createContext({
       streams: options,
       env,
@@ -118,7 +123,7 @@ export async function run(options: RunOptions): Promise<number> {
   } catch (caught) {
     let error = caught;
     // Stopped (the deadline, Ctrl-C) with output the reader has not taken: dropped, not waited for at the exit.
-    if (commandSignal.aborted) abandonUnwritten(options.stdout);
+    if (commandSignal.aborted && !endsOnInterrupt) abandonUnwritten(options.stdout);
     if (isHelpOrVersion(error)) {
       const failed = await writeFailure(options.stdout);
       if (!failed) return ExitCode.OK;
@@ -157,7 +162,8 @@ async function invoke(found: Invocation, ctx: Context, options: RunOptions, inte
   }
   await Promise.all([settled(options.stdout), settled(options.stderr)]);
   // Its output not taken by the deadline (or Ctrl-C): the run did not deliver it.
-  if (ctx.signal.aborted && options.stdout.writableLength > 0) throw abortError(ctx.signal);
+  if (ctx.signal.aborted && !found.spec.endsOnInterrupt && options.stdout.writableLength > 0)
+    throw abortError(ctx.signal);
   // (Ctrl-C only: a command that finished despite its --timeout running out has succeeded.)
   if (interrupt.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
   return ExitCode.OK;
