@@ -24,6 +24,7 @@ import { addSecrets, keySecret, redactStream, urlSecrets, type Secret } from '..
 import type { Writable } from 'node:stream';
 import { sanitize } from '../io/sanitize.js';
 import { writeNow } from '../io/streams.js';
+import { aboveLiveNow } from '../io/live-line.js';
 import { guardWorkflowCommands } from '../io/workflow-commands.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 import { createApiClient } from '../api/client.js';
@@ -244,7 +245,7 @@ function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn:
     const serious = misfit.differences.filter((d) => d.kind !== 'extra');
     const write = (line: string) => {
       try {
-        ctx.io.stderr.write(`${sanitize(line)}\n`);
+        aboveLiveNow(ctx.io.stderr, () => ctx.io.stderr.write(`${sanitize(line)}\n`));
       } catch {
         // stderr gone: nothing to tell.
       }
@@ -266,7 +267,7 @@ function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn:
 
 /** --debug lines on stderr (the key and any URL's user and password are masked at the output boundary, whatever the HTTP layer wrote). */
 export function debugWriter(stderr: Writable): (line: string) => void {
-  return (line) => writeNow(stderr, `debug: ${sanitize(line)}\n`);
+  return (line) => aboveLiveNow(stderr, () => writeNow(stderr, `debug: ${sanitize(line)}\n`));
 }
 
 /** The passwords of the proxy variables (a proxy's failure may quote its URL). */

@@ -60,3 +60,15 @@ export async function aboveLive<T>(stream: object, write: () => Promise<T>): Pro
     if (entry.held === 0 && shown.get(stream) === entry) entry.line.draw();
   }
 }
+
+/** aboveLive() for a write made at once (no await): the live line of `stream` cleared, `write` run, the line drawn again. */
+export function aboveLiveNow(stream: object, write: () => void): void {
+  const entry = shown.get(stream);
+  if (!entry || entry.held > 0) return write();
+  entry.line.clear();
+  try {
+    write();
+  } finally {
+    entry.line.draw();
+  }
+}
