@@ -39,7 +39,7 @@ export const loadConfigWriter = () => Promise.all([import('conf'), import('prope
 /** The sandbox's state-file lock (src/sandbox/statelock.ts). */
 export const loadLockfile = () => import('proper-lockfile');
 
-/** The sandbox's text extractors: PDF (unpdf, 2.6 MB) and .docx (src/sandbox/extract.ts). */
+/** The sandbox's text extractors: PDF (unpdf, 2.6 MB) and .docx (src/sandbox/library/extract.ts). */
 export const loadUnpdf = () => import('unpdf');
 export const loadMammoth = () => import('mammoth');
 

@@ -16,7 +16,7 @@ import { createHandler, type SandboxStats, type ServerDeps } from './server.js';
 import type { Sandbox as PublicSandbox } from './public.js';
 import type { SandboxOptions } from './types.js';
 import { World } from './world.js';
-import { pdfExtractionProblem, pdfWarning } from './extract.js';
+import { pdfExtractionProblem, pdfWarning } from './library/extract.js';
 
 export type { SandboxOptions } from './types.js';
 

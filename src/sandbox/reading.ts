@@ -3,7 +3,7 @@
 // which links are video or podcast, and which space an item belongs in.
 // Content is written in one language (`en` or `zh`), never side by side.
 import type { Locale, Space } from '../api/shapes.js';
-import { mediaKind } from './media-text.js';
+import { mediaKind } from './media/text.js';
 
 export interface Reading {
   summary: string;

@@ -4,8 +4,8 @@
 // come by cadence like any other watch. The default account gets a welcome
 // suggestion in its inbox. Deterministic for a seed, and cheap (a few hundred
 // generated entries), so start-up stays fast.
-import { foundSources, hostOf } from './content.js';
-import { addInbox } from './inbox.js';
+import { foundSources, hostOf } from './watches/content.js';
+import { addInbox } from './inbox/model.js';
 import { scheduleNextBrief, writeBrief } from './watches/brief.js';
 import { addWatchRecord, DAY_MS, type NewWatch } from './watches/model.js';
 import type { Account } from './types.js';

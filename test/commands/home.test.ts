@@ -2,7 +2,7 @@
 // commands that act on it), the piped TSV lines with their section column,
 // --json as the API's Home, an empty account, and sanitised server text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInbox } from '../../src/sandbox/inbox.js';
+import { addInbox } from '../../src/sandbox/inbox/model.js';
 import { writeProfile } from '../../src/config/store.js';
 import { hasForeignEscapes, runCli, tempDir, type RunCliOptions } from '../helpers/run.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -2,7 +2,7 @@
 // piped and --json modes; --filter, --limit, --all over cursors (30 a page);
 // marks with several ids, unknown ids (exit 4, every id still tried).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addInbox } from '../../src/sandbox/inbox.js';
+import { addInbox } from '../../src/sandbox/inbox/model.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';

@@ -3,9 +3,9 @@
 // save_report) and the memory update it makes on its own (update_memory).
 import type * as S from '../../api/shapes.js';
 import { toolLabel } from '../agent/plan.js';
-import { cancelTask, completeMilestone, findTask, finishTask, isActive } from '../tasks.js';
+import { cancelTask, completeMilestone, findTask, finishTask, isActive } from '../tasks/model.js';
 import { HttpFail, type Account, type ActionRecord, type DocRecord, type LibraryRecord } from '../types.js';
-import { startMediaFor } from '../media.js';
+import { startMediaFor } from '../media/model.js';
 import { deleteWatch } from '../watches/model.js';
 import { createWatchFor } from '../watches/setup.js';
 import { monthKey, type World } from '../world.js';

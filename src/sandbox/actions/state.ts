@@ -10,8 +10,8 @@
 // after it runs, the agent adds a short follow-up message to the conversation
 // (which is `running` until then). The routes are in routes/actions.ts.
 import type * as S from '../../api/shapes.js';
-import { appendAssistantMessage, endRunning, findConversation } from '../conversations.js';
-import { addInbox, closeApproval } from '../inbox.js';
+import { appendAssistantMessage, endRunning, findConversation } from '../conversations/model.js';
+import { addInbox, closeApproval } from '../inbox/model.js';
 import { HttpFail, type Account, type ActionRecord, type ScheduledEvent } from '../types.js';
 import type { World } from '../world.js';
 import { executors } from './executors.js';

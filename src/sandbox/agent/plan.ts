@@ -2,8 +2,8 @@
 // Chinese), the tools the turn uses, what it costs and how long it takes, the
 // reply's language, and the tools' localized labels.
 import type * as S from '../../api/shapes.js';
-import { hasCjk } from '../content.js';
-import { mediaKind } from '../media-text.js';
+import { hasCjk } from '../watches/content.js';
+import { mediaKind } from '../media/text.js';
 import type { Account } from '../types.js';
 
 type Lang = S.Locale;

@@ -2,7 +2,7 @@
 // the actions, tasks, media and watches they mention.
 import type * as S from '../../api/shapes.js';
 import { findAction } from '../actions/state.js';
-import { findTask, isActive } from '../tasks.js';
+import { findTask, isActive } from '../tasks/model.js';
 import type { Account } from '../types.js';
 import { watches } from '../watches/model.js';
 import { publicView, type World } from '../world.js';

@@ -2,7 +2,7 @@
 // writing → output, which waits on an action save_report.
 import type * as S from '../../api/shapes.js';
 import { expireAction, proposeAction } from '../actions/state.js';
-import { foundSources } from '../content.js';
+import { foundSources } from '../watches/content.js';
 import {
   cancelHooks,
   completeMilestone,
@@ -11,7 +11,7 @@ import {
   isActive,
   setWaiting,
   startMilestone,
-} from '../tasks.js';
+} from '../tasks/model.js';
 import type { Account, ScheduledEvent } from '../types.js';
 import type { World } from '../world.js';
 import { queryTokens, retrieve } from './retrieve.js';

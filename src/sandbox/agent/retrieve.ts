@@ -1,7 +1,7 @@
 // Retrieval for the agent: the words a message looks for, what it is about, and
 // the account's library items and docs that match it best.
 import type * as S from '../../api/shapes.js';
-import { hasCjk, hostOf } from '../content.js';
+import { hasCjk, hostOf } from '../watches/content.js';
 import type { Account } from '../types.js';
 
 type Lang = S.Locale;

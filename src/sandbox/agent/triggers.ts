@@ -6,7 +6,7 @@
 import type * as S from '../../api/shapes.js';
 import { limits } from '../../api/shapes.js';
 import { proposeAction, recordExecuted } from '../actions/state.js';
-import { quote } from '../media.js';
+import { quote } from '../media/model.js';
 import { HttpFail, type Account } from '../types.js';
 import { publicView, type World } from '../world.js';
 import type { TurnPlan } from './plan.js';

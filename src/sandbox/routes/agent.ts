@@ -4,9 +4,9 @@
 import type * as S from '../../api/shapes.js';
 import { limits } from '../../api/shapes.js';
 import { researchStep } from '../agent/research.js';
-import { conversationView } from '../conversations.js';
-import { inboxItemView, inboxOrder, newestFirst, unreadCount } from '../inbox.js';
-import { isActive, taskView } from '../tasks.js';
+import { conversationView } from '../conversations/model.js';
+import { inboxItemView, inboxOrder, newestFirst, unreadCount } from '../inbox/model.js';
+import { isActive, taskView } from '../tasks/model.js';
 import type { Account, Jobs, Routes } from '../types.js';
 import { briefRef, latestBrief, watches } from '../watches/model.js';
 import { publicView, type World } from '../world.js';

@@ -8,7 +8,7 @@ import type * as S from '../../api/shapes.js';
 import { composeReply } from '../agent/compose.js';
 import { planTurn, turnLang } from '../agent/plan.js';
 import { refreshParts } from '../agent/refresh.js';
-import { appendMessage, conversationView, endRunning, findConversation } from '../conversations.js';
+import { appendMessage, conversationView, endRunning, findConversation } from '../conversations/model.js';
 import { HttpFail, type Jobs, type Routes, type ScheduledEvent } from '../types.js';
 import { notFound, page, type World } from '../world.js';
 

@@ -1,7 +1,7 @@
 // Inbox routes: the list in inbox order and marking items. What the inbox holds
-// and its order are in ../inbox.ts.
+// and its order are in ../inbox/model.ts.
 import type * as S from '../../api/shapes.js';
-import { inboxItemView, inboxOrder, INBOX_PAGE, unreadCount } from '../inbox.js';
+import { inboxItemView, inboxOrder, INBOX_PAGE, unreadCount } from '../inbox/model.js';
 import type { Jobs, Routes } from '../types.js';
 import { notFound, page } from '../world.js';
 

@@ -3,7 +3,7 @@
 // watch and its `watch_setup` task; brief.ts: writing briefs and the weekly
 // report; follows.ts: following and search).
 import type * as S from '../../api/shapes.js';
-import { methodSummary } from '../content.js';
+import { methodSummary } from '../watches/content.js';
 import { HttpFail, type Jobs, type Routes } from '../types.js';
 import { notFound, page } from '../world.js';
 import { briefView, knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';

@@ -5,8 +5,8 @@
 // 7 days, off: none), each scheduling the next. New briefs reach followers'
 // inboxes; entries matching an alert phrase reach the owner's inbox as alerts.
 import type * as S from '../../api/shapes.js';
-import { briefEntry, briefSummary, briefTitle, hostOf, int, weekKey } from '../content.js';
-import { addInbox } from '../inbox.js';
+import { briefEntry, briefSummary, briefTitle, hostOf, int, weekKey } from './content.js';
+import { addInbox } from '../inbox/model.js';
 import type { Account, ScheduledEvent } from '../types.js';
 import type { World } from '../world.js';
 import {

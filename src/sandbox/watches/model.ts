@@ -3,8 +3,8 @@
 // watches. Briefs are written by brief.ts; a new watch is set up by setup.ts;
 // the routes are in routes/watches.ts.
 import type * as S from '../../api/shapes.js';
-import { keyTerms, methodSummary, slugify, watchTitle } from '../content.js';
-import { findTask, isActive } from '../tasks.js';
+import { keyTerms, methodSummary, slugify, watchTitle } from './content.js';
+import { findTask, isActive } from '../tasks/model.js';
 import type { Account, LibraryRecord, WatchRecord } from '../types.js';
 import { notFound, type World } from '../world.js';
 

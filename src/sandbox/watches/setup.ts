@@ -3,7 +3,7 @@
 // (about 60 s in all); its output is the first brief, covering the last 7 days,
 // after which briefs follow the cadence (brief.ts).
 import type * as S from '../../api/shapes.js';
-import { foundSources, hostOf, int } from '../content.js';
+import { foundSources, hostOf, int } from './content.js';
 import {
   cancelHooks,
   completeMilestone,
@@ -12,7 +12,7 @@ import {
   finishTask,
   isActive,
   startMilestone,
-} from '../tasks.js';
+} from '../tasks/model.js';
 import { HttpFail, type Account, type ScheduledEvent } from '../types.js';
 import { monthKey, type World } from '../world.js';
 import { notifyBrief, scheduleNextBrief, writeBrief } from './brief.js';

@@ -2,9 +2,9 @@
 // decision. Pull-based. Actions waiting come first, then everything else newest
 // first, 30 per page. Items marked done or dismissed leave every list (the
 // `unread` count too); a decided or expired approval is marked done by itself.
-import type * as S from '../api/shapes.js';
-import type { Account, ActionRecord } from './types.js';
-import { publicView, type World } from './world.js';
+import type * as S from '../../api/shapes.js';
+import type { Account, ActionRecord } from '../types.js';
+import { publicView, type World } from '../world.js';
 
 export const INBOX_PAGE = 30;
 

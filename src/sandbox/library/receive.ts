@@ -9,8 +9,8 @@ import { open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { binarySignature, HEAD_BYTES } from './filetypes.js';
-import { expectBody } from './continue.js';
-import { HttpFail } from './types.js';
+import { expectBody } from '../continue.js';
+import { HttpFail } from '../types.js';
 
 /** Stored text of a file is capped (characters); the rest is not kept. */
 export const TEXT_MAX_CHARS = 2_000_000;

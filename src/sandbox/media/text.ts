@@ -1,9 +1,9 @@
 // Deterministic generated text of media, in English and Chinese: which links are
 // media, titles, transcript segments, chapters, summaries and timestamp links.
-// Seeded like the rest of content.ts: the same seed gives the same words, and the
+// Seeded like the rest of ../watches/content.ts: the same seed gives the same words, and the
 // same segment index gives the same sentence in either language.
-import type { Locale } from '../api/shapes.js';
-import { int, type Rng } from './content.js';
+import type { Locale } from '../../api/shapes.js';
+import { int, type Rng } from '../watches/content.js';
 
 export type MediaKind = 'video' | 'podcast';
 

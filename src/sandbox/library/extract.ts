@@ -4,11 +4,11 @@
 // load the file into memory, so files over PARSE_MAX_BYTES are stored without
 // text (readLibraryText answers NO_TEXT for them).
 import { readFile } from 'node:fs/promises';
-import type { Locale } from '../api/shapes.js';
+import type { Locale } from '../../api/shapes.js';
 import { imageSize, type FileType } from './filetypes.js';
-import { describeImage } from './reading.js';
-import { TEXT_MAX_CHARS, type ReceivedFile } from './uploads.js';
-import { loadMammoth, loadUnpdf } from '../lazy.js';
+import { describeImage } from '../reading.js';
+import { TEXT_MAX_CHARS, type ReceivedFile } from './receive.js';
+import { loadMammoth, loadUnpdf } from '../../lazy.js';
 
 export const PARSE_MAX_BYTES = 64 * 1024 * 1024;
 

@@ -3,7 +3,7 @@
 // or UTF-8 text without NULs (Markdown when the name says so). Anything else
 // is 415 UNSUPPORTED_TYPE.
 import { open } from 'node:fs/promises';
-import { zipListsEntry } from '../upload/zip.js';
+import { zipListsEntry } from '../../upload/zip.js';
 
 export type FileKind = 'pdf' | 'docx' | 'image' | 'markdown' | 'text';
 

@@ -3,11 +3,11 @@
 // own jobs with `data.taskId`, so cancelling a task drops its future events; a
 // per-kind hook undoes nothing already done but stops what the work would have
 // produced. Status: queued → running (→ waiting on an action) → done | failed | cancelled.
-import type * as S from '../api/shapes.js';
-import { ACTIVE_TASK_STATUSES } from '../api/shapes.js';
-import type { Account, TaskRecord } from './types.js';
-import { publicView, type World } from './world.js';
-import { addInbox } from './inbox.js';
+import type * as S from '../../api/shapes.js';
+import { ACTIVE_TASK_STATUSES } from '../../api/shapes.js';
+import type { Account, TaskRecord } from '../types.js';
+import { publicView, type World } from '../world.js';
+import { addInbox } from '../inbox/model.js';
 
 export type TaskKind = S.Task['kind'];
 export type MilestoneKind = S.Milestone['kind'];

@@ -10,12 +10,20 @@
 // MEDIA_UNAVAILABLE; one containing "broken" fails after its first revision
 // (task failed, untranscribed minutes refunded). Cancelling refunds the minutes not transcribed.
 // The routes are in routes/media.ts.
-import type * as S from '../api/shapes.js';
-import { int } from './content.js';
-import { chapters, clock, mediaKind, mediaSummary, mediaTitle, segmentText, type MediaKind } from './media-text.js';
-import { cancelHooks, completeMilestone, createTask, findTask, finishTask, isActive, startMilestone } from './tasks.js';
-import { HttpFail, type Account, type LibraryRecord, type MediaRecord, type ScheduledEvent } from './types.js';
-import type { World } from './world.js';
+import type * as S from '../../api/shapes.js';
+import { int } from '../watches/content.js';
+import { chapters, clock, mediaKind, mediaSummary, mediaTitle, segmentText, type MediaKind } from './text.js';
+import {
+  cancelHooks,
+  completeMilestone,
+  createTask,
+  findTask,
+  finishTask,
+  isActive,
+  startMilestone,
+} from '../tasks/model.js';
+import { HttpFail, type Account, type LibraryRecord, type MediaRecord, type ScheduledEvent } from '../types.js';
+import type { World } from '../world.js';
 
 export const PRICE_PER_MINUTE = 1;
 export const SEGMENT_SEC = 30;

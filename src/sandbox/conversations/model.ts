@@ -1,9 +1,9 @@
 // Conversations and their messages: appending a message (count, preview, time)
 // and the `running` flag, which stays true while a turn or an approved action is
-// still due. The routes are in routes/conversations.ts.
-import type * as S from '../api/shapes.js';
-import type { Account } from './types.js';
-import type { World } from './world.js';
+// still due. The routes are in ../routes/conversations.ts.
+import type * as S from '../../api/shapes.js';
+import type { Account } from '../types.js';
+import type { World } from '../world.js';
 
 export function findConversation(account: Account, id: string): S.Conversation | undefined {
   return account.conversations.find((c) => c.id === id);

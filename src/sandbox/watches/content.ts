@@ -1,10 +1,10 @@
 // Deterministic generated text for the sandbox: brief entries with evidence,
 // watch titles and sources, in English and Chinese (the text of media is in
-// media-text.ts). Every function takes a seeded random source (world.rng(label)), so the
+// ../media/text.ts). Every function takes a seeded random source (world.rng(label)), so the
 // same seed and label give the same words. Regenerating with the other language
 // and the same label gives the same structure (numbers, sources, dates) in that
 // language: that is how `?lang=` "translates".
-import type { Locale } from '../api/shapes.js';
+import type { Locale } from '../../api/shapes.js';
 
 export type Rng = () => number;
 
