@@ -177,6 +177,20 @@ function wrongSandboxRouteEdges(all: ImportEdge[]): string[] {
     .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
 }
 
+/** Areas whose routes file imports nothing from their model folder (the account's model is the world's own record). */
+function areasWithoutModel(all: ImportEdge[], sources: string[]): string[] {
+  const WORLD_ONLY = new Set(['account', 'index']);
+  return sources
+    .map((file) => /^src\/sandbox\/routes\/(\w+)\.ts$/.exec(file)?.[1])
+    .filter((area): area is string => area !== undefined && !WORLD_ONLY.has(area))
+    .filter(
+      (area) =>
+        !all.some(
+          (edge) => edge.from === `src/sandbox/routes/${area}.ts` && edge.to.startsWith(`src/sandbox/${area}/`),
+        ),
+    );
+}
+
 describe('sandbox', () => {
   const sandboxEdges = edges.filter(
     (edge) => edge.from.startsWith('src/sandbox/') && edge.to.startsWith('src/sandbox/'),
@@ -199,6 +213,13 @@ describe('sandbox', () => {
         (edge) => edge.from === 'src/sandbox/routes/actions.ts' && edge.to === 'src/sandbox/actions/state.ts',
       ),
     ).toBe(true);
+  });
+
+  it('every area is laid out alike: routes/<area>.ts calls the model in its own folder <area>/', () => {
+    expect(areasWithoutModel(sandboxEdges, files)).toEqual([]);
+    // The rule has something to hold, and it can fail: a route with no model folder is named.
+    expect(files.filter((file) => /^src\/sandbox\/routes\/\w+\.ts$/.test(file)).length).toBeGreaterThanOrEqual(11);
+    expect(areasWithoutModel([], ['src/sandbox/routes/docs.ts'])).toEqual(['docs']);
   });
 
   it('the route rule sees a model importing a route, and one route importing another (it can fail)', () => {
