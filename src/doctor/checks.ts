@@ -8,12 +8,23 @@ import { describeSource, maskKey } from '../config/resolve.js';
 import { ApiError, CliError } from '../errors.js';
 import type { Misfit } from '../api/misfit.js';
 import { proxyRoute, type ProxyRoute } from '../http/proxy.js';
-import type { Check } from './run.js';
+import type { Check, Status } from './run.js';
 import { createApiClient } from '../api/client.js';
 import { isIP, connect } from 'node:net';
 import { lookup } from 'node:dns/promises';
 
 export const PROBE_TIMEOUT_MS = 10_000;
+
+/** A check's result: what every check returns, its details (the lines that explain it) often none. */
+export function check(
+  name: string,
+  status: Status,
+  summary: string,
+  data: Record<string, unknown>,
+  details: string[] = [],
+): Check {
+  return { name, status, summary, details, data };
+}
 
 /** Where each setting in use came from, said for people ("KAGENT_BASE_URL", "profile work"). */
 export interface Sources {
@@ -69,23 +80,10 @@ export function configCheck(config: Resolved, { profileFrom, baseFrom, keyFrom, 
 
 export async function dnsCheck(base: URL, baseFrom: string): Promise<Check> {
   const host = base.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host))
-    return {
-      name: 'dns',
-      status: 'ok',
-      summary: `${host} is an address: no DNS needed`,
-      details: [],
-      data: { host, addresses: [host] },
-    };
+  if (isIP(host)) return check('dns', 'ok', `${host} is an address: no DNS needed`, { host, addresses: [host] });
   try {
     const addresses = (await lookup(host, { all: true })).map((a) => a.address);
-    return {
-      name: 'dns',
-      status: 'ok',
-      summary: `${host} resolves to ${addresses.join(', ')}`,
-      details: [],
-      data: { host, addresses },
-    };
+    return check('dns', 'ok', `${host} resolves to ${addresses.join(', ')}`, { host, addresses });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
     return {
@@ -103,22 +101,14 @@ export async function proxyCheck(base: URL, env: NodeJS.ProcessEnv): Promise<Che
   try {
     proxy = proxyRoute(base, env);
   } catch (error) {
-    return {
-      name: 'proxy',
-      status: 'fail',
-      summary: (error as Error).message,
-      details: ['kagent cannot use this proxy variable: fix it or unset it'],
-      data: { proxy: null },
-    };
+    return check('proxy', 'fail', (error as Error).message, { proxy: null }, [
+      'kagent cannot use this proxy variable: fix it or unset it',
+    ]);
   }
   if (!proxy)
-    return {
-      name: 'proxy',
-      status: 'ok',
-      summary: 'no proxy for this URL (HTTPS_PROXY / HTTP_PROXY unset, or NO_PROXY matches)',
-      details: [],
-      data: { proxy: null },
-    };
+    return check('proxy', 'ok', 'no proxy for this URL (HTTPS_PROXY / HTTP_PROXY unset, or NO_PROXY matches)', {
+      proxy: null,
+    });
   const reach = await tcpReach(proxy.url);
   return {
     name: 'proxy',
@@ -215,13 +205,7 @@ export function serviceChecks(probe: Probe, base: URL, config: Resolved, keyFrom
   if (probe.unreadable)
     return [
       reachable,
-      {
-        name: 'key',
-        status: 'fail',
-        summary: `GET /me answered with nothing kagent can read: ${probe.unreadable}`,
-        details: [],
-        data: { status: null },
-      },
+      check('key', 'fail', `GET /me answered with nothing kagent can read: ${probe.unreadable}`, { status: null }),
     ];
   return config.apiKey ? [reachable, keyCheck(probe.status, probe.misfit, keyFrom)] : [reachable];
 }

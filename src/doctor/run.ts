@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { Resolved } from '../config/resolve.js';
 import { ApiError, CliError } from '../errors.js';
 import {
+  check,
   configCheck,
   dnsCheck,
   PROBE_TIMEOUT_MS,
@@ -78,13 +79,7 @@ function clockCheck(headers: Record<string, string | string[] | undefined>, loca
   const date = header(headers, 'date');
   const serviceMs = date ? Date.parse(date) : Number.NaN;
   if (!date || Number.isNaN(serviceMs)) {
-    return {
-      name: 'clock',
-      status: 'warn',
-      summary: 'the service sent no Date header: clock skew unknown',
-      details: [],
-      data: { skewMs: null },
-    };
+    return check('clock', 'warn', 'the service sent no Date header: clock skew unknown', { skewMs: null });
   }
   // Date has whole seconds: up to a second of difference is rounding.
   const skewMs = localMs - serviceMs;
@@ -108,13 +103,12 @@ function rateCheck(headers: Record<string, string | string[] | undefined>, rate:
   const reset = header(headers, 'ratelimit-reset') ?? header(headers, 'x-ratelimit-reset');
   const combined = header(headers, 'ratelimit');
   if (remaining === undefined && combined === undefined) {
-    return {
-      name: 'rate-limit',
-      status: 'ok',
-      summary: `the service sends no rate-limit headers; kagent keeps under ${rate} requests/minute (${rateFrom})`,
-      details: [],
-      data: { limit: null, remaining: null, pacing: rate },
-    };
+    return check(
+      'rate-limit',
+      'ok',
+      `the service sends no rate-limit headers; kagent keeps under ${rate} requests/minute (${rateFrom})`,
+      { limit: null, remaining: null, pacing: rate },
+    );
   }
   const left = remaining !== undefined ? Number(remaining) : Number(/r=(\d+)/.exec(combined ?? '')?.[1]);
   const exhausted = Number.isFinite(left) && left <= 0;
@@ -137,14 +131,7 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
           `${base.origin}/.well-known/openapi.json`,
         ]),
       ];
-  if (!given && !reachable)
-    return {
-      name: 'openapi',
-      status: 'warn',
-      summary: 'not checked: the service is not reachable',
-      details: [],
-      data: { url: null },
-    };
+  if (!given && !reachable) return check('openapi', 'warn', 'not checked: the service is not reachable', { url: null });
   const tried: string[] = [];
   let document: Record<string, any> | undefined;
   let from: string | undefined;
@@ -173,13 +160,7 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
     compared = await compareWithSpec(document, ctx.signal);
   } catch (error) {
     if (!(error instanceof SpecTooComplexError)) throw error;
-    return {
-      name: 'openapi',
-      status: 'warn',
-      summary: `not compared: ${error.message} (${from})`,
-      details: [],
-      data: { url: from, tooComplex: true },
-    };
+    return check('openapi', 'warn', `not compared: ${error.message} (${from})`, { url: from, tooComplex: true });
   }
   const differing = compared.filter((c) => c.differences.some((d) => d.kind !== 'extra'));
   const undescribed = compared.filter((c) => c.undescribed);
