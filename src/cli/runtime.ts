@@ -29,6 +29,7 @@ import { guardWorkflowCommands } from '../io/workflow-commands.js';
 import { createIO, envFlag, type Streams } from '../io/terminal.js';
 import { createApiClient } from '../api/client.js';
 import { PagingStream, findProgram, isNoPager } from '../io/pager.js';
+import { timeoutMs } from '../http/deadline.js';
 
 export interface RuntimeOptions {
   streams: Streams;
@@ -217,9 +218,9 @@ async function connect(
     ratePerMinute: ctx.config.rateLimit,
     // Parallel kagent processes (CI jobs, xargs -P) share one budget through the cache dir.
     sharedPacingDir: defaultCacheDir(ctx.io.env),
-    requestTimeoutMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
+    requestTimeoutMs: timeoutMs(ctx.flags),
     // --timeout bounds every wait too: for the rate budget, a Retry-After, a backoff.
-    waitLimitMs: ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000,
+    waitLimitMs: timeoutMs(ctx.flags),
     notice: ctx.flags.quiet ? undefined : (line) => void stderr.write(`${line}\n`),
     signal: ctx.signal,
     serviceClock: ctx.serviceClock,

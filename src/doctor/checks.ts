@@ -12,6 +12,7 @@ import type { Check, Status } from './run.js';
 import { createApiClient } from '../api/client.js';
 import { isIP, connect } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { timeoutMs } from '../http/deadline.js';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 
@@ -147,7 +148,7 @@ export async function probeService(ctx: Context, config: Resolved, base: URL): P
       insecure: ctx.flags.insecure,
       env: ctx.io.env,
       retries: 0,
-      requestTimeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : PROBE_TIMEOUT_MS,
+      requestTimeoutMs: timeoutMs(ctx.flags) ?? PROBE_TIMEOUT_MS,
       signal: ctx.signal,
       onMisfit: (m) => (probe.misfit = m),
     });

@@ -8,6 +8,7 @@ import { poll } from '../http/poll.js';
 import { kagentCommand } from '../io/command-line.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { startSpinner } from '../io/spinner.js';
+import { timeoutMs } from '../http/deadline.js';
 
 type FollowContext = Pick<Context, 'io' | 'flags' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 type Loose = Record<string, unknown>;
@@ -52,7 +53,6 @@ export async function followConversation(
   const api = await ctx.api();
   const label = options.label ?? 'Thinking…';
   const spinner = startSpinner(ctx, label);
-  const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;
   try {
     return await poll<Messages>({
       fetch: (signal) =>
@@ -64,7 +64,7 @@ export async function followConversation(
       isDone: (page) => page.conversation?.running !== true,
       fingerprint: (page) => turnFingerprint(page),
       onUpdate: (page) => spinner.update(runningLabel(page, options.replyId) ?? label),
-      timeoutMs,
+      timeoutMs: timeoutMs(ctx.flags),
       signal: ctx.signal,
       clock: ctx.clock,
       ...CHAT_POLL,

@@ -9,6 +9,7 @@ import type { MediaPage } from '../api/shapes.js';
 import { poll } from '../http/poll.js';
 import { createMediaView, isMediaActive } from '../views/media.js';
 import { TASK_POLL } from './task.js';
+import { timeoutMs } from '../http/deadline.js';
 
 type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 
@@ -41,7 +42,7 @@ export async function followMedia(ctx: FollowContext, id: string, options: Follo
         if (typeof page.revision === 'number') after = page.revision;
         view.update(page);
       },
-      timeoutMs: options.timeoutMs ?? (ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000),
+      timeoutMs: options.timeoutMs ?? timeoutMs(ctx.flags),
       signal: ctx.signal,
       clock: ctx.clock,
       ...TASK_POLL,

@@ -10,6 +10,7 @@ import { poll } from '../http/poll.js';
 import { kagentCommand } from '../io/command-line.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { createProgressView, isActiveStatus } from '../views/task.js';
+import { timeoutMs } from '../http/deadline.js';
 
 type FollowContext = Pick<Context, 'io' | 'flags' | 'config' | 'api' | 'clock' | 'serviceClock' | 'signal'>;
 
@@ -54,7 +55,7 @@ export async function followTask(ctx: FollowContext, taskId: string, options: Fo
       isDone: (task) => !isActiveStatus(task.status),
       fingerprint: taskFingerprint,
       onUpdate: (task) => view.update(task),
-      timeoutMs: options.timeoutMs ?? (ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000),
+      timeoutMs: options.timeoutMs ?? timeoutMs(ctx.flags),
       signal: ctx.signal,
       clock: ctx.clock,
       ...TASK_POLL,

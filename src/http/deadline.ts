@@ -25,6 +25,11 @@ export class DeadlineError extends CliError {
   }
 }
 
+/** --timeout in milliseconds, for the waits that take a length (undefined: no --timeout). */
+export function timeoutMs(flags: { timeout?: number | undefined }): number | undefined {
+  return flags.timeout === undefined ? undefined : flags.timeout * 1000;
+}
+
 /** When each command signal's deadline falls (epoch ms, Date.now's clock). */
 const deadlines = new WeakMap<AbortSignal, number>();
 

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { abortError, ExitCode, InterruptedError, onInterruptSay, throwIfAborted } from '../../src/errors.js';
 import { abortableSleep } from '../../src/http/clock.js';
-import { DeadlineError } from '../../src/http/deadline.js';
+import { DeadlineError, timeoutMs } from '../../src/http/deadline.js';
 import { reportError, toCliError } from '../../src/io/report.js';
 
 function aborted(reason?: unknown): AbortSignal {
@@ -114,5 +114,15 @@ describe('onInterruptSay', () => {
     const other = new DeadlineError(1_000);
     await expect(onInterruptSay('nothing was saved', fail(other))).rejects.toBe(other);
     await expect(onInterruptSay('nothing was saved', () => Promise.resolve(7))).resolves.toBe(7);
+  });
+});
+
+describe('timeoutMs: --timeout for the waits that take milliseconds', () => {
+  it('is the seconds in milliseconds, 0 and fractions kept, and nothing without --timeout', () => {
+    expect(timeoutMs({})).toBeUndefined();
+    expect(timeoutMs({ timeout: undefined })).toBeUndefined();
+    expect(timeoutMs({ timeout: 0 })).toBe(0);
+    expect(timeoutMs({ timeout: 1.5 })).toBe(1500);
+    expect(timeoutMs({ timeout: 60 })).toBe(60_000);
   });
 });
