@@ -55,8 +55,6 @@ export async function run(options: RunOptions): Promise<number> {
   const signal = options.signal ?? new AbortController().signal;
   let argv = options.argv;
   let flags: Context['flags'] | undefined;
-  let commandSignal: AbortSignal = signal;
-  let endsOnInterrupt = false;
 
   try {
     // Watched from the start: help written into a full disk is a failure too.
@@ -97,21 +95,11 @@ export async function run(options: RunOptions): Promise<number> {
     if (!read) return await helpWritten(options);
 
     flags = { ...toGlobalFlags(read.globals, envFlag(env, 'KAGENT_DEBUG')), ...(jsonFields ? { jsonFields } : {}) };
-    // --timeout: one deadline for the whole command (src/http/deadline.ts), a server-like command aside.
-    endsOnInterrupt = read.invocation.spec.endsOnInterrupt === true;
-    if (flags.timeout !== undefined && !endsOnInterrupt)
-      commandSignal = commandDeadline(signal, flags.timeout * 1000, options.startedAt);
-    // A reader that takes nothing holds the command no longer than its deadline or Ctrl-C (a server-like
-    // command, which ends on Ctrl-C, still says its last words).
-    if (!endsOnInterrupt) {
-      bindSignal(options.stdout, commandSignal);
-      bindSignal(options.stderr, commandSignal);
-    }
     const ctx = createContext({
       streams: options,
       env,
       flags,
-      signal: commandSignal,
+      signal: commandSignalOf(read.invocation, flags.timeout, options, signal),
       version,
       cwd: options.cwd,
       platform: options.platform,
@@ -122,8 +110,6 @@ export async function run(options: RunOptions): Promise<number> {
     return await invoke(read.invocation, ctx, options, signal);
   } catch (caught) {
     let error = caught;
-    // Stopped (the deadline, Ctrl-C) with output the reader has not taken: dropped, not waited for at the exit.
-    if (commandSignal.aborted && !endsOnInterrupt) abandonUnwritten(options.stdout);
     if (isHelpOrVersion(error)) {
       const failed = await writeFailure(options.stdout);
       if (!failed) return ExitCode.OK;
@@ -147,23 +133,47 @@ async function helpWritten(options: RunOptions): Promise<number> {
   return ExitCode.OK;
 }
 
+/**
+ * The command's signal: Ctrl-C, and --timeout's one deadline for the whole command (deadline.ts),
+ * a server-like command aside. A reader that takes nothing of the output holds the command no
+ * longer than that (streams.ts); a server-like command still says its last words after Ctrl-C.
+ */
+function commandSignalOf(
+  found: Invocation,
+  timeout: number | undefined,
+  options: RunOptions,
+  interrupt: AbortSignal,
+): AbortSignal {
+  if (found.spec.endsOnInterrupt) return interrupt;
+  const signal = timeout !== undefined ? commandDeadline(interrupt, timeout * 1000, options.startedAt) : interrupt;
+  bindSignal(options.stdout, signal);
+  bindSignal(options.stderr, signal);
+  return signal;
+}
+
 /** Runs the command found, then makes sure what it wrote is out; Ctrl-C makes it 130 (a server's end is 0). */
 async function invoke(found: Invocation, ctx: Context, options: RunOptions, interrupt: AbortSignal): Promise<number> {
   if (found.spec.endsOnInterrupt) options.onLongRunning?.();
   try {
-    if (found.spec.pager) await ctx.io.page();
-    await found.spec.run?.(ctx, found.opts, found.args);
+    try {
+      if (found.spec.pager) await ctx.io.page();
+      await found.spec.run?.(ctx, found.opts, found.args);
+    } catch (error) {
+      // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
+      if (!(await recoverFromMisfit(ctx, error))) throw error;
+    } finally {
+      // What was held for the pager is written (or the pager is waited for) before any error is reported.
+      await ctx.io.endPaging();
+    }
+    await Promise.all([settled(options.stdout), settled(options.stderr)]);
+    // Its output not taken by the deadline (or Ctrl-C): the run did not deliver it.
+    if (ctx.signal.aborted && !found.spec.endsOnInterrupt && options.stdout.writableLength > 0)
+      throw abortError(ctx.signal);
   } catch (error) {
-    // Tolerant reading: a failure over an answer that did not fit its shape shows that answer instead.
-    if (!(await recoverFromMisfit(ctx, error))) throw error;
-  } finally {
-    // What was held for the pager is written (or the pager is waited for) before any error is reported.
-    await ctx.io.endPaging();
+    // Stopped with output the reader has not taken: dropped, not waited for at the exit.
+    if (ctx.signal.aborted && !found.spec.endsOnInterrupt) abandonUnwritten(options.stdout);
+    throw error;
   }
-  await Promise.all([settled(options.stdout), settled(options.stderr)]);
-  // Its output not taken by the deadline (or Ctrl-C): the run did not deliver it.
-  if (ctx.signal.aborted && !found.spec.endsOnInterrupt && options.stdout.writableLength > 0)
-    throw abortError(ctx.signal);
   // (Ctrl-C only: a command that finished despite its --timeout running out has succeeded.)
   if (interrupt.aborted && !found.spec.endsOnInterrupt) return ExitCode.INTERRUPTED;
   return ExitCode.OK;
