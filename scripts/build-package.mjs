@@ -1,6 +1,5 @@
 // The build's package steps (scripts/build.mjs calls them; each is one function):
 // - buildDate(): the day `kagent --version` and the man pages name;
-// - StandIns: the build's replacements inside dependencies must all apply, or the build stops;
 // - writeNotices(): the licence of every package bundled into dist/, and of what the runtime
 //   dependencies embed, in dist/THIRD-PARTY-NOTICES.md;
 // - writeManPages(): man pages from the command tree, in dist/man/.
@@ -18,40 +17,6 @@ export function buildDate(env = process.env) {
   if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch))
     throw new Error(`SOURCE_DATE_EPOCH must be whole seconds, got "${epoch}"`);
   return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
-}
-
-/**
- * What the build replaces inside its dependencies (a file of undici, the
- * built-ins undici and commander require): each plugin says when it applied
- * one, and `check` fails the build when an expected one never did, since a
- * dependency that moved its code would otherwise be bundled unpatched in silence.
- */
-export class StandIns {
-  /** @param {string[]} expected */
-  constructor(expected) {
-    this.expected = new Set(expected);
-    this.applied = new Set();
-  }
-
-  /** @param {string} key */
-  apply(key) {
-    if (!this.expected.has(key))
-      throw new Error(
-        `build: stand-in "${key}" applied but not expected; add it to the expected list in scripts/build.mjs`,
-      );
-    this.applied.add(key);
-  }
-
-  /** @param {string} what the build this was, for the message */
-  check(what) {
-    const missing = [...this.expected].filter((key) => !this.applied.has(key));
-    if (missing.length) {
-      throw new Error(
-        `build (${what}): ${missing.length === 1 ? 'this stand-in' : 'these stand-ins'} did not match anything: ${missing.join(', ')}.\n` +
-          'A dependency changed what it imports; see the plugins in scripts/build.mjs (and the exact versions pinned in package.json).',
-      );
-    }
-  }
 }
 
 /** The package a bundled input belongs to: `node_modules/a/node_modules/@b/c/x.js` → its folder, `…/@b/c`. */

@@ -5,7 +5,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDate, StandIns, writeManPages, writeNotices } from './build-package.mjs';
+import { buildDate, writeManPages, writeNotices } from './build-package.mjs';
 import { writeSandboxTypes } from './sandbox-types.mjs';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -14,28 +14,6 @@ import pkg from '../package.json' with { type: 'json' };
 // test/bench/tricks.mjs can measure what each one gains (docs/performance.md).
 const without = new Set((process.env.KAGENT_BUILD_WITHOUT ?? '').split(',').filter(Boolean));
 const using = (trick) => !without.has(trick);
-
-// Package step: every replacement the plugins below make inside a dependency is
-// expected, per build, and each must apply (StandIns in scripts/build-package.mjs).
-let standIns = new StandIns([]);
-
-// without-http2: kagent never speaks HTTP/2, but undici's client pulls its
-// HTTP/2 half (and node:http2) in at load time; left out of the bundle, every
-// request that goes by undici (uploads, proxies) starts sooner: 86-89 ms on a
-// small `lib upload` (docs/performance.md).
-const withoutHttp2 = {
-  name: 'without-http2',
-  setup(build) {
-    build.onResolve({ filter: /client-h2\.js$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]dispatcher/.test(args.resolveDir)) return undefined;
-      standIns.apply('undici client-h2.js');
-      return { path: args.path, namespace: 'no-http2' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({
-      contents: 'module.exports = () => { throw new Error("HTTP/2 is not part of the kagent bundle"); };',
-    }));
-  },
-};
 
 // without-highlighter: marked-terminal imports cli-highlight (all of highlight.js)
 // at its top, for syntax colour in code blocks. src/io/markdown.ts renders code
@@ -148,7 +126,6 @@ const external = ['unpdf', 'unpdf/*', 'jq-wasm'];
 const banner = {
   js: "import { createRequire as __kagentRequire } from 'node:module'; const require = __kagentRequire(import.meta.url);",
 };
-standIns = new StandIns(using('without-http2') ? ['undici client-h2.js'] : []);
 const main = await build({
   entryPoints: { cli: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
   outdir: fileURLToPath(next),
@@ -170,9 +147,8 @@ const main = await build({
   minify: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [withoutHttp2, withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
+  plugins: [withoutHighlighter, chunkSets].filter((plugin) => using(plugin.name)),
 });
-standIns.check(fileURLToPath(dist));
 // front: the launcher's front (src/cli/front.ts) answers `--version` and the root
 // help, built as CommonJS so that they never start Node's ES module loader nor
 // load the program (docs/performance.md). Without it, a front that answers

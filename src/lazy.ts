@@ -43,26 +43,6 @@ export const loadLockfile = () => import('proper-lockfile');
 export const loadUnpdf = () => import('unpdf');
 export const loadMammoth = () => import('mammoth');
 
-/**
- * undici's Agent and request API, without its package root (which would also evaluate fetch,
- * WebSocket, the mock agent and caches), for streamed bodies and proxies (src/http/transport.ts).
- */
-export const loadUndici = async () => {
-  const [{ default: Agent }, { default: request }] = await Promise.all([
-    import('undici/lib/dispatcher/agent.js'),
-    import('undici/lib/api/api-request.js'),
-  ]);
-  return { Agent, request };
-};
-
-/** undici's proxy agent and what it opens tunnels with, when a proxy applies (src/http/transport.ts). */
-export const loadUndiciProxy = () =>
-  Promise.all([
-    import('undici/lib/dispatcher/proxy-agent.js'),
-    import('undici/lib/dispatcher/pool.js'),
-    import('undici/lib/api/api-connect.js'),
-  ]);
-
 // string-width builds an Intl.Segmenter and compiles Unicode-property regexps when it
 // loads: src/io/width.ts measures printable ASCII itself and asks for it only on other
 // text, synchronously. In the bundle the require() is esbuild's (bundled, initialised on

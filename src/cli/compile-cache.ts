@@ -1,5 +1,5 @@
 // Node's module compile cache (Node 22.1 and later): V8 keeps the compiled code
-// of every module kagent loads (each chunk of the bundle, undici among them) in
+// of every module kagent loads (each chunk of the bundle) in
 // `<cache dir>/compile-cache`, and the next run starts from it instead of
 // parsing and compiling again. Node checks each entry against its own version
 // and the file's content, so another Node or a new kagent just compiles afresh.

@@ -2,7 +2,6 @@
 // exit code it carries and what the hint tells the user to do next.
 import { abortError, CliError, ExitCode, NetworkError } from '../errors.js';
 import type { ProxyRoute } from './proxy.js';
-import type { NetworkFailure } from './transport.js';
 
 /** Methods whose repetition changes nothing. Other writes need an Idempotency-Key to be retried once they reached the service. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -154,4 +153,98 @@ export function exhaustedHint(status: number, attempts: number, rate: number): s
     return `still rate-limited after ${attempts} attempts: the account allows about ${rate} requests a minute, shared by every client using this key; wait a minute and try again`;
   }
   return `the service is unavailable (still ${status} after ${attempts} attempts); try again later`;
+}
+
+/** A failure of the wire (transport.ts, tunnel.ts), with the code classifyNetworkError reads. */
+export function failure(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** A proxy that would not carry the request: 407 asks for credentials, anything else did not open the way. */
+export function proxyRefusal(status: number): Error {
+  return Object.assign(
+    failure(
+      status === 407 ? 'PROXY_AUTH' : 'PROXY_ERROR',
+      status === 407
+        ? 'the proxy asks for credentials (407)'
+        : `the proxy answered ${status} instead of opening a tunnel`,
+    ),
+    { status },
+  );
+}
+
+export interface NetworkFailure {
+  code: string;
+  /** The request may have reached the service (so a write may have happened). */
+  mayHaveReachedServer: boolean;
+  /** Worth trying again. */
+  transient: boolean;
+  interrupted: boolean;
+  /** What happened, for people. */
+  description: string;
+}
+
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'PROXY_AUTH',
+  'PROXY_ERROR',
+]);
+const TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+const DESCRIPTIONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  UND_ERR_SOCKET: 'connection closed by the other side',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for an answer',
+  UND_ERR_BODY_TIMEOUT: 'timed out reading the answer',
+  ETIMEDOUT: 'timed out',
+};
+
+/** What a failure of the wire means: retried or not, may a write have happened, and how it reads. */
+export function classifyNetworkError(error: unknown): NetworkFailure {
+  const err = error as
+    { code?: unknown; name?: unknown; message?: unknown; status?: unknown; cause?: { code?: unknown } } | undefined;
+  const code =
+    typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
+  const message = typeof err?.message === 'string' ? err.message : String(error);
+  if (code === 'PROXY_AUTH' || code === 'PROXY_ERROR') {
+    // A gateway's trouble may pass; credentials asked for will be asked again.
+    const transient = err?.status === 502 || err?.status === 503 || err?.status === 504;
+    return { code, mayHaveReachedServer: false, transient, interrupted: false, description: message };
+  }
+  if (code === 'ANSWER_TOO_LARGE') {
+    // Asking again brings the same flood: never retried.
+    return { code, mayHaveReachedServer: true, transient: false, interrupted: false, description: message };
+  }
+  const interrupted = code === 'ABORT_ERR' || err?.name === 'AbortError';
+  return {
+    code,
+    mayHaveReachedServer: !NEVER_SENT.has(code),
+    transient: TRANSIENT.has(code),
+    interrupted,
+    description:
+      DESCRIPTIONS[code] ?? (/certificate|ssl|tls/i.test(`${code} ${message}`) ? `TLS failure: ${message}` : message),
+  };
 }

@@ -1,7 +1,7 @@
 // Local mistakes in what kagent is about to send — a header with a line break
 // (`kagent api -H`), an API key pasted with its newline — are usage errors
 // (exit 2) that name where the value came from, found before any request;
-// undici would otherwise refuse them mid-request and they would look like a
+// Node's HTTP client would otherwise refuse them mid-request and they would look like a
 // network failure (exit 7).
 import { UsageError } from '../errors.js';
 

@@ -10,8 +10,8 @@
 // so concurrent callers queue in order, first come first served.
 //
 // The window is a minute plus ARRIVAL_MARGIN_MS: kagent stamps a request when it
-// is about to leave, the service when it arrives (after undici has loaded and
-// the connection is made, on a first request tens of milliseconds later). Without
+// is about to leave, the service when it arrives (after the connection is
+// made, on a first request tens of milliseconds later). Without
 // the margin the (limit+1)th request could reach the service while the service
 // still counts the first one inside its minute.
 import type { Clock } from './clock.js';

@@ -1,19 +1,24 @@
-// The wire: undici's `request` on one keep-alive Agent for the whole process.
+// The wire: every request kagent sends leaves here, by Node's own HTTP client
+// (node:http / node:https) on keep-alive agents: API calls, streamed uploads,
+// and requests through a proxy (tunnel.ts opens the way).
 //
-// Start-up cost matters (`kagent me` should be close to bare node), so:
-// - undici is imported on the first request, not when the client is built;
-// - only the Agent and the request API are imported, not the package root,
-//   which would also evaluate fetch, WebSocket, the mock agent and caches
-//   (about 25 ms more on a 2-core machine, measured);
-// - on Node 22.1+ Node's compile cache keeps undici's compiled code (compile-cache.ts);
-// - and most requests do not load undici at all: a body in memory (or none) goes
-//   by Node's own client when no proxy is configured (node-wire.ts); undici
-//   carries streamed uploads.
+// One client, because it costs nothing to load: it is part of the node binary,
+// compiled into its start-up snapshot, while undici (the wire uploads and
+// proxies took until December 2026) is 460 KB of JavaScript to load and compile
+// on every run. The figures, and what the upload bench measured when uploads
+// moved over, are in docs/performance.md ("One wire").
+//
+// getBuiltinModule, not an ESM `import 'node:http'`: building that module
+// namespace runs its lazy getters (crypto, tls, http2, zlib, workers, undici),
+// 40 ms more on Node 26, measured.
+//
+// Failures carry the codes failures.ts classifies (the names undici gave them,
+// kept so that retries, messages and --debug lines read as before).
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
-import { readCapped } from './body.js';
-import { closeQuickWire, sendQuick, takesQuickWire } from './node-wire.js';
-import { loadUndici, loadUndiciProxy } from '../lazy.js';
+import { collector, tooLarge } from './body.js';
+import { failure, proxyRefusal } from './failures.js';
+import { forwardOptions, tunnelAgent, type HttpModule } from './tunnel.js';
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
@@ -23,7 +28,7 @@ export interface WireRequest {
   headers: Record<string, string>;
   body?: string | Buffer | Readable;
   signal?: AbortSignal;
-  /** Time allowed for the answer's headers, and between chunks of its body. */
+  /** Time allowed for the answer's headers, and between chunks of its body (or of a streamed body sent). */
   timeoutMs: number;
   /** The proxy to go through (proxy.ts decides), credentials included; none: direct. */
   proxy?: string;
@@ -42,210 +47,188 @@ export interface WireResponse {
 const CONNECT_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_MS = 10_000;
 
-interface Undici {
-  agent: Dispatcher;
-  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  /** One keep-alive ProxyAgent per proxy URL (and time allowed for its tunnel), made on first use. */
-  proxies: Map<string, Promise<Dispatcher>>;
+function httpModule(protocol: string): HttpModule {
+  return process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as HttpModule;
 }
 
-let loading: Promise<Undici> | undefined;
+/** One keep-alive agent per protocol for direct requests and forwarded ones, one per proxy for tunnels. */
+const agents = new Map<string, Agent>();
 
-function undici(): Promise<Undici> {
-  loading ??= (async () => {
-    const { Agent, request } = await loadUndici();
-    const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
-    return { agent, request, proxies: new Map() };
-  })();
-  return loading;
-}
-
-/**
- * Through a proxy as curl goes: an http:// URL is asked of the proxy as an
- * absolute-URI request (`GET http://host/path`), an https:// one through a
- * CONNECT tunnel. The proxy agent's code is loaded only when a proxy is used.
- */
-function proxyDispatcher(u: Undici, proxy: string, tunnelTimeoutMs: number): Promise<Dispatcher> {
-  const id = `${tunnelTimeoutMs} ${proxy}`;
-  let dispatcher = u.proxies.get(id);
-  if (!dispatcher) {
-    dispatcher = loadUndiciProxy().then(([{ default: ProxyAgent }, { default: Pool }, { default: connect }]) => {
-      // The proxy agent opens tunnels with its client's `connect()`, an API undici's package root
-      // adds to every dispatcher; kagent loads the parts without the root, so the client gets it here.
-      // undici's own time for CONNECT is its headers timeout, five minutes, and the agent has no option for it.
-      const clientFactory = (origin: URL, clientOptions: object) =>
-        Object.assign(new Pool(origin, { ...clientOptions, headersTimeout: tunnelTimeoutMs }), { connect });
-      return new ProxyAgent({
-        uri: proxy,
-        proxyTunnel: false,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-        requestTls: { timeout: CONNECT_TIMEOUT_MS },
-        clientFactory,
-      });
-    });
-    u.proxies.set(id, dispatcher);
+function agentFor(key: string, make: () => Agent): Agent {
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = make();
+    agents.set(key, agent);
   }
-  return dispatcher;
+  return agent;
 }
 
-export async function send(req: WireRequest): Promise<WireResponse> {
-  if (takesQuickWire(req)) return sendQuick(req);
-  const u = await undici();
-  const { request } = u;
-  // A proxy must open its tunnel (answer CONNECT) within the time allowed for an answer.
-  const agent = req.proxy === undefined ? u.agent : await proxyDispatcher(u, req.proxy, req.timeoutMs);
-  const response = await abortable(
-    request.call(agent, {
-      origin: req.url.origin,
-      path: req.url.pathname + req.url.search,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal: req.signal,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    }),
-    req.signal,
+/** How `req` leaves: straight to the service, to an http:// service's proxy (absolute URI), or through a CONNECT tunnel. */
+function start(req: WireRequest): ClientRequest {
+  const { url, method, headers, signal } = req;
+  if (req.proxy === undefined || url.protocol === 'http:') {
+    const via = req.proxy === undefined ? url : new URL(req.proxy);
+    const agent = agentFor(
+      via.protocol,
+      () => new (httpModule(via.protocol).Agent)({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
+    );
+    if (req.proxy === undefined) return httpModule(url.protocol).request(url, { method, headers, agent, signal });
+    return httpModule(via.protocol).request({ ...forwardOptions(via, url, headers), method, agent, signal });
+  }
+  const agent = agentFor(`${req.timeoutMs} ${req.proxy}`, () =>
+    tunnelAgent(new URL(req.proxy!), req.timeoutMs, KEEP_ALIVE_MS),
   );
+  return httpModule('https:').request(url, { method, headers, agent, signal });
+}
+
+export function send(req: WireRequest): Promise<WireResponse> {
+  return new Promise((resolveSent, rejectSent) => {
+    let request: ClientRequest;
+    // Node notices an abort only once the request has its connection: one waiting for a proxy's
+    // tunnel would wait for the tunnel's own timer. Ctrl-C and --timeout end the wait at once.
+    const onAbort = () => {
+      clearTimeout(timer);
+      rejectSent(aborted());
+    };
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    const resolve = (response: WireResponse) => {
+      req.signal?.removeEventListener('abort', onAbort);
+      resolveSent(response);
+    };
+    const reject = (error: unknown) => {
+      req.signal?.removeEventListener('abort', onAbort);
+      rejectSent(error);
+    };
+    // One timer: connecting, then waiting for the answer (re-armed while a streamed body is taken).
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (code: string, message: string, ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => request.destroy(failure(code, message)), ms);
+    };
+    const waitForAnswer = () => arm('UND_ERR_HEADERS_TIMEOUT', `no answer within ${req.timeoutMs} ms`, req.timeoutMs);
+    try {
+      request = start(req);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.on('socket', (socket) => {
+      if (!socket.connecting) return waitForAnswer();
+      arm('UND_ERR_CONNECT_TIMEOUT', `could not connect within ${CONNECT_TIMEOUT_MS} ms`, CONNECT_TIMEOUT_MS);
+      socket.once(request.protocol === 'https:' ? 'secureConnect' : 'connect', waitForAnswer);
+    });
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      // A forward proxy's own refusal is not the service's answer.
+      if (req.proxy !== undefined && response.statusCode === 407) {
+        response.resume();
+        reject(proxyRefusal(407));
+        return;
+      }
+      resolve(answer(response, req));
+    });
+    // A 101 kagent never asked for: Node hands it to an 'upgrade' listener or silently drops
+    // the connection, and then no answer and no error would ever come.
+    request.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      clearTimeout(timer);
+      reject(
+        failure('UNEXPECTED_UPGRADE', 'the service answered 101 Switching Protocols, which kagent never asks for'),
+      );
+    });
+    // Closed without an answer or an error (whatever the cause): a failure, never a wait for nothing.
+    request.on('close', () => {
+      clearTimeout(timer);
+      reject(
+        req.signal?.aborted ? aborted() : failure('UND_ERR_SOCKET', 'the connection closed before the answer arrived'),
+      );
+    });
+    const { body } = req;
+    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
+      request.end(body);
+      return;
+    }
+    // A streamed body: its own failure (a file changed while being sent) ends the request. The
+    // wait restarts at every drain of the socket (the service took more of it) and once it is sent.
+    body.once('error', (error) => request.destroy(error));
+    const progressed = () => {
+      if (!request.socket?.connecting) waitForAnswer();
+    };
+    request.on('drain', progressed);
+    request.on('finish', progressed);
+    body.pipe(request);
+  });
+}
+
+function aborted(): Error {
+  return Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
+function answer(response: IncomingMessage, req: WireRequest): WireResponse {
+  const { timeoutMs, signal, maxBytes } = req;
+  // Time allowed between chunks of the body, as for the headers.
+  let idle: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(idle);
+    idle = setTimeout(
+      () => response.destroy(failure('UND_ERR_BODY_TIMEOUT', `the answer stalled for ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  };
+  const settled = new Promise<string>((resolve, reject) => {
+    const length = response.headers['content-length'];
+    const announced = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+    // Past the cap, announced or read: stop reading (the error names the cap).
+    const refused = announced !== undefined && maxBytes !== undefined && announced > maxBytes;
+    const body = collector(refused ? undefined : announced, maxBytes);
+    arm();
+    response.on('data', (chunk: Buffer) => {
+      try {
+        body.add(chunk);
+      } catch (error) {
+        response.destroy(error as Error);
+        return;
+      }
+      arm();
+    });
+    response.on('end', () => {
+      clearTimeout(idle);
+      resolve(body.text());
+    });
+    response.on('error', (error) => {
+      clearTimeout(idle);
+      reject(signal?.aborted ? aborted() : error);
+    });
+    response.on('close', () => {
+      clearTimeout(idle);
+      if (response.complete) return;
+      reject(
+        signal?.aborted
+          ? aborted()
+          : failure('UND_ERR_SOCKET', 'the connection closed before the whole answer arrived'),
+      );
+    });
+    if (refused) response.destroy(tooLarge(maxBytes));
+  });
+  // Read at once (kagent's answers are JSON of bounded size), so a slow consumer never stalls the socket.
+  settled.catch(() => undefined);
   return {
-    status: response.statusCode,
-    headers: response.headers,
-    text: () => readCapped(response.body, response.headers['content-length'], req.maxBytes),
+    status: response.statusCode ?? 0,
+    headers: response.headers as IncomingHeaders,
+    text: () => settled,
     discard: async () => {
-      await response.body.dump().catch(() => undefined);
+      await settled.catch(() => undefined);
     },
   };
 }
 
-/**
- * undici notices an abort only once the request has a connection: one queued behind a
- * proxy's CONNECT that never comes back (or a connection still being made) would wait for
- * undici's own timers. Ctrl-C and the --timeout deadline end the wait at once instead; the
- * request, should it still get an answer, has its body discarded.
- */
-function abortable(
-  pending: Promise<Dispatcher.ResponseData>,
-  signal: AbortSignal | undefined,
-): Promise<Dispatcher.ResponseData> {
-  if (!signal) return pending;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      pending.then(
-        (late) => late.body.dump().catch(() => undefined),
-        () => undefined,
-      );
-      reject(
-        Object.assign(new Error('the request was aborted'), {
-          name: 'AbortError',
-          code: 'ABORT_ERR',
-          cause: signal.reason,
-        }),
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** Closes idle keep-alive connections (tests, and long-lived embedders). */
-export async function closeTransport(): Promise<void> {
-  closeQuickWire();
-  const current = loading;
-  loading = undefined;
-  if (!current) return;
-  const u = await current;
-  await Promise.all([u.agent.close(), ...[...u.proxies.values()].map(async (proxy) => (await proxy).close())]);
-}
-
-export interface NetworkFailure {
-  code: string;
-  /** The request may have reached the service (so a write may have happened). */
-  mayHaveReachedServer: boolean;
-  /** Worth trying again. */
-  transient: boolean;
-  interrupted: boolean;
-  /** What happened, for people. */
-  description: string;
-}
-
-const NEVER_SENT = new Set([
-  'ECONNREFUSED',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const TRANSIENT = new Set([
-  'ECONNREFUSED',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
-const DESCRIPTIONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'DNS lookup failed',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed while sending',
-  UND_ERR_SOCKET: 'connection closed by the other side',
-  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
-  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for an answer',
-  UND_ERR_BODY_TIMEOUT: 'timed out reading the answer',
-  ETIMEDOUT: 'timed out',
-};
-
-export function classifyNetworkError(error: unknown): NetworkFailure {
-  const err = error as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
-  const code =
-    typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
-  const message = typeof err?.message === 'string' ? err.message : String(error);
-  // undici reports a proxy's refusal as an abort (CONNECT) or an invalid argument (407 to a plain request).
-  const proxyStatus = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/.exec(message);
-  if (proxyStatus) {
-    const status = Number(proxyStatus[1] ?? proxyStatus[2]);
-    return {
-      code: status === 407 ? 'PROXY_AUTH' : 'PROXY_ERROR',
-      mayHaveReachedServer: false,
-      transient: status === 502 || status === 503 || status === 504,
-      interrupted: false,
-      description:
-        status === 407
-          ? 'the proxy asks for credentials (407)'
-          : `the proxy answered ${status} instead of opening a tunnel`,
-    };
-  }
-  if (code === 'ANSWER_TOO_LARGE') {
-    // Asking again brings the same flood: never retried.
-    return { code, mayHaveReachedServer: true, transient: false, interrupted: false, description: message };
-  }
-  const interrupted = code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || err?.name === 'AbortError';
-  return {
-    code,
-    mayHaveReachedServer: !NEVER_SENT.has(code),
-    transient: TRANSIENT.has(code),
-    interrupted,
-    description:
-      DESCRIPTIONS[code] ?? (/certificate|ssl|tls/i.test(`${code} ${message}`) ? `TLS failure: ${message}` : message),
-  };
+/** Closes the idle keep-alive connections (tests, and long-lived embedders). */
+export function closeTransport(): Promise<void> {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+  return Promise.resolve();
 }

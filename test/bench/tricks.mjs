@@ -11,10 +11,10 @@
 //   BENCH_TRICKS=sets,static-imports node test/bench/tricks.mjs
 //
 // Each trick is timed on the command it is for: `kagent me --json` (every API
-// call), `--version` and `--help`, `lib upload` of a small file (the requests that go by undici) and
+// call), `--version` and `--help`, and
 // `doc show` in a terminal (the Markdown renderer; run under script(1) for a pty).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,7 +25,6 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Each trick (its name in scripts/build.mjs) and the commands it is timed on. */
 export const TRICKS = {
-  'without-http2': ['me', 'upload'],
   'without-highlighter': ['markdown'],
   front: ['version', 'help', 'me'],
 };
@@ -57,8 +56,6 @@ async function main() {
   const rows = [];
   try {
     const withAll = buildInto(join(work, 'all'), []);
-    const file = join(home, 'note.md');
-    writeFileSync(file, '# A note\n\nUploaded by the bench.\n');
     for (const node of nodes().filter((candidate) => majors.includes(candidate.major))) {
       const base = {
         KAGENT_CONFIG_DIR: join(home, 'config'),
@@ -95,9 +92,7 @@ async function main() {
           ? [node.path, bin, 'me', '--json']
           : command === 'version' || command === 'help'
             ? [node.path, bin, `--${command}`]
-            : command === 'upload'
-              ? [node.path, bin, 'lib', 'upload', file, '--json']
-              : ['script', '-qec', `${node.path} ${bin} doc show ${docId}`, '/dev/null'];
+            : ['script', '-qec', `${node.path} ${bin} doc show ${docId}`, '/dev/null'];
       for (const trick of tricks) {
         const withoutBin = buildInto(join(work, trick), [trick]);
         for (const command of TRICKS[trick]) {
