@@ -4,15 +4,26 @@ import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging } from '../../src/kit/options.js';
 import { pendingActions } from './shared.js';
 import { isoTime } from '../../src/io/format.js';
-import { printList, note } from '../../src/io/output.js';
+import { pipedRowsHelp, printList, note, type Column } from '../../src/io/output.js';
 import { riskText } from '../../src/views/chat.js';
+
+const columns: Column<Action>[] = [
+  { header: 'Id', value: (a) => a.id },
+  { header: 'Risk', value: (a) => a.risk, display: (a, f) => riskText(a.risk, f) },
+  { header: 'Tool', value: (a) => a.tool },
+  { header: 'Title', value: (a) => a.title, flex: true },
+  { header: 'For', value: (a) => (a.taskId ? `task ${a.taskId}` : (a.conversationId ?? '')), only: 'tty' },
+  { header: 'Conversation', value: (a) => a.conversationId, only: 'plain', about: 'id' },
+  { header: 'Task', value: (a) => a.taskId, only: 'plain', about: 'id' },
+  { header: 'Created', value: (a) => isoTime(a.createdAt), kind: 'time' },
+  { header: 'Rule scope', value: (a) => a.ruleScope, only: 'plain' },
+];
 
 export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the actions waiting for your decision',
-  description:
-    'Piped, each row is: id, risk, tool, title, conversation id, task id, created (ISO 8601), rule scope. --json prints the Actions.',
+  description: `${pipedRowsHelp(columns)} --json prints the Actions.`,
   options: [...pageOptions('every action waiting')],
   examples: [
     'kagent actions list',
@@ -22,17 +33,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const count = await printList<Action>(ctx, pendingActions(ctx, paging(opts)), {
       empty: 'No actions are waiting for your decision.',
-      columns: [
-        { header: 'Id', value: (a) => a.id },
-        { header: 'Risk', value: (a) => a.risk, display: (a, f) => riskText(a.risk, f) },
-        { header: 'Tool', value: (a) => a.tool },
-        { header: 'Title', value: (a) => a.title, flex: true },
-        { header: 'For', value: (a) => (a.taskId ? `task ${a.taskId}` : (a.conversationId ?? '')), only: 'tty' },
-        { header: 'Conversation', value: (a) => a.conversationId, only: 'plain' },
-        { header: 'Task', value: (a) => a.taskId, only: 'plain' },
-        { header: 'Created', value: (a) => isoTime(a.createdAt), kind: 'time' },
-        { header: 'Rule scope', value: (a) => a.ruleScope, only: 'plain' },
-      ],
+      columns,
     });
     if (count > 0 && ctx.io.stdoutIsTTY && !ctx.flags.json && ctx.flags.jq === undefined) {
       const approveCmd = suggest(ctx, 'actions approve ID');

@@ -20,15 +20,19 @@ function sourceText(row: Row): string {
 const rowColumns: Column<Row>[] = [
   { header: 'key', value: (row) => row.key },
   { header: 'value', value: (row) => row.value, flex: true },
-  { header: 'source', value: (row) => row.source, display: (row) => sourceText(row) },
+  {
+    header: 'source',
+    value: (row) => row.source,
+    display: (row) => sourceText(row),
+    about: 'flag, env, profile or default',
+  },
 ];
 
 export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'Show every setting in effect and where it came from',
-  description:
-    'Piped, each row is: key, value, source (flag, env, profile or default). Unset settings have an empty value.',
+  description: `${output.pipedRowsHelp(rowColumns)} Unset settings have an empty value.`,
   examples: ['kagent config list', 'kagent config list -p work', 'kagent config list --json'],
   async run(ctx) {
     checkNamedProfile(ctx.config);

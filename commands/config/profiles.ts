@@ -9,10 +9,17 @@ interface ProfileRow {
   loggedIn: boolean;
 }
 
+const columns: output.Column<ProfileRow>[] = [
+  { header: 'name', value: (row) => row.name },
+  { header: 'current', value: (row) => row.current, kind: 'bool' },
+  { header: 'base url', value: (row) => row.baseUrl, flex: true },
+  { header: 'key', value: (row) => row.loggedIn, kind: 'bool', about: 'true/false: has an API key' },
+];
+
 export default defineCommand({
   name: 'profiles',
   summary: 'List the saved profiles',
-  description: 'Piped, each row is: name, current (true/false), base URL, has a key (true/false).',
+  description: output.pipedRowsHelp(columns),
   examples: ['kagent config profiles', 'kagent config profiles --json'],
   async run(ctx) {
     const file = readConfigFile(ctx.config.configPath);
@@ -23,12 +30,7 @@ export default defineCommand({
       loggedIn: profile.apiKey !== undefined,
     }));
     await output.printList(ctx, rows, {
-      columns: [
-        { header: 'name', value: (row) => row.name },
-        { header: 'current', value: (row) => row.current, kind: 'bool' },
-        { header: 'base url', value: (row) => row.baseUrl, flex: true },
-        { header: 'key', value: (row) => row.loggedIn, kind: 'bool' },
-      ],
+      columns,
       empty: 'No profiles yet: log in with `kagent auth login`.',
     });
   },

@@ -3,15 +3,30 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { isoTime } from '../../src/io/format.js';
 import { resolveSpace } from '../../src/kit/space.js';
-import { printList } from '../../src/io/output.js';
+import { pipedRowsHelp, printList, type Column } from '../../src/io/output.js';
 import * as S from '../../src/api/shapes.js';
+
+const columns: Column<Conversation>[] = [
+  { header: 'Id', value: (c) => c.id },
+  { header: 'Title', value: (c) => c.title, flex: true },
+  { header: 'Messages', value: (c) => c.messageCount, kind: 'number' },
+  { header: 'Channel', value: (c) => c.channel },
+  {
+    header: 'Running',
+    value: (c) => c.running === true,
+    display: (c, f) => (c.running ? f.cyan('● answering') : ''),
+    about: 'true/false',
+  },
+  { header: 'Updated', value: (c) => isoTime(c.updatedAt), kind: 'time' },
+  { header: 'Space', value: (c) => c.spaceId, only: 'plain', about: 'id' },
+  { header: 'Preview', value: (c) => c.preview, only: 'plain' },
+];
 
 export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List your conversations, most recently active first',
-  description:
-    'Piped, each row is: id, title, messages, channel, running (true/false), updated (ISO 8601), space id, preview.',
+  description: pipedRowsHelp(columns),
   options: [spaceOption('only conversations of this space (id or name)'), ...pageOptions('every conversation')],
   examples: [
     'kagent conversation list',
@@ -29,20 +44,7 @@ export default defineCommand({
     const items = api.paginate('listConversations', { query, signal: ctx.signal }, paging(opts));
     await printList<Conversation>(ctx, items, {
       empty: 'No conversations yet: start one with `kagent chat`.',
-      columns: [
-        { header: 'Id', value: (c) => c.id },
-        { header: 'Title', value: (c) => c.title, flex: true },
-        { header: 'Messages', value: (c) => c.messageCount, kind: 'number' },
-        { header: 'Channel', value: (c) => c.channel },
-        {
-          header: 'Running',
-          value: (c) => c.running === true,
-          display: (c, f) => (c.running ? f.cyan('● answering') : ''),
-        },
-        { header: 'Updated', value: (c) => isoTime(c.updatedAt), kind: 'time' },
-        { header: 'Space', value: (c) => c.spaceId, only: 'plain' },
-        { header: 'Preview', value: (c) => c.preview, only: 'plain' },
-      ],
+      columns,
     });
   },
 });

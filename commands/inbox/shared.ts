@@ -3,6 +3,8 @@
 import { defineCommand, type CommandSpec, type OptionsOf } from '../../src/kit/define.js';
 import { pageOptions } from '../../src/kit/options.js';
 import { markItems, type Mark } from '../../src/inbox/mark.js';
+import { columns } from '../../src/inbox/list.js';
+import { pipedRowsHelp } from '../../src/io/output.js';
 
 const FILTERS = ['all', 'unread', 'approval', 'task', 'brief'] as const;
 
@@ -18,8 +20,7 @@ export const listOptions = [
 
 export type ListOptions = OptionsOf<typeof listOptions>;
 
-export const LIST_DESCRIPTION =
-  'Actions waiting for a decision come first, then the rest, newest first. Piped, each row is: id, kind, read (true/false), title, created (ISO 8601), action id, task id, watch slug, brief id. --json prints the InboxItems.';
+export const LIST_DESCRIPTION = `Actions waiting for a decision come first, then the rest, newest first. ${pipedRowsHelp(columns)} --json prints the InboxItems.`;
 
 export function markCommand(
   name: 'read' | 'done' | 'dismiss',

@@ -1,84 +1,116 @@
 // kagent me: the account — plan, trial, credits by pool, plan limits and usage.
 import type { Me } from '../../src/api/shapes.js';
-import type { Formatter } from '../../src/io/output.js';
+import type { Formatter, ItemView } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
 import { withSpinner } from '../../src/io/spinner.js';
-import { printItem } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem } from '../../src/io/output.js';
 
-/** Terminal: a short readable page. Piped: `key<TAB>value` lines with raw numbers and ISO times. */
-function renderMe(me: Me, f: Formatter): string {
-  // Tolerant of missing fields: the contract leaves Me's shape open.
-  const pools = me.credits?.pools ?? [];
-  const limits = me.limits;
-  const usage = me.usage;
-  if (!f.tty) {
-    return f.fields([
-      ['id', me.id],
-      ['email', me.email],
-      ['name', me.name],
-      ['email-verified', me.emailVerified === undefined ? undefined : String(me.emailVerified)],
-      ['lang', me.lang],
-      ['plan', me.plan?.id],
-      ['plan-name', me.plan?.name],
-      ['trial-active', me.trial ? String(me.trial.active) : undefined],
-      ['trial-ends', me.trial?.endsAt ?? undefined],
-      ['credits', me.credits?.total === undefined ? undefined : String(me.credits.total)],
-      ...pools.map((pool): [string, string] => [`credits.${pool.pool}`, String(pool.remaining)]),
-      ['follows', usage?.follows === undefined ? undefined : String(usage.follows)],
-      ['follows-limit', limits?.follows === undefined ? undefined : String(limits.follows)],
-      ['watches-this-month', usage?.watchesThisMonth === undefined ? undefined : String(usage.watchesThisMonth)],
-      ['watches-per-month', limits?.watchesPerMonth === undefined ? undefined : String(limits.watchesPerMonth)],
-      ['storage-bytes', usage?.storageBytes === undefined ? undefined : String(usage.storageBytes)],
-      ['storage-limit-bytes', limits?.storageBytes === undefined ? undefined : String(limits.storageBytes)],
-      ['file-limit-bytes', limits?.fileBytes === undefined ? undefined : String(limits.fileBytes)],
-    ]);
-  }
+/** "3 of 20", "? of 20": usage against its limit, either side possibly unknown. */
+function ofLimit(
+  used: number | undefined,
+  limit: number | undefined,
+  render: (n: number) => string,
+): string | undefined {
+  if (used === undefined && limit === undefined) return undefined;
+  return `${used === undefined ? '?' : render(used)} of ${limit === undefined ? '?' : render(limit)}`;
+}
 
-  const who = `${f.bold(me.name || me.email || me.id)}${me.name && me.email ? ` <${me.email}>` : ''}`;
-  const trial = me.trial?.active ? ` · trial${me.trial.endsAt ? ` ends ${f.time(me.trial.endsAt)}` : ''}` : '';
-  const ofLimit = (used: number | undefined, limit: number | undefined, render: (n: number) => string = f.number) =>
-    used === undefined && limit === undefined
-      ? undefined
-      : `${used === undefined ? '?' : render(used)} of ${limit === undefined ? '?' : render(limit)}`;
-  const poolRows = pools.map((pool): [string, string] => {
-    const total = pool.total === null || pool.total === undefined ? '' : ` of ${f.number(pool.total)}`;
-    const resets = pool.resetsAt ? f.dim(` · resets ${f.time(pool.resetsAt)}`) : '';
-    return [`  ${pool.pool}`, `${f.number(pool.remaining)}${total}${resets}`];
-  });
-  const watches = ofLimit(usage?.watchesThisMonth, limits?.watchesPerMonth);
-  const lines = [
-    who,
-    '',
-    f.fields([
-      ['Plan', me.plan ? `${me.plan.name}${trial}` : undefined],
-      [
-        'Email',
+/** One declaration (tolerant of missing fields: the contract leaves Me's shape open). Piped: raw numbers and ISO times. */
+const view: ItemView<Me> = {
+  title: (me, f) => `${f.bold(me.name || me.email || me.id)}${me.name && me.email ? ` <${me.email}>` : ''}`,
+  fields: [
+    { key: 'id', value: (me) => me.id },
+    { key: 'email', value: (me) => me.email },
+    { key: 'name', value: (me) => me.name },
+    { key: 'plan', value: (me) => me.plan?.id },
+    {
+      key: 'plan-name',
+      label: 'Plan',
+      value: (me) => me.plan?.name,
+      display: (me, f) => {
+        if (!me.plan) return undefined;
+        const ends = me.trial?.endsAt ? ` ends ${f.time(me.trial.endsAt)}` : '';
+        return `${me.plan.name}${me.trial?.active ? ` · trial${ends}` : ''}`;
+      },
+    },
+    { key: 'trial-active', value: (me) => me.trial?.active, kind: 'bool' },
+    { key: 'trial-ends', value: (me) => me.trial?.endsAt, kind: 'time' },
+    {
+      key: 'email-verified',
+      label: 'Email',
+      value: (me) => me.emailVerified,
+      kind: 'bool',
+      display: (me, f) =>
         me.emailVerified === undefined
           ? undefined
           : me.emailVerified
             ? 'verified'
             : f.yellow('not verified (needed to create watches)'),
-      ],
-      ['Language', me.lang],
-      ['Credits', me.credits?.total === undefined ? undefined : `${f.number(me.credits.total)} left`],
-      ...poolRows,
-      ['Follows', ofLimit(usage?.follows, limits?.follows)],
-      ['Watches', watches && `${watches} this month`],
-      ['Storage', ofLimit(usage?.storageBytes, limits?.storageBytes, f.bytes)],
-      ['File size', limits?.fileBytes === undefined ? undefined : `up to ${f.bytes(limits.fileBytes)} each`],
-    ]),
-  ];
-  return lines.join('\n');
-}
+    },
+    { key: 'lang', label: 'Language', value: (me) => me.lang },
+    {
+      key: 'credits',
+      label: 'Credits',
+      value: (me) => me.credits?.total,
+      display: (me, f) => (me.credits?.total === undefined ? undefined : `${f.number(me.credits.total)} left`),
+    },
+    {
+      key: 'credits.<pool>',
+      about: 'one per credit pool',
+      each: (me) =>
+        (me.credits?.pools ?? []).map((pool) => ({
+          key: `credits.${pool.pool}`,
+          label: `  ${pool.pool}`,
+          value: pool.remaining,
+          display: (f: Formatter) => {
+            const total = pool.total === null || pool.total === undefined ? '' : ` of ${f.number(pool.total)}`;
+            const resets = pool.resetsAt ? f.dim(` · resets ${f.time(pool.resetsAt)}`) : '';
+            return `${f.number(pool.remaining)}${total}${resets}`;
+          },
+        })),
+    },
+    {
+      key: 'follows',
+      label: 'Follows',
+      value: (me) => me.usage?.follows,
+      display: (me, f) => ofLimit(me.usage?.follows, me.limits?.follows, f.number),
+    },
+    { key: 'follows-limit', value: (me) => me.limits?.follows },
+    {
+      key: 'watches-this-month',
+      label: 'Watches',
+      value: (me) => me.usage?.watchesThisMonth,
+      display: (me, f) => {
+        const watches = ofLimit(me.usage?.watchesThisMonth, me.limits?.watchesPerMonth, f.number);
+        return watches && `${watches} this month`;
+      },
+    },
+    { key: 'watches-per-month', value: (me) => me.limits?.watchesPerMonth },
+    {
+      key: 'storage-bytes',
+      label: 'Storage',
+      value: (me) => me.usage?.storageBytes,
+      display: (me, f) => ofLimit(me.usage?.storageBytes, me.limits?.storageBytes, f.bytes),
+    },
+    { key: 'storage-limit-bytes', value: (me) => me.limits?.storageBytes },
+    {
+      key: 'file-limit-bytes',
+      label: 'File size',
+      value: (me) => me.limits?.fileBytes,
+      display: (me, f) =>
+        me.limits?.fileBytes === undefined ? undefined : `up to ${f.bytes(me.limits.fileBytes)} each`,
+    },
+  ],
+};
 
 export default defineGroup({
   name: 'me',
   summary: 'Your account: plan, trial, credits and limits',
-  description: 'Piped, each line is `key<TAB>value` (credits.<pool> per credit pool; bytes and ISO times raw).',
+  description: pipedFieldsHelp(view),
   examples: ['kagent me', 'kagent me --json', "kagent me --jq '.credits.total'"],
   async run(ctx) {
     const api = await ctx.api();
     const me = await withSpinner(ctx, 'Loading your account…', () => api.call('getMe', { signal: ctx.signal }));
-    await printItem(ctx, me, renderMe);
+    await printItem(ctx, me, view);
   },
 });

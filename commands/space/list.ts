@@ -1,7 +1,7 @@
 import type { Space } from '../../src/api/shapes.js';
 import type { Column } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { printList } from '../../src/io/output.js';
+import { pipedRowsHelp, printList } from '../../src/io/output.js';
 
 const columns: Column<Space>[] = [
   { header: 'id', value: (space) => space.id },
@@ -21,7 +21,7 @@ export default defineCommand({
   name: 'list',
   aliases: ['ls'],
   summary: 'List your spaces',
-  description: 'Piped, each row is: id, name, icon, description, default (true/false), created (ISO 8601).',
+  description: pipedRowsHelp(columns),
   examples: ['kagent space list', 'kagent space list --json', 'kagent space list | cut -f2'],
   async run(ctx) {
     const api = await ctx.api();

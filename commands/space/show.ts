@@ -1,13 +1,39 @@
+import type { Space } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
-import { printItem } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.js';
+
+const view: ItemView<Space> = {
+  fields: [
+    { key: 'id', label: 'Id', value: (s) => s.id },
+    {
+      key: 'name',
+      label: 'Name',
+      value: (s) => s.name,
+      display: (s) => (s.icon ? `${s.icon} ${s.name}` : s.name),
+    },
+    { key: 'icon', value: (s) => s.icon ?? '' },
+    {
+      key: 'description',
+      label: 'Description',
+      value: (s) => s.description,
+      display: (s) => s.description || undefined,
+    },
+    {
+      key: 'default',
+      label: 'Default',
+      value: (s) => s.isDefault,
+      kind: 'bool',
+      display: (s) => (s.isDefault ? 'yes (where the contents of deleted spaces go)' : 'no'),
+    },
+    { key: 'created', label: 'Created', value: (s) => s.createdAt, kind: 'time' },
+  ],
+};
 
 export default defineCommand({
   name: 'show',
   summary: 'Show one space',
-  description:
-    'The space named by its id or its name (exact, then ignoring case), as --space takes it. ' +
-    'Piped, one `key<TAB>value` line per field: id, name, icon, description, default (true/false), created (ISO 8601).',
+  description: `The space named by its id or its name (exact, then ignoring case), as --space takes it. ${pipedFieldsHelp(view)}`,
   arguments: [{ name: 'space', description: 'id or name of the space', complete: 'space' }],
   examples: [
     'kagent space show Research',
@@ -15,24 +41,6 @@ export default defineCommand({
     'kagent space show Research | cut -f2',
   ],
   async run(ctx, _opts, args) {
-    const space = await resolveSpace(ctx, args.space);
-    await printItem(ctx, space, (s, f) =>
-      f.tty
-        ? f.fields([
-            ['Name', s.icon ? `${s.icon} ${s.name}` : s.name],
-            ['Id', s.id],
-            ['Description', s.description || undefined],
-            ['Default', s.isDefault ? 'yes (where the contents of deleted spaces go)' : 'no'],
-            ['Created', f.time(s.createdAt)],
-          ])
-        : f.fields([
-            ['id', s.id],
-            ['name', s.name],
-            ['icon', s.icon ?? ''],
-            ['description', s.description],
-            ['default', String(s.isDefault)],
-            ['created', s.createdAt],
-          ]),
-    );
+    await printItem(ctx, await resolveSpace(ctx, args.space), view);
   },
 });

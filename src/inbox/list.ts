@@ -5,10 +5,24 @@ import * as S from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { paginate } from '../http/paginate.js';
 import type { Formatter } from '../io/format.js';
-import { note, printList, wantsJson } from '../io/output.js';
+import { note, printList, wantsJson, type Column } from '../io/output.js';
 import { checkInput } from '../kit/define.js';
 import { suggest } from '../kit/hints.js';
 import { paging } from '../kit/options.js';
+
+/** The listing's columns; the help's "Piped, each row is" comes from them (commands/inbox/shared.ts). */
+export const columns: Column<InboxItem>[] = [
+  { header: 'Id', value: (i) => i.id },
+  { header: 'Kind', value: (i) => i.kind, display: (i, f) => kindText(i.kind, f) },
+  { header: 'Read', value: (i) => i.read === true, only: 'plain', about: 'true/false' },
+  { header: '', value: (i) => (i.read ? '' : '●'), display: (i, f) => (i.read ? '' : f.cyan('●')), only: 'tty' },
+  { header: 'Title', value: (i) => i.title, flex: true },
+  { header: 'Created', value: (i) => i.createdAt, kind: 'time' },
+  { header: 'Action', value: (i) => i.action?.id, only: 'plain', about: 'id' },
+  { header: 'Task', value: (i) => i.taskId, only: 'plain', about: 'id' },
+  { header: 'Watch', value: (i) => i.watchSlug, only: 'plain', about: 'slug' },
+  { header: 'Brief', value: (i) => i.briefId, only: 'plain', about: 'id' },
+];
 
 export interface InboxListOptions {
   filter?: string;
@@ -41,18 +55,7 @@ export async function listInbox(ctx: Context, opts: InboxListOptions): Promise<v
   }, paging(opts));
   const count = await printList<InboxItem>(ctx, items, {
     empty: EMPTY[filter] ?? `Nothing in your inbox for --filter ${filter}.`,
-    columns: [
-      { header: 'Id', value: (i) => i.id },
-      { header: 'Kind', value: (i) => i.kind, display: (i, f) => kindText(i.kind, f) },
-      { header: 'Read', value: (i) => i.read === true, only: 'plain' },
-      { header: '', value: (i) => (i.read ? '' : '●'), display: (i, f) => (i.read ? '' : f.cyan('●')), only: 'tty' },
-      { header: 'Title', value: (i) => i.title, flex: true },
-      { header: 'Created', value: (i) => i.createdAt, kind: 'time' },
-      { header: 'Action', value: (i) => i.action?.id, only: 'plain' },
-      { header: 'Task', value: (i) => i.taskId, only: 'plain' },
-      { header: 'Watch', value: (i) => i.watchSlug, only: 'plain' },
-      { header: 'Brief', value: (i) => i.briefId, only: 'plain' },
-    ],
+    columns,
   });
   if (!ctx.io.stdoutIsTTY || wantsJson(ctx)) return;
   const lines: string[] = [];

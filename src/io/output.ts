@@ -19,6 +19,7 @@ import { emit, hasWritten, PipeClosedError } from './streams.js';
 import { checkFields, pickFields, selectFields } from './fields.js';
 import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
+import { renderView, type ItemView } from './declared.js';
 import { formatter } from './format.js';
 import { runJq } from './jq.js';
 import { loadShapes } from '../lazy.js';
@@ -27,6 +28,8 @@ import { wrapText } from './width.js';
 import { aboveLive } from './live-line.js';
 
 export type { Column } from './table.js';
+export type { Field, ItemView } from './declared.js';
+export { pipedFieldsHelp, pipedRowsHelp } from './declared.js';
 export type { Formatter } from './format.js';
 export { renderGeneric } from './generic.js';
 
@@ -79,18 +82,21 @@ export function toJson(data: unknown, pretty: boolean): string {
 }
 
 /**
- * Prints one resource: JSON as is, or what `render` makes of it (given a sanitised copy), wrapped to
- * the terminal: lines that fit stay as they are, longer ones are wrapped at word boundaries (URLs
- * whole), continuation lines under their indentation. An answer that did not fit its assumed shape
+ * Prints one resource: JSON as is, or the lines of its field table (src/io/declared.ts) or of a
+ * `render` function (given a sanitised copy), wrapped to the terminal: lines that fit stay as
+ * they are, longer ones are wrapped at word boundaries (URLs whole), continuation lines under
+ * their indentation. An answer that did not fit its assumed shape
  * (tolerant reading) is rendered by its view where the view can, with the fields the view does not
  * know shown after it; where the view cannot, the whole answer is shown generically.
  */
 export async function printItem<T>(
   ctx: OutputContext,
   data: T,
-  render: (data: T, f: Formatter) => string | Promise<string>,
+  view: ItemView<T> | ((data: T, f: Formatter) => string | Promise<string>),
 ): Promise<void> {
   if (wantsJson(ctx)) return printJson(ctx, data);
+  // A field table (src/io/declared.ts), or a view's own rendering of what a table cannot say.
+  const render = typeof view === 'function' ? view : (item: T, f: Formatter) => renderView(item, view, f);
   const f = await getFormatter(ctx);
   const misfit = misfitOf(data);
   // The render may add strings it fetched itself (a space's name): its output is sanitised again, keeping our styling.

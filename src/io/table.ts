@@ -26,6 +26,8 @@ export interface Column<T> {
   priority?: 1 | 2 | 3;
   /** Only on a terminal, or only when piped. */
   only?: 'tty' | 'plain';
+  /** What the help's "Piped, each row is: …" says after the header, when its kind does not say it. */
+  about?: string;
 }
 
 // Two spaces between columns.

@@ -2,6 +2,7 @@
 // the service's answers (scripted on a tiny loopback server where the sandbox
 // would not give them on this command).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import me from '../../commands/me/index.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli } from '../helpers/run.js';
 import { tinyServer, type Scripted, type TinyServer } from '../helpers/tiny-server.js';
@@ -34,6 +35,18 @@ describe('kagent me', () => {
     expect(r.stdout).toContain('credits.monthly\t1000\n');
     expect(r.stdout).toContain('storage-limit-bytes\t10737418240\n');
     expect(r.stdout).not.toContain('\x1b');
+  });
+
+  it('the help names every key it prints piped (one field table gives both)', async () => {
+    const r = await s.kagent(['me']);
+    const keys = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[0]!);
+    expect(keys).toContain('credits.monthly');
+    const named = /^Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(me.description ?? '')?.[1] ?? '';
+    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    for (const key of keys) expect(helpKeys).toContain(key.replace(/^credits\..*/, 'credits.<pool>'));
   });
 
   it("--json is the API's Me; --jq picks from it", async () => {

@@ -1,6 +1,7 @@
 // kagent space against the sandbox: list / create / edit / delete, spaces by
 // id or name, bounds checked before any request, confirmation rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import list from '../../commands/space/list.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes } from '../helpers/run.js';
 
@@ -209,6 +210,24 @@ describe('server text is untrusted', () => {
     const jq = await s.kagent(['space', 'list', '--jq', '.[].name', '--json'], { tty: true });
     expect(hasForeignEscapes(jq.stdout)).toBe(false);
     expect(jq.stdout).toContain('Evil');
+  });
+});
+
+describe('space list', () => {
+  it('piped, each row has the columns its help names, in that order', async () => {
+    await s.kagent(['space', 'create', 'Columns', '--icon', '🧱', '--description', 'counted']);
+    const row = (await s.kagent(['space', 'list'])).stdout.split('\n').find((line) => line.includes('\tColumns\t'));
+    const named = /^Piped, each row is: (.*)\.$/.exec(list.description ?? '')?.[1]?.split(', ') ?? [];
+    expect(named.map((word) => word.replace(/ \(.*\)$/, ''))).toEqual([
+      'id',
+      'name',
+      'icon',
+      'description',
+      'default',
+      'created',
+    ]);
+    expect(row?.split('\t').slice(1, 4)).toEqual(['Columns', '🧱', 'counted']);
+    expect(row?.split('\t')).toHaveLength(named.length);
   });
 });
 

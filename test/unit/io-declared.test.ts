@@ -1,0 +1,113 @@
+// One output declaration per item (src/io/declared.ts): a field table gives the
+// terminal's labelled lines, the piped key<TAB>value lines and the help's
+// "Piped, …" sentence; a list's columns give "Piped, each row is: …".
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { pipedFieldsHelp, pipedRowsHelp, renderView, type ItemView } from '../../src/io/declared.js';
+import { formatter } from '../../src/io/format.js';
+import type { Column } from '../../src/io/table.js';
+import { createIO } from '../../src/io/terminal.js';
+
+interface Thing {
+  id: string;
+  name: string;
+  size?: number;
+  shared: boolean;
+  createdAt: string;
+  parts: Array<{ name: string; left: number }>;
+}
+
+const thing: Thing = {
+  id: 'th_1',
+  name: 'Kettle',
+  size: 1536,
+  shared: false,
+  createdAt: '2026-11-25T09:00:00.000Z',
+  parts: [
+    { name: 'lid', left: 3 },
+    { name: 'base', left: 1200 },
+  ],
+};
+
+const view: ItemView<Thing> = {
+  title: (t, f) => f.bold(t.name),
+  fields: [
+    { key: 'id', label: 'Id', value: (t) => t.id },
+    { key: 'name', value: (t) => t.name },
+    { key: 'size-bytes', label: 'Size', value: (t) => t.size, kind: 'bytes' },
+    { key: 'shared', label: 'Shared', value: (t) => t.shared, kind: 'bool' },
+    { key: 'created', label: 'Created', value: (t) => t.createdAt, kind: 'time' },
+    {
+      key: 'left.<part>',
+      about: 'one per part',
+      kind: 'number',
+      each: (t) => t.parts.map((p) => ({ key: `left.${p.name}`, label: `  ${p.name}`, value: p.left })),
+    },
+    { key: 'note', label: 'Note', value: () => undefined },
+  ],
+};
+
+function f(tty: boolean) {
+  const io = createIO(
+    {
+      stdin: new PassThrough(),
+      stdout: Object.assign(new PassThrough(), { isTTY: tty, columns: 80 }),
+      stderr: new PassThrough(),
+    },
+    {},
+    { color: false, input: true },
+  );
+  return formatter({ io, clock: { now: () => Date.parse('2026-11-25T10:00:00Z'), sleep: async () => {} } });
+}
+
+describe('an item’s field table', () => {
+  it('piped: every field as key<TAB>value in the table’s order, raw values, a field without a value left out', () => {
+    expect(renderView(thing, view, f(false))).toBe(
+      [
+        'id\tth_1',
+        'name\tKettle',
+        'size-bytes\t1536',
+        'shared\tfalse',
+        'created\t2026-11-25T09:00:00.000Z',
+        'left.lid\t3',
+        'left.base\t1200',
+      ].join('\n'),
+    );
+  });
+
+  it('on a terminal: the title, then the labelled fields read for people; unlabelled ones are left to the title', () => {
+    const lines = renderView(thing, view, f(true)).split('\n');
+    expect(lines[0]).toBe('Kettle');
+    expect(lines[1]).toBe('');
+    expect(lines.slice(2).map((line) => line.replace(/\s+/g, ' ').trim())).toEqual([
+      'Id th_1',
+      'Size 1.5 KiB',
+      'Shared no',
+      'Created 1 hour ago',
+      'lid 3',
+      'base 1,200',
+    ]);
+  });
+
+  it('the help names every piped key, in order, with what its kind or `about` says', () => {
+    expect(pipedFieldsHelp(view)).toBe(
+      'Piped, one `key<TAB>value` line per field: id, name, size-bytes, shared (true/false), created (ISO 8601), left.<part> (one per part), note.',
+    );
+  });
+});
+
+describe('a list’s columns', () => {
+  it('the help names the piped columns in order (terminal-only ones left out), with what each says', () => {
+    const columns: Column<Thing>[] = [
+      { header: 'Id', value: (t) => t.id },
+      { header: 'Name', value: (t) => t.name, display: (t) => `★ ${t.name}` },
+      { header: '', value: () => '●', only: 'tty' },
+      { header: 'Shared', value: (t) => t.shared, kind: 'bool' },
+      { header: 'Created', value: (t) => t.createdAt, kind: 'time' },
+      { header: 'Owner', value: () => 'u_1', only: 'plain', about: 'id' },
+    ];
+    expect(pipedRowsHelp(columns)).toBe(
+      'Piped, each row is: id, name, shared (true/false), created (ISO 8601), owner (id).',
+    );
+  });
+});
