@@ -2,8 +2,6 @@
 // there is one (no second copy of the chunks), and never past a cap, so that a
 // service sending far more than any answer holds cannot drive kagent's memory up
 // (the HTTP core's cap on one answer, MAX_ANSWER_BYTES in core.ts).
-import type { Readable } from 'node:stream';
-
 /** An answer bigger than `maxBytes`: reading stops there (an error that classifyNetworkError names). */
 export function tooLarge(maxBytes: number): Error {
   return Object.assign(new Error(`the answer is larger than ${formatBytes(maxBytes)}`), {
@@ -19,27 +17,6 @@ export function formatBytes(bytes: number): string {
     : bytes % 1024 === 0
       ? `${bytes / 1024} KiB`
       : `${bytes} bytes`;
-}
-
-/**
- * The body as text, read into one buffer of the announced size when there is one (no
- * second copy of the chunks), and never past `maxBytes`.
- */
-export async function readCapped(body: Readable, contentLength: unknown, maxBytes = Infinity): Promise<string> {
-  const announced =
-    typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
-  if (announced !== undefined && announced > maxBytes) {
-    body.destroy();
-    throw tooLarge(maxBytes);
-  }
-  const collect = collector(announced, maxBytes);
-  try {
-    for await (const chunk of body) collect.add(chunk as Buffer);
-  } catch (error) {
-    body.destroy();
-    throw error;
-  }
-  return collect.text();
 }
 
 const PREALLOCATE_MAX = 256 * 1_048_576;

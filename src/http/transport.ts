@@ -147,21 +147,27 @@ export function send(req: WireRequest): Promise<WireResponse> {
         req.signal?.aborted ? aborted() : failure('UND_ERR_SOCKET', 'the connection closed before the answer arrived'),
       );
     });
-    const { body } = req;
-    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
-      request.end(body);
-      return;
-    }
-    // A streamed body: its own failure (a file changed while being sent) ends the request. The
-    // wait restarts at every drain of the socket (the service took more of it) and once it is sent.
-    body.once('error', (error) => request.destroy(error));
-    const progressed = () => {
-      if (!request.socket?.connecting) waitForAnswer();
-    };
-    request.on('drain', progressed);
-    request.on('finish', progressed);
-    body.pipe(request);
+    sendBody(request, req.body, waitForAnswer);
   });
+}
+
+/**
+ * A body in memory goes at once. A streamed one: its own failure (a file changed while being
+ * sent) ends the request, and the wait for the answer restarts at every drain of the socket
+ * (the service took more of it) and once the body is sent.
+ */
+function sendBody(request: ClientRequest, body: WireRequest['body'], waitForAnswer: () => void): void {
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
+    request.end(body);
+    return;
+  }
+  body.once('error', (error) => request.destroy(error));
+  const progressed = () => {
+    if (!request.socket?.connecting) waitForAnswer();
+  };
+  request.on('drain', progressed);
+  request.on('finish', progressed);
+  body.pipe(request);
 }
 
 function aborted(): Error {
