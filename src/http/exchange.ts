@@ -19,14 +19,13 @@ import {
   redirectHint,
   SAFE_METHODS,
   seconds,
-  classifyNetworkError,
 } from './failures.js';
 import { PacingTooLong, type Pacer } from './pacer.js';
 import type { ProxyRoute } from './proxy.js';
 import type { Tracer } from './trace.js';
 import type { ServiceClock } from './service-clock.js';
 import { deadlinePassed, DeadlineError } from './deadline.js';
-import { send as sendOnWire, type IncomingHeaders, type WireResponse } from './transport.js';
+import { classifyNetworkError, send as sendOnWire, type IncomingHeaders, type WireResponse } from './transport.js';
 
 /**
  * A Retry-After longer than this is not waited out, nor stored for later commands: the

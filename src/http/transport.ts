@@ -20,6 +20,9 @@ import { collector, tooLarge } from './body.js';
 import { failure, proxyRefusal } from './failures.js';
 import { forwardOptions, tunnelAgent, type HttpModule } from './tunnel.js';
 
+/** What a failure of this wire means (failures.ts reads the codes it gives). */
+export { classifyNetworkError } from './failures.js';
+
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
 export interface WireRequest {
