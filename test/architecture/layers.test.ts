@@ -1,10 +1,10 @@
 // The house rules of docs/architecture.md, checked on the sources: which folder
 // may import which, no import cycle that runs when modules load, no command
-// reaching into another group, and files and functions small enough to read.
+// reaching into another group, and files small enough to read (a function's
+// complexity is eslint's: sonarjs/cognitive-complexity and no-nested-ternary).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { cycles, importEdges, sourceFiles, type ImportEdge } from '../helpers/imports.js';
 
@@ -244,7 +244,6 @@ describe('sandbox', () => {
 /** The declarative shapes (one line a bound) are exempt from the file size rule. */
 const LONG_FILES_ALLOWED = new Set(['src/api/shapes.ts']);
 const MAX_FILE_LINES = 450;
-const MAX_FUNCTION_LINES = 80;
 
 describe('sizes', () => {
   it(`no source file over ${MAX_FILE_LINES} lines (but the shapes)`, () => {
@@ -254,29 +253,4 @@ describe('sizes', () => {
       .filter(({ lines }) => lines > MAX_FILE_LINES);
     expect(long).toEqual([]);
   });
-
-  it(`no function over ${MAX_FUNCTION_LINES} lines (but text templates)`, () => {
-    const long: string[] = [];
-    for (const file of files) {
-      const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
-      const visit = (node: ts.Node) => {
-        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-          const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
-          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-          if (end - start + 1 > MAX_FUNCTION_LINES && !isTemplate(node.getText()))
-            long.push(`${file}:${start + 1} (${end - start + 1} lines)`);
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-    }
-    expect(long).toEqual([]);
-  });
 });
-
-/** A generated text template: most of its lines are lines of the text (string literals), not logic. */
-function isTemplate(text: string): boolean {
-  const lines = text.split('\n');
-  const literal = lines.filter((line) => /^\s*(['"`]|\.\.\.)/.test(line)).length;
-  return literal / lines.length >= 0.6;
-}
