@@ -18,7 +18,7 @@
 // - an entry whose name is not UTF-8 cannot be named to the service (nor opened
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
-import type { BigIntStats } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -241,28 +241,22 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
   const { options, add } = w;
   if (options.signal?.aborted) return 0;
   let files = 0;
-  let raw;
+  let entries: Entry[];
   try {
-    // As bytes: a name that is not UTF-8 would come back mangled (U+FFFD) and name no file.
-    raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+    entries = await entriesOf(dir);
   } catch (error) {
     throw new UsageError(`cannot read folder ${shown}: ${(error as Error).message}`);
   }
-  const entries = raw.map((entry) => {
-    const bytes = entry.name as unknown as Buffer;
-    const name = bytes.toString('utf8');
-    return { entry, bytes, name, utf8: Buffer.from(name, 'utf8').equals(bytes) };
-  });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
-  for (const { entry, bytes, name, utf8 } of entries) {
+  for (const { entry, bytes, name } of entries) {
     if (name.startsWith('.')) continue;
     // The stats below are synchronous: let what waits (lib sync's listing pages, read meanwhile) go on now and then.
     if (++w.since >= YIELD_EVERY) {
       w.since = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (!utf8) {
+    if (bytes) {
       add(unreadableName(under(escapeName(bytes)), entry.isDirectory()), `raw:${dir}:${bytes.toString('hex')}`);
       files++;
       continue;
@@ -308,10 +302,38 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
     }
     if (!info.isFile()) continue;
     if (!allowed(options, relPath, display)) continue;
-    add({ display, path, name, size: Number(info.size), identity: fileIdentity(info) }, fileId(info));
+    const identity = fileIdentity(info);
+    // Its device and inode ("dev:ino", as fileId makes it) are where the identity starts.
+    add(
+      { display, path, name, size: Number(info.size), identity },
+      identity.slice(0, identity.indexOf(':', identity.indexOf(':') + 1)),
+    );
     files++;
   }
   return files;
+}
+
+/** A folder entry; `bytes`: its name's bytes, when they are not UTF-8 (`name` then has U+FFFD for them). */
+interface Entry {
+  entry: Dirent<string> | Dirent<Buffer>;
+  name: string;
+  bytes?: Buffer;
+}
+
+/**
+ * A folder's entries. Read as text; only a folder where a name came back with U+FFFD (the mark of
+ * bytes that are not UTF-8, or a name holding that very character) is read again as bytes, to tell
+ * which names cannot be given to the service (nor opened by a string path).
+ */
+async function entriesOf(dir: string): Promise<Entry[]> {
+  const named = await readdir(dir, { withFileTypes: true });
+  if (!named.some((entry) => entry.name.includes('\uFFFD'))) return named.map((entry) => ({ entry, name: entry.name }));
+  const raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+  return raw.map((entry) => {
+    const bytes = entry.name;
+    const name = bytes.toString('utf8');
+    return Buffer.from(name, 'utf8').equals(bytes) ? { entry, name } : { entry, name, bytes };
+  });
 }
 
 /**

@@ -12,19 +12,27 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clearInterval, setInterval } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { benchAccount, bin, startBenchSandbox, writeFolder } from './lib-account.mjs';
 import { benchEnv } from './timing.mjs';
 const SIZES = (process.env.BENCH_SYNC_MEMORY_FILES ?? '1000,5000,20000').split(',').map(Number);
 
-/** Runs the binary; resolves with its exit code, wall time and peak resident memory (MiB). */
+/** A run still going after this long is killed and reported (a bench that hangs measures nothing). */
+const DEADLINE_MS = Number(process.env.BENCH_SYNC_MEMORY_TIMEOUT ?? 900) * 1000;
+
+/**
+ * Runs the binary; resolves with its exit code (null and `timedOut` when it was killed at the deadline),
+ * wall time and peak resident memory (MiB). It resolves once the process has exited and its pipes
+ * closed, or a second after the exit if something else still holds them open.
+ */
 function run(args, env) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, [bin, ...args], { env: benchEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let peakKiB = 0;
     let stderr = '';
+    let timedOut = false;
     const look = () => {
       try {
         const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -34,14 +42,30 @@ function run(args, env) {
       }
     };
     const timer = setInterval(look, 20);
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, DEADLINE_MS);
+    let done = false;
+    const finish = (code) => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      clearTimeout(deadline);
+      resolve({ code, timedOut, ms: Date.now() - started, peakMiB: peakKiB / 1024, stderr });
+    };
     child.stdout.resume();
     child.stderr.on('data', (chunk) => (stderr += chunk));
     // 'exit' comes before the pipes close: one last look while /proc still has it.
-    child.on('exit', look);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      resolve({ code, ms: Date.now() - started, peakMiB: peakKiB / 1024, stderr });
+    child.on('exit', (code) => {
+      look();
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code);
+      }, 1000).unref();
     });
+    child.on('close', (code) => finish(code));
   });
 }
 
@@ -54,7 +78,10 @@ async function measure(sandbox, work, files) {
   });
   const sync = ['lib', 'sync', dir, '--space', 'Handbook', '--concurrency', '8'];
   const first = await run(sync, env);
-  if (first.code !== 0) throw new Error(`the first sync of ${files} failed: ${first.stderr.slice(-300)}`);
+  if (first.code !== 0)
+    throw new Error(
+      `the first sync of ${files} ${first.timedOut ? 'timed out' : 'failed'}: ${first.stderr.slice(-300)}`,
+    );
   const noop = await run(sync, env);
   const list = await run(['lib', 'list', '--space', 'Handbook', '--kind', 'file', '--all', '--json'], env);
   rmSync(home, { recursive: true, force: true });
@@ -75,13 +102,18 @@ export async function benchSyncMemory({ log = console.log } = {}) {
       const m = await measure(sandbox, work, files);
       rows.push(m);
       log(
-        `  ${String(files).padStart(6)} files: no-op sync ${m.noop.peakMiB.toFixed(0)} MiB (${(m.noop.ms / 1000).toFixed(1)} s, exit ${m.noop.code}); ` +
+        `  ${String(files).padStart(6)} files: no-op sync ${m.noop.peakMiB.toFixed(0)} MiB (${(m.noop.ms / 1000).toFixed(1)} s, ${m.noop.timedOut ? 'TIMED OUT' : `exit ${m.noop.code}`}); ` +
           `lib list --all --json ${m.list.peakMiB.toFixed(0)} MiB (${(m.list.ms / 1000).toFixed(1)} s); first sync ${m.first.peakMiB.toFixed(0)} MiB (${(m.first.ms / 1000).toFixed(1)} s)`,
       );
     }
   } finally {
+    const closing = Date.now();
     await sandbox.close();
+    const closed = Date.now();
     rmSync(work, { recursive: true, force: true });
+    log(
+      `  teardown: the sandbox closed in ${((closed - closing) / 1000).toFixed(1)} s, the folders removed in ${((Date.now() - closed) / 1000).toFixed(1)} s`,
+    );
   }
   if (rows.length > 1) {
     const [a, b] = [rows[0], rows.at(-1)];
