@@ -6,8 +6,7 @@ import { spaceNames } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import type { OptionSpec } from '../../src/kit/define.js';
 import { invalid } from '../../src/cli/option-values.js';
-import type { Skipped } from '../../src/upload/discover.js';
-import { filterRule, orderedRules, ownPaths, pathFilter } from '../../src/upload/filter.js';
+import { filterRule } from '../../src/upload/filter.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 
 export const KINDS = ['entry', 'link', 'file', 'media'] as const;
@@ -112,8 +111,6 @@ export async function renderItem(
   return `${head}\n\n${(await renderMarkdown(ctx, markdown)).trimEnd()}`;
 }
 
-// ---------------------------------------------------------------- save
-
 // ---------------------------------------------------------------- upload and sync: which files
 
 /** --exclude, --include, --follow-symlinks: what `lib upload` and `lib sync` send of a folder. */
@@ -136,26 +133,7 @@ export const fileOptions = [
   },
 ] as const satisfies readonly OptionSpec[];
 
-export interface FileOptions {
-  exclude?: Array<ReturnType<typeof filterRule>>;
-  include?: Array<ReturnType<typeof filterRule>>;
-  followSymlinks?: boolean;
-}
-
 function patternOf(value: string, flag: string): string {
   if (value.trim() === '') throw invalid(`${flag} needs a glob pattern, such as "*.tmp" or "drafts/**"`);
   return value;
-}
-
-/** discover's options for these flags, with `skipped` to tell afterwards (reportSkipped). */
-export function discoverOptions(ctx: Context, opts: FileOptions) {
-  const rules = orderedRules(opts.exclude, opts.include);
-  return {
-    cwd: process.cwd(),
-    signal: ctx.signal,
-    followSymlinks: opts.followSymlinks === true,
-    ...(rules.length > 0 ? { filter: pathFilter(rules) } : {}),
-    guarded: ownPaths(ctx.io.env),
-    skipped: [] as Skipped[],
-  };
 }

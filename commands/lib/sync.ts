@@ -1,49 +1,12 @@
 import type { Context } from '../../src/context.js';
-import { abortError, CliError, ExitCode, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import type { DigestCache } from '../../src/upload/digest-cache.js';
-import type { SyncPlan } from '../../src/upload/sync-plan.js';
-import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
-import { reportRunRefusal, reportSkipped } from '../../src/upload/ci-report.js';
-import { confirmOrYes } from '../../src/io/prompt.js';
-import { spinnersAllowed } from '../../src/io/spinner.js';
-import { note } from '../../src/io/output.js';
-import { accountFileLimit, uploadAll } from '../../src/upload/uploader.js';
-import { discover } from '../../src/upload/discover.js';
-import { digestCache, folderDigests } from '../../src/upload/digest-cache.js';
-import { defaultCacheDir } from '../../src/config/cache-dir.js';
-import { resolve, basename } from 'node:path';
-import { stat } from 'node:fs/promises';
-import { runSync } from '../../src/upload/sync.js';
-import { createSyncReporter } from '../../src/upload/sync-report.js';
-import { syncDryRun } from '../../src/upload/plan.js';
+import { reportRunRefusal } from '../../src/upload/ci-report.js';
+import { syncRun, type SyncOptions } from '../../src/upload/sync-run.js';
 import * as S from '../../src/api/shapes.js';
-import {
-  listSpace,
-  planSync,
-  deletesByPath,
-  plannedDeletes,
-  prefixProblem,
-  syncFileName,
-  syncNote,
-  tooManyDeletes,
-} from '../../src/upload/sync-plan.js';
-
-interface SyncOptions extends FileOptions {
-  verbose?: boolean;
-  space?: string;
-  prefix?: string;
-  delete?: boolean;
-  maxDeletes?: number;
-  concurrency: number;
-  failFast?: boolean;
-  dryRun?: boolean;
-  report?: string;
-}
-
-const AGAIN = 'run the same command again: it picks up where this one stopped, and adds nothing twice';
+import { fileOptions } from './shared.js';
 
 export default defineCommand({
   name: 'sync',
@@ -93,81 +56,15 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     // A refusal of the whole run is also said where CI shows it (an ::error annotation, the step summary).
-    await syncRun(ctx, opts, args.dir).catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib sync', error));
+    await (async () => {
+      const spaceRef = spaceOf(ctx, opts);
+      await syncRun(ctx, opts, args.dir, () => spaceIdFor(ctx, spaceRef));
+    })().catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib sync', error));
   },
 });
 
-async function syncRun(ctx: Context, opts: SyncOptions, dir: string): Promise<void> {
-  const { spaceRef, prefix } = await checkArguments(ctx, opts, dir);
-  const api = await ctx.api();
-  // The space's listing is asked for first and comes while the folder is walked and read.
-  const spaceId = spaceIdFor(ctx, spaceRef);
-  const listing = spaceId.then((id) => listSpace(api, id, ctx.signal));
-  listing.catch(() => undefined); // awaited by the plan; a usage error in the folder may come first
-  // So is the record of the folder's digests from earlier runs: unchanged files are not read again.
-  const cacheDir = defaultCacheDir(ctx.io.env);
-  const known = folderDigests(cacheDir, resolve(dir), () => ctx.clock.now());
-  const walking = {
-    ...discoverOptions(ctx, opts),
-    emptyFolderHint:
-      'hidden files and folders (names starting with ".") are never synced; lib upload takes a hidden file named on its own',
-  };
-  const found = await discover([dir], walking);
-  await reportSkipped(ctx, walking.skipped, walking.filter);
-  const space = await spaceId;
-  const head = dir.endsWith('/') || dir.endsWith('\\') ? dir.length : dir.length + 1;
-  const sources = found.map((source) => {
-    const shown = source.display.slice(head);
-    const rel = process.platform === 'win32' ? shown.replace(/\\/g, '/') : shown;
-    return Object.assign(source, { rel, name: syncFileName(rel), note: syncNote(prefix, rel) });
-  });
-  const cache = digestCache(cacheDir);
-  const limit = accountFileLimit(api, ctx.signal);
-
-  const plan = await planSync({
-    listing,
-    prefix,
-    sources,
-    cache,
-    known: await known,
-    deleting: opts.delete === true,
-    signal: ctx.signal,
-  });
-  // A file left out by --exclude/--include is not the run's: its item stays, as aws s3 sync leaves it.
-  const { filter } = walking;
-  if (filter) plan.removals = plan.removals.filter((removal) => filter.allows(removal.rel));
-  if (ctx.signal.aborted) throw stopped(ctx);
-  const tooMany = tooManyDeletes(plannedDeletes(plan, opts.delete === true), opts.maxDeletes, 'nothing was sent');
-  if (opts.dryRun)
-    await syncDryRun(ctx, plan, { deleting: opts.delete === true, verbose: opts.verbose === true, limit, cache });
-  if (tooMany) throw tooMany;
-  if (opts.dryRun) return;
-
-  const removable = plan.mapping.names ? plan.removals.filter((r) => r.heldFor === undefined).length : 0;
-  if (opts.delete && removable > 0) {
-    const items = `${removable} library item${removable === 1 ? '' : 's'}`;
-    await confirmOrYes(ctx, {
-      message: `Delete ${items} whose file${removable === 1 ? ' is' : 's are'} no longer in ${dir}? This cannot be undone.`,
-      action: `delete ${items}`,
-    });
-  }
-  await execute(ctx, opts, { api, dir, space, plan, limit, cache });
-}
-
-/** Why the run stopped early: Ctrl-C (130), or the --timeout deadline (its own error: TIMEOUT, 7). */
-function stopped(ctx: Context): CliError {
-  const error = abortError(ctx.signal);
-  error.hint = error.hint ? `${error.hint}; then ${AGAIN}` : AGAIN;
-  return error;
-}
-
-/** Everything that can be refused before a request: exit 2. */
-async function checkArguments(
-  ctx: Context,
-  opts: SyncOptions,
-  dir: string,
-): Promise<{ spaceRef: string; prefix: string }> {
-  if (dir === '') throw new UsageError('an empty folder path was given');
+/** The space to sync into, checked before anything is read (exit 2). */
+function spaceOf(ctx: Context, opts: SyncOptions): string {
   const spaceRef = opts.space ?? ctx.config.space;
   if (spaceRef === undefined)
     throw new UsageError(
@@ -179,94 +76,5 @@ async function checkArguments(
     { space: spaceRef },
     { space: opts.space !== undefined ? '--space' : "the profile's space" },
   );
-  const info = await stat(resolve(dir)).catch(() => undefined);
-  if (!info) throw new UsageError(`no such folder: ${dir}`);
-  if (!info.isDirectory())
-    throw new UsageError(`${dir} is not a folder: sync takes a folder (\`kagent lib upload\` takes files)`);
-  const prefix = opts.prefix ?? basename(resolve(dir));
-  const problem = prefixProblem(prefix);
-  if (problem)
-    throw new UsageError(
-      `--prefix ${problem}`,
-      'a prefix names the folder in the space, for example --prefix "$GITHUB_REPOSITORY"',
-    );
-  // A run that may delete needs a yes, from a person or from --yes.
-  if (opts.delete && !opts.dryRun && !ctx.flags.yes && !ctx.io.canPrompt) {
-    throw new UsageError('--delete deletes library items: without a terminal to ask on, it needs --yes');
-  }
-  return { spaceRef, prefix };
-}
-
-interface Prepared {
-  api: Awaited<ReturnType<Context['api']>>;
-  dir: string;
-  space: string;
-  plan: SyncPlan;
-  limit: () => Promise<number | undefined>;
-  cache: DigestCache;
-}
-
-async function execute(
-  ctx: Context,
-  opts: SyncOptions,
-  { api, dir, space, plan, limit, cache }: Prepared,
-): Promise<void> {
-  const uploading = plan.files.filter((f) => f.action !== 'keep').map((f) => f.source);
-  const reporter = await createSyncReporter(ctx, uploading, {
-    progress: spinnersAllowed(ctx),
-    dir,
-    report: opts.report,
-    verbose: opts.verbose === true,
-    deletes: deletesByPath(plan, opts.delete === true),
-  });
-  const started = performance.now();
-  let summary;
-  try {
-    const options = {
-      concurrency: opts.concurrency,
-      failFast: opts.failFast === true,
-      deleting: opts.delete === true,
-      maxDeletes: opts.maxDeletes,
-    };
-    summary = await runSync({
-      ...options,
-      api,
-      space,
-      plan,
-      limit,
-      cache,
-      signal: ctx.signal,
-      events: reporter,
-      uploadAll,
-    });
-  } finally {
-    reporter.close();
-  }
-  await reporter.summary(summary, performance.now() - started);
-  if (summary.migrated)
-    await note(
-      ctx,
-      `${summary.migrated} item${summary.migrated === 1 ? '' : 's'} of an earlier kagent were renamed to their file's own name (once: replaced, not added twice)`,
-    );
-
-  if (ctx.signal.aborted) throw stopped(ctx);
-  if (summary.stoppedBy) {
-    const stopped = summary.stoppedBy;
-    if (stopped.code !== 'TOO_MANY_DELETES') stopped.hint = stopped.hint ? `${stopped.hint}; then ${AGAIN}` : AGAIN;
-    throw stopped;
-  }
-  if (summary.failed > 0) {
-    throw new CliError(`${summary.failed} file${summary.failed === 1 ? '' : 's'} failed to sync`, {
-      code: 'SYNC_FAILED',
-      exitCode: summary.exitCode,
-      hint: `fix them (see above) and ${AGAIN}`,
-    });
-  }
-  if (summary.noMapping && opts.delete) {
-    throw new CliError(`--delete could not be done: ${summary.noMapping}`, {
-      code: 'MAPPING_UNAVAILABLE',
-      exitCode: ExitCode.ERROR,
-      hint: 'the uploads went ahead; the items of removed and replaced files stay (delete them with `kagent lib delete`)',
-    });
-  }
+  return spaceRef;
 }

@@ -1,89 +1,11 @@
-import type { Context } from '../../src/context.js';
-import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand, checkInput } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
-import { discoverOptions, fileOptions, type FileOptions } from './shared.js';
-import { spinnersAllowed } from '../../src/io/spinner.js';
-import { note } from '../../src/io/output.js';
-import { reportRunRefusal, reportSkipped, withCiReports } from '../../src/upload/ci-report.js';
-import { accountFileLimit, uploadAll } from '../../src/upload/uploader.js';
-import { createReporter } from '../../src/upload/report.js';
-import { digestCache } from '../../src/upload/digest-cache.js';
-import { defaultCacheDir } from '../../src/config/cache-dir.js';
-import { discover } from '../../src/upload/discover.js';
-import { spoolStdin } from '../../src/upload/prepare.js';
-import { uploadDryRun } from '../../src/upload/plan.js';
+import { reportRunRefusal } from '../../src/upload/ci-report.js';
+import { uploadRun } from '../../src/upload/upload-run.js';
+import type { Target } from '../../src/upload/uploader.js';
 import * as S from '../../src/api/shapes.js';
-
-interface UploadOptions extends FileOptions {
-  space?: string;
-  note?: string;
-  name?: string;
-  concurrency: number;
-  failFast?: boolean;
-  dryRun?: boolean;
-  report?: string;
-}
-
-async function runUploads(
-  ctx: Context,
-  api: Awaited<ReturnType<Context['api']>>,
-  sources: Awaited<ReturnType<typeof import('../../src/upload/discover.js').discover>>,
-  target: { space?: string; note?: string; lang?: 'zh' | 'en' },
-  opts: UploadOptions,
-): Promise<void> {
-  const planLimit = accountFileLimit(api, ctx.signal);
-
-  const cache = digestCache(defaultCacheDir(ctx.io.env), () => ctx.clock.now());
-
-  // Which space each file landed in (the service picks one without --space): its name from one lookup.
-  const spaceName = spaceNameLookup(ctx);
-  const reporter = withCiReports(
-    ctx,
-    await createReporter(ctx, sources, { progress: spinnersAllowed(ctx), spaceName }),
-    { report: opts.report },
-  );
-  const started = performance.now();
-  let summary;
-  try {
-    summary = await uploadAll(sources, {
-      api,
-      target,
-      concurrency: opts.concurrency,
-      failFast: opts.failFast === true,
-      // A folder's files (walked) into a named space: confirmed with one more listing at the end.
-      confirm: sources.some((source) => source.identity !== undefined),
-      notice: (message) => note(ctx, `note: ${message}`),
-      limit: planLimit,
-      cache,
-      signal: ctx.signal,
-      events: reporter,
-    });
-  } finally {
-    reporter.close();
-  }
-  await reporter.summary(summary, performance.now() - started);
-
-  const again = 'run the same command again: files already uploaded are recognised and not added twice';
-  // Ctrl-C; the --timeout deadline (a CliError as the reason) is told below as the error that stopped the run.
-  if (ctx.signal.aborted && !(ctx.signal.reason instanceof CliError)) throw new InterruptedError('interrupted', again);
-  if (summary.stoppedBy) {
-    const stopped = summary.stoppedBy;
-    stopped.hint = stopped.hint ? `${stopped.hint}; then ${again}` : again;
-    throw stopped;
-  }
-  if (summary.failed > 0) {
-    throw new CliError(`${summary.failed} of ${sources.length} file${sources.length === 1 ? '' : 's'} failed`, {
-      code: 'UPLOAD_FAILED',
-      exitCode: summary.exitCode,
-      hint:
-        summary.skipped > 0
-          ? `--fail-fast stopped after the first failure; ${again}`
-          : `fix those files (see above) and ${again}`,
-    });
-  }
-}
+import { fileOptions } from './shared.js';
 
 export default defineCommand({
   name: 'upload',
@@ -138,61 +60,20 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     // A refusal of the whole run (credits exhausted included) is also said where CI shows it, as lib sync does.
-    await uploadRun(ctx, opts, args.paths).catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib upload', error));
+    await (async () => {
+      const target: Target = {};
+      if (opts.note !== undefined) target.note = opts.note;
+      if (ctx.config.lang) target.lang = ctx.config.lang;
+      // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
+      const ref = opts.space ?? ctx.config.space;
+      checkInput(
+        S.Queries.uploadFile,
+        { ...target, ...(ref !== undefined ? { space: ref } : {}) },
+        { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' },
+      );
+      // Which space each file landed in (the service picks one without --space): its name from one lookup.
+      const spaces = { ref, id: (r: string) => spaceIdFor(ctx, r), name: spaceNameLookup(ctx) };
+      await uploadRun(ctx, opts, args.paths, target, spaces);
+    })().catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib upload', error));
   },
 });
-
-async function uploadRun(ctx: Context, opts: UploadOptions, operands: string[]): Promise<void> {
-  const target: { space?: string; note?: string; lang?: 'zh' | 'en' } = {};
-  if (opts.note !== undefined) target.note = opts.note;
-  if (ctx.config.lang) target.lang = ctx.config.lang;
-  // --space, else the profile's default space (`kagent config set space ...`), else the agent picks per file.
-  const spaceRef = opts.space ?? ctx.config.space;
-  checkInput(
-    S.Queries.uploadFile,
-    { ...target, ...(spaceRef !== undefined ? { space: spaceRef } : {}) },
-    { space: opts.space !== undefined ? '--space' : "the profile's space", note: '--note', lang: '--lang' },
-  );
-  const wantsStdin = operands.includes('-');
-  if (wantsStdin && (opts.name === undefined || opts.name.trim() === '')) {
-    throw new UsageError(
-      'uploading stdin needs --name: the file name the library shows (and the type hint for Markdown)',
-      'for example: `cat notes.md | kagent lib upload - --name notes.md`',
-    );
-  }
-  if (opts.name !== undefined && /[/\\]/.test(opts.name))
-    throw new UsageError('--name is a file name, without folders');
-  if (wantsStdin && ctx.io.stdinIsTTY)
-    throw new UsageError(
-      '"-" reads the file from stdin, but stdin is a terminal',
-      'pipe the file in: `cat notes.md | kagent lib upload - --name notes.md`',
-    );
-
-  const api = await ctx.api();
-  const found = discoverOptions(ctx, opts);
-  const sources = await discover(operands, found);
-  await reportSkipped(ctx, found.skipped, found.filter);
-  if (sources.length === 0)
-    throw new UsageError('no file left to upload', 'every file found was skipped or left out (see above)');
-  if (opts.name !== undefined && sources.length !== 1)
-    throw new UsageError(`--name names a single file, but ${sources.length} files were given`);
-  if (opts.name !== undefined) (sources[0] as { name: string }).name = opts.name;
-
-  let spooled: Awaited<ReturnType<typeof spoolStdin>> | undefined;
-  try {
-    const stdinSource = sources.find((s) => s.stdin);
-    if (stdinSource) {
-      if (ctx.io.stderrIsTTY)
-        await note(ctx, 'Reading stdin into a temporary file first (the service needs the size up front)…');
-      spooled = await spoolStdin(ctx.io.stdin, ctx.signal);
-      stdinSource.path = spooled.path;
-      stdinSource.size = spooled.size;
-    }
-    if (spaceRef !== undefined) target.space = await spaceIdFor(ctx, spaceRef);
-    if (opts.dryRun) {
-      await uploadDryRun(ctx, api, sources, target);
-    } else await runUploads(ctx, api, sources, target, opts);
-  } finally {
-    await spooled?.remove();
-  }
-}
