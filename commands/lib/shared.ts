@@ -95,7 +95,7 @@ export async function renderItem(
       ['Id', item.id],
       ['Kind', item.kind],
       ['Status', item.status === 'ready' ? item.status : f.yellow(item.status)],
-      ['Space', item.spaceId ? (spaceName ? `${spaceName} ${f.dim(`(${item.spaceId})`)}` : item.spaceId) : undefined],
+      ['Space', spaceText(item.spaceId, spaceName, f)],
       ['Link', item.url],
       ['File', file],
       ['Note', item.note],
@@ -109,6 +109,12 @@ export async function renderItem(
     markdown += `**Key points**\n\n${item.keyPoints.map((point) => `- ${point.replace(/\n+/g, ' ')}`).join('\n')}\n`;
   if (markdown === '') return head;
   return `${head}\n\n${(await renderMarkdown(ctx, markdown)).trimEnd()}`;
+}
+
+/** "Research (sp_…)", the id alone when the name is not known, nothing for an item of no space. */
+function spaceText(id: string | null | undefined, name: string | undefined, f: Formatter): string | undefined {
+  if (!id) return undefined;
+  return name ? `${name} ${f.dim(`(${id})`)}` : id;
 }
 
 // ---------------------------------------------------------------- upload and sync: which files

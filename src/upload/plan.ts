@@ -186,19 +186,20 @@ export async function planSyncLines(ctx: Pick<Context, 'signal'>, plan: SyncPlan
       lines.push(checked.ok ? { ...base, status, ...previous, ...known } : failing(base, checked.refusal));
     }
   }
-  for (const removal of plan.removals) {
-    const line = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: { id: removal.item.id } };
-    if (removal.heldFor !== undefined)
-      lines.push({ ...line, status: 'keep', reason: `its bytes are those of ${removal.heldFor}` });
-    else if (options.deleting && names) lines.push({ ...line, status: 'delete' });
-    else {
-      const reason = names
-        ? 'the file is no longer in the folder; --delete deletes its item'
-        : 'the service does not say which items came from the folder';
-      lines.push({ ...line, status: 'keep', reason });
-    }
-  }
+  for (const removal of plan.removals) lines.push(removalLine(removal, names && options.deleting, names));
   return lines;
+}
+
+/** An item whose file is gone: deleted (--delete, and the listing says which items are DIR's), else kept, and why. */
+function removalLine(removal: SyncPlan['removals'][number], deleting: boolean, names: boolean): Planned {
+  const line = { path: removal.rel, name: removal.name, size: removal.item.size ?? 0, item: { id: removal.item.id } };
+  if (removal.heldFor !== undefined)
+    return { ...line, status: 'keep', reason: `its bytes are those of ${removal.heldFor}` };
+  if (deleting) return { ...line, status: 'delete' };
+  const reason = names
+    ? 'the file is no longer in the folder; --delete deletes its item'
+    : 'the service does not say which items came from the folder';
+  return { ...line, status: 'keep', reason };
 }
 
 /** The whole dry run of `lib sync`: plan, print, the counts and what they cost, and end as a real run would. */
