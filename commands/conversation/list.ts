@@ -2,7 +2,7 @@ import type { Conversation } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { isoTime } from '../../src/io/format.js';
-import { resolveSpace } from '../../src/kit/space.js';
+import { spaceIdFor } from '../../src/kit/space.js';
 import { pipedRowsHelp, printList, type Column } from '../../src/io/output.js';
 import * as S from '../../src/api/shapes.js';
 
@@ -37,9 +37,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listConversations, query, { space: '--space' });
-    if (opts.space !== undefined) {
-      query.space = (await resolveSpace(ctx, opts.space)).id;
-    }
+    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     const items = api.paginate('listConversations', { query, signal: ctx.signal }, paging(opts));
     await printList<Conversation>(ctx, items, {

@@ -3,7 +3,7 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 
-import { resolveSpace } from '../../src/kit/space.js';
+import { spaceIdFor } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import { timecode } from '../../src/views/media.js';
 import * as S from '../../src/api/shapes.js';
@@ -22,9 +22,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const query: Record<string, string | undefined> = { space: opts.space };
     checkInput(S.Queries.listMedia, query, { space: '--space' });
-    if (opts.space !== undefined) {
-      query.space = (await resolveSpace(ctx, opts.space)).id;
-    }
+    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     const items = api.paginate('listMedia', { query, signal: ctx.signal }, paging(opts));
     await printList<MediaItem>(ctx, items, {

@@ -2,7 +2,7 @@ import type { Task } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
-import { resolveSpace } from '../../src/kit/space.js';
+import { spaceIdFor } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import { taskStatus } from '../../src/views/task.js';
 import * as S from '../../src/api/shapes.js';
@@ -39,9 +39,7 @@ export default defineCommand({
       active: opts.active === false ? '--no-active' : '--active',
       kind: '--kind',
     });
-    if (opts.space !== undefined) {
-      query.space = (await resolveSpace(ctx, opts.space)).id;
-    }
+    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();
     const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {
