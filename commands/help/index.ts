@@ -6,7 +6,22 @@ import { environmentTable } from '../../src/cli/environment.js';
 import { printItem } from '../../src/io/output.js';
 import { defineGroup } from '../../src/kit/define.js';
 
-const TOPICS = ['exit-codes', 'environment'] as const;
+/** Each topic: a table of rows (their --json key's name, then `meaning`) and the words after it. */
+const TOPICS: Record<string, { title: string; key: string; rows: Array<[string | number, string]>; after: string }> = {
+  'exit-codes': {
+    title: 'Exit codes',
+    key: 'code',
+    rows: exitCodeTable,
+    after:
+      'Every error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps;\nwith --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.',
+  },
+  environment: {
+    title: 'Environment variables',
+    key: 'name',
+    rows: environmentTable,
+    after: 'Precedence: flag > environment > profile > default.',
+  },
+};
 
 function table(rows: Array<[string | number, string]>): string {
   const width = Math.max(...rows.map(([key]) => String(key).length));
@@ -21,29 +36,14 @@ export default defineGroup({
   arguments: [{ name: 'topic', description: 'exit-codes, environment, or a command', optional: true }],
   examples: ['kagent help exit-codes', 'kagent help environment', 'kagent help space create'],
   async run(ctx, _opts, args) {
-    if (args.topic === 'exit-codes') {
-      const data = exitCodeTable.map(([code, meaning]) => ({ code, meaning }));
-      await printItem(
-        ctx,
-        data,
-        () =>
-          `Exit codes:\n${table(exitCodeTable)}\n\nEvery error prints one line "error: <message> (<CODE>)" on stderr, plus a hint where one helps;\nwith --json the error is a JSON envelope {"error":{"code","message","issues"}} on stderr.`,
-      );
-      return;
-    }
-    if (args.topic === 'environment') {
-      const data = environmentTable.map(([name, meaning]) => ({ name, meaning }));
-      await printItem(
-        ctx,
-        data,
-        () =>
-          `Environment variables:\n${table(environmentTable)}\n\nPrecedence: flag > environment > profile > default.`,
-      );
-      return;
+    const topic = Object.hasOwn(TOPICS, args.topic ?? '') ? TOPICS[args.topic as string] : undefined;
+    if (topic) {
+      const data = topic.rows.map(([key, meaning]) => ({ [topic.key]: key, meaning }));
+      return printItem(ctx, data, () => `${topic.title}:\n${table(topic.rows)}\n\n${topic.after}`);
     }
     throw new UsageError(
       `no help topic "${args.topic ?? ''}"`,
-      `topics: ${TOPICS.join(', ')}; or a command, e.g. \`kagent help space\``,
+      `topics: ${Object.keys(TOPICS).join(', ')}; or a command, e.g. \`kagent help space\``,
     );
   },
 });

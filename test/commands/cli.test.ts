@@ -237,10 +237,13 @@ describe('help topics', () => {
     const env = JSON.parse((await runCli(['help', 'environment', '--json'])).stdout);
     expect(env.map((row: { name: string }) => row.name)).toContain('KAGENT_API_KEY');
   });
-  it('an unknown topic is a usage error', async () => {
-    const r = await runCli(['help', 'nonsense']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('no help topic "nonsense"');
+  it("an unknown topic is a usage error, the names of an object's own machinery included", async () => {
+    for (const topic of ['nonsense', 'constructor', '__proto__', 'toString']) {
+      const r = await runCli(['help', topic]);
+      expect(r.code, topic).toBe(2);
+      expect(r.stderr).toContain(`no help topic "${topic}"`);
+      expect(r.stderr).toContain('topics: exit-codes, environment;');
+    }
   });
 });
 
