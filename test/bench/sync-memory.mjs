@@ -10,11 +10,10 @@
 // From run.mjs:   const { benchSyncMemory } = await import('./sync-memory.mjs');
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
-import { benchAccount, bin, startBenchSandbox, writeFolder } from './lib-account.mjs';
+import { benchAccount, bin, manyFilesDir, startBenchSandbox, writeFolder } from './lib-account.mjs';
 import { benchEnv } from './timing.mjs';
 const SIZES = (process.env.BENCH_SYNC_MEMORY_FILES ?? '1000,5000,20000').split(',').map(Number);
 
@@ -94,8 +93,9 @@ export async function benchSyncMemory({ log = console.log } = {}) {
     return 0;
   }
   log(`\nlib sync, no-op: peak resident memory by folder size (Node ${process.version})`);
-  const sandbox = await startBenchSandbox();
-  const work = mkdtempSync(join(tmpdir(), 'kagent-bench-sync-memory-'));
+  const work = mkdtempSync(join(manyFilesDir(), 'kagent-bench-sync-memory-'));
+  // The uploads' blobs beside the folders, on the same (memory) file system, removed with them.
+  const sandbox = await startBenchSandbox({ blobDir: join(work, 'blobs') });
   const rows = [];
   try {
     for (const files of SIZES) {
