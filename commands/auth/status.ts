@@ -21,12 +21,9 @@ function sourceLabel(source: ValueSource, names: { flag?: string; env?: string }
 }
 
 function renderStatus(ctx: Context, status: AuthStatus, f: Formatter, problem?: string): string {
+  const named: Record<string, string> = { profile: 'current profile', default: 'default' };
   const profileFrom =
-    status.profileSource === 'profile'
-      ? 'current profile'
-      : status.profileSource === 'default'
-        ? 'default'
-        : sourceLabel(status.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, ctx);
+    named[status.profileSource] ?? sourceLabel(status.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, ctx);
   if (!f.tty) {
     return f.fields([
       ['profile', status.profile],

@@ -10,16 +10,7 @@ export function fishScript(root: Node, version: string): string {
     const names = [flag.long ? `-l ${flag.long.slice(2)}` : '', flag.short ? `-s ${flag.short.slice(1)}` : '']
       .filter(Boolean)
       .join(' ');
-    const value = !flag.takesValue
-      ? ''
-      : flag.files
-        ? ' -r -F'
-        : flag.choices
-          ? ` -x -a ${fishQuote(flag.choices.join(' '))}`
-          : flag.complete
-            ? ` -x -a ${fishQuote(`(__kagent_fetch ${flag.complete})`)}`
-            : ' -x';
-    return complete(path, `${names}${value} -d ${fishQuote(flag.description)}`);
+    return complete(path, `${names}${fishValue(flag)} -d ${fishQuote(flag.description)}`);
   };
   const lines: string[] = [
     header('fish', version, [
@@ -137,4 +128,13 @@ export function fishScript(root: Node, version: string): string {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** What a flag's value completes to in fish: files, its choices, a lookup, or anything. */
+function fishValue(flag: FlagInfo): string {
+  if (!flag.takesValue) return '';
+  if (flag.files) return ' -r -F';
+  if (flag.choices) return ` -x -a ${fishQuote(flag.choices.join(' '))}`;
+  if (flag.complete) return ` -x -a ${fishQuote(`(__kagent_fetch ${flag.complete})`)}`;
+  return ' -x';
 }

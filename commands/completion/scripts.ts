@@ -5,9 +5,6 @@ import type { Node, Shell } from './tree.js';
 import { zshScript } from './zsh.js';
 
 export function scriptFor(shell: Shell, root: Node, version: string): string {
-  return shell === 'bash'
-    ? bashScript(root, version)
-    : shell === 'zsh'
-      ? zshScript(root, version)
-      : fishScript(root, version);
+  const scripts = { bash: bashScript, zsh: zshScript, fish: fishScript };
+  return scripts[shell](root, version);
 }

@@ -170,7 +170,8 @@ export function offersValues(item: { choices?: readonly string[]; files: boolean
  * (asked of `kagent completion __complete`), or undefined for fixed choices.
  */
 export function valueMarker(item: { files: boolean; complete?: CompleteKind }): string | undefined {
-  return item.files ? '@files' : item.complete ? `@complete:${item.complete}` : undefined;
+  if (item.files) return '@files';
+  return item.complete ? `@complete:${item.complete}` : undefined;
 }
 
 // ---------------------------------------------------------------- quoting

@@ -34,7 +34,7 @@ export default defineCommand({
       api.call('updateLibraryItem', { params: { id: args.id }, body, signal: ctx.signal }),
     );
     const changes = [
-      opts.note !== undefined ? (body.note === null ? 'removed the note' : 'set the note') : '',
+      opts.note === undefined ? '' : noteChange(body.note),
       opts.space !== undefined ? `moved it to ${opts.space}` : '',
     ]
       .filter(Boolean)
@@ -48,3 +48,8 @@ export default defineCommand({
     await printItem(ctx, result, (r, f) => (f.tty ? '' : r.id));
   },
 });
+
+/** What the edit did to the note: null removes it. */
+function noteChange(note: unknown): string {
+  return note === null ? 'removed the note' : 'set the note';
+}

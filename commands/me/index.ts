@@ -40,12 +40,10 @@ const view: ItemView<Me> = {
       label: 'Email',
       value: (me) => me.emailVerified,
       kind: 'bool',
-      display: (me, f) =>
-        me.emailVerified === undefined
-          ? undefined
-          : me.emailVerified
-            ? 'verified'
-            : f.yellow('not verified (needed to create watches)'),
+      display: (me, f) => {
+        if (me.emailVerified === undefined) return undefined;
+        return me.emailVerified ? 'verified' : f.yellow('not verified (needed to create watches)');
+      },
     },
     { key: 'lang', label: 'Language', value: (me) => me.lang },
     {

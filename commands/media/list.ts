@@ -32,8 +32,10 @@ export default defineCommand({
         {
           header: 'Status',
           value: (m) => m.status,
-          display: (m, f) =>
-            m.status === 'ready' ? m.status : m.status === 'failed' ? f.red(m.status) : f.cyan(m.status),
+          display: (m, f) => {
+            if (m.status === 'ready') return m.status;
+            return m.status === 'failed' ? f.red(m.status) : f.cyan(m.status);
+          },
         },
         { header: 'Kind', value: (m) => m.kind },
         { header: 'Duration', value: (m) => m.durationSec, display: (m) => timecode(m.durationSec) },

@@ -45,9 +45,10 @@ export default defineCommand({
     checkCreated(ctx, 'space', { id: space.id }, 'space list');
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
     if (replay) await note(ctx, replay);
-    await printItem(ctx, space, (created, f) =>
-      f.tty ? (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`) : created.id,
-    );
+    await printItem(ctx, space, (created, f) => {
+      if (!f.tty) return created.id;
+      return replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`;
+    });
   },
 });
 

@@ -43,7 +43,7 @@ export default defineCommand({
     const api = await ctx.api();
     const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {
-      empty: opts.active ? 'No task is running.' : opts.active === false ? 'No finished tasks.' : 'No tasks.',
+      empty: emptyText(opts.active),
       columns: [
         { header: 'Id', value: (t) => t.id },
         // On a narrow terminal the kind goes before the status, which says what the task is doing.
@@ -59,3 +59,9 @@ export default defineCommand({
     });
   },
 });
+
+/** What an empty list says, by --active / --no-active. */
+function emptyText(active: boolean | undefined): string {
+  if (active === undefined) return 'No tasks.';
+  return active ? 'No task is running.' : 'No finished tasks.';
+}

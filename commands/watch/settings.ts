@@ -47,11 +47,7 @@ export default defineCommand({
     }
     const changes = [
       body.cadence !== undefined ? `cadence ${String(body.cadence)}` : undefined,
-      body.alerts !== undefined
-        ? (body.alerts as string[]).length
-          ? `alerts: ${(body.alerts as string[]).join(', ')}`
-          : 'no alerts'
-        : undefined,
+      body.alerts !== undefined ? alertsChange(body.alerts as string[]) : undefined,
     ].filter(Boolean);
     await success(ctx, `Updated ${args.slug}: ${changes.join('; ')}`);
     const result = { slug: args.slug, ...body };
@@ -89,4 +85,9 @@ async function explainSettingsError(ctx: Context, error: unknown, slug: string):
     hint: `you can still follow or unfollow it; for your own cadence and alerts, start a watch of your own: \`${suggest(ctx, 'watch create "what to follow"')}\``,
     cause: error,
   });
+}
+
+/** The alerts set, in the confirmation line: an empty list removes them all. */
+function alertsChange(alerts: string[]): string {
+  return alerts.length > 0 ? `alerts: ${alerts.join(', ')}` : 'no alerts';
 }
