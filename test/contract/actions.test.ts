@@ -255,6 +255,33 @@ describe('undoAction', () => {
     expect(again.body.error.code).toBe('ACTION_NOT_UNDOABLE');
   });
 
+  it('deletes a doc and a library item, each said as deleted, and undo puts each back as it was', async () => {
+    const acc = await t.newAccount();
+    const doc = await t.call('POST', '/docs', { key: acc.apiKey, body: { title: 'Tidal plan', markdown: 'Tides.' } });
+    const link = await t.call('POST', '/library', {
+      key: acc.apiKey,
+      body: { url: 'https://energy.example.com/guides/solar-panel-cleaning' },
+    });
+    const item = link.body.item;
+    for (const [text, tool, kind, href, get] of [
+      ['Delete the tidal plan', 'delete_doc', 'doc', `/docs/${doc.body.id}`, `/docs/${doc.body.id}`],
+      [`Delete ${item.title}`, 'delete_library_item', 'clip', `/library/${item.id}`, `/library/${item.id}`],
+    ]) {
+      const before = (await t.call('GET', get!, { key: acc.apiKey })).body;
+      const { reply, conversationId } = await ask(acc, text!);
+      const action = part(reply, 'action').action;
+      expect(action.tool, text).toBe(tool);
+      await decide(acc, action.id, { approve: true });
+      await t.advance(2_500);
+      const msgs = (await t.call('GET', `/conversations/${conversationId}/messages`, { key: acc.apiKey })).body
+        .messages;
+      expect(part(msgs[2], 'changes').items[0]).toMatchObject({ kind, href, action: 'updated', note: 'deleted' });
+      expect((await t.call('GET', get!, { key: acc.apiKey })).status, text).toBe(404);
+      expect((await t.call('POST', `/actions/${action.id}/undo`, { key: acc.apiKey })).status).toBe(200);
+      expect((await t.call('GET', get!, { key: acc.apiKey })).body, text).toEqual(before);
+    }
+  });
+
   it('answers 409 ACTION_NOT_UNDOABLE once the window has passed, and for actions never executed', async () => {
     const acc = await t.newAccount();
     const { action } = await proposeDoc(acc);

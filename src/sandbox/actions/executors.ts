@@ -74,35 +74,51 @@ const createDoc: Executor = {
   },
 };
 
-const deleteDoc: Executor = {
-  label: (lang) => toolLabel('delete_doc', lang),
-  execute(_world, account, action) {
-    const zh = langOf(account, action) === 'zh';
-    const id = action._execute?.id;
-    const index = account.docs.findIndex((d) => d.id === id && !d._deleted);
-    const doc = account.docs[index];
-    if (!doc) return { ok: false, change: null, text: zh ? '这个文档已经不在了。' : 'That document is already gone.' };
-    account.docs.splice(index, 1);
-    action._undo = { doc: { ...doc }, index };
-    return {
-      ok: true,
-      change: {
-        kind: 'doc',
-        id: doc.id,
-        title: doc.title,
-        action: 'updated',
-        href: `/docs/${doc.id}`,
-        note: zh ? '已删除' : 'deleted',
-      },
-      text: zh
-        ? `已删除“${doc.title}”。${UNDO_WINDOW_MS / 60_000} 分钟内可以撤销。`
-        : `I deleted “${doc.title}”. You can undo this for ${UNDO_WINDOW_MS / 60_000} minutes.`,
-    };
-  },
-  undo(_world, account, action) {
-    restoreAt(account.docs, action._undo?.doc as DocRecord | undefined, action._undo?.index);
-  },
-};
+/** What a removing executor needs to know of its records: where they are, and what to say. */
+interface Removal<T> {
+  tool: string;
+  /** Where the removed record is kept to be put back (a sandbox state saved with an action pending keeps its key). */
+  undoKey: string;
+  list(account: Account): T[];
+  /** Still there to remove: a document marked deleted is not. */
+  present(record: T): boolean;
+  kind: ChangeCore['kind'];
+  href(id: string): string;
+  gone(zh: boolean): string;
+  done(title: string, zh: boolean): string;
+}
+
+/** An executor that removes one record, and on undo puts it back at its old place (restoreAt). */
+function removing<T extends { id: string; title: string }>(r: Removal<T>): Executor {
+  return {
+    label: (lang) => toolLabel(r.tool, lang),
+    execute(_world, account, action) {
+      const zh = langOf(account, action) === 'zh';
+      const id = action._execute?.id;
+      const list = r.list(account);
+      const index = list.findIndex((x) => x.id === id && r.present(x));
+      const record = list[index];
+      if (!record) return { ok: false, change: null, text: r.gone(zh) };
+      list.splice(index, 1);
+      action._undo = { [r.undoKey]: { ...record }, index };
+      return {
+        ok: true,
+        change: {
+          kind: r.kind,
+          id: record.id,
+          title: record.title,
+          action: 'updated',
+          href: r.href(record.id),
+          note: zh ? '已删除' : 'deleted',
+        },
+        text: r.done(record.title, zh),
+      };
+    },
+    undo(_world, account, action) {
+      restoreAt(r.list(account), action._undo?.[r.undoKey] as T | undefined, action._undo?.index);
+    },
+  };
+}
 
 /** Puts back a record an executor removed, at its old place (or last), unless it is back already. */
 function restoreAt<T extends { id: string }>(list: T[], record: T | undefined, index: unknown): void {
@@ -110,38 +126,30 @@ function restoreAt<T extends { id: string }>(list: T[], record: T | undefined, i
   list.splice(Math.min(Number(index ?? list.length), list.length), 0, record);
 }
 
-const deleteLibraryItem: Executor = {
-  label: (lang) => toolLabel('delete_library_item', lang),
-  execute(_world, account, action) {
-    const zh = langOf(account, action) === 'zh';
-    const id = action._execute?.id;
-    const index = account.library.findIndex((i) => i.id === id);
-    const item = account.library[index];
-    if (!item)
-      return {
-        ok: false,
-        change: null,
-        text: zh ? '这一条已经不在资料库里了。' : 'That item is no longer in the library.',
-      };
-    account.library.splice(index, 1);
-    action._undo = { item: { ...item }, index };
-    return {
-      ok: true,
-      change: {
-        kind: 'clip',
-        id: item.id,
-        title: item.title,
-        action: 'updated',
-        href: `/library/${item.id}`,
-        note: zh ? '已删除' : 'deleted',
-      },
-      text: zh ? `已从资料库删除“${item.title}”。` : `I removed “${item.title}” from the library.`,
-    };
-  },
-  undo(_world, account, action) {
-    restoreAt(account.library, action._undo?.item as LibraryRecord | undefined, action._undo?.index);
-  },
-};
+const deleteDoc = removing<DocRecord>({
+  tool: 'delete_doc',
+  undoKey: 'doc',
+  list: (account) => account.docs,
+  present: (doc) => !doc._deleted,
+  kind: 'doc',
+  href: (id) => `/docs/${id}`,
+  gone: (zh) => (zh ? '这个文档已经不在了。' : 'That document is already gone.'),
+  done: (title, zh) =>
+    zh
+      ? `已删除“${title}”。${UNDO_WINDOW_MS / 60_000} 分钟内可以撤销。`
+      : `I deleted “${title}”. You can undo this for ${UNDO_WINDOW_MS / 60_000} minutes.`,
+});
+
+const deleteLibraryItem = removing<LibraryRecord>({
+  tool: 'delete_library_item',
+  undoKey: 'item',
+  list: (account) => account.library,
+  present: () => true,
+  kind: 'clip',
+  href: (id) => `/library/${id}`,
+  gone: (zh) => (zh ? '这一条已经不在资料库里了。' : 'That item is no longer in the library.'),
+  done: (title, zh) => (zh ? `已从资料库删除“${title}”。` : `I removed “${title}” from the library.`),
+});
 
 const createWatch: Executor = {
   label: (lang) => toolLabel('create_watch', lang),
