@@ -35,7 +35,9 @@ function langOf(account: Account, action: ActionRecord): Lang {
   return lang === 'zh' || lang === 'en' ? lang : account.lang;
 }
 
-function addDoc(world: World, account: Account, title: string, markdown: string, spaceId: unknown): DocRecord {
+/** The document an action creates (create_doc, save_report), from what it was proposed with; undo removes it. */
+function addDoc(world: World, account: Account, action: ActionRecord): DocRecord {
+  const { title, markdown, spaceId } = action._execute as { title: string; markdown: string; spaceId: string };
   const space = account.spaces.find((s) => s.id === spaceId) ?? world.defaultSpace(account);
   const doc: DocRecord = {
     id: world.id('doc'),
@@ -49,20 +51,21 @@ function addDoc(world: World, account: Account, title: string, markdown: string,
     publication: null,
   };
   account.docs.push(doc);
+  action._undo = { docId: doc.id };
   return doc;
 }
 
-function removeDoc(account: Account, id: unknown): void {
-  account.docs = account.docs.filter((d) => d.id !== id);
+/** Undoes addDoc. */
+function removeDoc(account: Account, action: ActionRecord): void {
+  account.docs = account.docs.filter((d) => d.id !== action._undo?.docId);
 }
 
 const createDoc: Executor = {
   label: (lang) => toolLabel('create_doc', lang),
   execute(world, account, action) {
     const zh = langOf(account, action) === 'zh';
-    const { title, markdown, spaceId } = action._execute as { title: string; markdown: string; spaceId: string };
-    const doc = addDoc(world, account, title, markdown, spaceId);
-    action._undo = { docId: doc.id };
+    const doc = addDoc(world, account, action);
+    const title = doc.title;
     return {
       ok: true,
       change: { kind: 'doc', id: doc.id, title, action: 'created', href: `/docs/${doc.id}` },
@@ -70,7 +73,7 @@ const createDoc: Executor = {
     };
   },
   undo(_world, account, action) {
-    removeDoc(account, action._undo?.docId);
+    removeDoc(account, action);
   },
 };
 
@@ -263,9 +266,8 @@ const saveReport: Executor = {
   label: (lang) => toolLabel('save_report', lang),
   execute(world, account, action) {
     const zh = langOf(account, action) === 'zh';
-    const { title, markdown, spaceId } = action._execute as { title: string; markdown: string; spaceId: string };
-    const doc = addDoc(world, account, title, markdown, spaceId);
-    action._undo = { docId: doc.id };
+    const doc = addDoc(world, account, action);
+    const title = doc.title;
     const task = action.taskId ? findTask(account, action.taskId) : undefined;
     if (task && isActive(task)) {
       task.status = 'running';
@@ -283,7 +285,7 @@ const saveReport: Executor = {
     };
   },
   undo(_world, account, action) {
-    removeDoc(account, action._undo?.docId);
+    removeDoc(account, action);
   },
   declined(world, account, action) {
     const task = action.taskId ? findTask(account, action.taskId) : undefined;
