@@ -123,6 +123,16 @@ function removing<T extends { id: string; title: string }>(r: Removal<T>): Execu
   };
 }
 
+/** A refusal by the service (HttpFail) said as a failed execution: what could not be done, then why; anything else is thrown. */
+function refused(error: unknown, zh: boolean, what: { zh: string; en: string }): ExecutionOutcome {
+  if (!(error instanceof HttpFail)) throw error;
+  return {
+    ok: false,
+    change: null,
+    text: zh ? `${what.zh}：${error.message}（${error.code}）` : `${what.en}: ${error.message} (${error.code})`,
+  };
+}
+
 /** Puts back a record an executor removed, at its old place (or last), unless it is back already. */
 function restoreAt<T extends { id: string }>(list: T[], record: T | undefined, index: unknown): void {
   if (!record || list.some((r) => r.id === record.id)) return;
@@ -184,14 +194,7 @@ const createWatch: Executor = {
           : `I set up the watch “${created.watch.title}”; the first brief arrives in about a minute.`,
       };
     } catch (error) {
-      if (!(error instanceof HttpFail)) throw error;
-      return {
-        ok: false,
-        change: null,
-        text: zh
-          ? `没能设置关注：${error.message}（${error.code}）`
-          : `I could not set up the watch: ${error.message} (${error.code})`,
-      };
+      return refused(error, zh, { zh: '没能设置关注', en: 'I could not set up the watch' });
     }
   },
   undo(world, account, action) {
@@ -236,14 +239,7 @@ const startMedia: Executor = {
           : `I'm transcribing “${media.title}” (${started.credits} credits).`,
       };
     } catch (error) {
-      if (!(error instanceof HttpFail)) throw error;
-      return {
-        ok: false,
-        change: null,
-        text: zh
-          ? `没能开始转写：${error.message}（${error.code}）`
-          : `I could not start the transcription: ${error.message} (${error.code})`,
-      };
+      return refused(error, zh, { zh: '没能开始转写', en: 'I could not start the transcription' });
     }
   },
   undo(world, account, action) {
