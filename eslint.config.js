@@ -93,7 +93,6 @@ export default tseslint.config(
       'src/sandbox/media/text.ts',
       'src/sandbox/reading.ts',
       'src/sandbox/routes/agent.ts',
-      'src/sandbox/routes/conversations.ts',
       'src/sandbox/server.ts',
       'src/sandbox/shape-chaos.ts',
       'src/sandbox/tasks/model.ts',

@@ -25,11 +25,7 @@ export function sendMessage(world: World, account: Account, input: S.SendMessage
         'The agent is still answering in this conversation; wait until `running` is false',
       );
   }
-  const spaceId = conversation
-    ? conversation.spaceId
-    : input.spaceId
-      ? world.space(account, input.spaceId).id
-      : world.defaultSpace(account).id;
+  const spaceId = conversation ? conversation.spaceId : newConversationSpace(world, account, input.spaceId);
   const lang = turnLang(account, input.text, input.lang);
   const plan = planTurn(input.text);
   world.spend(account, plan.credits, 'this message');
@@ -77,6 +73,11 @@ export function sendMessage(world: World, account: Account, input: S.SendMessage
     userMessageId: userMessage.id,
   };
   return started;
+}
+
+/** The space a new conversation goes in: the one named (404 when there is none), else the default one. */
+function newConversationSpace(world: World, account: Account, spaceId: string | null | undefined): string {
+  return (spaceId ? world.space(account, spaceId) : world.defaultSpace(account)).id;
 }
 
 /** Deletes a conversation, its messages and any reply still due. */
