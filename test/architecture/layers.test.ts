@@ -241,6 +241,50 @@ describe('sandbox', () => {
   });
 });
 
+/** The completion scripts are text templates, not logic: exempt from the command size rule. */
+const COMMAND_TEMPLATES = new Set([
+  'commands/completion/bash.ts',
+  'commands/completion/zsh.ts',
+  'commands/completion/tree.ts',
+]);
+const MAX_COMMAND_LINES = 150;
+
+/** Where a source reads the process's working directory or platform (comments aside). */
+function processReads(code: string): string[] {
+  const bare = code.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+  return [...bare.matchAll(/process\s*\.\s*(cwd|platform)\b/g)].map((match) => `process.${match[1]}`);
+}
+
+describe('commands', () => {
+  const commandFiles = files.filter((file) => file.startsWith('commands/'));
+
+  it(`a command file declares and delegates: at most ${MAX_COMMAND_LINES} lines (the completion templates aside)`, () => {
+    const long = commandFiles
+      .filter((file) => !COMMAND_TEMPLATES.has(file))
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').trimEnd().split('\n').length }))
+      .filter(({ lines }) => lines > MAX_COMMAND_LINES);
+    expect(long).toEqual([]);
+    expect(commandFiles.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('commands/ reads neither process.cwd() nor process.platform: both come from the context', () => {
+    const reads = commandFiles.flatMap((file) =>
+      processReads(readFileSync(join(root, file), 'utf8')).map((what) => `${file}: ${what}`),
+    );
+    expect(reads).toEqual([]);
+  });
+
+  it('the rule sees process.cwd() and process.platform, not a comment about them (it can fail)', () => {
+    const fake = [
+      '// process.cwd() is read by the context',
+      "const rel = process.platform === 'win32' ? a : b;",
+      'const dir = process .cwd();',
+      'const env = process.env;',
+    ].join('\n');
+    expect(processReads(fake)).toEqual(['process.platform', 'process.cwd']);
+  });
+});
+
 /** The declarative shapes (one line a bound) are exempt from the file size rule. */
 const LONG_FILES_ALLOWED = new Set(['src/api/shapes.ts']);
 const MAX_FILE_LINES = 450;
