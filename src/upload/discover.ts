@@ -24,6 +24,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ExitCode, UsageError } from '../errors.js';
 import { fileIdentity } from './digest-cache.js';
+import { escapeName, unreadableName } from './odd-names.js';
 import { isInside, realPath, type PathFilter } from './filter.js';
 import { isDynamicPattern, glob } from 'tinyglobby';
 
@@ -47,7 +48,7 @@ export interface Source {
 /** A file or link found but not sent, and why (said on stderr, one line each; excluded files are only counted). */
 export interface Skipped {
   display: string;
-  code: 'LINK_OUTSIDE' | 'LINK_DANGLING' | 'LINK_LOOP' | 'KAGENT_OWN_FILE' | 'EXCLUDED';
+  code: 'LINK_OUTSIDE' | 'LINK_DANGLING' | 'LINK_LOOP' | 'KAGENT_OWN_FILE' | 'NOT_A_FILE' | 'EXCLUDED';
   reason: string;
 }
 
@@ -94,6 +95,8 @@ function skip(options: DiscoverOptions, display: string, code: Skipped['code'], 
 }
 
 const OWN = "a file of kagent's own config or cache (it may hold the API key): never uploaded";
+// Reading a FIFO would wait for a writer, a device may never end: only plain files are sent.
+const NOT_A_FILE = 'not a plain file (a FIFO, socket or device): skipped';
 
 /**
  * A glob pattern as the glob engine reads it: on Windows `\` separates folders
@@ -149,7 +152,7 @@ export async function discover(operands: string[], options: DiscoverOptions): Pr
       await walkFolder(absolute, operand, options, add);
     } else if (info) {
       throw new UsageError(`${operand} is not a regular file or folder`);
-    } else if (await isPattern(globPattern(operand, options.platform))) {
+    } else if (isDynamicPattern(globPattern(operand, options.platform))) {
       await addMatches(operand, options, add);
     } else {
       throw new UsageError(`no such file or folder: ${operand}`);
@@ -275,7 +278,10 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
       files += await walk(path, target, display, relPath, w);
       continue;
     }
-    if (!entry.isFile() && !link) continue; // sockets, fifos, devices
+    if (!entry.isFile() && !link) {
+      if (allowed(options, relPath, display)) skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
+      continue;
+    }
     // One synchronous stat per file: a local stat takes microseconds, a third of a trip to the thread pool and back.
     const info = statOf(path, link);
     if (info instanceof Error) {
@@ -300,8 +306,11 @@ async function walk(dir: string, real: string, shown: string, rel: string, w: Wa
       files += await walk(path, target, display, relPath, w);
       continue;
     }
-    if (!info.isFile()) continue;
     if (!allowed(options, relPath, display)) continue;
+    if (!info.isFile()) {
+      skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
+      continue;
+    }
     const identity = fileIdentity(info);
     // Its device and inode ("dev:ino", as fileId makes it) are where the identity starts.
     add(
@@ -380,49 +389,10 @@ function statOf(path: string, link: boolean): BigIntStats | Error {
   }
 }
 
-function unreadableName(display: string, folder: boolean): Source {
-  const what = folder
-    ? 'a folder whose name is not UTF-8: its files were not looked at'
-    : 'the name is not UTF-8, so it cannot be given to the service';
-  return {
-    display,
-    path: '',
-    name: basename(display),
-    size: 0,
-    refusal: { code: 'UNREADABLE_NAME', message: `${what} (odd bytes shown as \\xNN); rename it to upload it` },
-  };
-}
-
 /** The raw names in `dir` that decode (lossily) to `decoded`. */
 async function rawNamesLike(dir: string, decoded: string): Promise<Buffer[]> {
   const names = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
   return names.filter((name) => name.toString('utf8') === decoded);
-}
-
-/** A file name's bytes as text: UTF-8 where it is valid, each other byte as \xNN. */
-export function escapeName(bytes: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] as number;
-    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (n > 0 && i + n <= bytes.length) {
-      const slice = bytes.subarray(i, i + n);
-      const char = slice.toString('utf8');
-      if (Buffer.from(char, 'utf8').equals(slice)) {
-        out += char;
-        i += n;
-        continue;
-      }
-    }
-    out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
-    i++;
-  }
-  return out;
-}
-
-async function isPattern(operand: string): Promise<boolean> {
-  return isDynamicPattern(operand);
 }
 
 /** Expands a glob: the static leading folders become the search root, so absolute and `../` patterns work too. */

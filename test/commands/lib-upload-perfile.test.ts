@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeProfile } from '../../src/config/store.js';
-import { escapeName } from '../../src/upload/discover.js';
+import { escapeName } from '../../src/upload/odd-names.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { runCli, tempDir } from '../helpers/run.js';
 

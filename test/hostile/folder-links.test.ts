@@ -4,7 +4,10 @@
 // link and a link loop are said too, and never hang the walk. --follow-symlinks
 // follows links out (never to kagent's own files); --exclude/--include choose
 // files as `aws s3 sync` does, and a file left out keeps its item under --delete.
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
@@ -98,6 +101,31 @@ describe.each([
     expect(names).toHaveLength(2);
     expect(names.some((n) => /a\.md$/.test(n))).toBe(true);
     expect(names.some((n) => /keep\.md$/.test(n))).toBe(true);
+  });
+
+  it('a FIFO, a socket and a link to a device in DIR are skipped and said, never opened (no wait for a writer)', async () => {
+    const root = tempDir('kagent-links-');
+    dirs.push(root);
+    const dir = join(root, 'docs');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'real.md'), '# Real\n');
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    const socket = createServer().listen(join(dir, 'sock.md'));
+    await once(socket, 'listening');
+    symlinkSync('/dev/zero', join(dir, 'zero.md'));
+    try {
+      const r = await kagent(argv(dir, ['--follow-symlinks', '--exclude', 'sock.md']));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/skipped \S*docs\/pipe\.md: not a plain file \(a FIFO, socket or device\)/);
+      expect(r.stderr).toMatch(/skipped \S*docs\/zero\.md: not a plain file/);
+      // Left out by --exclude: counted, not reported as a skipped special file.
+      expect(r.stderr).not.toMatch(/sock\.md: not a plain file/);
+      const names = await uploaded();
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(/real\.md$/);
+    } finally {
+      socket.close();
+    }
   });
 
   it('a folder whose every file is skipped is a usage error that names them (exit 2), nothing sent', async () => {
