@@ -3,9 +3,8 @@
 // and requests through a proxy (tunnel.ts opens the way).
 //
 // One client, because it costs nothing to load: it is part of the node binary,
-// compiled into its start-up snapshot, while undici (the wire uploads and
-// proxies took until December 2026) is 460 KB of JavaScript to load and compile
-// on every run. The figures, and what the upload bench measured when uploads
+// compiled into its start-up snapshot, while undici (the design's choice of
+// client) is 460 KB of JavaScript to load and compile on every run. The figures, and what the upload bench measured when uploads
 // moved over, are in docs/performance.md ("One wire").
 //
 // getBuiltinModule, not an ESM `import 'node:http'`: building that module
