@@ -96,7 +96,7 @@ function skip(options: DiscoverOptions, display: string, code: Skipped['code'], 
 
 const OWN = "a file of kagent's own config or cache (it may hold the API key): never uploaded";
 // Reading a FIFO would wait for a writer, a device may never end: only plain files are sent.
-const NOT_A_FILE = 'not a plain file (a FIFO, socket or device): skipped';
+const NOT_A_FILE = 'not a plain file (a FIFO, socket or device)';
 
 /**
  * A glob pattern as the glob engine reads it: on Windows `\` separates folders
@@ -355,10 +355,10 @@ function followed(path: string, display: string, w: Walk): string | undefined {
     real = realpathSync.native(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') skip(w.options, display, 'LINK_LOOP', 'a symbolic link loop: skipped');
+    if (code === 'ELOOP') skip(w.options, display, 'LINK_LOOP', 'a symbolic link loop');
     else if (code === 'ENOENT' || code === 'ENOTDIR')
-      skip(w.options, display, 'LINK_DANGLING', `a symbolic link to nothing (${readLink(path)}): skipped`);
-    else skip(w.options, display, 'LINK_DANGLING', `a symbolic link that cannot be followed (${code}): skipped`);
+      skip(w.options, display, 'LINK_DANGLING', `a symbolic link to nothing (${readLink(path)})`);
+    else skip(w.options, display, 'LINK_DANGLING', `a symbolic link that cannot be followed (${code})`);
     return undefined;
   }
   // kagent's own files first: said as such, whether or not the link leads out of the folder.
@@ -367,7 +367,7 @@ function followed(path: string, display: string, w: Walk): string | undefined {
     w.options,
     display,
     'LINK_OUTSIDE',
-    'a symbolic link to a file outside the folder: skipped (--follow-symlinks follows it)',
+    'a symbolic link to a file outside the folder (--follow-symlinks follows it)',
   );
   return undefined;
 }
