@@ -70,7 +70,6 @@ export default tseslint.config(
       'src/doctor/print.ts',
       'src/doctor/run.ts',
       'src/http/api-error.ts',
-      'src/http/body.ts',
       'src/http/exchange.ts',
       'src/http/failures.ts',
       'src/http/proxy.ts',

@@ -12,11 +12,9 @@ export function tooLarge(maxBytes: number): Error {
 
 /** `64 MiB`. */
 export function formatBytes(bytes: number): string {
-  return bytes % 1_048_576 === 0
-    ? `${bytes / 1_048_576} MiB`
-    : bytes % 1024 === 0
-      ? `${bytes / 1024} KiB`
-      : `${bytes} bytes`;
+  if (bytes % 1_048_576 === 0) return `${bytes / 1_048_576} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 const PREALLOCATE_MAX = 256 * 1_048_576;
