@@ -76,7 +76,6 @@ export default tseslint.config(
       'src/io/editor.ts',
       'src/io/format.ts',
       'src/io/input.ts',
-      'src/io/local-file.ts',
       'src/io/output.ts',
       'src/io/pager.ts',
       'src/io/width.ts',

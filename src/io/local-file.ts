@@ -110,9 +110,7 @@ export class TooLargeError extends Error {
 }
 
 function megabytes(bytes: number): string {
-  return bytes >= 1_000_000_000
-    ? `${Number((bytes / 1e9).toPrecision(3))} GB`
-    : bytes >= 1_000_000
-      ? `${Number((bytes / 1e6).toPrecision(3))} MB`
-      : `${bytes.toLocaleString('en-US')} bytes`;
+  if (bytes >= 1_000_000_000) return `${Number((bytes / 1e9).toPrecision(3))} GB`;
+  if (bytes >= 1_000_000) return `${Number((bytes / 1e6).toPrecision(3))} MB`;
+  return `${bytes.toLocaleString('en-US')} bytes`;
 }
