@@ -72,7 +72,6 @@ export default tseslint.config(
       'src/http/api-error.ts',
       'src/http/exchange.ts',
       'src/http/failures.ts',
-      'src/http/proxy.ts',
       'src/io/editor.ts',
       'src/io/format.ts',
       'src/io/input.ts',

@@ -35,14 +35,15 @@ export function proxyFor(url: string, env: NodeJS.ProcessEnv): string | undefine
   return proxyRoute(new URL(url), env)?.display;
 }
 
+/** The variables that name a proxy, by the URL's scheme; other schemes go direct. */
+const PROXY_VARIABLES: Record<string, string[]> = {
+  'https:': ['https_proxy', 'HTTPS_PROXY'],
+  'http:': ['http_proxy', 'HTTP_PROXY'],
+};
+
 /** The proxy for this URL with the variable it came from; undefined for a direct request. */
 export function proxyRoute(url: URL, env: NodeJS.ProcessEnv): ProxyRoute | undefined {
-  const names =
-    url.protocol === 'https:'
-      ? ['https_proxy', 'HTTPS_PROXY']
-      : url.protocol === 'http:'
-        ? ['http_proxy', 'HTTP_PROXY']
-        : [];
+  const names = PROXY_VARIABLES[url.protocol] ?? [];
   const variable = names.find((name) => (env[name] ?? '').trim() !== '');
   if (variable === undefined) return undefined;
   if (bypassed(url, env)) return undefined;
