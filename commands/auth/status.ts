@@ -1,68 +1,86 @@
 import type { Me } from '../../src/api/shapes.js';
-import type { Context, ValueSource } from '../../src/context.js';
+import type { ValueSource } from '../../src/context.js';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import type { Formatter } from '../../src/io/output.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { type AuthStatus, statusOf } from '../../src/auth/status.js';
 import { maskKey } from '../../src/config/resolve.js';
-import * as output from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.js';
 
-function sourceLabel(source: ValueSource, names: { flag?: string; env?: string }, ctx: Context): string {
+/** Where a value came from, as the terminal says it: the flag or variable that set it, or the profile. */
+function sourceLabel(source: ValueSource, names: { flag?: string; env?: string }, profile: string): string {
   switch (source) {
     case 'flag':
       return names.flag ?? 'flag';
     case 'env':
       return names.env ?? 'environment';
     case 'profile':
-      return `profile "${ctx.config.profile}"`;
+      return `profile "${profile}"`;
     default:
       return 'default';
   }
 }
 
-function renderStatus(ctx: Context, status: AuthStatus, f: Formatter, problem?: string): string {
-  const named: Record<string, string> = { profile: 'current profile', default: 'default' };
-  const profileFrom =
-    named[status.profileSource] ?? sourceLabel(status.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, ctx);
-  if (!f.tty) {
-    return f.fields([
-      ['profile', status.profile],
-      ['profile-source', status.profileSource],
-      ['base-url', status.baseUrl ?? ''],
-      ['base-url-source', status.baseUrl ? status.baseUrlSource : ''],
-      ['api-key', status.apiKey ?? ''],
-      ['api-key-source', status.apiKey ? status.apiKeySource : ''],
-      ['email', status.user?.email],
-      ['plan', status.user?.plan?.id],
-      ['authenticated', String(status.authenticated)],
-    ]);
-  }
-  const from = (text: string) => f.dim(`(${text})`);
-  const account = status.user
-    ? `${status.user.email}${status.user.plan ? ` · plan ${status.user.plan.name}` : ''}  ${f.green('✓ logged in')}`
-    : f.red(problem ?? 'not logged in');
-  return f.fields([
-    ['Profile', `${status.profile}  ${from(`${profileFrom}; ${status.configPath}`)}`],
-    [
-      'Base URL',
-      status.baseUrl
-        ? `${status.baseUrl}  ${from(sourceLabel(status.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, ctx))}`
-        : f.yellow('not set'),
+const PROFILE_FROM: Partial<Record<ValueSource, string>> = { profile: 'current profile', default: 'default' };
+
+/** One declaration: piped, every key with its source; on a terminal, each value with where it came from (problem: why not logged in). */
+function statusView(problem?: string): ItemView<AuthStatus> {
+  const from = (f: Formatter, text: string) => f.dim(`(${text})`);
+  return {
+    fields: [
+      {
+        key: 'profile',
+        label: 'Profile',
+        value: (s) => s.profile,
+        display: (s, f) => {
+          const source =
+            PROFILE_FROM[s.profileSource] ??
+            sourceLabel(s.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, s.profile);
+          return `${s.profile}  ${from(f, `${source}; ${s.configPath}`)}`;
+        },
+      },
+      { key: 'profile-source', value: (s) => s.profileSource },
+      {
+        key: 'base-url',
+        label: 'Base URL',
+        value: (s) => s.baseUrl ?? '',
+        display: (s, f) =>
+          s.baseUrl
+            ? `${s.baseUrl}  ${from(f, sourceLabel(s.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, s.profile))}`
+            : f.yellow('not set'),
+      },
+      { key: 'base-url-source', value: (s) => (s.baseUrl ? s.baseUrlSource : '') },
+      {
+        key: 'api-key',
+        label: 'API key',
+        about: 'masked',
+        value: (s) => s.apiKey ?? '',
+        display: (s, f) =>
+          s.apiKey
+            ? `${s.apiKey}  ${from(f, sourceLabel(s.apiKeySource, { env: 'KAGENT_API_KEY' }, s.profile))}`
+            : f.yellow('not set'),
+      },
+      { key: 'api-key-source', value: (s) => (s.apiKey ? s.apiKeySource : '') },
+      { key: 'email', value: (s) => s.user?.email },
+      { key: 'plan', value: (s) => s.user?.plan?.id },
+      {
+        key: 'authenticated',
+        label: 'Account',
+        value: (s) => s.authenticated,
+        kind: 'bool',
+        display: (s, f) =>
+          s.user
+            ? `${s.user.email}${s.user.plan ? ` · plan ${s.user.plan.name}` : ''}  ${f.green('✓ logged in')}`
+            : f.red(problem ?? 'not logged in'),
+      },
     ],
-    [
-      'API key',
-      status.apiKey
-        ? `${status.apiKey}  ${from(sourceLabel(status.apiKeySource, { env: 'KAGENT_API_KEY' }, ctx))}`
-        : f.yellow('not set'),
-    ],
-    ['Account', account],
-  ]);
+  };
 }
 
 export default defineCommand({
   name: 'status',
   summary: 'Show the profile, base URL and key in use (masked), where each came from, and the account',
-  description: 'Exit status 0 when the key works, 3 when there is no key, no base URL, or the key is not accepted.',
+  description: `Exit status 0 when the key works, 3 when there is no key, no base URL, or the key is not accepted. ${pipedFieldsHelp(statusView())}`,
   examples: ['kagent auth status', 'kagent auth status -p work', "kagent auth status --jq '.user.email'"],
   async run(ctx) {
     let user: Me | null = null;
@@ -87,7 +105,7 @@ export default defineCommand({
       }
     }
     const result = statusOf(ctx, user, maskKey);
-    await output.printItem(ctx, result, (shown, f) => renderStatus(ctx, shown, f, failure?.message));
+    await printItem(ctx, result, statusView(failure?.message));
     if (failure) throw failure;
   },
 });

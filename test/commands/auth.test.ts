@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import status from '../../commands/auth/status.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runCli, tempDir } from '../helpers/run.js';
 
@@ -186,6 +187,28 @@ describe('auth status', () => {
     expect(piped.stdout).toContain('base-url-source\tprofile\n');
     expect(piped.stdout).toContain('authenticated\ttrue\n');
     expect(piped.stdout).not.toContain('\x1b');
+  });
+
+  it('the help names every key it prints piped (one field table gives both)', async () => {
+    const r = await runCli(['auth', 'status', '--base-url', t.baseUrl], { env: { KAGENT_API_KEY: t.apiKey } });
+    const keys = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[0]!);
+    expect(keys).toEqual([
+      'profile',
+      'profile-source',
+      'base-url',
+      'base-url-source',
+      'api-key',
+      'api-key-source',
+      'email',
+      'plan',
+      'authenticated',
+    ]);
+    const named = /Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(status.description ?? '')?.[1] ?? '';
+    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    for (const key of keys) expect(helpKeys).toContain(key);
   });
 
   it('says which source won: env and flags over the profile', async () => {
