@@ -59,7 +59,6 @@ export default tseslint.config(
       'scripts/build-package.mjs',
       'scripts/nodes.mjs',
       'src/api/validate.ts',
-      'src/cli/global-flags.ts',
       'src/cli/manpages.ts',
       'src/cli/option-values.ts',
       'src/cli/runtime.ts',

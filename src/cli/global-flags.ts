@@ -61,8 +61,15 @@ export function shapeOf(flag: GlobalFlag): GlobalFlagShape {
   const long = /--[\w-]+/.exec(flag.flags)?.[0] as string;
   const negate = long.startsWith('--no-');
   const name = long.slice(negate ? 5 : 2);
-  const value = flag.flags.includes('<') ? 'required' : flag.flags.includes('[') ? 'optional' : 'none';
+  const value = valueOf(flag.flags);
   return { short, long, attribute: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), value, negate };
+}
+
+/** '--x <v>' takes a value, '--x [v]' may, '--x' takes none. */
+function valueOf(flags: string): GlobalFlagShape['value'] {
+  if (flags.includes('<')) return 'required';
+  if (flags.includes('[')) return 'optional';
+  return 'none';
 }
 
 const SHAPES = [...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG].map(shapeOf);
