@@ -66,7 +66,6 @@ export default tseslint.config(
       'src/docsync/files.ts',
       'src/doctor/checks.ts',
       'src/doctor/openapi.ts',
-      'src/doctor/print.ts',
       'src/doctor/run.ts',
       'src/http/api-error.ts',
       'src/http/exchange.ts',

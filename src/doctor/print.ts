@@ -2,10 +2,17 @@
 // ✓ / ! / ✗ and the details of a problem under it; piped `status<TAB>check<TAB>text`
 // lines (details as `-<TAB>check<TAB>text`).
 import type { Context } from '../context.js';
+import type { Formatter } from '../io/format.js';
 import { getFormatter, printJson, wantsJson } from '../io/output.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
-import type { DoctorReport } from './run.js';
+import type { DoctorReport, Status } from './run.js';
+
+function markOf(status: Status, f: Formatter): string {
+  if (status === 'ok') return f.green('✓');
+  if (status === 'warn') return f.yellow('!');
+  return f.red('✗');
+}
 
 export async function printDoctorReport(
   ctx: Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>,
@@ -22,7 +29,7 @@ export async function printDoctorReport(
       for (const detail of details) lines.push(`-\t${check.name}\t${sanitizeLine(detail)}`);
       continue;
     }
-    const mark = check.status === 'ok' ? f.green('✓') : check.status === 'warn' ? f.yellow('!') : f.red('✗');
+    const mark = markOf(check.status, f);
     // Wrapped to the terminal at word boundaries, under the summary and under the detail text.
     lines.push(f.wrap(`${mark} ${f.bold(check.name.padEnd(10))} ${sanitizeLine(check.summary)}`, { hanging: 13 }));
     for (const detail of details) lines.push(f.wrap(`    ${f.dim('·')} ${sanitizeLine(detail)}`, { hanging: 6 }));
