@@ -67,7 +67,6 @@ export default tseslint.config(
       'src/doctor/checks.ts',
       'src/doctor/openapi.ts',
       'src/doctor/run.ts',
-      'src/http/api-error.ts',
       'src/http/exchange.ts',
       'src/http/failures.ts',
       'src/io/editor.ts',

@@ -98,11 +98,10 @@ function hintFor(error: ApiError): string | undefined {
     case 402:
       return 'not enough credits: `kagent me` shows what is left in each pool';
     case 403:
-      return error.code === 'EMAIL_NOT_VERIFIED'
-        ? 'verify your email address first, then try again'
-        : error.code === 'FORBIDDEN_HOST' || error.code === 'FORBIDDEN_ORIGIN'
-          ? 'the service refused the Host or Origin the request named: leave those headers to kagent (no -H Host:)'
-          : '`kagent me` shows your plan limits';
+      if (error.code === 'EMAIL_NOT_VERIFIED') return 'verify your email address first, then try again';
+      if (error.code === 'FORBIDDEN_HOST' || error.code === 'FORBIDDEN_ORIGIN')
+        return 'the service refused the Host or Origin the request named: leave those headers to kagent (no -H Host:)';
+      return '`kagent me` shows your plan limits';
     case 413:
       return '`kagent me` shows the per-file limit and the storage left';
     default:
