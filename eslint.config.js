@@ -73,7 +73,6 @@ export default tseslint.config(
       'src/io/format.ts',
       'src/io/input.ts',
       'src/io/output.ts',
-      'src/io/pager.ts',
       'src/io/width.ts',
       'src/io/workflow-commands.ts',
       'src/kit/idempotency-key.ts',

@@ -148,7 +148,8 @@ export class PagingStream extends Writable {
     const finish = (error?: Error | null) => {
       if (done) return;
       done = true;
-      callback(error ? (isPipeError(error) ? pipeClosed() : error) : null);
+      if (!error) callback(null);
+      else callback(isPipeError(error) ? pipeClosed() : error);
     };
     stdin.write(chunk, (error) => finish(error));
   }
