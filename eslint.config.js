@@ -99,7 +99,6 @@ export default tseslint.config(
       'src/upload/sync-plan.ts',
       'src/upload/sync.ts',
       'src/views/chat.ts',
-      'src/views/media.ts',
     ],
     rules: { 'no-nested-ternary': 'off' },
   },

@@ -75,13 +75,13 @@ export interface MediaView {
 
 export async function createMediaView(ctx: MediaContext, options: { follow: boolean }): Promise<MediaView> {
   const results = !wantsJson(ctx);
-  const progress =
-    !options.follow || ctx.flags.quiet
-      ? 'none'
-      : ctx.io.stderrIsTTY && !envFlag(ctx.io.env, 'CI') && ctx.io.env.TERM !== 'dumb'
-        ? 'live'
-        : 'log';
+  const progress = !options.follow || ctx.flags.quiet ? 'none' : liveOrLog(ctx.io);
   return new View(ctx, formatter(ctx, 'stdout'), formatter(ctx, 'stderr'), results, progress);
+}
+
+/** A line redrawn in place on a terminal that can take it; else a line per change. */
+function liveOrLog(io: MediaContext['io']): 'live' | 'log' {
+  return io.stderrIsTTY && !envFlag(io.env, 'CI') && io.env.TERM !== 'dumb' ? 'live' : 'log';
 }
 
 class View implements MediaView {
