@@ -6,31 +6,37 @@ import { suggest } from '../../src/kit/hints.js';
 import { getAgent } from './shared.js';
 import { charLength } from '../../src/api/validate.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { printItem } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, renderView, type ItemView } from '../../src/io/output.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 
+const memoryOf = (agent: Agent): string => (typeof agent.memory === 'string' ? agent.memory : '');
+
+/** The head, declared once: piped `key<TAB>value` lines; on a terminal, under the name (its own bold line). */
+const view: ItemView<Agent> = {
+  fields: [
+    { key: 'name', value: (a) => a.name },
+    {
+      key: 'address',
+      label: 'Address',
+      value: (a) => a.address,
+      display: (a, f) => `${sanitizeLine(a.address ?? '')} ${f.dim('(email it to reach your agent)')}`,
+    },
+    {
+      key: 'memory-chars',
+      label: 'Memory',
+      value: (a) => charLength(memoryOf(a)),
+      display: (a, f) =>
+        `${f.number(charLength(memoryOf(a)))}${typeof a.memoryMax === 'number' ? ` of ${f.number(a.memoryMax)}` : ''} characters`,
+    },
+    { key: 'memory-max', value: (a) => a.memoryMax },
+  ],
+};
+
+/** The head, then the memory: piped after a `--` line as it is; on a terminal as Markdown, or how to start one. */
 async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
-  const memory = typeof agent.memory === 'string' ? agent.memory : '';
-  if (!f.tty) {
-    const head = f.fields([
-      ['name', agent.name],
-      ['address', agent.address],
-      ['memory-chars', String(charLength(memory))],
-      ['memory-max', agent.memoryMax === undefined ? undefined : String(agent.memoryMax)],
-    ]);
-    return `${head}\n--\n${memory.replace(/\n+$/, '')}`;
-  }
-  const lines = [
-    f.bold(sanitizeLine(agent.name ?? '')),
-    f.fields([
-      ['Address', `${sanitizeLine(agent.address ?? '')} ${f.dim('(email it to reach your agent)')}`],
-      [
-        'Memory',
-        `${f.number(charLength(memory))}${typeof agent.memoryMax === 'number' ? ` of ${f.number(agent.memoryMax)}` : ''} characters`,
-      ],
-    ]),
-    '',
-  ];
+  const memory = memoryOf(agent);
+  if (!f.tty) return `${renderView(agent, view, f)}\n--\n${memory.replace(/\n+$/, '')}`;
+  const lines = [f.bold(sanitizeLine(agent.name ?? '')), renderView(agent, view, f), ''];
   if (memory.trim() === '') {
     lines.push(
       f.dim(
@@ -47,8 +53,7 @@ export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: "Show your agent's name, email address and memory",
-  description:
-    'Piped: label/value lines (name, address, memory-chars, memory-max), `--`, then the memory as Markdown. --json prints the Agent.',
+  description: `${pipedFieldsHelp(view)} Then a \`--\` line and the memory as Markdown. --json prints the Agent.`,
   examples: ['kagent agent show', 'kagent agent show --jq .address', 'kagent agent show | sed "1,/^--$/d" > memory.md'],
   async run(ctx) {
     const agent = await getAgent(ctx);

@@ -29,7 +29,7 @@ import { aboveLive } from './live-line.js';
 
 export type { Column } from './table.js';
 export type { Field, ItemView } from './declared.js';
-export { pipedFieldsHelp, pipedRowsHelp } from './declared.js';
+export { pipedFieldsHelp, pipedRowsHelp, renderView } from './declared.js';
 export type { Formatter } from './format.js';
 export { renderGeneric } from './generic.js';
 

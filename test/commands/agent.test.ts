@@ -5,6 +5,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import show from '../../commands/agent/show.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, tempDir } from '../helpers/run.js';
 
@@ -68,6 +69,18 @@ describe('agent show', () => {
       `name\tAda\naddress\t${a.address}\nmemory-chars\t31\nmemory-max\t20000\n--\n- I like **tea**\n- Call me Sam\n`,
     );
     expect(JSON.parse((await s.kagent(['agent', 'show', '--json'])).stdout)).toEqual(a);
+  });
+
+  it('the help names every key it prints piped (one field table gives both)', async () => {
+    const r = await s.kagent(['agent', 'show']);
+    const keys = r.stdout
+      .split('\n--\n')[0]!
+      .split('\n')
+      .map((line) => line.split('\t')[0]!);
+    expect(keys).toEqual(['name', 'address', 'memory-chars', 'memory-max']);
+    const named = /Piped, one `key<TAB>value` line per field: (.*?)\. /.exec(show.description ?? '')?.[1] ?? '';
+    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    for (const key of keys) expect(helpKeys).toContain(key);
   });
 
   it('server text is sanitised', async () => {
