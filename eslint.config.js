@@ -61,7 +61,6 @@ export default tseslint.config(
       'src/api/validate.ts',
       'src/cli/manpages.ts',
       'src/cli/option-values.ts',
-      'src/cli/runtime.ts',
       'src/config/resolve.ts',
       'src/docsync/files.ts',
       'src/doctor/checks.ts',

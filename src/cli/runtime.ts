@@ -195,13 +195,7 @@ async function connect(
   // Credentials other than the configured ones (`auth login` checking a new key) are secrets of this run too.
   addSecrets([ctx.io.stdout, ctx.io.stderr], [...urlSecrets(baseUrl), ...keySecret(apiKey, maskKey)]);
   const debugOn = ctx.flags.debug || envFlag(ctx.io.env, 'KAGENT_DEBUG');
-  const sameKey = apiKey === ctx.config.apiKey;
-  const apiKeySource =
-    sameKey && ctx.config.apiKeySource === 'env'
-      ? 'KAGENT_API_KEY'
-      : sameKey && ctx.config.apiKeySource === 'profile'
-        ? `profile "${ctx.config.profile}"`
-        : 'the key given';
+  const apiKeySource = keySource(ctx.config, apiKey);
   const baseUrlSource =
     baseUrl === ctx.config.baseUrl && ctx.config.baseUrlSource !== 'default'
       ? describeSource(ctx.config.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, ctx.config.profile)
@@ -239,6 +233,14 @@ async function connect(
  * (views and the fallback renderer use it) and said once per operation on stderr;
  * --debug lists every difference. --quiet keeps the note but not the details.
  */
+/** Where the key in use came from, for a message that names it. */
+function keySource(config: Context['config'], apiKey: string | undefined): string {
+  if (apiKey !== config.apiKey) return 'the key given';
+  if (config.apiKeySource === 'env') return 'KAGENT_API_KEY';
+  if (config.apiKeySource === 'profile') return `profile "${config.profile}"`;
+  return 'the key given';
+}
+
 function misfitReporter(ctx: Pick<Context, 'io' | 'flags' | 'misfits'>, debugOn: boolean): (misfit: Misfit) => void {
   const told = new Set<string>();
   return (misfit) => {
