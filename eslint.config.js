@@ -65,7 +65,6 @@ export default tseslint.config(
       'src/docsync/files.ts',
       'src/doctor/checks.ts',
       'src/doctor/openapi.ts',
-      'src/doctor/run.ts',
       'src/http/exchange.ts',
       'src/http/failures.ts',
       'src/io/editor.ts',

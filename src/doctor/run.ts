@@ -172,9 +172,11 @@ async function specCheck(ctx: Context, base: URL, given: string | undefined, rea
     ...(undescribed.length ? [`not described by the service: ${undescribed.map((c) => c.op).join(', ')}`] : []),
   ];
   const described = compared.length - undescribed.length;
+  let status: Status = undescribed.length ? 'warn' : 'ok';
+  if (differing.length) status = 'fail';
   return {
     name: 'openapi',
-    status: differing.length ? 'fail' : undescribed.length ? 'warn' : 'ok',
+    status,
     summary: differing.length
       ? `${differing.length} of ${described} shapes differ from what kagent assumes (${from})`
       : `the ${described} shapes the service describes match what kagent assumes (${from})`,
