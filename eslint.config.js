@@ -67,7 +67,6 @@ export default tseslint.config(
       'src/doctor/openapi.ts',
       'src/http/exchange.ts',
       'src/http/failures.ts',
-      'src/io/editor.ts',
       'src/io/format.ts',
       'src/io/input.ts',
       'src/io/output.ts',

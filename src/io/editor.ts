@@ -14,11 +14,15 @@ export function editorCommand(env: NodeJS.ProcessEnv): string | undefined {
   return env.VISUAL || env.EDITOR || undefined;
 }
 
+/** The editor every system of its kind has, when VISUAL and EDITOR name none. */
+function platformEditor(): string {
+  return process.platform === 'win32' ? 'notepad' : 'vi';
+}
+
 export function createEditor(io: IO): Editor {
   return {
     async edit(text, options = {}) {
-      const command =
-        editorCommand(io.env) ?? (io.canPrompt ? (process.platform === 'win32' ? 'notepad' : 'vi') : undefined);
+      const command = editorCommand(io.env) ?? (io.canPrompt ? platformEditor() : undefined);
       if (!command) throw new UsageError('no editor: set VISUAL or EDITOR, or pass the content with a flag');
       const dir = await fsp().mkdtemp(join(process.getBuiltinModule('node:os').tmpdir(), 'kagent-edit-'));
       const file = join(dir, `edit${options.extension ?? '.md'}`);
