@@ -71,7 +71,6 @@ export default tseslint.config(
       'src/io/input.ts',
       'src/io/output.ts',
       'src/io/width.ts',
-      'src/io/workflow-commands.ts',
       'src/kit/idempotency-key.ts',
       'src/sandbox/actions/executors.ts',
       'src/sandbox/agent/refresh.ts',

@@ -98,7 +98,7 @@ function frameChunk(chunk: unknown, state: LineState, token: string): unknown {
 /** Follows where lines start in text written unchanged. */
 function track(text: string, state: LineState): string {
   const last = text.lastIndexOf('\n');
-  const tail = last === -1 ? (state.start === undefined ? undefined : state.start + text) : text.slice(last + 1);
+  const tail = last === -1 ? state.start?.concat(text) : text.slice(last + 1);
   state.start = tail !== undefined && mayBecomeCommand(tail) ? tail : undefined;
   state.tail = (last === -1 ? state.tail + text : text.slice(last + 1)).slice(-2);
   return text;
