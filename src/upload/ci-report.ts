@@ -80,10 +80,15 @@ export const UPLOAD_CI: CiCommand = {
     {
       head: 'Item or error',
       align: '---',
-      cell: (r) => (r.error ? errorCell(r.error) : r.item?.id ? markdownCode(r.item.id) : ''),
+      cell: itemOrErrorCell,
     },
   ],
 };
+
+function itemOrErrorCell(r: CiResult): string {
+  if (r.error) return errorCell(r.error);
+  return r.item?.id ? markdownCode(r.item.id) : '';
+}
 
 export const SYNC_CI: CiCommand = {
   title: 'kagent lib sync',
