@@ -65,7 +65,6 @@ export default tseslint.config(
       'src/docsync/files.ts',
       'src/doctor/checks.ts',
       'src/doctor/openapi.ts',
-      'src/http/exchange.ts',
       'src/http/failures.ts',
       'src/io/format.ts',
       'src/io/input.ts',

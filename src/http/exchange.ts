@@ -134,7 +134,7 @@ export class Exchange {
 
   private async attemptOnce(): Promise<CoreResponse | undefined> {
     const { req, url, method, headers, authorised, proxy, signal } = this.r;
-    const body: Body = req.json !== undefined ? JSON.stringify(req.json) : req.stream ? req.stream() : req.body;
+    const body = bodyOf(req);
     this.s.trace.line(
       `→ ${this.what} attempt=${this.attempt}${this.keyNote}${authorised ? ' authorization=Bearer [redacted]' : ' (no authorization)'}${this.via}`,
     );
@@ -407,6 +407,12 @@ type Parsed = { ok: true; value: unknown } | { ok: false; values?: number };
 /** For the trace. (process.hrtime, not `performance`: the latter loads a dozen modules on first touch.) */
 function msSince(start: bigint): number {
   return Math.round(Number(process.hrtime.bigint() - start) / 1e6);
+}
+
+/** What goes on the wire: the JSON, a fresh stream for this attempt, or the bytes as given. */
+function bodyOf(req: CoreRequest): Body {
+  if (req.json !== undefined) return JSON.stringify(req.json);
+  return req.stream ? req.stream() : req.body;
 }
 
 function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Parsed {
