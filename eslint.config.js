@@ -91,7 +91,6 @@ export default tseslint.config(
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',
       'src/upload/sync-plan.ts',
-      'src/upload/sync.ts',
       'src/views/chat.ts',
     ],
     rules: { 'no-nested-ternary': 'off' },

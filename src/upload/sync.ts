@@ -16,7 +16,7 @@ import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.
 import { refusalExitCode, type Source } from './discover.js';
 import { notListed, tooManyDeletes, type Listed, type PlannedFile } from './sync-plan.js';
 import type { FileResult, UploadSummary } from './uploader.js';
-import type { RunOptions, SyncEntry, SyncSummary } from './sync-types.js';
+import type { RunOptions, SyncEntry, SyncStatus, SyncSummary } from './sync-types.js';
 
 export type { RunOptions, SyncEntry, SyncEvents, SyncStatus, SyncSummary } from './sync-types.js';
 
@@ -296,7 +296,7 @@ class SyncRun {
           previous: [migrated.id],
           reason: `migrated once from the name ${migrated.fileName ?? migrated.id}`,
         }
-      : { ...base, status: earlier.length > 0 ? 'replaced' : wasThere ? 'unchanged' : 'uploaded', item };
+      : { ...base, status: uploadStatus(earlier.length > 0, wasThere), item };
     if (migrated) this.summary.migrated = (this.summary.migrated ?? 0) + 1;
     if (earlier.length > 0) this.pending.push({ file, entry, delete: earlier });
     else await this.count(entry, source);
@@ -417,4 +417,10 @@ class SyncRun {
     if (why.stopped) return 'the run stopped before deleting';
     return 'an upload failed, and the listing gives no SHA-256 to tell this item does not hold its bytes';
   }
+}
+
+/** A file's line once its upload answered: it replaced older items, was there already, or is new. */
+function uploadStatus(replacing: boolean, wasThere: boolean): SyncStatus {
+  if (replacing) return 'replaced';
+  return wasThere ? 'unchanged' : 'uploaded';
 }
