@@ -5,30 +5,34 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
-import { printItem } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, renderView, type ItemView } from '../../src/io/output.js';
 import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task.js';
+
+/** The piped head, declared once (the terminal shows the task its own way): its lines and the help come from it. */
+const head: ItemView<TaskDetail> = {
+  fields: [
+    { key: 'id', value: (t) => t.id },
+    { key: 'kind', value: (t) => t.kind },
+    { key: 'status', value: (t) => t.status },
+    { key: 'title', value: (t) => t.title },
+    { key: 'progress', value: (t) => t.progress ?? '' },
+    { key: 'space', value: (t) => t.spaceId ?? '' },
+    { key: 'created', value: (t) => t.createdAt, kind: 'time' },
+    { key: 'updated', value: (t) => t.updatedAt, kind: 'time' },
+    { key: 'finished', value: (t) => t.finishedAt ?? '', kind: 'time' },
+    { key: 'waiting-on', value: (t) => (t.waitingOn ?? []).map((a) => a.id).join(' '), about: 'action ids' },
+    { key: 'result', value: (t) => (t.result ? `${t.result.kind} ${t.result.id}` : ''), about: 'kind and id' },
+  ],
+};
 
 async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
   const waiting = task.waitingOn ?? [];
   const next = resultCommand(task.result);
   if (!f.tty) {
-    const head = f.fields([
-      ['id', task.id],
-      ['kind', task.kind],
-      ['status', task.status],
-      ['title', task.title],
-      ['progress', task.progress === null || task.progress === undefined ? '' : String(task.progress)],
-      ['space', task.spaceId ?? ''],
-      ['created', task.createdAt],
-      ['updated', task.updatedAt],
-      ['finished', task.finishedAt ?? ''],
-      ['waiting-on', waiting.map((a) => a.id).join(' ')],
-      ['result', task.result ? `${task.result.kind} ${task.result.id}` : ''],
-    ]);
     const rows = (task.milestones ?? []).map((m) =>
       [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'),
     );
-    return [head, '--', ...rows].join('\n');
+    return [renderView(task, head, f), '--', ...rows].join('\n');
   }
   const facts = [task.id, task.kind, taskStatus(task.status, f)];
   if (task.progress !== null && task.progress !== undefined) facts.push(percent(task.progress));
@@ -61,7 +65,7 @@ export default defineCommand({
   aliases: ['view'],
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
   description:
-    'Piped: label/value lines, then `--`, then one row per milestone: kind, status, title, detail, time. ' +
+    `${pipedFieldsHelp(head)} Then a \`--\` line and one row per milestone: kind, status, title, detail, time. ` +
     FOLLOW_DESCRIPTION,
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   options: [{ flags: '-f, --follow', description: 'follow the task until it ends, its milestones as they happen' }],

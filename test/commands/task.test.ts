@@ -4,6 +4,7 @@
 // and through Ctrl-C (exit 130); cancelling (work done is kept) and
 // TASK_NOT_ACTIVE (exit 5); every filter and bound of listTasks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import show from '../../commands/task/show.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
@@ -188,6 +189,27 @@ describe('task show', () => {
     expect(piped.stdout).toContain('status\twaiting');
     const json = JSON.parse((await kagent(['task', 'show', waitingTask, '--json'])).stdout);
     expect(json.waitingOn[0].id).toBe(actionId);
+  });
+
+  it('the help names every key of the head it prints piped (one field table gives both)', async () => {
+    const head = (await kagent(['task', 'show', doneTask])).stdout.split('\n--\n')[0]!;
+    const keys = head.split('\n').map((line) => line.split('\t')[0]!);
+    expect(keys).toEqual([
+      'id',
+      'kind',
+      'status',
+      'title',
+      'progress',
+      'space',
+      'created',
+      'updated',
+      'finished',
+      'waiting-on',
+      'result',
+    ]);
+    const named = /Piped, one `key<TAB>value` line per field: (.*?)\. /.exec(show.description ?? '')?.[1] ?? '';
+    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    for (const key of keys) expect(helpKeys).toContain(key);
   });
 
   it('an unknown task is exit 4 with a hint', async () => {
