@@ -75,7 +75,6 @@ export default tseslint.config(
       'src/sandbox/agent/refresh.ts',
       'src/sandbox/agent/research.ts',
       'src/sandbox/agent/triggers.ts',
-      'src/sandbox/faults.ts',
       'src/sandbox/inbox/model.ts',
       'src/sandbox/library/model.ts',
       'src/sandbox/media/text.ts',

@@ -72,6 +72,9 @@ export class Faults {
   }
 }
 
+/** A fault's delay when the spec names none: only `slow` has one. */
+const DEFAULT_MS: Partial<Record<FaultKind, number>> = { slow: 2000 };
+
 export function parseFaultSpec(spec: string): Array<{ kind: FaultKind; p: number; ms?: number }> {
   return spec
     .split(',')
@@ -86,6 +89,6 @@ export function parseFaultSpec(spec: string): Array<{ kind: FaultKind; p: number
           `bad fault "${part}": use KIND=PROBABILITY[:MS] with KIND one of ${FAULT_KINDS.join(', ')} and PROBABILITY from 0 to 1`,
         );
       }
-      return { kind, p, ms: match[3] ? Number(match[3]) : kind === 'slow' ? 2000 : undefined };
+      return { kind, p, ms: match[3] ? Number(match[3]) : DEFAULT_MS[kind] };
     });
 }
