@@ -85,7 +85,6 @@ export default tseslint.config(
       'src/sandbox/tasks/model.ts',
       'src/sandbox/watches/content.ts',
       'src/sandbox/watches/follows.ts',
-      'src/sandbox/watches/setup.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',

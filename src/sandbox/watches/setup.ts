@@ -38,10 +38,9 @@ function setupMilestones(lang: S.Locale, w: WatchRec): Array<{ kind: 'plan' | 's
     kind: 'step' as const,
     title: zh ? `登记 ${hostOf(url)}` : `Registering ${hostOf(url)}`,
   }));
-  const read = {
-    kind: 'step' as const,
-    title: w.type === 'pages' ? (zh ? '保存页面快照' : 'Taking a first snapshot') : zh ? '阅读' : 'Reading',
-  };
+  let readTitle = zh ? '阅读' : 'Reading';
+  if (w.type === 'pages') readTitle = zh ? '保存页面快照' : 'Taking a first snapshot';
+  const read = { kind: 'step' as const, title: readTitle };
   return [plan, ...register, read, output];
 }
 
