@@ -83,7 +83,6 @@ export default tseslint.config(
       'src/sandbox/server.ts',
       'src/sandbox/shape-chaos.ts',
       'src/sandbox/tasks/model.ts',
-      'src/sandbox/watches/content.ts',
       'src/sandbox/watches/follows.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',

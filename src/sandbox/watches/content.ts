@@ -104,6 +104,9 @@ const ORGS = {
   ],
 } as const;
 
+/** Before the headline of a brief about a watched page that changed. */
+const PAGE_NOTE: Record<Locale, string> = { zh: '页面有变化：', en: 'Page changed: ' };
+
 const CATEGORIES = {
   en: ['Research', 'Product', 'Policy', 'Funding', 'Market', 'Opinion'],
   zh: ['研究', '产品', '政策', '融资', '市场', '观点'],
@@ -287,7 +290,7 @@ export function briefEntry(rng: Rng, ctx: EntryContext): EntryText {
     });
   }
   evidence.sort((a, b) => (a.publishedAt < b.publishedAt ? 1 : -1));
-  const pageNote = ctx.type === 'pages' ? (lang === 'zh' ? `页面有变化：` : `Page changed: `) : '';
+  const pageNote = ctx.type === 'pages' ? PAGE_NOTE[lang] : '';
   return {
     importance,
     category: CATEGORIES[lang][t] ?? '',
