@@ -77,7 +77,6 @@ export default tseslint.config(
       'src/sandbox/agent/triggers.ts',
       'src/sandbox/inbox/model.ts',
       'src/sandbox/library/model.ts',
-      'src/sandbox/media/text.ts',
       'src/sandbox/reading.ts',
       'src/sandbox/routes/agent.ts',
       'src/sandbox/server.ts',

@@ -138,8 +138,14 @@ const CHAPTERS = {
   zh: ['开场', '背景', '核心观点', '具体案例', '问答', '总结'],
 } as const;
 
+/** Under ten minutes three chapters, under half an hour four, else six. */
+function chapterCount(durationSec: number): number {
+  if (durationSec < 600) return 3;
+  return durationSec < 1800 ? 4 : 6;
+}
+
 export function chapters(durationSec: number, lang: Locale): Array<{ start: number; title: string }> {
-  const count = durationSec < 600 ? 3 : durationSec < 1800 ? 4 : 6;
+  const count = chapterCount(durationSec);
   const names =
     count === 3
       ? [CHAPTERS[lang][0], CHAPTERS[lang][2], CHAPTERS[lang][5]]
