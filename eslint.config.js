@@ -73,7 +73,6 @@ export default tseslint.config(
       'src/kit/idempotency-key.ts',
       'src/sandbox/actions/executors.ts',
       'src/sandbox/agent/refresh.ts',
-      'src/sandbox/agent/research.ts',
       'src/sandbox/agent/triggers.ts',
       'src/sandbox/inbox/model.ts',
       'src/sandbox/library/model.ts',

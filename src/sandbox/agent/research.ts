@@ -94,7 +94,11 @@ export function researchStep(world: World, event: ScheduledEvent): void {
   const refs = [...hits.map((h) => ({ title: h.title, url: h.url })), ...sources].map(
     (s, i) => `${i + 1}. [${s.title}](${s.url})`,
   );
-  const markdown = `# ${title}\n\n## ${zh ? '发现' : 'Findings'}\n\n${findings.length > 0 ? findings.join('\n') : zh ? '- 你的资料里暂无直接相关的内容；以下来源值得一读。' : '- Nothing in your own content bears on this yet; the sources below are worth reading.'}\n\n## ${zh ? '来源' : 'Sources'}\n\n${refs.join('\n')}\n`;
+  const nothingYet = zh
+    ? '- 你的资料里暂无直接相关的内容；以下来源值得一读。'
+    : '- Nothing in your own content bears on this yet; the sources below are worth reading.';
+  const findingsText = findings.length > 0 ? findings.join('\n') : nothingYet;
+  const markdown = `# ${title}\n\n## ${zh ? '发现' : 'Findings'}\n\n${findingsText}\n\n## ${zh ? '来源' : 'Sources'}\n\n${refs.join('\n')}\n`;
   setWaiting(world, task);
   proposeAction(world, account, {
     tool: 'save_report',
