@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { spaceNames } from '../../src/kit/space.js';
-import { printList } from '../../src/io/output.js';
+import { printList, renderView, type ItemView } from '../../src/io/output.js';
 import type { OptionSpec } from '../../src/kit/define.js';
 import { invalid } from '../../src/cli/option-values.js';
 import { filterRule } from '../../src/upload/filter.js';
@@ -58,6 +58,31 @@ export interface ListOptions {
 
 // ---------------------------------------------------------------- show
 
+/** The piped lines of `lib show`, declared once: the lines and its help come from it (the terminal shows the item its own way). */
+export const pipedItem: ItemView<LibraryItem> = {
+  fields: [
+    { key: 'id', value: (i) => i.id },
+    { key: 'kind', value: (i) => i.kind },
+    { key: 'title', value: (i) => i.title },
+    { key: 'status', value: (i) => i.status },
+    { key: 'space', value: (i) => i.spaceId ?? '' },
+    { key: 'url', value: (i) => i.url },
+    { key: 'file', value: (i) => i.fileName },
+    { key: 'mime', value: (i) => i.mime },
+    { key: 'size', value: (i) => i.size, about: 'bytes' },
+    { key: 'sha256', value: (i) => i.sha256 },
+    { key: 'note', value: (i) => i.note },
+    { key: 'saved', value: (i) => i.createdAt, kind: 'time' },
+    { key: 'updated', value: (i) => i.updatedAt, kind: 'time' },
+    { key: 'summary', value: (i) => i.summary, about: 'on one line' },
+    {
+      key: 'key-point',
+      about: 'one line per point',
+      each: (i) => i.keyPoints.map((point) => ({ key: 'key-point', label: 'Key point', value: point })),
+    },
+  ],
+};
+
 export async function renderItem(
   ctx: Context,
   item: LibraryItem,
@@ -67,28 +92,7 @@ export async function renderItem(
   const file = item.fileName
     ? [item.fileName, item.mime, item.size !== null ? f.bytes(item.size) : undefined].filter(Boolean).join(' · ')
     : undefined;
-  if (!f.tty) {
-    const lines = [
-      f.fields([
-        ['id', item.id],
-        ['kind', item.kind],
-        ['title', item.title],
-        ['status', item.status],
-        ['space', item.spaceId ?? ''],
-        ['url', item.url],
-        ['file', item.fileName],
-        ['mime', item.mime],
-        ['size', item.size === null ? undefined : String(item.size)],
-        ['sha256', item.sha256],
-        ['note', item.note],
-        ['saved', item.createdAt],
-        ['updated', item.updatedAt],
-        ['summary', item.summary],
-      ]),
-      ...item.keyPoints.map((point) => f.fields([['key-point', point]])),
-    ];
-    return lines.join('\n');
-  }
+  if (!f.tty) return renderView(item, pipedItem, f);
   const head = [
     f.bold(item.title || '(untitled)'),
     f.fields([

@@ -1,16 +1,16 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
-import { renderItem } from './shared.js';
+import { pipedItem, renderItem } from './shared.js';
 import { spaceNames } from '../../src/kit/space.js';
-import { printItem, note } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, note } from '../../src/io/output.js';
 
 export default defineCommand({
   name: 'show',
   pager: true,
   aliases: ['view'],
   summary: 'Show a library item: where it came from, its summary and key points',
-  description: 'Piped: one "field<TAB>value" line each (summary on one line, one key-point line per point).',
+  description: pipedFieldsHelp(pipedItem),
   arguments: [{ name: 'id', description: 'the item (ids are shown by `lib list` and `lib search`)', complete: 'lib' }],
   examples: [
     'kagent lib show li_8f2k3xq9mz',

@@ -1,6 +1,7 @@
 // `kagent lib` reading and changing commands against the sandbox, in-process:
 // list, search, show, text, save, edit, delete — terminal, piped and --json,
 // and their error paths with exit codes.
+import libShow from '../../commands/lib/show.js';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
@@ -254,6 +255,17 @@ describe('lib show', () => {
     expect(lines.find((line) => line.startsWith('summary\t'))).toBe(
       `summary\t${link.summary.replace(/[\t\n]+/g, ' ')}`,
     );
+  });
+
+  it('the help names every key it prints piped (one field table gives both)', async () => {
+    const keys = (await kagent(['lib', 'show', link.id])).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t')[0]!);
+    expect(keys).toContain('key-point');
+    const named = /^Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(libShow.description ?? '')?.[1] ?? '';
+    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    for (const key of keys) expect(helpKeys).toContain(key);
   });
 
   it('--json: the item as the API gives it', async () => {
