@@ -2,6 +2,10 @@
 // there is one (no second copy of the chunks), and never past a cap, so that a
 // service sending far more than any answer holds cannot drive kagent's memory up
 // (the HTTP core's cap on one answer, MAX_ANSWER_BYTES in core.ts).
+// And what one attempt of a request sends (bodyOf).
+import type { Readable } from 'node:stream';
+import type { CoreRequest } from './core.js';
+
 /** An answer bigger than `maxBytes`: reading stops there (an error that classifyNetworkError names). */
 export function tooLarge(maxBytes: number): Error {
   return Object.assign(new Error(`the answer is larger than ${formatBytes(maxBytes)}`), {
@@ -109,4 +113,13 @@ export function answerValues(text: string, max = MAX_ANSWER_VALUES): number | un
     }
   }
   return values;
+}
+
+/** What goes on the wire. */
+export type WireBody = string | Buffer | Readable | undefined;
+
+/** What goes on the wire: the JSON, a fresh stream for this attempt, or the bytes as given. */
+export function bodyOf(req: CoreRequest): WireBody {
+  if (req.json !== undefined) return JSON.stringify(req.json);
+  return req.stream ? req.stream() : req.body;
 }

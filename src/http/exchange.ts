@@ -1,10 +1,9 @@
 // One call through the HTTP core, from the first attempt to its answer or error:
 // paced, sent, then one method per outcome (a 2xx, an error answer, a network
 // failure), each deciding to return, to throw, or to wait and try again.
-import type { Readable } from 'node:stream';
 import type { Clock } from './clock.js';
 import { CliError, ExitCode } from '../errors.js';
-import { answerValues, formatBytes, MAX_ANSWER_VALUES } from './body.js';
+import { answerValues, bodyOf, formatBytes, MAX_ANSWER_VALUES, type WireBody } from './body.js';
 import { parseApiError, withoutBom } from './api-error.js';
 import { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.js';
 import type { CoreRequest, CoreResponse } from './core.js';
@@ -72,8 +71,6 @@ export interface ExchangeRequest {
   /** Where the base URL came from, when the request goes to its origin (for the hint when nothing answers). */
   baseFrom?: string | undefined;
 }
-
-type Body = string | Buffer | Readable | undefined;
 
 /** Runs one request to its end; `undefined` from an outcome method means "try again". */
 export class Exchange {
@@ -279,7 +276,7 @@ export class Exchange {
   }
 
   /** No answer: the body's own failure, an interruption, or a network failure retried when that is safe. */
-  private async networkFailure(error: unknown, body: Body, started: bigint): Promise<undefined> {
+  private async networkFailure(error: unknown, body: WireBody, started: bigint): Promise<undefined> {
     const { url, method, proxy, signal } = this.r;
     const { trace, retries, backoff, waitLimitMs } = this.s;
     // The body's own source failed (a file that changed while being sent): not the network's doing, never retried.
@@ -407,12 +404,6 @@ type Parsed = { ok: true; value: unknown } | { ok: false; values?: number };
 /** For the trace. (process.hrtime, not `performance`: the latter loads a dozen modules on first touch.) */
 function msSince(start: bigint): number {
   return Math.round(Number(process.hrtime.bigint() - start) / 1e6);
-}
-
-/** What goes on the wire: the JSON, a fresh stream for this attempt, or the bytes as given. */
-function bodyOf(req: CoreRequest): Body {
-  if (req.json !== undefined) return JSON.stringify(req.json);
-  return req.stream ? req.stream() : req.body;
 }
 
 function readBody(text: string, contentType: string, mode: 'json' | 'auto'): Parsed {
