@@ -55,7 +55,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'bin/kagent.js',
       'scripts/build-package.mjs',
       'scripts/nodes.mjs',
       'src/api/validate.ts',

@@ -44,8 +44,9 @@ function nodeFits(version, range) {
     const parts = given.filter((part) => part !== undefined).map(Number);
     const low = [parts[0], parts[1] || 0, parts[2] || 0];
     // The first version past a partial one: 20 → 21.0.0, 20.19 → 20.20.0.
-    const past =
-      parts.length === 3 ? undefined : parts.length === 2 ? [parts[0], parts[1] + 1, 0] : [parts[0] + 1, 0, 0];
+    let past;
+    if (parts.length === 2) past = [parts[0], parts[1] + 1, 0];
+    else if (parts.length === 1) past = [parts[0] + 1, 0, 0];
     const at = compare(have, low);
     if (op === '>=') return at >= 0;
     if (op === '<') return at < 0;
