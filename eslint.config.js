@@ -55,8 +55,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'scripts/build-package.mjs',
-      'scripts/nodes.mjs',
       'src/api/validate.ts',
       'src/cli/manpages.ts',
       'src/cli/option-values.ts',

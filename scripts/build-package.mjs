@@ -101,6 +101,17 @@ function licenceTexts(abs, pkg, licence) {
   return [];
 }
 
+// The licence a package.json declares: "license" as a string or {type}, or the old "licenses" list.
+function declaredLicence(pkg) {
+  if (typeof pkg.license === 'string') return pkg.license;
+  return pkg.license?.type ?? (Array.isArray(pkg.licenses) ? pkg.licenses.map((l) => l.type).join(' OR ') : undefined);
+}
+
+function byNameThenVersion(a, b) {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.version < b.version ? -1 : 1;
+}
+
 /**
  * dist/THIRD-PARTY-NOTICES.md: for every package with code in the bundle (from
  * esbuild's metafiles), its name, version, declared licence and the text of its
@@ -124,11 +135,7 @@ export function writeNotices(
     .map((dir) => {
       const abs = resolve(root, dir);
       const pkg = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
-      const licence =
-        typeof pkg.license === 'string'
-          ? pkg.license
-          : (pkg.license?.type ??
-            (Array.isArray(pkg.licenses) ? pkg.licenses.map((l) => l.type).join(' OR ') : undefined));
+      const licence = declaredLicence(pkg);
       const files = licenceTexts(abs, pkg, licence);
       if (files.length === 0)
         throw new Error(
@@ -136,7 +143,7 @@ export function writeNotices(
         );
       return { name: pkg.name, version: pkg.version, licence: licence ?? 'see below', files };
     })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
+    .sort(byNameThenVersion);
   // The same name and version reached through two paths is one package.
   const unique = packages.filter(
     (pkg, i) => i === 0 || pkg.name !== packages[i - 1].name || pkg.version !== packages[i - 1].version,

@@ -119,9 +119,10 @@ export function nodes({ install = true, env = process.env, log = defaultLog } = 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const args = process.argv.slice(2);
-    const specs = args.flatMap((arg, i) =>
-      arg === '--version' ? [args[i + 1]] : arg.startsWith('--version=') ? [arg.slice('--version='.length)] : [],
-    );
+    const specs = args.flatMap((arg, i) => {
+      if (arg === '--version') return [args[i + 1]];
+      return arg.startsWith('--version=') ? [arg.slice('--version='.length)] : [];
+    });
     if (specs.length > 0) {
       for (const spec of specs) {
         if (spec === undefined) throw new Error('--version needs a Node: a major (18) or an exact version (20.19.6)');
