@@ -42,7 +42,6 @@ export default tseslint.config(
       'src/api/fit.ts',
       'src/config/store.ts',
       'src/doctor/openapi.ts',
-      'src/http/body.ts',
       'src/http/poll.ts',
       'src/io/width.ts',
       'src/sandbox/agent/refresh.ts',

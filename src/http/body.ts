@@ -76,43 +76,64 @@ const SCAN_DEPTH = 512;
  * How many values a JSON text holds, as JSON.parse would make them (containers,
  * strings, keys included, and literals), counted without parsing; undefined for text
  * too short to matter. Counting stops once past `max`: the answer is refused anyway.
+ * A string or a literal is skipped whole, so the loop sees one token at a time.
  */
 export function answerValues(text: string, max = MAX_ANSWER_VALUES): number | undefined {
   if (text.length < SCAN_FROM_CHARS) return undefined;
   let values = 0;
-  let inString = false;
-  let inLiteral = false;
   let depth = 0;
   // The key count of each open object (-1 for an array) within SCAN_DEPTH, innermost last.
   const keys: number[] = [];
   for (let i = 0; i < text.length && values <= max; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    const literal = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e;
-    if (literal) {
-      if (!inLiteral) values++;
-      inLiteral = true;
-      continue;
-    }
-    inLiteral = false;
-    if (c === 0x22) {
+    if (c === QUOTE) {
       values++;
-      inString = true;
-    } else if (c === 0x7b || c === 0x5b) {
+      i = closingQuote(text, i);
+    } else if (isLiteralChar(c)) {
       values++;
-      if (++depth <= SCAN_DEPTH) keys.push(c === 0x7b ? 0 : -1);
-    } else if (c === 0x7d || c === 0x5d) {
+      i = literalEnd(text, i) - 1;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      values++;
+      if (++depth <= SCAN_DEPTH) keys.push(c === OPEN_OBJECT ? 0 : -1);
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       if (depth-- <= SCAN_DEPTH) keys.pop();
-    } else if (c === 0x3a && depth > 0 && depth <= SCAN_DEPTH) {
+    } else if (c === COLON && depth > 0 && depth <= SCAN_DEPTH) {
       const top = keys.length - 1;
       if (++keys[top]! > FAST_KEYS) values += DICTIONARY_KEY_WEIGHT;
     }
   }
   return values;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** Where the string opened at `open` ends (its closing quote, or past the text); an escape skips the next character. */
+function closingQuote(text: string, open: number): number {
+  let i = open + 1;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) return i;
+    i += c === BACKSLASH ? 2 : 1;
+  }
+  return i;
+}
+
+/** A character of a number, `true`, `false` or `null` (any run of them is one value; the parse judges it). */
+function isLiteralChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e;
+}
+
+/** The index just past the literal starting at `start`. */
+function literalEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length && isLiteralChar(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** What goes on the wire. */
