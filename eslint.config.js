@@ -54,7 +54,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'src/api/validate.ts',
       'src/cli/manpages.ts',
       'src/cli/option-values.ts',
       'src/config/resolve.ts',

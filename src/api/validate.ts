@@ -173,8 +173,12 @@ export function isCalendarDate(text: string): boolean {
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 function baseSchema(schema: Schema): Schema {
@@ -238,8 +242,7 @@ function uriProblem(value: string): string | undefined {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return 'must be an absolute URL (https://...)';
   const bad = /%(?![0-9a-f]{2})|[^a-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/i.exec(value);
   if (bad) {
-    const what = bad[0] === ' ' ? 'a space' : bad[0] === '%' ? 'a % not followed by two hex digits' : `"${bad[0]}"`;
-    return `must be a URI: ${what} at position ${bad.index + 1} must be percent-encoded (RFC 3986)`;
+    return `must be a URI: ${uriCharacter(bad[0])} at position ${bad.index + 1} must be percent-encoded (RFC 3986)`;
   }
   try {
     new URL(value);
@@ -247,4 +250,11 @@ function uriProblem(value: string): string | undefined {
   } catch {
     return 'must be an absolute URL (https://...)';
   }
+}
+
+/** A character a URI may not hold as it is, named for the message. */
+function uriCharacter(character: string): string {
+  if (character === ' ') return 'a space';
+  if (character === '%') return 'a % not followed by two hex digits';
+  return `"${character}"`;
 }

@@ -2,7 +2,7 @@
 // both, with the singular where the bound is 1.
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../src/api/validate.js';
+import { isCalendarDate, validate } from '../../src/api/validate.js';
 
 const said = (schema: object, value: unknown): string[] => validate(schema, value).map((i) => i.message);
 
@@ -23,5 +23,38 @@ describe('validate: bounds in words', () => {
     [Type.Array(Type.String(), { minItems: 2 }), ['a'], 'must have at least 2 items (got 1)'],
   ])('list %#', (schema, value, message) => {
     expect(said(schema, value)).toEqual([message]);
+  });
+});
+
+describe('validate: a URI, a calendar date', () => {
+  it.each([
+    ['not a url', 'must be an absolute URL (https://...)'],
+    ['https://example.com/a b', 'must be a URI: a space at position 22 must be percent-encoded (RFC 3986)'],
+    [
+      'https://example.com/100%',
+      'must be a URI: a % not followed by two hex digits at position 24 must be percent-encoded (RFC 3986)',
+    ],
+    ['https://example.com/<x>', 'must be a URI: "<" at position 21 must be percent-encoded (RFC 3986)'],
+  ])('uri %s', (value, message) => {
+    expect(said(Type.String({ format: 'uri' }), value)).toEqual([message]);
+  });
+
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2000-02-29', true],
+    ['1900-02-29', false],
+    ['2023-02-28', true],
+    ['2023-04-30', true],
+    ['2023-04-31', false],
+    ['2023-11-31', false],
+    ['2023-12-31', true],
+    ['2023-01-31', true],
+    ['2023-01-32', false],
+    ['2023-13-01', false],
+    ['2023-00-01', false],
+    ['2023-01-00', false],
+  ])('date %s exists: %s', (text, exists) => {
+    expect(isCalendarDate(text)).toBe(exists);
   });
 });
