@@ -115,12 +115,16 @@ function paragraphs(text: string): string[] {
     .split(/\n\s*\n/)
     .flatMap((paragraph, i) => [
       ...(i > 0 ? ['.PP'] : []),
-      // A line that starts with a blank breaks on its own (a `.br` before it is redundant).
       paragraph
         .split('\n')
-        .map((line, j) => (j === 0 ? '' : line.startsWith(' ') ? '\n' : '\n.br\n') + roffText(line))
+        .map((line, j) => (j === 0 ? '' : lineBreak(line)) + roffText(line))
         .join(''),
     ]);
+}
+
+/** What starts a paragraph's line after its first: a line that starts with a blank breaks on its own (a `.br` before it is redundant). */
+function lineBreak(line: string): string {
+  return line.startsWith(' ') ? '\n' : '\n.br\n';
 }
 
 /** An indented block of examples, one per line; `lead` opens it with a paragraph break (not wanted right after `.SH`). */
@@ -178,12 +182,14 @@ export function argumentUsage(argument: ArgumentSpec): string {
 
 /** `kagent space create <name> [flags]` */
 export function usage(path: string[], spec: CommandSpec): string {
-  const parts = [
-    ...path,
-    ...(spec.commands?.length && !spec.run ? ['<command>'] : spec.commands?.length ? ['[command]'] : []),
-    ...(spec.arguments ?? []).map(argumentUsage),
-  ];
+  const parts = [...path, ...commandSlot(spec), ...(spec.arguments ?? []).map(argumentUsage)];
   return `${parts.join(' ')} [flags]`;
+}
+
+/** A group's subcommand: required when the group does nothing itself, optional when it runs too. */
+function commandSlot(spec: CommandSpec): string[] {
+  if (!spec.commands?.length) return [];
+  return spec.run ? ['[command]'] : ['<command>'];
 }
 
 export function visible<T extends { hidden?: boolean }>(items: readonly T[] | undefined): T[] {
