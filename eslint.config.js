@@ -54,7 +54,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'src/cli/option-values.ts',
       'src/config/resolve.ts',
       'src/docsync/files.ts',
       'src/doctor/checks.ts',

@@ -60,19 +60,18 @@ export function numberParser(spec: Pick<OptionSpec, 'type' | 'min' | 'max'>): (v
       ok && (spec.min === undefined || parsed >= spec.min) && (spec.max === undefined || parsed <= spec.max);
     if (!inRange) {
       const kind = integer ? 'an integer' : 'a number';
-      const aboveZero = spec.min !== undefined && spec.min > 0 && spec.min < 1;
-      const upper = spec.max !== undefined ? ` and at most ${spec.max}` : '';
-      const range = aboveZero
-        ? ` greater than 0${upper}`
-        : spec.min !== undefined && spec.max !== undefined
-          ? ` from ${spec.min} to ${spec.max}`
-          : spec.min !== undefined
-            ? ` of at least ${spec.min}`
-            : spec.max !== undefined
-              ? ` of at most ${spec.max}`
-              : '';
-      throw invalid(`It must be ${kind}${range}.`);
+      throw invalid(`It must be ${kind}${rangeWords(spec.min, spec.max)}.`);
     }
     return parsed;
   };
+}
+
+/** The bounds a number must keep, as the message says them (a minimum between 0 and 1 reads "greater than 0"). */
+function rangeWords(min: number | undefined, max: number | undefined): string {
+  const upper = max !== undefined ? ` and at most ${max}` : '';
+  if (min !== undefined && min > 0 && min < 1) return ` greater than 0${upper}`;
+  if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
+  if (min !== undefined) return ` of at least ${min}`;
+  if (max !== undefined) return ` of at most ${max}`;
+  return '';
 }
