@@ -17,8 +17,6 @@ import reject from './reject.js';
 import undo from './undo.js';
 
 export default defineGroup({
-  name: 'actions',
-  summary: "Approve, reject and undo the agent's actions",
   description:
     'The agent asks before it changes things (creating a document, deleting, setting up a watch). Decide here; an action that ran can be undone for a short while.',
   examples: ['kagent actions list', 'kagent actions approve ac_3k9x8q2m7d', 'kagent actions undo ac_3k9x8q2m7d'],

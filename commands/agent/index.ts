@@ -12,8 +12,6 @@ import rename from './rename.js';
 import memory from './memory.js';
 
 export default defineGroup({
-  name: 'agent',
-  summary: "Your agent's name, memory and email address",
   description:
     'Your agent has a name, an email address that reaches it, and a memory (Markdown) it keeps in mind in every conversation.',
   examples: ['kagent agent show', 'kagent agent rename Ada', 'kagent agent memory --append "- Call me Sam"'],

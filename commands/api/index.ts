@@ -5,8 +5,6 @@ import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { sendRawRequest } from '../../src/raw-api/send.js';
 
 export default defineGroup({
-  name: 'api',
-  summary: 'Make an authenticated request to any API path',
   description: [
     'Sends METHOD PATH (relative to the base URL: /me, docs/doc_8f2k3xq9mz, /api/v1/media?limit=5) with your API key, and prints the JSON answer: pretty on a terminal, compact when piped, filtered by --jq. ' +
       'The method is -X/--method, or the METHOD before PATH; without either it is POST when fields (-f, -F) or --input give a body, else GET, as with `gh api`. Errors exit like every command (404 → 4, 409 → 5, …) with `error: <message> (<CODE>)` on stderr.',

@@ -8,8 +8,6 @@ import logout from './logout.js';
 import token from './token.js';
 
 export default defineGroup({
-  name: 'auth',
-  summary: 'Log in with an API key, check who you are, log out',
   description: "Keys are created in your account settings. Precedence: KAGENT_API_KEY > the profile's saved key.",
   examples: ['kagent auth login --base-url https://example.com/api/v1', 'kagent auth status', 'kagent auth logout'],
   commands: [login, status, logout, token],

@@ -29,8 +29,6 @@ const options = [
 ] as const;
 
 export default defineGroup({
-  name: 'chat',
-  summary: 'Talk to your agent',
   description: [
     'With MESSAGE: sends it, waits for the reply (a spinner on a terminal) and prints it: the tools the agent used, the text (Markdown, [n] citation markers kept), the sources, actions waiting for your approval with the commands that decide them, choices, what it remembered, tasks and media started, changes made (with the undo command) and services to connect. MESSAGE may be several words; `-` (or no MESSAGE with stdin piped) reads it from stdin.',
     '',

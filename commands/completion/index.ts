@@ -28,8 +28,6 @@ async function argumentValues(groupNames: string[]): Promise<Record<string, Reco
 }
 
 export default defineGroup({
-  name: 'completion',
-  summary: 'Print a shell completion script (bash, zsh, fish)',
   description: [
     'The script completes command groups, subcommands and their aliases, every flag (with its description in zsh and fish), the choices of flags and arguments, and file names where a path is expected.',
     'bash:  eval "$(kagent completion bash)" in ~/.bashrc, or save it as ~/.local/share/bash-completion/completions/kagent',

@@ -12,8 +12,6 @@ import use from './use.js';
 import remove from './delete.js';
 
 export default defineGroup({
-  name: 'config',
-  summary: 'Read and change settings and profiles',
   description: `Settings (per profile): ${SETTINGS.map((s) => `${s.key} — ${s.about}`).join('; ')}.`,
   examples: ['kagent config list', 'kagent config set lang zh', 'kagent config use sandbox'],
   commands: [get, set, unset, list, profiles, use, remove],

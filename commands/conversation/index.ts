@@ -9,8 +9,6 @@ import show from './show.js';
 import remove from './delete.js';
 
 export default defineGroup({
-  name: 'conversation',
-  summary: 'List, show and delete conversations',
   description: 'Conversations with your agent. Start or continue one with `kagent chat`.',
   examples: [
     'kagent conversation list',

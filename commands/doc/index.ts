@@ -27,8 +27,6 @@ import push from './push.js';
 import status from './status.js';
 
 export default defineGroup({
-  name: 'doc',
-  summary: 'Documents: list, show, write, edit, pull and push',
   description:
     'Documents are Markdown (without front matter). Each save increments the revision; `update` and `edit` send the revision they are based on, so they never overwrite a newer change unnoticed.',
   examples: [

@@ -8,8 +8,6 @@ import { runDoctor } from '../../src/doctor/run.js';
 import { printDoctorReport } from '../../src/doctor/print.js';
 
 export default defineGroup({
-  name: 'doctor',
-  summary: 'Check config, network, key, clock and API shapes',
   description:
     'Checks, in order: the config and profile in use (and where each value came from); DNS for the base URL; the proxy from ' +
     'HTTPS_PROXY/HTTP_PROXY/NO_PROXY; that the service answers (over TLS for https) and accepts the key; the clock against the ' +

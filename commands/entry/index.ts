@@ -8,8 +8,6 @@ import save from './save.js';
 import unsave from './unsave.js';
 
 export default defineGroup({
-  name: 'entry',
-  summary: 'Rate and save entries of a brief',
   description: 'Entry ids are shown under each entry by `kagent watch show SLUG`.',
   examples: [
     'kagent entry feedback en_3k9x8q2m7d up',

@@ -29,8 +29,6 @@ function table(rows: Array<[string | number, string]>): string {
 }
 
 export default defineGroup({
-  name: 'help',
-  summary: 'Help on a command, or a topic: exit-codes, environment',
   description:
     'Topics: exit-codes (what each exit status means), environment (variables kagent reads). `kagent help <command>` is the same as `kagent <command> --help`.',
   arguments: [{ name: 'topic', description: 'exit-codes, environment, or a command', optional: true }],

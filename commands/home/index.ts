@@ -9,9 +9,7 @@ import { printItem } from '../../src/io/output.js';
 import { renderHome } from '../../src/views/home.js';
 
 export default defineGroup({
-  name: 'home',
   pager: true,
-  summary: 'An overview: what the agent read, briefs, tasks, actions, inbox',
   description: [
     'What the agent read lately, the latest briefs of the watches you follow, running tasks, actions waiting for your decision (with the commands that approve or reject them), suggestions, unread inbox items and recent conversations. `kagent status` is the same command.',
     '',

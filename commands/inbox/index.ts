@@ -12,8 +12,6 @@ import done from './done.js';
 import dismiss from './dismiss.js';
 
 export default defineGroup({
-  name: 'inbox',
-  summary: 'Finished tasks, briefs, alerts and actions waiting for you',
   description: `With no subcommand, lists the inbox (as \`inbox list\`). ${LIST_DESCRIPTION}`,
   options: listOptions,
   examples: [

@@ -22,8 +22,6 @@ import upload from './upload.js';
 import sync from './sync.js';
 
 export default defineGroup({
-  name: 'lib',
-  summary: 'Your library: save links, upload files, list, search and read',
   examples: [
     'kagent lib list --kind file',
     'kagent lib upload docs/ --space Research',

@@ -102,8 +102,6 @@ const view: ItemView<Me> = {
 };
 
 export default defineGroup({
-  name: 'me',
-  summary: 'Your account: plan, trial, credits and limits',
   description: pipedFieldsHelp(view),
   examples: ['kagent me', 'kagent me --json', "kagent me --jq '.credits.total'"],
   async run(ctx) {

@@ -15,8 +15,6 @@ import show from './show.js';
 import transcript from './transcript.js';
 
 export default defineGroup({
-  name: 'media',
-  summary: 'Transcribe videos and podcasts and read the transcripts',
   description:
     'A quote comes first (one price per minute, nothing spent); `start` shows it, asks, and follows the transcription; `show` and `transcript` read it.',
   examples: [

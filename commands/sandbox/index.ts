@@ -52,8 +52,6 @@ const SCRIPT_EXAMPLE = [
 ];
 
 export default defineGroup({
-  name: 'sandbox',
-  summary: 'Run a local double of the whole API for tests and demos',
   // Paragraphs without line breaks of their own: help wraps them to the terminal.
   description:
     'A stateful, faithful double of the whole API on 127.0.0.1: every operation, every error code and limit, ' +

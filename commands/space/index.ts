@@ -8,8 +8,6 @@ import edit from './edit.js';
 import remove from './delete.js';
 
 export default defineGroup({
-  name: 'space',
-  summary: 'List, show, create, edit and delete spaces',
   description: 'Spaces hold watches, library items, documents and conversations. Name a space by its id or its name.',
   examples: [
     'kagent space list',

@@ -12,8 +12,6 @@ import watch from './watch.js';
 import cancel from './cancel.js';
 
 export default defineGroup({
-  name: 'task',
-  summary: 'Background tasks: list, show, follow and cancel',
   description:
     "Tasks are the service's background work: setting up a watch, research, transcription, scheduled tasks. Each moves through milestones (plan, steps, output).",
   examples: [

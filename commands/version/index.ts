@@ -8,8 +8,6 @@ import { platformText } from '../../src/cli/version.js';
 declare const KAGENT_BUILD_DATE: string | undefined;
 
 export default defineGroup({
-  name: 'version',
-  summary: 'Print the version (as --version)',
   description:
     'The same line as `kagent --version`; --verbose adds the Node.js and the system under it (for bug reports). ' +
     'With --json: {version, buildDate, node, platform, arch}.',

@@ -22,8 +22,6 @@ import unfollow from './unfollow.js';
 import settings from './settings.js';
 
 export default defineGroup({
-  name: 'watch',
-  summary: 'Follow subjects, sources and pages, and read their briefs',
   description:
     'A watch follows a subject, a set of sources or a few pages and writes a brief on a schedule. Each brief is made of entries, each linked to its evidence.',
   examples: [

@@ -1,6 +1,7 @@
 // The command groups as the root help lists them: name and one line each.
-// `kagent --help` reads only this (src/cli/groups.ts loads a group's module).
-// A group's own summary must match its line here (tested).
+// `kagent --help` reads only this. A group is its line here and its folder
+// commands/<name>/ (src/cli/groups.ts loads its index.ts and gives it this line's
+// name and summary; test/architecture/groups.test.ts checks neither is alone).
 
 export interface GroupEntry {
   name: string;

@@ -16,11 +16,11 @@
 //   });
 //
 //   // commands/space/index.ts
-//   export default defineGroup({ name: 'space', summary: '...', examples: [...], commands: [list, create, edit, remove] });
+//   export default defineGroup({ description: '...', examples: [...], commands: [list, create, edit, remove] });
 //
 // The rules (docs/architecture.md has the whole picture):
-// - Every group is listed in src/cli/manifest.ts (name, one line, how to load it),
-//   which is what the root help shows without importing any group module.
+// - Every group is a folder of commands/ and a line in src/cli/manifest.ts (its name
+//   and one line, what the root help shows without importing any group module).
 //   Only the group named on the command line is imported and registered.
 // - `examples` is required and never empty: every `--help` shows an Examples section.
 //   Lines starting with `#` are printed as comments, others get a `$ ` prompt.
@@ -207,15 +207,24 @@ export function bareGroupVerb(group: CommandSpec): CommandSpec | undefined {
   return list?.run && !(list.arguments ?? []).some((argument) => !argument.optional) ? list : undefined;
 }
 
+/** A group module's default export: the group as its folder declares it; its name and summary are its manifest line's. */
+export type GroupBody = Omit<CommandSpec, 'name' | 'summary'>;
+
 /**
  * A group module's default export: a command (maybe runnable itself) holding
- * subcommands. Its description says what the group alone does (bareGroupVerb).
+ * subcommands. Its name and one line are not repeated here: src/cli/groups.ts
+ * gives it those of its manifest line (completeGroup).
  */
 export function defineGroup<
   const Opts extends readonly OptionSpec[] = readonly [],
   const Argz extends readonly ArgumentSpec[] = readonly [],
->(declared: Declared<Opts, Argz>): CommandSpec {
-  const spec = declared as CommandSpec;
+>(declared: Omit<Declared<Opts, Argz>, 'name' | 'summary'>): GroupBody {
+  return declared as GroupBody;
+}
+
+/** A group's command tree: its body under its manifest line; its description says what the group alone does (bareGroupVerb). */
+export function completeGroup(line: { name: string; summary: string }, body: GroupBody): CommandSpec {
+  const spec: CommandSpec = { ...body, name: line.name, summary: line.summary };
   if (!bareGroupVerb(spec)) return spec;
   const alone = `With no subcommand, runs \`kagent ${spec.name} list\`.`;
   return { ...spec, description: spec.description ? `${spec.description} ${alone}` : alone };

@@ -22,7 +22,7 @@ function area(file: string): string {
 /**
  * What each area may import (besides itself). Layers only point down: main → cli → commands →
  * chat → follow/actions → kit/views/doctor/docsync → io/http/api/config/upload → context/errors. The program (cli/)
- * reaches commands only through its manifest, by dynamic import (checked below).
+ * reaches commands only through src/cli/groups.ts, by one template import (checked below).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],

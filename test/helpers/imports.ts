@@ -1,5 +1,7 @@
 // The project's own import graph, read from the sources: every static import,
-// re-export and dynamic import('…') of a relative path, resolved to a file.
+// re-export and dynamic import('…') of a relative path, resolved to a file; a
+// template import(`../x/${name}/index.ts`) reaches every file its pattern matches,
+// as the build bundles it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -32,10 +34,24 @@ export function sourceFiles(root: string, dirs: string[]): string[] {
   return out.sort();
 }
 
+const TEMPLATE_IMPORT = /\bimport\(\s*`([^`]+)`\s*\)/g;
+
+/** The files among `files` that a template import's path, relative to `from`, matches (each `${…}` one path segment). */
+export function templateTargets(from: string, template: string, files: string[]): string[] {
+  const marker = '\0';
+  const path = join(dirname(from), template.replace(/\$\{[^}]*\}/g, marker));
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(marker, '[^/]+');
+  const pattern = new RegExp(`^${escaped}$`);
+  return files.filter((file) => pattern.test(file));
+}
+
 export function importEdges(root: string, files: string[]): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
+    for (const match of text.matchAll(TEMPLATE_IMPORT))
+      for (const to of templateTargets(file, match[1] as string, files))
+        edges.push({ from: file, to, typeOnly: false, dynamic: true });
     for (const [pattern, dynamic] of PATTERNS) {
       for (const match of text.matchAll(pattern)) {
         const specifier = match[2] as string;

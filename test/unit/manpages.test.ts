@@ -43,7 +43,9 @@ describe('man pages', () => {
   });
 
   it("package.json's man field lists every page, so a global install puts them all in place", () => {
-    expect(pkg.man).toEqual(manPageFiles().map((file) => `./dist/man/${file}`));
+    expect(pkg.man, 'package.json man is stale: run npm run docs').toEqual(
+      manPageFiles().map((file) => `./dist/man/${file}`),
+    );
     expect(manPageFiles()).toEqual(['kagent.1', ...groups.map((group) => `kagent-${group.name}.1`)]);
   });
 
