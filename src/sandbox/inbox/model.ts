@@ -3,18 +3,11 @@
 // first, 30 per page. Items marked done or dismissed leave every list (the
 // `unread` count too); a decided or expired approval is marked done by itself.
 import type * as S from '../../api/shapes.js';
+import { newestFirst } from '../order.js';
 import type { Account, ActionRecord } from '../types.js';
 import { publicView, type World } from '../world.js';
 
 export const INBOX_PAGE = 30;
-
-/** Newest first; ties (same millisecond) by creation order, newest first. */
-export function newestFirst<T extends { createdAt: string | number }>(items: T[]): T[] {
-  return items
-    .map((item, i) => ({ item, i }))
-    .sort((a, b) => (a.item.createdAt === b.item.createdAt ? b.i - a.i : a.item.createdAt < b.item.createdAt ? 1 : -1))
-    .map((x) => x.item);
-}
 
 export function addInbox(
   world: World,

@@ -2,7 +2,7 @@
 // transcription and its progress on the sandbox clock are in ../media/model.ts.
 import type * as S from '../../api/shapes.js';
 import { chapters, clock, mediaSummary, mediaTitle, segmentText, timestampLink } from '../media/text.js';
-import { newestFirst } from '../inbox/model.js';
+import { newestFirst } from '../order.js';
 import { mediaList, mediaStep, quote, SEGMENT_SEC, startMediaFor, type MediaRec } from '../media/model.js';
 import { HttpFail, type Account, type Jobs, type Routes } from '../types.js';
 import { notFound, page, type World } from '../world.js';

@@ -1,6 +1,6 @@
 // Task routes: list, detail and cancel. The task model (milestones, finishing,
 // cancelling and the per-kind cancel hooks) is in ../tasks/model.ts.
-import { newestFirst } from '../inbox/model.js';
+import { newestFirst } from '../order.js';
 import { cancelTask, findTask, isActive, taskDetailView, taskView } from '../tasks/model.js';
 import { HttpFail, type Account, type Jobs, type Routes } from '../types.js';
 import { notFound, page } from '../world.js';
