@@ -67,7 +67,6 @@ export default tseslint.config(
       'src/sandbox/actions/executors.ts',
       'src/sandbox/agent/refresh.ts',
       'src/sandbox/agent/triggers.ts',
-      'src/sandbox/library/model.ts',
       'src/sandbox/reading.ts',
       'src/sandbox/routes/agent.ts',
       'src/sandbox/server.ts',

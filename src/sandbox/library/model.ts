@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import type { LibraryItem, LibraryText, Locale, SaveLinkRequest, UpdateLibraryItemRequest } from '../../api/shapes.js';
 import { isMediaUrl, pickSpace, readWebPage, tokens } from '../reading.js';
+import { newestFirst } from '../order.js';
 import { HttpFail, type Account, type LibraryRecord } from '../types.js';
 import { notFound, page, publicView, type World } from '../world.js';
 import { forgetText, sliceChars, storedText, storedTextOrEmpty } from './text.js';
@@ -148,11 +149,6 @@ export function findItem(account: Account, id: string | undefined): LibraryRecor
   const item = account.library.find((i) => i.id === id);
   if (!item) throw notFound('ITEM_NOT_FOUND', `Library item ${id}`);
   return item;
-}
-
-/** Newest first; items saved in the same millisecond keep their order of arrival, latest first. */
-function newestFirst(items: LibraryRecord[]): LibraryRecord[] {
-  return [...items].reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
 
 /** The `space` filter takes an id (or, leniently, a space's exact name); an unknown space matches nothing. */
