@@ -72,7 +72,6 @@ export default tseslint.config(
       'src/sandbox/server.ts',
       'src/sandbox/shape-chaos.ts',
       'src/sandbox/tasks/model.ts',
-      'src/sandbox/watches/follows.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',

@@ -1,6 +1,7 @@
 // Following watches and finding them: the followed list, following (with the
 // plan's follow limit) and the search over public watches.
 import type * as S from '../../api/shapes.js';
+import { compare, newestBy } from '../order.js';
 import { HttpFail, type Account } from '../types.js';
 import type { World } from '../world.js';
 import { briefRef, followerCount, latestBrief, watches, type WatchRec } from './model.js';
@@ -25,12 +26,9 @@ function followedView(world: World, account: Account, w: WatchRec): S.FollowedWa
 export function followedWatches(world: World, account: Account): S.FollowedWatch[] {
   const all = watches(world);
   const followed = Object.entries(account.follows)
-    .map(([slug, f], i) => ({ w: all[slug], f, i }))
-    .filter(
-      (x): x is { w: WatchRec; f: { spaceId: string | null; followedAt: string }; i: number } => x.w !== undefined,
-    )
-    .sort((a, b) => (a.f.followedAt === b.f.followedAt ? b.i - a.i : a.f.followedAt < b.f.followedAt ? 1 : -1));
-  return followed.map((x) => followedView(world, account, x.w));
+    .map(([slug, f]) => ({ w: all[slug], f }))
+    .filter((x): x is { w: WatchRec; f: { spaceId: string | null; followedAt: string } } => x.w !== undefined);
+  return newestBy(followed, (x) => x.f.followedAt).map((x) => followedView(world, account, x.w));
 }
 
 /**
@@ -82,7 +80,7 @@ export function searchWatches(world: World, q: string): S.WatchCard[] {
     .filter((w) => w.visibility === 'public' && w.status !== 'failed')
     .map((w) => ({ w, score: searchScore(q, w), followers: followerCount(world, w) }))
     .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || b.followers - a.followers || (a.w.slug < b.w.slug ? -1 : 1))
+    .sort((a, b) => b.score - a.score || b.followers - a.followers || compare(a.w.slug, b.w.slug))
     .slice(0, 20);
   return hits.map(({ w, followers }) => ({
     slug: w.slug,
