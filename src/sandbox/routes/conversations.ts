@@ -5,19 +5,19 @@ import type * as S from '../../api/shapes.js';
 import { refreshParts } from '../agent/refresh.js';
 import { conversationView, findConversation } from '../conversations/model.js';
 import { deleteConversation, replyJob, sendMessage } from '../conversations/turns.js';
+import { newestBy } from '../order.js';
 import type { Jobs, Routes } from '../types.js';
 import { notFound, page } from '../world.js';
 
 export const routes: Routes = {
   listConversations: ({ account, query }) => {
-    let items = account.conversations.map((c, i) => ({ c, i }));
+    let items = account.conversations;
     if (query.space !== undefined) {
       const named = account.spaces.find((s) => s.name === query.space);
-      items = items.filter(({ c }) => c.spaceId === query.space || (named !== undefined && c.spaceId === named.id));
+      items = items.filter((c) => c.spaceId === query.space || (named !== undefined && c.spaceId === named.id));
     }
-    items.sort((a, b) => b.c.updatedAt - a.c.updatedAt || b.i - a.i);
     const result = page(
-      items.map((x) => x.c),
+      newestBy(items, (c) => c.updatedAt),
       query,
       `conversations:${account.id}:${query.space ?? ''}`,
       30,
