@@ -68,7 +68,6 @@ export default tseslint.config(
       'src/sandbox/agent/refresh.ts',
       'src/sandbox/agent/triggers.ts',
       'src/sandbox/reading.ts',
-      'src/sandbox/routes/agent.ts',
       'src/sandbox/server.ts',
       'src/sandbox/shape-chaos.ts',
       'src/sandbox/tasks/model.ts',
