@@ -42,7 +42,6 @@ export default tseslint.config(
       'src/api/fit.ts',
       'src/config/store.ts',
       'src/doctor/openapi.ts',
-      'src/http/poll.ts',
       'src/io/width.ts',
       'src/upload/discover.ts',
       'src/upload/sync-plan.ts',

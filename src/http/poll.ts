@@ -37,44 +37,21 @@ export interface PollOptions<T> {
 }
 
 export async function poll<T>(options: PollOptions<T>): Promise<T> {
-  const { isDone, onUpdate, timeoutMs, signal, resumeHint, work } = options;
+  const { isDone, timeoutMs, signal, resumeHint } = options;
   const clock = options.clock ?? systemClock;
-  const fingerprint = options.fingerprint ?? ((value: T) => JSON.stringify(value));
-  const minMs = options.minMs ?? 1_000;
-  const maxMs = Math.max(minMs, options.maxMs ?? 10_000);
-  const factor = options.factor ?? 1.5;
-  const resetOnChange = options.resetOnChange ?? true;
   const deadline = timeoutMs === undefined ? Infinity : clock.now() + timeoutMs;
+  const step = <R>(run: () => Promise<R>) => interruptible(run, options);
+  const pace = pacer(options);
+  const changes = changeWatch(options);
 
-  let interval = minMs;
-  let last: string | undefined;
-  if (options.firstMs !== undefined && options.firstMs > 0) {
-    try {
-      await clock.sleep(Math.min(options.firstMs, Math.max(0, deadline - clock.now())), signal);
-    } catch (error) {
-      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
-      throw error;
-    }
+  const firstMs = options.firstMs ?? 0;
+  if (firstMs > 0) {
+    await step(() => clock.sleep(Math.min(firstMs, Math.max(0, deadline - clock.now())), signal));
   }
   for (let first = true; ; first = false) {
-    if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
-    let value: T;
-    try {
-      value = await options.fetch(signal);
-    } catch (error) {
-      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
-      throw error;
-    }
-
-    const print = fingerprint(value);
-    const changed = print !== last;
-    if (changed) {
-      last = print;
-      onUpdate?.(value);
-    }
-    // Something moved: look again soon (unless told not to); else less and less often.
-    if (changed && resetOnChange) interval = minMs;
-    else if (!first) interval = Math.min(maxMs, Math.round(interval * factor));
+    if (signal?.aborted) throw stopped(signal, options);
+    const value = await step(() => options.fetch(signal));
+    const interval = pace(changes(value), first);
     if (isDone(value)) return value;
 
     const left = deadline - clock.now();
@@ -84,21 +61,55 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
         resumeHint,
       );
     }
-    try {
-      // Wake at the deadline for one last look rather than oversleeping it.
-      await clock.sleep(Math.min(interval, left), signal);
-    } catch (error) {
-      if (signal?.aborted) throw stopped(signal, { resumeHint, work }, timeoutMs);
-      throw error;
-    }
+    // Wake at the deadline for one last look rather than oversleeping it.
+    await step(() => clock.sleep(Math.min(interval, left), signal));
   }
 }
 
-function stopped(
-  signal: AbortSignal,
-  { resumeHint, work }: Pick<PollOptions<unknown>, 'resumeHint' | 'work'>,
-  timeoutMs: number | undefined,
-): CliError {
+/** What an interruption needs to say what goes on and how to pick it up again. */
+type StopOptions = Pick<PollOptions<unknown>, 'signal' | 'resumeHint' | 'work' | 'timeoutMs'>;
+
+/** Runs one wait or fetch; when Ctrl-C or the deadline aborted it, the poll's own error says so. */
+async function interruptible<R>(run: () => Promise<R>, options: StopOptions): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    if (options.signal?.aborted) throw stopped(options.signal, options);
+    throw error;
+  }
+}
+
+/** Tells whether a value differs from the one before (by fingerprint), and reports it when it does. */
+function changeWatch<T>(options: PollOptions<T>): (value: T) => boolean {
+  const fingerprint = options.fingerprint ?? ((value: T) => JSON.stringify(value));
+  let last: string | undefined;
+  return (value) => {
+    const print = fingerprint(value);
+    if (print === last) return false;
+    last = print;
+    options.onUpdate?.(value);
+    return true;
+  };
+}
+
+/** The interval before the next look, given whether this look saw a change. */
+function pacer(
+  options: Pick<PollOptions<unknown>, 'minMs' | 'maxMs' | 'factor' | 'resetOnChange'>,
+): (changed: boolean, first: boolean) => number {
+  const minMs = options.minMs ?? 1_000;
+  const maxMs = Math.max(minMs, options.maxMs ?? 10_000);
+  const factor = options.factor ?? 1.5;
+  const resetOnChange = options.resetOnChange ?? true;
+  let interval = minMs;
+  return (changed, first) => {
+    // Something moved: look again soon (unless told not to); else less and less often.
+    if (changed && resetOnChange) interval = minMs;
+    else if (!first) interval = Math.min(maxMs, Math.round(interval * factor));
+    return interval;
+  };
+}
+
+function stopped(signal: AbortSignal, { resumeHint, work, timeoutMs }: StopOptions): CliError {
   const reason: unknown = signal.reason;
   // The command's --timeout (deadline.ts) ran out while following: the work is still running (exit 8).
   if (reason instanceof DeadlineError)
