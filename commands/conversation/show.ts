@@ -2,9 +2,9 @@ import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
-import { printItem, note } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, note } from '../../src/io/output.js';
 import { followConversation } from '../../src/follow/chat.js';
-import { renderTranscript } from '../../src/views/chat-transcript.js';
+import { renderTranscript, transcriptHead } from '../../src/views/chat-transcript.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -14,9 +14,8 @@ export default defineCommand({
   summary: 'Show a conversation: its messages, rendered like chat replies',
   description:
     'Shows the most recent messages (60 unless --limit), oldest first. While the agent is answering, --follow waits for the reply ' +
-    '(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way). ' +
-    'Piped: label/value lines for the conversation, `--`, then for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits` ' +
-    "followed by the message, each of its lines indented by two spaces. --json prints the API's Messages {conversation, messages}.",
+    "(exit 8 when --timeout runs out, 130 on Ctrl-C; the turn goes on either way). --json prints the API's Messages {conversation, messages}. " +
+    pipedFieldsHelp(transcriptHead),
   arguments: [{ name: 'id', description: 'the conversation', complete: 'conversation' }],
   options: [
     {
@@ -50,7 +49,7 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    await printItem(ctx, page, (p, f) => renderTranscript(ctx, p, f));
+    await printItem(ctx, page, transcriptHead, (p, f) => renderTranscript(ctx, p, f));
     if (page.conversation?.running)
       await note(
         ctx,

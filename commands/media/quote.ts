@@ -1,19 +1,53 @@
 import type { MediaQuote } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { getQuote, creditsLeft } from './shared.js';
-import { printItem, wantsJson } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, wantsJson, type ItemView } from '../../src/io/output.js';
 import { timecode } from '../../src/views/media.js';
 
-/** "0:47:10 (48 minutes)" */
-async function durationText(quote: Pick<MediaQuote, 'durationSec' | 'minutes'>): Promise<string> {
-  return `${timecode(quote.durationSec)} (${quote.minutes} minute${quote.minutes === 1 ? '' : 's'})`;
+/**
+ * The quote, declared once: the terminal's lines, the piped ones, --json's keys and the help. `left`, the
+ * credits the account has (fetched for a terminal only), is a terminal line of its own.
+ */
+function quoteView(left?: number): ItemView<MediaQuote> {
+  return {
+    title: (q, f) => f.bold(q.title),
+    fields: [
+      { key: 'url', label: 'Link', value: (q) => q.url, json: 'url' },
+      { key: 'title', value: (q) => q.title, json: 'title' },
+      { key: 'kind', label: 'Kind', value: (q) => q.kind, json: 'kind' },
+      {
+        key: 'duration-sec',
+        label: 'Duration',
+        value: (q) => q.durationSec,
+        // "0:47:10 (48 minutes)"
+        display: (q) => `${timecode(q.durationSec)} (${q.minutes} minute${q.minutes === 1 ? '' : 's'})`,
+        json: 'durationSec',
+      },
+      { key: 'minutes', value: (q) => q.minutes, json: 'minutes' },
+      { key: 'price-per-minute', value: (q) => q.pricePerMinute, json: 'pricePerMinute' },
+      {
+        key: 'credits',
+        label: 'Cost',
+        value: (q) => q.credits,
+        display: (q, f) =>
+          `${f.number(q.credits)} credits (${f.number(q.pricePerMinute)} per minute; summary and translation included)`,
+        json: 'credits',
+      },
+      {
+        key: 'credits-left',
+        label: 'Credits',
+        only: 'tty',
+        display: (q, f) =>
+          left === undefined ? undefined : `${f.number(left)} left${left < q.credits ? f.yellow(' — not enough') : ''}`,
+      },
+    ],
+  };
 }
 
 export default defineCommand({
   name: 'quote',
   summary: 'How long a video or podcast is and what transcribing it costs (nothing is spent)',
-  description:
-    'One price per minute; the summary and translation are included. Piped: "key<TAB>value" lines (url, title, kind, duration-sec, minutes, price-per-minute, credits).',
+  description: `One price per minute; the summary and translation are included. ${pipedFieldsHelp(quoteView())}`,
   arguments: [{ name: 'url', description: 'a video page, podcast episode or audio/video file link' }],
   examples: [
     'kagent media quote https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -23,36 +57,6 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const q = await getQuote(ctx, args.url);
     const left = ctx.io.stdoutIsTTY && !wantsJson(ctx) ? await creditsLeft(ctx) : undefined;
-    const duration = await durationText(q);
-    await printItem(ctx, q, (item, f) =>
-      f.tty
-        ? [
-            f.bold(item.title),
-            f.fields([
-              ['Link', item.url],
-              ['Kind', item.kind],
-              ['Duration', duration],
-              [
-                'Cost',
-                `${f.number(item.credits)} credits (${f.number(item.pricePerMinute)} per minute; summary and translation included)`,
-              ],
-              [
-                'Credits',
-                left === undefined
-                  ? undefined
-                  : `${f.number(left)} left${left < item.credits ? f.yellow(' — not enough') : ''}`,
-              ],
-            ]),
-          ].join('\n')
-        : f.fields([
-            ['url', item.url],
-            ['title', item.title],
-            ['kind', item.kind],
-            ['duration-sec', String(item.durationSec)],
-            ['minutes', String(item.minutes)],
-            ['price-per-minute', String(item.pricePerMinute)],
-            ['credits', String(item.credits)],
-          ]),
-    );
+    await printItem(ctx, q, quoteView(left));
   },
 });

@@ -8,7 +8,7 @@ import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { wrapText } from '../../src/io/width.js';
-import { note, printItem } from '../../src/io/output.js';
+import { note, pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { profileToClaim, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -42,6 +42,21 @@ interface SandboxStarted {
   profile: string | null;
 }
 
+/** Its announcement, declared once: the terminal's lines, the piped ones, --json's keys and the help. */
+const announcement: ItemView<SandboxStarted> = {
+  fields: [
+    { key: 'base-url', label: 'Base URL', value: (s) => s.baseUrl, json: 'baseUrl' },
+    { key: 'api-key', label: 'API key', value: (s) => s.apiKey, json: 'apiKey' },
+    {
+      key: 'profile',
+      label: 'Profile',
+      value: (s) => s.profile,
+      about: 'none with --no-save-profile',
+      json: 'profile',
+    },
+  ],
+};
+
 /** The heading of the script example (a test runs the lines after it in bash, as printed by --help). */
 const SCRIPT_EXAMPLE_HEADING = '# in a script: start it in the background, wait for its line, take its URL and key';
 const SCRIPT_EXAMPLE = [
@@ -60,7 +75,7 @@ export default defineGroup({
     '(use it with `kagent -p sandbox ...`), and runs until Ctrl-C, SIGTERM or SIGHUP. Sandbox-only admin routes live under ' +
     '/_sandbox/ (GET /_sandbox/ lists them): create accounts, set credits and limits, advance the clock, inject faults.' +
     '\n\n' +
-    'Piped, it prints `base-url`, `api-key` and `profile` lines (key<TAB>value); --json prints {baseUrl, apiKey, profile}.',
+    `--json prints {baseUrl, apiKey, profile}. ${pipedFieldsHelp(announcement)}`,
   options,
   examples: [
     'kagent sandbox',
@@ -119,13 +134,7 @@ export default defineGroup({
 });
 
 async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
-  await printItem(ctx, started, (s, f) =>
-    f.fields([
-      ['Base URL', s.baseUrl],
-      ['API key', s.apiKey],
-      ['Profile', s.profile ?? undefined],
-    ]),
-  );
+  await printItem(ctx, started, announcement);
   if (ctx.flags.json || ctx.flags.jq !== undefined) return;
   await note(ctx, (f) =>
     [

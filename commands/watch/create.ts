@@ -1,7 +1,8 @@
 // `kagent watch create`: declares the verb; src/watch/create.ts does the work.
 import { defineCommand } from '../../src/kit/define.js';
 import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
-import { startWatch } from '../../src/watch/create.js';
+import { pipedFieldsHelp } from '../../src/io/output.js';
+import { startedView, startWatch } from '../../src/watch/create.js';
 
 export default defineCommand({
   name: 'create',
@@ -9,7 +10,9 @@ export default defineCommand({
   description:
     'Creates a watch and follows the task that sets it up (plan, steps, output) until its first brief, covering the last 7 days, is written; then shows that brief. ' +
     'On a terminal the milestones update in place; piped, each one is a line on stderr. Ctrl-C stops following (the set-up goes on) and prints the command that resumes; ' +
-    "so does --timeout (exit 8). Every value is checked against the API's bounds before anything is sent. Creating a watch counts toward your plan's monthly watch limit.",
+    "so does --timeout (exit 8). Every value is checked against the API's bounds before anything is sent. Creating a watch counts toward your plan's monthly watch limit. " +
+    'Once set up, the watch is printed as `watch show` prints it (piped lines, --json and its keys alike). ' +
+    `With --no-wait, the slug and the task are printed at once (--json: the WatchCreated). ${pipedFieldsHelp(startedView)}`,
   arguments: [{ name: 'intent', description: 'one sentence on what to follow', optional: true }],
   options: [
     {

@@ -4,8 +4,8 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
 
 import { kagentCommand } from '../../src/io/command-line.js';
-import { printItem } from '../../src/io/output.js';
-import { renderWatchPage } from '../../src/views/brief.js';
+import { pipedFieldsHelp, printItem } from '../../src/io/output.js';
+import { renderWatchPage, watchHead } from '../../src/views/brief.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -15,8 +15,7 @@ export default defineCommand({
   summary: "Read a watch's brief (latest, or of a date), with its archive and method",
   description:
     'Entries come by position with their importance, category, headline, summary (Markdown, rendered on a terminal), why it matters, the primary link and the evidence. ' +
-    'Links are clickable where the terminal supports it. Piped, the watch is label/value lines, then `--`, then one tab-separated row per entry: ' +
-    'position, importance, category, headline, primary URL, entry id. --lang reads the brief in the other language.',
+    `Links are clickable where the terminal supports it. --lang reads the brief in the other language. ${pipedFieldsHelp(watchHead)}`,
   arguments: [{ name: 'slug', description: 'the watch', complete: 'watch' }],
   options: [
     { flags: '--date <YYYY-MM-DD>', description: 'the brief of this date instead of the latest (see the archive)' },
@@ -39,6 +38,6 @@ export default defineCommand({
       }
       throw error;
     });
-    await printItem<WatchPage>(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+    await printItem<WatchPage>(ctx, page, watchHead, (p, f) => renderWatchPage(ctx, p, f));
   },
 });

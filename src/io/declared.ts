@@ -1,8 +1,9 @@
 // A command's output, declared once: an item's field table (as a list's columns,
 // src/io/table.ts) gives the terminal's labelled lines, the piped `key<TAB>value`
-// lines and the "Piped, …" sentence of the command's help; a list's columns give
-// the "Piped, each row is: …" sentence. The help can then never drift from what
-// the command prints.
+// lines (or one row), the names `--json FIELDS` takes besides the API's own, and
+// the "Piped, …" sentence of the command's help; a list's columns give the
+// "Piped, each row is: …" sentence. The help can then never drift from what the
+// command prints.
 import type { Formatter } from './format.js';
 import type { Column } from './table.js';
 import { visibleColumns } from './table.js';
@@ -24,18 +25,31 @@ export interface Field<T> {
   about?: string;
   /** One line per entry instead of one (a credit per pool): each with its own key, label and values. */
   each?: (item: T) => Array<{ key: string; label: string; value: unknown; display?: (f: Formatter) => string }>;
+  /**
+   * The API's field it shows, a top-level name or a dotted path into the answer ('createdAt',
+   * 'watch.slug'): `--json FIELDS` then takes the key too, and gives that field's JSON value.
+   */
+  json?: string;
+  /** 'tty': shown on a terminal only (a fact kagent fetched besides the item); never piped nor in the help. */
+  only?: 'tty';
 }
 
 export interface ItemView<T> {
   fields: Field<T>[];
   /** On a terminal, above the fields: who or what it is, in a line of its own. */
   title?: (item: T, f: Formatter) => string | undefined;
+  /** Piped as one tab-separated row of the values, in the table's order (a receipt that scripts `cut`), not as lines. */
+  piped?: 'row';
+  /** What the help says follows the fields when piped: "Then a `--` line and one row per entry: …". */
+  then?: string;
 }
 
 /** The item's lines: labelled on a terminal, `key<TAB>value` piped (f.fields aligns and escapes them). */
 export function renderView<T>(item: T, view: ItemView<T>, f: Formatter): string {
+  if (!f.tty && view.piped === 'row') return pipedRow(item, view);
   const rows: Array<[string, string | undefined]> = [];
   for (const field of view.fields) {
+    if (field.only === 'tty' && !f.tty) continue;
     if (field.each) {
       for (const entry of field.each(item)) {
         if (f.tty) rows.push([entry.label, entry.display ? entry.display(f) : shown(entry.value, field.kind, f)]);
@@ -47,6 +61,18 @@ export function renderView<T>(item: T, view: ItemView<T>, f: Formatter): string 
   }
   const title = f.tty ? view.title?.(item, f) : undefined;
   return title === undefined ? f.fields(rows) : `${title}\n\n${f.fields(rows)}`;
+}
+
+/** The values in one tab-separated row: a missing one is an empty cell, so the columns stay where the help says. */
+function pipedRow<T>(item: T, view: ItemView<T>): string {
+  return pipedFields(view)
+    .map((field) => (piped(field.value?.(item)) ?? '').replace(/[\t\n]+/g, ' '))
+    .join('\t');
+}
+
+/** The fields that are piped (and named in the help). */
+function pipedFields<T>(view: ItemView<T>): Field<T>[] {
+  return view.fields.filter((field) => field.only !== 'tty');
 }
 
 function piped(value: unknown): string | undefined {
@@ -70,11 +96,35 @@ function named(word: string, kind: Kind | undefined, about: string | undefined):
   return said === undefined ? word : `${word} (${said})`;
 }
 
-/** "Piped, one `key<TAB>value` line per field: id, email, …, credits.<pool> (one per credit pool)." */
+/**
+ * "Piped, one `key<TAB>value` line per field: id, email, …, credits.<pool> (one per credit pool)." (or "Piped,
+ * one tab-separated row: slug, task."), what follows them, and the names --json takes.
+ */
 export function pipedFieldsHelp<T>(view: ItemView<T>): string {
-  return `Piped, one \`key<TAB>value\` line per field: ${view.fields
+  const keys = pipedFields(view)
     .map((field) => named(field.key, field.kind, field.about))
-    .join(', ')}.`;
+    .join(', ');
+  const piped =
+    view.piped === 'row'
+      ? `Piped, one tab-separated row: ${keys}.`
+      : `Piped, one \`key<TAB>value\` line per field: ${keys}.`;
+  return [piped, view.then, jsonFieldsHelp(view)].filter(Boolean).join(' ');
+}
+
+/** "`--json FIELDS` takes these keys or the API's field names, …" (nothing when no field names its API field). */
+function jsonFieldsHelp<T>(view: ItemView<T>): string | undefined {
+  const plain = pipedFields(view).filter((field) => !field.each);
+  const linked = plain.filter((field) => field.json !== undefined).map((field) => field.key);
+  if (linked.length === 0) return undefined;
+  const which = linked.length === plain.length ? 'these keys' : `the keys ${linked.join(', ')}`;
+  return `\`--json FIELDS\` takes ${which} or the API's field names, and gives the API's values (a name that is both is the API's).`;
+}
+
+/** The keys --json takes for an item, each with the API field it stands for (a name or a dotted path). */
+export function jsonLinks<T>(view: ItemView<T>): Map<string, string> {
+  const links = new Map<string, string>();
+  for (const field of pipedFields(view)) if (field.json !== undefined && !field.each) links.set(field.key, field.json);
+  return links;
 }
 
 /** "Piped, each row is: id, name, icon, default (true/false), created (ISO 8601)." Columns may say more in `about`. */

@@ -16,10 +16,10 @@ import { misfitOf, NotAListError, type Misfit } from '../api/misfit.js';
 import type { Formatter } from './format.js';
 import { escapeJsonControls, sanitize, sanitizeDeep, sanitizeStyled } from './sanitize.js';
 import { emit, hasWritten, PipeClosedError } from './streams.js';
-import { checkFields, pickFields, selectFields } from './fields.js';
+import { checkFields, pickFields, selectFields, type FieldLinks } from './fields.js';
 import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
-import { renderView, type ItemView } from './declared.js';
+import { jsonLinks, renderView, type ItemView } from './declared.js';
 import { formatter } from './format.js';
 import { runJq } from './jq.js';
 import { loadShapes } from '../lazy.js';
@@ -57,10 +57,10 @@ export async function getFormatter(
   return formatter(ctx, stream);
 }
 
-/** Prints a value as JSON (or through --jq). */
-export async function printJson(ctx: OutputContext, data: unknown): Promise<void> {
+/** Prints a value as JSON (or through --jq); `--json FIELDS` takes the API's names and the keys `links` gives. */
+export async function printJson(ctx: OutputContext, data: unknown, links?: FieldLinks): Promise<void> {
   const pretty = ctx.io.stdoutIsTTY;
-  if (ctx.flags.jsonFields) data = selectFields(data, ctx.flags.jsonFields);
+  if (ctx.flags.jsonFields) data = selectFields(data, ctx.flags.jsonFields, links);
   if (ctx.flags.jq !== undefined) {
     // jq prints strings raw (like -r): server text, so it is sanitised like any other text. It goes out as it comes.
     await runJq(data, ctx.flags.jq, pretty, {
@@ -81,22 +81,26 @@ export function toJson(data: unknown, pretty: boolean): string {
   return escapeJsonControls(JSON.stringify(data, null, pretty ? 2 : undefined));
 }
 
+type Render<T> = (data: T, f: Formatter) => string | Promise<string>;
+
 /**
- * Prints one resource: JSON as is, or the lines of its field table (src/io/declared.ts) or of a
- * `render` function (given a sanitised copy), wrapped to the terminal: lines that fit stay as
- * they are, longer ones are wrapped at word boundaries (URLs whole), continuation lines under
- * their indentation. An answer that did not fit its assumed shape
+ * Prints one resource: JSON as is (`--json FIELDS` takes the field table's keys too), or the lines
+ * of its field table (src/io/declared.ts) or of a `render` function (given a sanitised copy; with
+ * a table, for what the table cannot say: a `--` section, a terminal laid out its own way), wrapped
+ * to the terminal: lines that fit stay as they are, longer ones are wrapped at word boundaries
+ * (URLs whole), continuation lines under their indentation. An answer that did not fit its assumed shape
  * (tolerant reading) is rendered by its view where the view can, with the fields the view does not
  * know shown after it; where the view cannot, the whole answer is shown generically.
  */
 export async function printItem<T>(
   ctx: OutputContext,
   data: T,
-  view: ItemView<T> | ((data: T, f: Formatter) => string | Promise<string>),
+  view: ItemView<T> | Render<T>,
+  own?: Render<T>,
 ): Promise<void> {
-  if (wantsJson(ctx)) return printJson(ctx, data);
-  // A field table (src/io/declared.ts), or a view's own rendering of what a table cannot say.
-  const render = typeof view === 'function' ? view : (item: T, f: Formatter) => renderView(item, view, f);
+  const table = typeof view === 'function' ? undefined : view;
+  if (wantsJson(ctx)) return printJson(ctx, data, table && jsonLinks(table));
+  const render = own ?? (table ? (item: T, f: Formatter) => renderView(item, table, f) : (view as Render<T>));
   const f = await getFormatter(ctx);
   const misfit = misfitOf(data);
   // The render may add strings it fetched itself (a space's name): its output is sanitised again, keeping our styling.

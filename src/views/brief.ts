@@ -12,6 +12,7 @@ import type { Context } from '../context.js';
 import type { Brief, BriefEntry, Evidence, Knowledge, WatchPage } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { displayWidth } from '../io/format.js';
+import { renderView, type ItemView } from '../io/declared.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { textIsUrl, urlInLine } from '../io/link-text.js';
 import { renderMarkdown } from '../io/markdown.js';
@@ -204,28 +205,36 @@ function methodSource(
   return `  · ${label}  ${f.dim(urlInLine(source.url, Math.max(room, 20), false))}`;
 }
 
-/** Piped: label/value lines for the watch and its brief, `--`, then one row per entry. */
+/**
+ * A watch page's head, declared once: its piped `key<TAB>value` lines (a terminal shows the page its own
+ * way), the keys --json takes and the help's "Piped, …" sentence (`watch show`, `watch create`).
+ */
+export const watchHead: ItemView<WatchPage> = {
+  fields: [
+    { key: 'slug', value: (p) => p.watch.slug, json: 'watch.slug' },
+    { key: 'title', value: (p) => p.watch.title, json: 'watch.title' },
+    { key: 'intent', value: (p) => p.watch.intent, json: 'watch.intent' },
+    { key: 'type', value: (p) => p.watch.type, json: 'watch.type' },
+    { key: 'cadence', value: (p) => p.watch.cadence, json: 'watch.cadence' },
+    { key: 'visibility', value: (p) => p.watch.visibility, json: 'watch.visibility' },
+    { key: 'status', value: (p) => p.watch.status, json: 'watch.status' },
+    { key: 'owner', value: (p) => p.watch.owner, kind: 'bool', json: 'watch.owner' },
+    { key: 'following', value: (p) => p.watch.following, kind: 'bool', json: 'watch.following' },
+    { key: 'followers', value: (p) => p.watch.followers, json: 'watch.followers' },
+    // No link: `--json brief` is the API's whole Brief.
+    { key: 'brief', value: (p) => p.brief?.id ?? '', about: "the brief's id; empty before the first" },
+    { key: 'date', value: (p) => p.brief?.date ?? '', json: 'brief.date' },
+    { key: 'brief-title', value: (p) => p.brief?.title ?? '', json: 'brief.title' },
+    { key: 'entries', value: (p) => (p.brief ? p.brief.entries.length : 0), about: 'how many' },
+  ],
+  then: 'Then a `--` line and one tab-separated row per entry: position, importance, category, headline, primary URL, entry id.',
+};
+
+/** Piped: the head's `key<TAB>value` lines, `--`, then one row per entry. */
 export function plainWatchPage(page: WatchPage, f: Formatter): string {
-  const w = page.watch;
   const b = page.brief;
-  const head = f.fields([
-    ['slug', w.slug],
-    ['title', w.title],
-    ['intent', w.intent],
-    ['type', w.type],
-    ['cadence', w.cadence],
-    ['visibility', w.visibility],
-    ['status', w.status],
-    ['owner', String(w.owner)],
-    ['following', String(w.following)],
-    ['followers', String(w.followers)],
-    ['brief', b?.id ?? ''],
-    ['date', b?.date ?? ''],
-    ['brief-title', b?.title ?? ''],
-    ['entries', b ? String(b.entries.length) : '0'],
-  ]);
   const rows = b ? [...b.entries].sort((x, y) => x.position - y.position).map(plainEntryRow) : [];
-  return [head, '--', ...rows].join('\n');
+  return [renderView(page, watchHead, f), '--', ...rows].join('\n');
 }
 
 /** position, importance, category, headline, primary URL, entry id. */

@@ -3,30 +3,58 @@
 import type { Context } from '../context.js';
 import type { Messages } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
+import { renderView, type ItemView } from '../io/declared.js';
 import { line, messageHeader, renderParts, str, type RenderOptions } from './chat.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
+const conversationOf = (page: Messages) => (page.conversation ?? {}) as Messages['conversation'];
+const messagesOf = (page: Messages) => (Array.isArray(page.messages) ? page.messages : []);
+
+/**
+ * The conversation's head, declared once: its piped `key<TAB>value` lines (a terminal shows it its own way),
+ * the keys --json takes and the help's "Piped, …" sentence.
+ */
+export const transcriptHead: ItemView<Messages> = {
+  fields: [
+    { key: 'id', value: (p) => conversationOf(p).id, json: 'conversation.id' },
+    { key: 'title', value: (p) => conversationOf(p).title, json: 'conversation.title' },
+    { key: 'space', value: (p) => conversationOf(p).spaceId ?? '', json: 'conversation.spaceId' },
+    { key: 'channel', value: (p) => conversationOf(p).channel, json: 'conversation.channel' },
+    // No link: `--json messages` is the API's list of them.
+    {
+      key: 'messages',
+      value: (p) => conversationOf(p).messageCount ?? messagesOf(p).length,
+      about: 'how many in all',
+    },
+    {
+      key: 'updated',
+      value: (p) => {
+        const { updatedAt } = conversationOf(p);
+        return typeof updatedAt === 'number' ? new Date(updatedAt).toISOString() : str(updatedAt);
+      },
+      kind: 'time',
+      json: 'conversation.updatedAt',
+    },
+    { key: 'running', value: (p) => conversationOf(p).running === true, kind: 'bool', json: 'conversation.running' },
+  ],
+  then:
+    'Then a `--` line, and for each message a line `message<TAB>id<TAB>role<TAB>time<TAB>credits` followed by the message, ' +
+    'each of its lines indented by two spaces.',
+};
+
 /**
  * `conversation show`. Terminal: the title, then each message with a header.
- * Piped: label/value lines for the conversation, `--`, then per message a line
+ * Piped: the head's `key<TAB>value` lines, `--`, then per message a line
  * `message<TAB>id<TAB>role<TAB>ISO time<TAB>credits` followed by its rendering,
  * every line of it indented by two spaces, and a blank line.
  */
 export async function renderTranscript(ctx: RenderContext, page: Messages, f: Formatter): Promise<string> {
-  const c = (page.conversation ?? {}) as Messages['conversation'];
-  const messages = Array.isArray(page.messages) ? page.messages : [];
+  const c = conversationOf(page);
+  const messages = messagesOf(page);
   const options: RenderOptions = { conversationId: c.id };
   if (!f.tty) {
-    const head = f.fields([
-      ['id', c.id],
-      ['title', c.title],
-      ['space', c.spaceId ?? ''],
-      ['channel', c.channel],
-      ['messages', String(c.messageCount ?? messages.length)],
-      ['updated', typeof c.updatedAt === 'number' ? new Date(c.updatedAt).toISOString() : str(c.updatedAt)],
-      ['running', String(c.running === true)],
-    ]);
+    const head = renderView(page, transcriptHead, f);
     const bodies: string[] = [];
     for (const message of messages) {
       const when =

@@ -8,13 +8,13 @@ import * as S from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError, onInterruptSay } from '../errors.js';
 import { followTask, taskOutcomeError } from '../follow/task.js';
-import { note, printItem, printJson, success, wantsJson } from '../io/output.js';
+import { note, printItem, success, wantsJson, type ItemView } from '../io/output.js';
 import { askText } from '../io/prompt.js';
 import { checkInput } from '../kit/define.js';
 import { suggest } from '../kit/hints.js';
 import { checkIdempotencyKey, noteReplay } from '../kit/idempotency-key.js';
 import { spaceIdFor } from '../kit/space.js';
-import { renderWatchPage } from '../views/brief.js';
+import { renderWatchPage, watchHead } from '../views/brief.js';
 import { meOrNothing } from './me.js';
 
 /** The options of `watch create`. */
@@ -168,6 +168,15 @@ async function explainCreateError(ctx: Context, error: unknown): Promise<unknown
   return error;
 }
 
+/** What --no-wait prints, declared once: the terminal's lines, the piped row, --json's keys and the help. */
+export const startedView: ItemView<WatchCreated> = {
+  piped: 'row',
+  fields: [
+    { key: 'slug', label: 'Slug', value: (c) => c.slug, json: 'slug' },
+    { key: 'task', label: 'Task', value: (c) => c.taskId, json: 'taskId' },
+  ],
+};
+
 /** --no-wait: the slug and the task that sets the watch up, and how to follow it. */
 async function reportStarted(
   ctx: Context,
@@ -176,16 +185,9 @@ async function reportStarted(
   follow: string,
   show: string,
 ): Promise<void> {
-  if (wantsJson(ctx)) return printJson(ctx, created);
+  if (wantsJson(ctx)) return printItem(ctx, created, startedView);
   await success(ctx, `Created ${seenBy} watch ${created.slug}; it is being set up by task ${created.taskId}`);
-  await printItem(ctx, created, (c, f) =>
-    f.tty
-      ? f.fields([
-          ['Slug', c.slug],
-          ['Task', c.taskId],
-        ])
-      : `${c.slug}\t${c.taskId}`,
-  );
+  await printItem(ctx, created, startedView);
   await note(ctx, `follow the set-up: ${follow}\nread it once set up: ${show}`);
 }
 
@@ -214,10 +216,10 @@ async function followSetUp(
     query: { lang: ctx.config.lang },
     signal: ctx.signal,
   });
-  if (wantsJson(ctx)) return printJson(ctx, page);
+  if (wantsJson(ctx)) return printItem(ctx, page, watchHead);
   await success(
     ctx,
     `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
   );
-  await printItem(ctx, page, (p, f) => renderWatchPage(ctx, p, f));
+  await printItem(ctx, page, watchHead, (p, f) => renderWatchPage(ctx, p, f));
 }

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
+import conversationShow from '../../commands/conversation/show.js';
 
 let s: LoggedIn;
 let clock: SandboxClock;
@@ -130,6 +132,8 @@ describe('conversation show', () => {
   it('piped: label/value lines, `--`, then each message under a `message` line, indented', async () => {
     const r = await kagent(['conversation', 'show', first]);
     const [head, body] = r.stdout.split('\n--\n');
+    // The help names every key of the head, in that order (one field table gives both).
+    expect(pipedKeysOf(conversationShow.description)).toEqual(head!.split('\n').map((line) => line.split('\t')[0]));
     expect(head).toContain(`id\t${first}`);
     expect(head).toContain('messages\t4');
     expect(head).toContain('running\tfalse');

@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import type { RunCliOptions } from '../helpers/run.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
+import quote from '../../commands/media/quote.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
 
 let s: LoggedIn;
@@ -94,6 +96,13 @@ describe('media quote', () => {
         `price-per-minute\t${q.pricePerMinute}`,
         `credits\t${q.credits}`,
       ].join('\n') + '\n',
+    );
+    // The help names every key it printed, in that order (one field table gives both).
+    expect(pipedKeysOf(quote.description)).toEqual(
+      piped.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
     );
     expect(JSON.parse((await kagent(['media', 'quote', VIDEO, '--json'])).stdout)).toEqual(q);
     const tty = await kagent(['media', 'quote', PODCAST], { tty: true, env: { NO_COLOR: '1' } });

@@ -10,6 +10,8 @@ import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/program.js';
+import sandboxCommand from '../../commands/sandbox/index.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -99,6 +101,17 @@ describe('kagent sandbox', () => {
     await sandbox.stop();
   });
 
+  it('--json FIELDS takes its piped keys and the JSON names alike, under the names asked', async () => {
+    const sandbox = start(['--port', '0', '--quiet', '--json', 'base-url,apiKey,profile']);
+    await until(sandbox, (out) => out.includes('\n'));
+    const picked = JSON.parse(sandbox.stdout());
+    expect(Object.keys(picked)).toEqual(['base-url', 'apiKey', 'profile']);
+    expect(picked['base-url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(picked.apiKey).toMatch(/^kak_/);
+    expect(picked.profile).toBe('sandbox');
+    await sandbox.stop();
+  });
+
   // Ctrl-C is how this command ends: a normal stop, exit 0 (other commands exit 130).
   it('exits 0 after Ctrl-C, and stops serving', async () => {
     const sandbox = start(['--port', '0', '--json', '--quiet']);
@@ -120,6 +133,8 @@ describe('kagent sandbox', () => {
         .map((line) => line.split('\t')),
     );
     expect(Object.keys(lines)).toEqual(['base-url', 'api-key', 'profile']);
+    // The help names every key it printed, in that order (one field table gives both).
+    expect(pipedKeysOf(sandboxCommand.description)).toEqual(Object.keys(lines));
     expect((await get(`${lines['base-url']}/spaces`, lines['api-key'])).status).toBe(200);
     // --quiet: no notes and no request log.
     expect(sandbox.stderr()).toBe('');

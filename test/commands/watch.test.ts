@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
+import watchShow from '../../commands/watch/show.js';
+import watchCreate from '../../commands/watch/create.js';
 
 let s: LoggedIn;
 let clock: SandboxClock;
@@ -211,6 +214,8 @@ describe('watch create', () => {
     // no ✓ line piped: the answer is on stdout
     expect(piped.stderr).not.toContain('✓');
     expect(piped.stdout).toMatch(/^wind-farms-offshore\ttk_\w+\n$/);
+    // The help names the row's columns (one field table gives both).
+    expect(pipedKeysOf(watchCreate.description)).toEqual(['slug', 'task']);
     const json = await kagent(['watch', 'create', '--visibility', 'public', 'Tidal energy', '--no-wait', '--json']);
     const created = JSON.parse(json.stdout);
     expect(created).toMatchObject({
@@ -682,6 +687,8 @@ describe('watch show', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('\x1b');
     const [head, body] = r.stdout.split('\n--\n');
+    // The help names every key of the head, in that order (one field table gives both).
+    expect(pipedKeysOf(watchShow.description)).toEqual(head!.split('\n').map((line) => line.split('\t')[0]));
     expect(head).toContain(`slug\t${slug}`);
     expect(head).toContain(`brief\t${json.brief.id}`);
     expect(head).toContain(`date\t${json.brief.date}`);

@@ -3,7 +3,7 @@
 // "Piped, …" sentence; a list's columns give "Piped, each row is: …".
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { pipedFieldsHelp, pipedRowsHelp, renderView, type ItemView } from '../../src/io/declared.js';
+import { jsonLinks, pipedFieldsHelp, pipedRowsHelp, renderView, type ItemView } from '../../src/io/declared.js';
 import { formatter } from '../../src/io/format.js';
 import type { Column } from '../../src/io/table.js';
 import { createIO } from '../../src/io/terminal.js';
@@ -93,6 +93,53 @@ describe('an item’s field table', () => {
     expect(pipedFieldsHelp(view)).toBe(
       'Piped, one `key<TAB>value` line per field: id, name, size-bytes, shared (true/false), created (ISO 8601), left.<part> (one per part), note.',
     );
+  });
+});
+
+describe('a receipt, a terminal-only line and what follows the fields', () => {
+  const receipt: ItemView<Thing> = {
+    piped: 'row',
+    then: 'Then a `--` line and the parts.',
+    fields: [
+      { key: 'id', label: 'Id', value: (t) => t.id, json: 'id' },
+      { key: 'size', label: 'Size', value: (t) => t.size, kind: 'bytes', json: 'size' },
+      { key: 'name', label: 'Name', value: (t) => `${t.name}\twith\na tab`, json: 'name' },
+      { key: 'note', label: 'Note', value: () => undefined, json: 'note' },
+      { key: 'left', label: 'Left', only: 'tty', display: () => '3 left' },
+    ],
+  };
+
+  it('piped as one row in the table’s order: a missing value an empty cell, tabs and newlines flattened', () => {
+    expect(renderView(thing, receipt, f(false))).toBe('th_1\t1536\tKettle with a tab\t');
+  });
+
+  it('a terminal-only field is shown on a terminal, never piped nor named in the help', () => {
+    expect(renderView(thing, receipt, f(true))).toMatch(/^Left\s+3 left$/m);
+    expect(pipedFieldsHelp(receipt)).toBe(
+      'Piped, one tab-separated row: id, size, name, note. Then a `--` line and the parts. ' +
+        "`--json FIELDS` takes these keys or the API's field names, and gives the API's values (a name that is both is the API's).",
+    );
+  });
+
+  it('--json takes the keys that name their API field; the help names them when not all do', () => {
+    expect([...jsonLinks(receipt)]).toEqual([
+      ['id', 'id'],
+      ['size', 'size'],
+      ['name', 'name'],
+      ['note', 'note'],
+    ]);
+    const some: ItemView<Thing> = {
+      fields: [
+        { key: 'id', value: (t) => t.id, json: 'id' },
+        { key: 'created', value: (t) => t.createdAt, kind: 'time', json: 'createdAt' },
+        { key: 'parts', value: (t) => t.parts.length },
+      ],
+    };
+    expect(pipedFieldsHelp(some)).toBe(
+      'Piped, one `key<TAB>value` line per field: id, created (ISO 8601), parts. ' +
+        "`--json FIELDS` takes the keys id, created or the API's field names, and gives the API's values (a name that is both is the API's).",
+    );
+    expect(pipedFieldsHelp(view)).not.toContain('--json');
   });
 });
 
