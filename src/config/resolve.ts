@@ -72,12 +72,17 @@ export function resolveConfig(flags: ResolveFlags, env: NodeJS.ProcessEnv): Reso
     rateLimitSource,
     pager: pager.trim(),
     pagerSource,
-    pagerVariable: pagerSource !== 'env' ? undefined : env.KAGENT_PAGER !== undefined ? 'KAGENT_PAGER' : 'PAGER',
+    pagerVariable: pagerSource === 'env' ? pagerVariable(env) : undefined,
     configPath: path,
     configDir: dir,
     file,
     stored,
   };
+}
+
+/** The variable the environment gave the pager in: KAGENT_PAGER before PAGER. */
+function pagerVariable(env: NodeJS.ProcessEnv): 'KAGENT_PAGER' | 'PAGER' {
+  return env.KAGENT_PAGER !== undefined ? 'KAGENT_PAGER' : 'PAGER';
 }
 
 /** --profile > KAGENT_PROFILE > the current profile of the file > 'default'; the name must be a valid one. */
@@ -114,16 +119,15 @@ function pickBaseUrl(
     ],
     undefined,
   );
-  if (baseUrl !== undefined)
-    checkBaseUrl(
-      baseUrl,
-      baseUrlSource === 'flag'
-        ? '--base-url'
-        : baseUrlSource === 'env'
-          ? 'KAGENT_BASE_URL'
-          : `base-url of profile "${profile}"`,
-    );
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl, baseUrlOrigin(baseUrlSource, profile));
   return [baseUrl, baseUrlSource];
+}
+
+/** Where a base URL came from, as a message about it names it. */
+function baseUrlOrigin(source: ValueSource, profile: string): string {
+  if (source === 'flag') return '--base-url';
+  if (source === 'env') return 'KAGENT_BASE_URL';
+  return `base-url of profile "${profile}"`;
 }
 
 /** --lang > KAGENT_LANG (zh or en, else a usage error) > the profile's. */
@@ -237,12 +241,16 @@ export function profileNotFound(
   return new CliError(`no profile "${name}"${where}${closest ? `: did you mean "${closest}"?` : ''}`, {
     exitCode: ExitCode.USAGE,
     code: 'PROFILE_NOT_FOUND',
-    hint: !PROFILE_NAME.test(name)
-      ? 'profile names are letters, digits, ".", "_" and "-"'
-      : saved.length
-        ? `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${options.create}\``
-        : `no profile is saved yet: create one with \`${options.create}\``,
+    hint: profileNotFoundHint(name, saved, options.create),
   });
+}
+
+/** What to do about a missing profile: mind its name, use a saved one, or create one (`create`). */
+function profileNotFoundHint(name: string, saved: readonly string[], create: string): string {
+  if (!PROFILE_NAME.test(name)) return 'profile names are letters, digits, ".", "_" and "-"';
+  if (saved.length)
+    return `saved profiles: ${saved.join(', ')} (\`kagent config profiles\`); create one with \`${create}\``;
+  return `no profile is saved yet: create one with \`${create}\``;
 }
 
 /**
@@ -282,8 +290,9 @@ export function closestName(
 
 /** Levenshtein distance, with a transposition of two neighbours counting as one edit. */
 function editDistance(a: string, b: string): number {
+  // The first row and column: the distance from the empty string (i + j, as one of them is 0).
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 || j === 0 ? i + j : 0)),
   );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, maskKey, resolveConfig } from '../../src/config/resolve.js';
+import { checkBaseUrl, closestName, maskKey, profileNotFound, resolveConfig } from '../../src/config/resolve.js';
 import { writeProfile } from '../../src/config/store.js';
 import { tempDir } from '../helpers/run.js';
 
@@ -118,5 +118,43 @@ describe('helpers', () => {
     expect(() => checkBaseUrl('https://a.test/api/v1', 'x')).not.toThrow();
     expect(() => checkBaseUrl('a.test', 'x')).toThrow();
     expect(() => checkBaseUrl('file:///etc/passwd', 'x')).toThrow();
+  });
+});
+
+describe('where a value came from, in words', () => {
+  it("a bad base URL saved in a profile is named as that profile's base-url", async () => {
+    const dir = tempDir();
+    await writeProfile(dir, 'work', { baseUrl: 'ftp://x' }, { makeCurrent: true });
+    expect(() => resolveConfig({}, { KAGENT_CONFIG_DIR: dir })).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining('base-url of profile "work"') }),
+    );
+  });
+
+  it('the pager: the variable that gave it (KAGENT_PAGER before PAGER), none when the profile or the default did', async () => {
+    const dir = tempDir();
+    const variable = (env: NodeJS.ProcessEnv) => resolveConfig({}, { KAGENT_CONFIG_DIR: dir, ...env }).pagerVariable;
+    expect(variable({ KAGENT_PAGER: 'more', PAGER: 'less' })).toBe('KAGENT_PAGER');
+    expect(variable({ PAGER: 'less' })).toBe('PAGER');
+    expect(variable({})).toBeUndefined();
+    await writeProfile(dir, 'default', { pager: 'most' }, { makeCurrent: true });
+    expect(variable({ PAGER: 'less' })).toBeUndefined();
+  });
+
+  it('a missing profile: the hint minds its name, else names the saved ones, else says how to create one', () => {
+    const hint = (name: string, saved: string[]) =>
+      profileNotFound(name, saved, { create: 'kagent config set --create' }).hint;
+    expect(hint('../x', ['work'])).toBe('profile names are letters, digits, ".", "_" and "-"');
+    expect(hint('wrok', ['default', 'work'])).toBe(
+      'saved profiles: default, work (`kagent config profiles`); create one with `kagent config set --create`',
+    );
+    expect(hint('work', [])).toBe('no profile is saved yet: create one with `kagent config set --create`');
+  });
+
+  it('a typo is near enough to its name: an edit, a transposition, up to a third of its length', () => {
+    expect(closestName('wrok', ['default', 'work'])).toBe('work');
+    expect(closestName('sandbx', ['default', 'sandbox'])).toBe('sandbox');
+    expect(closestName('', ['a', 'bb'])).toBe('a');
+    expect(closestName('stage', ['prod'])).toBeUndefined();
+    expect(closestName('abcdef', ['ab'])).toBeUndefined();
   });
 });
