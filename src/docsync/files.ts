@@ -15,7 +15,7 @@ import {
   type Sidecar,
 } from './sidecar.js';
 import { commandLine } from '../io/command-line.js';
-import { readPlainText, TooLargeError } from '../io/local-file.js';
+import { readPlainText, specialKind, TooLargeError } from '../io/local-file.js';
 import { hasConflictMarkers, markersLeft } from './text.js';
 import { asFileText, sameText } from './final-newline.js';
 import { latestRevisions } from './latest.js';
@@ -49,15 +49,15 @@ export async function readLocal(file: string): Promise<string | undefined> {
   try {
     return await readPlainText(file, MAX_DOC_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EISDIR'
-        ? 'it is a directory'
-        : error instanceof TooLargeError
-          ? `${error.message}: a document is at most 500,000 characters`
-          : (error as Error).message;
-    throw new UsageError(`${file}: cannot read it (${why})`);
+    throw new UsageError(`${file}: cannot read it (${whyUnreadable(error)})`);
   }
+}
+
+/** Why a document's file could not be read, as the refusal says it. */
+function whyUnreadable(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === 'EISDIR') return 'it is a directory';
+  if (error instanceof TooLargeError) return `${error.message}: a document is at most 500,000 characters`;
+  return (error as Error).message;
 }
 
 /**
@@ -97,9 +97,10 @@ export async function pullTarget(
 export async function checkPullTarget(file: string, id: string, force: boolean): Promise<void> {
   // A FIFO, a device or a socket is never a document's file, --force or not: replacing /dev/zero is no pull.
   const found = await lstat(file).catch(() => undefined);
-  if (found && (found.isFIFO() || found.isCharacterDevice() || found.isBlockDevice() || found.isSocket()))
+  const special = found && specialKind(found);
+  if (special)
     throw new UsageError(
-      `${file} is ${found.isFIFO() ? 'a FIFO (named pipe)' : found.isSocket() ? 'a socket' : 'a device'}, not a file: nothing was written`,
+      `${file} is ${special}, not a file: nothing was written`,
       'give -o a plain file, or a path where none is yet',
     );
   if (force) return;
@@ -249,8 +250,7 @@ function stateOf(file: string, sidecar: Sidecar, text: string | undefined, lates
   if (conflictMarkersLeft(text, sidecar) !== undefined) return { ...base, state: 'conflict' };
   const local = !sameText(text, sidecar.base);
   const remote = latest !== sidecar.revision;
-  return {
-    ...base,
-    state: local && remote ? 'both' : local ? 'changed-locally' : remote ? 'changed-on-service' : 'unchanged',
-  };
+  if (local && remote) return { ...base, state: 'both' };
+  if (local) return { ...base, state: 'changed-locally' };
+  return { ...base, state: remote ? 'changed-on-service' : 'unchanged' };
 }

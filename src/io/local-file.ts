@@ -36,10 +36,15 @@ export class NotPlainError extends Error {
 
 function describe(stat: Stats): string {
   if (stat.isDirectory()) return 'a directory';
+  return specialKind(stat) ?? 'not a plain file';
+}
+
+/** What a FIFO, a device or a socket is, in words; undefined for anything else (a file, a directory, a link). */
+export function specialKind(stat: Stats): string | undefined {
   if (stat.isFIFO()) return 'a FIFO (named pipe)';
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
   if (stat.isSocket()) return 'a socket';
-  return 'not a plain file';
+  return undefined;
 }
 
 /** Opens `path` to read without waiting on it (see above); the errors are the system's (ENOENT…) or NotPlainError. */

@@ -8,7 +8,9 @@
 // file too large is refused from its size, before a byte is read.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, truncateSync, unlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, testNode } from '../helpers/binary.js';
@@ -119,6 +121,27 @@ describe('where a plain file is needed, a FIFO or a device is refused, not waite
       expect(r.code).toBe(2);
     }
     expect(execFileSync('stat', ['-c', '%F', fifo]).toString()).toMatch(/fifo/);
+  });
+
+  it('doc pull ID -o a socket or a device is refused (exit 2), --force or not, saying which', async () => {
+    const socket = join(dir, 'sock');
+    const server = createServer().listen(socket);
+    await once(server, 'listening');
+    try {
+      for (const [target, what] of [
+        [socket, 'a socket'],
+        ['/dev/null', 'a device'],
+      ] as const) {
+        for (const force of [[], ['--force']]) {
+          const r = await kagent(['doc', 'pull', docId, '-o', target, ...force, '--timeout', '5']);
+          expect(r.stderr).toContain(`${target} is ${what}, not a file: nothing was written`);
+          expect(r.code).toBe(2);
+        }
+      }
+      expect(execFileSync('stat', ['-c', '%F', socket]).toString()).toMatch(/socket/);
+    } finally {
+      server.close();
+    }
   });
 
   it('a FIFO where a sidecar is expected: doc status ends at once with a clear error', async () => {
