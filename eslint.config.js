@@ -52,7 +52,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'src/doctor/checks.ts',
       'src/doctor/openapi.ts',
       'src/http/failures.ts',
       'src/io/format.ts',

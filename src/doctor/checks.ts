@@ -211,27 +211,24 @@ export function serviceChecks(probe: Probe, base: URL, config: Resolved, keyFrom
   return config.apiKey ? [reachable, keyCheck(probe.status, probe.misfit, keyFrom)] : [reachable];
 }
 
+/** GET /me's answer to the key: accepted (a warning when the account answer misfits), refused (401), or another answer. */
 function keyCheck(meStatus: number | undefined, misfit: Misfit | undefined, keyFrom: string): Check {
-  const accepted = meStatus !== undefined && meStatus >= 200 && meStatus < 300;
-  return {
-    name: 'key',
-    status: accepted ? (misfit ? 'warn' : 'ok') : 'fail',
-    summary: accepted
-      ? `the API key is accepted (GET /me answered ${meStatus})`
-      : meStatus === 401
-        ? 'the API key is not accepted (401)'
-        : `GET /me answered ${meStatus}`,
-    details: accepted
-      ? misfit
-        ? [`the account answer differs from what kagent knows: see --debug`]
-        : []
-      : [
-          meStatus === 401
-            ? `the key from ${keyFrom} was refused: run \`kagent auth login\` again, or check KAGENT_API_KEY`
-            : 'the service refused the check',
-        ],
-    data: { status: meStatus },
-  };
+  const data = { status: meStatus };
+  if (meStatus !== undefined && meStatus >= 200 && meStatus < 300) {
+    const details = misfit ? ['the account answer differs from what kagent knows: see --debug'] : [];
+    return check(
+      'key',
+      misfit ? 'warn' : 'ok',
+      `the API key is accepted (GET /me answered ${meStatus})`,
+      data,
+      details,
+    );
+  }
+  if (meStatus === 401)
+    return check('key', 'fail', 'the API key is not accepted (401)', data, [
+      `the key from ${keyFrom} was refused: run \`kagent auth login\` again, or check KAGENT_API_KEY`,
+    ]);
+  return check('key', 'fail', `GET /me answered ${meStatus}`, data, ['the service refused the check']);
 }
 
 async function tcpReach(url: string): Promise<{ ok: true } | { ok: false; error: string }> {
