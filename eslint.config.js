@@ -41,7 +41,6 @@ export default tseslint.config(
     files: [
       'src/api/fit.ts',
       'src/config/store.ts',
-      'src/doctor/openapi.ts',
       'src/io/width.ts',
       'src/upload/discover.ts',
       'src/upload/sync-plan.ts',
@@ -52,7 +51,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'src/doctor/openapi.ts',
       'src/http/failures.ts',
       'src/io/format.ts',
       'src/io/input.ts',

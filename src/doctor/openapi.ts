@@ -47,7 +47,7 @@ export async function compareWithSpec(document: Schema, signal?: AbortSignal): P
       continue;
     }
     const differences: SpecDifference[] = [];
-    diff(ours, answer, '', differences, resolver, 0);
+    diff(ours, answer, '', { out: differences, resolver }, 0);
     out.push({ op, shape: shapeName(ours), differences });
   }
   return out;
@@ -196,18 +196,18 @@ function typesOf(schema: Schema, depth = 0): Set<string> {
 
 function ownTypes(s: Schema): Set<string> {
   const types = new Set<string>();
-  const raw = Array.isArray(s.type)
-    ? s.type
-    : s.type !== undefined
-      ? [s.type]
-      : s.properties
-        ? ['object']
-        : s.const !== undefined
-          ? [typeof s.const]
-          : [];
-  for (const t of raw) types.add(t === 'integer' ? 'number' : String(t));
+  for (const t of declaredTypes(s)) types.add(t === 'integer' ? 'number' : String(t));
   if (s.nullable === true) types.add('null');
   return types;
+}
+
+/** The types a schema names (`type`, one or a list), else what its properties or its `const` imply. */
+function declaredTypes(s: Schema): unknown[] {
+  if (Array.isArray(s.type)) return s.type;
+  if (s.type !== undefined) return [s.type];
+  if (s.properties) return ['object'];
+  if (s.const !== undefined) return [typeof s.const];
+  return [];
 }
 
 /** kagent's non-null branch of a Nullable(X), or the schema itself. */
@@ -219,68 +219,81 @@ function core(schema: Schema): Schema {
   return schema;
 }
 
-function diff(
-  ours: Schema,
-  theirsRaw: Schema,
-  path: string,
-  out: SpecDifference[],
-  resolver: Resolver,
-  depth: number,
-): void {
-  const theirs = resolver.resolve(theirsRaw);
+/** Where one comparison's differences go, and how the service's schemas resolve. */
+interface Comparison {
+  out: SpecDifference[];
+  resolver: Resolver;
+}
+
+/** kagent's shape `ours` beside the service's schema at `path`: a retyped value, else its items or its properties in turn. */
+function diff(ours: Schema, theirsRaw: Schema, path: string, cmp: Comparison, depth: number): void {
+  const theirs = cmp.resolver.resolve(theirsRaw);
   if (!theirs || depth > 8) return;
-  const ourTypes = typesOf(ours);
-  const theirTypes = resolver.types(theirs);
-  // A service that describes no type says nothing to compare.
-  if (ourTypes.size > 0 && theirTypes.size > 0) {
-    const foreign = [...theirTypes].filter((t) => !ourTypes.has(t));
-    if (foreign.length > 0) {
-      out.push({
-        kind: 'retyped',
-        path: path || '(answer)',
-        kagent: [...ourTypes].join('|'),
-        service: [...theirTypes].join('|'),
-      });
-      return;
-    }
-  }
-  const mine = core(ours);
-  const theirCore = resolver.resolve(core(theirs)) ?? theirs;
-  if (mine.type === 'array' && mine.items) {
-    const theirItems = theirCore.items;
-    if (theirItems) diff(mine.items, theirItems, `${path}[]`, out, resolver, depth + 1);
+  const retyped = retypedAt(ours, theirs, path, cmp.resolver);
+  if (retyped) {
+    cmp.out.push(retyped);
     return;
   }
-  if (mine.type === 'object' && mine.properties && (theirCore.properties || theirCore.type === 'object')) {
-    const theirProps: Schema = theirCore.properties ?? {};
-    const theirRequired = new Set<string>(theirCore.required ?? []);
-    const ourRequired = new Set<string>(mine.required ?? []);
-    // An object described without properties (free-form) is not a difference.
-    if (!theirCore.properties) return;
-    for (const [name, sub] of Object.entries<Schema>(mine.properties)) {
-      const at = path ? `${path}.${name}` : name;
-      if (!(name in theirProps)) {
-        if (ourRequired.has(name)) out.push({ kind: 'missing', path: at });
-        continue;
-      }
-      if (ourRequired.has(name) && !theirRequired.has(name)) out.push({ kind: 'optional', path: at });
-      diff(sub, theirProps[name], at, out, resolver, depth + 1);
-    }
-    for (const name of Object.keys(theirProps))
-      if (!(name in mine.properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
+  const mine = core(ours);
+  const theirCore = cmp.resolver.resolve(core(theirs)) ?? theirs;
+  if (mine.type === 'array' && mine.items) {
+    if (theirCore.items) diff(mine.items, theirCore.items, `${path}[]`, cmp, depth + 1);
+    return;
   }
+  // An object described without properties (free-form) is not a difference.
+  if (mine.type === 'object' && mine.properties && theirCore.properties)
+    diffProperties(mine, theirCore, path, cmp, depth);
 }
+
+/** The service allows a type that kagent's shape does not. A service that describes no type says nothing to compare. */
+function retypedAt(ours: Schema, theirs: Schema, path: string, resolver: Resolver): SpecDifference | undefined {
+  const ourTypes = typesOf(ours);
+  const theirTypes = resolver.types(theirs);
+  if (ourTypes.size === 0 || theirTypes.size === 0) return undefined;
+  if ([...theirTypes].every((t) => ourTypes.has(t))) return undefined;
+  return {
+    kind: 'retyped',
+    path: path || '(answer)',
+    kagent: [...ourTypes].join('|'),
+    service: [...theirTypes].join('|'),
+  };
+}
+
+/** Each property of kagent's object beside the service's: missing, optional, compared in turn; then the service's extras. */
+function diffProperties(mine: Schema, theirs: Schema, path: string, cmp: Comparison, depth: number): void {
+  const theirProps: Schema = theirs.properties;
+  const theirRequired = new Set<string>(theirs.required ?? []);
+  const ourRequired = new Set<string>(mine.required ?? []);
+  const at = (name: string) => (path ? `${path}.${name}` : name);
+  for (const [name, sub] of Object.entries<Schema>(mine.properties)) {
+    if (!(name in theirProps)) {
+      if (ourRequired.has(name)) cmp.out.push({ kind: 'missing', path: at(name) });
+      continue;
+    }
+    if (ourRequired.has(name) && !theirRequired.has(name)) cmp.out.push({ kind: 'optional', path: at(name) });
+    diff(sub, theirProps[name], at(name), cmp, depth + 1);
+  }
+  for (const name of Object.keys(theirProps))
+    if (!(name in mine.properties)) cmp.out.push({ kind: 'extra', path: at(name) });
+}
+
+/** How each kind of difference is named, in the order they are told. */
+const DIFFERENCE_LABELS: Record<SpecDifference['kind'], string> = {
+  missing: 'missing',
+  retyped: 'retyped',
+  optional: 'optional in the service',
+  extra: 'only in the service',
+};
 
 /** "missing: watch; retyped: brief.date (kagent string, service number); optional: slug" */
 export function describeSpecDifferences(differences: SpecDifference[], max = 6): string {
   const parts: string[] = [];
-  for (const kind of ['missing', 'retyped', 'optional', 'extra'] as const) {
+  for (const [kind, label] of Object.entries(DIFFERENCE_LABELS) as Array<[SpecDifference['kind'], string]>) {
     const these = differences.filter((d) => d.kind === kind);
     if (these.length === 0) continue;
     const shown = these
       .slice(0, max)
       .map((d) => (kind === 'retyped' ? `${d.path} (kagent ${d.kagent}, service ${d.service})` : d.path));
-    const label = kind === 'optional' ? 'optional in the service' : kind === 'extra' ? 'only in the service' : kind;
     parts.push(`${label}: ${shown.join(', ')}${these.length > max ? `, … ${these.length - max} more` : ''}`);
   }
   return parts.join('; ');
