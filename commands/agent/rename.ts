@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import * as S from '../../src/api/shapes.js';
 
@@ -18,7 +18,9 @@ export default defineCommand({
     const before = await getAgent(ctx);
     await (await ctx.api()).call('updateAgent', { body, signal: ctx.signal });
     const after = await getAgent(ctx);
-    await printItem(ctx, after, (a, f) => (f.tty ? '' : a.name));
-    await success(ctx, `Renamed your agent: ${sanitizeLine(before.name)} → ${sanitizeLine(after.name)}`);
+    await printDone(ctx, after, {
+      said: `Renamed your agent: ${sanitizeLine(before.name)} → ${sanitizeLine(after.name)}`,
+      piped: (a) => a.name,
+    });
   },
 });

@@ -6,7 +6,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { getAgent } from './shared.js';
 import { charLength } from '../../src/api/validate.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { pipedFieldsHelp, printItem, renderView, type ItemView } from '../../src/io/output.js';
+import { pipedFieldsHelp, renderView, type ItemView } from '../../src/io/output.js';
+import { printView } from '../../src/io/outcome.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 
 const memoryOf = (agent: Agent): string => (typeof agent.memory === 'string' ? agent.memory : '');
@@ -32,10 +33,14 @@ const view: ItemView<Agent> = {
   ],
 };
 
-/** The head, then the memory: piped after a `--` line as it is; on a terminal as Markdown, or how to start one. */
+/** Piped: the head, then the memory as it is after a `--` line. */
+function pipedAgent(agent: Agent, f: Formatter): string {
+  return `${renderView(agent, view, f)}\n--\n${memoryOf(agent).replace(/\n+$/, '')}`;
+}
+
+/** On a terminal: the name, the head, then the memory as Markdown, or how to start one. */
 async function renderAgent(ctx: Context, agent: Agent, f: Formatter): Promise<string> {
   const memory = memoryOf(agent);
-  if (!f.tty) return `${renderView(agent, view, f)}\n--\n${memory.replace(/\n+$/, '')}`;
   const lines = [f.bold(sanitizeLine(agent.name ?? '')), renderView(agent, view, f), ''];
   if (memory.trim() === '') {
     lines.push(
@@ -57,6 +62,6 @@ export default defineCommand({
   examples: ['kagent agent show', 'kagent agent show --jq .address', 'kagent agent show | sed "1,/^--$/d" > memory.md'],
   async run(ctx) {
     const agent = await getAgent(ctx);
-    await printItem(ctx, agent, (a, f) => renderAgent(ctx, a, f));
+    await printView(ctx, agent, { terminal: (a, f) => renderAgent(ctx, a, f), piped: pipedAgent });
   },
 });

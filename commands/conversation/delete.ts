@@ -3,7 +3,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'delete',
@@ -33,7 +33,9 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    await printItem(ctx, conversation, (c, f) => (f.tty ? '' : c.id));
-    await success(ctx, `Deleted conversation ${sanitizeLine(conversation.title)} (${args.id})`);
+    await printDone(ctx, conversation, {
+      said: `Deleted conversation ${sanitizeLine(conversation.title)} (${args.id})`,
+      piped: (c) => c.id,
+    });
   },
 });

@@ -6,7 +6,8 @@ import { spaceIdFor } from '../../src/kit/space.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { bodyFrom } from './shared.js';
 import { askText } from '../../src/io/prompt.js';
-import { printItem, success, note, wantsJson } from '../../src/io/output.js';
+import { note } from '../../src/io/output.js';
+import { atTerminal, printDone } from '../../src/io/outcome.js';
 import { checkCreated } from '../../src/kit/created.js';
 import { refuseFrontMatter } from '../../src/docsync/edit-text.js';
 import * as S from '../../src/api/shapes.js';
@@ -100,13 +101,19 @@ export default defineCommand({
     });
     const created = result.body;
     checkCreated(ctx, 'doc', { id: created.id }, 'doc list');
-    if (!(await noteReplay(ctx, result, opts.idempotencyKey, `created doc ${created.id}`, 'nothing new was created'))) {
-      await success(
-        ctx,
-        `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`,
-      );
-    }
-    await printItem(ctx, created, (c, f) => (f.tty ? '' : c.id));
-    if (ctx.io.stdoutIsTTY && !wantsJson(ctx)) await note(ctx, `read it: \`${suggest(ctx, 'doc show', created.id)}\``);
+    const replayed = await noteReplay(
+      ctx,
+      result,
+      opts.idempotencyKey,
+      `created doc ${created.id}`,
+      'nothing new was created',
+    );
+    await printDone(ctx, created, {
+      said: replayed
+        ? undefined
+        : `Created doc ${created.id}${request.title ? ` "${String(request.title)}"` : ''} (revision ${created.revision})`,
+      piped: (c) => c.id,
+    });
+    if (atTerminal(ctx)) await note(ctx, `read it: \`${suggest(ctx, 'doc show', created.id)}\``);
   },
 });

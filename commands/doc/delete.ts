@@ -3,7 +3,7 @@ import { withNotFound } from '../../src/io/not-found.js';
 import { readDoc } from '../../src/docsync/revision.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'delete',
@@ -31,7 +31,6 @@ export default defineCommand({
     await withNotFound(ctx, 'doc', args.id, () =>
       api.call('deleteDoc', { params: { id: args.id }, signal: ctx.signal }),
     );
-    await success(ctx, `Deleted doc ${args.id}`);
-    await printItem(ctx, { id: args.id, deleted: true }, (r, f) => (f.tty ? '' : r.id));
+    await printDone(ctx, { id: args.id, deleted: true }, { said: `Deleted doc ${args.id}`, piped: (r) => r.id });
   },
 });

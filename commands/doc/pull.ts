@@ -7,7 +7,8 @@ import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 
-import { printList, warn, printItem, success } from '../../src/io/output.js';
+import { printList, warn } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { writableDoc } from '../../src/docsync/sidecar.js';
 import { checkPullTarget, writePulled, pullTarget } from '../../src/docsync/files.js';
 import * as S from '../../src/api/shapes.js';
@@ -95,8 +96,10 @@ export default defineCommand({
     const file = await pullTarget(doc, opts.output, '.');
     await checkPullTarget(file, doc.id, opts.force === true);
     await writePulled(file, doc);
-    await success(ctx, `Pulled doc ${doc.id} (revision ${doc.revision}) into ${file}`);
     const result: Pulled = { id: doc.id, title: doc.title, revision: doc.revision, file, status: 'pulled' };
-    await printItem(ctx, result, (r, f) => (f.tty ? '' : `${r.status}\t${r.id}\t${r.revision}\t${r.file}`));
+    await printDone(ctx, result, {
+      said: `Pulled doc ${doc.id} (revision ${doc.revision}) into ${file}`,
+      piped: (r) => `${r.status}\t${r.id}\t${r.revision}\t${r.file}`,
+    });
   },
 });

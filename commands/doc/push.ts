@@ -1,7 +1,8 @@
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { note, printItem, printList, success, warn } from '../../src/io/output.js';
+import { note, printList, warn } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { isDirectory } from '../../src/docsync/files.js';
 import { pushEach, pushFile, pushFiles, type PushResult } from '../../src/docsync/push.js';
 
@@ -37,16 +38,17 @@ const line = (r: { id: string; revision: number; file: string }) => `${r.id}\t${
 async function pushOne(ctx: Context, file: string): Promise<void> {
   const result = await pushFile(ctx, file);
   if (result.error) throw result.error;
+  const merged =
+    result.mergedWith !== null
+      ? ` (merged with revision ${result.mergedWith}, saved meanwhile; ${file} now holds the merge)`
+      : '';
   if (result.status === 'unchanged')
     await note(ctx, `No changes: ${file} is doc ${result.id} at revision ${result.revision}; nothing was sent.`);
-  else {
-    const merged =
-      result.mergedWith !== null
-        ? ` (merged with revision ${result.mergedWith}, saved meanwhile; ${file} now holds the merge)`
-        : '';
-    await success(ctx, `Pushed ${file}: doc ${result.id} is now at revision ${result.revision}${merged}`);
-  }
-  await printItem(ctx, result, (r, f) => (f.tty ? '' : line(r)));
+  const said =
+    result.status === 'unchanged'
+      ? undefined
+      : `Pushed ${file}: doc ${result.id} is now at revision ${result.revision}${merged}`;
+  await printDone(ctx, result, { said, piped: line });
 }
 
 const columns = [

@@ -1,6 +1,6 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { write } from './shared.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import * as S from '../../src/api/shapes.js';
 
 const FEEDBACK = ['up', 'down', 'none'] as const;
@@ -22,12 +22,13 @@ export default defineCommand({
     const body = { feedback: args.rating === 'none' ? null : args.rating };
     checkInput(S.EntryFeedbackRequest, body, { feedback: 'RATING' });
     await write(ctx, args.id, 'setEntryFeedback', body);
-    await success(
+    await printDone(
       ctx,
-      body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`,
-    );
-    await printItem(ctx, { id: args.id, feedback: body.feedback }, (r, f) =>
-      f.tty ? '' : `${r.id}\t${r.feedback ?? 'none'}`,
+      { id: args.id, feedback: body.feedback },
+      {
+        said: body.feedback === null ? `Cleared the rating of ${args.id}` : `Rated ${args.id} ${body.feedback}`,
+        piped: (r) => `${r.id}\t${r.feedback ?? 'none'}`,
+      },
     );
   },
 });

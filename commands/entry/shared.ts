@@ -2,7 +2,7 @@
 import type { Context } from '../../src/context.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { notFoundHint } from '../../src/io/not-found.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import * as S from '../../src/api/shapes.js';
 
 export async function write(
@@ -34,13 +34,16 @@ export function savedCommand(name: 'save' | 'unsave', saved: boolean) {
       const body = { saved };
       checkInput(S.EntrySavedRequest, body, {});
       await write(ctx, args.id, 'setEntrySaved', body);
-      await success(
+      await printDone(
         ctx,
-        saved
-          ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)`
-          : `Removed ${args.id} from your library`,
+        { id: args.id, saved },
+        {
+          said: saved
+            ? `Saved ${args.id} to your library (\`kagent lib list --kind entry\`)`
+            : `Removed ${args.id} from your library`,
+          piped: (r) => `${r.id}\t${r.saved}`,
+        },
       );
-      await printItem(ctx, { id: args.id, saved }, (r, f) => (f.tty ? '' : `${r.id}\t${r.saved}`));
     },
   });
 }

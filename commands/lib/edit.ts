@@ -4,7 +4,7 @@ import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -39,13 +39,12 @@ export default defineCommand({
     ]
       .filter(Boolean)
       .join(', ');
-    await success(ctx, `Updated ${args.id}: ${changes}`);
     const result = {
       id: args.id,
       ...(opts.note !== undefined ? { note: body.note } : {}),
       ...(opts.space !== undefined ? { spaceId: body.space } : {}),
     };
-    await printItem(ctx, result, (r, f) => (f.tty ? '' : r.id));
+    await printDone(ctx, result, { said: `Updated ${args.id}: ${changes}`, piped: (r) => r.id });
   },
 });
 

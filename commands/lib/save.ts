@@ -6,7 +6,7 @@ import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNames } from '../../src/kit/space.js';
 import { renderItem } from './shared.js';
 import { withSpinner } from '../../src/io/spinner.js';
-import { printItem, printJson, wantsJson, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { checkCreated } from '../../src/kit/created.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import * as S from '../../src/api/shapes.js';
@@ -68,13 +68,14 @@ export default defineCommand({
       `saved ${saved.item.id}`,
       'nothing new was saved or charged',
     );
-    if (wantsJson(ctx)) return printJson(ctx, saved);
-    if (!replayed) await success(ctx, `Saved ${saved.item.title} (${saved.item.id})`);
     const item = saved.item;
     const names = await spaceNames(ctx, [item]);
-    await printItem(ctx, item, (i, f) =>
-      f.tty ? renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined) : i.id,
-    );
+    await printDone(ctx, item, {
+      json: saved,
+      said: replayed ? undefined : `Saved ${item.title} (${item.id})`,
+      piped: (i) => i.id,
+      shown: (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined),
+    });
   },
 });
 

@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import type { LibraryItem } from '../../src/api/shapes.js';
 import type { Formatter } from '../../src/io/format.js';
 import { spaceNames } from '../../src/kit/space.js';
-import { printList, renderView, type ItemView } from '../../src/io/output.js';
+import { printList, type ItemView } from '../../src/io/output.js';
 import type { OptionSpec } from '../../src/kit/define.js';
 import { invalid } from '../../src/cli/option-values.js';
 import { filterRule } from '../../src/upload/filter.js';
@@ -83,6 +83,7 @@ export const pipedItem: ItemView<LibraryItem> = {
   ],
 };
 
+/** An item on a terminal: its head, then its summary and key points as Markdown (piped, `pipedItem` says it). */
 export async function renderItem(
   ctx: Context,
   item: LibraryItem,
@@ -92,7 +93,6 @@ export async function renderItem(
   const file = item.fileName
     ? [item.fileName, item.mime, item.size !== null ? f.bytes(item.size) : undefined].filter(Boolean).join(' · ')
     : undefined;
-  if (!f.tty) return renderView(item, pipedItem, f);
   const head = [
     f.bold(item.title || '(untitled)'),
     f.fields([

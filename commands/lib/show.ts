@@ -3,7 +3,8 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { pipedItem, renderItem } from './shared.js';
 import { spaceNames } from '../../src/kit/space.js';
-import { pipedFieldsHelp, printItem, note } from '../../src/io/output.js';
+import { pipedFieldsHelp, note, renderView } from '../../src/io/output.js';
+import { atTerminal, printView } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'show',
@@ -23,8 +24,11 @@ export default defineCommand({
       api.call('getLibraryItem', { params: { id: args.id }, signal: ctx.signal }),
     );
     const names = await spaceNames(ctx, [item]);
-    await printItem(ctx, item, (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined));
-    if (ctx.io.stdoutIsTTY && item.kind === 'file')
+    await printView(ctx, item, {
+      terminal: (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined),
+      piped: (i, f) => renderView(i, pipedItem, f),
+    });
+    if (atTerminal(ctx) && item.kind === 'file')
       await note(ctx, `Its full text: \`${suggest(ctx, 'lib text', item.id)}\``);
   },
 });

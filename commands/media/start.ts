@@ -7,7 +7,8 @@ import { checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishF
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
-import { note, printItem, printJson, success, wantsJson } from '../../src/io/output.js';
+import { note } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { checkCreated } from '../../src/kit/created.js';
 import { followMedia } from '../../src/follow/media.js';
 import { timecode } from '../../src/views/media.js';
@@ -103,10 +104,11 @@ export default defineCommand({
 
     const show = suggest(ctx, 'media show', started.mediaId);
     if (!opts.wait) {
-      if (wantsJson(ctx)) return printJson(ctx, started);
-      await success(ctx, `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`);
-      await printItem(ctx, started, (s, f) => (f.tty ? '' : `${s.mediaId}\t${s.taskId}`));
-      await note(ctx, `follow it: ${show} --follow`);
+      await printDone(ctx, started, {
+        said: `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`,
+        piped: (s) => `${s.mediaId}\t${s.taskId}`,
+        next: `follow it: ${show} --follow`,
+      });
       return;
     }
     await note(

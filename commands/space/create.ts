@@ -1,7 +1,8 @@
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { idempotencyKeyOption } from '../../src/kit/options.js';
 import { label } from './shared.js';
-import { note, printItem } from '../../src/io/output.js';
+import { note } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { checkCreated } from '../../src/kit/created.js';
 import type { Context } from '../../src/context.js';
 import { CliError, ExitCode } from '../../src/errors.js';
@@ -45,9 +46,9 @@ export default defineCommand({
     checkCreated(ctx, 'space', { id: space.id }, 'space list');
     const replay = replayNote(result, opts.idempotencyKey, `created space ${space.id}`, 'nothing new was created');
     if (replay) await note(ctx, replay);
-    await printItem(ctx, space, (created, f) => {
-      if (!f.tty) return created.id;
-      return replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`;
+    await printDone(ctx, space, {
+      piped: (created) => created.id,
+      shown: (created, f) => (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`),
     });
   },
 });

@@ -4,7 +4,7 @@ import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import { printItem } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 function notDeletable(name: string): CliError {
   return new CliError(`"${name}" is your default space, which cannot be deleted`, {
@@ -37,8 +37,10 @@ export default defineCommand({
       throw error;
     }
     // 204: --json shows the space that was deleted.
-    await printItem(ctx, space, (deleted, f) =>
-      f.tty ? `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space` : deleted.id,
-    );
+    await printDone(ctx, space, {
+      piped: (deleted) => deleted.id,
+      shown: (deleted, f) =>
+        `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space`,
+    });
   },
 });

@@ -2,7 +2,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
-import { printItem } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { UpdateSpaceRequest } from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -45,6 +45,9 @@ export default defineCommand({
     // The service answers 204: show the space as it now stands.
     const { items } = await api.call('listSpaces', { signal: ctx.signal });
     const updated = items.find((item) => item.id === space.id) ?? { ...space, ...body };
-    await printItem(ctx, updated, (shown, f) => (f.tty ? `${f.green('✓')} Updated space ${label(shown)}` : shown.id));
+    await printDone(ctx, updated, {
+      piped: (space) => space.id,
+      shown: (space, f) => `${f.green('✓')} Updated space ${label(space)}`,
+    });
   },
 });

@@ -6,7 +6,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { percent } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 
 async function explainCancelError(ctx: Context, error: unknown, id: string): Promise<unknown> {
@@ -65,7 +65,9 @@ export default defineCommand({
       typeof task.progress === 'number' && task.progress > 0
         ? `; work already done is kept (${percent(task.progress)} of it was done)`
         : '; work already done is kept';
-    await success(ctx, `Cancelled ${task.id}: ${task.title}${kept}`);
-    await printItem(ctx, task, (t, f) => (f.tty ? '' : `${t.id}\t${t.status}`));
+    await printDone(ctx, task, {
+      said: `Cancelled ${task.id}: ${task.title}${kept}`,
+      piped: (t) => `${t.id}\t${t.status}`,
+    });
   },
 });

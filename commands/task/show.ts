@@ -5,7 +5,8 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { FOLLOW_DESCRIPTION, followToEnd, resultCommand, percent } from './shared.js';
-import { pipedFieldsHelp, printItem, renderView, type ItemView } from '../../src/io/output.js';
+import { pipedFieldsHelp, renderView, type ItemView } from '../../src/io/output.js';
+import { printView } from '../../src/io/outcome.js';
 import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/task.js';
 
 /** The piped head, declared once (the terminal shows the task its own way): its lines and the help come from it. */
@@ -25,15 +26,17 @@ const head: ItemView<TaskDetail> = {
   ],
 };
 
-async function renderTask(ctx: Context, task: TaskDetail, f: Formatter): Promise<string> {
+/** Piped: the head's lines, a `--` line, then one row per milestone. */
+function pipedTask(task: TaskDetail, f: Formatter): string {
+  const rows = (task.milestones ?? []).map((m) =>
+    [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'),
+  );
+  return [renderView(task, head, f), '--', ...rows].join('\n');
+}
+
+function renderTask(ctx: Context, task: TaskDetail, f: Formatter): string {
   const waiting = task.waitingOn ?? [];
   const next = resultCommand(task.result);
-  if (!f.tty) {
-    const rows = (task.milestones ?? []).map((m) =>
-      [m.kind, m.status, m.title, m.detail ?? '', m.at ?? ''].map((v) => v.replace(/[\t\n]+/g, ' ')).join('\t'),
-    );
-    return [renderView(task, head, f), '--', ...rows].join('\n');
-  }
   const facts = [task.id, task.kind, taskStatus(task.status, f)];
   if (task.progress !== null && task.progress !== undefined) facts.push(percent(task.progress));
   facts.push(`started ${f.time(task.createdAt)}`);
@@ -85,6 +88,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'task', args.id);
     }
-    await printItem(ctx, task, (t, f) => renderTask(ctx, t, f));
+    await printView(ctx, task, { terminal: (t, f) => renderTask(ctx, t, f), piped: pipedTask });
   },
 });

@@ -7,7 +7,7 @@ import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { meOrNothing } from '../../src/watch/me.js';
 import { resolveSpace } from '../../src/kit/space.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import * as S from '../../src/api/shapes.js';
 
 /** FOLLOW_LIMIT: say the plan's limit (from GET /me) and what to do. */
@@ -60,12 +60,9 @@ export default defineCommand({
     } catch (error) {
       throw await explainFollowError(ctx, error);
     }
-    await success(
-      ctx,
-      `Following ${state.slug}${spaceName ? ` in ${spaceName}` : ''} (${state.followers} ${state.followers === 1 ? 'follower' : 'followers'})`,
-    );
-    await printItem(ctx, state, (s, f) =>
-      f.tty ? '' : [s.slug, s.following, s.spaceId ?? '', s.followers].join('\t'),
-    );
+    await printDone(ctx, state, {
+      said: `Following ${state.slug}${spaceName ? ` in ${spaceName}` : ''} (${state.followers} ${state.followers === 1 ? 'follower' : 'followers'})`,
+      piped: (s) => [s.slug, s.following, s.spaceId ?? '', s.followers].join('\t'),
+    });
   },
 });

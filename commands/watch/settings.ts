@@ -4,7 +4,7 @@ import { suggest } from '../../src/kit/hints.js';
 import type { Context } from '../../src/context.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -49,17 +49,10 @@ export default defineCommand({
       body.cadence !== undefined ? `cadence ${String(body.cadence)}` : undefined,
       body.alerts !== undefined ? alertsChange(body.alerts as string[]) : undefined,
     ].filter(Boolean);
-    await success(ctx, `Updated ${args.slug}: ${changes.join('; ')}`);
-    const result = { slug: args.slug, ...body };
-    await printItem(ctx, result, (r, f) =>
-      f.tty
-        ? ''
-        : [
-            r.slug,
-            (r as { cadence?: string }).cadence ?? '',
-            ((r as { alerts?: string[] }).alerts ?? []).join(','),
-          ].join('\t'),
-    );
+    await printDone(ctx, { slug: args.slug, ...body } as { slug: string; cadence?: string; alerts?: string[] }, {
+      said: `Updated ${args.slug}: ${changes.join('; ')}`,
+      piped: (r) => [r.slug, r.cadence ?? '', (r.alerts ?? []).join(',')].join('\t'),
+    });
   },
 });
 

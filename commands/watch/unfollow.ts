@@ -1,6 +1,6 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
-import { printItem, success } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'unfollow',
@@ -15,7 +15,13 @@ export default defineCommand({
     await withNotFound(ctx, 'watch', args.slug, async () =>
       (await ctx.api()).call('unfollowWatch', { params: { slug: args.slug }, signal: ctx.signal }),
     );
-    await success(ctx, `No longer following ${args.slug}`);
-    await printItem(ctx, { slug: args.slug, following: false }, (s, f) => (f.tty ? '' : `${s.slug}\tfalse`));
+    await printDone(
+      ctx,
+      { slug: args.slug, following: false },
+      {
+        said: `No longer following ${args.slug}`,
+        piped: (s) => `${s.slug}\tfalse`,
+      },
+    );
   },
 });

@@ -1,0 +1,91 @@
+// The output contract's shapes, one function each, so that a command says WHAT it
+// has to show and never asks WHERE it goes: no `f.tty`, `stdoutIsTTY` or --json
+// check outside src/io (test/architecture/output-contract.test.ts holds the count).
+//   printView   an item shown one way on a terminal and another piped; --json the item
+//   printDone   a write: on a terminal the ✓ line on stderr, piped a line (an id); --json the item (or the answer)
+//   doneEach    writes one after another: each one's line or ✓ line as it is done; --json the array at the end
+//   printValue  a bare value (a token, a setting): the value as it is; --json the item
+//   atTerminal  whether a person reads the result: words only for them (a next step) are said then
+import type { Context } from '../context.js';
+import type { Formatter } from './format.js';
+import { note, printItem, printJson, printText, success, wantsJson } from './output.js';
+
+type OutputContext = Parameters<typeof printItem>[0];
+type Message = Parameters<typeof success>[1];
+type Render<T> = (item: T, f: Formatter) => string | Promise<string>;
+
+export interface View<T> {
+  /** What a terminal shows (wrapped to its width, colour allowed). */
+  terminal: Render<T>;
+  /** What a pipe gets: `key<TAB>value` lines, a row, the raw text. */
+  piped: Render<T>;
+}
+
+export interface Done<T> {
+  /** The ✓ line on stderr (terminal only, as success() says it; --quiet silences it). None: nothing is said. */
+  said?: Message;
+  /** The line a pipe gets (an id, a row). None: nothing is printed piped. */
+  piped?: (item: T) => string;
+  /** What stdout shows on a terminal besides the ✓ line. None: nothing (the ✓ line says it). */
+  shown?: Render<T>;
+  /** What --json prints when it is more than the item (the whole answer the item came in). */
+  json?: unknown;
+  /** A next step said on stderr after the result, unless --json (a script reads the JSON); --quiet silences it. */
+  next?: Message;
+}
+
+/** An item: its terminal rendering, or its piped one; --json the item itself (printItem's contract, tolerant reading included). */
+export async function printView<T>(ctx: OutputContext, item: T, view: View<T>): Promise<void> {
+  await printItem(ctx, item, (data, f) => (f.tty ? view.terminal(data, f) : view.piped(data, f)));
+}
+
+/** What a write did: --json the item; piped its line; on a terminal what `shown` shows; then the ✓ line. */
+export async function printDone<T>(ctx: OutputContext, item: T, done: Done<T>): Promise<void> {
+  const { piped, shown } = done;
+  if (done.json !== undefined && wantsJson(ctx)) await printJson(ctx, done.json);
+  else await printView(ctx, item, { terminal: shown ?? (() => ''), piped: piped ? (data) => piped(data) : () => '' });
+  if (done.said !== undefined) await success(ctx, done.said);
+  if (done.next !== undefined && !wantsJson(ctx)) await note(ctx, done.next);
+}
+
+/** Each part of printDone for items done one after another (`lib delete A B C`), said as each is done. */
+export interface DoneEach<T> extends Omit<Done<T>, 'said' | 'shown'> {
+  said?: (item: T) => Message;
+  /** The line a terminal shows on stdout for each (besides the ✓ line). */
+  shown?: (item: T) => string;
+}
+
+/**
+ * Writes done one by one: each one's line (piped, or `shown` on a terminal) and its ✓ line as it
+ * is done; with --json nothing until end(), which prints the array of those done (a run stopped
+ * part-way calls end() too: what was done is printed before the error).
+ */
+export function doneEach<T>(
+  ctx: OutputContext,
+  each: DoneEach<T>,
+): { add(item: T): Promise<void>; end(): Promise<void> } {
+  const done: T[] = [];
+  return {
+    async add(item) {
+      done.push(item);
+      if (wantsJson(ctx)) return;
+      const line = ctx.io.stdoutIsTTY ? each.shown?.(item) : each.piped?.(item);
+      if (line !== undefined) await printText(ctx, line);
+      if (each.said) await success(ctx, each.said(item));
+    },
+    async end() {
+      if (wantsJson(ctx)) await printJson(ctx, done);
+    },
+  };
+}
+
+/** A bare value (a token, a setting's value): printed as it is, on a terminal or piped; --json the item. */
+export async function printValue<T>(ctx: OutputContext, item: T, value: (item: T) => string): Promise<void> {
+  if (wantsJson(ctx)) await printJson(ctx, item);
+  else await printText(ctx, value(item));
+}
+
+/** A person reads the result (stdout is a terminal, no --json): only then are words for them worth their cost. */
+export function atTerminal(ctx: Pick<Context, 'io' | 'flags'>): boolean {
+  return ctx.io.stdoutIsTTY && !wantsJson(ctx);
+}
