@@ -1,8 +1,7 @@
 import type { Action } from '../../src/api/shapes.js';
 import { CliError, throwIfAborted } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
-import { printJson, success, wantsJson } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
+import { doneEach } from '../../src/io/outcome.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { undoAction } from '../../src/actions/decide.js';
 
@@ -20,26 +19,23 @@ export default defineCommand({
     'kagent actions undo ac_3k9x8q2m7d --json',
   ],
   async run(ctx, _opts, args) {
-    const done: Action[] = [];
+    const done = doneEach<Action>(ctx, {
+      said: (action) => `Undone: ${sanitizeLine(action.title ?? action.id)} (${action.id})`,
+      piped: (action) => `${sanitizeLine(action.id)}\t${sanitizeLine(action.status)}`,
+    });
     let failure: unknown;
     for (const id of args.ids) {
       throwIfAborted(ctx.signal);
       try {
-        const action = await undoAction(ctx, id);
-        done.push(action);
-        if (!wantsJson(ctx)) {
-          if (!ctx.io.stdoutIsTTY)
-            await emit(ctx.io.stdout, `${sanitizeLine(action.id)}\t${sanitizeLine(action.status)}\n`);
-          await success(ctx, `Undone: ${sanitizeLine(action.title ?? id)} (${id})`);
-        }
+        await done.add(await undoAction(ctx, id));
       } catch (error) {
         failure = error;
         break;
       }
     }
-    if (wantsJson(ctx)) await printJson(ctx, done);
+    await done.end();
     if (failure) {
-      const left = args.ids.slice(done.length + 1);
+      const left = args.ids.slice(done.items.length + 1);
       if (failure instanceof CliError && left.length > 0)
         failure.hint = `${failure.hint ? `${failure.hint}. ` : ''}Not tried: ${left.join(' ')}`;
       throw failure;

@@ -4,8 +4,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import { printJson, success, wantsJson } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
+import { doneEach } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'delete',
@@ -32,25 +31,24 @@ export default defineCommand({
           : `Delete ${ids.length} library items (${ids.join(', ')})? This cannot be undone.`,
       action: ids.length === 1 ? `delete ${ids[0]}` : `delete ${ids.length} library items`,
     });
-    const results: Array<Record<string, unknown>> = [];
+    const each = doneEach<Record<string, unknown>>(ctx, {
+      said: (r) => `Deleted ${String(r.id)}`,
+      piped: (r) => String(r.id),
+    });
     const failures: CliError[] = [];
     for (const id of ids) {
       throwIfAborted(ctx.signal);
       try {
         await api.call('deleteLibraryItem', { params: { id }, signal: ctx.signal });
-        results.push({ id, deleted: true });
-        if (!wantsJson(ctx)) {
-          if (ctx.io.stdoutIsTTY) await success(ctx, `Deleted ${id}`);
-          else await emit(ctx.io.stdout, `${id}\n`);
-        }
+        await each.add({ id, deleted: true });
       } catch (error) {
         if (!(error instanceof ApiError) || ids.length === 1) throw notFoundHint(ctx, error, 'item', id);
         notFoundHint(ctx, error, 'item', id);
         failures.push(error);
-        await itemFailed(ctx, results, 'deleted', id, error);
+        await itemFailed(ctx, each.items, 'deleted', id, error);
       }
     }
-    if (wantsJson(ctx)) await printJson(ctx, results);
+    await each.end();
     if (failures.length > 0) {
       const codes = [...new Set(failures.map((f) => f.code))];
       throw new CliError(`could not delete ${failures.length} of ${ids.length} items`, {

@@ -71,7 +71,7 @@ export default defineCommand({
     const item = saved.item;
     const names = await spaceNames(ctx, [item]);
     await printDone(ctx, item, {
-      json: saved,
+      json: () => saved,
       said: replayed ? undefined : `Saved ${item.title} (${item.id})`,
       piped: (i) => i.id,
       shown: (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined),

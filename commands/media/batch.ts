@@ -8,8 +8,8 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkBudget } from '../../src/kit/credit-budget.js';
 import { creditsStopHint } from '../../src/api/credits-hint.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import { emit } from '../../src/io/streams.js';
-import { note, printJson, wantsJson } from '../../src/io/output.js';
+import { note } from '../../src/io/output.js';
+import { doneEach } from '../../src/io/outcome.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { creditsLeft, explainMediaError, getQuote } from './shared.js';
 
@@ -35,17 +35,20 @@ export async function startSeveral(
     });
   }
   const api = await ctx.api();
-  const done: MediaStarted[] = [];
+  // One line each (on a terminal too); --json the array of those started.
+  const line = ({ started, url }: { started: MediaStarted; url: string }) =>
+    `${started.mediaId}\t${started.taskId}\t${sanitizeLine(url)}`;
+  const done = doneEach(ctx, { piped: line, shown: line, json: (s) => s.started });
   for (const [n, url] of urls.entries()) {
     let started: MediaStarted;
     try {
       started = await api.call('startMedia', { body: { ...body, url }, signal: ctx.signal });
     } catch (error) {
-      if (wantsJson(ctx)) await printJson(ctx, done);
+      await done.end();
       if (error instanceof ApiError && error.code === 'CREDITS_EXHAUSTED') {
         // The account cannot pay: every later link would meet the same 402.
         throw new CliError(
-          `the account ran out of credits at ${sanitizeLine(url)}: ${done.length} of ${urls.length} links started`,
+          `the account ran out of credits at ${sanitizeLine(url)}: ${done.items.length} of ${urls.length} links started`,
           {
             code: 'CREDITS_EXHAUSTED',
             exitCode: ExitCode.QUOTA,
@@ -56,8 +59,7 @@ export async function startSeveral(
       }
       throw await explainMediaError(ctx, error, url, quotes[n]);
     }
-    done.push(started);
-    if (!wantsJson(ctx)) await emit(ctx.io.stdout, `${started.mediaId}\t${started.taskId}\t${sanitizeLine(url)}\n`);
+    await done.add({ started, url });
   }
-  if (wantsJson(ctx)) await printJson(ctx, done);
+  await done.end();
 }

@@ -5,7 +5,7 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { checkInput } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withSpinner } from '../../src/io/spinner.js';
-import { printJson, success, wantsJson } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import * as S from '../../src/api/shapes.js';
 
@@ -90,17 +90,18 @@ export async function finishFollowing(ctx: Context, last: MediaPage): Promise<vo
         : `\`${suggest(ctx, 'media show', last.id)}\` shows what was transcribed`,
     });
   }
-  if (wantsJson(ctx)) {
-    const full = await (
-      await ctx.api()
-    ).call('getMedia', { params: { id: last.id }, query: { lang: ctx.config.lang }, signal: ctx.signal });
-    await printJson(ctx, full);
-    return;
-  }
-  if (last.status === 'ready') {
-    await success(
-      ctx,
-      `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: \`${suggest(ctx, 'media transcript', last.id)}\``,
-    );
-  }
+  // --json gets the whole page (with its transcript), fetched only then.
+  const full = async () =>
+    (await ctx.api()).call('getMedia', {
+      params: { id: last.id },
+      query: { lang: ctx.config.lang },
+      signal: ctx.signal,
+    });
+  await printDone(ctx, last, {
+    json: full,
+    said:
+      last.status === 'ready'
+        ? `Transcribed ${sanitizeLine(last.title)} (${last.id}); the whole transcript as Markdown: \`${suggest(ctx, 'media transcript', last.id)}\``
+        : undefined,
+  });
 }

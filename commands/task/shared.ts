@@ -3,7 +3,8 @@ import type { Context } from '../../src/context.js';
 import type { TaskDetail } from '../../src/api/shapes.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
-import { printItem, printJson, success, note, wantsJson } from '../../src/io/output.js';
+import { success, note } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { followTask, taskOutcomeError } from '../../src/follow/task.js';
 
 /** The command that shows a task's result: its words, then the id (quoted where it is shown). */
@@ -36,9 +37,9 @@ export async function followToEnd(ctx: Context, id: string): Promise<void> {
     throw notFoundHint(ctx, error, 'task', id);
   }
   const failure = taskOutcomeError(ctx, task);
-  if (wantsJson(ctx)) await printJson(ctx, task);
-  else if (!ctx.io.stdoutIsTTY)
-    await printItem(ctx, task, (t) => [t.id, t.status, t.result ? `${t.result.kind} ${t.result.id}` : ''].join('\t'));
+  await printDone(ctx, task, {
+    piped: (t) => [t.id, t.status, t.result ? `${t.result.kind} ${t.result.id}` : ''].join('\t'),
+  });
   if (failure) throw failure;
   await success(ctx, `Done: ${task.title}`);
   const next = resultCommand(task.result);

@@ -28,8 +28,8 @@ export interface Done<T> {
   piped?: (item: T) => string;
   /** What stdout shows on a terminal besides the ✓ line. None: nothing (the ✓ line says it). */
   shown?: Render<T>;
-  /** What --json prints when it is more than the item (the whole answer the item came in). */
-  json?: unknown;
+  /** What --json prints when it is more than the item (the whole answer it came in; fetched only then). */
+  json?: () => unknown;
   /** A next step said on stderr after the result, unless --json (a script reads the JSON); --quiet silences it. */
   next?: Message;
 }
@@ -42,17 +42,20 @@ export async function printView<T>(ctx: OutputContext, item: T, view: View<T>): 
 /** What a write did: --json the item; piped its line; on a terminal what `shown` shows; then the ✓ line. */
 export async function printDone<T>(ctx: OutputContext, item: T, done: Done<T>): Promise<void> {
   const { piped, shown } = done;
-  if (done.json !== undefined && wantsJson(ctx)) await printJson(ctx, done.json);
+  if (done.json && wantsJson(ctx)) await printJson(ctx, await done.json());
   else await printView(ctx, item, { terminal: shown ?? (() => ''), piped: piped ? (data) => piped(data) : () => '' });
   if (done.said !== undefined) await success(ctx, done.said);
   if (done.next !== undefined && !wantsJson(ctx)) await note(ctx, done.next);
 }
 
 /** Each part of printDone for items done one after another (`lib delete A B C`), said as each is done. */
-export interface DoneEach<T> extends Omit<Done<T>, 'said' | 'shown'> {
+export interface DoneEach<T, J> {
   said?: (item: T) => Message;
+  piped?: (item: T) => string;
   /** The line a terminal shows on stdout for each (besides the ✓ line). */
   shown?: (item: T) => string;
+  /** What --json lists for each (default: the item). */
+  json?: (item: T) => J;
 }
 
 /**
@@ -60,21 +63,23 @@ export interface DoneEach<T> extends Omit<Done<T>, 'said' | 'shown'> {
  * is done; with --json nothing until end(), which prints the array of those done (a run stopped
  * part-way calls end() too: what was done is printed before the error).
  */
-export function doneEach<T>(
+export function doneEach<T, J = T>(
   ctx: OutputContext,
-  each: DoneEach<T>,
-): { add(item: T): Promise<void>; end(): Promise<void> } {
-  const done: T[] = [];
+  each: DoneEach<T, J>,
+): { items: J[]; add(item: T): Promise<void>; end(): Promise<void> } {
+  // What --json lists: those done, and what the command records itself (an item that failed, with its error).
+  const items: J[] = [];
   return {
+    items,
     async add(item) {
-      done.push(item);
+      items.push(each.json ? each.json(item) : (item as unknown as J));
       if (wantsJson(ctx)) return;
       const line = ctx.io.stdoutIsTTY ? each.shown?.(item) : each.piped?.(item);
       if (line !== undefined) await printText(ctx, line);
       if (each.said) await success(ctx, each.said(item));
     },
     async end() {
-      if (wantsJson(ctx)) await printJson(ctx, done);
+      if (wantsJson(ctx)) await printJson(ctx, items);
     },
   };
 }
