@@ -2,9 +2,10 @@ import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { defineCommand, InputError } from '../../src/kit/define.js';
 import { getAgent } from './shared.js';
-import { promptBlocker } from '../../src/io/terminal.js';
+import { whyNoPrompt } from '../../src/io/prompt.js';
 import { charLength } from '../../src/api/validate.js';
-import { printJson, printText, note, success, wantsJson } from '../../src/io/output.js';
+import { note } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { readBounded, inputBounds } from '../../src/io/input.js';
 import * as S from '../../src/api/shapes.js';
 
@@ -53,7 +54,7 @@ export default defineCommand({
       throw new UsageError(`use one of --set, --append and --file (got --${given.join(' and --')})`);
     const mode = given[0];
     if (mode === undefined && !ctx.io.canPrompt) {
-      const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+      const why = whyNoPrompt(ctx);
       throw new UsageError(
         `nothing to change: pass --set TEXT, --append TEXT or --file PATH (no editor without a terminal: ${why})`,
       );
@@ -98,18 +99,20 @@ export default defineCommand({
     }
     if (next === current) {
       await note(ctx, 'No change: the memory is as it was.');
-      if (wantsJson(ctx)) await printJson(ctx, agent);
-      return;
+      return printDone(ctx, agent, {});
     }
     await (await ctx.api()).call('updateAgent', { body: { memory: next }, signal: ctx.signal });
     const { added, removed } = lineChanges(current, next);
     const plural = (n: number) => (n === 1 ? 'line' : 'lines');
-    if (wantsJson(ctx)) await printJson(ctx, await getAgent(ctx));
-    else if (!ctx.io.stdoutIsTTY) await printText(ctx, `${added}\t${removed}\t${size}\t${max}`);
-    await success(
+    await printDone(
       ctx,
-      (f) =>
-        `Memory updated: ${f.green(`+${added}`)} ${plural(added)}, ${f.red(`−${removed}`)} ${plural(removed)} (${f.number(charLength(current))} → ${f.number(size)} of ${f.number(max)} characters)`,
+      { added, removed, size, max },
+      {
+        json: () => getAgent(ctx),
+        piped: (r) => `${r.added}\t${r.removed}\t${r.size}\t${r.max}`,
+        said: (f) =>
+          `Memory updated: ${f.green(`+${added}`)} ${plural(added)}, ${f.red(`−${removed}`)} ${plural(removed)} (${f.number(charLength(current))} → ${f.number(size)} of ${f.number(max)} characters)`,
+      },
     );
   },
 });

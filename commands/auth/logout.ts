@@ -1,7 +1,8 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { writeProfile } from '../../src/config/store.js';
 import { checkNamedProfile, configDirOf, storedProfile } from '../../src/config/resolve.js';
-import * as output from '../../src/io/output.js';
+import { warn } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'logout',
@@ -13,10 +14,15 @@ export default defineCommand({
     const hadKey = storedProfile(ctx.config).apiKey !== undefined;
     if (hadKey)
       await writeProfile(configDirOf(ctx.config), ctx.config.profile, { apiKey: undefined }, { signal: ctx.signal });
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { profile: ctx.config.profile, loggedOut: hadKey });
-    else if (hadKey) await output.success(ctx, `Logged out: removed the API key of profile "${ctx.config.profile}"`);
-    else await output.note(ctx, `Profile "${ctx.config.profile}" has no saved API key; nothing to do`);
+    await printDone(
+      ctx,
+      { profile: ctx.config.profile, loggedOut: hadKey },
+      {
+        said: hadKey ? `Logged out: removed the API key of profile "${ctx.config.profile}"` : undefined,
+        note: hadKey ? undefined : `Profile "${ctx.config.profile}" has no saved API key; nothing to do`,
+      },
+    );
     if (ctx.config.apiKeySource === 'env')
-      await output.warn(ctx, 'KAGENT_API_KEY is still set in your environment: unset it to log out completely');
+      await warn(ctx, 'KAGENT_API_KEY is still set in your environment: unset it to log out completely');
   },
 });

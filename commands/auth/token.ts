@@ -1,7 +1,7 @@
 import { CliError, ExitCode } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { checkNamedProfile } from '../../src/config/resolve.js';
-import * as output from '../../src/io/output.js';
+import { printValue } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'token',
@@ -22,7 +22,6 @@ export default defineCommand({
         hint: 'run `kagent auth login`, or set KAGENT_API_KEY',
       });
     }
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { token: key });
-    else await output.printText(ctx, key);
+    await printValue(ctx, { token: key }, (r) => r.token);
   },
 });

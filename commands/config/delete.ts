@@ -2,7 +2,7 @@ import { configDirOf, profileNotFound } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { readConfigFile, updateConfigFile } from '../../src/config/store.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
-import * as output from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'delete',
@@ -33,11 +33,12 @@ export default defineCommand({
       },
       { signal: ctx.signal },
     );
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { deleted: args.profile, wasCurrent: current });
-    else
-      await output.success(
-        ctx,
-        `Deleted profile "${args.profile}"${current ? '; no profile is current now (`kagent config use NAME`)' : ''}`,
-      );
+    await printDone(
+      ctx,
+      { deleted: args.profile, wasCurrent: current },
+      {
+        said: `Deleted profile "${args.profile}"${current ? '; no profile is current now (`kagent config use NAME`)' : ''}`,
+      },
+    );
   },
 });

@@ -2,7 +2,7 @@ import { CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { checkNamedProfile } from '../../src/config/resolve.js';
 import { SETTINGS, rowFor, settingFor } from './shared.js';
-import * as output from '../../src/io/output.js';
+import { printValue } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'get',
@@ -23,7 +23,6 @@ export default defineCommand({
           ? `set it with \`kagent config set ${row.key} <value>${profile}\``
           : `log in with \`kagent auth login${profile}\`, or set KAGENT_API_KEY`,
       });
-    if (output.wantsJson(ctx)) await output.printJson(ctx, row);
-    else await output.printText(ctx, String(row.value));
+    await printValue(ctx, row, (r) => String(r.value));
   },
 });

@@ -3,6 +3,7 @@ import { defineCommand } from '../../src/kit/define.js';
 import { checkNamedProfile } from '../../src/config/resolve.js';
 import { type Row, SETTINGS, rowFor } from './shared.js';
 import * as output from '../../src/io/output.js';
+import { aside } from '../../src/io/outcome.js';
 
 const SOURCE_WORDS: Record<string, string> = {
   'base-url': 'KAGENT_BASE_URL',
@@ -37,7 +38,7 @@ export default defineCommand({
   async run(ctx) {
     checkNamedProfile(ctx.config);
     const rows = SETTINGS.map((setting) => rowFor(ctx, setting));
-    if (!output.wantsJson(ctx)) await output.note(ctx, `Profile "${ctx.config.profile}" (${ctx.config.configPath})`);
+    await aside(ctx, `Profile "${ctx.config.profile}" (${ctx.config.configPath})`);
     await output.printList(ctx, rows, { columns: rowColumns });
   },
 });

@@ -3,7 +3,8 @@ import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
-import * as output from '../../src/io/output.js';
+import { warn } from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 import { limits } from '../../src/api/shapes.js';
 import { checkSpace } from '../../src/kit/space.js';
 
@@ -42,19 +43,17 @@ export default defineCommand({
     // A default space must exist: checked with the profile's own service, or said to be unchecked.
     const check = setting.key === 'space' ? await checkSpace(ctx, String(value)) : undefined;
     await writeProfile(configDirOf(ctx.config), ctx.config.profile, { [setting.field]: value }, { signal: ctx.signal });
-    if (output.wantsJson(ctx))
-      await output.printJson(ctx, { key: setting.key, value, source: 'profile', profile: ctx.config.profile });
-    else await output.success(ctx, `Set ${setting.key} for profile "${ctx.config.profile}"`);
+    await printDone(
+      ctx,
+      { key: setting.key, value, source: 'profile', profile: ctx.config.profile },
+      {
+        said: `Set ${setting.key} for profile "${ctx.config.profile}"`,
+      },
+    );
     if (check && 'unchecked' in check)
-      await output.warn(
-        ctx,
-        `could not check that space "${String(value)}" exists (${check.unchecked}): saved unchecked`,
-      );
+      await warn(ctx, `could not check that space "${String(value)}" exists (${check.unchecked}): saved unchecked`);
     const [, source] = setting.current(ctx.config);
     if (source === 'env' || source === 'flag')
-      await output.warn(
-        ctx,
-        `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`,
-      );
+      await warn(ctx, `a ${source === 'env' ? 'environment variable' : 'flag'} overrides ${setting.key} in this run`);
   },
 });

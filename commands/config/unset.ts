@@ -2,7 +2,7 @@ import { configDirOf } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { SETTINGS, requireSavedProfile, settingFor } from './shared.js';
 import { writeProfile } from '../../src/config/store.js';
-import * as output from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'unset',
@@ -18,8 +18,12 @@ export default defineCommand({
       { [setting.field]: undefined },
       { signal: ctx.signal },
     );
-    if (output.wantsJson(ctx))
-      await output.printJson(ctx, { key: setting.key, value: null, profile: ctx.config.profile });
-    else await output.success(ctx, `Removed ${setting.key} from profile "${ctx.config.profile}"`);
+    await printDone(
+      ctx,
+      { key: setting.key, value: null, profile: ctx.config.profile },
+      {
+        said: `Removed ${setting.key} from profile "${ctx.config.profile}"`,
+      },
+    );
   },
 });

@@ -1,7 +1,7 @@
 import { configDirOf, profileNotFound } from '../../src/config/resolve.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { readConfigFile, updateConfigFile } from '../../src/config/store.js';
-import * as output from '../../src/io/output.js';
+import { printDone } from '../../src/io/outcome.js';
 
 export default defineCommand({
   name: 'use',
@@ -22,7 +22,6 @@ export default defineCommand({
       },
       { signal: ctx.signal },
     );
-    if (output.wantsJson(ctx)) await output.printJson(ctx, { currentProfile: args.profile });
-    else await output.success(ctx, `Now using profile "${args.profile}"`);
+    await printDone(ctx, { currentProfile: args.profile }, { said: `Now using profile "${args.profile}"` });
   },
 });

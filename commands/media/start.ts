@@ -107,7 +107,7 @@ export default defineCommand({
       await printDone(ctx, started, {
         said: `Started ${started.mediaId} (task ${started.taskId}) for ${started.credits} credits`,
         piped: (s) => `${s.mediaId}\t${s.taskId}`,
-        next: `follow it: ${show} --follow`,
+        note: `follow it: ${show} --follow`,
       });
       return;
     }

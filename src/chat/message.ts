@@ -5,7 +5,7 @@ import type { SendMessageRequest } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { wantsJson } from '../io/output.js';
-import { promptBlocker } from '../io/terminal.js';
+import { whyNoPrompt as whyNoPromptAt } from '../io/prompt.js';
 
 /** The most a message read from stdin may hold before we stop reading (the service takes 20,000 characters). */
 const STDIN_MAX_BYTES = 1024 * 1024;
@@ -85,5 +85,5 @@ function whyNoPrompt(ctx: Context, opts: { wait?: boolean; idempotencyKey?: stri
   if (wantsJson(ctx)) return '--json prints one reply';
   if (!opts.wait) return '--no-wait sends one message';
   if (opts.idempotencyKey !== undefined) return '--idempotency-key is for one message';
-  return promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+  return whyNoPromptAt(ctx);
 }

@@ -5,6 +5,7 @@
 //   printDone   a write: on a terminal the ✓ line on stderr, piped a line (an id); --json the item (or the answer)
 //   doneEach    writes one after another: each one's line or ✓ line as it is done; --json the array at the end
 //   printValue  a bare value (a token, a setting): the value as it is; --json the item
+//   aside       a remark beside a result read as text (not with --json)
 //   atTerminal  whether a person reads the result: words only for them (a next step) are said then
 import type { Context } from '../context.js';
 import type { Formatter } from './format.js';
@@ -30,8 +31,8 @@ export interface Done<T> {
   shown?: Render<T>;
   /** What --json prints when it is more than the item (the whole answer it came in; fetched only then). */
   json?: () => unknown;
-  /** A next step said on stderr after the result, unless --json (a script reads the JSON); --quiet silences it. */
-  next?: Message;
+  /** A remark (a next step) on stderr after the result, as aside() says it. */
+  note?: Message;
 }
 
 /** An item: its terminal rendering, or its piped one; --json the item itself (printItem's contract, tolerant reading included). */
@@ -45,7 +46,7 @@ export async function printDone<T>(ctx: OutputContext, item: T, done: Done<T>): 
   if (done.json && wantsJson(ctx)) await printJson(ctx, await done.json());
   else await printView(ctx, item, { terminal: shown ?? (() => ''), piped: piped ? (data) => piped(data) : () => '' });
   if (done.said !== undefined) await success(ctx, done.said);
-  if (done.next !== undefined && !wantsJson(ctx)) await note(ctx, done.next);
+  if (done.note !== undefined) await aside(ctx, done.note);
 }
 
 /** Each part of printDone for items done one after another (`lib delete A B C`), said as each is done. */
@@ -88,6 +89,11 @@ export function doneEach<T, J = T>(
 export async function printValue<T>(ctx: OutputContext, item: T, value: (item: T) => string): Promise<void> {
   if (wantsJson(ctx)) await printJson(ctx, item);
   else await printText(ctx, value(item));
+}
+
+/** A remark beside a result read as text: on stderr unless --json (there the JSON says it all); --quiet silences it. */
+export async function aside(ctx: OutputContext, message: Message): Promise<void> {
+  if (!wantsJson(ctx)) await note(ctx, message);
 }
 
 /** A person reads the result (stdout is a terminal, no --json): only then are words for them worth their cost. */

@@ -24,7 +24,7 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
     // Prompts often quote the service (a space's name, an action's title): no control reaches the terminal.
     const message = sanitizeStyled(raw);
     if (!io.canPrompt) {
-      const why = promptBlocker(io.stdinIsTTY, io.stdoutIsTTY, io.env, flags) ?? 'no terminal';
+      const why = whyNoPrompt({ io, flags });
       throw new UsageError(`cannot ask "${message}": ${why}`);
     }
     const prompt = await load();
@@ -83,8 +83,16 @@ export function createPrompter(io: IO, signal: AbortSignal, flags: { color: bool
 
 type PromptContext = Pick<Context, 'io' | 'prompter' | 'flags'>;
 
+/** Why nothing can be asked here (stdin not a terminal, --no-input, CI…), for a refusal's message. */
+export function whyNoPrompt(ctx: {
+  io: Pick<Context['io'], 'stdinIsTTY' | 'stdoutIsTTY' | 'env'>;
+  flags: Parameters<typeof promptBlocker>[3];
+}): string {
+  return promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+}
+
 function cannotAsk(ctx: PromptContext, what: string, flag: string): UsageError {
-  const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+  const why = whyNoPrompt(ctx);
   return new UsageError(`${what} is required: pass ${flag} (cannot prompt: ${why})`);
 }
 
@@ -128,7 +136,7 @@ export async function confirmOrYes(
 ): Promise<void> {
   if (ctx.flags.yes) return;
   if (!ctx.io.canPrompt) {
-    const why = promptBlocker(ctx.io.stdinIsTTY, ctx.io.stdoutIsTTY, ctx.io.env, ctx.flags) ?? 'no terminal';
+    const why = whyNoPrompt(ctx);
     throw new UsageError(
       `refusing to ${options.action} without confirmation: pass --yes (cannot prompt: ${why})`,
       options.hint,
