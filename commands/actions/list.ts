@@ -5,6 +5,7 @@ import { pageOptions, paging } from '../../src/kit/options.js';
 import { pendingActions } from './shared.js';
 import { isoTime } from '../../src/io/format.js';
 import { pipedRowsHelp, printList, note, type Column } from '../../src/io/output.js';
+import { atTerminal } from '../../src/io/outcome.js';
 import { riskText } from '../../src/views/chat.js';
 
 const columns: Column<Action>[] = [
@@ -35,7 +36,7 @@ export default defineCommand({
       empty: 'No actions are waiting for your decision.',
       columns,
     });
-    if (count > 0 && ctx.io.stdoutIsTTY && !ctx.flags.json && ctx.flags.jq === undefined) {
+    if (count > 0 && atTerminal(ctx)) {
       const approveCmd = suggest(ctx, 'actions approve ID');
       const rejectCmd = suggest(ctx, 'actions reject ID');
       await note(ctx, (f) => f.dim(`decide: ${approveCmd} or ${rejectCmd} (--remember allows that kind from now on)`));

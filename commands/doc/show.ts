@@ -1,7 +1,9 @@
 import { defineCommand } from '../../src/kit/define.js';
 import { readDoc } from '../../src/docsync/revision.js';
-import { printJson, wantsJson, getFormatter } from '../../src/io/output.js';
-import { emit, emitText } from '../../src/io/streams.js';
+import type { Context } from '../../src/context.js';
+import type { Doc } from '../../src/api/shapes.js';
+import type { Formatter } from '../../src/io/format.js';
+import { printBody } from '../../src/io/outcome.js';
 import { sanitize, sanitizeDeep } from '../../src/io/sanitize.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 
@@ -26,22 +28,28 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     const doc = await readDoc(ctx, args.id);
-    if (wantsJson(ctx)) return printJson(ctx, doc);
-    const tty = ctx.io.stdoutIsTTY;
-    if (!tty || opts.raw) {
-      if (!tty) return await emitText(ctx.io.stdout, doc.body, false);
-      const body = sanitize(doc.body);
-      await emit(ctx.io.stdout, body !== '' && !body.endsWith('\n') ? `${body}\n` : body);
-      return;
-    }
-    const clean = sanitizeDeep(doc);
-    const f = await getFormatter(ctx);
-    const facts = [clean.id, `revision ${clean.revision}`];
-    if (clean.space) facts.push(clean.space.icon ? `${clean.space.icon} ${clean.space.name}` : clean.space.name);
-    facts.push(`saved ${f.time(clean.updatedAt)}`);
-    const lines = [f.bold(clean.title || '(untitled)'), f.dim(facts.join(' · '))];
-    if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
-    const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
-    await emit(ctx.io.stdout, `${f.wrap(lines.join('\n'))}\n\n${body}\n`);
+    await printBody(ctx, doc, {
+      terminal: (d, f) => (opts.raw ? rawBody(d) : renderDoc(ctx, d, f)),
+      piped: (d) => d.body,
+      asHeld: true,
+    });
   },
 });
+
+/** --raw on a terminal: the Markdown source, sanitised, ending with a newline. */
+function rawBody(doc: Doc): string {
+  const body = sanitize(doc.body);
+  return body !== '' && !body.endsWith('\n') ? `${body}\n` : body;
+}
+
+/** On a terminal: the title and facts, then the body rendered from Markdown. */
+async function renderDoc(ctx: Context, doc: Doc, f: Formatter): Promise<string> {
+  const clean = sanitizeDeep(doc);
+  const facts = [clean.id, `revision ${clean.revision}`];
+  if (clean.space) facts.push(clean.space.icon ? `${clean.space.icon} ${clean.space.name}` : clean.space.name);
+  facts.push(`saved ${f.time(clean.updatedAt)}`);
+  const lines = [f.bold(clean.title || '(untitled)'), f.dim(facts.join(' · '))];
+  if (clean.publication) lines.push(f.dim(`published at ${clean.publication.url}`));
+  const body = clean.body.trim() === '' ? f.dim('(empty)') : (await renderMarkdown(ctx, clean.body)).trimEnd();
+  return `${f.wrap(lines.join('\n'))}\n\n${body}\n`;
+}

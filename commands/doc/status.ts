@@ -20,10 +20,9 @@ export default defineCommand({
   async run(ctx, _opts, args) {
     const files = await statusFiles(args.files && args.files.length > 0 ? args.files : ['.']);
     const states = await statesOf(ctx, files);
-    const tty = ctx.io.stdoutIsTTY;
     await printList(ctx, states, {
       columns: [
-        { header: 'State', value: (s: FileState) => (tty ? STATE_WORDS[s.state] : s.state) },
+        { header: 'State', value: (s: FileState) => s.state, display: (s: FileState) => STATE_WORDS[s.state] },
         { header: 'File', value: (s: FileState) => s.file, flex: true },
         { header: 'Id', value: (s: FileState) => s.id },
         { header: 'Rev', value: (s: FileState) => s.revision, kind: 'number' as const },

@@ -4,15 +4,9 @@ import { ApiError, CliError } from '../../src/errors.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
-import { wantsJson, printJson, printList, note } from '../../src/io/output.js';
-import { emitText } from '../../src/io/streams.js';
+import { aside, printBody, printPieces } from '../../src/io/outcome.js';
 import { sanitize, withoutControls } from '../../src/io/sanitize.js';
-import { textFlow } from '../../src/io/text-flow.js';
-
-/** On a terminal the text is sanitised before it is wrapped (its width is what is shown); piped it is kept as it is. */
-function onTerminal(ctx: Context, text: string): string {
-  return ctx.io.stdoutIsTTY ? sanitize(text) : withoutControls(text);
-}
+import { wholeText } from '../../src/io/text-flow.js';
 
 function noTextHint(ctx: Context, error: unknown, id: string): Promise<unknown> | unknown {
   if (error instanceof ApiError && error.code === 'NO_TEXT') {
@@ -63,12 +57,15 @@ export default defineCommand({
     try {
       if (!opts.all) {
         const chunk = await read(opts.offset ?? 0, opts.limit);
-        if (wantsJson(ctx)) return await printJson(ctx, chunk);
-        const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
-        await emitText(ctx.io.stdout, flow.push(onTerminal(ctx, chunk.text)) + flow.end(), ctx.io.stdoutIsTTY);
+        // On a terminal the text is sanitised before it is wrapped (its width is what is shown); piped it is kept as it is.
+        await printBody(ctx, chunk, {
+          terminal: (c) => wholeText(sanitize(c.text), ctx.io.columns),
+          piped: (c) => wholeText(withoutControls(c.text), undefined),
+          asHeld: true,
+        });
         if (chunk.nextOffset !== null) {
           const end = chunk.offset + [...chunk.text].length;
-          await note(
+          await aside(
             ctx,
             `Characters ${chunk.offset}–${end} of ${chunk.total}. Next: \`${suggest(ctx, 'lib text', args.id, '--offset', String(chunk.nextOffset))}\`, or all of it with --all.`,
           );
@@ -98,16 +95,8 @@ export default defineCommand({
           offset = next as number;
         }
       }
-      if (wantsJson(ctx)) {
-        await printList(ctx, chunks(), { columns: [] });
-        return;
-      }
       // Each chunk is written as it arrives (on a terminal, its lines that are complete, wrapped).
-      const flow = textFlow(ctx.io.stdoutIsTTY ? ctx.io.columns : undefined);
-      for await (const chunk of chunks()) {
-        const out = flow.push(onTerminal(ctx, chunk.text)) + (chunk.nextOffset === null ? flow.end() : '');
-        if (out !== '') await emitText(ctx.io.stdout, out, ctx.io.stdoutIsTTY);
-      }
+      await printPieces(ctx, chunks(), (chunk) => chunk.text);
     } catch (error) {
       throw await noTextHint(ctx, error, args.id);
     }

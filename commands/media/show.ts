@@ -2,7 +2,8 @@ import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { followHint, finishFollowing } from './shared.js';
-import { printJson, wantsJson, note, warn } from '../../src/io/output.js';
+import { note, warn } from '../../src/io/output.js';
+import { printOwnWay } from '../../src/io/outcome.js';
 import { followMedia } from '../../src/follow/media.js';
 import { isMediaActive, printMedia } from '../../src/views/media.js';
 
@@ -36,8 +37,7 @@ export default defineCommand({
     const page = await withNotFound(ctx, 'media', args.id, () =>
       api.call('getMedia', { params: { id: args.id }, query: { lang: ctx.config.lang }, signal: ctx.signal }),
     );
-    if (wantsJson(ctx)) return printJson(ctx, page);
-    await printMedia(ctx, page);
+    if (!(await printOwnWay(ctx, page, (p) => printMedia(ctx, p)))) return;
     if (isMediaActive(page.status))
       await note(ctx, `Still ${page.status}: follow it with \`${suggest(ctx, 'media show', page.id, '--follow')}\``);
     else if (page.status === 'failed')

@@ -4,8 +4,7 @@ import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
 
 import { sanitizeLine, sanitize } from '../../src/io/sanitize.js';
-import { printJson, wantsJson } from '../../src/io/output.js';
-import { emit } from '../../src/io/streams.js';
+import { printBody } from '../../src/io/outcome.js';
 import { parseTimecode, timecode } from '../../src/views/media.js';
 import { renderMarkdown } from '../../src/io/markdown.js';
 import * as S from '../../src/api/shapes.js';
@@ -84,12 +83,14 @@ export default defineCommand({
       }
       throw error;
     }
-    if (wantsJson(ctx)) return printJson(ctx, result);
-    if (ctx.io.stdoutIsTTY) {
-      await emit(ctx.io.stdout, await renderMarkdown(ctx, result.markdown));
-      return;
-    }
-    const text = sanitize(result.markdown);
-    await emit(ctx.io.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    await printBody(ctx, result, {
+      terminal: (r) => renderMarkdown(ctx, r.markdown),
+      piped: (r) => lastLineEnded(sanitize(r.markdown)),
+    });
   },
 });
+
+/** The text with its last line ended (nothing added to an empty text). */
+function lastLineEnded(text: string): string {
+  return text.endsWith('\n') || text === '' ? text : `${text}\n`;
+}

@@ -4,12 +4,18 @@
 //   printView   an item shown one way on a terminal and another piped; --json the item
 //   printDone   a write: on a terminal the ✓ line on stderr, piped a line (an id); --json the item (or the answer)
 //   doneEach    writes one after another: each one's line or ✓ line as it is done; --json the array at the end
+//   printBody   a text that is the result (a document): rendered on a terminal, the text piped; --json the item
+//   printPieces a long text that comes in pieces, written as they come; --json the array of pieces
+//   printOwnWay an item a view prints its own way (streaming); --json the item
 //   printValue  a bare value (a token, a setting): the value as it is; --json the item
 //   aside       a remark beside a result read as text (not with --json)
 //   atTerminal  whether a person reads the result: words only for them (a next step) are said then
 import type { Context } from '../context.js';
 import type { Formatter } from './format.js';
-import { note, printItem, printJson, printText, success, wantsJson } from './output.js';
+import { getFormatter, note, printItem, printJson, printList, printText, success, wantsJson } from './output.js';
+import { sanitize, withoutControls } from './sanitize.js';
+import { textFlow } from './text-flow.js';
+import { emit, emitText } from './streams.js';
 
 type OutputContext = Parameters<typeof printItem>[0];
 type Message = Parameters<typeof success>[1];
@@ -83,6 +89,56 @@ export function doneEach<T, J = T>(
       if (wantsJson(ctx)) await printJson(ctx, items);
     },
   };
+}
+
+export interface Body<T> {
+  /** What a terminal shows (Markdown rendered, say), sanitised by whoever made it. */
+  terminal: (item: T, f: Formatter) => string | Promise<string>;
+  /** The text a pipe gets. */
+  piped: (item: T) => string;
+  /** Piped, the text is bound for a file and written as the service holds it (emitText); else sanitised as any text. */
+  asHeld?: boolean;
+}
+
+/** A text that is itself the result (a document's body, a transcript): rendered on a terminal, as text piped; --json the item. */
+export async function printBody<T>(ctx: OutputContext, item: T, body: Body<T>): Promise<void> {
+  if (wantsJson(ctx)) return printJson(ctx, item);
+  if (!ctx.io.stdoutIsTTY) return emitText(ctx.io.stdout, body.piped(item), !body.asHeld);
+  await emit(ctx.io.stdout, await body.terminal(item, await getFormatter(ctx)));
+}
+
+/**
+ * An item a view prints its own way (segments as they come, say): --json the item, else `show`.
+ * Says whether the text was shown (remarks for a person follow only then).
+ */
+export async function printOwnWay<T>(ctx: OutputContext, item: T, show: (item: T) => Promise<void>): Promise<boolean> {
+  if (wantsJson(ctx)) await printJson(ctx, item);
+  else await show(item);
+  return !wantsJson(ctx);
+}
+
+/**
+ * A long text that comes in pieces (`lib text --all`): each piece's text written as it arrives,
+ * sanitised and wrapped on a terminal, as held piped (emitText), ending with one newline (text-flow.ts);
+ * --json the array of pieces, streamed.
+ */
+export async function printPieces<T>(
+  ctx: OutputContext,
+  pieces: AsyncIterable<T>,
+  text: (piece: T) => string,
+): Promise<void> {
+  if (wantsJson(ctx)) {
+    await printList(ctx, pieces, { columns: [] });
+    return;
+  }
+  const tty = ctx.io.stdoutIsTTY;
+  const flow = textFlow(tty ? ctx.io.columns : undefined);
+  for await (const piece of pieces) {
+    const out = flow.push(tty ? sanitize(text(piece)) : withoutControls(text(piece)));
+    if (out !== '') await emitText(ctx.io.stdout, out, tty);
+  }
+  const last = flow.end();
+  if (last !== '') await emitText(ctx.io.stdout, last, tty);
 }
 
 /** A bare value (a token, a setting's value): printed as it is, on a terminal or piped; --json the item. */

@@ -42,3 +42,9 @@ export function textFlow(width: number | undefined): TextFlow {
     },
   };
 }
+
+/** A whole text at once, as a flow would write it: wrapped to `width` (a terminal) or as is, ending with one newline. */
+export function wholeText(text: string, width: number | undefined): string {
+  const flow = textFlow(width);
+  return flow.push(text) + flow.end();
+}
