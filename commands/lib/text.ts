@@ -96,7 +96,7 @@ export default defineCommand({
         }
       }
       // Each chunk is written as it arrives (on a terminal, its lines that are complete, wrapped).
-      await printPieces(ctx, chunks(), (chunk) => chunk.text);
+      await printPieces(ctx, chunks(), { text: (chunk) => chunk.text, last: (chunk) => chunk.nextOffset === null });
     } catch (error) {
       throw await noTextHint(ctx, error, args.id);
     }

@@ -125,7 +125,7 @@ export async function printOwnWay<T>(ctx: OutputContext, item: T, show: (item: T
 export async function printPieces<T>(
   ctx: OutputContext,
   pieces: AsyncIterable<T>,
-  text: (piece: T) => string,
+  piece: { text: (piece: T) => string; last: (piece: T) => boolean },
 ): Promise<void> {
   if (wantsJson(ctx)) {
     await printList(ctx, pieces, { columns: [] });
@@ -133,12 +133,12 @@ export async function printPieces<T>(
   }
   const tty = ctx.io.stdoutIsTTY;
   const flow = textFlow(tty ? ctx.io.columns : undefined);
-  for await (const piece of pieces) {
-    const out = flow.push(tty ? sanitize(text(piece)) : withoutControls(text(piece)));
+  for await (const each of pieces) {
+    const text = piece.text(each);
+    // One write a piece: the last one's carries the end of the text.
+    const out = flow.push(tty ? sanitize(text) : withoutControls(text)) + (piece.last(each) ? flow.end() : '');
     if (out !== '') await emitText(ctx.io.stdout, out, tty);
   }
-  const last = flow.end();
-  if (last !== '') await emitText(ctx.io.stdout, last, tty);
 }
 
 /** A bare value (a token, a setting's value): printed as it is, on a terminal or piped; --json the item. */
