@@ -1,10 +1,9 @@
 import type { Conversation } from '../../src/api/shapes.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { pageOptions, spaceOption } from '../../src/kit/options.js';
 import { isoTime } from '../../src/io/format.js';
-import { spaceIdFor } from '../../src/kit/space.js';
 import { pipedRowsHelp, printList, type Column } from '../../src/io/output.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 const columns: Column<Conversation>[] = [
   { header: 'Id', value: (c) => c.id },
@@ -35,11 +34,7 @@ export default defineCommand({
     'kagent conversation list | head -1 | cut -f1',
   ],
   async run(ctx, opts) {
-    const query: Record<string, string | undefined> = { space: opts.space };
-    checkInput(S.Queries.listConversations, query, { space: '--space' });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-    const api = await ctx.api();
-    const items = api.paginate('listConversations', { query, signal: ctx.signal }, paging(opts));
+    const items = await listItems(ctx, 'listConversations', { space: opts.space }, opts);
     await printList<Conversation>(ctx, items, {
       empty: 'No conversations yet: start one with `kagent chat`.',
       columns,

@@ -1,11 +1,10 @@
 import type { DocSummary } from '../../src/api/shapes.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
+import { pageOptions, spaceOption } from '../../src/kit/options.js';
 
 import { printList } from '../../src/io/output.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 const listColumns = [
   { header: 'Id', value: (d: DocSummary) => d.id },
@@ -29,11 +28,7 @@ export default defineCommand({
     'kagent doc list | cut -f1,2',
   ],
   async run(ctx, opts) {
-    const query: Record<string, string | undefined> = { space: opts.space };
-    checkInput(S.Queries.listDocs, query, { space: '--space' });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-    const api = await ctx.api();
-    const items = api.paginate('listDocs', { query, signal: ctx.signal }, paging(opts));
+    const items = await listItems(ctx, 'listDocs', { space: opts.space }, opts);
     await printList<DocSummary>(ctx, items, {
       columns: listColumns,
       empty: `No documents${opts.space ? ` in ${opts.space}` : ''}: write one with \`${suggest(ctx, 'doc create --title TITLE --file notes.md')}\`.`,

@@ -2,16 +2,15 @@ import type { Context } from '../../src/context.js';
 import type { Doc, DocSummary } from '../../src/api/shapes.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
 import { pullAll, type Pulled } from '../../src/docsync/pull-all.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
 
 import { printList, warn } from '../../src/io/output.js';
 import { printDone } from '../../src/io/outcome.js';
 import { writableDoc } from '../../src/docsync/sidecar.js';
 import { checkPullTarget, writePulled, pullTarget } from '../../src/docsync/files.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 const columns = [
   { header: 'Status', value: (p: Pulled) => p.status },
@@ -22,12 +21,8 @@ const columns = [
 
 /** Every document (of a space) into one directory; a file with changes not pushed is kept (exit 5 at the end). */
 async function pullEvery(ctx: Context, opts: { space?: string; output?: string; force?: boolean }): Promise<void> {
-  const query: Record<string, string | undefined> = { space: opts.space };
-  checkInput(S.Queries.listDocs, query, { space: '--space' });
-  if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-  const api = await ctx.api();
   const summaries: DocSummary[] = [];
-  for await (const summary of api.paginate('listDocs', { query, signal: ctx.signal }, { all: true }))
+  for await (const summary of await listItems(ctx, 'listDocs', { space: opts.space }, { all: true }))
     summaries.push(summary);
   const results = await pullAll(ctx, summaries, opts.output ?? '.', opts.force === true);
   await printList(ctx, results, { columns, empty: `No documents${opts.space ? ` in ${opts.space}` : ''} to pull.` });

@@ -1,9 +1,8 @@
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
+import { pageOptions, spaceOption } from '../../src/kit/options.js';
 import { KINDS, printItems } from './shared.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 export default defineCommand({
   name: 'list',
@@ -23,11 +22,7 @@ export default defineCommand({
     'kagent lib list --kind file --all | cut -f1',
   ],
   async run(ctx, opts) {
-    const query: Record<string, string | undefined> = { space: opts.space, kind: opts.kind };
-    checkInput(S.Queries.listLibrary, query, { space: '--space', kind: '--kind' });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-    const api = await ctx.api();
-    const items = api.paginate('listLibrary', { query, signal: ctx.signal }, paging(opts));
+    const items = await listItems(ctx, 'listLibrary', { space: opts.space, kind: opts.kind }, opts, { kind: '--kind' });
     await printItems(
       ctx,
       items,

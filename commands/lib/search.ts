@@ -1,9 +1,8 @@
 import { UsageError } from '../../src/errors.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
-import { spaceIdFor } from '../../src/kit/space.js';
 import { KINDS, printItems } from './shared.js';
-import * as S from '../../src/api/shapes.js';
+import { checkedQuery } from '../../src/kit/listing.js';
 
 export default defineCommand({
   name: 'search',
@@ -34,10 +33,9 @@ export default defineCommand({
       kind: opts.kind,
       limit: opts.limit,
     };
-    checkInput(S.Queries.listLibrary, query, { q: 'QUERY', space: '--space', kind: '--kind', limit: '--limit' });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
+    const checked = await checkedQuery(ctx, 'listLibrary', query, { q: 'QUERY', kind: '--kind', limit: '--limit' });
     const api = await ctx.api();
-    const { items } = await api.call('listLibrary', { query, signal: ctx.signal });
+    const { items } = await api.call('listLibrary', { query: checked, signal: ctx.signal });
     await printItems(ctx, items, `Nothing in the library matches "${args.query}".`);
   },
 });

@@ -1,12 +1,11 @@
 import type { MediaItem } from '../../src/api/shapes.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
+import { pageOptions, spaceOption } from '../../src/kit/options.js';
 
-import { spaceIdFor } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import { timecode } from '../../src/views/media.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 export default defineCommand({
   name: 'list',
@@ -20,11 +19,7 @@ export default defineCommand({
     'kagent media list | cut -f1,5',
   ],
   async run(ctx, opts) {
-    const query: Record<string, string | undefined> = { space: opts.space };
-    checkInput(S.Queries.listMedia, query, { space: '--space' });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-    const api = await ctx.api();
-    const items = api.paginate('listMedia', { query, signal: ctx.signal }, paging(opts));
+    const items = await listItems(ctx, 'listMedia', { space: opts.space }, opts);
     await printList<MediaItem>(ctx, items, {
       empty: `No media yet: transcribe a video or podcast with \`${suggest(ctx, 'media start URL')}\`.`,
       columns: [

@@ -1,11 +1,10 @@
 import type { Task } from '../../src/api/shapes.js';
-import { checkInput, defineCommand } from '../../src/kit/define.js';
-import { pageOptions, paging, spaceOption } from '../../src/kit/options.js';
+import { defineCommand } from '../../src/kit/define.js';
+import { pageOptions, spaceOption } from '../../src/kit/options.js';
 import { percent } from './shared.js';
-import { spaceIdFor } from '../../src/kit/space.js';
 import { printList } from '../../src/io/output.js';
 import { taskStatus } from '../../src/views/task.js';
-import * as S from '../../src/api/shapes.js';
+import { listItems } from '../../src/kit/listing.js';
 
 export default defineCommand({
   name: 'list',
@@ -29,19 +28,15 @@ export default defineCommand({
     'kagent task list --active | cut -f1',
   ],
   async run(ctx, opts) {
-    const query: Record<string, string | undefined> = {
+    const query = {
       space: opts.space,
       active: opts.active === undefined ? undefined : String(opts.active),
       kind: opts.kind,
     };
-    checkInput(S.Queries.listTasks, query, {
-      space: '--space',
+    const items = await listItems(ctx, 'listTasks', query, opts, {
       active: opts.active === false ? '--no-active' : '--active',
       kind: '--kind',
     });
-    if (opts.space !== undefined) query.space = await spaceIdFor(ctx, opts.space);
-    const api = await ctx.api();
-    const items = api.paginate('listTasks', { query, signal: ctx.signal }, paging(opts));
     await printList<Task>(ctx, items, {
       empty: emptyText(opts.active),
       columns: [
