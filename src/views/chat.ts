@@ -42,13 +42,9 @@ export interface RenderOptions {
 
 /** Any field as text: strings as they are, objects as JSON, nothing as ''. */
 export function str(value: unknown): string {
-  return typeof value === 'string'
-    ? value
-    : value === undefined || value === null
-      ? ''
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value);
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** Any field as one sanitised line. */
@@ -210,33 +206,7 @@ const renderers: Record<string, PartRenderer> = {
     if (items.length === 0) return '';
     const now = serviceNow(ctx);
     const lines = [f.bold('Changes')];
-    for (const item of items) {
-      const kind = line(item?.kind);
-      const id = line(item?.id);
-      const verb = line(item?.action) || 'changed';
-      const sign = item?.undone ? f.dim('↺') : verb === 'created' ? f.green('+') : f.yellow('~');
-      const state: string[] = [];
-      if (item?.undone) state.push(f.dim('undone'));
-      else if (item?.pending) state.push(f.cyan('in progress'));
-      else if (item?.outcome === 'failed') state.push(f.red('failed'));
-      else if (item?.outcome === 'done') state.push(f.green('done'));
-      const note = line(item?.note);
-      lines.push(
-        `  ${sign} ${verb} ${kind} “${line(item?.title) || id}”${id ? f.dim(` (${id})`) : ''}${note ? ` — ${note}` : ''}${state.length ? ` ${state.join(' ')}` : ''}`,
-      );
-      const open = openCommand(kind, id);
-      if (open && !item?.undone) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, ...open))}`);
-      else if (!open && item?.href) lines.push(`      ${f.dim('in the web app:')} ${line(item.href)}`);
-      const actionIds = Array.isArray(item?.actionIds) ? (item.actionIds as unknown[]).map(line).filter(Boolean) : [];
-      if (item?.undone || actionIds.length === 0) continue;
-      const until = typeof item?.undoUntil === 'number' ? item.undoUntil : null;
-      if (until !== null && until < now) {
-        lines.push(`      ${f.dim(`undo window closed ${f.time(until)}`)}`);
-      } else {
-        const when = until === null ? '' : ` (until ${f.time(until)})`;
-        lines.push(`      ${f.dim(`undo${when}:`)} ${f.cyan(kagentCommand(ctx, 'actions undo', ...actionIds))}`);
-      }
-    }
+    for (const item of items) lines.push(...changeLines(ctx, item, f, now));
     return lines.join('\n');
   },
 
@@ -262,6 +232,49 @@ const renderers: Record<string, PartRenderer> = {
     return lines.join('\n');
   },
 };
+
+/** One change: what was done to what and where it stands, then the command that opens it (or where) and the one that undoes it. */
+function changeLines(ctx: RenderContext, item: Loose | undefined, f: Formatter, now: number): string[] {
+  const kind = line(item?.kind);
+  const id = line(item?.id);
+  const verb = line(item?.action) || 'changed';
+  const note = line(item?.note);
+  const state = changeState(item, f);
+  const lines = [
+    `  ${changeSign(item, verb, f)} ${verb} ${kind} “${line(item?.title) || id}”${id ? f.dim(` (${id})`) : ''}${note ? ` — ${note}` : ''}${state ? ` ${state}` : ''}`,
+  ];
+  const open = openCommand(kind, id);
+  if (open && !item?.undone) lines.push(`      ${f.dim('open:')} ${f.cyan(kagentCommand(ctx, ...open))}`);
+  else if (!open && item?.href) lines.push(`      ${f.dim('in the web app:')} ${line(item.href)}`);
+  const undo = undoLine(ctx, item, f, now);
+  if (undo) lines.push(undo);
+  return lines;
+}
+
+/** ↺ undone, + created, ~ anything else. */
+function changeSign(item: Loose | undefined, verb: string, f: Formatter): string {
+  if (item?.undone) return f.dim('↺');
+  return verb === 'created' ? f.green('+') : f.yellow('~');
+}
+
+/** Where a change stands, where the service says: undone, in progress, failed or done. */
+function changeState(item: Loose | undefined, f: Formatter): string {
+  if (item?.undone) return f.dim('undone');
+  if (item?.pending) return f.cyan('in progress');
+  if (item?.outcome === 'failed') return f.red('failed');
+  if (item?.outcome === 'done') return f.green('done');
+  return '';
+}
+
+/** The command that undoes a change (and until when), or that its window has closed; nothing once undone or when it cannot be. */
+function undoLine(ctx: RenderContext, item: Loose | undefined, f: Formatter, now: number): string | undefined {
+  const actionIds = Array.isArray(item?.actionIds) ? (item.actionIds as unknown[]).map(line).filter(Boolean) : [];
+  if (item?.undone || actionIds.length === 0) return undefined;
+  const until = typeof item?.undoUntil === 'number' ? item.undoUntil : null;
+  if (until !== null && until < now) return `      ${f.dim(`undo window closed ${f.time(until)}`)}`;
+  const when = until === null ? '' : ` (until ${f.time(until)})`;
+  return `      ${f.dim(`undo${when}:`)} ${f.cyan(kagentCommand(ctx, 'actions undo', ...actionIds))}`;
+}
 
 /** An action as a chat part, in `actions list`-like words: waiting (with the commands that decide it) or how it ended. */
 export function renderAction(
@@ -384,8 +397,7 @@ export function choicesOf(
 
 /** Who wrote a message, when, and what it cost: "You · 3 minutes ago" / "Agent · just now · 1.5 credits". */
 export function messageHeader(message: ChatMessage, f: Formatter, agentName = 'Agent'): string {
-  const who =
-    message.role === 'user' ? 'You' : message.role === 'assistant' ? agentName : line(message.role) || 'unknown';
+  const who = authorName(message.role, agentName);
   const facts = [f.time(message.createdAt)];
   if (typeof message.credits === 'number')
     facts.push(`${f.number(message.credits)} ${message.credits === 1 ? 'credit' : 'credits'}`);
@@ -395,4 +407,11 @@ export function messageHeader(message: ChatMessage, f: Formatter, agentName = 'A
   if (refs.length > 0) facts.push(`about ${refs.join(', ')}`);
   const colour = message.role === 'user' ? f.green : f.magenta;
   return `${colour(f.bold(who))} ${f.dim(`· ${facts.join(' · ')}`)}`;
+}
+
+/** You, the agent by its name, or the role as the service gave it. */
+function authorName(role: unknown, agentName: string): string {
+  if (role === 'user') return 'You';
+  if (role === 'assistant') return agentName;
+  return line(role) || 'unknown';
 }
