@@ -133,6 +133,12 @@ function refused(error: unknown, zh: boolean, what: { zh: string; en: string }):
   };
 }
 
+/** Why a report was not saved, by how its approval ended. */
+const NOT_SAVED = {
+  expired: { zh: '未获批准（已过期），报告未保存', en: 'Not approved in time; the report was not saved' },
+  rejected: { zh: '已拒绝，报告未保存', en: 'Rejected; the report was not saved' },
+};
+
 /** Puts back a record an executor removed, at its old place (or last), unless it is back already. */
 function restoreAt<T extends { id: string }>(list: T[], record: T | undefined, index: unknown): void {
   if (!record || list.some((r) => r.id === record.id)) return;
@@ -287,18 +293,12 @@ const saveReport: Executor = {
     const task = action.taskId ? findTask(account, action.taskId) : undefined;
     if (!task || !isActive(task)) return;
     const zh = langOf(account, action) === 'zh';
+    const why = NOT_SAVED[action.status === 'expired' ? 'expired' : 'rejected'];
     task.status = 'running';
     const last = task.milestones.length - 1;
     completeMilestone(world, task, last, {
       status: 'skipped',
-      detail:
-        action.status === 'expired'
-          ? zh
-            ? '未获批准（已过期），报告未保存'
-            : 'Not approved in time; the report was not saved'
-          : zh
-            ? '已拒绝，报告未保存'
-            : 'Rejected; the report was not saved',
+      detail: zh ? why.zh : why.en,
     });
     finishTask(world, account, task, 'done', { body: zh ? '报告未保存。' : 'The report was not saved.' });
   },
