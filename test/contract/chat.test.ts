@@ -323,7 +323,20 @@ describe('reply parts asked for by the message', () => {
     expect(choice.options).toHaveLength(2);
     expect(choice.options.map((o: any) => o.label)).toContain('Solar panel maintenance');
     const plain = await turn(acc, { text: 'Which one?' });
-    expect(partsOf(plain.reply, 'choice')[0].options.map((o: any) => o.id)).toEqual(['summary', 'details', 'sources']);
+    expect(partsOf(plain.reply, 'choice')[0].options).toEqual([
+      { id: 'summary', label: 'A short summary', hint: 'a few sentences' },
+      { id: 'details', label: 'The details' },
+      { id: 'sources', label: 'Just the sources' },
+    ]);
+    const zh = await turn(acc, { text: 'Which one?', lang: 'zh' });
+    expect(partsOf(zh.reply, 'choice')[0]).toMatchObject({
+      question: '你希望我重点看哪一个？',
+      options: [
+        { id: 'summary', label: '简短摘要', hint: '几句话' },
+        { id: 'details', label: '详细内容' },
+        { id: 'sources', label: '只要来源' },
+      ],
+    });
   });
 
   it('remembers at once with a memory part that can be undone', async () => {

@@ -252,24 +252,28 @@ export function transcribe(turn: Turn): void {
   );
 }
 
+/** The kinds of answer to choose from when the message found fewer than two hits. */
+function answerKinds(zh: boolean): Array<{ id: string; label: string; hint?: string }> {
+  if (zh) {
+    return [
+      { id: 'summary', label: '简短摘要', hint: '几句话' },
+      { id: 'details', label: '详细内容' },
+      { id: 'sources', label: '只要来源' },
+    ];
+  }
+  return [
+    { id: 'summary', label: 'A short summary', hint: 'a few sentences' },
+    { id: 'details', label: 'The details' },
+    { id: 'sources', label: 'Just the sources' },
+  ];
+}
+
 /** Asks which of the hits (or which kind of answer) to focus on. */
 export function offerChoice(turn: Turn): void {
   const { world, zh, hits, after, say } = turn;
   const question = zh ? '你希望我重点看哪一个？' : 'Which should I focus on?';
   const options =
-    hits.length >= 2
-      ? hits.map((h, i) => ({ id: `opt${i + 1}`, label: h.title, hint: h.source }))
-      : zh
-        ? [
-            { id: 'summary', label: '简短摘要', hint: '几句话' },
-            { id: 'details', label: '详细内容' },
-            { id: 'sources', label: '只要来源' },
-          ]
-        : [
-            { id: 'summary', label: 'A short summary', hint: 'a few sentences' },
-            { id: 'details', label: 'The details' },
-            { id: 'sources', label: 'Just the sources' },
-          ];
+    hits.length >= 2 ? hits.map((h, i) => ({ id: `opt${i + 1}`, label: h.title, hint: h.source })) : answerKinds(zh);
   after.push({ type: 'choice', id: world.id('ch'), question, options });
   say(question);
 }
