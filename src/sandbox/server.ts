@@ -315,6 +315,13 @@ function failsBeforeWork(fault: Fault): boolean {
   return fault.kind !== 'slow' && fault.kind !== 'truncate' && fault.kind !== 'reset-after' && fault.kind !== 'shape';
 }
 
+/** The error code of an injected 5xx; a 500 is INTERNAL. */
+const INJECTED_CODES: Record<number, string> = {
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
 function injectFailure(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, fault: Fault, reply?: Reply): void {
   req.resume();
   switch (fault.kind) {
@@ -341,14 +348,7 @@ function injectFailure(deps: ServerDeps, req: IncomingMessage, res: ServerRespon
       );
     default: {
       const status = Number(fault.kind);
-      const code =
-        status === 503
-          ? 'SERVICE_UNAVAILABLE'
-          : status === 502
-            ? 'BAD_GATEWAY'
-            : status === 504
-              ? 'GATEWAY_TIMEOUT'
-              : 'INTERNAL';
+      const code = INJECTED_CODES[status] ?? 'INTERNAL';
       return send(deps, res, errorReply(deps, new HttpFail(status, code, `Injected ${status}`)));
     }
   }

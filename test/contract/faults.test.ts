@@ -24,10 +24,16 @@ describe('queued faults (admin route)', () => {
     expect((await t.call('GET', '/spaces')).status).toBe(200);
   });
 
-  it.each(['500', '502', '504'])('injects %s', async (kind) => {
+  it.each([
+    ['500', 'INTERNAL'],
+    ['502', 'BAD_GATEWAY'],
+    ['504', 'GATEWAY_TIMEOUT'],
+  ])('injects %s %s', async (kind, code) => {
     t = await startTestSandbox();
     await t.inject({ kind });
-    expect((await t.call('GET', '/me')).status).toBe(Number(kind));
+    const res = await t.call('GET', '/me');
+    expect(res.status).toBe(Number(kind));
+    expect(res.body.error.code).toBe(code);
   });
 
   it('injects 429 RATE_LIMITED with Retry-After', async () => {
