@@ -62,6 +62,13 @@ const SYNONYMS: Record<string, string> = {
   updatedAt: 'modified',
 };
 
+/** The name a renamed field takes: its synonym when the object has none yet, else its snake_case, else `<key>_v2`. */
+function renamedKey(obj: Obj, key: string): string {
+  if (SYNONYMS[key] && !(SYNONYMS[key] in obj)) return SYNONYMS[key];
+  const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return snake === key ? `${key}_v2` : snake;
+}
+
 /** Applies one change to one object; returns the key it touched, or undefined when nothing applied. */
 function apply(obj: Obj, change: ShapeChange, random: () => number): string | undefined {
   const keys = Object.keys(obj);
@@ -78,12 +85,7 @@ function apply(obj: Obj, change: ShapeChange, random: () => number): string | un
       delete obj[key];
       return key;
     case 'rename': {
-      const renamed =
-        SYNONYMS[key] && !(SYNONYMS[key] in obj)
-          ? SYNONYMS[key]
-          : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) === key
-            ? `${key}_v2`
-            : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      const renamed = renamedKey(obj, key);
       delete obj[key];
       obj[renamed] = value;
       return key;
@@ -117,7 +119,7 @@ function retype(value: Json, random: () => number): Json {
     if (Number.isInteger(value) && value > 1e11 && value < 1e14) return new Date(value).toISOString();
     return random() < 0.5 ? String(value) : null;
   }
-  if (typeof value === 'boolean') return random() < 0.5 ? String(value) : value ? 1 : 0;
+  if (typeof value === 'boolean') return random() < 0.5 ? String(value) : Number(value);
   if (value === null) return random() < 0.5 ? '' : 0;
   if (Array.isArray(value)) return random() < 0.5 ? { items: value } : value.length;
   return random() < 0.5 ? JSON.stringify(value) : null;

@@ -72,6 +72,34 @@ describe('shape chaos', () => {
     expect(msToIso).toBe(true);
   });
 
+  /** The body of the first seed whose only change is `change` at `path`. */
+  function onlyChange(body: object, change: string, path: string): Record<string, unknown> {
+    for (let seed = 0; seed < 5000; seed++) {
+      const result = mangle(body, seeded(seed));
+      if (result.changes.length === 1 && result.changes[0]?.change === change && result.changes[0].path === path)
+        return result.body as Record<string, unknown>;
+    }
+    throw new Error(`no seed under 5000 gives only ${change} at ${path}`);
+  }
+
+  it('renames a field to its synonym, else its snake_case, else <key>_v2', () => {
+    expect(onlyChange({ createdAt: 'x' }, 'rename', 'createdAt')).toEqual({ created: 'x' });
+    expect(onlyChange({ startedMs: 1 }, 'rename', 'startedMs')).toEqual({ started_ms: 1 });
+    // title's synonym (name) is taken and title has no capital: title_v2.
+    expect(onlyChange({ title: 't', name: 'n' }, 'rename', 'title')).toEqual({ name: 'n', title_v2: 't' });
+  });
+
+  it('retypes a boolean as text or as 1/0', () => {
+    const seen = new Set<unknown>();
+    for (let seed = 0; seed < 400; seed++) {
+      for (const done of [true, false]) {
+        const { body, changes } = mangle({ done }, seeded(seed));
+        if (changes.length === 1 && changes[0]?.change === 'retype') seen.add((body as { done: unknown }).done);
+      }
+    }
+    expect([...seen].sort()).toEqual([0, 1, 'false', 'true']);
+  });
+
   it('leaves answers with no object in them alone', () => {
     expect(mangle('text', seeded(1))).toEqual({ body: 'text', changes: [] });
     expect(mangle([1, 2], seeded(1))).toEqual({ body: [1, 2], changes: [] });
