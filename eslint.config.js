@@ -56,7 +56,6 @@ export default tseslint.config(
       'src/io/output.ts',
       'src/io/width.ts',
       'src/kit/idempotency-key.ts',
-      'src/sandbox/tasks/model.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',

@@ -104,6 +104,9 @@ export function setWaiting(world: World, task: TaskRecord): void {
   touch(world, task);
 }
 
+/** The inbox title's first word for a task that ended. */
+const ENDED = { done: { zh: '已完成', en: 'Done' }, failed: { zh: '失败', en: 'Failed' } };
+
 /**
  * Ends a task: done or failed. Milestones not reached are skipped. An inbox item
  * says so (kind `task`), unless `quiet`.
@@ -116,9 +119,11 @@ export function finishTask(
   options: { result?: S.TaskDetail['result']; body?: string; quiet?: boolean } = {},
 ): void {
   if (!isActive(task)) return;
-  for (const m of task.milestones)
-    if (m.status === 'pending' || m.status === 'running')
-      m.status = status === 'done' ? 'skipped' : m.status === 'running' ? 'failed' : 'skipped';
+  // The milestone under way fails with a failed task; the others not reached are skipped.
+  for (const m of task.milestones) {
+    if (m.status === 'pending') m.status = 'skipped';
+    else if (m.status === 'running') m.status = status === 'failed' ? 'failed' : 'skipped';
+  }
   task.status = status;
   task.result = options.result ?? task.result;
   task.finishedAt = world.iso();
@@ -128,14 +133,7 @@ export function finishTask(
     const zh = account.lang === 'zh';
     addInbox(world, account, {
       kind: 'task',
-      title:
-        status === 'done'
-          ? zh
-            ? `已完成：${task.title}`
-            : `Done: ${task.title}`
-          : zh
-            ? `失败：${task.title}`
-            : `Failed: ${task.title}`,
+      title: zh ? `${ENDED[status].zh}：${task.title}` : `${ENDED[status].en}: ${task.title}`,
       body: options.body ?? '',
       taskId: task.id,
     });
