@@ -63,31 +63,37 @@ function walk(schema: Schema, value: unknown, path: string, out: Difference[]): 
   if (schema.const !== undefined) return; // a tag: unknown values are displayable text
   const expected = typeName(schema);
   if (expected === undefined) return;
-  const got = typeOf(value);
   if (value === undefined) {
     out.push({ kind: 'missing', path: path || '(answer)' });
     return;
   }
+  const got = typeOf(value);
   if (!typeMatches(expected, got)) {
     out.push({ kind: 'retyped', path: path || '(answer)', expected, got });
     return;
   }
   if (expected === 'array' && schema.items) {
     (value as unknown[]).slice(0, MAX_ITEMS_CHECKED).forEach((item) => walk(schema.items, item, `${path}[]`, out));
-  } else if (expected === 'object') {
-    const record = value as Record<string, unknown>;
-    const properties: Record<string, Schema> = schema.properties ?? {};
-    const required = new Set<string>(schema.required ?? []);
-    for (const [name, sub] of Object.entries(properties)) {
-      const at = path ? `${path}.${name}` : name;
-      if (record[name] === undefined) {
-        if (required.has(name)) out.push({ kind: 'missing', path: at });
-      } else walk(sub, record[name], at, out);
-    }
-    if (schema.properties)
-      for (const name of Object.keys(record))
-        if (!(name in properties)) out.push({ kind: 'extra', path: path ? `${path}.${name}` : name });
+  } else if (expected === 'object') walkObject(schema, value as Record<string, unknown>, path, out);
+}
+
+/** An object's fields: required ones missing, known ones walked, and (when the shape lists its fields) unknown ones. */
+function walkObject(schema: Schema, record: Record<string, unknown>, path: string, out: Difference[]): void {
+  const properties: Record<string, Schema> = schema.properties ?? {};
+  const required = new Set<string>(schema.required ?? []);
+  for (const [name, sub] of Object.entries(properties)) {
+    const at = fieldPath(path, name);
+    if (record[name] !== undefined) walk(sub, record[name], at, out);
+    else if (required.has(name)) out.push({ kind: 'missing', path: at });
   }
+  if (!schema.properties) return;
+  for (const name of Object.keys(record)) {
+    if (!(name in properties)) out.push({ kind: 'extra', path: fieldPath(path, name) });
+  }
+}
+
+function fieldPath(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
 }
 
 function walkUnion(branches: Schema[], value: unknown, path: string, out: Difference[]): void {
