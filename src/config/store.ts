@@ -62,22 +62,29 @@ export function normalize(raw: unknown): ConfigFile {
   const profiles: Record<string, Profile> = {};
   if (isRecord(record.profiles)) {
     for (const [name, value] of Object.entries(record.profiles)) {
-      if (!isRecord(value)) continue;
-      const profile: Profile = {};
-      if (typeof value.baseUrl === 'string' && value.baseUrl !== '') profile.baseUrl = value.baseUrl;
-      if (typeof value.apiKey === 'string' && value.apiKey !== '') profile.apiKey = value.apiKey;
-      if (value.lang === 'zh' || value.lang === 'en') profile.lang = value.lang;
-      if (typeof value.space === 'string' && value.space !== '') profile.space = value.space;
-      if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0)
-        profile.rateLimit = value.rateLimit;
-      if (typeof value.pager === 'string') profile.pager = value.pager;
-      if (value.sandbox === true) profile.sandbox = true;
-      profiles[name] = profile;
+      if (isRecord(value)) profiles[name] = normalizeProfile(value);
     }
   }
-  const currentProfile =
-    typeof record.currentProfile === 'string' && record.currentProfile !== '' ? record.currentProfile : undefined;
+  const currentProfile = nonEmptyString(record.currentProfile) ? record.currentProfile : undefined;
   return currentProfile === undefined ? { profiles } : { currentProfile, profiles };
+}
+
+/** One profile's well-typed fields; the rest is left out. */
+function normalizeProfile(value: Record<string, unknown>): Profile {
+  const profile: Profile = {};
+  if (nonEmptyString(value.baseUrl)) profile.baseUrl = value.baseUrl;
+  if (nonEmptyString(value.apiKey)) profile.apiKey = value.apiKey;
+  if (value.lang === 'zh' || value.lang === 'en') profile.lang = value.lang;
+  if (nonEmptyString(value.space)) profile.space = value.space;
+  if (typeof value.rateLimit === 'number' && Number.isFinite(value.rateLimit) && value.rateLimit > 0)
+    profile.rateLimit = value.rateLimit;
+  if (typeof value.pager === 'string') profile.pager = value.pager;
+  if (value.sandbox === true) profile.sandbox = true;
+  return profile;
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
