@@ -38,7 +38,7 @@ export default tseslint.config(
   // Not yet: files with a function over the limit when the rule came in. The list only
   // shrinks: split the function, then take the file off.
   {
-    files: ['src/io/width.ts', 'src/upload/discover.ts', 'src/upload/sync-plan.ts'],
+    files: ['src/io/width.ts', 'src/upload/discover.ts'],
     rules: { 'sonarjs/cognitive-complexity': 'off' },
   },
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
@@ -53,7 +53,6 @@ export default tseslint.config(
       'src/upload/discover.ts',
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',
-      'src/upload/sync-plan.ts',
     ],
     rules: { 'no-nested-ternary': 'off' },
   },

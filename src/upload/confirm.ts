@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { LibraryItem } from '../api/shapes.js';
 import { ApiError, CliError, ExitCode } from '../errors.js';
 import type { Source } from './discover.js';
-import { listSpace, notListed } from './sync-plan.js';
+import { listSpace, notListed } from './sync-listing.js';
 import { creditsStopHint } from '../api/credits-hint.js';
 import type { FileResult, UploadOptions, UploadSummary } from './uploader.js';
 import type { CallResult, Responses } from '../api/client.js';

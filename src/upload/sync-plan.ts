@@ -17,21 +17,11 @@
 // sent again under its own name and note, once (a migration, reported as
 // such); a changed or removed one goes as any earlier version.
 //
-// What the listing must say (the contract does not show LibraryItem's fields):
-//   note      which items came from DIR. Without it (or when an upload's answer
-//             gives the item another note than was sent) nothing is deleted —
-//             no replaced version, no removed file — and the run says so;
-//             uploads still go.
-//   sha256    which files are unchanged, without a request. Without it every
-//             file is sent (the service recognises the bytes: nothing is added
-//             twice) and the answer's item id tells unchanged from replaced.
-//
-// The plan (this file) reads only: the listing, and the files' SHA-256 (the
+// The plan (this file) reads only: the listing (sync-listing.ts), and the files' SHA-256 (the
 // digest cache spares re-reading large unchanged ones). The run is sync.ts.
-import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
-import { paginate } from '../http/paginate.js';
 import type { Source } from './discover.js';
+import type { listSpace, Listed, Mapping } from './sync-listing.js';
 import { pathOfName, pathOfNote, syncFileName } from './sync-names.js';
 
 export { pathOfName, pathOfNote, prefixProblem, syncFileName, syncName, syncNote } from './sync-names.js';
@@ -39,22 +29,6 @@ import type { DigestCache, FolderDigests } from './digest-cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sha256Of } from './prepare.js';
-
-export interface Mapping {
-  names: boolean;
-  hashes: boolean;
-}
-
-/** An item of the space as listed: only what sync reads. */
-export interface Listed {
-  id: string;
-  fileName?: string;
-  note?: string | null;
-  /** Mapped by the earlier scheme's file name (`<prefix>:a:b.md`), not by its note. */
-  legacy?: boolean;
-  sha256?: string;
-  size?: number;
-}
 
 export interface PlannedFile {
   source: Source;
@@ -95,85 +69,6 @@ export interface SyncPlan {
   listed: number;
   listedIds: ReadonlySet<string>;
   listRequests: number;
-}
-
-const PAGE = 200;
-
-// ---------------------------------------------------------------- the listing
-
-/** Every file item of the space, with what the listing says of names and SHA-256. */
-export async function listSpace(
-  api: ApiClient,
-  space: string,
-  signal: AbortSignal | undefined,
-): Promise<{ items: Listed[]; mapping: Mapping; requests: number }> {
-  const items: Listed[] = [];
-  let names = true;
-  let hashes = true;
-  let requests = 0;
-  // paginate follows every cursor, and stops with an error on one that loops or is not text:
-  // a listing cut short would make files the space holds look missing.
-  const listing = paginate<unknown>(
-    async (cursor) => {
-      // Read field by field below (what is not read is not needed): the pages are not compared with their shape.
-      const page = await api.call('listLibrary', {
-        query: { space, kind: 'file', limit: PAGE, ...(cursor ? { cursor } : {}) },
-        signal,
-        unchecked: true,
-      });
-      requests++;
-      const listed: unknown = (page as { items?: unknown }).items;
-      // Read as a map, a listing that is not a list would look like an empty space: stop instead.
-      if (!Array.isArray(listed))
-        throw new CliError(
-          'the library listing did not come as {items: [...]}: kagent cannot tell what the space holds, and sent nothing',
-          { code: 'UNEXPECTED_ANSWER' },
-        );
-      return { items: listed as unknown[], nextCursor: (page as { nextCursor?: unknown }).nextCursor as string | null };
-    },
-    { all: true },
-  );
-  const seen = new Set<string>();
-  for await (const raw of listing) {
-    const item = (raw ?? {}) as Record<string, unknown>;
-    if (typeof item.id !== 'string') continue;
-    // The same item on two pages (the listing moved under the cursor) is one item: one line, one count.
-    if (seen.has(item.id)) continue;
-    seen.add(item.id);
-    // An item of another space: the service did not filter as asked. Deleting by such a listing
-    // could reach items of other spaces, so nothing is done (the docs promise they are never touched).
-    if (typeof item.spaceId === 'string' && item.spaceId !== space)
-      throw new CliError(
-        `the library listing of space ${space} holds item ${item.id} of space ${item.spaceId}: the service did not list what was asked, and kagent sent nothing`,
-        { code: 'UNEXPECTED_ANSWER' },
-      );
-    if (item.kind !== undefined && item.kind !== 'file') continue;
-    const fileName = typeof item.fileName === 'string' ? item.fileName : undefined;
-    const note = typeof item.note === 'string' || item.note === null ? item.note : undefined;
-    const sha256 =
-      typeof item.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(item.sha256) ? item.sha256.toLowerCase() : undefined;
-    if (note === undefined) names = false;
-    if (sha256 === undefined) hashes = false;
-    items.push({
-      id: item.id,
-      ...(fileName !== undefined ? { fileName } : {}),
-      ...(note !== undefined ? { note } : {}),
-      ...(sha256 !== undefined ? { sha256 } : {}),
-      ...(typeof item.size === 'number' ? { size: item.size } : {}),
-    });
-  }
-  return { items, mapping: { names, hashes }, requests };
-}
-
-/** The ids among `ids` that the space's listing does not show: one more listing (pages of 200). */
-export async function notListed(
-  api: ApiClient,
-  space: string,
-  ids: Iterable<string>,
-  signal: AbortSignal | undefined,
-): Promise<Set<string>> {
-  const there = new Set((await listSpace(api, space, signal)).items.map((item) => item.id));
-  return new Set([...ids].filter((id) => !there.has(id)));
 }
 
 // ---------------------------------------------------------------- the plan
@@ -219,14 +114,7 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
     hashing.catch((error: unknown) => error as Error),
   ]);
   if (digests instanceof Error) throw digests;
-  const ours = mapped(items, mapping, input);
-  const bySha = new Map<string, Listed>();
-  if (mapping.hashes)
-    for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
-  const present = new Set(input.sources.map((s) => s.rel));
-  /** The path an item of DIR stands for. */
-  const pathOf = new Map<string, string>();
-  for (const [rel, list] of ours) for (const item of list) pathOf.set(item.id, rel);
+  const index = indexListing(items, mapping, input);
 
   const files: PlannedFile[] = [];
   const refused: Source[] = [];
@@ -238,42 +126,16 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
       refused.push(source);
       continue;
     }
-    const previous = ours.get(source.rel) ?? [];
     const sha256 = mapping.hashes ? digests.get(source) : undefined;
-    if (sha256 === undefined) {
-      // No SHA-256 in the listing, or the file is unreadable now (the upload reports it with its own code).
-      files.push({ source, rel: source.rel, action: previous.length > 0 ? 'replace' : 'upload', previous });
-      continue;
-    }
-    localShas.set(sha256, source.rel);
-    const own = previous.find((item) => item.sha256 === sha256 && !item.legacy);
-    const legacy = own ? undefined : previous.find((item) => item.sha256 === sha256);
-    const holder = own ?? (legacy ? undefined : bySha.get(sha256));
-    const stale = previous.filter((item) => item.sha256 !== sha256);
-    // The bytes under the earlier scheme's name, or with --delete under a gone file's: that item goes
-    // first (an upload would be answered with it), and the file goes up under its own name.
-    const renamed = holder && input.deleting && pathOf.has(holder.id) && !present.has(pathOf.get(holder.id) as string);
-    const first = legacy ?? (renamed ? holder : undefined);
-    if (first) early.set(first.id, source.rel);
-    const file: PlannedFile = first
-      ? {
-          source,
-          rel: source.rel,
-          sha256,
-          action: stale.length > 0 ? 'replace' : 'upload',
-          previous: stale,
-          first: [first],
-        }
-      : holder
-        ? { source, rel: source.rel, sha256, action: 'keep', holder, previous: stale }
-        : { source, rel: source.rel, sha256, action: previous.length > 0 ? 'replace' : 'upload', previous };
-    if (legacy) file.migrated = legacy;
+    if (sha256 !== undefined) localShas.set(sha256, source.rel);
+    const file = planFile(source, sha256, index);
+    if (file.first) early.set(file.first[0]!.id, source.rel);
     files.push(file);
   }
   sendWhereHolderGoes(files, early);
 
-  const removals = plannedRemovals(ours, present, early, localShas);
-  removals.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const removals = plannedRemovals(index.ours, index.present, early, localShas);
+  removals.sort((a, b) => compareCodeUnits(a.rel, b.rel));
   // An older version's bytes that are now another file's stay, as that file's item.
   for (const file of files)
     file.previous = file.previous.filter((item) => item.sha256 === undefined || !localShas.has(item.sha256));
@@ -286,6 +148,73 @@ export async function planSync(input: PlanInput): Promise<SyncPlan> {
     listedIds: new Set(items.map((item) => item.id)),
     listRequests: requests,
   };
+}
+
+/** What the listing says of DIR, read once for every file. */
+interface ListingIndex {
+  /** DIR's items by path (mapped). */
+  ours: Map<string, Listed[]>;
+  /** The first item listed with each SHA-256 (none when the listing gives no SHA-256). */
+  bySha: Map<string, Listed>;
+  /** The path each item of DIR stands for. */
+  pathOf: Map<string, string>;
+  /** The paths of DIR's files now. */
+  present: Set<string>;
+  deleting: boolean;
+}
+
+function indexListing(items: Listed[], mapping: Mapping, input: PlanInput): ListingIndex {
+  const ours = mapped(items, mapping, input);
+  const bySha = new Map<string, Listed>();
+  if (mapping.hashes)
+    for (const item of items) if (item.sha256 && !bySha.has(item.sha256)) bySha.set(item.sha256, item);
+  const pathOf = new Map<string, string>();
+  for (const [rel, list] of ours) for (const item of list) pathOf.set(item.id, rel);
+  const present = new Set(input.sources.map((s) => s.rel));
+  return { ours, bySha, pathOf, present, deleting: input.deleting === true };
+}
+
+/**
+ * One readable file's plan. Without its SHA-256 (none in the listing, or the file unreadable now: the
+ * upload reports it with its own code), it goes up. With it: kept where an item holds its bytes, else
+ * sent; an item holding its bytes under another name goes first (`first`).
+ */
+function planFile(source: Source & { rel: string }, sha256: string | undefined, index: ListingIndex): PlannedFile {
+  const { rel } = source;
+  const previous = index.ours.get(rel) ?? [];
+  if (sha256 === undefined) return { source, rel, action: sendAction(previous), previous };
+  const own = previous.find((item) => item.sha256 === sha256 && !item.legacy);
+  const legacy = own ? undefined : previous.find((item) => item.sha256 === sha256);
+  const holder = own ?? (legacy ? undefined : index.bySha.get(sha256));
+  const stale = previous.filter((item) => item.sha256 !== sha256);
+  // The bytes under the earlier scheme's name, or with --delete under a gone file's: that item goes
+  // first (an upload would be answered with it), and the file goes up under its own name.
+  const first = legacy ?? renamedFrom(holder, index);
+  if (first) {
+    const file: PlannedFile = { source, rel, sha256, action: sendAction(stale), previous: stale, first: [first] };
+    if (legacy) file.migrated = legacy;
+    return file;
+  }
+  if (holder) return { source, rel, sha256, action: 'keep', holder, previous: stale };
+  return { source, rel, sha256, action: sendAction(previous), previous };
+}
+
+/** A file sent replaces its path's earlier items, if any. */
+function sendAction(earlier: Listed[]): 'upload' | 'replace' {
+  return earlier.length > 0 ? 'replace' : 'upload';
+}
+
+/** With --delete, the item holding a file's bytes when it is the item of a file gone from DIR (a rename). */
+function renamedFrom(holder: Listed | undefined, index: ListingIndex): Listed | undefined {
+  if (!holder || !index.deleting) return undefined;
+  const rel = index.pathOf.get(holder.id);
+  return rel !== undefined && !index.present.has(rel) ? holder : undefined;
+}
+
+/** Paths in the order of their UTF-16 code units (as `<` compares them), whatever the locale. */
+function compareCodeUnits(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
 }
 
 /** A file whose bytes are held by an item deleted first goes up too (after it, answered with the new item). */

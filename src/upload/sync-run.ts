@@ -19,8 +19,8 @@ import { runSync } from './sync.js';
 import { createSyncReporter } from './sync-report.js';
 import { syncDryRun } from './plan.js';
 import { discoverOptions, type FileOptions } from './walk-options.js';
+import { listSpace } from './sync-listing.js';
 import {
-  listSpace,
   planSync,
   deletesByPath,
   plannedDeletes,

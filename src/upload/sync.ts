@@ -14,7 +14,8 @@
 import type { LibraryItem } from '../api/shapes.js';
 import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.js';
 import { refusalExitCode, type Source } from './discover.js';
-import { notListed, tooManyDeletes, type Listed, type PlannedFile } from './sync-plan.js';
+import { notListed, type Listed } from './sync-listing.js';
+import { tooManyDeletes, type PlannedFile } from './sync-plan.js';
 import type { FileResult, UploadSummary } from './uploader.js';
 import type { RunOptions, SyncEntry, SyncStatus, SyncSummary } from './sync-types.js';
 

@@ -19,7 +19,7 @@ import { abortError, ApiError, CliError, ExitCode, mostSevere } from '../errors.
 import { FileBody } from './body.js';
 import { refusalExitCode, type Source } from './discover.js';
 import { uploadKey } from './key.js';
-import type { Listed } from './sync-plan.js';
+import type { Listed } from './sync-listing.js';
 import { checkedPlace, confirmInSpace, creditsHint, planFromListing } from './confirm.js';
 import type { DigestCache } from './digest-cache.js';
 import { inspect, overLimit, sha256Of, type Inspection, type Refusal } from './prepare.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { parseRetryAfter } from '../../src/http/backoff.js';
-import { listSpace } from '../../src/upload/sync-plan.js';
+import { listSpace } from '../../src/upload/sync-listing.js';
 import type { Pacer } from '../../src/http/pacer.js';
 import { createFakeClock } from '../helpers/fault-server.js';
 import { hostileServer, type HostileServer } from '../helpers/hostile-server.js';
