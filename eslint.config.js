@@ -38,7 +38,7 @@ export default tseslint.config(
   // Not yet: files with a function over the limit when the rule came in. The list only
   // shrinks: split the function, then take the file off.
   {
-    files: ['src/io/width.ts', 'src/upload/discover.ts'],
+    files: ['src/upload/discover.ts'],
     rules: { 'sonarjs/cognitive-complexity': 'off' },
   },
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
@@ -48,7 +48,6 @@ export default tseslint.config(
       'src/io/format.ts',
       'src/io/input.ts',
       'src/io/output.ts',
-      'src/io/width.ts',
       'src/kit/idempotency-key.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',

@@ -54,12 +54,7 @@ function tokenize(text: string): Token[] {
   const graphemesOf = (part: string) => {
     for (const { segment } of segmenter().segment(part)) {
       const width = graphemeWidth(segment);
-      // A no-break space (U+00A0) holds what it joins on one line (an arrow and its URL): not a place to break.
-      tokens.push({
-        text: segment,
-        width,
-        kind: /^[^\S\u00a0]+$/.test(segment) ? 'space' : width >= 2 ? 'wide' : 'word',
-      });
+      tokens.push({ text: segment, width, kind: graphemeKind(segment, width) });
     }
   };
   const flushPlain = (until: number) => {
@@ -90,6 +85,12 @@ function tokenize(text: string): Token[] {
   plainFrom = Math.min(plainFrom, text.length);
   flushPlain(text.length);
   return tokens;
+}
+
+function graphemeKind(segment: string, width: number): Kind {
+  // A no-break space (U+00A0) holds what it joins on one line (an arrow and its URL): not a place to break.
+  if (/^[^\S\u00a0]+$/.test(segment)) return 'space';
+  return width >= 2 ? 'wide' : 'word';
 }
 
 /** A token's graphemes, for splitting a word wider than the line. */
@@ -125,7 +126,7 @@ class Pen {
       const code = codes[i] ?? 0;
       if (code === 38 || code === 48) {
         // An extended colour takes its parameters with it: 38;5;N or 38;2;R;G;B.
-        const length = codes[i + 1] === 5 ? 3 : codes[i + 1] === 2 ? 5 : 1;
+        const length = EXTENDED_COLOUR_LENGTH[codes[i + 1] ?? 0] ?? 1;
         this.open.set(code === 38 ? 'fg' : 'bg', `\x1b[${codes.slice(i, i + length).join(';')}m`);
         i += length - 1;
         continue;
@@ -139,8 +140,12 @@ class Pen {
 
   /** What ends the line cleanly (a link is closed with the terminator it was opened with). */
   close(): string {
-    const link = this.link ? (this.link.endsWith('\x07') ? '\x1b]8;;\x07' : '\x1b]8;;\x1b\\') : '';
-    return `${link}${this.open.size > 0 ? '\x1b[0m' : ''}`;
+    return `${this.closeLink()}${this.open.size > 0 ? '\x1b[0m' : ''}`;
+  }
+
+  private closeLink(): string {
+    if (!this.link) return '';
+    return this.link.endsWith('\x07') ? '\x1b]8;;\x07' : '\x1b]8;;\x1b\\';
   }
 
   /** What starts the next line in the same state. */
@@ -148,6 +153,9 @@ class Pen {
     return `${[...this.open.values()].join('')}${this.link ?? ''}`;
   }
 }
+
+// How many codes an extended colour takes, by its mode: 38;5;N (a palette index) or 38;2;R;G;B.
+const EXTENDED_COLOUR_LENGTH: Record<number, number> = { 5: 3, 2: 5 };
 
 // SGR attributes: the codes that set each and the one that ends it (22 ends both bold and dim).
 const SGR_SLOTS: [string, number[], number][] = [
@@ -297,72 +305,106 @@ export function wrapText(text: string, width: number, options: WrapOptions = {})
 function wrapLine(line: string, width: number, options: WrapOptions): string {
   if (displayWidth(line) <= width) return line;
   const tokens = tokenize(line);
-  const visible = tokens.map((token) => ('text' in token ? token.text : '')).join('');
-  const hanging = Math.min(options.hanging ?? displayWidth(HANGING.exec(visible)?.[1] ?? ''), Math.floor(width / 2));
-  const indent = ' '.repeat(hanging);
-  const pen = new Pen();
-  const lines: string[] = [];
-  let out = '';
-  let used = 0;
-  let lineHasText = false;
-  let pendingSpace: Piece | undefined;
-
-  const emitTokens = (list: Token[]) => {
-    for (const token of list) {
-      if ('escape' in token) {
-        pen.apply(token.escape);
-        out += token.escape;
-      } else {
-        out += token.text;
-        used += token.width;
-      }
-    }
-  };
-  const escapesOnly = (list: Token[]) => {
-    for (const token of list) {
-      if ('escape' in token) {
-        pen.apply(token.escape);
-        out += token.escape;
-      }
-    }
-  };
-  const breakLine = () => {
-    lines.push(`${out.replace(/[ \t]+$/, '')}${pen.close()}`);
-    out = `${indent}${pen.reopen()}`;
-    used = hanging;
-    lineHasText = false;
-  };
-
+  const writer = new LineWriter(width, hangingOf(tokens, width, options));
   for (const piece of keepCommandsWhole(pieces(tokens))) {
-    if (piece.kind === 'space') {
-      if (!lineHasText && lines.length === 0)
-        emitTokens(piece.tokens); // leading indentation stays
-      else if (!lineHasText) escapesOnly(piece.tokens);
-      else pendingSpace = piece;
-      continue;
-    }
-    const spaceWidth = pendingSpace?.width ?? 0;
-    if (lineHasText && used + spaceWidth + piece.width > width) {
-      if (pendingSpace) escapesOnly(pendingSpace.tokens);
-      pendingSpace = undefined;
-      breakLine();
-    } else if (pendingSpace) {
-      emitTokens(pendingSpace.tokens);
-      pendingSpace = undefined;
-    }
-    if (used + piece.width > width && piece.kind === 'word' && !URL_LIKE.test(piece.plain) && !CODE.test(piece.plain)) {
-      // One word wider than the line: split it where it must be.
-      for (const token of piece.tokens.flatMap(graphemeTokens)) {
-        if ('text' in token && lineHasText && used + token.width > width) breakLine();
-        emitTokens([token]);
-        if ('text' in token) lineHasText = true;
-      }
-      continue;
-    }
-    emitTokens(piece.tokens);
-    lineHasText = true;
+    if (piece.kind === 'space') writer.space(piece);
+    else writer.text(piece);
   }
-  if (pendingSpace) escapesOnly(pendingSpace.tokens);
-  lines.push(out.replace(/[ \t]+$/, ''));
-  return lines.join('\n');
+  return writer.finish();
+}
+
+/** Continuation lines' indentation: as asked, or under the first line's text; at most half the line. */
+function hangingOf(tokens: Token[], width: number, options: WrapOptions): number {
+  const visible = tokens.map((token) => ('text' in token ? token.text : '')).join('');
+  return Math.min(options.hanging ?? displayWidth(HANGING.exec(visible)?.[1] ?? ''), Math.floor(width / 2));
+}
+
+/** A word that may be split when it alone is wider than the line: not a URL, not a command in backticks. */
+function splittable(piece: Piece): boolean {
+  return piece.kind === 'word' && !URL_LIKE.test(piece.plain) && !CODE.test(piece.plain);
+}
+
+/** The lines of one wrapped input line, written piece by piece. */
+class LineWriter {
+  private readonly pen = new Pen();
+  private readonly lines: string[] = [];
+  private out = '';
+  private used = 0;
+  private lineHasText = false;
+  /** The space after a word: written only if the next word fits after it on the same line. */
+  private pendingSpace: Piece | undefined;
+
+  constructor(
+    private readonly width: number,
+    private readonly hanging: number,
+  ) {}
+
+  space(piece: Piece): void {
+    if (this.lineHasText) this.pendingSpace = piece;
+    else if (this.lines.length === 0)
+      this.emit(piece.tokens); // leading indentation stays
+    else this.escapesOnly(piece.tokens);
+  }
+
+  text(piece: Piece): void {
+    this.settleSpace(piece.width);
+    if (this.used + piece.width > this.width && splittable(piece)) this.splitWord(piece);
+    else {
+      this.emit(piece.tokens);
+      this.lineHasText = true;
+    }
+  }
+
+  finish(): string {
+    if (this.pendingSpace) this.escapesOnly(this.pendingSpace.tokens);
+    this.lines.push(this.out.replace(/[ \t]+$/, ''));
+    return this.lines.join('\n');
+  }
+
+  /** The space before a word: written when the word fits after it, else the line breaks there (its styles still count). */
+  private settleSpace(wordWidth: number): void {
+    const space = this.pendingSpace;
+    this.pendingSpace = undefined;
+    if (this.lineHasText && this.used + (space?.width ?? 0) + wordWidth > this.width) {
+      if (space) this.escapesOnly(space.tokens);
+      this.breakLine();
+    } else if (space) this.emit(space.tokens);
+  }
+
+  /** One word wider than the line: split it where it must be. */
+  private splitWord(piece: Piece): void {
+    for (const token of piece.tokens.flatMap(graphemeTokens)) {
+      if ('text' in token && this.lineHasText && this.used + token.width > this.width) this.breakLine();
+      this.emit([token]);
+      if ('text' in token) this.lineHasText = true;
+    }
+  }
+
+  private emit(list: Token[]): void {
+    for (const token of list) {
+      if ('escape' in token) {
+        this.pen.apply(token.escape);
+        this.out += token.escape;
+      } else {
+        this.out += token.text;
+        this.used += token.width;
+      }
+    }
+  }
+
+  private escapesOnly(list: Token[]): void {
+    for (const token of list) {
+      if ('escape' in token) {
+        this.pen.apply(token.escape);
+        this.out += token.escape;
+      }
+    }
+  }
+
+  private breakLine(): void {
+    this.lines.push(`${this.out.replace(/[ \t]+$/, '')}${this.pen.close()}`);
+    this.out = `${' '.repeat(this.hanging)}${this.pen.reopen()}`;
+    this.used = this.hanging;
+    this.lineHasText = false;
+  }
 }
