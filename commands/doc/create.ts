@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
+import { idempotencyKeyOption, spaceOption, fieldsGiven } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { bodyFrom } from './shared.js';
@@ -56,12 +56,8 @@ export default defineCommand({
   ],
   async run(ctx, opts) {
     const given = await bodyFrom(ctx, opts);
-    const request: Record<string, unknown> = {};
-    if (opts.title !== undefined) request.title = opts.title;
-    if (given) request.markdown = given.text;
     const spaceRef = opts.space ?? ctx.config.space;
-    if (spaceRef !== undefined) request.spaceId = spaceRef;
-    if (opts.folder !== undefined) request.folderId = opts.folder;
+    const request = fieldsGiven({ title: opts.title, markdown: given?.text, spaceId: spaceRef, folderId: opts.folder });
     const flagFor = {
       title: '--title',
       markdown: given?.flag ?? 'the body',

@@ -1,6 +1,7 @@
 import type { Revision } from '../../src/api/shapes.js';
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { fieldsGiven } from '../../src/kit/options.js';
 import { withNotFound } from '../../src/io/not-found.js';
 import { bodyFrom } from './shared.js';
 import { conflictError, isConflict, printRevision, readDoc } from '../../src/docsync/revision.js';
@@ -37,9 +38,7 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     const given = await bodyFrom(ctx, opts);
-    const request: Record<string, unknown> = {};
-    if (opts.title !== undefined) request.title = opts.title;
-    if (given) request.body = given.text;
+    const request = fieldsGiven({ title: opts.title, body: given?.text });
     if (Object.keys(request).length === 0)
       throw new UsageError('nothing to change: give --title and/or the body (--file PATH, --file - or --body TEXT)');
     checkInput(

@@ -1,7 +1,7 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
-import { spaceOption } from '../../src/kit/options.js';
+import { spaceOption, fieldsGiven } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
 
 import { printDone } from '../../src/io/outcome.js';
@@ -24,9 +24,7 @@ export default defineCommand({
   async run(ctx, opts, args) {
     if (opts.note === undefined && opts.space === undefined)
       throw new UsageError('nothing to change: give --note and/or --space');
-    const body: Record<string, unknown> = {};
-    if (opts.note !== undefined) body.note = opts.note === '' ? null : opts.note;
-    if (opts.space !== undefined) body.space = opts.space;
+    const body = fieldsGiven({ note: opts.note === '' ? null : opts.note, space: opts.space });
     checkInput(S.UpdateLibraryItemRequest, body, { note: '--note', space: '--space' });
     if (opts.space !== undefined) body.space = await spaceIdFor(ctx, opts.space);
     const api = await ctx.api();

@@ -3,7 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor } from '../../src/kit/space.js';
-import { reportRunRefusal } from '../../src/upload/ci-report.js';
+import { reportingRefusal } from '../../src/upload/ci-report.js';
 import { syncRun, type SyncOptions } from '../../src/upload/sync-run.js';
 import * as S from '../../src/api/shapes.js';
 import { fileOptions } from './shared.js';
@@ -55,11 +55,10 @@ export default defineCommand({
     'KAGENT_API_KEY=$SECRET kagent lib sync docs --space Handbook --prefix "$GITHUB_REPOSITORY" --delete --yes --max-deletes 20',
   ],
   async run(ctx, opts, args) {
-    // A refusal of the whole run is also said where CI shows it (an ::error annotation, the step summary).
-    await (async () => {
+    await reportingRefusal(ctx, 'kagent lib sync', async () => {
       const spaceRef = spaceOf(ctx, opts);
       await syncRun(ctx, opts, args.dir, () => spaceIdFor(ctx, spaceRef));
-    })().catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib sync', error));
+    });
   },
 });
 

@@ -1,7 +1,7 @@
 import { defineCommand, checkInput } from '../../src/kit/define.js';
 import { spaceOption } from '../../src/kit/options.js';
 import { spaceIdFor, spaceNameLookup } from '../../src/kit/space.js';
-import { reportRunRefusal } from '../../src/upload/ci-report.js';
+import { reportingRefusal } from '../../src/upload/ci-report.js';
 import { uploadRun } from '../../src/upload/upload-run.js';
 import type { Target } from '../../src/upload/uploader.js';
 import * as S from '../../src/api/shapes.js';
@@ -60,7 +60,7 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     // A refusal of the whole run (credits exhausted included) is also said where CI shows it, as lib sync does.
-    await (async () => {
+    await reportingRefusal(ctx, 'kagent lib upload', async () => {
       const target: Target = {};
       if (opts.note !== undefined) target.note = opts.note;
       if (ctx.config.lang) target.lang = ctx.config.lang;
@@ -74,6 +74,6 @@ export default defineCommand({
       // Which space each file landed in (the service picks one without --space): its name from one lookup.
       const spaces = { ref, id: (r: string) => spaceIdFor(ctx, r), name: spaceNameLookup(ctx) };
       await uploadRun(ctx, opts, args.paths, target, spaces);
-    })().catch((error: unknown) => reportRunRefusal(ctx, 'kagent lib upload', error));
+    });
   },
 });

@@ -1,7 +1,7 @@
 import type { MediaStarted } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
-import { idempotencyKeyOption, spaceOption } from '../../src/kit/options.js';
+import { idempotencyKeyOption, spaceOption, fieldsGiven } from '../../src/kit/options.js';
 import { checkIdempotencyKey, noteReplay } from '../../src/kit/idempotency-key.js';
 import { checkUrl, getQuote, creditsLeft, explainMediaError, followHint, finishFollowing } from './shared.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
@@ -52,10 +52,8 @@ export default defineCommand({
   async run(ctx, opts, args) {
     const [url, ...more] = args.urls;
     if (url === undefined) throw new UsageError('give a link to transcribe');
-    const body: Record<string, unknown> = { url: url };
-    if (ctx.config.lang !== undefined) body.lang = ctx.config.lang;
     const spaceRef = opts.space ?? ctx.config.space;
-    if (spaceRef !== undefined) body.spaceId = spaceRef;
+    const body = fieldsGiven({ url, lang: ctx.config.lang, spaceId: spaceRef });
     checkInput(S.StartMediaRequest, body, {
       url: 'URL',
       lang: '--lang',

@@ -1,5 +1,6 @@
 import { UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { fieldsGiven } from '../../src/kit/options.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { label } from './shared.js';
 import { printDone } from '../../src/io/outcome.js';
@@ -22,11 +23,12 @@ export default defineCommand({
     'kagent space edit Research --no-icon',
   ],
   async run(ctx, opts, args) {
-    const body: Record<string, unknown> = {};
-    if (opts.name !== undefined) body.name = opts.name;
-    if (opts.icon !== undefined) body.icon = opts.icon === false ? null : opts.icon;
-    if (opts.description !== undefined) body.description = opts.description;
-    if (opts.position !== undefined) body.position = opts.position;
+    const body = fieldsGiven({
+      name: opts.name,
+      icon: opts.icon === false ? null : opts.icon,
+      description: opts.description,
+      position: opts.position,
+    });
     if (Object.keys(body).length === 0)
       throw new UsageError(
         'nothing to change',

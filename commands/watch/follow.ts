@@ -4,7 +4,7 @@ import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { withNotFound } from '../../src/io/not-found.js';
-import { spaceOption } from '../../src/kit/options.js';
+import { spaceOption, fieldsGiven } from '../../src/kit/options.js';
 import { meOrNothing } from '../../src/watch/me.js';
 import { resolveSpace } from '../../src/kit/space.js';
 import { printDone } from '../../src/io/outcome.js';
@@ -42,8 +42,7 @@ export default defineCommand({
     'kagent watch follow ai-chips --json',
   ],
   async run(ctx, opts, args) {
-    const body: Record<string, unknown> = {};
-    if (opts.space !== undefined) body.spaceId = opts.space;
+    const body = fieldsGiven({ spaceId: opts.space });
     checkInput(S.FollowRequest, body, { spaceId: '--space' });
     let spaceName: string | undefined;
     if (opts.space !== undefined) {

@@ -1,5 +1,6 @@
 import { ApiError, CliError, UsageError } from '../../src/errors.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
+import { fieldsGiven } from '../../src/kit/options.js';
 import { suggest } from '../../src/kit/hints.js';
 import type { Context } from '../../src/context.js';
 import { notFoundHint } from '../../src/io/not-found.js';
@@ -30,10 +31,7 @@ export default defineCommand({
   ],
   async run(ctx, opts, args) {
     if (opts.clearAlerts && opts.alert !== undefined) throw new UsageError('use --alert or --clear-alerts, not both');
-    const body: Record<string, unknown> = {};
-    if (opts.cadence !== undefined) body.cadence = opts.cadence;
-    if (opts.alert !== undefined) body.alerts = opts.alert;
-    if (opts.clearAlerts) body.alerts = [];
+    const body = fieldsGiven({ cadence: opts.cadence, alerts: opts.clearAlerts ? [] : opts.alert });
     if (Object.keys(body).length === 0)
       throw new UsageError(
         'nothing to change: pass --cadence, --alert or --clear-alerts',

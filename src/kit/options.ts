@@ -46,3 +46,8 @@ export function paging(opts: { limit?: number; all?: boolean }): { limit?: numbe
   if (opts.all && opts.limit !== undefined) throw new UsageError('use --limit or --all, not both');
   return { limit: opts.limit, all: opts.all };
 }
+
+/** A request's fields as the command line gave them: those left undefined (a flag not given) are not sent. */
+export function fieldsGiven(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}

@@ -424,17 +424,22 @@ export async function reportSkipped(ctx: CiContext, skipped: Skipped[], filter?:
 const PER_FILE = new Set(['SYNC_FAILED', 'UPLOAD_FAILED']);
 
 /**
- * A run refused or stopped as a whole (TOO_MANY_DELETES, --delete without --yes, MAPPING_UNAVAILABLE, credits
- * exhausted…): in GitHub Actions, an `::error` annotation and a line in the step summary, then the error goes on.
+ * Runs `lib upload` or `lib sync` (`title`, as the report names it). A run refused or stopped as a whole
+ * (TOO_MANY_DELETES, --delete without --yes, MAPPING_UNAVAILABLE, credits exhausted…) is also said where CI
+ * shows it: in GitHub Actions, an `::error` annotation and a line in the step summary; then the error goes on.
  */
-export async function reportRunRefusal(ctx: CiContext, title: string, error: unknown): Promise<never> {
-  const code = (error as { code?: unknown }).code;
-  if (inGitHubActions(ctx.io.env) && error instanceof Error && typeof code === 'string' && !PER_FILE.has(code)) {
-    await emit(ctx.io.stderr, annotation('error', { title: `${title} refused (${code})` }, error.message));
-    await appendStepSummary(
-      ctx,
-      () => `### ${title}\n\n❌ Refused (${markdownCode(code)}): ${markdownText(sanitize(error.message))}\n\n`,
-    );
+export async function reportingRefusal(ctx: CiContext, title: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (inGitHubActions(ctx.io.env) && error instanceof Error && typeof code === 'string' && !PER_FILE.has(code)) {
+      await emit(ctx.io.stderr, annotation('error', { title: `${title} refused (${code})` }, error.message));
+      await appendStepSummary(
+        ctx,
+        () => `### ${title}\n\n❌ Refused (${markdownCode(code)}): ${markdownText(sanitize(error.message))}\n\n`,
+      );
+    }
+    throw error;
   }
-  throw error;
 }
