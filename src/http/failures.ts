@@ -136,16 +136,19 @@ export function redirectHint(url: URL, location: unknown): string {
 
 /** A 2xx whose Content-Type says it is not JSON (`type`, e.g. text/html): not the API's answer. */
 export function notJsonAnswer(method: string, url: URL, status: number, type: string, replayable: boolean): CliError {
-  const page = type === 'text/html' || type === 'application/xhtml+xml';
   return new CliError(`${method} ${url.pathname}: the service answered ${status} with ${type}, not JSON`, {
     exitCode: ExitCode.UNAVAILABLE,
     code: 'INVALID_RESPONSE',
-    hint: !replayable
-      ? 'the request reached the service and probably took effect: check before running it again'
-      : page
-        ? `${url.origin} answered with a web page (a wrong base URL, or a network's sign-in page?): check the base URL (--base-url / KAGENT_BASE_URL)`
-        : 'check the base URL (--base-url / KAGENT_BASE_URL), or try again later',
+    hint: notJsonHint(url, type, replayable),
   });
+}
+
+/** The hint for an answer that is not JSON: a write may have taken effect, so check before again; else the base URL is suspect (a web page most of all). */
+function notJsonHint(url: URL, type: string, replayable: boolean): string {
+  if (!replayable) return 'the request reached the service and probably took effect: check before running it again';
+  if (type === 'text/html' || type === 'application/xhtml+xml')
+    return `${url.origin} answered with a web page (a wrong base URL, or a network's sign-in page?): check the base URL (--base-url / KAGENT_BASE_URL)`;
+  return 'check the base URL (--base-url / KAGENT_BASE_URL), or try again later';
 }
 
 export function exhaustedHint(status: number, attempts: number, rate: number): string {
@@ -222,12 +225,18 @@ const DESCRIPTIONS: Record<string, string> = {
   ETIMEDOUT: 'timed out',
 };
 
+/** An error's code, else its cause's (fetch wraps the system's error), else UNKNOWN. */
+function errorCode(err: { code?: unknown; cause?: { code?: unknown } } | undefined): string {
+  if (typeof err?.code === 'string') return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  return 'UNKNOWN';
+}
+
 /** What a failure of the wire means: retried or not, may a write have happened, and how it reads. */
 export function classifyNetworkError(error: unknown): NetworkFailure {
   const err = error as
     { code?: unknown; name?: unknown; message?: unknown; status?: unknown; cause?: { code?: unknown } } | undefined;
-  const code =
-    typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : 'UNKNOWN';
+  const code = errorCode(err);
   const message = typeof err?.message === 'string' ? err.message : String(error);
   if (code === 'PROXY_AUTH' || code === 'PROXY_ERROR') {
     // A gateway's trouble may pass; credentials asked for will be asked again.
