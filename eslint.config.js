@@ -47,7 +47,6 @@ export default tseslint.config(
       'src/io/format.ts',
       'src/io/input.ts',
       'src/io/output.ts',
-      'src/kit/idempotency-key.ts',
       'src/upload/discover.ts',
       'src/upload/prepare.ts',
       'src/upload/sniff.ts',

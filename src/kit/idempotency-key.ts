@@ -17,16 +17,19 @@ export { replayNote, replayOrigin, type KeyedAnswer } from '../api/replay.js';
 
 export async function checkIdempotencyKey(key: string | undefined, flag = '--idempotency-key'): Promise<void> {
   if (key === undefined) return;
-  // A header's value loses white space at its ends on the way: " k" would reach the service as "k".
-  const message =
-    key.length === 0 || key.length > limits.idempotencyKeyMax
-      ? `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`
-      : key.trim() !== key || /[\x00-\x1f\x7f]/.test(key)
-        ? 'must not start or end with white space, nor hold control characters (a header would not carry them)'
-        : /[^\x00-\xff]/.test(key)
-          ? 'must be Latin-1 text: a header cannot carry a character past U+00FF'
-          : undefined;
+  const message = keyProblem(key);
   if (message) throw new InputError(`${flag} ${message}`, [{ path: flag, message }]);
+}
+
+/** What is wrong with a key, or undefined when the service and the header can take it. */
+function keyProblem(key: string): string | undefined {
+  if (key.length === 0 || key.length > limits.idempotencyKeyMax)
+    return `must be 1 to ${limits.idempotencyKeyMax} characters (got ${key.length})`;
+  // A header's value loses white space at its ends on the way: " k" would reach the service as "k".
+  if (key.trim() !== key || /[\x00-\x1f\x7f]/.test(key))
+    return 'must not start or end with white space, nor hold control characters (a header would not carry them)';
+  if (/[^\x00-\xff]/.test(key)) return 'must be Latin-1 text: a header cannot carry a character past U+00FF';
+  return undefined;
 }
 
 /** Says the replay note on stderr when there is one; true when it did (the usual success line is then left out). */
