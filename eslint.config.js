@@ -44,7 +44,6 @@ export default tseslint.config(
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
     files: [
-      'src/io/format.ts',
       'src/io/input.ts',
       'src/io/output.ts',
       'src/upload/discover.ts',

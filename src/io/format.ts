@@ -57,9 +57,8 @@ export function formatter(
     magenta: paint('magenta', color),
     underline: paint('underline', color),
     time: (value) => formatTime(value, tty, now()),
-    number: (value) =>
-      typeof value === 'number' ? (tty ? value.toLocaleString('en-US') : String(value)) : plain(value),
-    bytes: (value) => (typeof value === 'number' ? (tty ? formatBytes(value) : String(value)) : plain(value)),
+    number: numeric(tty, (value) => value.toLocaleString('en-US')),
+    bytes: numeric(tty, formatBytes),
     wrap: (text, options) => (tty ? wrapText(text, ctx.io.columns, options) : text),
     fields(rows) {
       // A value of another type than the view expected (tolerant reading) is shown as text.
@@ -88,6 +87,14 @@ export function fieldKey(label: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9.]+/g, '-')
     .replace(/^-|-$/g, '');
+}
+
+/** A number as `forPeople` says it on a terminal, its digits when piped; another type as text (tolerant reading). */
+function numeric(tty: boolean, forPeople: (value: number) => string): (value: unknown) => string {
+  return (value) => {
+    if (typeof value !== 'number') return plain(value);
+    return tty ? forPeople(value) : String(value);
+  };
 }
 
 function plain(value: unknown): string {

@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src/io/bytes.js';
-import { displayWidth, fieldKey, formatTime, relativeTime } from '../../src/io/format.js';
+import { displayWidth, fieldKey, formatter, formatTime, relativeTime } from '../../src/io/format.js';
+import { createIO } from '../../src/io/terminal.js';
 import { fitWidths, type Column } from '../../src/io/table.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -62,5 +64,30 @@ describe('other values', () => {
   it('labels become stable keys when piped', () => {
     expect(fieldKey('File size')).toBe('file-size');
     expect(fieldKey('credits.monthly')).toBe('credits.monthly');
+  });
+});
+
+describe('numbers and sizes: for people on a terminal, digits piped, another type as text', () => {
+  function f(tty: boolean) {
+    const io = createIO(
+      {
+        stdin: new PassThrough(),
+        stdout: Object.assign(new PassThrough(), { isTTY: tty, columns: 80 }),
+        stderr: new PassThrough(),
+      },
+      {},
+      { color: false, input: true },
+    );
+    return formatter({ io, clock: { now: () => NOW, sleep: async () => {} } });
+  }
+  it.each([
+    [true, 1234567, '1,234,567', '1.2 MiB'],
+    [false, 1234567, '1234567', '1234567'],
+    [true, '12 KB', '12 KB', '12 KB'],
+    [false, { n: 1 }, '{"n":1}', '{"n":1}'],
+    [true, null, '', ''],
+  ])('tty %s, %j', (tty, value, number, bytes) => {
+    expect(f(tty).number(value)).toBe(number);
+    expect(f(tty).bytes(value)).toBe(bytes);
   });
 });
