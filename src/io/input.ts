@@ -81,6 +81,15 @@ async function isDirectoryFd(fd: number): Promise<boolean> {
   }
 }
 
+/** Why a file a flag names could not be read, as the refusal says it. */
+function whyUnreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES') return 'permission denied';
+  return (error as Error).message;
+}
+
 /**
  * The text of `path`, or of stdin for `-`, refused (UsageError, exit 2) past `bound`
  * without reading further. A missing or unreadable file is a usage error naming the flag.
@@ -116,16 +125,7 @@ export async function readBounded(
       } else bytes = await readUpTo(opened.stream, ceiling, ctx.signal);
     } catch (error) {
       if (ctx.signal?.aborted) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : code === 'EACCES'
-              ? 'permission denied'
-              : (error as Error).message;
-      throw new UsageError(`${flag}: cannot read it (${why}): ${path}`);
+      throw new UsageError(`${flag}: cannot read it (${whyUnreadable(error)}): ${path}`);
     }
   }
   if (bytes === null) throw tooLong(flag, source, bound);
