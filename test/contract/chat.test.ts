@@ -399,6 +399,9 @@ describe('reply parts asked for by the message', () => {
     expect(partsOf(after, 'task')[0]).toMatchObject({ kind: 'transcription', taskId: expect.stringMatching(/^tk_/) });
     await t.advance(50_000);
     expect((await t.call('GET', `/media/${media.id}`, { key: acc.apiKey })).body.status).toBe('ready');
+    // Read back, the change says where the media stands now.
+    const later = (await messages(acc, reply.conversationId)).messages.at(-1);
+    expect(partsOf(later, 'changes')[0].items[0]).toMatchObject({ id: media.id, pending: false, outcome: 'done' });
   });
 
   it('a rejected transcription charges nothing; one approved without enough credits fails and says why', async () => {
@@ -441,6 +444,13 @@ describe('reply parts asked for by the message', () => {
     const [media] = (await t.call('GET', '/media', { key: acc.apiKey })).body.items;
     expect(media.status).toBe('failed');
     expect((await t.call('GET', '/me', { key: acc.apiKey })).body.credits.total).toBeGreaterThan(charged);
+    const after = (await messages(acc, reply.conversationId)).messages.at(-1);
+    expect(partsOf(after, 'changes')[0].items[0]).toMatchObject({
+      id: media.id,
+      undone: true,
+      pending: false,
+      outcome: 'failed',
+    });
   });
 
   it('reports a link it could not quote with an error tool part, and proposes nothing', async () => {
