@@ -93,19 +93,9 @@ export async function inspect(path: string, name: string, size: number, options:
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const cache = options.cache ?? noDigestCache;
     const cached = await cache.get(before);
-    const type = verdict.type;
-    const sampled = !verdict.textCandidate && size >= SAMPLED_MIN_BYTES;
-    const hashing: Promise<Inspection | { failed: unknown }> = (
-      sampled
-        ? sampleDigest(handle, size).then((digest): Inspection =>
-            digest === undefined
-              ? refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR)
-              : { ok: true, type, digest, sampled, sha256: cached },
-          )
-        : cached
-          ? Promise.resolve<Inspection>({ ok: true, type, digest: cached, sampled, sha256: cached })
-          : digestOf(handle, name, size, verdict.textCandidate, type, signal)
-    ).catch((error: unknown) => ({ failed: error }));
+    const hashing = keyDigest(handle, name, size, verdict, cached, signal).catch((error: unknown) => ({
+      failed: error,
+    }));
     let limit: number | undefined;
     try {
       limit = await options.limit?.();
@@ -133,6 +123,28 @@ export async function inspect(path: string, name: string, size: number, options:
   } finally {
     await handle?.close();
   }
+}
+
+/**
+ * The file's key digest: sampled for a large file that is not text (sampleDigest), the cached
+ * SHA-256 of an unchanged file, else the SHA-256 of the whole file read (digestOf).
+ */
+function keyDigest(
+  handle: FileHandle,
+  name: string,
+  size: number,
+  { type, textCandidate }: { type: SniffedType; textCandidate: boolean },
+  cached: string | undefined,
+  signal: AbortSignal,
+): Promise<Inspection> {
+  if (!textCandidate && size >= SAMPLED_MIN_BYTES)
+    return sampleDigest(handle, size).then((digest): Inspection =>
+      digest === undefined
+        ? refuse('FILE_CHANGED', 'the file got shorter while being read', ExitCode.ERROR)
+        : { ok: true, type, digest, sampled: true, sha256: cached },
+    );
+  if (cached) return Promise.resolve<Inspection>({ ok: true, type, digest: cached, sampled: false, sha256: cached });
+  return digestOf(handle, name, size, textCandidate, type, signal);
 }
 
 /** The SHA-256 of the whole file; text is proven UTF-8 on the way. */
