@@ -43,7 +43,7 @@ export default tseslint.config(
   },
   // Not yet: files with a nested ternary when the rule came in. The list only shrinks.
   {
-    files: ['src/io/output.ts', 'src/upload/discover.ts', 'src/upload/sniff.ts'],
+    files: ['src/io/output.ts', 'src/upload/discover.ts'],
     rules: { 'no-nested-ternary': 'off' },
   },
   // Laziness at one boundary: a command group's chunk (src/cli/groups.ts) and the heavy

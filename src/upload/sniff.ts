@@ -124,8 +124,12 @@ export class Utf8Checker {
   }
 }
 
+/** How many bytes a UTF-8 character takes, from its first byte. */
 function sequenceLength(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (lead >= 0xf0) return 4;
+  if (lead >= 0xe0) return 3;
+  if (lead >= 0xc0) return 2;
+  return 1;
 }
 
 /** Whether a ZIP archive is a Word document: its central directory lists word/document.xml. */
