@@ -1,8 +1,9 @@
 import type { MediaQuote } from '../../src/api/shapes.js';
 import { defineCommand } from '../../src/kit/define.js';
 import { getQuote, creditsLeft } from './shared.js';
-import { pipedFieldsHelp, printItem, wantsJson, type ItemView } from '../../src/io/output.js';
+import { pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.js';
 import { timecode } from '../../src/views/media.js';
+import { atTerminal } from '../../src/io/outcome.js';
 
 /**
  * The quote, declared once: the terminal's lines, the piped ones, --json's keys and the help. `left`, the
@@ -56,7 +57,7 @@ export default defineCommand({
   ],
   async run(ctx, _opts, args) {
     const q = await getQuote(ctx, args.url);
-    const left = ctx.io.stdoutIsTTY && !wantsJson(ctx) ? await creditsLeft(ctx) : undefined;
+    const left = atTerminal(ctx) ? await creditsLeft(ctx) : undefined;
     await printItem(ctx, q, quoteView(left));
   },
 });

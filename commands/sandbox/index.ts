@@ -14,6 +14,7 @@ import { profileToClaim, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { settingFlags, settingsProblem } from '../../src/sandbox/settings.js';
 import { startFailure } from '../../src/sandbox/start-failure.js';
+import { aside } from '../../src/io/outcome.js';
 
 const DEFAULT_PORT = 8787;
 
@@ -135,8 +136,7 @@ export default defineGroup({
 
 async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
   await printItem(ctx, started, announcement);
-  if (ctx.flags.json || ctx.flags.jq !== undefined) return;
-  await note(ctx, (f) =>
+  await aside(ctx, (f) =>
     [
       '',
       `${f.green('✓')} Sandbox listening on ${f.bold(started.baseUrl)}${flags.state ? ` (state in ${flags.state})` : ''}`,

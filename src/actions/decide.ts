@@ -7,13 +7,14 @@ import type { Action, InboxItem } from '../api/shapes.js';
 import { ApiError, CliError, throwIfAborted } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
 import { notFoundHint } from '../io/not-found.js';
-import { getFormatter, note, printItem, success, warn } from '../io/output.js';
+import { getFormatter, note, success, warn } from '../io/output.js';
 import { sanitizeLine, sanitizeDeep } from '../io/sanitize.js';
 import { confirmOrYes } from '../io/prompt.js';
 import { listing, type Listing, type ListingState } from '../http/paginate.js';
 import { renderAction } from '../views/chat.js';
 import { replayNote } from '../api/replay.js';
 import { serviceNow } from '../http/service-clock.js';
+import { printDone } from '../io/outcome.js';
 
 /** Conversations searched (most recent first) for an action's current status. */
 const RECENT_CONVERSATIONS = 5;
@@ -177,7 +178,7 @@ export async function decideAction(
   } catch (error) {
     throw await explainDecideError(ctx, error, id);
   }
-  if (options.print) await printItem(ctx, decided, (a, f) => (f.tty ? '' : `${a.id}\t${a.status}`));
+  if (options.print) await printDone(ctx, decided, { piped: (a) => `${a.id}\t${a.status}` });
   const replay = replayNote(
     answer,
     options.idempotencyKey,

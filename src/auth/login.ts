@@ -10,6 +10,7 @@ import * as output from '../io/output.js';
 import { askSecret, askText, confirmOrYes } from '../io/prompt.js';
 import { withSpinner } from '../io/spinner.js';
 import { statusOf, type AuthStatus } from './status.js';
+import { printDone } from '../io/outcome.js';
 
 /**
  * `kagent auth login`: the base URL and key (asked where not given), checked with the
@@ -34,12 +35,9 @@ export async function logIn(ctx: Context, opts: { withKey?: boolean }): Promise<
     apiKeySource: 'profile',
     profileSource: ctx.config.profileSource,
   };
-  if (output.wantsJson(ctx)) await output.printJson(ctx, status);
-  else
-    await output.success(
-      ctx,
-      `Logged in to ${new URL(client.baseUrl).host} as ${me.email ?? me.id}${me.plan ? ` (plan ${me.plan.name})` : ''}; saved as profile "${ctx.config.profile}"`,
-    );
+  await printDone(ctx, status, {
+    said: `Logged in to ${new URL(client.baseUrl).host} as ${me.email ?? me.id}${me.plan ? ` (plan ${me.plan.name})` : ''}; saved as profile "${ctx.config.profile}"`,
+  });
   if (ctx.config.apiKeySource === 'env')
     await output.warn(ctx, 'KAGENT_API_KEY is set in your environment and wins over the saved key while it is set');
 }

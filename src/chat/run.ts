@@ -6,7 +6,7 @@ import type { SendMessageRequest } from '../api/shapes.js';
 import * as S from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { footer, printItem, printJson, success, wantsJson } from '../io/output.js';
+import { footer } from '../io/output.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { checkInput } from '../kit/define.js';
 import { suggest } from '../kit/hints.js';
@@ -16,6 +16,7 @@ import { creditsText, printReply } from '../views/chat-reply.js';
 import { FLAG_FOR, messageOrRepl, parseAbout } from './message.js';
 import { repl } from './repl.js';
 import { latestConversation, runTurn, send } from './turn.js';
+import { printDone, printOwnWay } from '../io/outcome.js';
 
 /** The options of `kagent chat` (commands/chat/index.ts declares them). */
 export interface ChatOptions {
@@ -72,19 +73,18 @@ async function target(ctx: Context, opts: ChatOptions): Promise<{ conversationId
 /** --no-wait: the turn is started; its ids are the result. */
 async function sendOnly(ctx: Context, body: SendMessageRequest, idempotencyKey: string | undefined): Promise<void> {
   const started = await send(ctx, body, idempotencyKey);
-  if (wantsJson(ctx)) return printJson(ctx, started);
-  const show = suggest(ctx, 'conversation show', started.conversationId, '--follow');
-  await printItem(ctx, started, (s, f) => (f.tty ? '' : [s.conversationId, s.messageId, s.userMessageId].join('\t')));
-  await success(ctx, `Sent; the agent is answering in conversation ${started.conversationId}`);
-  await footer(ctx, `read the reply: ${show}`);
+  await printDone(ctx, started, {
+    said: `Sent; the agent is answering in conversation ${started.conversationId}`,
+    piped: (s) => [s.conversationId, s.messageId, s.userMessageId].join('\t'),
+  });
+  await footer(ctx, `read the reply: ${suggest(ctx, 'conversation show', started.conversationId, '--follow')}`);
 }
 
 /** One turn followed to its reply, which is the result. */
 async function oneTurn(ctx: Context, body: SendMessageRequest, idempotencyKey: string | undefined): Promise<void> {
   const turn = await runTurn(ctx, body, idempotencyKey);
-  if (wantsJson(ctx)) return printJson(ctx, turn.reply);
   const id = turn.started.conversationId;
-  await printReply(ctx, turn.reply, id, false);
+  if (!(await printOwnWay(ctx, turn.reply, (reply) => printReply(ctx, reply, id, false)))) return;
   const next = `${suggest(ctx, 'chat --conversation', id)} MESSAGE`;
   await footer(ctx, (f) => f.dim(sanitizeLine(`conversation ${id}${creditsText(turn.reply)} · continue: ${next}`)));
 }

@@ -16,7 +16,8 @@ import { printRevision, readDoc } from './revision.js';
 import { kagentCommand } from '../io/command-line.js';
 import { fileInside, safeFileName, systemReason } from '../io/file-name.js';
 import { withNotFound } from '../io/not-found.js';
-import { note, printItem, warn } from '../io/output.js';
+import { note, warn } from '../io/output.js';
+import { printDone } from '../io/outcome.js';
 
 /** No edit flags on a terminal: the body in $EDITOR, the change sent as one exact-match edit on the revision edited. */
 export async function editInEditor(ctx: Context, id: string): Promise<void> {
@@ -31,8 +32,12 @@ export async function editInEditor(ctx: Context, id: string): Promise<void> {
   const edited = await ctx.editor.edit(asFileText(doc.body), { extension: '.md' });
   if (sameText(edited, doc.body)) {
     await note(ctx, `No changes: doc ${id} stays at revision ${doc.revision}.`);
-    await printItem(ctx, { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt }, (r, f) =>
-      f.tty ? '' : `${r.id}\t${r.revision}`,
+    await printDone(
+      ctx,
+      { id: doc.id, revision: doc.revision, updatedAt: doc.updatedAt },
+      {
+        piped: (r) => `${r.id}\t${r.revision}`,
+      },
     );
     return;
   }

@@ -6,7 +6,7 @@ import { ApiError, CliError, ExitCode } from '../errors.js';
 import { kagentCommand } from '../io/command-line.js';
 import { formatter } from '../io/format.js';
 import { withNotFound } from '../io/not-found.js';
-import { printItem, success } from '../io/output.js';
+import { printDone } from '../io/outcome.js';
 
 export async function readDoc(ctx: Context, id: string): Promise<Doc> {
   const api = await ctx.api();
@@ -15,8 +15,10 @@ export async function readDoc(ctx: Context, id: string): Promise<Doc> {
 
 /** A saved Revision: "✓ Saved: doc X is now at revision N" on stderr; piped "id<TAB>revision"; --json the Revision. */
 export async function printRevision(ctx: Context, revision: Revision, what: string): Promise<void> {
-  await success(ctx, `${what}: doc ${revision.id} is now at revision ${revision.revision}`);
-  await printItem(ctx, revision, (r, f) => (f.tty ? '' : `${r.id}\t${r.revision}`));
+  await printDone(ctx, revision, {
+    said: `${what}: doc ${revision.id} is now at revision ${revision.revision}`,
+    piped: (r) => `${r.id}\t${r.revision}`,
+  });
 }
 
 export function isConflict(error: unknown): error is ApiError {

@@ -5,10 +5,11 @@ import * as S from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { paginate } from '../http/paginate.js';
 import type { Formatter } from '../io/format.js';
-import { note, printList, wantsJson, type Column } from '../io/output.js';
+import { note, printList, type Column } from '../io/output.js';
 import { checkInput } from '../kit/define.js';
 import { suggest } from '../kit/hints.js';
 import { paging } from '../kit/options.js';
+import { atTerminal } from '../io/outcome.js';
 
 /** The listing's columns; the help's "Piped, each row is" comes from them (commands/inbox/shared.ts). */
 export const columns: Column<InboxItem>[] = [
@@ -57,7 +58,7 @@ export async function listInbox(ctx: Context, opts: InboxListOptions): Promise<v
     empty: EMPTY[filter] ?? `Nothing in your inbox for --filter ${filter}.`,
     columns,
   });
-  if (!ctx.io.stdoutIsTTY || wantsJson(ctx)) return;
+  if (!atTerminal(ctx)) return;
   const lines: string[] = [];
   if (unread !== undefined) lines.push(`${unread} unread`);
   if (count > 0) {

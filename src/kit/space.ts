@@ -4,8 +4,8 @@
 import type { Space } from '../api/shapes.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { wantsJson } from '../io/output.js';
 import { sanitizeLine } from '../io/sanitize.js';
+import { atTerminal } from '../io/outcome.js';
 
 /**
  * The space a user named, by id or by name (exact, then ignoring case).
@@ -67,7 +67,7 @@ export async function spaceNames(
   ctx: Context,
   items: Array<{ spaceId?: string | null }>,
 ): Promise<Map<string, string>> {
-  if (!ctx.io.stdoutIsTTY || wantsJson(ctx) || !items.some((item) => item.spaceId)) return new Map();
+  if (!atTerminal(ctx) || !items.some((item) => item.spaceId)) return new Map();
   try {
     const { items: spaces } = await (await ctx.api()).call('listSpaces', { signal: ctx.signal });
     // Names reach the table through a display callback: sanitise them here, where they are fetched.
