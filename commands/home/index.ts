@@ -5,8 +5,8 @@
 // tab-separated line per row (see the description); --json the Home object.
 import { defineGroup } from '../../src/kit/define.js';
 import { withSpinner } from '../../src/io/spinner.js';
-import { printItem } from '../../src/io/output.js';
-import { renderHome } from '../../src/views/home.js';
+import { printView } from '../../src/io/outcome.js';
+import { plainHome, renderHome } from '../../src/views/home.js';
 
 export default defineGroup({
   pager: true,
@@ -34,6 +34,6 @@ export default defineGroup({
   async run(ctx) {
     const api = await ctx.api();
     const home = await withSpinner(ctx, 'Loading your home…', () => api.call('getHome', { signal: ctx.signal }));
-    await printItem(ctx, home, (h, f) => renderHome(ctx, h, f));
+    await printView(ctx, home, { terminal: (h, f) => renderHome(ctx, h, f), piped: plainHome });
   },
 });

@@ -3,9 +3,8 @@
 // lines (details as `-<TAB>check<TAB>text`).
 import type { Context } from '../context.js';
 import type { Formatter } from '../io/format.js';
-import { getFormatter, printJson, wantsJson } from '../io/output.js';
+import { printBody } from '../io/outcome.js';
 import { sanitizeLine } from '../io/sanitize.js';
-import { emit } from '../io/streams.js';
 import type { DoctorReport, Status } from './run.js';
 
 function markOf(status: Status, f: Formatter): string {
@@ -18,28 +17,36 @@ export async function printDoctorReport(
   ctx: Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>,
   report: DoctorReport,
 ): Promise<void> {
-  if (wantsJson(ctx)) return printJson(ctx, report);
-  const f = await getFormatter(ctx);
+  await printBody(ctx, report, { terminal: terminalReport, piped: pipedReport });
+}
+
+/** The config's details (where each value came from) are always worth seeing; others only when something is wrong. */
+function detailsOf(check: DoctorReport['checks'][number]): string[] {
+  return check.status !== 'ok' || check.name === 'config' ? check.details : [];
+}
+
+function pipedReport(report: DoctorReport): string {
   const lines: string[] = [];
   for (const check of report.checks) {
-    // The config's details (where each value came from) are always worth seeing; others only when something is wrong.
-    const details = check.status !== 'ok' || check.name === 'config' ? check.details : [];
-    if (!f.tty) {
-      lines.push(`${check.status}\t${check.name}\t${sanitizeLine(check.summary)}`);
-      for (const detail of details) lines.push(`-\t${check.name}\t${sanitizeLine(detail)}`);
-      continue;
-    }
+    lines.push(`${check.status}\t${check.name}\t${sanitizeLine(check.summary)}`);
+    for (const detail of detailsOf(check)) lines.push(`-\t${check.name}\t${sanitizeLine(detail)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function terminalReport(report: DoctorReport, f: Formatter): string {
+  const lines: string[] = [];
+  for (const check of report.checks) {
     const mark = markOf(check.status, f);
     // Wrapped to the terminal at word boundaries, under the summary and under the detail text.
     lines.push(f.wrap(`${mark} ${f.bold(check.name.padEnd(10))} ${sanitizeLine(check.summary)}`, { hanging: 13 }));
-    for (const detail of details) lines.push(f.wrap(`    ${f.dim('·')} ${sanitizeLine(detail)}`, { hanging: 6 }));
+    for (const detail of detailsOf(check))
+      lines.push(f.wrap(`    ${f.dim('·')} ${sanitizeLine(detail)}`, { hanging: 6 }));
   }
-  if (f.tty) {
-    const problems = report.checks.filter((c) => c.status === 'fail').length;
-    lines.push(
-      '',
-      problems === 0 ? f.green('No problems found.') : f.red(`${problems} problem${problems === 1 ? '' : 's'} found.`),
-    );
-  }
-  await emit(ctx.io.stdout, `${lines.join('\n')}\n`);
+  const problems = report.checks.filter((c) => c.status === 'fail').length;
+  lines.push(
+    '',
+    problems === 0 ? f.green('No problems found.') : f.red(`${problems} problem${problems === 1 ? '' : 's'} found.`),
+  );
+  return `${lines.join('\n')}\n`;
 }

@@ -22,7 +22,7 @@ function row(...cells: unknown[]): string {
 }
 
 /** Piped: `section<TAB>...` lines, in the order of the terminal's sections. */
-function plainHome(home: Home): string {
+export function plainHome(home: Home): string {
   const lines: string[] = [row('agent', home.agent?.name)];
   for (const item of list(home.read)) lines.push(row('read', item.id, item.kind, item.title, item.url, item.createdAt));
   for (const b of list(home.briefs))
@@ -39,7 +39,6 @@ function plainHome(home: Home): string {
 }
 
 export async function renderHome(ctx: Context, home: Home, f: Formatter): Promise<string> {
-  if (!f.tty) return plainHome(home);
   // One line each: server text with a newline must not break the layout.
   const l = (value: unknown) => sanitizeLine(value === undefined || value === null ? '' : String(value));
   // In backticks, as in every hint: kept whole on a narrow terminal, to be copied (src/io/width.ts).
