@@ -18,13 +18,13 @@
 // - an entry whose name is not UTF-8 cannot be named to the service (nor opened
 //   by a string path): it is listed, shown with its odd bytes as \xNN, and fails
 //   on its own (UNREADABLE_NAME) while the other files go.
-import type { BigIntStats, Dirent } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ExitCode, UsageError } from '../errors.js';
 import { fileIdentity } from './digest-cache.js';
-import { escapeName, unreadableName } from './odd-names.js';
+import { entriesOf, escapeName, rawNamesLike, unreadableName, type Entry } from './odd-names.js';
 import { isInside, realPath, type PathFilter } from './filter.js';
 import { isDynamicPattern, glob } from 'tinyglobby';
 
@@ -167,7 +167,8 @@ type Add = (source: Source, id: string) => void;
 async function walkFolder(absolute: string, operand: string, options: DiscoverOptions, add: Add): Promise<void> {
   const root = realPath(absolute) ?? absolute;
   const before = options.skipped?.length ?? 0;
-  const files = await walk(absolute, root, operand, '', { root, options, add, visited: new Set([root]), since: 0 });
+  const w: Walk = { root, options, add, visited: new Set([root]), since: 0 };
+  const files = await walk({ dir: absolute, real: root, shown: operand, rel: '' }, w);
   const left = (options.skipped?.length ?? 0) - before;
   if (files === 0 && left > 0) {
     const list = (options.skipped ?? []).slice(before, before + 3).map((s) => `${s.display} (${s.code})`);
@@ -236,113 +237,116 @@ function allowed(options: DiscoverOptions, rel: string, display = rel): boolean 
   return false;
 }
 
-/**
- * Adds every file under `dir` (whose real path is `real`); returns how many there were (counting ones already
- * added). `shown` is how the folder is shown, `rel` its path under the folder named ('' for that folder).
- */
-async function walk(dir: string, real: string, shown: string, rel: string, w: Walk): Promise<number> {
-  const { options, add } = w;
-  if (options.signal?.aborted) return 0;
-  let files = 0;
+/** A folder being walked: where it is, its real path, how it is shown, and its path under the folder named ('' for that one). */
+interface Folder {
+  dir: string;
+  real: string;
+  shown: string;
+  rel: string;
+}
+
+/** Adds every file under a folder; returns how many there were (counting ones already added). */
+async function walk(folder: Folder, w: Walk): Promise<number> {
+  if (w.options.signal?.aborted) return 0;
   let entries: Entry[];
   try {
-    entries = await entriesOf(dir);
+    entries = await entriesOf(folder.dir);
   } catch (error) {
-    throw new UsageError(`cannot read folder ${shown}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read folder ${folder.shown}: ${(error as Error).message}`);
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const under = (name: string) => (shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`);
-  for (const { entry, bytes, name } of entries) {
-    if (name.startsWith('.')) continue;
+  entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+  let files = 0;
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
     // The stats below are synchronous: let what waits (lib sync's listing pages, read meanwhile) go on now and then.
     if (++w.since >= YIELD_EVERY) {
       w.since = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (bytes) {
-      add(unreadableName(under(escapeName(bytes)), entry.isDirectory()), `raw:${dir}:${bytes.toString('hex')}`);
-      files++;
-      continue;
-    }
-    const path = join(dir, name);
-    const display = under(name);
-    const relPath = rel === '' ? name : `${rel}/${name}`;
-    const link = entry.isSymbolicLink();
-    const target = link ? followed(path, display, w) : join(real, name);
-    if (target === undefined) continue;
-    if (guardedBy(target, options)) {
-      skip(options, display, 'KAGENT_OWN_FILE', OWN);
-      continue;
-    }
-    if (entry.isDirectory()) {
-      files += await walk(path, target, display, relPath, w);
-      continue;
-    }
-    if (!entry.isFile() && !link) {
-      if (allowed(options, relPath, display)) skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
-      continue;
-    }
-    // One synchronous stat per file: a local stat takes microseconds, a third of a trip to the thread pool and back.
-    const info = statOf(path, link);
-    if (info instanceof Error) {
-      // Gone or unreadable since the folder was listed: that file fails, the others go.
-      add(
-        {
-          display,
-          path,
-          name,
-          size: 0,
-          refusal: { code: 'FILE_UNREADABLE', message: `cannot read the file: ${info.message}` },
-        },
-        `gone:${path}`,
-      );
-      files++;
-      continue;
-    }
-    if (info.isDirectory()) {
-      // A link to a folder: walked only with --follow-symlinks, each real folder once (a loop ends there).
-      if (!options.followSymlinks || w.visited.has(target)) continue;
-      w.visited.add(target);
-      files += await walk(path, target, display, relPath, w);
-      continue;
-    }
-    if (!allowed(options, relPath, display)) continue;
-    if (!info.isFile()) {
-      skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
-      continue;
-    }
-    const identity = fileIdentity(info);
-    // Its device and inode ("dev:ino", as fileId makes it) are where the identity starts.
-    add(
-      { display, path, name, size: Number(info.size), identity },
-      identity.slice(0, identity.indexOf(':', identity.indexOf(':') + 1)),
-    );
-    files++;
+    files += await walkEntry(folder, entry, w);
   }
   return files;
 }
 
-/** A folder entry; `bytes`: its name's bytes, when they are not UTF-8 (`name` then has U+FFFD for them). */
-interface Entry {
-  entry: Dirent<string> | Dirent<Buffer>;
-  name: string;
-  bytes?: Buffer;
+/** Names and paths in the order of their UTF-16 code units (as `<` compares them), whatever the locale: a walk's, a plan's. */
+export function compareCodeUnits(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
 }
 
-/**
- * A folder's entries. Read as text; only a folder where a name came back with U+FFFD (the mark of
- * bytes that are not UTF-8, or a name holding that very character) is read again as bytes, to tell
- * which names cannot be given to the service (nor opened by a string path).
- */
-async function entriesOf(dir: string): Promise<Entry[]> {
-  const named = await readdir(dir, { withFileTypes: true });
-  if (!named.some((entry) => entry.name.includes('\uFFFD'))) return named.map((entry) => ({ entry, name: entry.name }));
-  const raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
-  return raw.map((entry) => {
-    const bytes = entry.name;
-    const name = bytes.toString('utf8');
-    return Buffer.from(name, 'utf8').equals(bytes) ? { entry, name } : { entry, name, bytes };
-  });
+/** How an entry of a folder is shown: under the folder's name as given. */
+function under(shown: string, name: string): string {
+  return shown.endsWith('/') || shown.endsWith(sep) ? `${shown}${name}` : `${shown}/${name}`;
+}
+
+/** One entry of a folder: how many files it adds (a folder's, walked in turn); a link is followed where it may be. */
+async function walkEntry(folder: Folder, { entry, bytes, name }: Entry, w: Walk): Promise<number> {
+  const { options, add } = w;
+  if (bytes) {
+    add(
+      unreadableName(under(folder.shown, escapeName(bytes)), entry.isDirectory()),
+      `raw:${folder.dir}:${bytes.toString('hex')}`,
+    );
+    return 1;
+  }
+  const path = join(folder.dir, name);
+  const display = under(folder.shown, name);
+  const rel = folder.rel === '' ? name : `${folder.rel}/${name}`;
+  const link = entry.isSymbolicLink();
+  const target = link ? followed(path, display, w) : join(folder.real, name);
+  if (target === undefined) return 0;
+  if (guardedBy(target, options)) {
+    skip(options, display, 'KAGENT_OWN_FILE', OWN);
+    return 0;
+  }
+  if (entry.isDirectory()) return walk({ dir: path, real: target, shown: display, rel }, w);
+  if (!entry.isFile() && !link) {
+    if (allowed(options, rel, display)) skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
+    return 0;
+  }
+  return walkFile({ path, target, display, rel, name, link }, w);
+}
+
+/** An entry found in a folder walked, followed where it is a link (`target`: its real path). */
+interface Found {
+  path: string;
+  target: string;
+  display: string;
+  rel: string;
+  name: string;
+  link: boolean;
+}
+
+/** A file or a link to one (or, with --follow-symlinks, to a folder, walked then): how many files it adds. */
+async function walkFile(found: Found, w: Walk): Promise<number> {
+  const { options, add } = w;
+  const { path, target, display, rel, name } = found;
+  // One synchronous stat per file: a local stat takes microseconds, a third of a trip to the thread pool and back.
+  const info = statOf(path, found.link);
+  if (info instanceof Error) {
+    // Gone or unreadable since the folder was listed: that file fails, the others go.
+    const refusal = { code: 'FILE_UNREADABLE' as const, message: `cannot read the file: ${info.message}` };
+    add({ display, path, name, size: 0, refusal }, `gone:${path}`);
+    return 1;
+  }
+  if (info.isDirectory()) {
+    // A link to a folder: walked only with --follow-symlinks, each real folder once (a loop ends there).
+    if (!options.followSymlinks || w.visited.has(target)) return 0;
+    w.visited.add(target);
+    return walk({ dir: path, real: target, shown: display, rel }, w);
+  }
+  if (!allowed(options, rel, display)) return 0;
+  if (!info.isFile()) {
+    skip(options, display, 'NOT_A_FILE', NOT_A_FILE);
+    return 0;
+  }
+  const identity = fileIdentity(info);
+  // Its device and inode ("dev:ino", as fileId makes it) are where the identity starts.
+  add(
+    { display, path, name, size: Number(info.size), identity },
+    identity.slice(0, identity.indexOf(':', identity.indexOf(':') + 1)),
+  );
+  return 1;
 }
 
 /**
@@ -389,12 +393,6 @@ function statOf(path: string, link: boolean): BigIntStats | Error {
   }
 }
 
-/** The raw names in `dir` that decode (lossily) to `decoded`. */
-async function rawNamesLike(dir: string, decoded: string): Promise<Buffer[]> {
-  const names = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
-  return names.filter((name) => name.toString('utf8') === decoded);
-}
-
 /** Expands a glob: the static leading folders become the search root, so absolute and `../` patterns work too. */
 async function expand(pattern: string, options: DiscoverOptions): Promise<Array<{ path: string; display: string }>> {
   const segments = pattern.split('/');
@@ -402,7 +400,7 @@ async function expand(pattern: string, options: DiscoverOptions): Promise<Array<
   while (staticCount < segments.length - 1 && !isDynamicPattern(segments[staticCount] as string)) staticCount++;
   const base = segments.slice(0, staticCount).join('/');
   const rest = segments.slice(staticCount).join('/');
-  const root = base === '' ? (pattern.startsWith('/') ? '/' : options.cwd) : resolve(options.cwd, base);
+  const root = searchRoot(base, pattern, options.cwd);
   const matches = await glob(rest, {
     cwd: root,
     onlyFiles: true,
@@ -417,4 +415,10 @@ async function expand(pattern: string, options: DiscoverOptions): Promise<Array<
     const display = isAbsolute(pattern) ? path : relative(options.cwd, path) || path;
     return { path, display };
   });
+}
+
+/** Where a glob is searched from: its static leading folders, else the root for an absolute pattern, else the working folder. */
+function searchRoot(base: string, pattern: string, cwd: string): string {
+  if (base !== '') return resolve(cwd, base);
+  return pattern.startsWith('/') ? '/' : cwd;
 }

@@ -1,6 +1,8 @@
 // Names that are not UTF-8: they cannot be given to the service (X-File-Name)
 // nor opened by a string path, so such a file is shown with its odd bytes as
 // \xNN and fails on its own (UNREADABLE_NAME) while the other files go.
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Source } from './discover.js';
 
@@ -46,4 +48,33 @@ function utf8Length(lead: number): number {
   if (lead >= 0xe0 && lead <= 0xef) return 3;
   if (lead >= 0xf0 && lead <= 0xf4) return 4;
   return 0;
+}
+
+/** A folder entry; `bytes`: its name's bytes, when they are not UTF-8 (`name` then has U+FFFD for them). */
+export interface Entry {
+  entry: Dirent<string> | Dirent<Buffer>;
+  name: string;
+  bytes?: Buffer;
+}
+
+/**
+ * A folder's entries. Read as text; only a folder where a name came back with U+FFFD (the mark of
+ * bytes that are not UTF-8, or a name holding that very character) is read again as bytes, to tell
+ * which names cannot be given to the service (nor opened by a string path).
+ */
+export async function entriesOf(dir: string): Promise<Entry[]> {
+  const named = await readdir(dir, { withFileTypes: true });
+  if (!named.some((entry) => entry.name.includes('\uFFFD'))) return named.map((entry) => ({ entry, name: entry.name }));
+  const raw = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+  return raw.map((entry) => {
+    const bytes = entry.name;
+    const name = bytes.toString('utf8');
+    return Buffer.from(name, 'utf8').equals(bytes) ? { entry, name } : { entry, name, bytes };
+  });
+}
+
+/** The raw names in `dir` that decode (lossily) to `decoded`. */
+export async function rawNamesLike(dir: string, decoded: string): Promise<Buffer[]> {
+  const names = await readdir(dir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  return names.filter((name) => name.toString('utf8') === decoded);
 }

@@ -20,7 +20,7 @@
 // The plan (this file) reads only: the listing (sync-listing.ts), and the files' SHA-256 (the
 // digest cache spares re-reading large unchanged ones). The run is sync.ts.
 import { CliError } from '../errors.js';
-import type { Source } from './discover.js';
+import { compareCodeUnits, type Source } from './discover.js';
 import type { listSpace, Listed, Mapping } from './sync-listing.js';
 import { pathOfName, pathOfNote, syncFileName } from './sync-names.js';
 
@@ -209,12 +209,6 @@ function renamedFrom(holder: Listed | undefined, index: ListingIndex): Listed | 
   if (!holder || !index.deleting) return undefined;
   const rel = index.pathOf.get(holder.id);
   return rel !== undefined && !index.present.has(rel) ? holder : undefined;
-}
-
-/** Paths in the order of their UTF-16 code units (as `<` compares them), whatever the locale. */
-function compareCodeUnits(a: string, b: string): number {
-  if (a < b) return -1;
-  return a > b ? 1 : 0;
 }
 
 /** A file whose bytes are held by an item deleted first goes up too (after it, answered with the new item). */
