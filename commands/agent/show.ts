@@ -15,12 +15,13 @@ const memoryOf = (agent: Agent): string => (typeof agent.memory === 'string' ? a
 /** The head, declared once: piped `key<TAB>value` lines; on a terminal, under the name (its own bold line). */
 const view: ItemView<Agent> = {
   fields: [
-    { key: 'name', value: (a) => a.name },
+    { key: 'name', value: (a) => a.name, json: 'name' },
     {
       key: 'address',
       label: 'Address',
       value: (a) => a.address,
       display: (a, f) => `${sanitizeLine(a.address ?? '')} ${f.dim('(email it to reach your agent)')}`,
+      json: 'address',
     },
     {
       key: 'memory-chars',
@@ -29,8 +30,9 @@ const view: ItemView<Agent> = {
       display: (a, f) =>
         `${f.number(charLength(memoryOf(a)))}${typeof a.memoryMax === 'number' ? ` of ${f.number(a.memoryMax)}` : ''} characters`,
     },
-    { key: 'memory-max', value: (a) => a.memoryMax },
+    { key: 'memory-max', value: (a) => a.memoryMax, json: 'memoryMax' },
   ],
+  then: 'Then a `--` line and the memory as Markdown.',
 };
 
 /** Piped: the head, then the memory as it is after a `--` line. */
@@ -58,10 +60,10 @@ export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: "Show your agent's name, email address and memory",
-  description: `${pipedFieldsHelp(view)} Then a \`--\` line and the memory as Markdown. --json prints the Agent.`,
+  description: `--json prints the Agent. ${pipedFieldsHelp(view)}`,
   examples: ['kagent agent show', 'kagent agent show --jq .address', 'kagent agent show | sed "1,/^--$/d" > memory.md'],
   async run(ctx) {
     const agent = await getAgent(ctx);
-    await printView(ctx, agent, { terminal: (a, f) => renderAgent(ctx, a, f), piped: pipedAgent });
+    await printView(ctx, agent, { table: view, terminal: (a, f) => renderAgent(ctx, a, f), piped: pipedAgent });
   },
 });

@@ -38,8 +38,9 @@ function statusView(problem?: string): ItemView<AuthStatus> {
             sourceLabel(s.profileSource, { flag: '--profile', env: 'KAGENT_PROFILE' }, s.profile);
           return `${s.profile}  ${from(f, `${source}; ${s.configPath}`)}`;
         },
+        json: 'profile',
       },
-      { key: 'profile-source', value: (s) => s.profileSource },
+      { key: 'profile-source', value: (s) => s.profileSource, json: 'profileSource' },
       {
         key: 'base-url',
         label: 'Base URL',
@@ -48,8 +49,9 @@ function statusView(problem?: string): ItemView<AuthStatus> {
           s.baseUrl
             ? `${s.baseUrl}  ${from(f, sourceLabel(s.baseUrlSource, { flag: '--base-url', env: 'KAGENT_BASE_URL' }, s.profile))}`
             : f.yellow('not set'),
+        json: 'baseUrl',
       },
-      { key: 'base-url-source', value: (s) => (s.baseUrl ? s.baseUrlSource : '') },
+      { key: 'base-url-source', value: (s) => (s.baseUrl ? s.baseUrlSource : ''), json: 'baseUrlSource' },
       {
         key: 'api-key',
         label: 'API key',
@@ -59,10 +61,11 @@ function statusView(problem?: string): ItemView<AuthStatus> {
           s.apiKey
             ? `${s.apiKey}  ${from(f, sourceLabel(s.apiKeySource, { env: 'KAGENT_API_KEY' }, s.profile))}`
             : f.yellow('not set'),
+        json: 'apiKey',
       },
-      { key: 'api-key-source', value: (s) => (s.apiKey ? s.apiKeySource : '') },
-      { key: 'email', value: (s) => s.user?.email },
-      { key: 'plan', value: (s) => s.user?.plan?.id },
+      { key: 'api-key-source', value: (s) => (s.apiKey ? s.apiKeySource : ''), json: 'apiKeySource' },
+      { key: 'email', value: (s) => s.user?.email, json: 'user.email' },
+      { key: 'plan', value: (s) => s.user?.plan?.id, json: 'user.plan.id' },
       {
         key: 'authenticated',
         label: 'Account',
@@ -72,6 +75,7 @@ function statusView(problem?: string): ItemView<AuthStatus> {
           s.user
             ? `${s.user.email}${s.user.plan ? ` · plan ${s.user.plan.name}` : ''}  ${f.green('✓ logged in')}`
             : f.red(problem ?? 'not logged in'),
+        json: 'authenticated',
       },
     ],
   };

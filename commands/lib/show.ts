@@ -25,6 +25,7 @@ export default defineCommand({
     );
     const names = await spaceNames(ctx, [item]);
     await printView(ctx, item, {
+      table: pipedItem,
       terminal: (i, f) => renderItem(ctx, i, f, i.spaceId ? names.get(i.spaceId) : undefined),
       piped: (i, f) => renderView(i, pipedItem, f),
     });

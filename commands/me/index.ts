@@ -16,12 +16,12 @@ function ofLimit(
 }
 
 /** One declaration (tolerant of missing fields: the contract leaves Me's shape open). Piped: raw numbers and ISO times. */
-const view: ItemView<Me> = {
+export const meView: ItemView<Me> = {
   title: (me, f) => `${f.bold(me.name || me.email || me.id)}${me.name && me.email ? ` <${me.email}>` : ''}`,
   fields: [
-    { key: 'id', value: (me) => me.id },
-    { key: 'email', value: (me) => me.email },
-    { key: 'name', value: (me) => me.name },
+    { key: 'id', value: (me) => me.id, json: 'id' },
+    { key: 'email', value: (me) => me.email, json: 'email' },
+    { key: 'name', value: (me) => me.name, json: 'name' },
     { key: 'plan', value: (me) => me.plan?.id },
     {
       key: 'plan-name',
@@ -32,9 +32,10 @@ const view: ItemView<Me> = {
         const ends = me.trial?.endsAt ? ` ends ${f.time(me.trial.endsAt)}` : '';
         return `${me.plan.name}${me.trial?.active ? ` · trial${ends}` : ''}`;
       },
+      json: 'plan.name',
     },
-    { key: 'trial-active', value: (me) => me.trial?.active, kind: 'bool' },
-    { key: 'trial-ends', value: (me) => me.trial?.endsAt, kind: 'time' },
+    { key: 'trial-active', value: (me) => me.trial?.active, kind: 'bool', json: 'trial.active' },
+    { key: 'trial-ends', value: (me) => me.trial?.endsAt, kind: 'time', json: 'trial.endsAt' },
     {
       key: 'email-verified',
       label: 'Email',
@@ -44,8 +45,9 @@ const view: ItemView<Me> = {
         if (me.emailVerified === undefined) return undefined;
         return me.emailVerified ? 'verified' : f.yellow('not verified (needed to create watches)');
       },
+      json: 'emailVerified',
     },
-    { key: 'lang', label: 'Language', value: (me) => me.lang },
+    { key: 'lang', label: 'Language', value: (me) => me.lang, json: 'lang' },
     {
       key: 'credits',
       label: 'Credits',
@@ -72,8 +74,9 @@ const view: ItemView<Me> = {
       label: 'Follows',
       value: (me) => me.usage?.follows,
       display: (me, f) => ofLimit(me.usage?.follows, me.limits?.follows, f.number),
+      json: 'usage.follows',
     },
-    { key: 'follows-limit', value: (me) => me.limits?.follows },
+    { key: 'follows-limit', value: (me) => me.limits?.follows, json: 'limits.follows' },
     {
       key: 'watches-this-month',
       label: 'Watches',
@@ -82,31 +85,34 @@ const view: ItemView<Me> = {
         const watches = ofLimit(me.usage?.watchesThisMonth, me.limits?.watchesPerMonth, f.number);
         return watches && `${watches} this month`;
       },
+      json: 'usage.watchesThisMonth',
     },
-    { key: 'watches-per-month', value: (me) => me.limits?.watchesPerMonth },
+    { key: 'watches-per-month', value: (me) => me.limits?.watchesPerMonth, json: 'limits.watchesPerMonth' },
     {
       key: 'storage-bytes',
       label: 'Storage',
       value: (me) => me.usage?.storageBytes,
       display: (me, f) => ofLimit(me.usage?.storageBytes, me.limits?.storageBytes, f.bytes),
+      json: 'usage.storageBytes',
     },
-    { key: 'storage-limit-bytes', value: (me) => me.limits?.storageBytes },
+    { key: 'storage-limit-bytes', value: (me) => me.limits?.storageBytes, json: 'limits.storageBytes' },
     {
       key: 'file-limit-bytes',
       label: 'File size',
       value: (me) => me.limits?.fileBytes,
       display: (me, f) =>
         me.limits?.fileBytes === undefined ? undefined : `up to ${f.bytes(me.limits.fileBytes)} each`,
+      json: 'limits.fileBytes',
     },
   ],
 };
 
 export default defineGroup({
-  description: pipedFieldsHelp(view),
+  description: pipedFieldsHelp(meView),
   examples: ['kagent me', 'kagent me --json', "kagent me --jq '.credits.total'"],
   async run(ctx) {
     const api = await ctx.api();
     const me = await withSpinner(ctx, 'Loading your account…', () => api.call('getMe', { signal: ctx.signal }));
-    await printItem(ctx, me, view);
+    await printItem(ctx, me, meView);
   },
 });

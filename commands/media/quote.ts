@@ -9,7 +9,7 @@ import { atTerminal } from '../../src/io/outcome.js';
  * The quote, declared once: the terminal's lines, the piped ones, --json's keys and the help. `left`, the
  * credits the account has (fetched for a terminal only), is a terminal line of its own.
  */
-function quoteView(left?: number): ItemView<MediaQuote> {
+export function quoteView(left?: number): ItemView<MediaQuote> {
   return {
     title: (q, f) => f.bold(q.title),
     fields: [

@@ -5,19 +5,21 @@ import { pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.j
 
 const view: ItemView<Space> = {
   fields: [
-    { key: 'id', label: 'Id', value: (s) => s.id },
+    { key: 'id', label: 'Id', value: (s) => s.id, json: 'id' },
     {
       key: 'name',
       label: 'Name',
       value: (s) => s.name,
       display: (s) => (s.icon ? `${s.icon} ${s.name}` : s.name),
+      json: 'name',
     },
-    { key: 'icon', value: (s) => s.icon ?? '' },
+    { key: 'icon', value: (s) => s.icon ?? '', json: 'icon' },
     {
       key: 'description',
       label: 'Description',
       value: (s) => s.description,
       display: (s) => s.description || undefined,
+      json: 'description',
     },
     {
       key: 'default',
@@ -25,8 +27,9 @@ const view: ItemView<Space> = {
       value: (s) => s.isDefault,
       kind: 'bool',
       display: (s) => (s.isDefault ? 'yes (where the contents of deleted spaces go)' : 'no'),
+      json: 'isDefault',
     },
-    { key: 'created', label: 'Created', value: (s) => s.createdAt, kind: 'time' },
+    { key: 'created', label: 'Created', value: (s) => s.createdAt, kind: 'time', json: 'createdAt' },
   ],
 };
 

@@ -12,18 +12,29 @@ import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/ta
 /** The piped head, declared once (the terminal shows the task its own way): its lines and the help come from it. */
 const head: ItemView<TaskDetail> = {
   fields: [
-    { key: 'id', value: (t) => t.id },
-    { key: 'kind', value: (t) => t.kind },
-    { key: 'status', value: (t) => t.status },
-    { key: 'title', value: (t) => t.title },
-    { key: 'progress', value: (t) => t.progress ?? '' },
-    { key: 'space', value: (t) => t.spaceId ?? '' },
-    { key: 'created', value: (t) => t.createdAt, kind: 'time' },
-    { key: 'updated', value: (t) => t.updatedAt, kind: 'time' },
-    { key: 'finished', value: (t) => t.finishedAt ?? '', kind: 'time' },
-    { key: 'waiting-on', value: (t) => (t.waitingOn ?? []).map((a) => a.id).join(' '), about: 'action ids' },
-    { key: 'result', value: (t) => (t.result ? `${t.result.kind} ${t.result.id}` : ''), about: 'kind and id' },
+    { key: 'id', value: (t) => t.id, json: 'id' },
+    { key: 'kind', value: (t) => t.kind, json: 'kind' },
+    { key: 'status', value: (t) => t.status, json: 'status' },
+    { key: 'title', value: (t) => t.title, json: 'title' },
+    { key: 'progress', value: (t) => t.progress ?? '', json: 'progress' },
+    { key: 'space', value: (t) => t.spaceId ?? '', json: 'spaceId' },
+    { key: 'created', value: (t) => t.createdAt, kind: 'time', json: 'createdAt' },
+    { key: 'updated', value: (t) => t.updatedAt, kind: 'time', json: 'updatedAt' },
+    { key: 'finished', value: (t) => t.finishedAt ?? '', kind: 'time', json: 'finishedAt' },
+    {
+      key: 'waiting-on',
+      value: (t) => (t.waitingOn ?? []).map((a) => a.id).join(' '),
+      about: 'action ids',
+      json: 'waitingOn',
+    },
+    {
+      key: 'result',
+      value: (t) => (t.result ? `${t.result.kind} ${t.result.id}` : ''),
+      about: 'kind and id',
+      json: 'result',
+    },
   ],
+  then: 'Then a `--` line and one row per milestone: kind, status, title, detail, time.',
 };
 
 /** Piped: the head's lines, a `--` line, then one row per milestone. */
@@ -67,9 +78,7 @@ export default defineCommand({
   name: 'show',
   aliases: ['view'],
   summary: 'Show a task: its milestones, the actions it waits on and what it produced',
-  description:
-    `${pipedFieldsHelp(head)} Then a \`--\` line and one row per milestone: kind, status, title, detail, time. ` +
-    FOLLOW_DESCRIPTION,
+  description: `${FOLLOW_DESCRIPTION} ${pipedFieldsHelp(head)}`,
   arguments: [{ name: 'id', description: 'the task', complete: 'task' }],
   options: [{ flags: '-f, --follow', description: 'follow the task until it ends, its milestones as they happen' }],
   examples: [
@@ -88,6 +97,6 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'task', args.id);
     }
-    await printView(ctx, task, { terminal: (t, f) => renderTask(ctx, t, f), piped: pipedTask });
+    await printView(ctx, task, { table: head, terminal: (t, f) => renderTask(ctx, t, f), piped: pipedTask });
   },
 });

@@ -12,6 +12,7 @@
 //   atTerminal  whether a person reads the result: words only for them (a next step) are said then
 import type { Context } from '../context.js';
 import type { Formatter } from './format.js';
+import type { ItemView } from './declared.js';
 import { getFormatter, note, printItem, printJson, printList, printText, success, wantsJson } from './output.js';
 import { sanitize, withoutControls } from './sanitize.js';
 import { textFlow } from './text-flow.js';
@@ -26,6 +27,8 @@ export interface View<T> {
   terminal: Render<T>;
   /** What a pipe gets: `key<TAB>value` lines, a row, the raw text. */
   piped: Render<T>;
+  /** The field table the piped lines come from, when one does: --json FIELDS takes its keys too (src/io/declared.ts). */
+  table?: ItemView<T>;
 }
 
 export interface Done<T> {
@@ -43,7 +46,8 @@ export interface Done<T> {
 
 /** An item: its terminal rendering, or its piped one; --json the item itself (printItem's contract, tolerant reading included). */
 export async function printView<T>(ctx: OutputContext, item: T, view: View<T>): Promise<void> {
-  await printItem(ctx, item, (data, f) => (f.tty ? view.terminal(data, f) : view.piped(data, f)));
+  const render: Render<T> = (data, f) => (f.tty ? view.terminal(data, f) : view.piped(data, f));
+  await (view.table ? printItem(ctx, item, view.table, render) : printItem(ctx, item, render));
 }
 
 /** What a write did: --json the item; piped its line; on a terminal what `shown` shows; then the ✓ line. */

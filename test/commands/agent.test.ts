@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import show from '../../commands/agent/show.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, tempDir } from '../helpers/run.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let s: LoggedIn;
 let dir: string;
@@ -78,8 +79,7 @@ describe('agent show', () => {
       .split('\n')
       .map((line) => line.split('\t')[0]!);
     expect(keys).toEqual(['name', 'address', 'memory-chars', 'memory-max']);
-    const named = /Piped, one `key<TAB>value` line per field: (.*?)\. /.exec(show.description ?? '')?.[1] ?? '';
-    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    const helpKeys = pipedKeysOf(show.description);
     for (const key of keys) expect(helpKeys).toContain(key);
   });
 

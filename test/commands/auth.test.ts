@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import status from '../../commands/auth/status.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runCli, tempDir } from '../helpers/run.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -206,8 +207,7 @@ describe('auth status', () => {
       'plan',
       'authenticated',
     ]);
-    const named = /Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(status.description ?? '')?.[1] ?? '';
-    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    const helpKeys = pipedKeysOf(status.description);
     for (const key of keys) expect(helpKeys).toContain(key);
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli } from '../helpers/run.js';
 import { unwrap } from '../helpers/binary.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let s: LoggedIn;
 /** A fresh account per describe block: the library starts empty. */
@@ -263,8 +264,7 @@ describe('lib show', () => {
       .split('\n')
       .map((line) => line.split('\t')[0]!);
     expect(keys).toContain('key-point');
-    const named = /^Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(libShow.description ?? '')?.[1] ?? '';
-    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    const helpKeys = pipedKeysOf(libShow.description);
     for (const key of keys) expect(helpKeys).toContain(key);
   });
 

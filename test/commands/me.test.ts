@@ -6,6 +6,7 @@ import me from '../../commands/me/index.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, runCli } from '../helpers/run.js';
 import { tinyServer, type Scripted, type TinyServer } from '../helpers/tiny-server.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let s: LoggedIn;
 beforeAll(async () => {
@@ -44,8 +45,7 @@ describe('kagent me', () => {
       .split('\n')
       .map((line) => line.split('\t')[0]!);
     expect(keys).toContain('credits.monthly');
-    const named = /^Piped, one `key<TAB>value` line per field: (.*)\.$/m.exec(me.description ?? '')?.[1] ?? '';
-    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    const helpKeys = pipedKeysOf(me.description);
     for (const key of keys) expect(helpKeys).toContain(key.replace(/^credits\..*/, 'credits.<pool>'));
   });
 

@@ -8,6 +8,7 @@ import show from '../../commands/task/show.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes, type RunCliOptions } from '../helpers/run.js';
 import { sandboxClock, type SandboxClock } from '../helpers/sandbox-clock.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let s: LoggedIn;
 let clock: SandboxClock;
@@ -207,8 +208,7 @@ describe('task show', () => {
       'waiting-on',
       'result',
     ]);
-    const named = /Piped, one `key<TAB>value` line per field: (.*?)\. /.exec(show.description ?? '')?.[1] ?? '';
-    const helpKeys = named.split(', ').map((word) => word.replace(/ \(.*\)$/, ''));
+    const helpKeys = pipedKeysOf(show.description);
     for (const key of keys) expect(helpKeys).toContain(key);
   });
 
