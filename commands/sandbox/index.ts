@@ -3,18 +3,17 @@
 // profile pointing at it, and logs requests to stderr unless --quiet. The
 // sandbox itself (src/sandbox/) is imported only here, when the command runs.
 import { once } from 'node:events';
-import type { Context } from '../../src/context.js';
 import { CliError, ExitCode, UsageError } from '../../src/errors.js';
-import { defineGroup, type OptionsOf } from '../../src/kit/define.js';
+import { defineGroup } from '../../src/kit/define.js';
 import { sanitizeLine } from '../../src/io/sanitize.js';
 import { wrapText } from '../../src/io/width.js';
-import { note, pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.js';
+import { note, pipedFieldsHelp } from '../../src/io/output.js';
+import { announce, announcement } from '../../src/views/sandbox.js';
 import { confirmOrYes } from '../../src/io/prompt.js';
 import { profileToClaim, SANDBOX_PROFILE, writeSandboxProfile } from '../../src/config/sandbox-profile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { settingFlags, settingsProblem } from '../../src/sandbox/settings.js';
 import { startFailure } from '../../src/sandbox/start-failure.js';
-import { aside } from '../../src/io/outcome.js';
 
 const DEFAULT_PORT = 8787;
 
@@ -33,30 +32,6 @@ const options = [
     description: 'do not write the `sandbox` profile (or the one named with --profile)',
   },
 ] as const;
-type SandboxFlags = OptionsOf<typeof options>;
-
-/** What `--json` prints once the sandbox listens. */
-interface SandboxStarted {
-  baseUrl: string;
-  apiKey: string;
-  /** The profile written for it, or null with --no-save-profile. */
-  profile: string | null;
-}
-
-/** Its announcement, declared once: the terminal's lines, the piped ones, --json's keys and the help. */
-const announcement: ItemView<SandboxStarted> = {
-  fields: [
-    { key: 'base-url', label: 'Base URL', value: (s) => s.baseUrl, json: 'baseUrl' },
-    { key: 'api-key', label: 'API key', value: (s) => s.apiKey, json: 'apiKey' },
-    {
-      key: 'profile',
-      label: 'Profile',
-      value: (s) => s.profile,
-      about: 'none with --no-save-profile',
-      json: 'profile',
-    },
-  ],
-};
 
 /** The heading of the script example (a test runs the lines after it in bash, as printed by --help). */
 const SCRIPT_EXAMPLE_HEADING = '# in a script: start it in the background, wait for its line, take its URL and key';
@@ -133,20 +108,3 @@ export default defineGroup({
     await note(ctx, flags.state ? `Sandbox stopped; state saved to ${flags.state}` : 'Sandbox stopped');
   },
 });
-
-async function announce(ctx: Context, started: SandboxStarted, origin: string, flags: SandboxFlags): Promise<void> {
-  await printItem(ctx, started, announcement);
-  await aside(ctx, (f) =>
-    [
-      '',
-      `${f.green('✓')} Sandbox listening on ${f.bold(started.baseUrl)}${flags.state ? ` (state in ${flags.state})` : ''}`,
-      started.profile
-        ? `  Try it: ${f.bold(`kagent -p ${started.profile} me`)}`
-        : `  Try it: ${f.bold(`KAGENT_BASE_URL=${started.baseUrl} KAGENT_API_KEY=${started.apiKey} kagent me`)}`,
-      `  Admin routes: ${origin}/_sandbox/   API description: ${started.baseUrl}/openapi.json`,
-      `  Rate limit: ${flags.rateLimit > 0 ? `${flags.rateLimit} requests/minute per account` : 'off'}; clock speed ${flags.speed}×${flags.faults ? `; faults ${flags.faults}` : ''}`,
-      '  Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
-}
