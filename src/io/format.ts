@@ -97,7 +97,8 @@ function numeric(tty: boolean, forPeople: (value: number) => string): (value: un
   };
 }
 
-function plain(value: unknown): string {
+/** A value as text: nothing for none, JSON for an object or a list. */
+export function plain(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

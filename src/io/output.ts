@@ -20,7 +20,7 @@ import { checkFields, pickFields, selectFields, type FieldLinks } from './fields
 import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
 import { jsonLinks, renderView, type ItemView } from './declared.js';
-import { formatter } from './format.js';
+import { formatter, plain } from './format.js';
 import { runJq } from './jq.js';
 import { loadShapes } from '../lazy.js';
 import { visibleColumns, plainRow, renderTable } from './table.js';
@@ -346,10 +346,7 @@ function tolerantColumn<T>(column: Column<T>): Column<T> {
             return sanitizeStyled(display(row, f));
           } catch (error) {
             if (error instanceof CliError) throw error;
-            const raw = value(row);
-            return sanitize(
-              raw === undefined || raw === null ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw),
-            );
+            return sanitize(plain(value(row)));
           }
         }
       : undefined,
@@ -362,6 +359,7 @@ async function streamJsonArray<T>(
   shown: { count: number } = { count: 0 },
 ): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
+  const close = pretty ? '\n]\n' : ']\n';
   const fields = ctx.flags.jsonFields;
   const pick = fields ? { checkFields, pickFields } : undefined;
   try {
@@ -369,19 +367,22 @@ async function streamJsonArray<T>(
       if (pick && fields && shown.count === 0) pick.checkFields(raw, fields);
       const item = pick && fields ? pick.pickFields(raw, fields) : raw;
       const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
-      await emit(
-        ctx.io.stdout,
-        shown.count === 0 ? (pretty ? `[\n  ${json}` : `[${json}`) : pretty ? `,\n  ${json}` : `,${json}`,
-      );
+      await emit(ctx.io.stdout, `${arrayJoint(shown.count === 0, pretty)}${json}`);
       shown.count++;
     }
   } catch (error) {
     // Stopped part-way: the array is closed, so stdout still parses (nothing is printed when nothing came).
-    if (shown.count > 0) await emit(ctx.io.stdout, pretty ? '\n]\n' : ']\n').catch(() => undefined);
+    if (shown.count > 0) await emit(ctx.io.stdout, close).catch(() => undefined);
     throw error;
   }
-  await emit(ctx.io.stdout, shown.count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
+  await emit(ctx.io.stdout, shown.count === 0 ? '[]\n' : close);
   return shown.count;
+}
+
+/** What goes before an item of a streamed JSON array: the array's opening before the first, a comma before the others. */
+function arrayJoint(first: boolean, pretty: boolean): string {
+  if (pretty) return first ? '[\n  ' : ',\n  ';
+  return first ? '[' : ',';
 }
 
 /** Plain text that is itself the result (e.g. an id when piped). Sanitised. */

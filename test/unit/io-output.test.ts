@@ -91,6 +91,47 @@ describe('lists', () => {
     expect(stdout.text).toContain('\n  {\n    "id": "a1"');
   });
 
+  it('--json streamed: the exact text, on a terminal and piped, closed even when the items stop part-way', async () => {
+    const two = [
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+    ];
+    const idColumn: Column<{ id: string }>[] = [{ header: 'id', value: (r) => r.id }];
+    async function* failing() {
+      yield* slowly(two);
+      throw new Error('page 2 failed');
+    }
+    const pretty = '[\n  {\n    "id": "a",\n    "n": 1\n  },\n  {\n    "id": "b",\n    "n": 2\n  }\n]\n';
+    const compact = '[{"id":"a","n":1},{"id":"b","n":2}]\n';
+    for (const [tty, text] of [
+      [true, pretty],
+      [false, compact],
+    ] as const) {
+      const whole = fakeContext({ tty, json: true });
+      await printList(whole.ctx, slowly(two), { columns: idColumn });
+      expect(whole.stdout.text).toBe(text);
+      const stopped = fakeContext({ tty, json: true });
+      await expect(printList(stopped.ctx, failing(), { columns: idColumn })).rejects.toThrow('page 2 failed');
+      expect(stopped.stdout.text).toBe(text);
+    }
+  });
+
+  it('a column whose display fails shows its value as plain text instead (JSON for an object)', async () => {
+    const { ctx, stdout } = fakeContext({ tty: true });
+    const failingDisplay: Column<{ id: string; tags: string[] }>[] = [
+      { header: 'id', value: (r) => r.id },
+      {
+        header: 'tags',
+        value: (r) => r.tags,
+        display: () => {
+          throw new TypeError('not a list of strings');
+        },
+      },
+    ];
+    await printList(ctx, [{ id: 'a1', tags: ['x', 'y'] }], { columns: failingDisplay });
+    expect(stdout.text).toMatch(/a1 +\["x","y"\]/);
+  });
+
   it('--json prints [] for an empty list', async () => {
     const { ctx, stdout } = fakeContext({ tty: false, json: true });
     await printList(ctx, slowly([]), { columns, empty: 'Nothing.' });
