@@ -45,7 +45,7 @@ export default defineCommand({
         if (!(error instanceof ApiError) || ids.length === 1) throw notFoundHint(ctx, error, 'item', id);
         notFoundHint(ctx, error, 'item', id);
         failures.push(error);
-        await itemFailed(ctx, each.items, 'deleted', id, error);
+        await itemFailed(each, 'deleted', id, error);
       }
     }
     await each.end();

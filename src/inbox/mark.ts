@@ -27,7 +27,7 @@ export async function markItems(ctx: Context, given: string[], mark: Mark): Prom
         error.hint = `no inbox item "${id}": ${hint}`;
       if (!(error instanceof ApiError) || ids.length === 1) throw error;
       failures.push(error);
-      await itemFailed(ctx, marked.items, mark, id, error);
+      await itemFailed(marked, mark, id, error);
     }
   }
   await marked.end();

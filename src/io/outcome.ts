@@ -11,8 +11,10 @@
 //   aside       a remark beside a result read as text (not with --json)
 //   atTerminal  whether a person reads the result: words only for them (a next step) are said then
 import type { Context } from '../context.js';
+import type { CliError } from '../errors.js';
 import type { Formatter } from './format.js';
 import type { ItemView } from './declared.js';
+import { reportError } from './report.js';
 import { getFormatter, note, printItem, printJson, printList, printText, success, wantsJson } from './output.js';
 import { sanitize, withoutControls } from './sanitize.js';
 import { textFlow } from './text-flow.js';
@@ -69,15 +71,21 @@ export interface DoneEach<T, J> {
   json?: (item: T) => J;
 }
 
+export interface DoneOneByOne<T, J> {
+  /** What --json lists, so far. */
+  items: J[];
+  add(item: T): Promise<void>;
+  /** One that failed, the run going on: listed as `item` with --json, else its error said on stderr. */
+  failed(item: J, error: CliError): Promise<void>;
+  end(): Promise<void>;
+}
+
 /**
  * Writes done one by one: each one's line (piped, or `shown` on a terminal) and its ✓ line as it
  * is done; with --json nothing until end(), which prints the array of those done (a run stopped
  * part-way calls end() too: what was done is printed before the error).
  */
-export function doneEach<T, J = T>(
-  ctx: OutputContext,
-  each: DoneEach<T, J>,
-): { items: J[]; add(item: T): Promise<void>; end(): Promise<void> } {
+export function doneEach<T, J = T>(ctx: OutputContext, each: DoneEach<T, J>): DoneOneByOne<T, J> {
   // What --json lists: those done, and what the command records itself (an item that failed, with its error).
   const items: J[] = [];
   return {
@@ -88,6 +96,17 @@ export function doneEach<T, J = T>(
       const line = ctx.io.stdoutIsTTY ? each.shown?.(item) : each.piped?.(item);
       if (line !== undefined) await printText(ctx, line);
       if (each.said) await success(ctx, each.said(item));
+    },
+    async failed(item, error) {
+      items.push(item);
+      if (wantsJson(ctx)) return;
+      reportError(error, {
+        stderr: ctx.io.stderr,
+        json: false,
+        color: ctx.io.colorStderr,
+        debug: false,
+        interrupted: false,
+      });
     },
     async end() {
       if (wantsJson(ctx)) await printJson(ctx, items);

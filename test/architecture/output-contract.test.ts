@@ -35,10 +35,6 @@ const REMAINING: Record<string, { asks: Partial<Record<keyof typeof ASKS, number
     asks: { '--json': 1 },
     why: 'a create without an id fails unless --json prints the answer as it came',
   },
-  'src/kit/batch.ts': {
-    asks: { '--json': 1 },
-    why: "an item's failure is reported on stderr unless --json lists it with its error",
-  },
   'src/upload/lines.ts': {
     asks: { '--json': 3 },
     why: 'the upload report streams its own lines: NDJSON (through --jq), TSV or the terminal',
