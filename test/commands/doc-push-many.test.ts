@@ -5,30 +5,12 @@
 // (exit 5), and a directory with no pulled files refused (exit 2).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
-import { tempDir } from '../helpers/run.js';
+import { describe, expect, it } from 'vitest';
+import { createDoc as createDocOn, dir, getDoc, kagent, key, s, useDocSandbox } from '../helpers/doc-sandbox.js';
 
-let s: LoggedIn;
-let key: string;
-let dir: string;
+useDocSandbox('kagent-pushmany-');
 
-beforeAll(async () => {
-  s = await loggedInSandbox();
-});
-afterAll(() => s.close());
-beforeEach(async () => {
-  ({ apiKey: key } = await s.t.newAccount({ credits: 1000 }));
-  dir = tempDir('kagent-pushmany-');
-});
-
-const kagent = (argv: string[]) => s.kagent(argv, { env: { KAGENT_API_KEY: key } });
-async function createDoc(title: string, markdown: string): Promise<string> {
-  const res = await s.t.call('POST', '/docs', { key, body: { title, markdown } });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-const getDoc = async (id: string) => (await s.t.call('GET', `/docs/${id}`, { key })).body;
+const createDoc = async (title: string, markdown: string) => (await createDocOn({ title, markdown })).id;
 const resetStats = () => s.t.call('DELETE', '/_sandbox/stats', { key: null });
 const requests = async (): Promise<Record<string, number>> =>
   (await s.t.call('GET', '/_sandbox/stats', { key: null })).body.requests;

@@ -6,36 +6,16 @@
 // 4, 5). Also the edits a push sends (planPush) and the merge (merge3).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EditOp } from '../../src/api/shapes.js';
 import { merge3, planPush } from '../../src/docsync/text.js';
-import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
-import { runCli, tempDir } from '../helpers/run.js';
+import { createDoc, dir, getDoc, kagent, key, s, useDocSandbox } from '../helpers/doc-sandbox.js';
+import { runCli } from '../helpers/run.js';
 import { tinyServer } from '../helpers/tiny-server.js';
 
-let s: LoggedIn;
-let key: string;
-let dir: string;
+useDocSandbox('kagent-docsync-');
 
-beforeAll(async () => {
-  s = await loggedInSandbox();
-});
-afterAll(() => s.close());
-beforeEach(async () => {
-  ({ apiKey: key } = await s.t.newAccount({ credits: 1000 }));
-  dir = tempDir('kagent-docsync-');
-});
-
-const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1] = {}) =>
-  s.kagent(argv, { ...options, env: { KAGENT_API_KEY: key, ...options.env } });
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
-
-async function createDoc(body: Record<string, unknown>): Promise<{ id: string; revision: number }> {
-  const res = await s.t.call('POST', '/docs', { key, body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-const getDoc = async (id: string) => (await s.t.call('GET', `/docs/${id}`, { key })).body;
 /** Someone else saves (another client): the whole body, on the revision given. */
 async function saveElsewhere(id: string, body: string, baseRevision: number): Promise<void> {
   const res = await s.t.call('PATCH', `/docs/${id}`, { key, body: { body, baseRevision } });

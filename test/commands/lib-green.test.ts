@@ -6,7 +6,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accountId, dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
+import { accountId, dirs, kagent, key, s, useLibSandbox, scratchFolder } from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { LIMIT_ASKED_FROM } from '../../src/upload/uploader.js';
 
@@ -32,15 +32,7 @@ async function library(space?: string): Promise<Item[]> {
   return (await s.t.call('GET', '/library', { key, query, validate: false })).body.items;
 }
 
-function folder(content: Record<string, string>): string {
-  const dir = join(tempDir('kagent-green-'), 'docs');
-  dirs.push(dir);
-  for (const [name, data] of Object.entries(content)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), data);
-  }
-  return dir;
-}
+const folder = (content: Record<string, string>) => scratchFolder('kagent-green-', content);
 
 const DOCS = { 'a.md': '# A\n\nalpha\n', 'b.md': '# B\n\nbeta\n', 'sub/c.txt': 'gamma\n' };
 

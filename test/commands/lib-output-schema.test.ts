@@ -2,11 +2,10 @@
 // JSON fields on every line, the same TSV columns, the status differing only by tense (upload →
 // uploaded, replace → replaced, delete → deleted, keep → kept, fail → failed; exists and unchanged
 // the same). Each plan is compared with the run that follows it, file by file.
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
-import { tempDir } from '../helpers/run.js';
+import { kagent, key, s, useLibSandbox, scratchFolder, writeInto } from '../helpers/lib-sandbox.js';
 import { FIELDS } from '../../src/upload/lines.js';
 
 useLibSandbox(async () => {
@@ -23,16 +22,8 @@ const PAST: Record<string, string> = {
   unchanged: 'unchanged',
 };
 
-function folder(content: Record<string, string>): string {
-  const dir = join(tempDir('kagent-schema-'), 'docs');
-  dirs.push(dir);
-  for (const [name, data] of Object.entries(content)) write(dir, name, data);
-  return dir;
-}
-function write(dir: string, name: string, data: string) {
-  mkdirSync(join(dir, name, '..'), { recursive: true });
-  writeFileSync(join(dir, name), data);
-}
+const folder = (content: Record<string, string>) => scratchFolder('kagent-schema-', content);
+const write = writeInto;
 const ndjson = (stdout: string) =>
   stdout
     .split('\n')

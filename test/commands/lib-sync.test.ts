@@ -5,11 +5,21 @@
 // did not come from DIR untouched, files sharing bytes, a service that does not
 // give file names or SHA-256, --dry-run sending only reads, output in every
 // mode, CI reports, and bad input.
-import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoggedIn } from '../helpers/logged-in.js';
-import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
+import {
+  accountId,
+  dirs,
+  kagent,
+  key,
+  resetStats,
+  s,
+  useLibSandbox,
+  scratchFolder,
+  writeInto,
+} from '../helpers/lib-sandbox.js';
 import { tempDir } from '../helpers/run.js';
 import { xmllint } from '../helpers/junit.js';
 import { writeProfile } from '../../src/config/store.js';
@@ -37,16 +47,8 @@ async function hide(fields: string[]) {
   await s.t.patchAccount(accountId, { hideFields: fields });
 }
 
-function folder(content: Record<string, string>): string {
-  const dir = join(tempDir('kagent-sync-'), 'docs');
-  dirs.push(dir);
-  for (const [name, data] of Object.entries(content)) write(dir, name, data);
-  return dir;
-}
-function write(dir: string, name: string, data: string) {
-  mkdirSync(join(dir, name, '..'), { recursive: true });
-  writeFileSync(join(dir, name), data);
-}
+const folder = (content: Record<string, string>) => scratchFolder('kagent-sync-', content);
+const write = writeInto;
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const rows = (stdout: string) =>
   stdout

@@ -4,13 +4,13 @@
 // duplicates, per-file 402/413/415 with their codes, output in every mode,
 // --fail-fast and exit codes.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { xmllint } from '../helpers/junit.js';
 import { makeDocx, makePdf, makePng, makeZip } from '../helpers/files.js';
-import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox } from '../helpers/lib-sandbox.js';
+import { accountId, dirs, kagent, key, resetStats, s, useLibSandbox, scratchFolder } from '../helpers/lib-sandbox.js';
 import { hasForeignEscapes, runCli, tempDir } from '../helpers/run.js';
 import { unwrap } from '../helpers/binary.js';
 import { tinyServer } from '../helpers/tiny-server.js';
@@ -39,15 +39,7 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
 const largePdf = () => Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(SAMPLED_MIN_BYTES + 1024 * 1024)]);
 
 /** A folder of files: name → content. */
-function folder(content: Record<string, Buffer | string>): string {
-  const dir = tempDir('kagent-upload-');
-  dirs.push(dir);
-  for (const [name, data] of Object.entries(content)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), data);
-  }
-  return dir;
-}
+const folder = (content: Record<string, Buffer | string>) => scratchFolder('kagent-upload-', content, '');
 
 function rows(stdout: string): string[][] {
   return stdout

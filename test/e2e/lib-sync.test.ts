@@ -8,40 +8,27 @@
 import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeProfile } from '../../src/config/store.js';
 import { pathOfNote } from '../../src/upload/sync-plan.js';
-import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { bin, testNode } from '../helpers/binary.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { binaryAgainstSandbox, handbookAccount, type BinarySandbox } from '../helpers/binary-sandbox.js';
 
+let sandbox: BinarySandbox;
 let home: string;
 let t: TestSandbox;
 let key: string;
 let configDir: string;
 
 beforeAll(async () => {
-  ensureBuilt();
-  home = mkdtempSync(join(tmpdir(), 'kagent-e2e-sync-'));
-  t = await startTestSandbox();
+  sandbox = await binaryAgainstSandbox('kagent-e2e-sync-');
+  ({ t, home } = sandbox);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.close());
 beforeEach(async () => {
-  ({ apiKey: key } = await t.newAccount({ credits: 100_000 }));
-  await t.call('POST', '/spaces', { key, body: { name: 'Handbook' } });
-  configDir = mkdtempSync(join(home, 'config-'));
-  // The sandbox's limit is off; so is the client's pacing (a high rate), to keep the test quick.
-  await writeProfile(
-    configDir,
-    'default',
-    { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 },
-    { makeCurrent: true },
-  );
+  ({ key, configDir } = await handbookAccount(t, home));
 });
 
 interface Run {

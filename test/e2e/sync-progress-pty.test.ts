@@ -3,39 +3,25 @@
 // it, never onto its row. The screen is replayed as a terminal would show it (carriage return,
 // erase line, newline), so a line written over the bar's row is seen as the person would see it.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeProfile } from '../../src/config/store.js';
-import { ensureBuilt, plain, runBinary, runInPty } from '../helpers/binary.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { plain, runBinary, runInPty } from '../helpers/binary.js';
+import type { TestSandbox } from '../helpers/sandbox.js';
+import { binaryAgainstSandbox, handbookAccount, type BinarySandbox } from '../helpers/binary-sandbox.js';
 
+let sandbox: BinarySandbox;
 let home: string;
 let t: TestSandbox;
 let configDir: string;
 let accountId: string;
 
 beforeAll(async () => {
-  ensureBuilt();
-  home = mkdtempSync(join(tmpdir(), 'kagent-e2e-progress-'));
-  t = await startTestSandbox();
+  sandbox = await binaryAgainstSandbox('kagent-e2e-progress-');
+  ({ t, home } = sandbox);
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => sandbox?.close());
 beforeEach(async () => {
-  const account = await t.newAccount({ credits: 100_000 });
-  const key = account.apiKey;
-  accountId = account.accountId;
-  await t.call('POST', '/spaces', { key, body: { name: 'Handbook' } });
-  configDir = mkdtempSync(join(home, 'config-'));
-  await writeProfile(
-    configDir,
-    'default',
-    { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 },
-    { makeCurrent: true },
-  );
+  ({ accountId, configDir } = await handbookAccount(t, home));
 });
 
 const env = () => ({ HOME: home, KAGENT_CONFIG_DIR: configDir });

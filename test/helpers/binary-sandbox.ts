@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeProfile } from '../../src/config/store.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { ensureBuilt } from './binary.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
@@ -37,4 +38,25 @@ export async function binaryAgainstSandbox(prefix: string, options: SandboxOptio
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh account for one test of `lib sync` or `lib upload` as the built binary: 100 000 credits,
+ * a space "Handbook", and a profile of its own (a config directory under `home`) with the client's
+ * pacing off (a high rate), as the test sandbox's own limit is off, to keep the test quick.
+ */
+export async function handbookAccount(
+  t: TestSandbox,
+  home: string,
+): Promise<{ key: string; accountId: string; configDir: string }> {
+  const { apiKey: key, accountId } = await t.newAccount({ credits: 100_000 });
+  await t.call('POST', '/spaces', { key, body: { name: 'Handbook' } });
+  const configDir = mkdtempSync(join(home, 'config-'));
+  await writeProfile(
+    configDir,
+    'default',
+    { baseUrl: t.baseUrl, apiKey: key, rateLimit: 100_000 },
+    { makeCurrent: true },
+  );
+  return { key, accountId, configDir };
 }

@@ -1,10 +1,13 @@
 // The set-up `lib upload` and `lib sync` tests share: one logged-in sandbox for
 // the file, a fresh account (10 000 credits) before each test with the request
 // counts reset, scratch folders removed at the end, and `kagent` run as that
-// account. The bindings below are live: read them inside tests and hooks.
-import { rmSync } from 'node:fs';
+// account; folders of files to upload or sync. The bindings below are live: read
+// them inside tests and hooks.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { loggedInSandbox, type LoggedIn } from './logged-in.js';
+import { tempDir } from './run.js';
 
 export let s: LoggedIn;
 export let key: string;
@@ -34,4 +37,21 @@ export const kagent = (argv: string[], options: Parameters<LoggedIn['kagent']>[1
 
 export async function resetStats(): Promise<void> {
   await s.t.call('DELETE', '/_sandbox/stats', { key: null });
+}
+
+/**
+ * A scratch folder holding `content` (a name may hold folders: 'a/b.md'), removed when the file's tests
+ * are done: `<temp>/docs`, or the temporary folder itself when `sub` is ''.
+ */
+export function scratchFolder(prefix: string, content: Record<string, Buffer | string>, sub = 'docs'): string {
+  const dir = join(tempDir(prefix), sub);
+  dirs.push(dir);
+  for (const [name, data] of Object.entries(content)) writeInto(dir, name, data);
+  return dir;
+}
+
+/** Writes one file of a folder, making the folders its name holds. */
+export function writeInto(dir: string, name: string, data: Buffer | string): void {
+  mkdirSync(join(dir, name, '..'), { recursive: true });
+  writeFileSync(join(dir, name), data);
 }

@@ -2,13 +2,12 @@
 // listing that ignores ?space= (items of another space must never be deleted),
 // a listing that gives the same item twice, and an upload never answered under
 // --timeout (TIMEOUT, exit 7, never 130).
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dirs, kagent, key, s, useLibSandbox } from '../helpers/lib-sandbox.js';
-import { tempDir } from '../helpers/run.js';
+import { kagent, key, s, useLibSandbox, scratchFolder } from '../helpers/lib-sandbox.js';
 
 let handbook: string;
 let other: string;
@@ -63,15 +62,7 @@ async function proxy(rewrite: Rewrite): Promise<{ baseUrl: string; close(): Prom
   };
 }
 
-function folder(content: Record<string, string>): string {
-  const dir = join(tempDir('kagent-sync-hostile-'), 'docs');
-  dirs.push(dir);
-  for (const [name, data] of Object.entries(content)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), data);
-  }
-  return dir;
-}
+const folder = (content: Record<string, string>) => scratchFolder('kagent-sync-hostile-', content);
 
 async function ids(space: string): Promise<string[]> {
   const query = { kind: 'file', limit: 200, space };
