@@ -2,9 +2,10 @@ import type { Messages } from '../../src/api/shapes.js';
 import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { suggest } from '../../src/kit/hints.js';
 import { notFoundHint } from '../../src/io/not-found.js';
-import { pipedFieldsHelp, printItem, note } from '../../src/io/output.js';
+import { pipedFieldsHelp, note } from '../../src/io/output.js';
+import { printView } from '../../src/io/outcome.js';
 import { followConversation } from '../../src/follow/chat.js';
-import { renderTranscript, transcriptHead } from '../../src/views/chat-transcript.js';
+import { pipedTranscript, renderTranscript, transcriptHead } from '../../src/views/chat-transcript.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -49,7 +50,11 @@ export default defineCommand({
     } catch (error) {
       throw notFoundHint(ctx, error, 'conversation', args.id);
     }
-    await printItem(ctx, page, transcriptHead, (p, f) => renderTranscript(ctx, p, f));
+    await printView(ctx, page, {
+      table: transcriptHead,
+      terminal: (p, f) => renderTranscript(ctx, p, f),
+      piped: (p, f) => pipedTranscript(ctx, p, f),
+    });
     if (page.conversation?.running)
       await note(
         ctx,

@@ -4,8 +4,9 @@ import { checkInput, defineCommand } from '../../src/kit/define.js';
 import { withNotFound } from '../../src/io/not-found.js';
 
 import { kagentCommand } from '../../src/io/command-line.js';
-import { pipedFieldsHelp, printItem } from '../../src/io/output.js';
-import { renderWatchPage, watchHead } from '../../src/views/brief.js';
+import { pipedFieldsHelp } from '../../src/io/output.js';
+import { printView } from '../../src/io/outcome.js';
+import { plainWatchPage, renderWatchPage, watchHead } from '../../src/views/brief.js';
 import * as S from '../../src/api/shapes.js';
 
 export default defineCommand({
@@ -38,6 +39,10 @@ export default defineCommand({
       }
       throw error;
     });
-    await printItem<WatchPage>(ctx, page, watchHead, (p, f) => renderWatchPage(ctx, p, f));
+    await printView<WatchPage>(ctx, page, {
+      table: watchHead,
+      terminal: (p, f) => renderWatchPage(ctx, p, f),
+      piped: plainWatchPage,
+    });
   },
 });

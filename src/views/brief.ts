@@ -161,9 +161,8 @@ export function renderWatchHeader(page: WatchPage, f: Formatter): string {
 
 const ARCHIVE_SHOWN = 10;
 
-/** `watch show` (and the end of `watch create`) on a terminal or piped. */
+/** `watch show` (and the end of `watch create`) on a terminal; piped, plainWatchPage. */
 export async function renderWatchPage(ctx: RenderContext, page: WatchPage, f: Formatter): Promise<string> {
-  if (!f.tty) return plainWatchPage(page, f);
   const links = supportsHyperlinks(ctx.io);
   const width = Math.min(f.width, 100);
   const parts = [renderWatchHeader(page, f)];

@@ -44,40 +44,41 @@ export const transcriptHead: ItemView<Messages> = {
 };
 
 /**
- * `conversation show`. Terminal: the title, then each message with a header.
- * Piped: the head's `key<TAB>value` lines, `--`, then per message a line
- * `message<TAB>id<TAB>role<TAB>ISO time<TAB>credits` followed by its rendering,
- * every line of it indented by two spaces, and a blank line.
+ * `conversation show` piped: the head's `key<TAB>value` lines, `--`, then per message a line
+ * `message<TAB>id<TAB>role<TAB>ISO time<TAB>credits` followed by its rendering, every line of it
+ * indented by two spaces, and a blank line.
  */
+export async function pipedTranscript(ctx: RenderContext, page: Messages, f: Formatter): Promise<string> {
+  const options: RenderOptions = { conversationId: conversationOf(page).id };
+  const bodies: string[] = [];
+  for (const message of messagesOf(page)) {
+    const when =
+      typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
+    const header = [
+      'message',
+      message.id,
+      message.role,
+      when,
+      typeof message.credits === 'number' ? String(message.credits) : '',
+    ]
+      .map(line)
+      .join('\t');
+    const body = await renderParts(ctx, message.parts, f, options);
+    bodies.push(
+      `${header}\n${body
+        .split('\n')
+        .map((l) => (l === '' ? '' : `  ${l}`))
+        .join('\n')}\n`,
+    );
+  }
+  return [renderView(page, transcriptHead, f), '--', ...bodies].join('\n').replace(/\n+$/, '');
+}
+
+/** `conversation show` on a terminal: the title and its facts, then each message with a header. */
 export async function renderTranscript(ctx: RenderContext, page: Messages, f: Formatter): Promise<string> {
   const c = conversationOf(page);
   const messages = messagesOf(page);
   const options: RenderOptions = { conversationId: c.id };
-  if (!f.tty) {
-    const head = renderView(page, transcriptHead, f);
-    const bodies: string[] = [];
-    for (const message of messages) {
-      const when =
-        typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
-      const header = [
-        'message',
-        message.id,
-        message.role,
-        when,
-        typeof message.credits === 'number' ? String(message.credits) : '',
-      ]
-        .map(line)
-        .join('\t');
-      const body = await renderParts(ctx, message.parts, f, options);
-      bodies.push(
-        `${header}\n${body
-          .split('\n')
-          .map((l) => (l === '' ? '' : `  ${l}`))
-          .join('\n')}\n`,
-      );
-    }
-    return [head, '--', ...bodies].join('\n').replace(/\n+$/, '');
-  }
   const facts = [
     c.id,
     c.channel,

@@ -9,12 +9,13 @@ import type { Context } from '../context.js';
 import { ApiError, CliError, ExitCode, UsageError, onInterruptSay } from '../errors.js';
 import { followTask, taskOutcomeError } from '../follow/task.js';
 import { note, printItem, success, wantsJson, type ItemView } from '../io/output.js';
+import { printView } from '../io/outcome.js';
 import { askText } from '../io/prompt.js';
 import { checkInput } from '../kit/define.js';
 import { suggest } from '../kit/hints.js';
 import { checkIdempotencyKey, noteReplay } from '../kit/idempotency-key.js';
 import { spaceIdFor } from '../kit/space.js';
-import { renderWatchPage, watchHead } from '../views/brief.js';
+import { plainWatchPage, renderWatchPage, watchHead } from '../views/brief.js';
 import { meOrNothing } from './me.js';
 
 /** The options of `watch create`. */
@@ -221,5 +222,9 @@ async function followSetUp(
     ctx,
     `Watch ${created.slug} is set up${page.brief ? `: first brief with ${page.brief.entries.length} entries` : ''}`,
   );
-  await printItem(ctx, page, watchHead, (p, f) => renderWatchPage(ctx, p, f));
+  await printView(ctx, page, {
+    table: watchHead,
+    terminal: (p, f) => renderWatchPage(ctx, p, f),
+    piped: plainWatchPage,
+  });
 }

@@ -52,11 +52,10 @@ const REMAINING: Record<string, { asks: Partial<Record<keyof typeof ASKS, number
     asks: { stdoutIsTTY: 1 },
     why: "piped, a reply's text parts go to stdout and the rest to stderr (the piped rendering is a copy: no tolerant reading of it)",
   },
-  'src/views/chat-transcript.ts': {
+  'src/views/brief.ts': {
     asks: { 'f.tty': 1 },
-    why: 'a field-table view of its own (src/io/declared.ts to come)',
+    why: "watch knowledge's report and timeline: the Markdown source piped (src/io/declared.ts to come)",
   },
-  'src/views/brief.ts': { asks: { 'f.tty': 2 }, why: 'a field-table view of its own (src/io/declared.ts to come)' },
   'src/watch/create.ts': {
     asks: { '--json': 2 },
     why: 'watch create prints the watch as created or as followed, by field table',
