@@ -3,22 +3,14 @@
 // the work again; a different body is 422; a retry while the first call still
 // runs is 409 IDEMPOTENCY_IN_PROGRESS; keys are at most 200 characters.
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
 import { routes } from '../../src/sandbox/routes/index.js';
-import { startTestSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.js';
+import type { CallResult } from '../helpers/sandbox.js';
+import { accountId, key, t, useAccountPerTest } from '../helpers/account-per-test.js';
 
-let t: TestSandbox;
-let key: string;
-let accountId: string;
-
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ({ apiKey: key, accountId } = await t.newAccount());
-});
+// A fresh account per test: lists start empty.
+useAccountPerTest();
 
 interface CreateStyle {
   op: OperationId;

@@ -1,20 +1,11 @@
 // Library: saving links, listing (newest first, filters, cursors), searching,
 // reading items, changing and deleting them. Uploads have their own file.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { accountId, key, t, useAccountPerTest } from '../helpers/account-per-test.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-/** A fresh account per test: lists start empty. */
-let key: string;
-let accountId: string;
-
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ({ apiKey: key, accountId } = await t.newAccount());
-});
+// A fresh account per test: lists start empty.
+useAccountPerTest();
 
 const save = (body: Record<string, unknown>, apiKey = key) => t.call('POST', '/library', { body, key: apiKey });
 const credits = async () => (await t.call('GET', '/me', { key })).body.credits.total as number;

@@ -5,21 +5,12 @@ import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeDocx, makeGif, makeJpeg, makePdf, makePng, makeWebp, makeZip } from '../helpers/files.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { accountId, key, t, useAccountPerTest } from '../helpers/account-per-test.js';
 
-let t: TestSandbox;
-let key: string;
-let accountId: string;
-
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ({ apiKey: key, accountId } = await t.newAccount());
-});
+// A fresh account per test: lists start empty.
+useAccountPerTest();
 
 function upload(
   data: Buffer | string,
