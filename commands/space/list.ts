@@ -4,17 +4,18 @@ import { defineCommand } from '../../src/kit/define.js';
 import { pipedRowsHelp, printList } from '../../src/io/output.js';
 
 const columns: Column<Space>[] = [
-  { header: 'id', value: (space) => space.id },
+  { header: 'id', value: (space) => space.id, json: 'id' },
   {
     header: 'name',
     value: (space) => space.name,
     display: (space) => (space.icon ? `${space.icon} ${space.name}` : space.name),
     flex: true,
+    json: 'name',
   },
-  { header: 'icon', value: (space) => space.icon, only: 'plain' },
-  { header: 'description', value: (space) => space.description, flex: true },
-  { header: 'default', value: (space) => space.isDefault, kind: 'bool' },
-  { header: 'created', value: (space) => space.createdAt, kind: 'time' },
+  { header: 'icon', value: (space) => space.icon, only: 'plain', json: 'icon' },
+  { header: 'description', value: (space) => space.description, flex: true, json: 'description' },
+  { header: 'default', value: (space) => space.isDefault, kind: 'bool', json: 'isDefault' },
+  { header: 'created', value: (space) => space.createdAt, kind: 'time', json: 'createdAt' },
 ];
 
 export default defineCommand({

@@ -108,15 +108,15 @@ export function pipedFieldsHelp<T>(view: ItemView<T>): string {
     view.piped === 'row'
       ? `Piped, one tab-separated row: ${keys}.`
       : `Piped, one \`key<TAB>value\` line per field: ${keys}.`;
-  return [piped, view.then, jsonFieldsHelp(view)].filter(Boolean).join(' ');
+  const plain = pipedFields(view).filter((field) => !field.each);
+  return [piped, view.then, jsonFieldsHelp(plain)].filter(Boolean).join(' ');
 }
 
-/** "`--json FIELDS` takes these keys or the API's field names, …" (nothing when no field names its API field). */
-function jsonFieldsHelp<T>(view: ItemView<T>): string | undefined {
-  const plain = pipedFields(view).filter((field) => !field.each);
-  const linked = plain.filter((field) => field.json !== undefined).map((field) => field.key);
+/** "`--json FIELDS` takes these keys or the API's field names, …" (nothing when none names its API field). */
+function jsonFieldsHelp(keys: Array<{ key: string; json?: string }>, what = 'keys'): string | undefined {
+  const linked = keys.filter((each) => each.json !== undefined).map((each) => each.key);
   if (linked.length === 0) return undefined;
-  const which = linked.length === plain.length ? 'these keys' : `the keys ${linked.join(', ')}`;
+  const which = linked.length === keys.length ? `these ${what}` : `the ${what} ${linked.join(', ')}`;
   return `\`--json FIELDS\` takes ${which} or the API's field names, and gives the API's values (a name that is both is the API's).`;
 }
 
@@ -129,7 +129,24 @@ export function jsonLinks<T>(view: ItemView<T>): Map<string, string> {
 
 /** "Piped, each row is: id, name, icon, default (true/false), created (ISO 8601)." Columns may say more in `about`. */
 export function pipedRowsHelp<T>(columns: Column<T>[]): string {
-  return `Piped, each row is: ${visibleColumns(columns, false)
-    .map((column) => named(column.header.toLowerCase(), column.kind, column.about))
-    .join(', ')}.`;
+  const piped = visibleColumns(columns, false);
+  const rows = `Piped, each row is: ${piped.map((column) => named(columnKey(column), column.kind, column.about)).join(', ')}.`;
+  const json = jsonFieldsHelp(
+    piped.map((column) => ({ key: columnKey(column), json: column.json })),
+    'names',
+  );
+  return json ? `${rows} ${json}` : rows;
+}
+
+/** A column's name in the help, and for --json FIELDS. */
+function columnKey<T>(column: Column<T>): string {
+  return column.header.toLowerCase();
+}
+
+/** The names --json takes for a list's items, each with the API field its column shows. */
+export function columnLinks<T>(columns: Column<T>[]): Map<string, string> {
+  const links = new Map<string, string>();
+  for (const column of visibleColumns(columns, false))
+    if (column.json !== undefined) links.set(columnKey(column), column.json);
+  return links;
 }

@@ -19,7 +19,7 @@ import { emit, hasWritten, PipeClosedError } from './streams.js';
 import { checkFields, pickFields, selectFields, type FieldLinks } from './fields.js';
 import { renderGeneric } from './generic.js';
 import type { Column } from './table.js';
-import { jsonLinks, renderView, type ItemView } from './declared.js';
+import { columnLinks, jsonLinks, renderView, type ItemView } from './declared.js';
 import { formatter, plain } from './format.js';
 import { runJq } from './jq.js';
 import { loadShapes } from '../lazy.js';
@@ -274,10 +274,10 @@ async function printListAs<T>(
   if (ctx.flags.jq !== undefined) {
     const all: T[] = [];
     for await (const item of items) all.push(item);
-    await printJson(ctx, all);
+    await printJson(ctx, all, columnLinks(options.columns));
     return all.length;
   }
-  if (ctx.flags.json) return streamJsonArray(ctx, items, shown);
+  if (ctx.flags.json) return streamJsonArray(ctx, items, shown, columnLinks(options.columns));
 
   const f = await getFormatter(ctx);
   const columns = visibleColumns(options.columns, f.tty).map(tolerantColumn);
@@ -357,6 +357,7 @@ async function streamJsonArray<T>(
   ctx: OutputContext,
   items: Items<T>,
   shown: { count: number } = { count: 0 },
+  links?: FieldLinks,
 ): Promise<number> {
   const pretty = ctx.io.stdoutIsTTY;
   const close = pretty ? '\n]\n' : ']\n';
@@ -364,8 +365,8 @@ async function streamJsonArray<T>(
   const pick = fields ? { checkFields, pickFields } : undefined;
   try {
     for await (const raw of items) {
-      if (pick && fields && shown.count === 0) pick.checkFields(raw, fields);
-      const item = pick && fields ? pick.pickFields(raw, fields) : raw;
+      if (pick && fields && shown.count === 0) pick.checkFields(raw, fields, links);
+      const item = pick && fields ? pick.pickFields(raw, fields, links) : raw;
       const json = pretty ? toJson(item, true).replace(/\n/g, '\n  ') : toJson(item, false);
       await emit(ctx.io.stdout, `${arrayJoint(shown.count === 0, pretty)}${json}`);
       shown.count++;

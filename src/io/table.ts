@@ -28,6 +28,8 @@ export interface Column<T> {
   only?: 'tty' | 'plain';
   /** What the help's "Piped, each row is: …" says after the header, when its kind does not say it. */
   about?: string;
+  /** The API field it shows ('createdAt'): `--json FIELDS` then takes its piped name too (src/io/declared.ts). */
+  json?: string;
 }
 
 // Two spaces between columns.

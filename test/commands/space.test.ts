@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import list from '../../commands/space/list.js';
 import { loggedInSandbox, type LoggedIn } from '../helpers/logged-in.js';
 import { hasForeignEscapes } from '../helpers/run.js';
+import { pipedKeysOf } from '../helpers/piped-help.js';
 
 let s: LoggedIn;
 beforeAll(async () => {
@@ -217,17 +218,26 @@ describe('space list', () => {
   it('piped, each row has the columns its help names, in that order', async () => {
     await s.kagent(['space', 'create', 'Columns', '--icon', '🧱', '--description', 'counted']);
     const row = (await s.kagent(['space', 'list'])).stdout.split('\n').find((line) => line.includes('\tColumns\t'));
-    const named = /^Piped, each row is: (.*)\.$/.exec(list.description ?? '')?.[1]?.split(', ') ?? [];
-    expect(named.map((word) => word.replace(/ \(.*\)$/, ''))).toEqual([
-      'id',
-      'name',
-      'icon',
-      'description',
-      'default',
-      'created',
-    ]);
+    const named = pipedKeysOf(list.description);
+    expect(named).toEqual(['id', 'name', 'icon', 'description', 'default', 'created']);
     expect(row?.split('\t').slice(1, 4)).toEqual(['Columns', '🧱', 'counted']);
     expect(row?.split('\t')).toHaveLength(named.length);
+  });
+});
+
+describe('space list --json FIELDS', () => {
+  it('takes the piped column names and the API names alike, each object under the names asked, the API values', async () => {
+    const spaces = JSON.parse((await s.kagent(['space', 'list', '--json'])).stdout);
+    const picked = JSON.parse((await s.kagent(['space', 'list', '--json', 'created,name,isDefault'])).stdout);
+    expect(picked).toEqual(
+      spaces.map((space: any) => ({ created: space.createdAt, name: space.name, isDefault: space.isDefault })),
+    );
+    expect(list.description).toContain('`--json FIELDS` takes these names or the API');
+    const typo = await s.kagent(['space', 'list', '--json', 'craeted']);
+    expect(typo.code).toBe(2);
+    const { error } = JSON.parse(typo.stderr);
+    expect(error.message).toBe('unknown field for --json: craeted (did you mean "created"?)');
+    expect(error.hint).toMatch(/^known fields: id, name, icon, description, default, created, /);
   });
 });
 
