@@ -1,22 +1,13 @@
 // Watch routes: watches, briefs and entries. The model is in ../watches/
 // (model.ts: records, visibility, views and saved entries; setup.ts: creating a
 // watch and its `watch_setup` task; brief.ts: writing briefs and the weekly
-// report; follows.ts: following and search).
+// report; follows.ts: following and search; pages.ts: a watch's page and issues).
 import type * as S from '../../api/shapes.js';
-import { methodSummary } from '../watches/content.js';
 import { HttpFail, type Jobs, type Routes } from '../types.js';
-import { notFound, page } from '../world.js';
-import { briefView, knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';
+import { knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';
 import { followedWatches, followWatch, searchWatches } from '../watches/follows.js';
-import {
-  briefRef,
-  savedIn,
-  setEntrySaved,
-  visibleEntry,
-  visibleWatch,
-  watchView,
-  type BriefRec,
-} from '../watches/model.js';
+import { savedIn, setEntrySaved, visibleEntry, visibleWatch } from '../watches/model.js';
+import { watchIssues, watchPage } from '../watches/pages.js';
 import { createWatchFor, setupStep } from '../watches/setup.js';
 
 export const routes: Routes = {
@@ -31,49 +22,16 @@ export const routes: Routes = {
 
   getWatch: ({ world, account, params, query }) => {
     const w = visibleWatch(world, account, params.slug ?? '');
-    const lang: S.Locale = query.lang ?? w.lang;
-    const all = w._briefIds.map((id) => world.state.briefs[id] as BriefRec).filter(Boolean);
-    let brief: BriefRec | undefined;
-    if (query.date) {
-      brief = [...all].reverse().find((b) => b.date === query.date);
-      if (!brief) throw notFound('BRIEF_NOT_FOUND', `Brief of ${query.date} for watch ${w.slug}`);
-    } else {
-      brief = all[all.length - 1];
-    }
-    const archive = [...all].reverse().slice(0, 90).map(briefRef);
-    const body: S.WatchPage = {
-      watch: watchView(world, account, w),
-      brief: brief ? briefView(world, account, brief, lang) : null,
-      archive,
-      method: {
-        summary: lang === w.lang ? w._methodSummary : methodSummary(lang, w.type, w._terms, w.urls),
-        sources: w._sources.map((s) => ({ ...s })),
-      },
-    };
-    return { body };
+    return { body: watchPage(world, account, w, query.lang ?? w.lang, query.date) };
   },
 
   getWatchKnowledge: ({ world, account, params }) => ({
     body: knowledgeOf(world, visibleWatch(world, account, params.slug ?? '')),
   }),
 
-  listWatchIssues: ({ world, account, params, query }) => {
-    const w = visibleWatch(world, account, params.slug ?? '');
-    const all = w._briefIds
-      .map((id) => world.state.briefs[id] as BriefRec)
-      .filter(Boolean)
-      .reverse();
-    const result = page(all, query, `issues:${w.slug}`, 30);
-    const items: S.IssueSummary[] = result.items.map((b) => ({
-      id: b.id,
-      date: b.date,
-      title: b.title,
-      entryCount: b.entries.length,
-      headlines: b.entries.slice(0, 3).map((e) => e.headline),
-      createdAt: b.createdAt,
-    }));
-    return { body: { items, nextCursor: result.nextCursor } };
-  },
+  listWatchIssues: ({ world, account, params, query }) => ({
+    body: watchIssues(world, visibleWatch(world, account, params.slug ?? ''), query),
+  }),
 
   followWatch: ({ world, account, params, body }) => ({
     body: followWatch(world, account, visibleWatch(world, account, params.slug ?? ''), body as S.FollowRequest),
