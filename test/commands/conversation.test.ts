@@ -151,6 +151,16 @@ describe('conversation show', () => {
   it("--json is the API's Messages; --limit reads the most recent N (1 to 200)", async () => {
     const json = JSON.parse((await kagent(['conversation', 'show', first, '--json'])).stdout);
     expect(json).toEqual((await s.t.call('GET', `/conversations/${first}/messages`)).body);
+    // --json FIELDS takes the head's keys (into the conversation) and the API's names; `messages` is the API's list.
+    const picked = JSON.parse(
+      (await kagent(['conversation', 'show', first, '--json=id,updated,running,messages'])).stdout,
+    );
+    expect(picked).toEqual({
+      id: json.conversation.id,
+      updated: json.conversation.updatedAt,
+      running: json.conversation.running,
+      messages: json.messages,
+    });
     const last = JSON.parse((await kagent(['conversation', 'show', first, '--limit', '1', '--json'])).stdout);
     expect(last.messages).toHaveLength(1);
     expect(last.messages[0].id).toBe(json.messages[3].id);

@@ -3,7 +3,14 @@
 // "Piped, …" sentence; a list's columns give "Piped, each row is: …".
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { jsonLinks, pipedFieldsHelp, pipedRowsHelp, renderView, type ItemView } from '../../src/io/declared.js';
+import {
+  columnLinks,
+  jsonLinks,
+  pipedFieldsHelp,
+  pipedRowsHelp,
+  renderView,
+  type ItemView,
+} from '../../src/io/declared.js';
 import { formatter } from '../../src/io/format.js';
 import type { Column } from '../../src/io/table.js';
 import { createIO } from '../../src/io/terminal.js';
@@ -156,5 +163,18 @@ describe('a list’s columns', () => {
     expect(pipedRowsHelp(columns)).toBe(
       'Piped, each row is: id, name, shared (true/false), created (ISO 8601), owner (id).',
     );
+    const linked = columns.map((column) =>
+      column.header === 'Id' || column.header === 'Created'
+        ? { ...column, json: column.header === 'Id' ? 'id' : 'createdAt' }
+        : column,
+    );
+    expect(pipedRowsHelp(linked)).toBe(
+      'Piped, each row is: id, name, shared (true/false), created (ISO 8601), owner (id). ' +
+        "`--json FIELDS` takes the names id, created or the API's field names, and gives the API's values (a name that is both is the API's).",
+    );
+    expect([...columnLinks(linked)]).toEqual([
+      ['id', 'id'],
+      ['created', 'createdAt'],
+    ]);
   });
 });
