@@ -42,6 +42,49 @@ export function runBinary(
   });
 }
 
+/** A run of the built binary timed from spawn to end (runTimed). */
+export interface TimedRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+/**
+ * Runs the built `kagent ARGS…` with stdin closed and times it: `signal` is sent `signalAfterMs`
+ * (default 1 000) after the start; whatever happens, it is killed after `guardMs`, so that no test
+ * waits on a program that never ends.
+ */
+export function runTimed(
+  args: string[],
+  options: {
+    env: Record<string, string | undefined>;
+    cwd?: string;
+    signal?: NodeJS.Signals;
+    signalAfterMs?: number;
+    guardMs: number;
+  },
+): Promise<TimedRun> {
+  const started = Date.now();
+  const child = spawn(testNode, [bin, ...args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  if (options.signal) setTimeout(() => child.kill(options.signal), options.signalAfterMs ?? 1_000);
+  const guard = setTimeout(() => child.kill('SIGKILL'), options.guardMs);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
+    });
+  });
+}
+
 /** `npm test` builds first; a test file run on its own builds here. */
 export function ensureBuilt(): void {
   if (!existsSync(join(root, 'dist', 'cli.js')))

@@ -6,14 +6,13 @@
 // FIFO is waited on in the event loop (--timeout: exit 7 by N + 1 s; Ctrl-C 130;
 // SIGTERM 143), what is no plain file is refused where a file is needed, and a
 // file too large is refused from its size, before a byte is read.
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, truncateSync, unlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, testNode } from '../helpers/binary.js';
+import { runTimed } from '../helpers/binary.js';
 import { binaryAgainstSandbox, type BinarySandbox } from '../helpers/binary-sandbox.js';
 import { tempDir } from '../helpers/run.js';
 
@@ -31,37 +30,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s.close());
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  elapsedMs: number;
-}
-
-function kagent(
-  args: string[],
-  options: { signal?: NodeJS.Signals; afterMs?: number; cwd?: string } = {},
-): Promise<Ran> {
-  const started = Date.now();
-  const child = spawn(testNode, [bin, ...args], {
+// The old code never ended here: no test waits past 15 s.
+const kagent = (args: string[], options: { signal?: NodeJS.Signals; afterMs?: number; cwd?: string } = {}) =>
+  runTimed(args, {
     env: s.env,
     cwd: options.cwd ?? dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    signal: options.signal,
+    signalAfterMs: options.afterMs,
+    guardMs: 15_000,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (options.signal) setTimeout(() => child.kill(options.signal), options.afterMs ?? 1_000);
-  // The old code never ended here: no test waits past this.
-  const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
-    });
-  });
-}
 
 describe('a FIFO nobody writes to, as an input file, ends by --timeout 2 + 1 s with exit 7', () => {
   const cases: Array<[string, () => string[]]> = [

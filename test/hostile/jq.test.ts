@@ -5,7 +5,7 @@
 // reader leaves; jq sees the real environment; halt_error exits as jq does.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, ensureBuilt, testNode } from '../helpers/binary.js';
+import { bin, ensureBuilt, runTimed, testNode, type TimedRun } from '../helpers/binary.js';
 import { tempDir } from '../helpers/run.js';
 import { tinyServer, type TinyServer } from '../helpers/tiny-server.js';
 
@@ -16,49 +16,26 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  elapsedMs: number;
-}
-
-/** The built `kagent ARGS…`; `signalAfterMs` sends `signal` then; `shell` pipes its stdout through a command. */
+/** The built `kagent ARGS…`; `signalAfterMs` sends `signal` then. Whatever happens, no test waits past 20 s. */
 function kagent(
   args: string[],
   options: { env?: Record<string, string>; signal?: NodeJS.Signals; signalAfterMs?: number } = {},
-): Promise<Ran> {
+): Promise<TimedRun> {
   const home = tempDir('kagent-jq-');
-  const started = Date.now();
-  const child = spawn(testNode, [bin, ...args], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      KAGENT_CONFIG_DIR: home,
-      KAGENT_CACHE_DIR: home,
-      KAGENT_BASE_URL: server.baseUrl,
-      KAGENT_API_KEY: 'kak_jq0123456789abcdef',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  if (options.signal) setTimeout(() => child.kill(options.signal), options.signalAfterMs ?? 1_000);
-  // Whatever happens, no test waits past this (a program that never ends held the process before).
-  const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
-    });
-  });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    KAGENT_CONFIG_DIR: home,
+    KAGENT_CACHE_DIR: home,
+    KAGENT_BASE_URL: server.baseUrl,
+    KAGENT_API_KEY: 'kak_jq0123456789abcdef',
+    ...options.env,
+  };
+  return runTimed(args, { env, signal: options.signal, signalAfterMs: options.signalAfterMs, guardMs: 20_000 });
 }
 
 /** With --jq, an error is a JSON envelope on stderr. */
-function errorOf(r: Ran): { code: string; message: string } {
+function errorOf(r: TimedRun): { code: string; message: string } {
   return (JSON.parse(r.stderr) as { error: { code: string; message: string } }).error;
 }
 
