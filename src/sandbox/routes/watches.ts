@@ -3,12 +3,12 @@
 // watch and its `watch_setup` task; brief.ts: writing briefs and the weekly
 // report; follows.ts: following and search; pages.ts: a watch's page and issues).
 import type * as S from '../../api/shapes.js';
-import { HttpFail, type Jobs, type Routes } from '../types.js';
-import { knowledgeOf, nextBrief, scheduleNextBrief } from '../watches/brief.js';
-import { followedWatches, followWatch, searchWatches } from '../watches/follows.js';
-import { savedIn, setEntrySaved, visibleEntry, visibleWatch } from '../watches/model.js';
+import type { Jobs, Routes } from '../types.js';
+import { knowledgeOf, nextBrief } from '../watches/brief.js';
+import { followedWatches, followWatch, searchWatches, unfollowWatch } from '../watches/follows.js';
+import { setEntryFeedback, setEntrySaved, visibleEntry, visibleWatch } from '../watches/model.js';
 import { watchIssues, watchPage } from '../watches/pages.js';
-import { createWatchFor, setupStep } from '../watches/setup.js';
+import { createWatchFor, setupStep, updateWatchSettings } from '../watches/setup.js';
 
 export const routes: Routes = {
   listFollowedWatches: ({ world, account }) => ({ body: { items: followedWatches(world, account) } }),
@@ -38,34 +38,22 @@ export const routes: Routes = {
   }),
 
   unfollowWatch: ({ world, account, params }) => {
-    const w = visibleWatch(world, account, params.slug ?? '');
-    delete account.follows[w.slug];
+    unfollowWatch(account, visibleWatch(world, account, params.slug ?? ''));
     return { status: 204 };
   },
 
   updateWatchSettings: ({ world, account, params, body }) => {
-    const w = visibleWatch(world, account, params.slug ?? '');
-    // The contract lists only 404 for updateWatchSettings ("owner only"): to anyone but the
-    // owner, a watch they may read or follow is still not one whose settings exist for them.
-    if (w._ownerId !== account.id)
-      throw new HttpFail(
-        404,
-        'WATCH_NOT_FOUND',
-        `No watch of yours has the slug ${w.slug}: only its owner can change its settings`,
-      );
-    const input = body as S.WatchSettingsRequest;
-    if (input.alerts !== undefined) w.alerts = [...input.alerts];
-    if (input.cadence !== undefined && input.cadence !== w.cadence) {
-      w.cadence = input.cadence;
-      scheduleNextBrief(world, w);
-    }
+    updateWatchSettings(
+      world,
+      account,
+      visibleWatch(world, account, params.slug ?? ''),
+      body as S.WatchSettingsRequest,
+    );
     return { status: 204 };
   },
 
   setEntryFeedback: ({ world, account, params, body }) => {
-    const { entry } = visibleEntry(world, account, params.id ?? '');
-    const input = body as S.EntryFeedbackRequest;
-    account.entryState[entry.id] = { feedback: input.feedback, saved: savedIn(account, entry.id) };
+    setEntryFeedback(account, visibleEntry(world, account, params.id ?? ''), (body as S.EntryFeedbackRequest).feedback);
     return { status: 204 };
   },
 

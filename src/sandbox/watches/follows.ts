@@ -74,6 +74,11 @@ function searchScore(q: string, w: WatchRec): number {
   return score;
 }
 
+/** Stops following a watch (nothing happens if the account did not follow it). */
+export function unfollowWatch(account: Account, w: WatchRec): void {
+  delete account.follows[w.slug];
+}
+
 /** Public watches (set-up not failed) matching `q`, best first, then most followed; at most 20. */
 export function searchWatches(world: World, q: string): S.WatchCard[] {
   const hits = Object.values(watches(world))

@@ -184,6 +184,15 @@ export function visibleEntry(
   return { ...found, watch };
 }
 
+/** Records the account's feedback on a brief entry, keeping whether it is saved. */
+export function setEntryFeedback(
+  account: Account,
+  found: { entry: S.BriefEntry },
+  feedback: S.EntryFeedbackRequest['feedback'],
+): void {
+  account.entryState[found.entry.id] = { feedback, saved: savedIn(account, found.entry.id) };
+}
+
 /** Saves a brief entry to the library (into the space the watch is followed in), or removes it; records the flag. */
 export function setEntrySaved(
   world: World,

@@ -1,7 +1,8 @@
 // Setting up a watch: createWatch's checks, the record, the follow, the monthly
 // count and a `watch_setup` task whose milestones move on the sandbox clock
 // (about 60 s in all); its output is the first brief, covering the last 7 days,
-// after which briefs follow the cadence (brief.ts).
+// after which briefs follow the cadence (brief.ts); and its owner changing its
+// settings (alerts, cadence) later.
 import type * as S from '../../api/shapes.js';
 import { foundSources, hostOf, int } from './content.js';
 import {
@@ -173,3 +174,22 @@ cancelHooks.watch_setup = (world, _account, task) => {
   const w = Object.values(watches(world)).find((x) => x._taskId === task.id);
   if (w && w.status === 'setting_up') w.status = 'failed';
 };
+
+/**
+ * Changes a watch's alerts or cadence (a new cadence schedules the next brief anew).
+ * The contract lists only 404 for updateWatchSettings ("owner only"): to anyone but the
+ * owner, a watch they may read or follow is still not one whose settings exist for them.
+ */
+export function updateWatchSettings(world: World, account: Account, w: WatchRec, input: S.WatchSettingsRequest): void {
+  if (w._ownerId !== account.id)
+    throw new HttpFail(
+      404,
+      'WATCH_NOT_FOUND',
+      `No watch of yours has the slug ${w.slug}: only its owner can change its settings`,
+    );
+  if (input.alerts !== undefined) w.alerts = [...input.alerts];
+  if (input.cadence !== undefined && input.cadence !== w.cadence) {
+    w.cadence = input.cadence;
+    scheduleNextBrief(world, w);
+  }
+}
