@@ -121,17 +121,7 @@ function spaceText(id: string | null | undefined, name: string | undefined, f: F
   return name ? `${name} ${f.dim(`(${id})`)}` : id;
 }
 
-// ---------------------------------------------------------------- upload and sync: which files, how many at once
-
-/** -c, --concurrency: how many files `lib upload` and `lib sync` send at once. */
-export const concurrencyOption = {
-  flags: '-c, --concurrency <n>',
-  description: 'files sent at once (1 to 16)',
-  type: 'integer',
-  min: 1,
-  max: 16,
-  default: 4,
-} as const satisfies OptionSpec;
+// ---------------------------------------------------------------- upload and sync: which files
 
 /** --exclude, --include, --follow-symlinks: what `lib upload` and `lib sync` send of a folder. */
 export const fileOptions = [

@@ -6,7 +6,7 @@ import { spaceIdFor } from '../../src/kit/space.js';
 import { reportingRefusal } from '../../src/upload/ci-report.js';
 import { syncRun, type SyncOptions } from '../../src/upload/sync-run.js';
 import * as S from '../../src/api/shapes.js';
-import { concurrencyOption, fileOptions } from './shared.js';
+import { fileOptions } from './shared.js';
 
 export default defineCommand({
   name: 'sync',
@@ -34,7 +34,14 @@ export default defineCommand({
       type: 'integer',
       min: 0,
     },
-    concurrencyOption,
+    {
+      flags: '-c, --concurrency <n>',
+      description: 'files sent at once (1 to 16)',
+      type: 'integer',
+      min: 1,
+      max: 16,
+      default: 4,
+    },
     { flags: '--fail-fast', description: 'start no new upload after the first failure' },
     { flags: '--report <file>', description: 'also write a JUnit XML report there' },
     { flags: '--dry-run', description: 'print what the run would do (reads only)' },

@@ -5,7 +5,7 @@ import { reportingRefusal } from '../../src/upload/ci-report.js';
 import { uploadRun } from '../../src/upload/upload-run.js';
 import type { Target } from '../../src/upload/uploader.js';
 import * as S from '../../src/api/shapes.js';
-import { concurrencyOption, fileOptions } from './shared.js';
+import { fileOptions } from './shared.js';
 
 export default defineCommand({
   name: 'upload',
@@ -28,7 +28,14 @@ export default defineCommand({
     ),
     { flags: '--note <text>', description: 'a note on every file (at most 2000 characters)' },
     { flags: '--name <name>', description: 'the file name to give stdin (or a single file)' },
-    concurrencyOption,
+    {
+      flags: '-c, --concurrency <n>',
+      description: 'files sent at once (1 to 16)',
+      type: 'integer',
+      min: 1,
+      max: 16,
+      default: 4,
+    },
     { flags: '--fail-fast', description: 'start no new file after the first failure' },
     {
       flags: '--report <file>',
