@@ -7,6 +7,7 @@
 import type { Formatter } from './format.js';
 import type { Column } from './table.js';
 import { visibleColumns } from './table.js';
+import { valueText } from './sanitize.js';
 
 type Kind = 'text' | 'time' | 'number' | 'bytes' | 'bool';
 
@@ -76,8 +77,7 @@ function pipedFields<T>(view: ItemView<T>): Field<T>[] {
 }
 
 function piped(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return value === undefined || value === null ? undefined : valueText(value);
 }
 
 function shown(value: unknown, kind: Kind | undefined, f: Formatter): string | undefined {
@@ -86,7 +86,7 @@ function shown(value: unknown, kind: Kind | undefined, f: Formatter): string | u
   if (kind === 'number') return f.number(value);
   if (kind === 'bytes') return f.bytes(value);
   if (kind === 'bool') return value === true ? 'yes' : 'no';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return valueText(value);
 }
 
 const ABOUT: Partial<Record<Kind, string>> = { time: 'ISO 8601', bool: 'true/false' };

@@ -26,7 +26,7 @@ function visibleCodePoint(char: string): string {
 /** Removes escape sequences and control characters, shows bidi/format controls as `<U+XXXX>`; keeps newlines and tabs. */
 export function sanitize(text: string): string {
   // A field of another type than the view expected (tolerant reading) is shown as text, never a crash.
-  if (typeof text !== 'string') text = asText(text);
+  if (typeof text !== 'string') text = valueText(text);
   return (
     text
       // U+2028 and U+2029 break lines for many readers (Python's splitlines, JavaScript): they are line breaks.
@@ -48,7 +48,7 @@ const CONTROL_BUT_LINES = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
  * holds.
  */
 export function withoutControls(text: string): string {
-  if (typeof text !== 'string') text = asText(text);
+  if (typeof text !== 'string') text = valueText(text);
   return text
     .replace(STRING_SEQUENCE, '')
     .replace(CSI_SEQUENCE, '')
@@ -110,13 +110,14 @@ export function escapeJsonControls(json: string): string {
   );
 }
 
-/** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */
-function asText(value: unknown): string {
+/** Any value as text: strings as they are, objects and lists as JSON, nothing (undefined, null) as ''. */
+export function valueText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value) ?? '';
   return String(value);
 }
 
+/** One line: as sanitize(), with newlines and tabs turned into spaces (table cells, TSV fields, error lines). */
 export function sanitizeLine(text: string): string {
   return sanitize(text).replace(/[\n\t]+/g, ' ');
 }

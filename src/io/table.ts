@@ -7,7 +7,7 @@
 // too wide wraps). Piped: one tab-separated row per item, no header.
 import type { Formatter } from './format.js';
 import { displayWidth, truncate } from './width.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine, valueText } from './sanitize.js';
 
 export interface Column<T> {
   /** Header on a terminal (shown upper-case). */
@@ -63,10 +63,7 @@ export function plainRow<T>(row: T, columns: Column<T>[]): string {
 }
 
 function plainCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return sanitizeLine(value);
-  if (typeof value === 'object') return sanitizeLine(JSON.stringify(value));
-  return String(value);
+  return sanitizeLine(valueText(value));
 }
 
 function terminalCell<T>(row: T, column: Column<T>, f: Formatter): string {
@@ -83,9 +80,7 @@ function terminalCell<T>(row: T, column: Column<T>, f: Formatter): string {
     case 'bool':
       return value === true ? f.green('✓') : '';
     default:
-      return typeof value === 'string'
-        ? sanitizeLine(value)
-        : sanitizeLine(typeof value === 'object' ? JSON.stringify(value) : String(value));
+      return sanitizeLine(valueText(value));
   }
 }
 

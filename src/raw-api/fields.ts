@@ -4,6 +4,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { inputBounds, readBounded } from '../io/input.js';
+import { valueText } from '../io/sanitize.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -96,12 +97,7 @@ export function withQuery(path: string, fields: Field[]): string {
   const params = new URLSearchParams();
   for (const field of fields) {
     const name = field.path.filter((part) => part !== '').join('.') || field.key;
-    params.append(name, queryValue(field.value));
+    params.append(name, valueText(field.value));
   }
   return `${path}${path.includes('?') ? '&' : '?'}${params.toString()}`;
-}
-
-function queryValue(value: Json): string {
-  if (value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

@@ -4,7 +4,8 @@ import type { Context } from '../context.js';
 import type { Messages } from '../api/shapes.js';
 import type { Formatter } from '../io/format.js';
 import { renderView, type ItemView } from '../io/declared.js';
-import { line, messageHeader, renderParts, str, type RenderOptions } from './chat.js';
+import { line, messageHeader, renderParts, type RenderOptions } from './chat.js';
+import { valueText } from '../io/sanitize.js';
 
 type RenderContext = Pick<Context, 'io' | 'flags' | 'clock' | 'serviceClock'>;
 
@@ -31,7 +32,7 @@ export const transcriptHead: ItemView<Messages> = {
       key: 'updated',
       value: (p) => {
         const { updatedAt } = conversationOf(p);
-        return typeof updatedAt === 'number' ? new Date(updatedAt).toISOString() : str(updatedAt);
+        return typeof updatedAt === 'number' ? new Date(updatedAt).toISOString() : valueText(updatedAt);
       },
       kind: 'time',
       json: 'conversation.updatedAt',
@@ -53,7 +54,7 @@ export async function pipedTranscript(ctx: RenderContext, page: Messages, f: For
   const bodies: string[] = [];
   for (const message of messagesOf(page)) {
     const when =
-      typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : str(message.createdAt);
+      typeof message.createdAt === 'number' ? new Date(message.createdAt).toISOString() : valueText(message.createdAt);
     const header = [
       'message',
       message.id,

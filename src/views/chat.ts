@@ -23,7 +23,7 @@ import type { Formatter } from '../io/format.js';
 import { hyperlink, linkableUrl, supportsHyperlinks } from '../io/hyperlink.js';
 import { textIsUrl } from '../io/link-text.js';
 import { renderMarkdown } from '../io/markdown.js';
-import { sanitize, sanitizeLine } from '../io/sanitize.js';
+import { sanitize, sanitizeLine, valueText } from '../io/sanitize.js';
 import { truncate } from '../io/width.js';
 import { kagentCommand } from '../io/command-line.js';
 import { serviceNow } from '../http/service-clock.js';
@@ -40,16 +40,9 @@ export interface RenderOptions {
   repl?: boolean;
 }
 
-/** Any field as text: strings as they are, objects as JSON, nothing as ''. */
-export function str(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
 /** Any field as one sanitised line. */
 export function line(value: unknown): string {
-  return sanitizeLine(str(value));
+  return sanitizeLine(valueText(value));
 }
 
 /** low green, medium yellow, high red; anything else as it is, in red (unknown risk reads as high). */
@@ -103,7 +96,7 @@ interface PartRenderer {
 
 const renderers: Record<string, PartRenderer> = {
   async text(ctx, part, f) {
-    const text = str(part.text);
+    const text = valueText(part.text);
     if (text.trim() === '') return '';
     const rendered = (await renderMarkdown(ctx, text)).replace(/\n+$/, '');
     // [n] citation markers stay as they are; on a colour terminal they stand out.

@@ -5,7 +5,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { formatter } from '../../src/io/format.js';
 import { createIO } from '../../src/io/terminal.js';
-import { messageHeader, renderParts, str } from '../../src/views/chat.js';
+import { messageHeader, renderParts } from '../../src/views/chat.js';
+import { valueText } from '../../src/io/sanitize.js';
 
 const now = Date.parse('2026-11-25T10:00:00Z');
 
@@ -57,14 +58,14 @@ describe('the changes part', () => {
 
 describe('fields as text', () => {
   it('keeps strings, writes objects as JSON, other values as they print, and nothing as empty', () => {
-    expect([str('a'), str({ b: 1 }), str(2), str(false), str(null), str(undefined)]).toEqual([
-      'a',
-      '{"b":1}',
-      '2',
-      'false',
-      '',
-      '',
-    ]);
+    expect([
+      valueText('a'),
+      valueText({ b: 1 }),
+      valueText(2),
+      valueText(false),
+      valueText(null),
+      valueText(undefined),
+    ]).toEqual(['a', '{"b":1}', '2', 'false', '', '']);
   });
 
   it('names who wrote a message: you, the agent by its name, or the role as given', () => {
