@@ -48,7 +48,9 @@ export default defineCommand({
     if (replay) await note(ctx, replay);
     await printDone(ctx, space, {
       piped: (created) => created.id,
-      shown: (created, f) => (replay ? label(created) : `${f.green('✓')} Created space ${label(created)}`),
+      // A replay creates nothing: no ✓ line, the note above says so and stdout names the space.
+      said: replay ? undefined : `Created space ${label(space)}`,
+      shown: replay ? (created) => label(created) : undefined,
     });
   },
 });

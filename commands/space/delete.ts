@@ -39,8 +39,7 @@ export default defineCommand({
     // 204: --json shows the space that was deleted.
     await printDone(ctx, space, {
       piped: (deleted) => deleted.id,
-      shown: (deleted, f) =>
-        `${f.green('✓')} Deleted space ${label(deleted)}; its contents moved to your default space`,
+      said: `Deleted space ${label(space)}; its contents moved to your default space`,
     });
   },
 });

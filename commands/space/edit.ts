@@ -49,7 +49,7 @@ export default defineCommand({
     const updated = items.find((item) => item.id === space.id) ?? { ...space, ...body };
     await printDone(ctx, updated, {
       piped: (space) => space.id,
-      shown: (space, f) => `${f.green('✓')} Updated space ${label(space)}`,
+      said: `Updated space ${label(updated)}`,
     });
   },
 });

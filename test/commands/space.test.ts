@@ -67,8 +67,10 @@ describe('space create', () => {
       expect.objectContaining({ id, name: 'Research', icon: '🔬', description: 'Papers and notes' }),
     );
 
+    // The ✓ line is a success line: on stderr at a terminal, like every other (docs/output.md); stdout has nothing.
     const tty = await s.kagent(['space', 'create', 'Travel'], { tty: true });
-    expect(tty.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^✓ Created space Travel \(sp_\w+\)\n$/);
+    expect(tty.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^✓ Created space Travel \(sp_\w+\)\n$/);
+    expect(tty.stdout).toBe('');
 
     const json = JSON.parse((await s.kagent(['space', 'create', 'Cooking', '--json'])).stdout);
     expect(json).toMatchObject({ id: expect.stringMatching(/^sp_/), name: 'Cooking', isDefault: false });
@@ -121,6 +123,12 @@ describe('naming a space', () => {
     expect(garden).toMatchObject({ name: 'Garden', description: 'Plants' });
     const byId = await s.kagent(['space', 'edit', garden.id, '--name', 'Garden & yard', '--json']);
     expect(JSON.parse(byId.stdout)).toMatchObject({ id: garden.id, name: 'Garden & yard' });
+    // At a terminal the ✓ line is on stderr, naming the space as it now stands; piped, its id.
+    const tty = await s.kagent(['space', 'edit', garden.id, '--name', 'Garden'], { tty: true });
+    expect(tty.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toBe(`✓ Updated space Garden (${garden.id})\n`);
+    expect(tty.stdout).toBe('');
+    const piped = await s.kagent(['space', 'edit', garden.id, '--description', 'Beds']);
+    expect(piped.stdout).toBe(`${garden.id}\n`);
   });
 
   it('an unknown space: exit 4 with a hint', async () => {
@@ -173,7 +181,8 @@ describe('space delete', () => {
     expect((await spaces()).map((space) => space.id)).toContain(id);
     const yes = await s.kagent(['space', 'delete', id], { tty: true, answers: [true] });
     expect(yes.code).toBe(0);
-    expect(yes.stdout).toContain('Deleted space Ask me');
+    expect(yes.stderr.replace(/\x1b\[[0-9;]*m/g, '')).toContain('✓ Deleted space Ask me');
+    expect(yes.stdout).toBe('');
     expect((await spaces()).map((space) => space.id)).not.toContain(id);
   });
 
