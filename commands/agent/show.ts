@@ -15,7 +15,7 @@ const memoryOf = (agent: Agent): string => (typeof agent.memory === 'string' ? a
 /** The head, declared once: piped `key<TAB>value` lines; on a terminal, under the name (its own bold line). */
 const view: ItemView<Agent> = {
   fields: [
-    { key: 'name', value: (a) => a.name, json: 'name' },
+    { key: 'name', json: 'name' },
     {
       key: 'address',
       label: 'Address',
@@ -30,7 +30,7 @@ const view: ItemView<Agent> = {
       display: (a, f) =>
         `${f.number(charLength(memoryOf(a)))}${typeof a.memoryMax === 'number' ? ` of ${f.number(a.memoryMax)}` : ''} characters`,
     },
-    { key: 'memory-max', value: (a) => a.memoryMax, json: 'memoryMax' },
+    { key: 'memory-max', json: 'memoryMax' },
   ],
   then: 'Then a `--` line and the memory as Markdown.',
 };

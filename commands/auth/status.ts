@@ -40,7 +40,7 @@ function statusView(problem?: string): ItemView<AuthStatus> {
         },
         json: 'profile',
       },
-      { key: 'profile-source', value: (s) => s.profileSource, json: 'profileSource' },
+      { key: 'profile-source', json: 'profileSource' },
       {
         key: 'base-url',
         label: 'Base URL',
@@ -64,8 +64,8 @@ function statusView(problem?: string): ItemView<AuthStatus> {
         json: 'apiKey',
       },
       { key: 'api-key-source', value: (s) => (s.apiKey ? s.apiKeySource : ''), json: 'apiKeySource' },
-      { key: 'email', value: (s) => s.user?.email, json: 'user.email' },
-      { key: 'plan', value: (s) => s.user?.plan?.id, json: 'user.plan.id' },
+      { key: 'email', json: 'user.email' },
+      { key: 'plan', json: 'user.plan.id' },
       {
         key: 'authenticated',
         label: 'Account',

@@ -19,9 +19,9 @@ function ofLimit(
 export const meView: ItemView<Me> = {
   title: (me, f) => `${f.bold(me.name || me.email || me.id)}${me.name && me.email ? ` <${me.email}>` : ''}`,
   fields: [
-    { key: 'id', value: (me) => me.id, json: 'id' },
-    { key: 'email', value: (me) => me.email, json: 'email' },
-    { key: 'name', value: (me) => me.name, json: 'name' },
+    { key: 'id', json: 'id' },
+    { key: 'email', json: 'email' },
+    { key: 'name', json: 'name' },
     { key: 'plan', value: (me) => me.plan?.id },
     {
       key: 'plan-name',
@@ -34,8 +34,8 @@ export const meView: ItemView<Me> = {
       },
       json: 'plan.name',
     },
-    { key: 'trial-active', value: (me) => me.trial?.active, kind: 'bool', json: 'trial.active' },
-    { key: 'trial-ends', value: (me) => me.trial?.endsAt, kind: 'time', json: 'trial.endsAt' },
+    { key: 'trial-active', kind: 'bool', json: 'trial.active' },
+    { key: 'trial-ends', kind: 'time', json: 'trial.endsAt' },
     {
       key: 'email-verified',
       label: 'Email',
@@ -47,7 +47,7 @@ export const meView: ItemView<Me> = {
       },
       json: 'emailVerified',
     },
-    { key: 'lang', label: 'Language', value: (me) => me.lang, json: 'lang' },
+    { key: 'lang', label: 'Language', json: 'lang' },
     {
       key: 'credits',
       label: 'Credits',
@@ -72,11 +72,10 @@ export const meView: ItemView<Me> = {
     {
       key: 'follows',
       label: 'Follows',
-      value: (me) => me.usage?.follows,
       display: (me, f) => ofLimit(me.usage?.follows, me.limits?.follows, f.number),
       json: 'usage.follows',
     },
-    { key: 'follows-limit', value: (me) => me.limits?.follows, json: 'limits.follows' },
+    { key: 'follows-limit', json: 'limits.follows' },
     {
       key: 'watches-this-month',
       label: 'Watches',
@@ -87,15 +86,14 @@ export const meView: ItemView<Me> = {
       },
       json: 'usage.watchesThisMonth',
     },
-    { key: 'watches-per-month', value: (me) => me.limits?.watchesPerMonth, json: 'limits.watchesPerMonth' },
+    { key: 'watches-per-month', json: 'limits.watchesPerMonth' },
     {
       key: 'storage-bytes',
       label: 'Storage',
-      value: (me) => me.usage?.storageBytes,
       display: (me, f) => ofLimit(me.usage?.storageBytes, me.limits?.storageBytes, f.bytes),
       json: 'usage.storageBytes',
     },
-    { key: 'storage-limit-bytes', value: (me) => me.limits?.storageBytes, json: 'limits.storageBytes' },
+    { key: 'storage-limit-bytes', json: 'limits.storageBytes' },
     {
       key: 'file-limit-bytes',
       label: 'File size',

@@ -13,9 +13,9 @@ export function quoteView(left?: number): ItemView<MediaQuote> {
   return {
     title: (q, f) => f.bold(q.title),
     fields: [
-      { key: 'url', label: 'Link', value: (q) => q.url, json: 'url' },
-      { key: 'title', value: (q) => q.title, json: 'title' },
-      { key: 'kind', label: 'Kind', value: (q) => q.kind, json: 'kind' },
+      { key: 'url', label: 'Link', json: 'url' },
+      { key: 'title', json: 'title' },
+      { key: 'kind', label: 'Kind', json: 'kind' },
       {
         key: 'duration-sec',
         label: 'Duration',
@@ -24,8 +24,8 @@ export function quoteView(left?: number): ItemView<MediaQuote> {
         display: (q) => `${timecode(q.durationSec)} (${q.minutes} minute${q.minutes === 1 ? '' : 's'})`,
         json: 'durationSec',
       },
-      { key: 'minutes', value: (q) => q.minutes, json: 'minutes' },
-      { key: 'price-per-minute', value: (q) => q.pricePerMinute, json: 'pricePerMinute' },
+      { key: 'minutes', json: 'minutes' },
+      { key: 'price-per-minute', json: 'pricePerMinute' },
       {
         key: 'credits',
         label: 'Cost',

@@ -5,7 +5,7 @@ import { pipedFieldsHelp, printItem, type ItemView } from '../../src/io/output.j
 
 const view: ItemView<Space> = {
   fields: [
-    { key: 'id', label: 'Id', value: (s) => s.id, json: 'id' },
+    { key: 'id', label: 'Id', json: 'id' },
     {
       key: 'name',
       label: 'Name',
@@ -17,19 +17,17 @@ const view: ItemView<Space> = {
     {
       key: 'description',
       label: 'Description',
-      value: (s) => s.description,
       display: (s) => s.description || undefined,
       json: 'description',
     },
     {
       key: 'default',
       label: 'Default',
-      value: (s) => s.isDefault,
       kind: 'bool',
       display: (s) => (s.isDefault ? 'yes (where the contents of deleted spaces go)' : 'no'),
       json: 'isDefault',
     },
-    { key: 'created', label: 'Created', value: (s) => s.createdAt, kind: 'time', json: 'createdAt' },
+    { key: 'created', label: 'Created', kind: 'time', json: 'createdAt' },
   ],
 };
 

@@ -12,14 +12,14 @@ import { milestoneLines, taskStatus, approvalCommands } from '../../src/views/ta
 /** The piped head, declared once (the terminal shows the task its own way): its lines and the help come from it. */
 const head: ItemView<TaskDetail> = {
   fields: [
-    { key: 'id', value: (t) => t.id, json: 'id' },
-    { key: 'kind', value: (t) => t.kind, json: 'kind' },
-    { key: 'status', value: (t) => t.status, json: 'status' },
-    { key: 'title', value: (t) => t.title, json: 'title' },
+    { key: 'id', json: 'id' },
+    { key: 'kind', json: 'kind' },
+    { key: 'status', json: 'status' },
+    { key: 'title', json: 'title' },
     { key: 'progress', value: (t) => t.progress ?? '', json: 'progress' },
     { key: 'space', value: (t) => t.spaceId ?? '', json: 'spaceId' },
-    { key: 'created', value: (t) => t.createdAt, kind: 'time', json: 'createdAt' },
-    { key: 'updated', value: (t) => t.updatedAt, kind: 'time', json: 'updatedAt' },
+    { key: 'created', kind: 'time', json: 'createdAt' },
+    { key: 'updated', kind: 'time', json: 'updatedAt' },
     { key: 'finished', value: (t) => t.finishedAt ?? '', kind: 'time', json: 'finishedAt' },
     {
       key: 'waiting-on',

@@ -8,13 +8,17 @@ import type { Formatter } from './format.js';
 import type { Column } from './table.js';
 import { visibleColumns } from './table.js';
 import { valueText } from './sanitize.js';
+import { at } from './fields.js';
 
 type Kind = 'text' | 'time' | 'number' | 'bytes' | 'bool';
 
 export interface Field<T> {
   /** The key of its piped line (`key<TAB>value`), as the help names it. */
   key: string;
-  /** The raw value piped: numbers, bytes and booleans as they are, times in ISO 8601. None: no line. (Not for `each`.) */
+  /**
+   * The raw value piped: numbers, bytes and booleans as they are, times in ISO 8601. None: the value at `json`,
+   * else no line. (Not for `each`.)
+   */
   value?: (item: T) => unknown;
   /** Its label on a terminal; without one the field is piped only (the title may show it). */
   label?: string;
@@ -28,9 +32,10 @@ export interface Field<T> {
   each?: (item: T) => Array<{ key: string; label: string; value: unknown; display?: (f: Formatter) => string }>;
   /**
    * The API's field it shows, a top-level name or a dotted path into the answer ('createdAt',
-   * 'watch.slug'): `--json FIELDS` then takes the key too, and gives that field's JSON value.
+   * 'watch.slug'), checked against the item's type: `--json FIELDS` then takes the key too, and gives that
+   * field's JSON value; and without `value`, it is the value.
    */
-  json?: string;
+  json?: FieldPath<T>;
   /** 'tty': shown on a terminal only (a fact kagent fetched besides the item); never piped nor in the help. */
   only?: 'tty';
 }
@@ -45,6 +50,24 @@ export interface ItemView<T> {
   then?: string;
 }
 
+/** The dotted paths into T, three names deep at most ('plan', 'usage.follows', 'user.plan.id'); lists are leaves. */
+export type FieldPath<T, Depth extends number = 3> = [Depth] extends [never]
+  ? never
+  : T extends readonly unknown[]
+    ? never
+    : T extends object
+      ? {
+          [K in Extract<keyof T, string>]: K | `${K}.${FieldPath<NonNullable<T[K]>, Fewer[Depth]>}`;
+        }[Extract<keyof T, string>]
+      : never;
+type Fewer = [never, never, 1, 2];
+
+/** What a field shows: its value(), else the API's field it names. */
+function valueOf<T>(field: Field<T>, item: T): unknown {
+  if (field.value) return field.value(item);
+  return field.json === undefined ? undefined : at(item, field.json);
+}
+
 /** The item's lines: labelled on a terminal, `key<TAB>value` piped (f.fields aligns and escapes them). */
 export function renderView<T>(item: T, view: ItemView<T>, f: Formatter): string {
   if (!f.tty && view.piped === 'row') return pipedRow(item, view);
@@ -56,9 +79,9 @@ export function renderView<T>(item: T, view: ItemView<T>, f: Formatter): string 
         if (f.tty) rows.push([entry.label, entry.display ? entry.display(f) : shown(entry.value, field.kind, f)]);
         else rows.push([entry.key, piped(entry.value)]);
       }
-    } else if (!f.tty) rows.push([field.key, piped(field.value?.(item))]);
+    } else if (!f.tty) rows.push([field.key, piped(valueOf(field, item))]);
     else if (field.label !== undefined)
-      rows.push([field.label, field.display ? field.display(item, f) : shown(field.value?.(item), field.kind, f)]);
+      rows.push([field.label, field.display ? field.display(item, f) : shown(valueOf(field, item), field.kind, f)]);
   }
   const title = f.tty ? view.title?.(item, f) : undefined;
   return title === undefined ? f.fields(rows) : `${title}\n\n${f.fields(rows)}`;
@@ -67,7 +90,7 @@ export function renderView<T>(item: T, view: ItemView<T>, f: Formatter): string 
 /** The values in one tab-separated row: a missing one is an empty cell, so the columns stay where the help says. */
 function pipedRow<T>(item: T, view: ItemView<T>): string {
   return pipedFields(view)
-    .map((field) => (piped(field.value?.(item)) ?? '').replace(/[\t\n]+/g, ' '))
+    .map((field) => (piped(valueOf(field, item)) ?? '').replace(/[\t\n]+/g, ' '))
     .join('\t');
 }
 

@@ -64,7 +64,7 @@ export function pickFields(item: unknown, fields: readonly string[], links: Fiel
 }
 
 /** The value at a dotted path ('watch.slug'); undefined where the way is missing. */
-function at(item: Record<string, unknown>, path: string): unknown {
+export function at(item: unknown, path: string): unknown {
   let value: unknown = item;
   for (const name of path.split('.')) {
     if (!isRecord(value) || !Object.hasOwn(value, name)) return undefined;

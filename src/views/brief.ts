@@ -210,6 +210,7 @@ function methodSource(
  */
 export const watchHead: ItemView<WatchPage> = {
   fields: [
+    // Read through `p.watch` on purpose: a page without its watch throws here, and is shown generically, whole.
     { key: 'slug', value: (p) => p.watch.slug, json: 'watch.slug' },
     { key: 'title', value: (p) => p.watch.title, json: 'watch.title' },
     { key: 'intent', value: (p) => p.watch.intent, json: 'watch.intent' },

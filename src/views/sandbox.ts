@@ -15,12 +15,11 @@ export interface SandboxStarted {
 
 export const announcement: ItemView<SandboxStarted> = {
   fields: [
-    { key: 'base-url', label: 'Base URL', value: (s) => s.baseUrl, json: 'baseUrl' },
-    { key: 'api-key', label: 'API key', value: (s) => s.apiKey, json: 'apiKey' },
+    { key: 'base-url', label: 'Base URL', json: 'baseUrl' },
+    { key: 'api-key', label: 'API key', json: 'apiKey' },
     {
       key: 'profile',
       label: 'Profile',
-      value: (s) => s.profile,
       about: 'none with --no-save-profile',
       json: 'profile',
     },

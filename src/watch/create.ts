@@ -173,8 +173,8 @@ async function explainCreateError(ctx: Context, error: unknown): Promise<unknown
 export const startedView: ItemView<WatchCreated> = {
   piped: 'row',
   fields: [
-    { key: 'slug', label: 'Slug', value: (c) => c.slug, json: 'slug' },
-    { key: 'task', label: 'Task', value: (c) => c.taskId, json: 'taskId' },
+    { key: 'slug', label: 'Slug', json: 'slug' },
+    { key: 'task', label: 'Task', json: 'taskId' },
   ],
 };
 

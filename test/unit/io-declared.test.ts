@@ -22,6 +22,8 @@ interface Thing {
   shared: boolean;
   createdAt: string;
   parts: Array<{ name: string; left: number }>;
+  note?: string;
+  owner?: { name: string; plan?: { id: string } };
 }
 
 const thing: Thing = {
@@ -176,5 +178,37 @@ describe('a list’s columns', () => {
       ['id', 'id'],
       ['created', 'createdAt'],
     ]);
+  });
+});
+
+describe('a field that names its API field and no value', () => {
+  const owned: Thing = { ...thing, owner: { name: 'Ada', plan: { id: 'pro' } } };
+  const view: ItemView<Thing> = {
+    fields: [
+      { key: 'id', label: 'Id', json: 'id' },
+      { key: 'owner', label: 'Owner', json: 'owner.name' },
+      { key: 'plan', label: 'Plan', json: 'owner.plan.id' },
+      { key: 'note', label: 'Note', json: 'note' },
+    ],
+  };
+
+  it('shows the value at that path, piped and on a terminal; a missing way is no line', () => {
+    expect(renderView(owned, view, f(false))).toBe('id\tth_1\nowner\tAda\nplan\tpro');
+    expect(renderView(thing, view, f(false))).toBe('id\tth_1');
+    expect(renderView(owned, view, f(true))).toMatch(/^Owner\s+Ada$/m);
+    expect(jsonLinks(view)).toEqual(
+      new Map([
+        ['id', 'id'],
+        ['owner', 'owner.name'],
+        ['plan', 'owner.plan.id'],
+        ['note', 'note'],
+      ]),
+    );
+  });
+
+  it('a path the item’s type does not have does not compile', () => {
+    // @ts-expect-error: no such field
+    const typo: ItemView<Thing> = { fields: [{ key: 'owner', json: 'owner.nme' }] };
+    expect(typo.fields).toHaveLength(1);
   });
 });
