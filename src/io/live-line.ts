@@ -4,11 +4,11 @@
 // ("\r\x1b[2K" clears only the row the cursor is on), a stale copy each time.
 import type { IO } from '../context.js';
 import { truncate } from './width.js';
+import { stderrColumns } from './terminal.js';
 
 /** The columns a live line may use: stderr's width (else the terminal's) less one. */
 export function liveWidth(io: Pick<IO, 'stderr' | 'columns'>): number {
-  const columns = io.stderr.columns || io.columns || 80;
-  return Math.max(1, columns - 1);
+  return Math.max(1, stderrColumns(io) - 1);
 }
 
 /** `text` (styled) cut with `…` to fit a live line, less `reserved` columns (a spinner's frame and space). */

@@ -26,6 +26,7 @@ import { loadShapes } from '../lazy.js';
 import { visibleColumns, plainRow, renderTable } from './table.js';
 import { wrapText } from './width.js';
 import { aboveLive } from './live-line.js';
+import { stderrColumns } from './terminal.js';
 
 export type { Column } from './table.js';
 export type { Field, ItemView } from './declared.js';
@@ -404,7 +405,7 @@ async function toStderr(
   const f = await getFormatter(ctx, 'stderr');
   const text = decorate(typeof message === 'string' ? sanitize(message) : sanitizeStyled(message(f)), f);
   // At a terminal, wrapped at its width between words, continuation lines indented (a URL stays whole).
-  const line = ctx.io.stderrIsTTY ? wrapText(text, ctx.io.stderr.columns ?? ctx.io.columns, { hanging: 2 }) : text;
+  const line = ctx.io.stderrIsTTY ? wrapText(text, stderrColumns(ctx.io), { hanging: 2 }) : text;
   // Above a live line (a progress bar), never onto it.
   await aboveLive(ctx.io.stderr, () => emit(ctx.io.stderr, `${line}\n`));
 }

@@ -125,6 +125,14 @@ export interface TerminalState {
 
 const terminals = new WeakMap<IO, TerminalState>();
 
+/**
+ * The width stderr's messages wrap at: its terminal's, else stdout's (which falls back to $COLUMNS, then 80). A
+ * pseudo-terminal nobody sized reports 0 columns: wrapping at 0 would put one character on a line.
+ */
+export function stderrColumns(io: Pick<IO, 'stderr' | 'columns'>): number {
+  return io.stderr.columns || io.columns || 80;
+}
+
 export function terminalState(io: IO): TerminalState {
   let state = terminals.get(io);
   if (!state) {

@@ -8,6 +8,7 @@ import { formatBytes } from '../io/bytes.js';
 import { getFormatter } from '../io/output.js';
 import { sanitizeLine } from '../io/sanitize.js';
 import { emit } from '../io/streams.js';
+import { stderrColumns } from '../io/terminal.js';
 import { wrapText } from '../io/width.js';
 import type { Source } from './discover.js';
 import { linePrinter } from './lines.js';
@@ -56,7 +57,7 @@ export async function createReporter(
       if (ctx.flags.quiet) return;
       const text = summaryLine(summary, elapsedMs, err);
       // At a terminal, wrapped at its width like every message.
-      const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr.columns ?? ctx.io.columns) : undefined;
+      const columns = ctx.io.stderrIsTTY ? stderrColumns(ctx.io) : undefined;
       await emit(ctx.io.stderr, `${columns ? wrapText(text, columns, { hanging: 2 }) : text}\n`);
     },
   };
